@@ -1,0 +1,1 @@
+"""The Arboretum rules engine: cards, game state, legal actions and scoring (standard library only)."""

@@ -1,0 +1,134 @@
+"""Species, cards, coordinates and plantings: the small values every layer of arbo shares."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable
+
+from ..errors import ArboError
+
+MIN_VALUE = 1
+MAX_VALUE = 8
+HAND_SIZE = 7
+
+SPECIES_CODE_RE = re.compile(r"[A-Za-z]{1,3}\Z")
+CARD_RE = re.compile(r"([A-Za-z]{1,3})([1-8])\Z")
+
+
+@dataclass(frozen=True, slots=True)
+class Species:
+    """A tree species: its code in records (1 to 3 letters) and its name."""
+
+    code: str
+    name: str
+
+    def __str__(self) -> str:
+        return self.code
+
+
+#: The Renegade edition's ten species with the project's default codes (RULES.md).
+DEFAULT_SPECIES: tuple[Species, ...] = (
+    Species("Bs", "Blue Spruce"),
+    Species("Ca", "Cassia"),
+    Species("Cb", "Cherry Blossom"),
+    Species("Dw", "Dogwood"),
+    Species("Ja", "Jacaranda"),
+    Species("Ma", "Maple"),
+    Species("Oa", "Oak"),
+    Species("Rp", "Royal Poinciana"),
+    Species("Tp", "Tulip Poplar"),
+    Species("Wi", "Willow"),
+)
+#: The Z-Man edition's three species that Renegade replaced.
+ZMAN_SPECIES: tuple[Species, ...] = (
+    Species("Li", "Lilac"),
+    Species("Mg", "Magnolia"),
+    Species("Ol", "Olive"),
+)
+KNOWN_SPECIES_NAMES: dict[str, str] = {s.code: s.name for s in DEFAULT_SPECIES + ZMAN_SPECIES}
+
+#: How many species a real game uses, by number of players.
+SPECIES_COUNT_BY_PLAYERS: dict[int, int] = {2: 6, 3: 8, 4: 10}
+
+
+def species_name(code: str, names: dict[str, str] | None = None) -> str:
+    """The display name of a species code: the record's own name, the known name, or the code."""
+    if names and code in names:
+        return names[code]
+    return KNOWN_SPECIES_NAMES.get(code, code)
+
+
+def is_species_code(text: str) -> bool:
+    return bool(SPECIES_CODE_RE.match(text))
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Card:
+    """One card: a species code and a value from 1 to 8. ``str(Card("Ma", 3)) == "Ma3"``."""
+
+    species: str
+    value: int
+
+    def __post_init__(self) -> None:
+        if not (MIN_VALUE <= self.value <= MAX_VALUE):
+            raise ArboError(f"a card's value is 1 to 8, not {self.value}")
+        if not is_species_code(self.species):
+            raise ArboError(f"a species code is 1 to 3 letters, not {self.species!r}")
+
+    def __str__(self) -> str:
+        return f"{self.species}{self.value}"
+
+    @classmethod
+    def parse(cls, text: str) -> "Card":
+        """Read a card written as species code and value (``Ma3``); ArboError when malformed."""
+        match = CARD_RE.match(text.strip()) if isinstance(text, str) else None
+        if match is None:
+            raise ArboError(f"expected a card such as Ma3, found {text!r}")
+        return cls(match.group(1), int(match.group(2)))
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Coord:
+    """A cell of an arboretum: x to the right, y up; the first tree stands at 0,0."""
+
+    x: int
+    y: int
+
+    def __str__(self) -> str:
+        return f"{self.x},{self.y}"
+
+    def neighbours(self) -> tuple["Coord", "Coord", "Coord", "Coord"]:
+        """The four orthogonally adjacent cells: right, left, up, down."""
+        x, y = self.x, self.y
+        return (Coord(x + 1, y), Coord(x - 1, y), Coord(x, y + 1), Coord(x, y - 1))
+
+    def is_adjacent(self, other: "Coord") -> bool:
+        return abs(self.x - other.x) + abs(self.y - other.y) == 1
+
+
+ORIGIN = Coord(0, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Planting:
+    """A card planted on a cell: ``str()`` gives ``Ma3@1,-2``."""
+
+    card: Card
+    coord: Coord
+
+    def __str__(self) -> str:
+        return f"{self.card}@{self.coord}"
+
+
+def full_deck(species: Iterable[str]) -> list[Card]:
+    """Every card of the given species, in species order then value order."""
+    return [Card(code, value) for code in species for value in range(MIN_VALUE, MAX_VALUE + 1)]
+
+
+def default_species_for(players: int) -> tuple[str, ...]:
+    """The first 6, 8 or 10 default species codes for 2, 3 or 4 players."""
+    count = SPECIES_COUNT_BY_PLAYERS.get(players)
+    if count is None:
+        raise ArboError(f"a game has 2 to 4 players, not {players}")
+    return tuple(s.code for s in DEFAULT_SPECIES[:count])

@@ -1,0 +1,149 @@
+"""The one error family of arbo: notation, position and rule errors, and located diagnostics."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class ArboError(Exception):
+    """Base of every error arbo raises on purpose; the CLI turns these into a message and exit 1."""
+
+
+@dataclass(frozen=True, slots=True)
+class SourceSpan:
+    """Where something stands in a source text: 1-based line and column, plus the file name."""
+
+    line: int
+    column: int
+    file: str = "<string>"
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+def caret_excerpt(source_line: str, column: int) -> str:
+    """The source line and a caret under `column` (1-based), as compilers show it."""
+    line = source_line.rstrip("\r\n").expandtabs(1)
+    pad = " " * max(column - 1, 0)
+    return f"    {line}\n    {pad}^"
+
+
+class NotationError(ArboError):
+    """A record that does not follow the .arb syntax (or a header that is not valid)."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str = "<string>",
+        line: int = 1,
+        column: int = 1,
+        source_line: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.file = file
+        self.line = line
+        self.column = column
+        self.source_line = source_line
+
+    @property
+    def span(self) -> SourceSpan:
+        return SourceSpan(self.line, self.column, self.file)
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}: {self.message}"
+
+    def excerpt(self) -> str:
+        """The offending source line with a caret under the column ('' without a source line)."""
+        if self.source_line is None:
+            return ""
+        return caret_excerpt(self.source_line, self.column)
+
+    def show(self) -> str:
+        """The error as a compiler prints it: location, message, source line and caret."""
+        text = f"{self.file}:{self.line}:{self.column}: error: {self.message}"
+        excerpt = self.excerpt()
+        return f"{text}\n{excerpt}" if excerpt else text
+
+
+class NotationErrors(ArboError):
+    """Every syntax error of one source text: one per game that could not be read."""
+
+    def __init__(self, errors: list[NotationError]) -> None:
+        super().__init__("; ".join(str(e) for e in errors))
+        self.errors = errors
+
+
+class PositionError(ArboError):
+    """A position file (YAML or JSON) that is malformed or describes an impossible table."""
+
+    def __init__(self, message: str, *, file: str = "<string>") -> None:
+        super().__init__(f"{file}: {message}")
+        self.message = message
+        self.file = file
+
+
+class RuleError(ArboError):
+    """An action the rules forbid, said in a player's words (the engine raises it)."""
+
+
+class Severity(Enum):
+    ERROR = "error"
+    WARNING = "warning"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One finding of a validation run: a code, a message a player understands, and where."""
+
+    code: str
+    message: str
+    file: str = "<string>"
+    line: int | None = None
+    column: int | None = None
+    game: int | None = None  # 1-based index of the game in its file
+    turn: int | None = None
+    player: str | None = None
+    severity: Severity = Severity.ERROR
+    source_line: str | None = field(default=None, compare=False)
+
+    def location(self) -> str:
+        if self.line is None:
+            return self.file
+        return f"{self.file}:{self.line}:{self.column or 1}"
+
+    def show(self) -> str:
+        text = f"{self.location()}: {self.severity}: {self.message} [{self.code}]"
+        if self.source_line is not None and self.line is not None:
+            text += "\n" + caret_excerpt(self.source_line, self.column or 1)
+        return text
+
+    def to_json(self) -> dict:
+        return {
+            "code": self.code,
+            "severity": str(self.severity),
+            "message": self.message,
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+            "game": self.game,
+            "turn": self.turn,
+            "player": self.player,
+        }
+
+    @classmethod
+    def from_notation_error(cls, error: NotationError, game: int | None = None) -> "Diagnostic":
+        return cls(
+            code="syntax",
+            message=error.message,
+            file=error.file,
+            line=error.line,
+            column=error.column,
+            game=game,
+            source_line=error.source_line,
+        )

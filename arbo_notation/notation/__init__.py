@@ -1,0 +1,1 @@
+"""The .arb notation: grammar, parser, typed records, canonical writer and structured conversions."""

@@ -1,0 +1,183 @@
+"""The typed records a parsed .arb file yields: header, turns, draws, annotations, variations, end."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Iterator
+
+from ..engine.cards import Card, Coord, Planting
+
+#: Glyphs a turn may carry, as in PGN ($n numeric annotation glyphs are allowed too).
+GLYPHS = ("!!", "??", "!?", "?!", "!", "?")
+#: Words that cannot be player names because the notation gives them a meaning.
+RESERVED_NAMES = frozenset({"d", "reveal", "result"})
+
+
+@dataclass(frozen=True, slots=True)
+class Pos:
+    """The 1-based line and column of a token in its source (never compared)."""
+
+    line: int
+    column: int
+
+
+class DrawKind(Enum):
+    DECK = "deck"
+    DISCARD = "discard"
+    SKIP = "skip"  # no card could be drawn at all (house ruling); written '-'
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """One draw: from the deck (``d``, ``d:Ma3``), a discard pile (``Ana``, ``Ana:Ja2``), or skipped (``-``).
+
+    ``card`` is None when the record does not say which card was drawn.
+    """
+
+    kind: DrawKind
+    owner: str | None = None  # whose discard pile, for DrawKind.DISCARD
+    card: Card | None = None
+    pos: Pos | None = field(default=None, compare=False)
+
+    def __str__(self) -> str:
+        if self.kind is DrawKind.SKIP:
+            return "-"
+        base = "d" if self.kind is DrawKind.DECK else str(self.owner)
+        return f"{base}:{self.card}" if self.card is not None else base
+
+
+@dataclass(frozen=True, slots=True)
+class Comment:
+    """A comment: ``{text}`` or, when ``line`` is true, ``; text`` to the end of the line."""
+
+    text: str
+    line: bool = False
+
+    def __str__(self) -> str:
+        return f"; {self.text}" if self.line else "{" + self.text + "}"
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One player's turn: two draws, one planting, one discard, plus its annotations.
+
+    ``variations`` are alternative lines that replace this turn and continue from there.
+    """
+
+    player: str
+    draws: tuple[Draw, ...]
+    plant: Planting
+    discard: Card
+    number: int | None = None  # as written; None when the record left it out
+    glyphs: tuple[str, ...] = ()
+    comments_before: tuple[Comment, ...] = ()
+    comments_after: tuple[Comment, ...] = ()
+    variations: tuple["Variation", ...] = ()
+    pos: Pos | None = field(default=None, compare=False)
+    plant_pos: Pos | None = field(default=None, compare=False)
+    discard_pos: Pos | None = field(default=None, compare=False)
+
+    def notation(self) -> str:
+        """The turn's moves alone, e.g. ``Ana d d Ma3@0,0 /Oa5`` (no number, glyphs or comments)."""
+        draws = " ".join(str(d) for d in self.draws)
+        return f"{self.player} {draws} {self.plant} /{self.discard}"
+
+
+@dataclass(frozen=True, slots=True)
+class Variation:
+    """An alternative line: turns that replace the turn it hangs on, then continue."""
+
+    turns: tuple[Turn, ...]
+    comments_before: tuple[Comment, ...] = ()  # after '(' and before the first turn
+    comments_after: tuple[Comment, ...] = ()  # after the last turn, before ')'
+    pos: Pos | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """The hand a player shows at scoring: ``reveal Ana Ja2 Oa6 ...``."""
+
+    player: str
+    cards: tuple[Card, ...]
+    pos: Pos | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """The result line: each player's score (``result Ana 24, Ben 19``), or unfinished (``result *``)."""
+
+    scores: tuple[tuple[str, int], ...] = ()
+    unfinished: bool = False
+    pos: Pos | None = field(default=None, compare=False)
+
+    def as_dict(self) -> dict[str, int]:
+        return dict(self.scores)
+
+
+#: The header keys the notation defines, in canonical order.
+HEADER_KEYS = (
+    "event",
+    "site",
+    "date",
+    "round",
+    "annotator",
+    "players",
+    "species",
+    "names",
+    "perspective",
+    "deck",
+    "hands",
+    "discards",
+    "result",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    """A game's YAML header, typed. ``extra`` keeps unknown keys verbatim, in their order."""
+
+    players: tuple[str, ...]
+    species: tuple[str, ...]
+    event: str | None = None
+    site: str | None = None
+    date: str | None = None  # ISO 8601, YYYY-MM-DD
+    round: str | None = None
+    annotator: str | None = None
+    names: dict[str, str] = field(default_factory=dict)
+    perspective: str | None = None
+    deck: tuple[Card, ...] | None = None  # the draw pile after the deal, top card first
+    hands: dict[str, tuple[Card, ...]] = field(default_factory=dict)  # dealt hands
+    discards: dict[str, tuple[Card, ...]] = field(default_factory=dict)  # face up at setup, bottom first
+    result: dict[str, int] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+    pos: Pos | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One game of a record file: header, main line of turns, revealed hands and result.
+
+    ``comments`` are those standing before the first turn; comments after the last turn hang on it.
+    """
+
+    header: Header
+    turns: tuple[Turn, ...] = ()
+    comments: tuple[Comment, ...] = ()
+    reveals: tuple[Reveal, ...] = ()
+    result: Result | None = None
+    file: str = field(default="<string>", compare=False)
+    index: int = field(default=1, compare=False)  # 1-based position of the game in its file
+
+    def all_turns(self) -> Iterator[Turn]:
+        """Every turn of the record, the main line's and every variation's, depth first."""
+        stack = list(reversed(self.turns))
+        while stack:
+            turn = stack.pop()
+            yield turn
+            for variation in reversed(turn.variations):
+                stack.extend(reversed(variation.turns))
+
+    @property
+    def finished(self) -> bool:
+        return self.result is not None and not self.result.unfinished
