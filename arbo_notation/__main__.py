@@ -1,0 +1,5 @@
+"""`python -m arbo_notation` runs the arbo command line."""
+
+from .cli import main
+
+main()

@@ -1,0 +1,216 @@
+"""Scoring a finished table: the right to score each species, best paths, totals and the winner."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Mapping, Sequence
+
+from .cards import MAX_VALUE, MIN_VALUE, Card, Coord
+
+#: Paths of at least this many cards, all of the scored species, earn +1 per card.
+SAME_SPECIES_MIN_LENGTH = 4
+
+
+@dataclass(frozen=True, slots=True)
+class PathScore:
+    """One path and its points split into the rulebook's four parts."""
+
+    species: str
+    cells: tuple[Coord, ...]
+    cards: tuple[Card, ...]
+    card_points: int  # 1 per card
+    same_species_bonus: int  # +1 per card when 4+ cards all of the species
+    start_bonus: int  # +1 when the path starts with a 1
+    end_bonus: int  # +2 when the path ends with an 8
+
+    @property
+    def points(self) -> int:
+        return self.card_points + self.same_species_bonus + self.start_bonus + self.end_bonus
+
+    def breakdown(self) -> dict[str, int]:
+        return {
+            "cards": self.card_points,
+            "same_species": self.same_species_bonus,
+            "starts_with_1": self.start_bonus,
+            "ends_with_8": self.end_bonus,
+        }
+
+    def __str__(self) -> str:
+        return " ".join(f"{card}@{cell}" for card, cell in zip(self.cards, self.cells))
+
+
+def path_score(species: str, cells: Sequence[Coord], cards: Sequence[Card]) -> PathScore:
+    """The points of a path given as its cells and cards, first to last (not checked for legality)."""
+    length = len(cards)
+    same = length >= SAME_SPECIES_MIN_LENGTH and all(c.species == species for c in cards)
+    return PathScore(
+        species=species,
+        cells=tuple(cells),
+        cards=tuple(cards),
+        card_points=length,
+        same_species_bonus=length if same else 0,
+        start_bonus=1 if cards[0].value == MIN_VALUE else 0,
+        end_bonus=2 if cards[-1].value == MAX_VALUE else 0,
+    )
+
+
+def is_path(species: str, cells: Sequence[Coord], arboretum: Mapping[Coord, Card]) -> bool:
+    """Whether the cells form a scoring path of the species in the arboretum (RULES.md, Paths)."""
+    if len(cells) < 2 or len(set(cells)) != len(cells) or any(c not in arboretum for c in cells):
+        return False
+    cards = [arboretum[c] for c in cells]
+    if cards[0].species != species or cards[-1].species != species:
+        return False
+    steps = zip(cells, cells[1:])
+    return all(a.is_adjacent(b) for a, b in steps) and all(x.value < y.value for x, y in zip(cards, cards[1:]))
+
+
+def best_paths(arboretum: Mapping[Coord, Card], species: Iterable[str] | None = None) -> dict[str, PathScore]:
+    """The best path of each species in an arboretum, found exhaustively.
+
+    Best means most points, then most cards; among equals, the first in order of the starting
+    cell (by x, then y) and then of the cells visited, so the answer is deterministic.
+    A species with no path is absent from the result.
+    """
+    wanted = set(species) if species is not None else {c.species for c in arboretum.values()}
+    rising = {
+        cell: sorted(n for n in cell.neighbours() if n in arboretum and arboretum[n].value > card.value)
+        for cell, card in arboretum.items()
+    }
+    best: dict[str, tuple[int, int, tuple[Coord, ...]]] = {}
+
+    def extend(path: list[Coord], code: str, all_same: bool) -> None:
+        for nxt in rising[path[-1]]:
+            card = arboretum[nxt]
+            path.append(nxt)
+            same = all_same and card.species == code
+            if card.species == code:
+                length = len(path)
+                points = length + (length if same and length >= SAME_SPECIES_MIN_LENGTH else 0)
+                points += (arboretum[path[0]].value == MIN_VALUE) + 2 * (card.value == MAX_VALUE)
+                held = best.get(code)
+                if held is None or (points, length) > held[:2]:
+                    best[code] = (points, length, tuple(path))
+            extend(path, code, same)
+            path.pop()
+
+    for start in sorted(arboretum):
+        code = arboretum[start].species
+        if code in wanted:
+            extend([start], code, True)
+    return {
+        code: path_score(code, cells, [arboretum[c] for c in cells])
+        for code, (_, _, cells) in sorted(best.items())
+    }
+
+
+def hand_sums(species: str, hands: Mapping[str, Sequence[Card]]) -> dict[str, int]:
+    """Each player's hand sum in a species; an 8 counts 0 when an *opponent* holds that species' 1."""
+    holders_of_one = {p for p, hand in hands.items() if Card(species, MIN_VALUE) in hand}
+    sums: dict[str, int] = {}
+    for player, hand in hands.items():
+        total = 0
+        for card in hand:
+            if card.species != species:
+                continue
+            if card.value == MAX_VALUE and holders_of_one - {player}:
+                continue
+            total += card.value
+        sums[player] = total
+    return sums
+
+
+def rights(species: str, hands: Mapping[str, Sequence[Card]]) -> set[str]:
+    """Who may score the species: the highest hand sum, ties included; everyone when nobody holds it."""
+    if not any(card.species == species for hand in hands.values() for card in hand):
+        return set(hands)
+    sums = hand_sums(species, hands)
+    top = max(sums.values())
+    return {p for p, s in sums.items() if s == top}
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerPosition:
+    """One player at the end: their arboretum and the hand they reveal."""
+
+    name: str
+    arboretum: Mapping[Coord, Card]
+    hand: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SpeciesScore:
+    """One player's scoring of one species. ``path`` is None without the right or without a path."""
+
+    species: str
+    hand_sum: int
+    rights: bool
+    path: PathScore | None
+
+    @property
+    def points(self) -> int:
+        return self.path.points if self.path is not None else 0
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerScore:
+    name: str
+    species: dict[str, SpeciesScore]
+    species_planted: int  # different species in the arboretum: the tie-break
+
+    @property
+    def total(self) -> int:
+        return sum(s.points for s in self.species.values())
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreSheet:
+    """The scoring of a whole table. ``tiebreak`` is None, 'species' (the count of species in the
+    arboretum decided) or 'shared' (still tied: the winners share the win)."""
+
+    species: tuple[str, ...]
+    players: tuple[PlayerScore, ...]
+    winners: tuple[str, ...]
+    tiebreak: str | None = None
+
+    def player(self, name: str) -> PlayerScore:
+        return next(p for p in self.players if p.name == name)
+
+    def totals(self) -> dict[str, int]:
+        return {p.name: p.total for p in self.players}
+
+
+def score_position(species: Sequence[str], players: Sequence[PlayerPosition]) -> ScoreSheet:
+    """Score a finished table: rights per species, each right-holder's best path, totals, winner."""
+    hands = {p.name: p.hand for p in players}
+    scored: list[PlayerScore] = []
+    for player in players:
+        paths = best_paths(player.arboretum, species)
+        per_species: dict[str, SpeciesScore] = {}
+        for code in species:
+            sums = hand_sums(code, hands)
+            has_right = player.name in rights(code, hands)
+            per_species[code] = SpeciesScore(
+                species=code,
+                hand_sum=sums[player.name],
+                rights=has_right,
+                path=paths.get(code) if has_right else None,
+            )
+        planted = len({card.species for card in player.arboretum.values()})
+        scored.append(PlayerScore(player.name, per_species, planted))
+    winners, tiebreak = _winners(scored)
+    return ScoreSheet(tuple(species), tuple(scored), winners, tiebreak)
+
+
+def _winners(scores: Sequence[PlayerScore]) -> tuple[tuple[str, ...], str | None]:
+    if not scores:
+        return (), None
+    top = max(s.total for s in scores)
+    leaders = [s for s in scores if s.total == top]
+    if len(leaders) == 1:
+        return (leaders[0].name,), None
+    most = max(s.species_planted for s in leaders)
+    still = [s for s in leaders if s.species_planted == most]
+    if len(still) == 1:
+        return (still[0].name,), "species"
+    return tuple(s.name for s in still), "shared"

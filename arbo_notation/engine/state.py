@@ -1,0 +1,464 @@
+"""The rules of play: game configuration, setup, the state of a table and the legal actions on it.
+
+The engine knows every card whose place is known and keeps the rest as *hidden* cards: a hand may
+hold hidden slots (cards drawn from an unknown deck) and the deck may be an ordered list or only a
+count. An omniscient game (deck order and hands given) never has hidden cards; a spectator's record
+resolves them as cards are planted, discarded or revealed. Every card exists exactly once.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Iterable, Mapping, Sequence
+
+from ..errors import RuleError
+from .cards import HAND_SIZE, ORIGIN, Card, Coord, full_deck, is_species_code
+
+
+@dataclass(frozen=True, slots=True)
+class GameConfig:
+    """Who plays, in seat order (the first is the start player), and which species are in play."""
+
+    players: tuple[str, ...]
+    species: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        if not 2 <= len(self.players) <= 4:
+            raise RuleError(f"a game has 2 to 4 players, not {len(self.players)}")
+        if len(set(self.players)) != len(self.players):
+            raise RuleError(f"two players share a name: {', '.join(self.players)}")
+        if len(set(self.species)) != len(self.species):
+            raise RuleError(f"a species is listed twice: {', '.join(self.species)}")
+        for code in self.species:
+            if not is_species_code(code):
+                raise RuleError(f"a species code is 1 to 3 letters, not {code!r}")
+
+    @property
+    def cards(self) -> list[Card]:
+        """Every card in play, in species then value order."""
+        return full_deck(self.species)
+
+    def seat(self, player: str) -> int:
+        try:
+            return self.players.index(player)
+        except ValueError:
+            raise RuleError(f"{player} is not a player of this game ({', '.join(self.players)})") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """How the cards lie before the first turn.
+
+    ``deck`` is the draw pile after the deal, top card first, or None when its order is unknown.
+    ``hands`` gives the dealt hands that are known (a missing player holds 7 hidden cards).
+    ``discards`` gives face-up cards on discard piles at setup (the house variant), bottom first.
+    """
+
+    deck: tuple[Card, ...] | None = None
+    hands: Mapping[str, Sequence[Card]] = field(default_factory=dict)
+    discards: Mapping[str, Sequence[Card]] = field(default_factory=dict)
+
+    @classmethod
+    def shuffled(
+        cls, config: GameConfig, seed: int | str | None = None, *, house_discards: bool = False
+    ) -> "Setup":
+        """A seeded shuffle and deal: 7 cards to each player, optionally one face up on every
+        discard pile but the start player's (house variant), the rest as the deck."""
+        cards = config.cards
+        random.Random(seed).shuffle(cards)
+        hands = {p: tuple(cards[i * HAND_SIZE : (i + 1) * HAND_SIZE]) for i, p in enumerate(config.players)}
+        rest = cards[len(config.players) * HAND_SIZE :]
+        discards: dict[str, tuple[Card, ...]] = {}
+        if house_discards:
+            for player in config.players[1:]:
+                discards[player] = (rest.pop(0),)
+        return cls(deck=tuple(rest), hands=hands, discards=discards)
+
+
+class Phase(Enum):
+    DRAW = "draw"
+    PLANT = "plant"
+    DISCARD = "discard"
+    OVER = "over"
+
+
+class DrawSourceKind(Enum):
+    DECK = "deck"
+    DISCARD = "discard"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawSource:
+    """Where a draw may come from: the deck, or the top of ``owner``'s discard pile."""
+
+    kind: DrawSourceKind
+    owner: str | None = None
+
+    def __str__(self) -> str:
+        return "the deck" if self.kind is DrawSourceKind.DECK else f"{self.owner}'s discard pile"
+
+
+DECK = DrawSource(DrawSourceKind.DECK)
+
+
+@dataclass(frozen=True, slots=True)
+class HandView:
+    """What is known of a hand: the known cards (sorted) and how many are hidden."""
+
+    known: tuple[Card, ...]
+    hidden: int
+
+    def __len__(self) -> int:
+        return len(self.known) + self.hidden
+
+
+class Game:
+    """A table in play. Actions raise RuleError, said in a player's words, and leave the state as it was."""
+
+    __slots__ = (
+        "config",
+        "_hands",
+        "_hidden",
+        "_deck",
+        "_deck_count",
+        "_discards",
+        "_arbs",
+        "_located",
+        "_current",
+        "_phase",
+        "_draws_taken",
+        "_turn",
+        "_revealed",
+    )
+
+    def __init__(self, config: GameConfig, setup: Setup | None = None) -> None:
+        setup = setup or Setup()
+        self.config = config
+        in_play = set(config.cards)
+        self._located: set[Card] = set()
+        self._hands: dict[str, list[Card]] = {p: [] for p in config.players}
+        self._hidden: dict[str, int] = {p: HAND_SIZE for p in config.players}
+        self._discards: dict[str, list[Card]] = {p: [] for p in config.players}
+        self._arbs: dict[str, dict[Coord, Card]] = {p: {} for p in config.players}
+        self._revealed: set[str] = set()
+
+        def locate(card: Card, where: str) -> None:
+            if card not in in_play:
+                raise RuleError(f"{card} {where} is not a card of this game (species in play: "
+                                f"{', '.join(config.species)})")
+            if card in self._located:
+                raise RuleError(f"{card} {where} appears twice in the setup")
+            self._located.add(card)
+
+        for player, cards in setup.hands.items():
+            config.seat(player)
+            if len(cards) != HAND_SIZE:
+                raise RuleError(f"{player}'s dealt hand has {len(cards)} cards; a hand is {HAND_SIZE}")
+            for card in cards:
+                locate(card, f"in {player}'s dealt hand")
+            self._hands[player] = list(cards)
+            self._hidden[player] = 0
+        for player, cards in setup.discards.items():
+            config.seat(player)
+            for card in cards:
+                locate(card, f"on {player}'s discard pile")
+            self._discards[player] = list(cards)
+        dealt = len(config.players) * HAND_SIZE + sum(len(c) for c in setup.discards.values())
+        if setup.deck is not None:
+            for card in setup.deck:
+                locate(card, "in the deck")
+            self._deck: list[Card] | None = list(reversed(setup.deck))  # top card last
+            self._deck_count = len(setup.deck)
+            missing = len(in_play) - dealt - self._deck_count
+            if missing != 0:
+                raise RuleError(
+                    f"the deck holds {self._deck_count} cards but {len(in_play) - dealt} remain after the deal"
+                )
+        else:
+            self._deck = None
+            self._deck_count = len(in_play) - dealt
+            if self._deck_count < 0:
+                raise RuleError("more cards are dealt than the species in play hold")
+        self._current = 0
+        self._draws_taken = 0
+        self._turn = 1
+        self._phase = Phase.DRAW if self._deck_count > 0 else Phase.OVER
+
+    # -- copying ---------------------------------------------------------------------------
+
+    def copy(self) -> "Game":
+        """An independent copy, to explore a variation from this position."""
+        other = Game.__new__(Game)
+        other.config = self.config
+        other._hands = {p: list(h) for p, h in self._hands.items()}
+        other._hidden = dict(self._hidden)
+        other._deck = list(self._deck) if self._deck is not None else None
+        other._deck_count = self._deck_count
+        other._discards = {p: list(d) for p, d in self._discards.items()}
+        other._arbs = {p: dict(a) for p, a in self._arbs.items()}
+        other._located = set(self._located)
+        other._current = self._current
+        other._phase = self._phase
+        other._draws_taken = self._draws_taken
+        other._turn = self._turn
+        other._revealed = set(self._revealed)
+        return other
+
+    # -- queries ---------------------------------------------------------------------------
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.config.players
+
+    @property
+    def current_player(self) -> str:
+        return self.config.players[self._current]
+
+    @property
+    def phase(self) -> Phase:
+        return self._phase
+
+    @property
+    def is_over(self) -> bool:
+        return self._phase is Phase.OVER
+
+    @property
+    def turn_number(self) -> int:
+        """The number of the turn in progress (1 for the start player's first turn)."""
+        return self._turn
+
+    @property
+    def draws_taken(self) -> int:
+        return self._draws_taken
+
+    @property
+    def deck_size(self) -> int:
+        return self._deck_count
+
+    @property
+    def deck_known(self) -> bool:
+        return self._deck is not None
+
+    def deck_cards(self) -> tuple[Card, ...] | None:
+        """The deck, top card first, when its order is known."""
+        return tuple(reversed(self._deck)) if self._deck is not None else None
+
+    def hand(self, player: str) -> HandView:
+        self.config.seat(player)
+        return HandView(tuple(sorted(self._hands[player])), self._hidden[player])
+
+    def hand_known(self, player: str) -> bool:
+        return self._hidden[player] == 0
+
+    def discard_pile(self, player: str) -> tuple[Card, ...]:
+        """The player's discard pile, bottom first (the last card is the top)."""
+        self.config.seat(player)
+        return tuple(self._discards[player])
+
+    def arboretum(self, player: str) -> Mapping[Coord, Card]:
+        self.config.seat(player)
+        return dict(self._arbs[player])
+
+    def is_located(self, card: Card) -> bool:
+        """Whether the card's place is known (planted, on a pile, in a known hand or known deck)."""
+        return card in self._located
+
+    def unlocated_cards(self) -> set[Card]:
+        """The cards in play whose place is not known: they fill hidden slots and the unknown deck."""
+        return set(self.config.cards) - self._located
+
+    def where_is(self, card: Card) -> str:
+        """Where a card is known to be, in words ('' when unknown)."""
+        for player, arb in self._arbs.items():
+            for coord, planted in arb.items():
+                if planted == card:
+                    return f"planted in {player}'s arboretum at {coord}"
+        for player, pile in self._discards.items():
+            if card in pile:
+                return f"on {player}'s discard pile"
+        for player, hand in self._hands.items():
+            if card in hand:
+                return f"in {player}'s hand"
+        if self._deck is not None and card in self._deck:
+            return "in the deck"
+        return ""
+
+    def draw_sources(self) -> list[DrawSource]:
+        """Where the current player may draw from now: the deck and every non-empty discard pile."""
+        sources = [DECK] if self._deck_count > 0 else []
+        sources += [DrawSource(DrawSourceKind.DISCARD, p) for p in self.config.players if self._discards[p]]
+        return sources
+
+    def plant_cells(self, player: str | None = None) -> list[Coord]:
+        """The empty cells where the player may plant: 0,0 first, then next to a planted tree."""
+        arb = self._arbs[player or self.current_player]
+        if not arb:
+            return [ORIGIN]
+        cells = {n for coord in arb for n in coord.neighbours() if n not in arb}
+        return sorted(cells)
+
+    # -- actions ---------------------------------------------------------------------------
+
+    def _expect(self, phase: Phase, doing: str) -> str:
+        player = self.current_player
+        if self._phase is Phase.OVER:
+            raise RuleError(f"{player} cannot {doing}: the game is over (the deck is empty)")
+        if self._phase is not phase:
+            needed = {
+                Phase.DRAW: f"{player} has {2 - self._draws_taken} card(s) left to draw",
+                Phase.PLANT: f"{player} must plant a tree first",
+                Phase.DISCARD: f"{player} must discard a card first",
+            }[self._phase]
+            raise RuleError(f"{player} cannot {doing} now: {needed}")
+        return player
+
+    def _after_draw(self) -> None:
+        self._draws_taken += 1
+        if self._draws_taken == 2:
+            self._phase = Phase.PLANT
+
+    def _check_new_card(self, card: Card, doing: str) -> None:
+        """A card that comes to light from hidden must be in play and not already placed."""
+        if card.species not in self.config.species:
+            raise RuleError(
+                f"{self.current_player} cannot {doing}: {card.species} is not a species in play "
+                f"({', '.join(self.config.species)})"
+            )
+        if card in self._located:
+            raise RuleError(f"{self.current_player} cannot {doing}: {card} is already {self.where_is(card)}")
+
+    def draw_from_deck(self, card: Card | None = None) -> Card | None:
+        """Draw the top card of the deck. ``card`` says which card it was, when the record knows.
+
+        Returns the card drawn, or None when it stays hidden (an unknown deck, card not given).
+        """
+        player = self._expect(Phase.DRAW, "draw")
+        if self._deck_count == 0:
+            raise RuleError(f"{player} cannot draw from the deck: the deck is empty")
+        if self._deck is not None:
+            top = self._deck[-1]
+            if card is not None and card != top:
+                raise RuleError(f"{player} cannot draw {card} from the deck: its top card is {top}")
+            self._deck.pop()
+            card = top
+        elif card is not None:
+            self._check_new_card(card, f"draw {card} from the deck")
+            self._located.add(card)
+        self._deck_count -= 1
+        if card is None:
+            self._hidden[player] += 1
+        else:
+            self._hands[player].append(card)
+        self._after_draw()
+        return card
+
+    def draw_from_discard(self, owner: str, card: Card | None = None) -> Card:
+        """Draw the top card of ``owner``'s discard pile (any player's, one's own included)."""
+        player = self._expect(Phase.DRAW, "draw")
+        self.config.seat(owner)
+        pile = self._discards[owner]
+        whose = "their own" if owner == player else f"{owner}'s"
+        if not pile:
+            raise RuleError(f"{player} cannot draw from {whose} discard pile: it is empty")
+        top = pile[-1]
+        if card is not None and card != top:
+            raise RuleError(f"{player} cannot draw {card} from {whose} discard pile: its top card is {top}")
+        pile.pop()
+        self._hands[player].append(top)
+        self._after_draw()
+        return top
+
+    def skip_draw(self) -> None:
+        """Skip a draw: allowed only when the deck and every discard pile are empty (house ruling)."""
+        player = self._expect(Phase.DRAW, "skip a draw")
+        sources = self.draw_sources()
+        if sources:
+            raise RuleError(f"{player} cannot skip a draw: a card can still be drawn from {sources[0]}")
+        self._after_draw()
+
+    def _take_from_hand(self, player: str, card: Card, doing: str) -> None:
+        hand = self._hands[player]
+        if card in hand:
+            hand.remove(card)
+            return
+        if self._hidden[player] == 0:
+            where = self.where_is(card)
+            reason = f"it is {where}" if where else f"it is not in {player}'s hand"
+            raise RuleError(f"{player} cannot {doing}: {reason}")
+        self._check_new_card(card, doing)
+        self._hidden[player] -= 1
+        self._located.add(card)
+
+    def plant(self, card: Card, coord: Coord) -> None:
+        """Plant a card from the hand: the first at 0,0, each later one next to a tree, on an empty cell."""
+        player = self._expect(Phase.PLANT, f"plant {card}")
+        arb = self._arbs[player]
+        doing = f"plant {card} at ({coord})"
+        if coord in arb:
+            raise RuleError(f"{player} cannot {doing}: {arb[coord]} already grows there")
+        if not arb and coord != ORIGIN:
+            raise RuleError(f"{player} cannot {doing}: the first tree of an arboretum stands at (0,0)")
+        if arb and not any(n in arb for n in coord.neighbours()):
+            raise RuleError(f"{player} cannot {doing}: none of {player}'s trees is adjacent")
+        self._take_from_hand(player, card, doing)
+        arb[coord] = card
+        self._phase = Phase.DISCARD
+
+    def discard(self, card: Card) -> None:
+        """Discard a card from the hand onto one's own pile; this ends the turn."""
+        player = self._expect(Phase.DISCARD, f"discard {card}")
+        self._take_from_hand(player, card, f"discard {card}")
+        self._discards[player].append(card)
+        self._end_turn()
+
+    def _end_turn(self) -> None:
+        self._draws_taken = 0
+        if self._deck_count == 0:
+            self._phase = Phase.OVER
+            return
+        self._current = (self._current + 1) % len(self.config.players)
+        self._turn += 1
+        self._phase = Phase.DRAW
+
+    def reveal(self, player: str, cards: Iterable[Card]) -> None:
+        """Reveal a hand at scoring: it must agree with every card known to be in it."""
+        self.config.seat(player)
+        cards = list(cards)
+        known = self._hands[player]
+        if len(cards) != len(known) + self._hidden[player]:
+            raise RuleError(
+                f"{player} reveals {len(cards)} cards but holds {len(known) + self._hidden[player]}"
+            )
+        if len(set(cards)) != len(cards):
+            raise RuleError(f"{player} reveals the same card twice")
+        for card in known:
+            if card not in cards:
+                raise RuleError(f"{player}'s revealed hand lacks {card}, which {player} holds")
+        new = [c for c in cards if c not in known]
+        for card in new:
+            if card.species not in self.config.species:
+                raise RuleError(f"{player} reveals {card}: {card.species} is not a species in play")
+            if card in self._located:
+                raise RuleError(f"{player} reveals {card}, but it is {self.where_is(card)}")
+        self._located.update(new)
+        self._hands[player] = cards
+        self._hidden[player] = 0
+        self._revealed.add(player)
+
+    # -- the end ----------------------------------------------------------------------------
+
+    def hidden_players(self) -> list[str]:
+        """Players whose hand still holds hidden cards."""
+        return [p for p in self.config.players if self._hidden[p]]
+
+    def final_hands(self) -> dict[str, tuple[Card, ...]]:
+        """Every hand, fully known; RuleError naming the players whose hands are not."""
+        hidden = self.hidden_players()
+        if hidden:
+            raise RuleError(f"the hands of {', '.join(hidden)} are not known: reveal them to score")
+        return {p: tuple(sorted(self._hands[p])) for p in self.config.players}
+
+    def species_planted(self, player: str) -> int:
+        return len({card.species for card in self._arbs[player].values()})
