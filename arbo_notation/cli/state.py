@@ -1,0 +1,100 @@
+"""`arbo state`: the position after a given turn of a recorded game, as text or as a position file."""
+
+from __future__ import annotations
+
+import json
+from typing import Optional
+
+import typer
+
+from ..errors import ArboError
+from .common import EXIT_INVALID, echo_error, fail, read_input
+
+
+def load_replay(path: str, game_number: int, *, keep_states: bool):
+    """Read a record file and replay its game number ``game_number`` (1-based).
+
+    Syntax errors of other games are not this game's business; its own are fatal.
+    """
+    from ..notation.syntax import parse_all
+    from ..replay import replay_game
+
+    text, name = read_input(path)
+    outcome = parse_all(text, name)
+    records = {record.index: record for record in outcome.games}
+    count = len(outcome.games) + len(outcome.errors)
+    if game_number < 1 or game_number > count:
+        fail(f"{name} holds {count} game{'s' if count != 1 else ''}; there is no game {game_number}")
+    if game_number not in records:
+        for error in outcome.errors:
+            echo_error(error)
+        fail(f"game {game_number} of {name} cannot be read")
+    return replay_game(records[game_number], source_lines=text.splitlines(), keep_states=keep_states)
+
+
+def position_data(game) -> dict:
+    """The position format that `arbo score` reads; players with unseen cards carry a 'hidden' count."""
+    from ..engine.scoring import PlayerPosition
+    from ..notation.position import Position, position_to_data
+
+    players = []
+    hidden = {}
+    for name in game.players:
+        view = game.hand(name)
+        players.append(PlayerPosition(name, game.arboretum(name), view.known))
+        if view.hidden:
+            hidden[name] = view.hidden
+    data = position_to_data(Position(tuple(game.config.species), tuple(players)))
+    for entry in data["players"]:
+        if entry["name"] in hidden:
+            entry["hidden"] = hidden[entry["name"]]
+    return data
+
+
+def state(
+    file: str = typer.Argument(..., help="A record file ('-' reads standard input)."),
+    game_number: int = typer.Option(1, "--game", "-g", help="Which game of the file (1-based)."),
+    turn: Optional[int] = typer.Option(None, "--turn", "-t", min=0, help="After this many turns (default: the end)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the position as JSON, the format `arbo score` reads."),
+) -> None:
+    """Show the position after a turn of a recorded game.
+
+    As text: each arboretum as a grid (x along the top, y up the side), each hand with unseen
+    cards as ??, the discard piles and the deck. With --json, the position format that
+    `arbo score` reads, so that `arbo state g.arb --json | arbo score --json -` scores the game.
+
+    Examples:
+
+        arbo state samples/club-night.arb --turn 12
+
+        arbo state games.arb --game 3 --json > end.json
+    """
+    from ..board import render_game
+
+    try:
+        replay = load_replay(file, game_number, keep_states=True)
+    except ArboError as error:
+        fail(str(error))
+    for diagnostic in replay.errors:
+        typer.echo(diagnostic.show(), err=True)
+    last = len(replay.states) - 1
+    if not replay.states:
+        raise typer.Exit(EXIT_INVALID)
+    wanted = last if turn is None else turn
+    if wanted > last:
+        total = len(replay.record.turns)
+        reason = "legal " if last < total else ""
+        fail(f"game {game_number} has {last} {reason}turn{'s' if last != 1 else ''}; there is no position after turn {wanted}")
+    position = replay.states[wanted]
+    if as_json:
+        typer.echo(json.dumps(position_data(position), indent=2))
+    else:
+        header = replay.record.header
+        title = " - ".join(x for x in (header.event, header.date) if x) or replay.record.file
+        typer.echo(render_game(position, title=f"{title}, game {game_number}, after turn {wanted}"))
+    if replay.errors and turn is None:
+        raise typer.Exit(EXIT_INVALID)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(state)

@@ -1,0 +1,365 @@
+"""The replayer: checks parsed records against the rules, turn by turn, and scores finished games.
+
+It joins the notation (records) and the engine (rules). Every finding becomes a located Diagnostic;
+a rule error ends the replay of that line of play, and the next game of the file is always checked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Sequence
+
+from .engine.cards import SPECIES_COUNT_BY_PLAYERS
+from .engine.scoring import PlayerPosition, ScoreSheet, score_position
+from .engine.state import Game, GameConfig, Setup
+from .errors import ArboError, Diagnostic, RuleError, Severity
+from .notation.record import DrawKind, GameRecord, Pos, Turn, Variation
+
+#: Called after each turn replayed without error: (turn, state after it, depth of variation).
+TurnHook = Callable[[Turn, Game, int], None]
+
+
+@dataclass(slots=True)
+class GameReplay:
+    """What replaying one game found.
+
+    ``states[i]`` is the position after ``i`` turns of the main line (``states[0]`` the setup) when
+    the replay kept states; ``final`` is the position after the last legal main-line turn.
+    """
+
+    record: GameRecord
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    final: Game | None = None
+    sheet: ScoreSheet | None = None
+    legal_turns: int = 0  # main-line turns replayed without a rule error
+    states: list[Game] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity is Severity.ERROR]
+
+    @property
+    def valid(self) -> bool:
+        return not self.errors
+
+
+class _Reporter:
+    """Makes located diagnostics for one game."""
+
+    __slots__ = ("record", "lines", "out")
+
+    def __init__(self, record: GameRecord, lines: Sequence[str] | None, out: list[Diagnostic]) -> None:
+        self.record = record
+        self.lines = lines
+        self.out = out
+
+    def __call__(
+        self,
+        code: str,
+        message: str,
+        pos: Pos | None,
+        *,
+        turn: int | None = None,
+        player: str | None = None,
+        severity: Severity = Severity.ERROR,
+    ) -> None:
+        line = pos.line if pos else None
+        source = None
+        if self.lines is not None and line is not None and 0 < line <= len(self.lines):
+            source = self.lines[line - 1]
+        self.out.append(
+            Diagnostic(
+                code=code,
+                message=message,
+                file=self.record.file,
+                line=line,
+                column=pos.column if pos else None,
+                game=self.record.index,
+                turn=turn,
+                player=player,
+                severity=severity,
+                source_line=source,
+            )
+        )
+
+
+def new_game(record: GameRecord) -> Game:
+    """The game a record's header sets up; RuleError when the header describes no legal table."""
+    header = record.header
+    config = GameConfig(tuple(header.players), tuple(header.species))
+    if header.perspective is not None:
+        config.seat(header.perspective)
+    setup = Setup(deck=header.deck, hands=dict(header.hands), discards=dict(header.discards))
+    return Game(config, setup)
+
+
+class TurnError(ArboError):
+    """A rule error in a recorded turn, with the code and position of the part that broke it."""
+
+    def __init__(self, code: str, message: str, pos: Pos | None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.pos = pos
+
+
+def play_turn(game: Game, turn: Turn) -> None:
+    """Play one recorded turn on the game, or raise TurnError naming the part that is illegal."""
+    if game.is_over:
+        raise TurnError("game-over", f"the game is over: the deck ran out on turn {game.turn_number}", turn.pos)
+    if turn.player != game.current_player:
+        if turn.player not in game.players:
+            message = f"{turn.player} is not a player of this game ({', '.join(game.players)})"
+        else:
+            message = f"it is {game.current_player}'s turn, not {turn.player}'s"
+        raise TurnError("turn-order", message, turn.pos)
+    for draw in turn.draws:
+        try:
+            if draw.kind is DrawKind.DECK:
+                game.draw_from_deck(draw.card)
+            elif draw.kind is DrawKind.DISCARD:
+                game.draw_from_discard(draw.owner, draw.card)  # type: ignore[arg-type]
+            else:
+                game.skip_draw()
+        except RuleError as error:
+            raise TurnError("draw", str(error), draw.pos or turn.pos) from None
+    try:
+        game.plant(turn.plant.card, turn.plant.coord)
+    except RuleError as error:
+        raise TurnError("plant", str(error), turn.plant_pos or turn.pos) from None
+    try:
+        game.discard(turn.discard)
+    except RuleError as error:
+        raise TurnError("discard", str(error), turn.discard_pos or turn.pos) from None
+
+
+def replay_line(
+    game: Game,
+    turns: Iterable[Turn],
+    report: _Reporter,
+    *,
+    depth: int = 0,
+    hook: TurnHook | None = None,
+) -> int:
+    """Replay turns from the game's position (mutating it), checking each turn's variations from
+    the position before that turn. Returns how many turns were legal; stops at the first error."""
+    legal = 0
+    for turn in turns:
+        expected = game.turn_number
+        if turn.variations:
+            before = game.copy()
+            for variation in turn.variations:
+                _replay_variation(before, variation, report, depth + 1, hook)
+        if turn.number is not None and turn.number != expected and not game.is_over:
+            report(
+                "turn-number",
+                f"turn {expected} is numbered {turn.number}",
+                turn.pos,
+                turn=expected,
+                player=turn.player,
+                severity=Severity.WARNING,
+            )
+        try:
+            play_turn(game, turn)
+        except TurnError as error:
+            report(error.code, error.message, error.pos, turn=expected, player=turn.player)
+            return legal
+        legal += 1
+        if hook is not None:
+            hook(turn, game, depth)
+    return legal
+
+
+def _replay_variation(
+    before: Game, variation: Variation, report: _Reporter, depth: int, hook: TurnHook | None
+) -> None:
+    replay_line(before.copy(), variation.turns, report, depth=depth, hook=hook)
+
+
+def replay_game(
+    record: GameRecord,
+    *,
+    source_lines: Sequence[str] | None = None,
+    keep_states: bool = False,
+    hook: TurnHook | None = None,
+) -> GameReplay:
+    """Replay one game: header, main line and variations, reveals, scoring and the result line."""
+    outcome = GameReplay(record)
+    report = _Reporter(record, source_lines, outcome.diagnostics)
+    header = record.header
+    try:
+        game = new_game(record)
+    except RuleError as error:
+        report("setup", str(error), header.pos)
+        return outcome
+    _check_species_count(record, report)
+    if keep_states:
+        outcome.states.append(game.copy())
+
+        def keep(turn: Turn, state: Game, depth: int) -> None:
+            if depth == 0:
+                outcome.states.append(state.copy())
+            if hook is not None:
+                hook(turn, state, depth)
+
+        line_hook: TurnHook | None = keep
+    else:
+        line_hook = hook
+    outcome.legal_turns = replay_line(game, record.turns, report, hook=line_hook)
+    outcome.final = game
+    if outcome.legal_turns < len(record.turns):
+        return outcome
+    _check_end(record, game, report)
+    if game.is_over and not game.hidden_players():
+        outcome.sheet = score_game(game)
+        _check_result(record, outcome.sheet, report)
+    return outcome
+
+
+def score_game(game: Game) -> ScoreSheet:
+    """The scoring of a finished game whose hands are all known."""
+    hands = game.final_hands()
+    players = [PlayerPosition(p, game.arboretum(p), hands[p]) for p in game.players]
+    return score_position(game.config.species, players)
+
+
+def _check_species_count(record: GameRecord, report: _Reporter) -> None:
+    header = record.header
+    wanted = SPECIES_COUNT_BY_PLAYERS.get(len(header.players))
+    if wanted is not None and len(header.species) != wanted:
+        report(
+            "species-count",
+            f"a {len(header.players)}-player game uses {wanted} species, this one {len(header.species)}",
+            header.pos,
+            severity=Severity.WARNING,
+        )
+
+
+def _check_end(record: GameRecord, game: Game, report: _Reporter) -> None:
+    """The end of the record against the end of the game: unfinished marks, reveals."""
+    result = record.result
+    last = record.turns[-1] if record.turns else None
+    if not game.is_over:
+        if result is not None and not result.unfinished:
+            report(
+                "unfinished",
+                f"the record stops after turn {game.turn_number - 1} with {game.deck_size} cards left "
+                "in the deck; mark an unfinished game with 'result *'",
+                result.pos,
+            )
+        elif result is None:
+            report(
+                "unfinished",
+                f"the record stops with {game.deck_size} cards left in the deck; "
+                "write 'result *' to mark it unfinished",
+                last.pos if last else record.header.pos,
+                severity=Severity.WARNING,
+            )
+        for reveal in record.reveals:
+            report("reveal", "hands are revealed only when the game is over", reveal.pos, player=reveal.player)
+        return
+    seen: set[str] = set()
+    for reveal in record.reveals:
+        if reveal.player in seen:
+            report("reveal", f"{reveal.player}'s hand is revealed twice", reveal.pos, player=reveal.player)
+            continue
+        seen.add(reveal.player)
+        try:
+            game.reveal(reveal.player, reveal.cards)
+        except RuleError as error:
+            report("reveal", str(error), reveal.pos, player=reveal.player)
+    hidden = game.hidden_players()
+    if hidden and result is not None and not result.unfinished:
+        report(
+            "reveal",
+            f"the result cannot be checked: {', '.join(hidden)} "
+            f"{'has' if len(hidden) == 1 else 'have'} cards nobody saw; add a reveal line",
+            result.pos,
+        )
+
+
+def _check_result(record: GameRecord, sheet: ScoreSheet, report: _Reporter) -> None:
+    totals = sheet.totals()
+    claims: list[tuple[str, dict[str, int], Pos | None]] = []
+    if record.result is not None and not record.result.unfinished:
+        claims.append(("result line", record.result.as_dict(), record.result.pos))
+    if record.header.result is not None:
+        claims.append(("header's result", dict(record.header.result), record.header.pos))
+    for what, claimed, pos in claims:
+        for player, score in claimed.items():
+            if player not in totals:
+                report("result", f"the {what} names {player}, who is not a player", pos)
+            elif score != totals[player]:
+                report(
+                    "result",
+                    f"the {what} gives {player} {score}, but {player} scores {totals[player]}"
+                    f" ({_score_parts(sheet, player)})",
+                    pos,
+                    player=player,
+                )
+        missing = [p for p in totals if p not in claimed]
+        if missing:
+            report("result", f"the {what} has no score for {', '.join(missing)}", pos)
+
+
+def _score_parts(sheet: ScoreSheet, player: str) -> str:
+    parts = [f"{code} {s.points}" for code, s in sheet.player(player).species.items() if s.points]
+    return " + ".join(parts) if parts else "no path scores"
+
+
+# -- files --------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class FileCheck:
+    """The check of one source text: every game's replay and the syntax errors met on the way."""
+
+    file: str
+    games: list[GameReplay] = field(default_factory=list)
+    syntax: list[Diagnostic] = field(default_factory=list)
+    invalid_games: int = 0  # games that could not be read at all
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        found = self.syntax + [d for g in self.games for d in g.diagnostics]
+        return sorted(found, key=lambda d: (d.line or 0, d.column or 0))
+
+    @property
+    def game_count(self) -> int:
+        return len(self.games) + self.invalid_games
+
+    @property
+    def valid_count(self) -> int:
+        return sum(1 for g in self.games if g.valid)
+
+    @property
+    def valid(self) -> bool:
+        return not self.invalid_games and all(g.valid for g in self.games)
+
+
+def check_text(text: str, file: str = "<string>", *, keep_states: bool = False) -> FileCheck:
+    """Parse and replay every game of a source text."""
+    from .notation.syntax import parse_all
+
+    outcome = parse_all(text, file)
+    lines = text.splitlines()
+    check = FileCheck(file)
+    for error in outcome.errors:
+        check.syntax.append(Diagnostic.from_notation_error(error))
+    check.invalid_games = len(outcome.errors)
+    for record in outcome.games:
+        check.games.append(replay_game(record, source_lines=lines, keep_states=keep_states))
+    return check
+
+
+__all__ = [
+    "FileCheck",
+    "GameReplay",
+    "TurnError",
+    "check_text",
+    "new_game",
+    "play_turn",
+    "replay_game",
+    "replay_line",
+    "score_game",
+]
