@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from . import score
+from . import check, convert, fmt, new, score, simulate, state
 
 app = typer.Typer(
     name="arbo",
@@ -15,7 +15,7 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-for module in (score,):
+for module in (check, score, state, fmt, convert, simulate, new):
     module.register(app)
 
 

@@ -183,16 +183,17 @@ class ScoreSheet:
 def score_position(species: Sequence[str], players: Sequence[PlayerPosition]) -> ScoreSheet:
     """Score a finished table: rights per species, each right-holder's best path, totals, winner."""
     hands = {p.name: p.hand for p in players}
+    sums = {code: hand_sums(code, hands) for code in species}
+    holders = {code: rights(code, hands) for code in species}
     scored: list[PlayerScore] = []
     for player in players:
         paths = best_paths(player.arboretum, species)
         per_species: dict[str, SpeciesScore] = {}
         for code in species:
-            sums = hand_sums(code, hands)
-            has_right = player.name in rights(code, hands)
+            has_right = player.name in holders[code]
             per_species[code] = SpeciesScore(
                 species=code,
-                hand_sum=sums[player.name],
+                hand_sum=sums[code][player.name],
                 rights=has_right,
                 path=paths.get(code) if has_right else None,
             )

@@ -101,6 +101,7 @@ class Reveal:
     player: str
     cards: tuple[Card, ...]
     pos: Pos | None = field(default=None, compare=False)
+    comments: tuple[Comment, ...] = ()  # comments after the line, up to the next reveal/result line
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +111,7 @@ class Result:
     scores: tuple[tuple[str, int], ...] = ()
     unfinished: bool = False
     pos: Pos | None = field(default=None, compare=False)
+    comments: tuple[Comment, ...] = ()  # comments after the result line, up to the next game
 
     def as_dict(self) -> dict[str, int]:
         return dict(self.scores)
