@@ -88,7 +88,7 @@ def check(
 
     Examples:
 
-        arbo check samples/club-night.arb
+        arbo check samples/two-player-omniscient.arb
 
         arbo check -j 2 games/*.arb
 

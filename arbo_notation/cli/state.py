@@ -65,7 +65,7 @@ def state(
 
     Examples:
 
-        arbo state samples/club-night.arb --turn 12
+        arbo state samples/two-player-omniscient.arb --turn 12
 
         arbo state games.arb --game 3 --json > end.json
     """

@@ -1,0 +1,131 @@
+"""Simulated games: bots play seeded deals to the end, and each game becomes an omniscient record.
+
+The record knows everything: the header gives the deck after the deal (top first), every dealt
+hand and, in the house variant, the face-up discards; every draw names its card; every hand is
+revealed at the end and the result is the engine's scoring. The same seed gives the same record.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Iterator, Sequence
+
+from .engine.bots import Bot, TurnPlay, make_bot, play_turn
+from .engine.cards import default_species_for
+from .engine.scoring import PlayerPosition, score_position
+from .engine.state import DrawSourceKind, Game, GameConfig, Setup
+from .errors import ArboError
+from .notation.record import Draw, DrawKind, GameRecord, Header, Result, Reveal, Turn
+
+#: Seat names of simulated games, in seat order.
+DEFAULT_PLAYERS = ("Ana", "Ben", "Cleo", "Dev")
+
+
+def default_players(count: int) -> tuple[str, ...]:
+    if not 2 <= count <= 4:
+        raise ArboError(f"a game has 2 to 4 players, not {count}")
+    return DEFAULT_PLAYERS[:count]
+
+
+def _bots(names: Sequence[str] | None, seats: int) -> list[Bot]:
+    names = list(names) if names else ["greedy"]
+    if len(names) == 1:
+        names *= seats
+    if len(names) != seats:
+        raise ArboError(f"{len(names)} bots for {seats} players: give one bot, or one per seat")
+    return [make_bot(name) for name in names]
+
+
+def _draw(taken) -> Draw:
+    if taken.source is None:
+        return Draw(DrawKind.SKIP)
+    if taken.source.kind is DrawSourceKind.DECK:
+        return Draw(DrawKind.DECK, card=taken.card)
+    return Draw(DrawKind.DISCARD, owner=taken.source.owner, card=taken.card)
+
+
+def _turn(number: int, play: TurnPlay) -> Turn:
+    return Turn(
+        player=play.player,
+        draws=tuple(_draw(taken) for taken in play.draws),
+        plant=play.plant,
+        discard=play.discard,
+        number=number,
+    )
+
+
+def simulate_game(
+    players: Sequence[str],
+    seed: int | str,
+    bots: Sequence[str] | None = None,
+    *,
+    house_discards: bool = False,
+    event: str | None = None,
+    site: str | None = None,
+    date: str | None = None,
+) -> GameRecord:
+    """Deal with ``seed``, let the bots (one name for all seats, or one per seat) play to the end,
+    and return the omniscient record of the game."""
+    config = GameConfig(tuple(players), default_species_for(len(players)))
+    setup = Setup.shuffled(config, seed, house_discards=house_discards)
+    game = Game(config, setup)
+    seated = _bots(bots, len(config.players))
+    rng = random.Random(f"{seed}/bots")
+    turns: list[Turn] = []
+    while not game.is_over:
+        bot = seated[config.seat(game.current_player)]
+        turns.append(_turn(game.turn_number, play_turn(bot, game, rng)))
+    hands = game.final_hands()
+    table = [PlayerPosition(p, game.arboretum(p), hands[p]) for p in config.players]
+    sheet = score_position(config.species, table)
+    header = Header(
+        players=config.players,
+        species=config.species,
+        event=event,
+        site=site,
+        date=date,
+        deck=setup.deck,
+        hands={p: tuple(sorted(setup.hands[p])) for p in config.players},
+        discards={p: tuple(cards) for p, cards in setup.discards.items()},
+    )
+    return GameRecord(
+        header=header,
+        turns=tuple(turns),
+        reveals=tuple(Reveal(p, hands[p]) for p in config.players),
+        result=Result(scores=tuple((p.name, p.total) for p in sheet.players)),
+    )
+
+
+def game_seed(seed: int | str, index: int) -> str:
+    """The seed of the ``index``-th game (1-based) of a run seeded with ``seed``."""
+    return f"{seed}:{index}"
+
+
+def simulate_games(
+    n_players: int,
+    games: int,
+    seed: int | str,
+    bots: Sequence[str] | None = None,
+    *,
+    house_discards: bool = False,
+    event: str | None = None,
+    players: Sequence[str] | None = None,
+) -> Iterator[GameRecord]:
+    """``games`` simulated games; game i (1-based) is dealt with :func:`game_seed` (seed, i)."""
+    names = tuple(players) if players is not None else default_players(n_players)
+    if len(names) != n_players:
+        raise ArboError(f"{len(names)} player names for {n_players} players")
+    bot_names = list(bots) if bots else None
+    _bots(bot_names, n_players)  # fail early on a bad bot list
+    for index in range(1, games + 1):
+        record = simulate_game(
+            names, game_seed(seed, index), bot_names, house_discards=house_discards, event=event
+        )
+        yield GameRecord(
+            header=record.header,
+            turns=record.turns,
+            comments=record.comments,
+            reveals=record.reveals,
+            result=record.result,
+            index=index,
+        )
