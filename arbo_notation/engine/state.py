@@ -383,6 +383,10 @@ class Game:
         if card in hand:
             hand.remove(card)
             return
+        if card.species not in self.config.species:
+            raise RuleError(
+                f"{player} cannot {doing}: {card.species} is not a species in play ({', '.join(self.config.species)})"
+            )
         if self._hidden[player] == 0:
             where = self.where_is(card)
             reason = f"it is {where}" if where else f"it is not in {player}'s hand"
