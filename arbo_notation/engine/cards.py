@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import total_ordering
 from typing import Iterable
 
 from ..errors import ArboError
@@ -63,18 +64,38 @@ def is_species_code(text: str) -> bool:
     return bool(SPECIES_CODE_RE.match(text))
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@total_ordering
+@dataclass(frozen=True, slots=True, eq=False, init=False)
 class Card:
-    """One card: a species code and a value from 1 to 8. ``str(Card("Ma", 3)) == "Ma3"``."""
+    """One card: a species code and a value from 1 to 8. ``str(Card("Ma", 3)) == "Ma3"``.
+
+    Cards are interned: ``Card("Ma", 3) is Card("Ma", 3)``, so equality is identity and hashing
+    is as cheap as for any object (the replayer compares cards millions of times).
+    """
 
     species: str
     value: int
 
-    def __post_init__(self) -> None:
-        if not (MIN_VALUE <= self.value <= MAX_VALUE):
-            raise ArboError(f"a card's value is 1 to 8, not {self.value}")
-        if not is_species_code(self.species):
-            raise ArboError(f"a species code is 1 to 3 letters, not {self.species!r}")
+    def __new__(cls, species: str, value: int) -> "Card":
+        card = _CARDS.get((species, value))
+        if card is None:
+            if type(value) is not int or not (MIN_VALUE <= value <= MAX_VALUE):
+                raise ArboError(f"a card's value is 1 to 8, not {value!r}")
+            if not isinstance(species, str) or not is_species_code(species):
+                raise ArboError(f"a species code is 1 to 3 letters, not {species!r}")
+            card = object.__new__(cls)
+            object.__setattr__(card, "species", species)
+            object.__setattr__(card, "value", value)
+            card = _CARDS.setdefault((species, value), card)  # atomic: one object per card
+        return card
+
+    def __reduce__(self):
+        return (Card, (self.species, self.value))
+
+    def __lt__(self, other: "Card") -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return (self.species, self.value) < (other.species, other.value)
 
     def __str__(self) -> str:
         return f"{self.species}{self.value}"
@@ -88,12 +109,38 @@ class Card:
         return cls(match.group(1), int(match.group(2)))
 
 
-@dataclass(frozen=True, slots=True, order=True)
+_CARDS: dict[tuple[str, int], Card] = {}
+
+
+@total_ordering
+@dataclass(frozen=True, slots=True, eq=False, init=False)
 class Coord:
-    """A cell of an arboretum: x to the right, y up; the first tree stands at 0,0."""
+    """A cell of an arboretum: x to the right, y up; the first tree stands at 0,0.
+
+    Interned like cards: ``Coord(1, 0) is Coord(1, 0)``.
+    """
 
     x: int
     y: int
+
+    def __new__(cls, x: int, y: int) -> "Coord":
+        coord = _COORDS.get((x, y))
+        if coord is None:
+            if type(x) is not int or type(y) is not int:
+                raise ArboError(f"a cell's coordinates are whole numbers, not {x!r},{y!r}")
+            coord = object.__new__(cls)
+            object.__setattr__(coord, "x", x)
+            object.__setattr__(coord, "y", y)
+            coord = _COORDS.setdefault((x, y), coord)
+        return coord
+
+    def __reduce__(self):
+        return (Coord, (self.x, self.y))
+
+    def __lt__(self, other: "Coord") -> bool:
+        if not isinstance(other, Coord):
+            return NotImplemented
+        return (self.x, self.y) < (other.x, other.y)
 
     def __str__(self) -> str:
         return f"{self.x},{self.y}"
@@ -106,6 +153,8 @@ class Coord:
     def is_adjacent(self, other: "Coord") -> bool:
         return abs(self.x - other.x) + abs(self.y - other.y) == 1
 
+
+_COORDS: dict[tuple[int, int], Coord] = {}
 
 ORIGIN = Coord(0, 0)
 

@@ -73,60 +73,82 @@ def best_paths(arboretum: Mapping[Coord, Card], species: Iterable[str] | None = 
     A species with no path is absent from the result.
     """
     wanted = set(species) if species is not None else {c.species for c in arboretum.values()}
-    rising = {
-        cell: sorted(n for n in cell.neighbours() if n in arboretum and arboretum[n].value > card.value)
-        for cell, card in arboretum.items()
-    }
-    best: dict[str, tuple[int, int, tuple[Coord, ...]]] = {}
+    # Plain (x, y) tuples inside the search: hashing them costs less than hashing cells.
+    trees = {(cell.x, cell.y): card for cell, card in arboretum.items()}
+    rising: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for (x, y), card in trees.items():
+        around = ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
+        rising[(x, y)] = sorted(n for n in around if n in trees and trees[n].value > card.value)
+    best: dict[str, tuple[int, int, tuple[tuple[int, int], ...]]] = {}
 
-    def extend(path: list[Coord], code: str, all_same: bool) -> None:
+    def extend(path: list[tuple[int, int]], code: str, all_same: bool, start_bonus: int) -> None:
         for nxt in rising[path[-1]]:
-            card = arboretum[nxt]
+            card = trees[nxt]
             path.append(nxt)
             same = all_same and card.species == code
             if card.species == code:
                 length = len(path)
                 points = length + (length if same and length >= SAME_SPECIES_MIN_LENGTH else 0)
-                points += (arboretum[path[0]].value == MIN_VALUE) + 2 * (card.value == MAX_VALUE)
+                points += start_bonus + (2 if card.value == MAX_VALUE else 0)
                 held = best.get(code)
                 if held is None or (points, length) > held[:2]:
                     best[code] = (points, length, tuple(path))
-            extend(path, code, same)
+            extend(path, code, same, start_bonus)
             path.pop()
 
-    for start in sorted(arboretum):
-        code = arboretum[start].species
-        if code in wanted:
-            extend([start], code, True)
-    return {
-        code: path_score(code, cells, [arboretum[c] for c in cells])
-        for code, (_, _, cells) in sorted(best.items())
-    }
+    for start in sorted(trees):
+        card = trees[start]
+        if card.species in wanted:
+            extend([start], card.species, True, 1 if card.value == MIN_VALUE else 0)
+    found = {}
+    for code, (_, _, steps) in sorted(best.items()):
+        cells = [Coord(x, y) for x, y in steps]
+        found[code] = path_score(code, cells, [arboretum[c] for c in cells])
+    return found
+
+
+def all_hand_sums(species: Iterable[str], hands: Mapping[str, Sequence[Card]]) -> dict[str, dict[str, int]]:
+    """Every player's hand sum in every species, in one pass over the hands.
+
+    An 8 counts 0 when an *opponent* holds that species' 1; one's own 1 cancels nothing.
+    """
+    sums = {code: dict.fromkeys(hands, 0) for code in species}
+    ones: dict[str, set[str]] = {}
+    eights: list[tuple[str, str]] = []
+    for player, hand in hands.items():
+        for card in hand:
+            per_player = sums.get(card.species)
+            if per_player is None:
+                continue
+            if card.value == MAX_VALUE:
+                eights.append((card.species, player))
+                continue
+            if card.value == MIN_VALUE:
+                ones.setdefault(card.species, set()).add(player)
+            per_player[player] += card.value
+    for code, player in eights:
+        if not ones.get(code, set()) - {player}:
+            sums[code][player] += MAX_VALUE
+    return sums
 
 
 def hand_sums(species: str, hands: Mapping[str, Sequence[Card]]) -> dict[str, int]:
     """Each player's hand sum in a species; an 8 counts 0 when an *opponent* holds that species' 1."""
-    holders_of_one = {p for p, hand in hands.items() if Card(species, MIN_VALUE) in hand}
-    sums: dict[str, int] = {}
-    for player, hand in hands.items():
-        total = 0
-        for card in hand:
-            if card.species != species:
-                continue
-            if card.value == MAX_VALUE and holders_of_one - {player}:
-                continue
-            total += card.value
-        sums[player] = total
-    return sums
+    return all_hand_sums((species,), hands)[species]
+
+
+def rights_from_sums(species: str, sums: Mapping[str, int], hands: Mapping[str, Sequence[Card]]) -> set[str]:
+    """Who may score the species, given the hand sums: the highest sum, ties included; everyone
+    when nobody holds the species (a sum can be 0 while an 8 is held, so the hands are asked)."""
+    if not any(card.species == species for hand in hands.values() for card in hand):
+        return set(hands)
+    top = max(sums.values())
+    return {p for p, s in sums.items() if s == top}
 
 
 def rights(species: str, hands: Mapping[str, Sequence[Card]]) -> set[str]:
     """Who may score the species: the highest hand sum, ties included; everyone when nobody holds it."""
-    if not any(card.species == species for hand in hands.values() for card in hand):
-        return set(hands)
-    sums = hand_sums(species, hands)
-    top = max(sums.values())
-    return {p for p, s in sums.items() if s == top}
+    return rights_from_sums(species, hand_sums(species, hands), hands)
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,8 +205,11 @@ class ScoreSheet:
 def score_position(species: Sequence[str], players: Sequence[PlayerPosition]) -> ScoreSheet:
     """Score a finished table: rights per species, each right-holder's best path, totals, winner."""
     hands = {p.name: p.hand for p in players}
-    sums = {code: hand_sums(code, hands) for code in species}
-    holders = {code: rights(code, hands) for code in species}
+    sums = all_hand_sums(species, hands)
+    held = {card.species for hand in hands.values() for card in hand}
+    holders = {
+        code: rights_from_sums(code, sums[code], hands) if code in held else set(hands) for code in species
+    }
     scored: list[PlayerScore] = []
     for player in players:
         paths = best_paths(player.arboretum, species)

@@ -125,6 +125,7 @@ class Game:
         "_deck_count",
         "_discards",
         "_arbs",
+        "_cells",
         "_located",
         "_current",
         "_phase",
@@ -142,6 +143,7 @@ class Game:
         self._hidden: dict[str, int] = {p: HAND_SIZE for p in config.players}
         self._discards: dict[str, list[Card]] = {p: [] for p in config.players}
         self._arbs: dict[str, dict[Coord, Card]] = {p: {} for p in config.players}
+        self._cells: dict[str, set[tuple[int, int]]] = {p: set() for p in config.players}  # for adjacency
         self._revealed: set[str] = set()
 
         def locate(card: Card, where: str) -> None:
@@ -198,6 +200,7 @@ class Game:
         other._deck_count = self._deck_count
         other._discards = {p: list(d) for p, d in self._discards.items()}
         other._arbs = {p: dict(a) for p, a in self._arbs.items()}
+        other._cells = {p: set(c) for p, c in self._cells.items()}
         other._located = set(self._located)
         other._current = self._current
         other._phase = self._phase
@@ -301,18 +304,21 @@ class Game:
 
     # -- actions ---------------------------------------------------------------------------
 
-    def _expect(self, phase: Phase, doing: str) -> str:
+    def _expect(self, phase: Phase, doing: str, card: Card | None = None) -> str:
+        """The current player, when the turn is at ``phase``; else RuleError saying what is due."""
+        if self._phase is phase:
+            return self.config.players[self._current]
         player = self.current_player
+        if card is not None:
+            doing = f"{doing} {card}"
         if self._phase is Phase.OVER:
             raise RuleError(f"{player} cannot {doing}: the game is over (the deck is empty)")
-        if self._phase is not phase:
-            needed = {
-                Phase.DRAW: f"{player} has {2 - self._draws_taken} card(s) left to draw",
-                Phase.PLANT: f"{player} must plant a tree first",
-                Phase.DISCARD: f"{player} must discard a card first",
-            }[self._phase]
-            raise RuleError(f"{player} cannot {doing} now: {needed}")
-        return player
+        needed = {
+            Phase.DRAW: f"{player} has {2 - self._draws_taken} card(s) left to draw",
+            Phase.PLANT: f"{player} must plant a tree first",
+            Phase.DISCARD: f"{player} must discard a card first",
+        }[self._phase]
+        raise RuleError(f"{player} cannot {doing} now: {needed}")
 
     def _after_draw(self) -> None:
         self._draws_taken += 1
@@ -378,11 +384,13 @@ class Game:
             raise RuleError(f"{player} cannot skip a draw: a card can still be drawn from {sources[0]}")
         self._after_draw()
 
-    def _take_from_hand(self, player: str, card: Card, doing: str) -> None:
+    def _take_from_hand(self, player: str, card: Card, verb: str, cell: Coord | None = None) -> None:
+        """Take a card from the hand: a known one, else one of the hidden cards it must be."""
         hand = self._hands[player]
         if card in hand:
             hand.remove(card)
             return
+        doing = f"{verb} {card}" if cell is None else f"{verb} {card} at ({cell})"
         if card.species not in self.config.species:
             raise RuleError(
                 f"{player} cannot {doing}: {card.species} is not a species in play ({', '.join(self.config.species)})"
@@ -397,23 +405,28 @@ class Game:
 
     def plant(self, card: Card, coord: Coord) -> None:
         """Plant a card from the hand: the first at 0,0, each later one next to a tree, on an empty cell."""
-        player = self._expect(Phase.PLANT, f"plant {card}")
+        player = self._expect(Phase.PLANT, "plant", card)
         arb = self._arbs[player]
-        doing = f"plant {card} at ({coord})"
-        if coord in arb:
-            raise RuleError(f"{player} cannot {doing}: {arb[coord]} already grows there")
-        if not arb and coord != ORIGIN:
-            raise RuleError(f"{player} cannot {doing}: the first tree of an arboretum stands at (0,0)")
-        if arb and not any(n in arb for n in coord.neighbours()):
-            raise RuleError(f"{player} cannot {doing}: none of {player}'s trees is adjacent")
-        self._take_from_hand(player, card, doing)
+        x, y = coord.x, coord.y
+        cells = self._cells[player]
+        if (x, y) in cells:
+            raise RuleError(f"{player} cannot plant {card} at ({coord}): {arb[coord]} already grows there")
+        if not cells:
+            if coord is not ORIGIN:
+                raise RuleError(
+                    f"{player} cannot plant {card} at ({coord}): the first tree of an arboretum stands at (0,0)"
+                )
+        elif not ((x + 1, y) in cells or (x - 1, y) in cells or (x, y + 1) in cells or (x, y - 1) in cells):
+            raise RuleError(f"{player} cannot plant {card} at ({coord}): none of {player}'s trees is adjacent")
+        self._take_from_hand(player, card, "plant", coord)
         arb[coord] = card
+        cells.add((x, y))
         self._phase = Phase.DISCARD
 
     def discard(self, card: Card) -> None:
         """Discard a card from the hand onto one's own pile; this ends the turn."""
-        player = self._expect(Phase.DISCARD, f"discard {card}")
-        self._take_from_hand(player, card, f"discard {card}")
+        player = self._expect(Phase.DISCARD, "discard", card)
+        self._take_from_hand(player, card, "discard")
         self._discards[player].append(card)
         self._end_turn()
 
