@@ -1,0 +1,465 @@
+"""`arbo replay`'s terminal UI: step through a recorded game, its variations, and the scoring.
+
+The app keeps the cursor, the perspective and the pile display in reactive attributes; their
+watchers hand each widget its new data, and widgets whose data did not change are not redrawn.
+Every position was computed once by the model (:mod:`arbo_notation.tui.model`).
+"""
+
+from __future__ import annotations
+
+import gc
+from pathlib import Path
+
+from rich.text import Text
+from textual import on
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.reactive import var
+from textual.screen import ModalScreen, Screen
+from textual.widgets import DataTable, Footer, Input, Label, Static
+
+from ..engine.cards import species_name
+from ..engine.scoring import ScoreSheet
+from .model import Cursor, Notes, ReplayModel, scored_cells
+from .widgets import ArboretumGrid, MoveList, NotesPanel, PlayerPanel, legend_text, species_styles
+
+KEYS_HELP = """\
+[b]Moving[/b]
+  →  l        next turn (at the end: the scoring)
+  ←  h        previous turn
+  Home / End  start / end of the line
+  g           go to a turn number
+  v           enter the turn's variation; again: the next one, then back
+  Esc         leave the variation, back to the turn it replaces
+  Enter       (in the move list) go to the chosen turn
+
+[b]Showing[/b]
+  p           whose view: all hands, or one player's (the others' hidden)
+  d           whole discard piles, or only their top cards
+  m           show or hide the move list and notes
+  s           the scoring (at any time: as if the game ended there)
+  S           save a screenshot (SVG) in the current folder
+  ?           this help
+  q           quit
+"""
+
+
+class HelpScreen(ModalScreen[None]):
+    """The keys and the species' colours; any key closes it."""
+
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > VerticalScroll {
+        width: 84; max-width: 100%; height: auto; max-height: 100%;
+        border: round $accent; background: $surface; padding: 0 2;
+    }
+    HelpScreen Static { width: 100%; height: auto; }
+    """
+
+    def __init__(self, species: tuple[str, ...]) -> None:
+        super().__init__()
+        self.species = species
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll() as box:
+            box.border_title = "arbo replay: keys"
+            yield Static(KEYS_HELP)
+            yield Static(legend_text(self.species))
+            yield Static(Text("any key closes this help", style="dim italic"))
+
+    def on_key(self, event) -> None:
+        event.stop()
+        self.dismiss()
+
+    def on_click(self) -> None:
+        self.dismiss()
+
+
+class GotoScreen(ModalScreen[int | None]):
+    """A prompt for a turn number (0: the setup)."""
+
+    DEFAULT_CSS = """
+    GotoScreen { align: center middle; }
+    GotoScreen > Vertical {
+        width: 44; height: auto; border: round $accent; background: $surface; padding: 0 1;
+    }
+    """
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, last: int) -> None:
+        super().__init__()
+        self.last = last
+
+    def compose(self) -> ComposeResult:
+        with Vertical() as box:
+            box.border_title = "Go to turn"
+            yield Label(f"Turn number, 0 to {self.last} (0: the setup)")
+            yield Input(placeholder="turn", type="integer", id="turn-input")
+
+    @on(Input.Submitted)
+    def submitted(self, event: Input.Submitted) -> None:
+        value = event.value.strip()
+        self.dismiss(int(value) if value.lstrip("-").isdigit() else None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class PathsPanel(Vertical):
+    """One player on the scoring screen: the arboretum with the scored paths bright, the rest dim."""
+
+    DEFAULT_CSS = """
+    PathsPanel { border: round $panel-lighten-2; padding: 0 1; height: auto; width: 1fr; }
+    PathsPanel.winner { border: double $success; border-title-color: $success; }
+    PathsPanel > .paths { height: auto; color: $text-muted; }
+    """
+
+    def __init__(self, model: ReplayModel, sheet: ScoreSheet, player: str) -> None:
+        super().__init__(id=f"paths-{model.players.index(player)}")
+        self.model = model
+        self.sheet = sheet
+        self.player = player
+        score = sheet.player(player)
+        winner = player in sheet.winners
+        self.border_title = f"{'★ ' if winner else ''}{player}: {score.total}"
+        self.set_class(winner, "winner")
+
+    def compose(self) -> ComposeResult:
+        state = self.model.state
+        grid = ArboretumGrid(self.model.species, fit=False)
+        grid.set_reactive(ArboretumGrid.trees, tuple(sorted(state.arboretum(self.player).items())))
+        grid.set_reactive(ArboretumGrid.highlight, scored_cells(self.sheet, self.player))
+        yield grid
+        styles = species_styles(self.model.species)
+        lines = Text()
+        for code, score in self.sheet.player(self.player).species.items():
+            if score.path is None:
+                continue
+            if lines:
+                lines.append("\n")
+            lines.append(f" {code} ", style=styles[code])
+            lines.append(f" {score.points:>2} pts  ", style="bold")
+            lines.append(" ".join(str(c) for c in score.path.cards))
+        yield Static(lines or Text("no path scored"), classes="paths")
+
+
+class ScoringScreen(Screen[None]):
+    """Rights, paths and points per species and player; totals; the winner; the paths on the grids."""
+
+    DEFAULT_CSS = """
+    ScoringScreen { layout: vertical; }
+    ScoringScreen #score-title { height: 1; background: $primary-darken-1; color: $text; text-style: bold; padding: 0 1; }
+    ScoringScreen #score-body { height: 1fr; }
+    ScoringScreen #score-table { height: auto; max-height: 100%; margin: 0 1; }
+    ScoringScreen #winner { height: auto; margin: 0 1; text-style: bold; color: $success; }
+    ScoringScreen #unscored { margin: 1 2; color: $warning; }
+    ScoringScreen #paths { height: auto; layout: grid; grid-size: 2; grid-gutter: 0 1; margin: 0 1; }
+    ScoringScreen.-narrow #paths { grid-size: 1; }
+    """
+
+    def __init__(self, model: ReplayModel) -> None:
+        super().__init__()
+        self.model = model
+        self.sheet = model.sheet()
+
+    def compose(self) -> ComposeResult:
+        model = self.model
+        state = model.state
+        when = f"after turn {model.turns_played}"
+        if not state.is_over:
+            when += " (as if the game ended here)"
+        yield Static(Text(f"Scoring {when} · {model.title()}"), id="score-title")
+        with VerticalScroll(id="score-body"):
+            sheet = self.sheet
+            if sheet is None:
+                yield Static(Text(model.unscored_reason() or "this position cannot be scored"), id="unscored")
+            else:
+                yield self._table(sheet)
+                yield Static(Text(self._winner(sheet)), id="winner")
+                with Grid(id="paths"):
+                    for player in model.players:
+                        yield PathsPanel(model, sheet, player)
+        yield Footer()
+
+    def _table(self, sheet: ScoreSheet) -> DataTable:
+        table: DataTable = DataTable(id="score-table", cursor_type="none", zebra_stripes=True, header_height=2)
+        table.add_column(Text("species\n"), key="species")
+        for player in sheet.players:
+            name = player.name
+            table.add_column(Text(f"{name}\nhand", justify="right"), key=f"{name}:hand")
+            table.add_column(Text("\nright", justify="center"), key=f"{name}:right")
+            table.add_column(Text("\npts", justify="right"), key=f"{name}:pts")
+        styles = species_styles(self.model.species)
+        for code in sheet.species:
+            label = Text()
+            label.append(f" {code} ", style=styles[code])
+            label.append(f" {species_name(code)}")
+            cells: list[Text | str] = [label]
+            for player in sheet.players:
+                score = player.species[code]
+                strong = "bold" if score.rights else "dim"
+                cells.append(Text(str(score.hand_sum), style=strong, justify="right"))
+                cells.append(Text("yes" if score.rights else "no", style=strong, justify="center"))
+                points = Text(str(score.points), justify="right", style="bold green" if score.points else "dim")
+                cells.append(points)
+            table.add_row(*cells, key=code)
+        total = [Text("total", style="bold")]
+        planted = [Text("species planted", style="dim")]
+        for player in sheet.players:
+            total += [Text(""), Text(""), Text(str(player.total), style="bold green", justify="right")]
+            planted += [Text(""), Text(""), Text(str(player.species_planted), style="dim", justify="right")]
+        table.add_row(*total, key="total")
+        table.add_row(*planted, key="planted")
+        return table
+
+    @staticmethod
+    def _winner(sheet: ScoreSheet) -> str:
+        from ..report import winner_line
+
+        return winner_line(sheet)
+
+
+def turn_line(notes: Notes) -> Text:
+    """The current turn in one line, for narrow screens where the notes panel is hidden."""
+    text = Text(notes.heading, style="bold")
+    if notes.glyphs:
+        text.append(" " + " ".join(notes.glyphs), style="bold yellow")
+    if notes.in_variation:
+        text.append(f" · {notes.in_variation}", style="cyan")
+    comments = notes.variation_before + notes.before + notes.after + notes.variation_after
+    if comments:
+        text.append(" · " + " ".join(c.text.strip() for c in comments), style="italic")
+    if notes.variations_here:
+        text.append(f" · v: {notes.variations_here} variation{'s' if notes.variations_here > 1 else ''}", style="cyan")
+    for problem in notes.problems:
+        text.append(f" · ✗ {problem}", style="bold red")
+    text.no_wrap = True
+    text.overflow = "ellipsis"
+    return text
+
+
+class ReplayApp(App[None]):
+    """Step through one recorded game of Arboretum."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "arbo replay"
+    ENABLE_COMMAND_PALETTE = False
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+
+    BINDINGS = [
+        Binding("right,l", "next", "Next", key_display="→", priority=True),
+        Binding("left,h", "previous", "Prev", key_display="←", priority=True),
+        Binding("home", "home", "Start", priority=True),
+        Binding("end", "end", "End", priority=True),
+        Binding("g", "goto", "Go to", priority=True),
+        Binding("v", "variation", "Variation", priority=True),
+        Binding("escape", "leave", "Leave var.", show=False, priority=True),
+        Binding("p", "perspective", "View", priority=True),
+        Binding("s", "scoring", "Score", priority=True),
+        Binding("d", "piles", "Piles", priority=True),
+        Binding("m", "side", "Moves", priority=True),
+        Binding("question_mark", "help", "Help", key_display="?", priority=True),
+        Binding("q", "quit", "Quit", priority=True),
+        Binding("S", "screenshot", "Shot", key_display="S", priority=True),
+    ]
+
+    # The app's own state: watchers hand the widgets their data; the app itself is never repainted.
+    cursor: var[Cursor] = var(Cursor(), init=False)
+    perspective: var[str | None] = var(None, init=False)
+    full_piles: var[bool] = var(False, init=False)
+
+    def __init__(self, model: ReplayModel, *, screenshot_dir: str | Path = ".") -> None:
+        super().__init__()
+        self.model = model
+        self.screenshot_dir = Path(screenshot_dir)
+        self.set_reactive(ReplayApp.cursor, model.cursor)
+        self.set_reactive(ReplayApp.perspective, model.perspective)
+        self._status_text = ""
+
+    # -- layout -----------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        model = self.model
+        yield Static(self._title_text(), id="title")
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield Static("", id="status")
+                yield Static("", id="turn-line")
+                with Grid(id="board", classes=f"players-{len(model.players)}"):
+                    for seat, player in enumerate(model.players):
+                        yield PlayerPanel(player, model.species, id=f"p{seat}")
+            with Vertical(id="side"):
+                yield MoveList(model.rows(), id="moves")
+                with VerticalScroll(id="notes-box"):
+                    yield NotesPanel(id="notes")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._panels = list(self.query(PlayerPanel))
+        self._status = self.query_one("#status", Static)
+        self._turn_line = self.query_one("#turn-line", Static)
+        self._turn_text = Text()
+        self._title = self.query_one("#title", Static)
+        self._notes = self.query_one(NotesPanel)
+        self._moves = self.query_one(MoveList)
+        self._notes_box = self.query_one("#notes-box", VerticalScroll)
+        self.query_one("#notes-box").border_title = "Notes"
+        self._show()
+        # Every position is built and the screen is up: these objects live as long as the app.
+        # Freezing them keeps the garbage collector from rescanning them all during a step.
+        gc.collect()
+        gc.freeze()
+
+    def on_unmount(self) -> None:
+        gc.unfreeze()
+
+    def _title_text(self) -> Text:
+        text = Text("arbo replay", style="bold")
+        text.append("  │  ", style="dim")
+        text.append(self.model.title())
+        return text
+
+    # -- showing the cursor -----------------------------------------------------------------
+
+    def _show(self) -> None:
+        """Hand every widget its data for the model's position; unchanged data is not redrawn."""
+        model = self.model
+        for panel in self._panels:
+            panel.view = model.player_view(panel.player)
+        status = model.status()
+        if status != self._status_text:
+            self._status_text = status
+            self._status.update(Text(status), layout=False)
+        notes = model.notes()
+        turn_text = turn_line(notes)
+        if turn_text != self._turn_text:
+            self._turn_text = turn_text
+            self._turn_line.update(turn_text, layout=False)
+        if notes != self._notes.notes:
+            self._notes.notes = notes
+            if self._notes_box.scroll_y:
+                self._notes_box.scroll_home(animate=False)
+        self._moves.current = model.row_index()
+
+    def watch_cursor(self, cursor: Cursor) -> None:
+        self.model.move_to(cursor)
+        self._show()
+
+    def watch_perspective(self, perspective: str | None) -> None:
+        self.model.set_perspective(perspective)
+        self._moves.set_rows(self.model.rows())
+        self._show()
+
+    def watch_full_piles(self, full: bool) -> None:
+        for panel in self._panels:
+            panel.full_pile = full
+
+    def _go(self, moved: bool) -> None:
+        if moved:
+            self.cursor = self.model.cursor
+
+    # -- screens ----------------------------------------------------------------------------
+
+    @property
+    def scoring_open(self) -> bool:
+        return isinstance(self.screen, ScoringScreen)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """While a prompt or the help is open, the keys are theirs."""
+        if isinstance(self.screen, ModalScreen):
+            return False
+        return True
+
+    def _close_scoring(self) -> bool:
+        if self.scoring_open:
+            self.pop_screen()
+            return True
+        return False
+
+    # -- actions ----------------------------------------------------------------------------
+
+    def action_next(self) -> None:
+        if self.scoring_open:
+            return
+        if self.model.at_end:
+            self.action_scoring()
+            return
+        self._go(self.model.next())
+
+    def action_previous(self) -> None:
+        if self._close_scoring():
+            return
+        self._go(self.model.previous())
+
+    def action_home(self) -> None:
+        self._close_scoring()
+        self._go(self.model.home())
+
+    def action_end(self) -> None:
+        self._close_scoring()
+        self._go(self.model.end())
+
+    def action_goto(self) -> None:
+        self._close_scoring()
+
+        def chosen(number: int | None) -> None:
+            if number is None:
+                return
+            if not self.model.goto(number):
+                self.notify(f"there is no position after turn {number} in this line", severity="warning")
+                return
+            self.cursor = self.model.cursor
+
+        self.push_screen(GotoScreen(self.model.main_turns), chosen)
+
+    def action_variation(self) -> None:
+        self._close_scoring()
+        what = self.model.toggle_variation()
+        if what == "none":
+            self.notify("no variation hangs on this turn", timeout=2)
+            return
+        self.cursor = self.model.cursor
+
+    def action_leave(self) -> None:
+        if self._close_scoring():
+            return
+        self._go(self.model.leave_variation())
+
+    def action_perspective(self) -> None:
+        self.perspective = self.model.cycle_perspective()
+        shown = self.perspective or "all hands"
+        self.notify(f"view: {shown}", timeout=1.5)
+
+    def action_piles(self) -> None:
+        self.full_piles = not self.full_piles
+
+    def action_side(self) -> None:
+        """Show or hide the move list and notes (hidden by default below 110 columns)."""
+        screen = self.screen
+        if screen.has_class("-narrow"):
+            screen.toggle_class("-show-side")
+        else:
+            screen.toggle_class("-hide-side")
+
+    def action_scoring(self) -> None:
+        if self._close_scoring():
+            return
+        self.push_screen(ScoringScreen(self.model))
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen(self.model.species))
+
+    def action_screenshot(self) -> None:
+        stem = Path(self.model.record.file).stem or "game"
+        name = f"arbo-{stem}-g{self.model.record.index}-t{self.model.turns_played}.svg"
+        path = self.save_screenshot(name, str(self.screenshot_dir))
+        self.notify(f"screenshot saved: {path}", timeout=3)
+
+    @on(MoveList.Jump)
+    def jump(self, message: MoveList.Jump) -> None:
+        if self.model.move_to(message.target):
+            self.cursor = self.model.cursor
+        else:
+            self._show()

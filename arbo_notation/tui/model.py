@@ -1,0 +1,605 @@
+"""The replayer's navigation model: a recorded game as a tree of positions, and a cursor in it.
+
+Pure Python (no textual): the terminal UI and the tests drive it alike.
+
+The main line and every variation are *lines*. A line holds its turns and the positions between
+them: ``states[i]`` is the table after ``i`` turns of the line; ``states[0]`` of the main line is the
+setup, and ``states[0]`` of a variation is the table before the turn the variation replaces. A line
+is named by its *path* from the main line: ``()`` is the main line and ``((k, j),)`` the variation
+number ``j`` (0-based) hanging on the main line's turn of index ``k`` (0-based), and so on deeper.
+
+The cursor is a line path and an index in that line: "after ``index`` turns of this line". The
+*current turn* is the one just played to reach the cursor (none at the start of the game).
+
+Every position is computed once, when the model is built. A line stops at its first illegal turn:
+the position before it is the line's last, and the rule error is kept to be shown there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Iterator
+
+from ..engine.cards import Card, Coord
+from ..engine.scoring import ScoreSheet
+from ..engine.state import Game
+from ..errors import ArboError, Diagnostic, Severity
+from ..notation.record import Comment, DrawKind, GameRecord, Header, Turn, Variation
+from ..replay import GameReplay, TurnError, play_turn, replay_game, score_game
+
+LinePath = tuple[tuple[int, int], ...]
+MAIN: LinePath = ()
+
+#: Codes of diagnostics about one turn of play (shown where the line stops, not at the end).
+TURN_CODES = frozenset({"draw", "plant", "discard", "turn-order", "game-over", "turn-number"})
+
+GLYPH_MEANINGS = {
+    "!!": "brilliant",
+    "!": "good",
+    "!?": "interesting",
+    "?!": "dubious",
+    "?": "mistake",
+    "??": "blunder",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Cursor:
+    """A position in the tree: a line and how many of its turns are played."""
+
+    line: LinePath = MAIN
+    index: int = 0
+
+    @property
+    def depth(self) -> int:
+        return len(self.line)
+
+
+@dataclass(frozen=True, slots=True)
+class LineError:
+    """The first illegal turn of a line: where it stands and what the rules say."""
+
+    index: int  # index of the illegal turn in its line
+    number: int  # the turn's number in the game (1-based)
+    player: str
+    notation: str
+    code: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"turn {self.number} ({self.notation}) is illegal: {self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of play and its positions (``states[i]``: after ``i`` of its turns)."""
+
+    path: LinePath
+    turns: tuple[Turn, ...]
+    states: tuple[Game, ...]
+    start: int  # turns of the game played before states[0]
+    error: LineError | None = None
+    variation: Variation | None = None  # None for the main line
+
+    @property
+    def legal(self) -> int:
+        """How many of the line's turns are legal (the last index of ``states``)."""
+        return len(self.states) - 1
+
+    @property
+    def first(self) -> int:
+        """The first index the cursor stops at: a variation starts on its own first turn."""
+        return 1 if self.path and self.legal >= 1 else 0
+
+    @property
+    def parent(self) -> LinePath | None:
+        return self.path[:-1] if self.path else None
+
+    @property
+    def branch(self) -> tuple[int, int] | None:
+        """(index of the replaced turn in the parent line, variation number), None for the main line."""
+        return self.path[-1] if self.path else None
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRow:
+    """One row of the move list: a turn of some line, and where selecting it goes."""
+
+    target: Cursor
+    number: int | None  # the turn's number in the game; None for the start row
+    player: str
+    notation: str
+    glyphs: tuple[str, ...] = ()
+    depth: int = 0
+    status: str = "ok"  # ok | error (the first illegal turn) | unreached (after it) | start
+    first_of_variation: bool = False
+    variations: int = 0  # how many variations hang on this turn
+
+    @property
+    def label(self) -> str:
+        if self.number is None:
+            return "start"
+        return f"{self.number}."
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """What the board shows of one player at a position (compared by value: unchanged, not redrawn)."""
+
+    name: str
+    trees: tuple[tuple[Coord, Card], ...]  # sorted by cell
+    hand: tuple[str, ...]  # card codes, '??' for each card not shown
+    hand_hidden: bool  # the whole hand is hidden by the perspective
+    pile: tuple[Card, ...]  # bottom first
+    to_move: bool
+    species: tuple[str, ...]  # the species in play, for colours
+    marked: Coord | None = None  # the tree this player planted on the current turn
+
+    @property
+    def arboretum(self) -> dict[Coord, Card]:
+        return dict(self.trees)
+
+
+@dataclass(frozen=True, slots=True)
+class Notes:
+    """What stands beside the board at a position: the current turn, its annotations, problems."""
+
+    heading: str
+    glyphs: tuple[str, ...] = ()
+    before: tuple[Comment, ...] = ()
+    after: tuple[Comment, ...] = ()
+    variation_before: tuple[Comment, ...] = ()  # the variation's opening comments (first turn)
+    variation_after: tuple[Comment, ...] = ()  # its closing comments (its last turn)
+    variations_here: int = 0  # variations that hang on the current turn
+    in_variation: str | None = None  # e.g. 'variation 1 of 2 on turn 5'
+    problems: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+
+HIDDEN = "??"
+
+
+def seen_notation(turn: Turn, viewer: str | None = None) -> str:
+    """The turn in notation as ``viewer`` saw it (None: everything): the cards another player drew
+    from the deck are not named."""
+    if viewer is None or turn.player == viewer or not any(d.kind is DrawKind.DECK and d.card for d in turn.draws):
+        return turn.notation()
+    draws = tuple(replace(d, card=None) if d.kind is DrawKind.DECK else d for d in turn.draws)
+    return replace(turn, draws=draws, variations=()).notation()
+
+
+def _build_line(
+    path: LinePath,
+    turns: tuple[Turn, ...],
+    before: Game,
+    start: int,
+    variation: Variation | None,
+) -> Line:
+    """Play a line's turns from a copy of ``before``, stopping at the first illegal one."""
+    game = before.copy()
+    states = [before]
+    error = None
+    for index, turn in enumerate(turns):
+        try:
+            play_turn(game, turn)
+        except TurnError as failure:
+            error = LineError(index, start + index + 1, turn.player, turn.notation(), failure.code, failure.message)
+            break
+        states.append(game.copy())
+    return Line(path, turns, tuple(states), start, error, variation)
+
+
+class ReplayModel:
+    """A recorded game ready to step through: every position computed, a cursor and a perspective."""
+
+    def __init__(self, replay: GameReplay) -> None:
+        record = replay.record
+        if not replay.states:
+            problems = "; ".join(d.message for d in replay.errors) or "the game cannot be set up"
+            raise ArboError(f"game {record.index} of {record.file} cannot be set up: {problems}")
+        self.replay = replay
+        self.record: GameRecord = record
+        self.lines: dict[LinePath, Line] = {}
+        main_states = list(replay.states)
+        if replay.legal_turns == len(record.turns) and replay.final is not None:
+            main_states[-1] = replay.final  # with the reveals of the scoring applied
+        error = None
+        if replay.legal_turns < len(record.turns):
+            turn = record.turns[replay.legal_turns]
+            try:
+                play_turn(main_states[-1].copy(), turn)
+            except TurnError as failure:
+                error = LineError(
+                    replay.legal_turns,
+                    replay.legal_turns + 1,
+                    turn.player,
+                    turn.notation(),
+                    failure.code,
+                    failure.message,
+                )
+        main = Line(MAIN, record.turns, tuple(main_states), 0, error, None)
+        self.lines[MAIN] = main
+        self._add_variations(main)
+        self.players: tuple[str, ...] = main_states[0].players
+        self.species: tuple[str, ...] = main_states[0].config.species
+        self.cursor = Cursor(MAIN, 0)
+        perspective = record.header.perspective
+        self.perspective: str | None = perspective if perspective in self.players else None
+        self._sheets: dict[Cursor, ScoreSheet | None] = {}
+        self._rows: dict[str | None, tuple[MoveRow, ...]] = {}
+        self._row_of: dict[Cursor, int] = {}
+
+    @classmethod
+    def from_record(cls, record: GameRecord, source_lines: list[str] | None = None) -> "ReplayModel":
+        return cls(replay_game(record, source_lines=source_lines, keep_states=True))
+
+    def _add_variations(self, line: Line) -> None:
+        for index, turn in enumerate(line.turns[: line.legal + 1]):
+            for number, variation in enumerate(turn.variations):
+                path = line.path + ((index, number),)
+                child = _build_line(path, variation.turns, line.states[index], line.start + index, variation)
+                self.lines[path] = child
+                self._add_variations(child)
+
+    # -- facts ------------------------------------------------------------------------------
+
+    @property
+    def header(self) -> Header:
+        return self.record.header
+
+    @property
+    def line(self) -> Line:
+        return self.lines[self.cursor.line]
+
+    @property
+    def state(self) -> Game:
+        """The table at the cursor."""
+        return self.line.states[self.cursor.index]
+
+    def state_at(self, cursor: Cursor) -> Game:
+        return self.lines[cursor.line].states[cursor.index]
+
+    @property
+    def turn(self) -> Turn | None:
+        """The turn just played to reach the cursor (None at the start of the game)."""
+        return self._turn_at(self.cursor)
+
+    @property
+    def turns_played(self) -> int:
+        """How many turns of the game lead to the cursor's position."""
+        return self.line.start + self.cursor.index
+
+    @property
+    def in_variation(self) -> bool:
+        return bool(self.cursor.line)
+
+    @property
+    def at_end(self) -> bool:
+        return self.cursor.index >= self.line.legal
+
+    @property
+    def at_start(self) -> bool:
+        return not self.cursor.line and self.cursor.index == 0
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        return list(self.replay.diagnostics)
+
+    @property
+    def main_turns(self) -> int:
+        return self.lines[MAIN].legal
+
+    # -- moving -----------------------------------------------------------------------------
+
+    def move_to(self, cursor: Cursor) -> bool:
+        """Put the cursor on a position; False (and no move) when it is not one of the tree's."""
+        line = self.lines.get(cursor.line)
+        if line is None or not 0 <= cursor.index <= line.legal:
+            return False
+        if cursor == self.cursor:
+            return False
+        self.cursor = cursor
+        return True
+
+    def next(self) -> bool:
+        """One turn forward in the current line."""
+        if self.at_end:
+            return False
+        return self.move_to(Cursor(self.cursor.line, self.cursor.index + 1))
+
+    def previous(self) -> bool:
+        """One turn back; from a variation's first turn, back to the position it branches from."""
+        line = self.line
+        if self.cursor.index > line.first:
+            return self.move_to(Cursor(line.path, self.cursor.index - 1))
+        if line.path:
+            index, _ = line.branch  # type: ignore[misc]
+            return self.move_to(Cursor(line.parent, index))  # type: ignore[arg-type]
+        return False
+
+    def home(self) -> bool:
+        """The start of the current line (of the game, on the main line)."""
+        return self.move_to(Cursor(self.cursor.line, self.line.first))
+
+    def end(self) -> bool:
+        """The last legal position of the current line."""
+        return self.move_to(Cursor(self.cursor.line, self.line.legal))
+
+    def cursor_for_turn(self, number: int, line_path: LinePath | None = None) -> Cursor | None:
+        """The position after turn ``number`` as the current line (or its ancestors) played it."""
+        path = self.cursor.line if line_path is None else line_path
+        while True:
+            line = self.lines[path]
+            index = number - line.start
+            if line.first <= index <= line.legal:
+                return Cursor(path, index)
+            if index > line.legal or line.parent is None:
+                return None
+            path = line.parent
+
+    def goto(self, number: int) -> bool:
+        """Go to the position after turn ``number`` (0: the setup); False when there is none."""
+        target = self.cursor_for_turn(number)
+        if target is None:
+            return False
+        self.move_to(target)
+        return True
+
+    def variations_here(self) -> tuple[Variation, ...]:
+        """The variations hanging on the current turn."""
+        turn = self.turn
+        return turn.variations if turn is not None else ()
+
+    def enter_variation(self, number: int = 0) -> bool:
+        """Enter variation ``number`` of the current turn, on its first turn."""
+        index = self.cursor.index - 1
+        if index < 0 or not 0 <= number < len(self.variations_here()):
+            return False
+        path = self.cursor.line + ((index, number),)
+        line = self.lines[path]
+        return self.move_to(Cursor(path, line.first))
+
+    def leave_variation(self) -> bool:
+        """Back to the turn that the current variation replaces, in the line it branches from."""
+        line = self.line
+        if not line.path:
+            return False
+        index, _ = line.branch  # type: ignore[misc]
+        return self.move_to(Cursor(line.parent, index + 1))  # type: ignore[arg-type]
+
+    def sibling_count(self) -> int:
+        """How many variations hang on the turn the current variation replaces (0 on the main line)."""
+        line = self.line
+        if not line.path:
+            return 0
+        index, _ = line.branch  # type: ignore[misc]
+        return len(self.lines[line.parent].turns[index].variations)  # type: ignore[index]
+
+    def toggle_variation(self) -> str:
+        """The ``v`` key: enter the current turn's first variation; on a variation's first turn,
+        the next variation of the same turn (cycling back to the line it branches from after the
+        last); elsewhere in a variation, leave it. Returns what happened: entered, next, left, none."""
+        line = self.line
+        if line.path and self.cursor.index <= line.first:
+            index, number = line.branch  # type: ignore[misc]
+            if number + 1 < self.sibling_count():
+                sibling = line.parent + ((index, number + 1),)  # type: ignore[operator]
+                self.move_to(Cursor(sibling, self.lines[sibling].first))
+                return "next"
+            if not self.variations_here():
+                self.leave_variation()
+                return "left"
+        if self.enter_variation(0):
+            return "entered"
+        if self.leave_variation():
+            return "left"
+        return "none"
+
+    # -- perspective ------------------------------------------------------------------------
+
+    def perspectives(self) -> tuple[str | None, ...]:
+        return (None, *self.players)
+
+    def set_perspective(self, player: str | None) -> None:
+        if player is not None and player not in self.players:
+            raise ArboError(f"{player} is not a player of this game ({', '.join(self.players)})")
+        self.perspective = player
+
+    def cycle_perspective(self) -> str | None:
+        """Omniscient, then each player's view in seat order, then omniscient again."""
+        order = self.perspectives()
+        self.perspective = order[(order.index(self.perspective) + 1) % len(order)]
+        return self.perspective
+
+    def hidden_hands(self, cursor: Cursor | None = None) -> frozenset[str]:
+        """The players whose hands the perspective hides (none once the game is over: hands are shown)."""
+        if self.perspective is None:
+            return frozenset()
+        if self.state_at(cursor or self.cursor).is_over:
+            return frozenset()
+        return frozenset(p for p in self.players if p != self.perspective)
+
+    def player_view(self, player: str, cursor: Cursor | None = None) -> PlayerView:
+        state = self.state_at(cursor or self.cursor)
+        hidden = player in self.hidden_hands(cursor)
+        hand = state.hand(player)
+        if hidden:
+            cards = (HIDDEN,) * len(hand)
+        else:
+            cards = tuple(str(c) for c in hand.known) + (HIDDEN,) * hand.hidden
+        turn = self.turn if cursor is None or cursor == self.cursor else self._turn_at(cursor)
+        marked = turn.plant.coord if turn is not None and turn.player == player else None
+        return PlayerView(
+            name=player,
+            trees=tuple(sorted(state.arboretum(player).items())),
+            hand=cards,
+            hand_hidden=hidden,
+            pile=state.discard_pile(player),
+            to_move=not state.is_over and state.current_player == player,
+            species=self.species,
+            marked=marked,
+        )
+
+    def _turn_at(self, cursor: Cursor) -> Turn | None:
+        return self.lines[cursor.line].turns[cursor.index - 1] if cursor.index >= 1 else None
+
+    # -- annotations ------------------------------------------------------------------------
+
+    def notes(self) -> Notes:
+        line, index = self.line, self.cursor.index
+        turn = self.turn
+        state = self.state
+        problems: list[str] = []
+        warnings: list[str] = []
+        if index == line.legal and line.error is not None:
+            problems.append(str(line.error))
+        at_main_end = not line.path and index == line.legal
+        if at_main_end:
+            for diagnostic in self.replay.diagnostics:
+                if diagnostic.code in TURN_CODES:
+                    continue
+                target = problems if diagnostic.severity is Severity.ERROR else warnings
+                target.append(diagnostic.message)
+        if turn is None:
+            heading = "Start of the game" if not line.path else "Variation"
+            before = self.record.comments if not line.path else ()
+            after: tuple[Comment, ...] = ()
+            glyphs: tuple[str, ...] = ()
+        else:
+            heading = f"Turn {line.start + index}: {seen_notation(turn, self.perspective)}"
+            before, after, glyphs = turn.comments_before, turn.comments_after, turn.glyphs
+        if state.is_over:
+            heading += "  (game over)"
+        in_variation = None
+        variation_before: tuple[Comment, ...] = ()
+        variation_after: tuple[Comment, ...] = ()
+        if line.path:
+            branch_index, number = line.branch  # type: ignore[misc]
+            depth = len(line.path)
+            nested = f" (depth {depth})" if depth > 1 else ""
+            in_variation = (
+                f"variation {number + 1} of {self.sibling_count()} on turn {line.start + 1}{nested}"
+            )
+            if line.variation is not None:
+                if index == line.first:
+                    variation_before = line.variation.comments_before
+                if index == line.legal:
+                    variation_after = line.variation.comments_after
+        return Notes(
+            heading=heading,
+            glyphs=glyphs,
+            before=before,
+            after=after,
+            variation_before=variation_before,
+            variation_after=variation_after,
+            variations_here=len(self.variations_here()),
+            in_variation=in_variation,
+            problems=tuple(problems),
+            warnings=tuple(warnings),
+        )
+
+    # -- scoring ----------------------------------------------------------------------------
+
+    def sheet(self, cursor: Cursor | None = None) -> ScoreSheet | None:
+        """The scoring of the position (as if the game ended there), None when a hand is unknown."""
+        cursor = cursor or self.cursor
+        if cursor not in self._sheets:
+            main = self.lines[MAIN]
+            if cursor == Cursor(MAIN, main.legal) and self.replay.sheet is not None:
+                sheet = self.replay.sheet
+            else:
+                state = self.state_at(cursor)
+                sheet = None if state.hidden_players() else score_game(state)
+            self._sheets[cursor] = sheet
+        return self._sheets[cursor]
+
+    def unscored_reason(self, cursor: Cursor | None = None) -> str:
+        state = self.state_at(cursor or self.cursor)
+        hidden = state.hidden_players()
+        if hidden:
+            return (
+                f"cannot score: the hand{'s' if len(hidden) > 1 else ''} of {', '.join(hidden)} "
+                f"{'are' if len(hidden) > 1 else 'is'} not known"
+            )
+        return ""
+
+    # -- the move list ----------------------------------------------------------------------
+
+    def rows(self) -> tuple[MoveRow, ...]:
+        """Every turn of the tree in reading order: each turn, then the variations that replace it.
+        In one player's view, the cards the others drew from the deck are not named."""
+        viewer = self.perspective
+        if viewer not in self._rows:
+            rows = [MoveRow(Cursor(MAIN, 0), None, "", "start of the game", status="start")]
+            rows.extend(self._line_rows(self.lines[MAIN], viewer))
+            self._rows[viewer] = tuple(rows)
+            if not self._row_of:
+                for number, row in enumerate(rows):
+                    if row.status != "unreached":  # an error row stands for a variation with no legal turn
+                        self._row_of.setdefault(row.target, number)
+        return self._rows[viewer]
+
+    def _line_rows(self, line: Line, viewer: str | None) -> Iterator[MoveRow]:
+        depth = len(line.path)
+        for index, turn in enumerate(line.turns):
+            if index < line.legal:
+                status, target = "ok", Cursor(line.path, index + 1)
+            else:
+                status = "error" if index == line.legal else "unreached"
+                target = Cursor(line.path, line.legal)
+            yield MoveRow(
+                target=target,
+                number=line.start + index + 1,
+                player=turn.player,
+                notation=seen_notation(turn, viewer),
+                glyphs=turn.glyphs,
+                depth=depth,
+                status=status,
+                first_of_variation=bool(line.path) and index == 0,
+                variations=len(turn.variations),
+            )
+            if index <= line.legal:
+                for number in range(len(turn.variations)):
+                    yield from self._line_rows(self.lines[line.path + ((index, number),)], viewer)
+
+    def row_index(self, cursor: Cursor | None = None) -> int:
+        """The move-list row of the cursor's current turn (the start row at the setup)."""
+        self.rows()
+        cursor = cursor or self.cursor
+        if cursor in self._row_of:
+            return self._row_of[cursor]
+        return 0
+
+    # -- text -------------------------------------------------------------------------------
+
+    def title(self) -> str:
+        header = self.header
+        parts = [x for x in (header.event, header.site, header.date, f"round {header.round}" if header.round else None) if x]
+        players = " vs ".join(self.players) if len(self.players) == 2 else ", ".join(self.players)
+        parts.append(players)
+        if len(self.record.file) and self.record.file != "<string>" and not (header.event or header.date):
+            parts.insert(0, self.record.file)
+        return " · ".join(parts)
+
+    def status(self) -> str:
+        """One line: the turn, who is to move, the deck, the view."""
+        state = self.state
+        played = self.turns_played
+        if state.is_over:
+            where = f"after turn {played}: game over"
+        elif played == 0:
+            where = f"start: {state.current_player} to play turn 1"
+        else:
+            where = f"after turn {played}: {state.current_player} to play turn {state.turn_number}"
+        deck = f"deck {state.deck_size}"
+        view = f"view: {self.perspective}" if self.perspective else "view: all hands"
+        return f"{where} · {deck} · {view}"
+
+
+def scored_cells(sheet: ScoreSheet, player: str) -> frozenset[Coord]:
+    """The cells of every path the player scores."""
+    cells: set[Coord] = set()
+    for score in sheet.player(player).species.values():
+        if score.path is not None:
+            cells.update(score.path.cells)
+    return frozenset(cells)

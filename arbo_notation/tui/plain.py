@@ -1,0 +1,86 @@
+"""The replayer as plain text: each turn in notation and the board after it, then the scoring.
+
+What `arbo replay --plain` prints, and what it prints when its output is not a terminal. No textual.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..board import render_game
+from ..notation.record import Comment, Turn
+from .model import MAIN, Cursor, Line, ReplayModel, seen_notation
+
+
+def _comments(comments: tuple[Comment, ...], indent: str = "  ") -> Iterator[str]:
+    for comment in comments:
+        yield f"{indent}{{{comment.text.strip()}}}"
+
+
+def _turn_heading(number: int, turn: Turn, viewer: str | None) -> str:
+    glyphs = (" " + " ".join(turn.glyphs)) if turn.glyphs else ""
+    return f"{number}. {seen_notation(turn, viewer)}{glyphs}"
+
+
+def _variation_lines(model: ReplayModel, path: tuple[tuple[int, int], ...], indent: str) -> Iterator[str]:
+    """A variation as its turns in notation (no boards), nested variations indented under them."""
+    line: Line = model.lines[path]
+    _, number = path[-1]
+    yield f"{indent}variation {number + 1}:"
+    inner = indent + "  "
+    if line.variation is not None:
+        yield from _comments(line.variation.comments_before, inner)
+    for index, turn in enumerate(line.turns[: line.legal]):
+        yield f"{inner}{_turn_heading(line.start + index + 1, turn, model.perspective)}"
+        yield from _comments(turn.comments_before + turn.comments_after, inner + "  ")
+        for sub in range(len(turn.variations)):
+            yield from _variation_lines(model, path + ((index, sub),), inner + "  ")
+    if line.error is not None:
+        yield f"{inner}error: {line.error}"
+    if line.variation is not None:
+        yield from _comments(line.variation.comments_after, inner)
+
+
+def plain_lines(model: ReplayModel, start: int = 0) -> Iterator[str]:
+    """The main line from the position after turn ``start`` to its end, then the scoring."""
+    from ..report import render_sheet
+
+    main = model.lines[MAIN]
+    record = model.record
+    yield model.title()
+    view = f"{model.perspective}'s view (other hands hidden)" if model.perspective else "all hands shown"
+    yield f"game {record.index} of {record.file}; {len(record.turns)} turns recorded; {view}"
+    start = max(0, min(start, main.legal))
+    for index in range(start, main.legal + 1):
+        cursor = Cursor(MAIN, index)
+        yield ""
+        if index == 0:
+            yield "== start of the game =="
+            yield from _comments(record.comments)
+        else:
+            turn = main.turns[index - 1]
+            yield f"== {_turn_heading(index, turn, model.perspective)} =="
+            yield from _comments(turn.comments_before + turn.comments_after)
+            for number in range(len(turn.variations)):
+                yield from _variation_lines(model, ((index - 1, number),), "  ")
+        yield render_game(model.state_at(cursor), hidden_hands=model.hidden_hands(cursor))
+    if main.error is not None:
+        yield ""
+        yield f"== the replay stops: {main.error} =="
+    end = Cursor(MAIN, main.legal)
+    state = model.state_at(end)
+    yield ""
+    if not state.is_over:
+        if main.error is None:
+            yield f"== the record stops before the end of the game ({state.deck_size} cards left in the deck) =="
+        return
+    sheet = model.sheet(end)
+    if sheet is None:
+        yield f"== scoring: {model.unscored_reason(end)} =="
+        return
+    yield "== scoring =="
+    yield render_sheet(sheet).rstrip("\n")
+
+
+def render_plain(model: ReplayModel, start: int = 0) -> str:
+    return "\n".join(plain_lines(model, start)) + "\n"

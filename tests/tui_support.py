@@ -1,0 +1,33 @@
+"""Shared by the replayer's tests: the fixture records under tests/fixtures/tui/."""
+
+from __future__ import annotations
+
+import sys
+from functools import lru_cache
+from pathlib import Path
+
+from arbo_notation.notation.record import GameRecord
+
+FIXTURES = Path(__file__).parent / "fixtures" / "tui"
+ANNOTATED = FIXTURES / "annotated.arb"
+FOUR_PLAYER = FIXTURES / "four-player.arb"
+
+sys.path.insert(0, str(FIXTURES))
+import make_fixtures  # noqa: E402  (the builders the .arb fixtures were written from)
+
+
+@lru_cache(maxsize=None)
+def load(path: Path) -> GameRecord:
+    """The first game of a fixture file, as the parser reads it."""
+    from arbo_notation.notation.syntax import parse
+
+    [record, *_] = parse(path.read_text(encoding="utf-8"), path.name)
+    return record
+
+
+def annotated() -> GameRecord:
+    return load(ANNOTATED)
+
+
+def four_player() -> GameRecord:
+    return load(FOUR_PLAYER)
