@@ -1,0 +1,115 @@
+"""Benchmark: `arbo check` turns/second against python-chess PGN plies/second, side by side.
+
+Simulates 1,000 four-player games (random bots, seeded), writes them as one record file, and
+writes a PGN file of random legal chess games with the same number of plies. Then it times, in
+one run and alternating the two, arbo's check (parse + replay + score) and python-chess reading
+and validating the PGN (`chess.pgn.read_game`, which replays every move on a board).
+
+    pip install -e '.[bench]'     # python-chess, a benchmark-only dependency
+    python bench/bench_check.py [--games 1000] [--rounds 3]
+
+The issue's target: a ratio of at least 2.0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from arbo_notation.notation.writer import format_games
+from arbo_notation.replay import check_text
+from arbo_notation.simulate import simulate_games
+
+
+def arbo_file(games: int, seed: int) -> tuple[str, int]:
+    records = list(simulate_games(4, games, seed, bots=("random",) * 4))
+    turns = sum(len(r.turns) for r in records)
+    return format_games(records), turns
+
+
+def pgn_file(plies: int, seed: int) -> str:
+    import chess
+    import chess.pgn
+
+    rng = random.Random(seed)
+    out = io.StringIO()
+    made = 0
+    while made < plies:
+        board = chess.Board()
+        game = chess.pgn.Game()
+        node = game
+        for _ in range(min(120, plies - made)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            move = rng.choice(moves)
+            node = node.add_variation(move)
+            board.push(move)
+            made += 1
+        print(game, file=out, end="\n\n")
+    return out.getvalue()
+
+
+def time_arbo(text: str) -> float:
+    start = time.perf_counter()
+    check = check_text(text, "bench.arb")
+    elapsed = time.perf_counter() - start
+    assert check.valid, check.diagnostics[:3]
+    return elapsed
+
+
+def time_chess(text: str) -> float:
+    import chess.pgn
+
+    start = time.perf_counter()
+    stream = io.StringIO(text)
+    while (game := chess.pgn.read_game(stream)) is not None:
+        if game.errors:
+            raise SystemExit(f"python-chess found errors: {game.errors[:1]}")
+    return time.perf_counter() - start
+
+
+def time_cli(path: Path) -> float:
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "arbo_notation", "check", str(path)], check=True, capture_output=True)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    try:
+        import chess  # noqa: F401
+    except ImportError:
+        raise SystemExit("python-chess is needed: pip install -e '.[bench]'")
+    print(f"simulating {args.games} four-player games ...", file=sys.stderr)
+    arbo_text, turns = arbo_file(args.games, seed=2026)
+    pgn_text = pgn_file(turns, seed=2026)
+    print(f"{turns} turns of Arboretum, {turns} plies of chess", file=sys.stderr)
+    arbo_times, chess_times = [], []
+    for _ in range(args.rounds):
+        arbo_times.append(time_arbo(arbo_text))
+        chess_times.append(time_chess(pgn_text))
+    arbo_rate = turns / statistics.median(arbo_times)
+    chess_rate = turns / statistics.median(chess_times)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "bench.arb"
+        path.write_text(arbo_text, encoding="utf-8")
+        cli_rate = turns / time_cli(path)
+    print(f"arbo check (in process): {arbo_rate:,.0f} turns/s")
+    print(f"arbo check (command, start-up included): {cli_rate:,.0f} turns/s")
+    print(f"python-chess read_game: {chess_rate:,.0f} plies/s")
+    print(f"ratio: {arbo_rate / chess_rate:.2f} (target >= 2.0)")
+
+
+if __name__ == "__main__":
+    main()
