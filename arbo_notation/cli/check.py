@@ -39,25 +39,84 @@ class FileSummary:
 
 def check_path(path: str) -> FileSummary:
     """Check one file (or '-' for standard input); never raises for bad input."""
-    from ..replay import check_text
-
     try:
         text, name = read_input(path)
     except ArboError as error:
-        return FileSummary(path, diagnostics=[Diagnostic("file", str(error).removeprefix(f"{path}: "), path)],
-                           unreadable=True)
+        return _unreadable(path, error)
+    return check_part(name, text, 0)
+
+
+def _unreadable(path: str, error: ArboError) -> FileSummary:
+    message = str(error).removeprefix(f"{path}: ")
+    return FileSummary(path, diagnostics=[Diagnostic("file", message, path)], unreadable=True)
+
+
+def check_part(name: str, text: str, games_before: int) -> FileSummary:
+    """Check a run of whole games of a file, ``games_before`` games into it."""
+    from dataclasses import replace
+
+    from ..replay import check_text
+
     check = check_text(text, name)
-    return FileSummary(name, check.game_count, check.valid_count, check.diagnostics)
+    diagnostics = check.diagnostics
+    if games_before:
+        diagnostics = [d if d.game is None else replace(d, game=d.game + games_before) for d in diagnostics]
+    return FileSummary(name, check.game_count, check.valid_count, diagnostics)
+
+
+def _check_unit(unit: tuple[str, str, int]) -> FileSummary:
+    return check_part(*unit)
+
+
+def _merge(name: str, parts: list[FileSummary]) -> FileSummary:
+    merged = FileSummary(name)
+    for part in parts:
+        merged.games += part.games
+        merged.valid += part.valid
+        merged.diagnostics += part.diagnostics
+    return merged
+
+
+# A tiny complete game: checking it loads the parser, the header reader, the engine and scoring.
+_WARM_UP = """---
+players: [A, B]
+species: [a, b]
+---
+result *
+"""
 
 
 def _summaries(files: list[str], jobs: int) -> Iterator[FileSummary]:
-    if jobs <= 1 or len(files) < 2:
+    """Each file's summary, in order; with ``jobs`` > 1, files and runs of games of big files are
+    checked in parallel worker processes."""
+    if jobs <= 1:
         yield from map(check_path, files)
         return
     from concurrent.futures import ProcessPoolExecutor
 
+    from ..notation.syntax import normalise, split_games
+    from ..replay import check_text
+
+    check_text(_WARM_UP, "<warm-up>")  # import and build everything once, before the workers fork
+    plan: list[FileSummary | tuple[str, int]] = []
+    units: list[tuple[str, str, int]] = []
+    for path in files:
+        try:
+            text, name = read_input(path)
+        except ArboError as error:
+            plan.append(_unreadable(path, error))
+            continue
+        runs = split_games(normalise(text), jobs * 4)
+        plan.append((name, len(runs)))
+        units += [(name, part, before) for before, part in runs]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(check_path, files, chunksize=max(1, len(files) // (jobs * 8)))
+        done = pool.map(_check_unit, units, chunksize=max(1, len(units) // (jobs * 8)))
+        for entry in plan:
+            if isinstance(entry, FileSummary):
+                yield entry
+            else:
+                name, count = entry
+                yield _merge(name, [next(done) for _ in range(count)])
 
 
 def _with_progress(summaries: Iterator[FileSummary], total: int) -> Iterator[FileSummary]:

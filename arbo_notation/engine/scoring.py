@@ -212,7 +212,7 @@ def score_position(species: Sequence[str], players: Sequence[PlayerPosition]) ->
     }
     scored: list[PlayerScore] = []
     for player in players:
-        paths = best_paths(player.arboretum, species)
+        paths = best_paths(player.arboretum, [code for code in species if player.name in holders[code]])
         per_species: dict[str, SpeciesScore] = {}
         for code in species:
             has_right = player.name in holders[code]

@@ -46,6 +46,7 @@ from .record import (
 
 __all__ = [
     "GameSpan",
+    "split_games",
     "MAX_VARIATION_DEPTH",
     "ParseOutcome",
     "grammar_text",
@@ -691,6 +692,26 @@ def _chunks(text: str) -> tuple[int, list[_Chunk]]:
         chunks.append(_Chunk(start, end, line, max(last_line, line), i + 1 < len(marks)))
         line = next_line
     return marks[0], chunks
+
+
+def split_games(text: str, parts: int) -> list[tuple[int, str]]:
+    """Cut a (normalised) text into at most ``parts`` runs of whole games, for reading in parallel.
+
+    Each run comes with the number of games before it and is padded with blank lines so that
+    its line numbers are those of the whole text. Text before the first header stays with the
+    first run.
+    """
+    preamble_end, chunks = _chunks(text)
+    if parts <= 1 or len(chunks) <= 1:
+        return [(0, text)]
+    size = -(-len(chunks) // parts)
+    runs = []
+    for first in range(0, len(chunks), size):
+        group = chunks[first:first + size]
+        start = 0 if first == 0 else group[0].start
+        padding = "\n" * (group[0].first_line - 1) if first else ""
+        runs.append((first, padding + text[start:group[-1].end]))
+    return runs
 
 
 def parse_all(text: str, file: str = "<string>") -> ParseOutcome:
