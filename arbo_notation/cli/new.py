@@ -9,12 +9,13 @@ from typing import Optional
 import typer
 
 from ..engine.cards import DEFAULT_SPECIES, SPECIES_COUNT_BY_PLAYERS
-from ..notation.header import PLAYER_NAME_RE, format_header
 from ..notation.record import RESERVED_NAMES, Header
 
 
 def parse_players(text: str) -> tuple[str, ...]:
     """The players of a comma-separated list; typer.BadParameter (exit 2) when it cannot be a table."""
+    from ..notation.header import PLAYER_NAME_RE
+
     names = tuple(name.strip() for name in text.split(","))
     for name in names:
         if not name:
@@ -60,6 +61,8 @@ def _iso_date(text: str) -> str:
 
 def new_header_text(header: Header) -> str:
     """The header of a new record followed by a comment reminding the turn syntax."""
+    from ..notation.header import format_header
+
     text = format_header(header).rstrip("\n")
     first, second = header.species[0], header.species[1 % len(header.species)]
     other = header.players[1]

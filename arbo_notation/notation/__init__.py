@@ -4,73 +4,42 @@
 
     games = parse_file("club.arb")          # NotationErrors if any game has a syntax error
     text = format_games(games)               # canonical text; parse(text) gives the same records
+
+Names are loaded on first use, so that importing one module of the notation (the records, say)
+does not load lark and the YAML library with it.
 """
 
-from .convert import (
-    DataError,
-    dumps_json,
-    dumps_yaml,
-    game_from_data,
-    game_to_data,
-    games_from_data,
-    games_to_data,
-    loads_json,
-    loads_yaml,
-)
-from .header import format_header, header_from_mapping, read_header
-from .record import (
-    GLYPHS,
-    HEADER_KEYS,
-    RESERVED_NAMES,
-    Comment,
-    Draw,
-    DrawKind,
-    GameRecord,
-    Header,
-    Pos,
-    Result,
-    Reveal,
-    Turn,
-    Variation,
-)
-from .syntax import GameSpan, ParseOutcome, parse, parse_all, parse_file, parse_file_all
-from .writer import check_writable, format_game, format_games, format_turn, renumber
+from __future__ import annotations
 
-__all__ = [
-    "GLYPHS",
-    "HEADER_KEYS",
-    "RESERVED_NAMES",
-    "Comment",
-    "DataError",
-    "Draw",
-    "DrawKind",
-    "GameRecord",
-    "GameSpan",
-    "Header",
-    "ParseOutcome",
-    "Pos",
-    "Result",
-    "Reveal",
-    "Turn",
-    "Variation",
-    "check_writable",
-    "dumps_json",
-    "dumps_yaml",
-    "format_game",
-    "format_games",
-    "format_header",
-    "format_turn",
-    "game_from_data",
-    "game_to_data",
-    "games_from_data",
-    "games_to_data",
-    "header_from_mapping",
-    "loads_json",
-    "loads_yaml",
-    "parse",
-    "parse_all",
-    "parse_file",
-    "parse_file_all",
-    "read_header",
-    "renumber",
-]
+import importlib
+from typing import Any
+
+_EXPORTS = {
+    "convert": (
+        "DataError", "dumps_json", "dumps_yaml", "game_from_data", "game_to_data",
+        "games_from_data", "games_to_data", "loads_json", "loads_yaml",
+    ),
+    "header": ("format_header", "header_from_mapping", "read_header"),
+    "record": (
+        "GLYPHS", "HEADER_KEYS", "RESERVED_NAMES", "Comment", "Draw", "DrawKind", "GameRecord",
+        "Header", "Pos", "Result", "Reveal", "Turn", "Variation",
+    ),
+    "syntax": ("GameSpan", "ParseOutcome", "parse", "parse_all", "parse_file", "parse_file_all"),
+    "writer": ("check_writable", "format_game", "format_games", "format_turn", "renumber"),
+}
+_MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
+
+__all__ = sorted(_MODULE_OF)
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
