@@ -1,0 +1,52 @@
+"""The installed package works on its own: the grammar ships inside it, start-up stays lean."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_wheel_carries_the_grammar_beside_the_parser():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    force = config["tool"]["hatch"]["build"]["targets"]["wheel"]["force-include"]
+    assert force == {"grammar/arbo.lark": "arbo_notation/notation/arbo.lark"}
+
+
+def test_a_package_laid_out_as_the_wheel_parses_without_the_repository(tmp_path: Path):
+    site = tmp_path / "site"
+    shutil.copytree(ROOT / "arbo_notation", site / "arbo_notation", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "grammar" / "arbo.lark", site / "arbo_notation" / "notation" / "arbo.lark")
+    script = (
+        "import arbo_notation.notation.syntax as s, sys;"
+        "games = s.parse(open(sys.argv[1]).read());"
+        "print(s._grammar_path(), len(games[0].turns))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(ROOT / "samples" / "annotated.arb")],
+        cwd=tmp_path, env={"PYTHONPATH": str(site)}, capture_output=True, text=True, check=True,
+    )
+    grammar, turns = done.stdout.split()
+    assert Path(grammar) == site / "arbo_notation" / "notation" / "arbo.lark"
+    assert int(turns) == 17
+
+
+def test_commands_that_need_no_tui_do_not_load_textual_or_lark_at_start():
+    script = "import sys, arbo_notation.cli; print(sorted(m for m in ('textual', 'lark', 'yaml') if m in sys.modules))"
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
+def test_check_and_score_never_import_textual():
+    sample = str(ROOT / "samples" / "four-players.arb")
+    script = (
+        "import sys; from typer.testing import CliRunner; from arbo_notation.cli import app;"
+        f"r = [CliRunner().invoke(app, [c, {sample!r}]).exit_code for c in ('check', 'score', 'state')];"
+        "print(r, 'textual' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[0, 0, 0] False"
