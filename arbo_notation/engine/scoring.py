@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
 from .cards import MAX_VALUE, MIN_VALUE, Card, Coord
@@ -76,9 +76,11 @@ def best_paths(arboretum: Mapping[Coord, Card], species: Iterable[str] | None = 
     # Plain (x, y) tuples inside the search: hashing them costs less than hashing cells.
     trees = {(cell.x, cell.y): card for cell, card in arboretum.items()}
     rising: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    if not wanted:
+        return {}
     for (x, y), card in trees.items():
-        around = ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
-        rising[(x, y)] = sorted(n for n in around if n in trees and trees[n].value > card.value)
+        around = ((x - 1, y), (x, y - 1), (x, y + 1), (x + 1, y))  # already in (x, y) order
+        rising[(x, y)] = [n for n in around if n in trees and trees[n].value > card.value]
     best: dict[str, tuple[int, int, tuple[tuple[int, int], ...]]] = {}
 
     def extend(path: list[tuple[int, int]], code: str, all_same: bool, start_bonus: int) -> None:
@@ -142,6 +144,10 @@ def rights_from_sums(species: str, sums: Mapping[str, int], hands: Mapping[str, 
     when nobody holds the species (a sum can be 0 while an 8 is held, so the hands are asked)."""
     if not any(card.species == species for hand in hands.values() for card in hand):
         return set(hands)
+    return _top(sums)
+
+
+def _top(sums: Mapping[str, int]) -> set[str]:
     top = max(sums.values())
     return {p for p, s in sums.items() if s == top}
 
@@ -179,10 +185,10 @@ class PlayerScore:
     name: str
     species: dict[str, SpeciesScore]
     species_planted: int  # different species in the arboretum: the tie-break
+    total: int = field(init=False)
 
-    @property
-    def total(self) -> int:
-        return sum(s.points for s in self.species.values())
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "total", sum(s.points for s in self.species.values()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,9 +213,7 @@ def score_position(species: Sequence[str], players: Sequence[PlayerPosition]) ->
     hands = {p.name: p.hand for p in players}
     sums = all_hand_sums(species, hands)
     held = {card.species for hand in hands.values() for card in hand}
-    holders = {
-        code: rights_from_sums(code, sums[code], hands) if code in held else set(hands) for code in species
-    }
+    holders = {code: _top(sums[code]) if code in held else set(hands) for code in species}
     scored: list[PlayerScore] = []
     for player in players:
         paths = best_paths(player.arboretum, [code for code in species if player.name in holders[code]])
