@@ -302,3 +302,10 @@ def test_turn_error_is_the_replayers_own_error_type():
         play_turn(state, record.turns[1])  # Ben's turn played first
     assert caught.value.code == "turn-order"
 
+
+
+def test_score_of_a_record_without_a_finished_game_fails_with_a_reason():
+    result = run("score", str(SAMPLES / "unfinished.arb"))
+    assert result.exit_code == 1
+    assert "game 1 is not finished: nothing to score" in result.stderr
+    assert result.stdout == ""

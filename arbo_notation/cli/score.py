@@ -84,6 +84,8 @@ def register(app: typer.Typer) -> None:
             text, name = read_input(file)
             if is_record(text, name):
                 sheets, valid = score_record_text(text, name, game)
+                if not sheets:
+                    raise ArboError(f"{name}: no finished game to score")
                 single = game is not None or len(sheets) == 1
             else:
                 sheets, single = [(0, score_position_text(text, name))], True
