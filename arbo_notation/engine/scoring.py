@@ -73,18 +73,26 @@ def best_paths(arboretum: Mapping[Coord, Card], species: Iterable[str] | None = 
     A species with no path is absent from the result.
     """
     wanted = set(species) if species is not None else {c.species for c in arboretum.values()}
-    # Plain (x, y) tuples inside the search: hashing them costs less than hashing cells.
-    trees = {(cell.x, cell.y): card for cell, card in arboretum.items()}
-    rising: dict[tuple[int, int], list[tuple[int, int]]] = {}
     if not wanted:
         return {}
-    for (x, y), card in trees.items():
+    # Plain (x, y) tuples inside the search: hashing them costs less than hashing cells.
+    trees = {(cell.x, cell.y): card for cell, card in arboretum.items()}
+    starts = sorted(xy for xy, card in trees.items() if card.species in wanted)
+    rising: dict[tuple[int, int], list[tuple[int, int]]] = {}  # filled as the search reaches cells
+
+    def higher_neighbours(cell: tuple[int, int]) -> list[tuple[int, int]]:
+        x, y = cell
+        value = trees[cell].value
         around = ((x - 1, y), (x, y - 1), (x, y + 1), (x + 1, y))  # already in (x, y) order
-        rising[(x, y)] = [n for n in around if n in trees and trees[n].value > card.value]
+        found = rising[cell] = [n for n in around if n in trees and trees[n].value > value]
+        return found
+
     best: dict[str, tuple[int, int, tuple[tuple[int, int], ...]]] = {}
 
     def extend(path: list[tuple[int, int]], code: str, all_same: bool, start_bonus: int) -> None:
-        for nxt in rising[path[-1]]:
+        last = path[-1]
+        nexts = rising.get(last)
+        for nxt in higher_neighbours(last) if nexts is None else nexts:
             card = trees[nxt]
             path.append(nxt)
             same = all_same and card.species == code
@@ -98,10 +106,9 @@ def best_paths(arboretum: Mapping[Coord, Card], species: Iterable[str] | None = 
             extend(path, code, same, start_bonus)
             path.pop()
 
-    for start in sorted(trees):
+    for start in starts:
         card = trees[start]
-        if card.species in wanted:
-            extend([start], card.species, True, 1 if card.value == MIN_VALUE else 0)
+        extend([start], card.species, True, 1 if card.value == MIN_VALUE else 0)
     found = {}
     for code, (_, _, steps) in sorted(best.items()):
         cells = [Coord(x, y) for x, y in steps]
