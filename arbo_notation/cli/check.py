@@ -86,6 +86,23 @@ result *
 """
 
 
+#: Below this many bytes of input, starting worker processes costs more than it saves.
+PARALLEL_THRESHOLD = 1 << 20
+
+
+def _auto_jobs(files: list[str]) -> int:
+    """Every core when the files are big enough to be worth sharing out, else 1."""
+    import os
+
+    total = 0
+    for path in files:
+        try:
+            total += os.path.getsize(path) if path != "-" else 0
+        except OSError:
+            continue
+    return min(os.cpu_count() or 1, 8) if total >= PARALLEL_THRESHOLD else 1
+
+
 def _summaries(files: list[str], jobs: int) -> Iterator[FileSummary]:
     """Each file's summary, in order; with ``jobs`` > 1, files and runs of games of big files are
     checked in parallel worker processes."""
@@ -137,7 +154,10 @@ def _plural(count: int, word: str) -> str:
 def check(
     files: List[str] = typer.Argument(..., help="Record files to check ('-' reads standard input).", metavar="FILE..."),
     as_json: bool = typer.Option(False, "--json", help="Print the findings as JSON on stdout."),
-    jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Check this many files in parallel."),
+    jobs: int = typer.Option(
+        0, "--jobs", "-j", min=0,
+        help="Worker processes: 1 checks in this process; 0 (the default) uses every core for big inputs.",
+    ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print errors only, no warnings or summary."),
 ) -> None:
     """Check every game of the record files against the rules of Arboretum.
@@ -145,15 +165,17 @@ def check(
     Each finding is printed on stderr as FILE:LINE:COLUMN: error: MESSAGE, with the source line
     and a caret; a summary closes the run. The exit status is 1 when any game is invalid.
 
+    Big inputs (a megabyte and more) are shared out among worker processes, one per core, whole games at a time; -j sets their number, -j 1 checks in this process.
+
     Examples:
 
         arbo check samples/two-player-omniscient.arb
 
-        arbo check -j 2 games/*.arb
+        arbo check games/*.arb -j 2
 
         arbo check --json game.arb | jq '.files[].diagnostics'
     """
-    summaries = list(_with_progress(_summaries(files, jobs), len(files)))
+    summaries = list(_with_progress(_summaries(files, jobs or _auto_jobs(files)), len(files)))
     games = sum(s.games for s in summaries)
     valid = sum(s.valid for s in summaries)
     failed = any(s.errors or s.unreadable for s in summaries)
