@@ -309,3 +309,13 @@ def test_score_of_a_record_without_a_finished_game_fails_with_a_reason():
     assert result.exit_code == 1
     assert "game 1 is not finished: nothing to score" in result.stderr
     assert result.stdout == ""
+
+
+@pytest.mark.parametrize("name", ["three-player-spectator.arb", "four-players.arb", "house-discards.arb"])
+def test_the_end_position_of_a_partial_record_includes_the_revealed_hands(name: str):
+    path = str(SAMPLES / name)
+    state = run("state", path, "--json")
+    assert state.exit_code == 0, state.stderr
+    assert all("hidden" not in player for player in json.loads(state.stdout)["players"])
+    piped = run("score", "--json", "-", input=state.stdout)
+    assert json.loads(piped.stdout) == json.loads(run("score", "--json", path).stdout)

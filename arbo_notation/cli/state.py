@@ -86,6 +86,8 @@ def state(
         reason = "legal " if last < total else ""
         fail(f"game {game_number} has {last} {reason}turn{'s' if last != 1 else ''}; there is no position after turn {wanted}")
     position = replay.states[wanted]
+    if wanted == last and replay.final is not None:
+        position = replay.final  # the end, with the hands revealed at scoring
     if as_json:
         typer.echo(json.dumps(position_data(position), indent=2))
     else:
