@@ -34,118 +34,241 @@ def safe_load(text: str) -> Any:
     return yaml.load(text, Loader=SAFE_LOADER)  # noqa: S506 - a SafeLoader
 
 
-# A header as most records write it ('key: word or text', 'key: [word, word, ...]', dates and
-# small numbers) is read here without PyYAML, about five times faster; anything else (quotes,
-# mappings, comments, tabs, words YAML reads as true/false/null, ...) goes to safe_load. The
-# result is the same as safe_load's (tests/test_notation_header.py checks it with hypothesis):
+# A header as the writer writes it is read here without PyYAML, some ten times faster: top-level
+# 'key: value' lines, where a value is a plain scalar (text, a small int, a date, true/false or
+# null), a quoted string, or a flow list or mapping of such scalars (wrapped onto lines indented
+# deeper), and one level of block mapping ('hands:' then '  Ana: [Ma3, Oa5]' lines). Anything
+# else (comments, anchors, tags, block lists, nesting, multi-line scalars, floats, tabs, ...)
+# makes fast_load return None and the caller use safe_load. Every line must match one of the
+# regular expressions below in full, so nothing is skipped unread; the result is the same as
+# safe_load's (tests/test_notation_header.py checks it with hypothesis against both loaders):
 # plain scalars are resolved with PyYAML's own table of implicit types.
-_FAST_KEY_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*):(?: +(.*?))? *\Z")
-_FAST_TEXT = re.compile(r"[A-Za-z][A-Za-z0-9 _'.,()/+-]*\Z")
-_FAST_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_'-]*\Z")
+_IMPLICIT = getattr(yaml.SafeLoader, "yaml_implicit_resolvers", {})
+_BOOLS = yaml.constructor.SafeConstructor.bool_values
+_ESCAPES = yaml.scanner.Scanner.ESCAPE_REPLACEMENTS
+# Printable characters other than space, without YAML's line breaks (\x85, \u2028, \u2029).
+_NONSPACE = r"[!-~\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+_QUOTED_CHAR = rf"""(?!["'\\])(?: |{_NONSPACE})"""  # a quoted string stays on one line
+_ESCAPED = r"""\\(?:[0abtnvfre"\\NL_P]|x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8})"""
+_DOUBLE = f"\"(?:{_QUOTED_CHAR}|'|{_ESCAPED})*\""
+_SINGLE = rf"""'(?:{_QUOTED_CHAR}|["\\]|'')*'"""
+_FLOW_PLAIN = r"[A-Za-z0-9_][A-Za-z0-9_ .'/()+-]*"  # as the writer's flow_scalar: no ',[]{}:#'
+# Atomic, as YAML's scanner takes a scalar whole (and so failing matches do not backtrack for ages).
+_FLOW_ITEM = f"(?>{_DOUBLE}|{_SINGLE}|{_FLOW_PLAIN})"
+_FLOW_PAIR = f"{_FLOW_ITEM} *: +{_FLOW_ITEM}"
+_SEP = "[ \n]*,[ \n]*"  # continuation lines are joined with '\n', their indentation dropped
+_FLOW_LIST = re.compile(rf"\[[ \n]*(?:{_FLOW_ITEM}(?:{_SEP}{_FLOW_ITEM})*[ \n]*)?\]\Z")
+_FLOW_MAP = re.compile(rf"\{{[ \n]*(?:{_FLOW_PAIR}(?:{_SEP}{_FLOW_PAIR})*[ \n]*)?\}}\Z")
+_FLOW_ITEMS = re.compile(_FLOW_ITEM)
+_FLOW_PAIRS = re.compile(f"({_FLOW_ITEM}) *: +({_FLOW_ITEM})")
+# A one-line plain scalar in block context, as PyYAML's scanner takes it: no indicator first
+# (but '-', '?' or ':' before a non-space), no ': ' or ':' last, no ' #' (a comment).
+_BLOCK_PLAIN = re.compile(rf"""(?:(?![-?:,\[\]{{}}#&*!|>'"%@`]){_NONSPACE}|[-?:](?={_NONSPACE}))"""
+                          rf"(?:(?!:){_NONSPACE}|:(?={_NONSPACE})| +(?=[^ #]))*\Z")
+_QUOTED = re.compile(rf"(?:{_DOUBLE}|{_SINGLE})\Z")
+_TOP_KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_]*):(?: |\Z)")  # the value: the rest of the line
+_ENTRY_KEY = re.compile(rf"( *)({_DOUBLE}|{_SINGLE}|[A-Za-z_][A-Za-z0-9_'-]*):(?: |\Z)")
+_ESCAPE = re.compile(r"\\(x..|u....|U........|.)")
 _FAST_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})\Z")
 _FAST_INT = re.compile(r"(?:0|[1-9][0-9]{0,17})\Z")
-_IMPLICIT = getattr(yaml.SafeLoader, "yaml_implicit_resolvers", {})
+_NO = object()  # what the fast reader cannot read
+_MAX_KEY = 1000  # PyYAML looks at most 1024 characters back for a key's ':', so longer keys are errors
+_CLOSING = {"[": "]", "{": "}"}
 
 
-_TEXT_WORDS: dict[str, bool] = {}
-
-
-def _plain_is_text(word: str) -> bool:
-    """True if YAML reads this plain scalar as a string (no bool, null, number, date, ...)."""
-    known = _TEXT_WORDS.get(word)
-    if known is not None:
-        return known
-    answer = True
-    for _tag, regexp in _IMPLICIT.get(word[:1], ()):
+def _implicit_tag(word: str) -> str | None:
+    """The type YAML gives this plain scalar (the first resolver that matches, as PyYAML picks); None for text."""
+    for tag, regexp in _IMPLICIT.get(word[:1], ()):
         if regexp.match(word):
-            answer = False
-            break
-    if len(_TEXT_WORDS) < 10000:
-        _TEXT_WORDS[word] = answer
-    return answer
+            return tag
+    return None
 
 
-_FAST_VALUES: dict[str, tuple[bool, Any]] = {}
+_PLAINS: dict[str, Any] = {}
 
 
-def _fast_value(value: str) -> tuple[bool, Any]:
-    """(True, what safe_load reads for this value) or (False, None) when the fast reader steps aside."""
-    known = _FAST_VALUES.get(value)
-    if known is None:
-        known = _fast_value_of(value)
-        if len(_FAST_VALUES) < 10000:
-            _FAST_VALUES[value] = known
-    ok, result = known
-    return (ok, list(result)) if type(result) is list else known
-
-
-def _fast_value_of(value: str) -> tuple[bool, Any]:
-    if value.startswith("["):
-        if not value.endswith("]"):
-            return False, None
-        inner = value[1:-1].strip()
-        if not inner:
-            return True, []
-        items = [item.strip() for item in inner.split(",")]
-        for item in items:
-            if not _FAST_WORD.match(item) or not _plain_is_text(item):
-                return False, None
-        return True, items
-    if _FAST_TEXT.match(value):
-        value = value.rstrip()
-        return (True, value) if _plain_is_text(value) else (False, None)
-    m = _FAST_DATE.match(value)
-    if m:
+def _plain(word: str) -> Any:
+    """A plain scalar as YAML resolves it (text, small int, date, bool, null); _NO for anything else."""
+    value = _PLAINS.get(word, _NO)
+    if value is not _NO:
+        return value
+    tag = _implicit_tag(word)
+    if tag is None:
+        value = word
+    elif tag == "tag:yaml.org,2002:int" and _FAST_INT.match(word):
+        value = int(word)
+    elif tag == "tag:yaml.org,2002:timestamp" and (m := _FAST_DATE.match(word)):
         try:
-            return True, _dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+            value = _dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
         except ValueError:
-            return False, None
-    if _FAST_INT.match(value):
-        return True, int(value)
-    return False, None
+            return _NO  # safe_load raises: let it say so
+    elif tag == "tag:yaml.org,2002:bool":
+        value = _BOOLS[word.lower()]
+    elif tag == "tag:yaml.org,2002:null":
+        value = None
+    else:
+        return _NO
+    if len(_PLAINS) < 10000:  # card codes, names, numbers: a few hundred in practice
+        _PLAINS[word] = value
+    return value
+
+
+def _unescape(m: re.Match) -> str:
+    """The character a double-quoted string's escape (\\n, \\x41, \\u00e9, ...) stands for."""
+    code = m.group(1)
+    if len(code) == 1:
+        return _ESCAPES[code]
+    point = int(code[1:], 16)
+    if point > 0x10FFFF or 0xD800 <= point <= 0xDFFF:  # libyaml refuses these
+        raise ValueError(code)
+    return chr(point)
+
+
+def _scalar(token: str) -> Any:
+    """A flow item or a quoted value (already matched by a regular expression above), or _NO."""
+    if token[0] == '"':
+        body = token[1:-1]
+        if "\\" not in body:
+            return body
+        try:
+            return _ESCAPE.sub(_unescape, body)
+        except ValueError:
+            return _NO
+    if token[0] == "'":
+        return token[1:-1].replace("''", "'")
+    return _plain(token.rstrip(" "))
+
+
+_FLOW_WORDS: dict[str, Any] = {}  # plain flow items read before (card codes, names): word -> value
+
+
+def _flow_list(text: str) -> Any:
+    """The list '[a, b, ...]' (possibly over several lines), or _NO."""
+    # The common case in one split and look-ups: a word met before is a whole _FLOW_PLAIN item
+    # with no ',' or bracket in it, so such a list is one _FLOW_LIST would match.
+    if text.endswith("]"):
+        words = text[1:-1].replace(",\n", ", ").split(", ")
+        values = list(map(_FLOW_WORDS.get, words))
+        if None not in values:
+            return values
+    if not _FLOW_LIST.match(text):
+        return _NO
+    values = []
+    for token in _FLOW_ITEMS.findall(text):
+        value = _scalar(token)
+        if value is _NO:
+            return _NO
+        if token[0] not in "\"'" and len(_FLOW_WORDS) < 10000:
+            _FLOW_WORDS[token.rstrip(" ")] = value
+        values.append(value)
+    return values
+
+
+def _flow_map(text: str) -> Any:
+    """The mapping '{a: b, ...}' (possibly over several lines), or _NO."""
+    if not _FLOW_MAP.match(text):
+        return _NO
+    out = {}
+    for key_token, value_token in _FLOW_PAIRS.findall(text):
+        key, value = _scalar(key_token), _scalar(value_token)
+        if key is _NO or value is _NO or len(key_token) > _MAX_KEY:
+            return _NO
+        out[key] = value  # a repeated key: the last value, at the first place, as PyYAML does
+    return out
+
+
+def _value(text: str) -> Any:
+    """The value after 'key: ' (flow collections possibly over several lines), or _NO."""
+    first = text[0]
+    if first == "[":
+        return _flow_list(text)
+    if first == "{":
+        return _flow_map(text)
+    if first in "\"'":
+        return _scalar(text) if _QUOTED.match(text) else _NO
+    return _plain(text) if _BLOCK_PLAIN.match(text) else _NO
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _read_value(text: str, lines: list[str], i: int, indent: int) -> tuple[Any, int]:
+    """The value that starts as ``text`` on line i - 1, and the index of the line after it.
+
+    A flow collection left open goes on over the following lines indented deeper than ``indent``.
+    """
+    close = _CLOSING.get(text[0])
+    while close is not None and not text.endswith(close):
+        if i == len(lines) or _indent(lines[i]) <= indent or not lines[i].strip(" "):
+            return _NO, i
+        text += "\n" + lines[i].strip(" ")
+        i += 1
+    return _value(text), i
+
+
+def _read_block(lines: list[str], i: int) -> tuple[Any, int]:
+    """The value of a top-level 'key:' with nothing after it: null, or a mapping on the indented lines below."""
+    while i < len(lines) and not lines[i].strip(" "):
+        i += 1
+    if i == len(lines) or lines[i][0] != " ":
+        return None, i
+    indent = _indent(lines[i])
+    mapping: dict[Any, Any] = {}
+    while i < len(lines):
+        line = lines[i]
+        if not line.strip(" "):
+            i += 1
+            continue
+        if line[0] != " ":
+            break
+        m = _ENTRY_KEY.match(line)
+        if m is None or len(m.group(1)) != indent:
+            return _NO, i
+        key = _scalar(m.group(2))
+        if key is _NO or key in mapping or len(m.group(2)) > _MAX_KEY:
+            return _NO, i
+        rest = line[m.end():].strip(" ")
+        if rest:
+            value, i = _read_value(rest, lines, i + 1, indent)
+        else:  # 'key:' alone is null, unless more deeply indented lines follow (nesting: not here)
+            value, i = None, i + 1
+            while i < len(lines) and not lines[i].strip(" "):
+                i += 1
+            if i < len(lines) and _indent(lines[i]) > indent:
+                return _NO, i
+        if value is _NO:
+            return _NO, i
+        mapping[key] = value
+    return mapping, i
 
 
 def fast_load(text: str) -> dict[str, Any] | None:
-    """The mapping of a simple header, as safe_load would give it; None when it is not simple."""
-    if "\t" in text or "#" in text or "\r" in text:
+    """The mapping of a header as the writer writes it, as safe_load would give it; None when it is not one."""
+    if "\t" in text or "\r" in text:
         return None
     data: dict[str, Any] = {}
-    key: str | None = None
-    pending: str | None = None  # a flow list still open on the key's line
-    for line in text.split("\n"):
-        if not line.strip():
-            if pending is not None:
-                return None
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if not line.strip(" "):
+            i += 1
             continue
-        if line[0] == " ":
-            if pending is None:
-                return None
-            pending += " " + line.strip()
-            if pending.endswith("]"):
-                ok, value = _fast_value(pending)
-                if not ok:
-                    return None
-                data[key] = value  # type: ignore[index]
-                pending = None
-            continue
-        if pending is not None:
-            return None
-        m = _FAST_KEY_LINE.match(line)
+        m = _TOP_KEY.match(line)
         if m is None:
             return None
-        key, value_text = m.group(1), m.group(2)
-        if key in data or not _plain_is_text(key) or not value_text:
-            return None
-        if value_text.startswith("[") and not value_text.endswith("]"):
-            pending = value_text
-            continue
-        ok, value = _fast_value(value_text)
-        if not ok:
+        key, rest = m.group(1), line[m.end():].strip(" ")
+        if key in data or _plain(key) != key or len(key) > _MAX_KEY:
+            return None  # a repeated key is an error read_header reports; 'yes:' is the key True
+        if rest:
+            value, i = _read_value(rest, lines, i + 1, 0)
+        else:
+            value, i = _read_block(lines, i + 1)
+        if value is _NO:
             return None
         data[key] = value
-    if pending is not None or not data:
-        return None
-    return data
+    return data or None
 
 
 def is_player_name(name: object) -> bool:
@@ -227,14 +350,27 @@ def _name(key: str, value: object, what: str = "a player's name") -> str:
     return value  # type: ignore[return-value]
 
 
+_CARD_TEXTS: dict[str, Card] = {}  # 'Ma3' -> Card('Ma', 3): a header's ~80 cards in look-ups, not regex matches
+
+
+def _card(key: str, item: object) -> Card:
+    if not isinstance(item, str) or not CARD_RE.match(item):
+        raise HeaderFault(f"'{key}': expected a card such as Ma3, found {_show(item)}", key,
+                          item if isinstance(item, (str, int)) else None)
+    card = Card(item[:-1], int(item[-1]))
+    if len(_CARD_TEXTS) < 10000:
+        _CARD_TEXTS[item] = card
+    return card
+
+
 def _cards(key: str, value: object) -> tuple[Card, ...]:
     items = _list(key, value, "[Ma3, Oa5]")
-    cards = []
-    for item in items:
-        if not isinstance(item, str) or not CARD_RE.match(item):
-            raise HeaderFault(f"'{key}': expected a card such as Ma3, found {_show(item)}", key,
-                              item if isinstance(item, (str, int)) else None)
-        cards.append(Card(item[:-1], int(item[-1])))
+    try:
+        cards = list(map(_CARD_TEXTS.get, items))
+    except TypeError:  # an unhashable item (a list, a mapping): _card says what is wrong
+        cards = [None]
+    if None in cards:
+        cards = [_card(key, item) for item in items]
     return tuple(cards)
 
 
