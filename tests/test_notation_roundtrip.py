@@ -362,3 +362,11 @@ def test_untidy_text_reads_the_same(game, rnd):
     (back,) = parse(messy)
     assert renumber(back) == renumber(game)
     assert format_game(back) == canonical
+
+
+def test_an_unknown_key_holding_one_value_twice_is_written_without_yaml_aliases():
+    day = dt.date(2000, 1, 1)
+    game = GameRecord(header=Header(players=("Ana",), species=("A",), extra={"a": [day, day], "b": {"x": [1]}}))
+    text = format_game(game)
+    assert "a: [2000-01-01, 2000-01-01]" in text and "&" not in text and "*" not in text
+    assert format_game(parse(text)[0]) == text

@@ -464,7 +464,10 @@ def loads_json(text: str, file: str = "<json>") -> list[GameRecord]:
 
 
 class _Dumper(yaml.SafeDumper):
-    """Safe YAML that keeps long texts on one line and key order as given."""
+    """Safe YAML that keeps long texts on one line and key order as given, without aliases."""
+
+    def ignore_aliases(self, data: object) -> bool:
+        return True
 
 
 def dumps_yaml(games: Iterable[GameRecord]) -> str:

@@ -637,18 +637,26 @@ def _mapping_lines(key: str, mapping: dict[str, str]) -> list[str]:
     return [f"{key}:"] + [f"  {item}" for item in items]
 
 
+class _PlainDumper(yaml.SafeDumper):
+    """The safe dumper without anchors and aliases: a value met twice is written twice, so the
+    canonical text does not depend on whether two equal values were one object."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
 def _extra_lines(key: str, value: Any) -> list[str]:
     try:
         nested = isinstance(value, (dict, list, tuple, set, frozenset))  # leaf lists in flow style
-        text = yaml.safe_dump({key: value}, sort_keys=False, allow_unicode=True,
-                              default_flow_style=None if nested else False, width=LINE_WIDTH - 4)
+        text = yaml.dump({key: value}, Dumper=_PlainDumper, sort_keys=False, allow_unicode=True,
+                         default_flow_style=None if nested else False, width=LINE_WIDTH - 4)
         if re.search(r"^(?:---|\.\.\.)(?:[ \t]|$)", text, re.M):
             raise ValueError
     except yaml.YAMLError as exc:
         raise ArboError(f"cannot write the header key {key!r}: {exc}") from None
     except ValueError:
-        text = yaml.safe_dump({key: value}, sort_keys=False, allow_unicode=True, default_flow_style=True,
-                              default_style='"', width=float("inf"))
+        text = yaml.dump({key: value}, Dumper=_PlainDumper, sort_keys=False, allow_unicode=True,
+                         default_flow_style=True, default_style='"', width=float("inf"))
     return text.rstrip("\n").split("\n")
 
 
