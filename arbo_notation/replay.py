@@ -312,43 +312,86 @@ def _score_parts(sheet: ScoreSheet, player: str) -> str:
 
 @dataclass(slots=True)
 class FileCheck:
-    """The check of one source text: every game's replay and the syntax errors met on the way."""
+    """The check of one source text: every game's replay (unless not kept), the counts, and the
+    diagnostics met on the way, syntax errors included."""
 
     file: str
     games: list[GameReplay] = field(default_factory=list)
     syntax: list[Diagnostic] = field(default_factory=list)
     invalid_games: int = 0  # games that could not be read at all
+    replayed: int = 0
+    replayed_valid: int = 0
+    findings: list[Diagnostic] = field(default_factory=list)  # the replays' diagnostics
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
-        found = self.syntax + [d for g in self.games for d in g.diagnostics]
-        return sorted(found, key=lambda d: (d.line or 0, d.column or 0))
+        return sorted(self.syntax + self.findings, key=lambda d: (d.line or 0, d.column or 0))
 
     @property
     def game_count(self) -> int:
-        return len(self.games) + self.invalid_games
+        return self.replayed + self.invalid_games
 
     @property
     def valid_count(self) -> int:
-        return sum(1 for g in self.games if g.valid)
+        return self.replayed_valid
 
     @property
     def valid(self) -> bool:
-        return not self.invalid_games and all(g.valid for g in self.games)
+        return not self.invalid_games and self.replayed_valid == self.replayed
 
 
-def check_text(text: str, file: str = "<string>", *, keep_states: bool = False) -> FileCheck:
-    """Parse and replay every game of a source text."""
-    from .notation.syntax import parse_all
+class _SourceLines(Sequence[str]):
+    """The lines of a text, split only when a diagnostic first asks for one."""
 
-    outcome = parse_all(text, file)
-    lines = text.splitlines()
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._lines: list[str] | None = None
+
+    def _split(self) -> list[str]:
+        if self._lines is None:
+            self._lines = self._text.split("\n")
+        return self._lines
+
+    def __len__(self) -> int:
+        return len(self._split())
+
+    def __getitem__(self, index):  # type: ignore[override]
+        return self._split()[index]
+
+
+#: Games are read and replayed this many at a time, so that a big file never has all its records
+#: in memory at once (which also keeps the garbage collector's work small).
+GAMES_PER_RUN = 64
+
+
+def check_text(
+    text: str, file: str = "<string>", *, keep_states: bool = False, keep_games: bool = True
+) -> FileCheck:
+    """Parse and replay every game of a source text, a run of games at a time.
+
+    With ``keep_games`` false only the counts and diagnostics are kept, not each game's replay.
+    """
+    from .notation.syntax import normalise, parse_all, split_games
+
+    text = normalise(text)
+    lines = _SourceLines(text)
     check = FileCheck(file)
-    for error in outcome.errors:
-        check.syntax.append(Diagnostic.from_notation_error(error))
-    check.invalid_games = len(outcome.errors)
-    for record in outcome.games:
-        check.games.append(replay_game(record, source_lines=lines, keep_states=keep_states))
+    headers = text.count("\n---") // 2 + 1
+    for before, part in split_games(text, max(1, headers // GAMES_PER_RUN)):
+        outcome = parse_all(part, file)
+        for error in outcome.errors:
+            index = outcome.game_of(error)
+            check.syntax.append(Diagnostic.from_notation_error(error, game=index + before if index else None))
+        check.invalid_games += len(outcome.errors)
+        for record in outcome.games:
+            if before:
+                object.__setattr__(record, "index", record.index + before)  # its place in the whole file
+            replay = replay_game(record, source_lines=lines, keep_states=keep_states)
+            check.replayed += 1
+            check.replayed_valid += replay.valid
+            check.findings += replay.diagnostics
+            if keep_games:
+                check.games.append(replay)
     return check
 
 

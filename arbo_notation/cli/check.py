@@ -57,7 +57,7 @@ def check_part(name: str, text: str, games_before: int) -> FileSummary:
 
     from ..replay import check_text
 
-    check = check_text(text, name)
+    check = check_text(text, name, keep_games=False)
     diagnostics = check.diagnostics
     if games_before:
         diagnostics = [d if d.game is None else replace(d, game=d.game + games_before) for d in diagnostics]
