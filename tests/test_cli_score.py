@@ -234,7 +234,7 @@ def test_impossible_position_is_one_message(tmp_path):
 def test_binary_input_is_refused():
     result = run("score", "-", input=b"\xff\xfe\x00species")
     assert result.exit_code == 1
-    assert result.stderr.startswith("arbo: <stdin>: not UTF-8 text")
+    assert result.stderr == "arbo: <stdin>:1:1: the file is not UTF-8 text: byte 0xff cannot be read\n"
 
 
 def test_usage_errors_exit_2():

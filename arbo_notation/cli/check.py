@@ -47,8 +47,12 @@ def check_path(path: str) -> FileSummary:
 
 
 def _unreadable(path: str, error: ArboError) -> FileSummary:
-    message = str(error).removeprefix(f"{path}: ")
-    return FileSummary(path, diagnostics=[Diagnostic("file", message, path)], unreadable=True)
+    located = getattr(error, "errors", None)  # text that is not UTF-8: where the bad byte is
+    if located:
+        diagnostics = [Diagnostic.from_notation_error(e) for e in located]
+    else:
+        diagnostics = [Diagnostic("file", str(error).removeprefix(f"{path}: "), path)]
+    return FileSummary(path, diagnostics=diagnostics, unreadable=True)
 
 
 def check_part(name: str, text: str, games_before: int) -> FileSummary:

@@ -29,6 +29,7 @@ from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
 
 from ..engine.cards import Card, Coord, Planting
 from ..errors import ArboError, NotationError, NotationErrors
+from ..sources import read_text
 from .header import read_header
 from .record import (
     RESERVED_NAMES,
@@ -798,41 +799,15 @@ def parse(text: str, file: str = "<string>") -> list[GameRecord]:
     return outcome.games
 
 
-def _read_text(path: str | Path) -> tuple[str, str]:
-    path = Path(path)
-    name = str(path)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise ArboError(f"{name}: no such file") from None
-    except IsADirectoryError:
-        raise ArboError(f"{name}: is a directory, not a record file") from None
-    except PermissionError:
-        raise ArboError(f"{name}: permission denied") from None
-    except OSError as exc:
-        raise ArboError(f"{name}: cannot be read ({exc.strerror or exc})") from None
-    try:
-        return data.decode("utf-8-sig"), name
-    except UnicodeDecodeError as exc:
-        start = exc.start
-        line = data.count(b"\n", 0, start) + 1
-        line_start = data.rfind(b"\n", 0, start) + 1
-        column = len(data[line_start:start].decode("utf-8", "replace")) + 1
-        source = data[line_start:].split(b"\n", 1)[0].decode("utf-8", "replace")
-        raise NotationErrors([NotationError(
-            f"the file is not UTF-8 text: byte 0x{data[start]:02x} cannot be read",
-            file=name, line=line, column=column, source_line=source)]) from None
-
-
 def parse_file(path: str | Path) -> list[GameRecord]:
     """Read a .arb file (UTF-8, with or without BOM); NotationErrors on syntax errors, ArboError if unreadable."""
-    text, name = _read_text(path)
+    text, name = read_text(path)
     return parse(text, name)
 
 
 def parse_file_all(path: str | Path) -> ParseOutcome:
     """Like parse_all, for a file. An unreadable file raises ArboError; a non-UTF-8 one NotationErrors."""
-    text, name = _read_text(path)
+    text, name = read_text(path)
     return parse_all(text, name)
 
 
