@@ -90,7 +90,6 @@ def test_screenshot_at_another_size(tmp_path):
         (["missing.arb"], "arbo: missing.arb: no such file"),
         ([str(ANNOTATED), "--game", "2"], "holds 1 game; there is no game 2"),
         ([str(ANNOTATED), "--turn", "8"], "game 1 has 7 turns; there is no position after turn 8"),
-        ([str(ANNOTATED), "--as", "Zed"], "--as Zed: not a player of this game (Ana, Ben)"),
     ],
 )
 def test_bad_input_is_one_message_and_status_1(args, message):
@@ -98,6 +97,12 @@ def test_bad_input_is_one_message_and_status_1(args, message):
     assert result.exit_code == 1
     assert message in result.stderr
     assert "Traceback" not in result.output
+
+
+def test_a_perspective_that_is_no_player_is_a_usage_error():
+    result = run(str(ANNOTATED), "--as", "Zed")
+    assert result.exit_code == 2
+    assert result.stderr == "arbo: --as Zed: not a player of this game (Ana, Ben)\n"
 
 
 def test_a_malformed_record_is_reported_without_a_traceback():

@@ -11,7 +11,7 @@ from typing import Optional
 import typer
 
 from ..errors import ArboError
-from .common import EXIT_INVALID, fail
+from .common import EXIT_INVALID, EXIT_USAGE, fail
 
 HELP = """Step through a recorded game turn by turn, with the scoring at the end.
 
@@ -90,7 +90,7 @@ def replay(
         elif as_player.lower() in OMNISCIENT:
             model.set_perspective(None)
         else:
-            fail(f"--as {as_player}: not a player of this game ({', '.join(model.players)})")
+            fail(f"--as {as_player}: not a player of this game ({', '.join(model.players)})", EXIT_USAGE)
     if turn is not None and not model.goto(turn):
         legal = model.main_turns
         reason = "legal " if legal < len(model.record.turns) else ""
