@@ -50,3 +50,23 @@ def test_check_and_score_never_import_textual():
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[0, 0, 0] False"
+
+
+def test_the_parser_cache_lives_in_a_private_folder_and_is_optional(tmp_path: Path):
+    script = (
+        "import sys; from arbo_notation.notation import syntax;"
+        "print(syntax._cache_file()); print(len(syntax.parse(open(sys.argv[1]).read())))"
+    )
+    sample = str(ROOT / "samples" / "annotated.arb")
+    cache = tmp_path / "cache"
+    for _ in range(2):  # built and saved, then loaded from the cache
+        done = subprocess.run([sys.executable, "-c", script, sample], env={"XDG_CACHE_HOME": str(cache)},
+                              capture_output=True, text=True, check=True)
+        where, games = done.stdout.split()
+        assert Path(where).parent == cache / "arbo" and games == "1"
+    assert oct((cache / "arbo").stat().st_mode & 0o777) == "0o700"
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    done = subprocess.run([sys.executable, "-c", script, sample], env={"XDG_CACHE_HOME": str(blocked)},
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False", "1"]

@@ -15,7 +15,9 @@ from __future__ import annotations
 import dataclasses
 import functools
 import gc
+import os
 import re
+import sys
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -100,6 +102,22 @@ def _strict_available() -> bool:
     return True
 
 
+def _cache_file() -> str | bool:
+    """Where lark keeps the built parser between runs (building it costs about 0.15 s a command):
+    a private folder of the user's cache, never a shared temporary folder, since lark's cache is
+    a pickle. False (no cache) when that folder cannot be made."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = Path(base) / "arbo"
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError:
+        return False
+    if not os.access(folder, os.W_OK):
+        return False
+    python = "".join(map(str, sys.version_info[:2]))
+    return str(folder / f"parser-lark{lark.__version__}-py{python}.cache")
+
+
 @functools.cache
 def _parser() -> tuple[lark.Lark, "_Builder"]:
     builder = _Builder()
@@ -110,6 +128,7 @@ def _parser() -> tuple[lark.Lark, "_Builder"]:
         strict=_strict_available(),
         transformer=builder,
         maybe_placeholders=False,
+        cache=_cache_file(),  # lark checks the grammar's hash: a changed grammar is built anew
     )
     return parser, builder
 
