@@ -16,7 +16,7 @@ import math
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import ClassVar, Mapping
+from typing import Callable, ClassVar, Mapping
 
 from ..errors import ArboError
 from .cards import HAND_SIZE, MAX_VALUE, MIN_VALUE, ORIGIN, Card, Coord, Planting
@@ -182,6 +182,37 @@ def _room(values: int) -> float:
     return min(1.0, values / 3)
 
 
+def _sweep(
+    trees: Mapping[tuple[int, int], tuple[str, int]],
+    order: list[tuple[int, int]],
+    bonus: Callable[[int], int],
+    feeds: Callable[[int, int], bool],
+) -> tuple[dict[tuple[int, int], dict[str, int]], dict[tuple[int, int], tuple[int, int]]]:
+    """One pass of the path DP over cells in ``order``: for each cell, the best length + bonus of
+    a path from a tree of each species to it through neighbours that ``feeds`` (lower values going
+    up, higher going down), and its longest same-species run as (length, bonus)."""
+    best: dict[tuple[int, int], dict[str, int]] = {}
+    runs: dict[tuple[int, int], tuple[int, int]] = {}
+    for cell in order:
+        code, value = trees[cell]
+        table = {code: 1 + bonus(value)}
+        same = (1, int(bonus(value)))
+        for n in _around(*cell):
+            other = trees.get(n)
+            if other is None or not feeds(value, other[1]):
+                continue
+            for kind, val in best[n].items():
+                if val + 1 > table.get(kind, _NEG):
+                    table[kind] = val + 1
+            if other[0] == code:
+                length, extra = runs[n]
+                if _longer((length + 1, extra), same):
+                    same = (length + 1, extra)
+        best[cell] = table
+        runs[cell] = same
+    return best, runs
+
+
 class _Paths:
     """One arboretum's increasing paths, summarised per cell, to price a new tree in O(neighbours).
 
@@ -200,44 +231,10 @@ class _Paths:
         trees = {(c.x, c.y): (card.species, card.value) for c, card in arb.items()}
         self.trees = trees
         order = sorted(trees, key=lambda c: (trees[c][1], c))
-        up: dict[tuple[int, int], dict[str, int]] = {}
-        same_up: dict[tuple[int, int], tuple[int, int]] = {}
-        for cell in order:
-            code, value = trees[cell]
-            table = {code: 1 + (value == MIN_VALUE)}
-            same = (1, int(value == MIN_VALUE))
-            for n in _around(*cell):
-                below = trees.get(n)
-                if below is None or below[1] >= value:
-                    continue
-                for other, val in up[n].items():
-                    if val + 1 > table.get(other, _NEG):
-                        table[other] = val + 1
-                if below[0] == code:
-                    length, bonus = same_up[n]
-                    if _longer((length + 1, bonus), same):
-                        same = (length + 1, bonus)
-            up[cell] = table
-            same_up[cell] = same
-        down: dict[tuple[int, int], dict[str, int]] = {}
-        same_down: dict[tuple[int, int], tuple[int, int]] = {}
-        for cell in reversed(order):
-            code, value = trees[cell]
-            table = {code: 1 + 2 * (value == MAX_VALUE)}
-            same = (1, 2 * (value == MAX_VALUE))
-            for n in _around(*cell):
-                above = trees.get(n)
-                if above is None or above[1] <= value:
-                    continue
-                for other, val in down[n].items():
-                    if val + 1 > table.get(other, _NEG):
-                        table[other] = val + 1
-                if above[0] == code:
-                    length, bonus = same_down[n]
-                    if _longer((length + 1, bonus), same):
-                        same = (length + 1, bonus)
-            down[cell] = table
-            same_down[cell] = same
+        up, same_up = _sweep(trees, order, lambda value: value == MIN_VALUE, lambda mine, other: other < mine)
+        down, same_down = _sweep(
+            trees, order[::-1], lambda value: 2 * (value == MAX_VALUE), lambda mine, other: other > mine
+        )
         self.up, self.down, self.same_up, self.same_down = up, down, same_up, same_down
         self.best = {code: path.points for code, path in best_paths(arb, species).items()}
         opened: dict[str, float] = {}
