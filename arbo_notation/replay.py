@@ -13,7 +13,7 @@ from .engine.cards import SPECIES_COUNT_BY_PLAYERS
 from .engine.scoring import PlayerPosition, ScoreSheet, score_position
 from .engine.state import Game, GameConfig, Setup
 from .errors import ArboError, Diagnostic, RuleError, Severity
-from .notation.record import DrawKind, GameRecord, Pos, Turn, Variation
+from .notation.record import DrawKind, GameRecord, Pos, Turn
 
 #: Called after each turn replayed without error: (turn, state after it, depth of variation).
 TurnHook = Callable[[Turn, Game, int], None]
@@ -24,7 +24,8 @@ class GameReplay:
     """What replaying one game found.
 
     ``states[i]`` is the position after ``i`` turns of the main line (``states[0]`` the setup) when
-    the replay kept states; ``final`` is the position after the last legal main-line turn.
+    the replay kept states; ``final`` is the position after the last legal main-line turn, with
+    the hands revealed at scoring once the game is over.
     """
 
     record: GameRecord
@@ -148,8 +149,8 @@ def replay_line(
         expected = game.turn_number
         if turn.variations:
             before = game.copy()
-            for variation in turn.variations:
-                _replay_variation(before, variation, report, depth + 1, hook)
+            for variation in turn.variations:  # each from the position before this turn
+                replay_line(before.copy(), variation.turns, report, depth=depth + 1, hook=hook)
         if turn.number is not None and turn.number != expected and not game.is_over:
             report(
                 "turn-number",
@@ -168,12 +169,6 @@ def replay_line(
         if hook is not None:
             hook(turn, game, depth)
     return legal
-
-
-def _replay_variation(
-    before: Game, variation: Variation, report: _Reporter, depth: int, hook: TurnHook | None
-) -> None:
-    replay_line(before.copy(), variation.turns, report, depth=depth, hook=hook)
 
 
 def replay_game(
