@@ -79,10 +79,10 @@ def time_chess(text: str) -> float:
 
 def time_parallel(path: Path, jobs: int) -> float:
     """The command's own path (files and runs of games shared out among workers), in process."""
-    from arbo_notation.cli.check import _summaries
+    from arbo_notation.cli.check import check_files
 
     start = time.perf_counter()
-    summaries = list(_summaries([str(path)], jobs))
+    summaries = check_files([str(path)], jobs)
     elapsed = time.perf_counter() - start
     assert all(s.valid == s.games for s in summaries)
     return elapsed

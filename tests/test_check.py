@@ -319,3 +319,20 @@ def test_the_end_position_of_a_partial_record_includes_the_revealed_hands(name: 
     assert all("hidden" not in player for player in json.loads(state.stdout)["players"])
     piped = run("score", "--json", "-", input=state.stdout)
     assert json.loads(piped.stdout) == json.loads(run("score", "--json", path).stdout)
+
+
+def test_check_files_with_a_progress_bar_finds_the_same(tmp_path: Path, capsys):
+    from arbo_notation.cli.check import PROGRESS_FROM, check_files
+
+    paths = []
+    for i in range(PROGRESS_FROM):
+        path = tmp_path / f"g{i}.arb"
+        path.write_text((SAMPLES / ("annotated.arb" if i % 2 else "invalid/rule-wrong-result.arb")).read_text())
+        paths.append(str(path))
+    quiet = check_files(paths, 1)
+    shown = check_files(paths, 1, progress=True)
+    assert [(s.file, s.games, s.valid, s.diagnostics) for s in quiet] == [
+        (s.file, s.games, s.valid, s.diagnostics) for s in shown
+    ]
+    assert [s.valid for s in shown] == [0, 1] * (PROGRESS_FROM // 2)
+    assert "checking" in capsys.readouterr().err

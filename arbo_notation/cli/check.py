@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from dataclasses import dataclass, field
-from typing import Iterator, List
+from typing import Callable, Iterator, List
 
 import typer
 
@@ -35,15 +35,6 @@ class FileSummary:
             "invalid": self.games - self.valid,
             "diagnostics": [d.to_json() for d in self.diagnostics],
         }
-
-
-def check_path(path: str) -> FileSummary:
-    """Check one file (or '-' for standard input); never raises for bad input."""
-    try:
-        text, name = read_input(path)
-    except ArboError as error:
-        return _unreadable(path, error)
-    return check_part(name, text, 0)
 
 
 def _unreadable(path: str, error: ArboError) -> FileSummary:
@@ -107,18 +98,15 @@ def _auto_jobs(files: list[str]) -> int:
     return min(os.cpu_count() or 1, 8) if total >= PARALLEL_THRESHOLD else 1
 
 
-def _summaries(files: list[str], jobs: int) -> Iterator[FileSummary]:
-    """Each file's summary, in order; with ``jobs`` > 1, files and runs of games of big files are
-    checked in parallel worker processes."""
-    if jobs <= 1:
-        yield from map(check_path, files)
-        return
-    from concurrent.futures import ProcessPoolExecutor
+#: Games per run of work: small enough for a progress bar to move, big enough to cost nothing.
+GAMES_PER_UNIT = 200
 
+
+def _plan(files: list[str], jobs: int) -> tuple[list, list[tuple[str, str, int]]]:
+    """Read the files and cut them into runs of whole games: the plan (per file, an unreadable
+    file's summary or its name and number of runs) and the runs to check."""
     from ..notation.syntax import normalise, split_games
-    from ..replay import check_text
 
-    check_text(_WARM_UP, "<warm-up>")  # import and build everything once, before the workers fork
     plan: list[FileSummary | tuple[str, int]] = []
     units: list[tuple[str, str, int]] = []
     for path in files:
@@ -127,28 +115,57 @@ def _summaries(files: list[str], jobs: int) -> Iterator[FileSummary]:
         except ArboError as error:
             plan.append(_unreadable(path, error))
             continue
-        runs = split_games(normalise(text), jobs * 4)
+        text = normalise(text)
+        parts = max(jobs * 4 if jobs > 1 else 1, text.count("\n---") // (2 * GAMES_PER_UNIT))
+        runs = split_games(text, parts)
         plan.append((name, len(runs)))
         units += [(name, part, before) for before, part in runs]
+    return plan, units
+
+
+def _summaries(plan: list, units: list[tuple[str, str, int]], jobs: int,
+               advance: Callable[[int], None]) -> Iterator[FileSummary]:
+    """Each file's summary, in order: the runs checked in this process or, with ``jobs`` > 1, in
+    worker processes; ``advance(1)`` after each run."""
+    if jobs <= 1:
+        yield from _collect(plan, map(_check_unit, units), advance)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    from ..replay import check_text
+
+    check_text(_WARM_UP, "<warm-up>")  # import and build everything once, before the workers fork
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         done = pool.map(_check_unit, units, chunksize=max(1, len(units) // (jobs * 8)))
-        for entry in plan:
-            if isinstance(entry, FileSummary):
-                yield entry
-            else:
-                name, count = entry
-                yield _merge(name, [next(done) for _ in range(count)])
+        yield from _collect(plan, done, advance)
 
 
-def _with_progress(summaries: Iterator[FileSummary], total: int) -> Iterator[FileSummary]:
-    """Show a progress bar on stderr for long runs in a terminal."""
-    if total < 20 or not sys.stderr.isatty():
-        yield from summaries
-        return
-    with typer.progressbar(length=total, label="checking", file=sys.stderr) as bar:
-        for summary in summaries:
-            bar.update(1)
-            yield summary
+def _collect(plan: list, done: Iterator[FileSummary], advance: Callable[[int], None]) -> Iterator[FileSummary]:
+    """Merge the runs' summaries back into one summary a file, in the files' order."""
+    for entry in plan:
+        if isinstance(entry, FileSummary):
+            yield entry
+            continue
+        name, count = entry
+        parts = []
+        for _ in range(count):
+            parts.append(next(done))
+            advance(1)
+        yield _merge(name, parts)
+
+
+#: A progress bar is shown from this many runs of games on (a few seconds of work).
+PROGRESS_FROM = 10
+
+
+def check_files(files: list[str], jobs: int = 0, *, progress: bool = False) -> list[FileSummary]:
+    """Check the files (``jobs`` 0: every core for a big input); never raises for bad input."""
+    jobs = jobs or _auto_jobs(files)
+    plan, units = _plan(files, jobs)
+    if progress and len(units) >= PROGRESS_FROM:
+        with typer.progressbar(length=len(units), label="checking", file=sys.stderr) as bar:
+            return list(_summaries(plan, units, jobs, bar.update))
+    return list(_summaries(plan, units, jobs, lambda done: None))
 
 
 def _plural(count: int, word: str) -> str:
@@ -179,7 +196,7 @@ def check(
 
         arbo check --json game.arb | jq '.files[].diagnostics'
     """
-    summaries = list(_with_progress(_summaries(files, jobs or _auto_jobs(files)), len(files)))
+    summaries = check_files(files, jobs, progress=sys.stderr.isatty())
     games = sum(s.games for s in summaries)
     valid = sum(s.valid for s in summaries)
     failed = any(s.errors or s.unreadable for s in summaries)
