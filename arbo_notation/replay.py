@@ -13,7 +13,8 @@ from .engine.cards import SPECIES_COUNT_BY_PLAYERS
 from .engine.scoring import PlayerPosition, ScoreSheet, score_position
 from .engine.state import Game, GameConfig, Setup
 from .errors import ArboError, Diagnostic, RuleError, Severity
-from .notation.record import DrawKind, GameRecord, Pos, Turn
+from .notation.plain import PlainGame, read_plain_game
+from .notation.record import DrawKind, GameRecord, Header, Pos, Turn
 
 #: Called after each turn replayed without error: (turn, state after it, depth of variation).
 TurnHook = Callable[[Turn, Game, int], None]
@@ -86,7 +87,11 @@ class _Reporter:
 
 def new_game(record: GameRecord) -> Game:
     """The game a record's header sets up; RuleError when the header describes no legal table."""
-    header = record.header
+    return game_for(record.header)
+
+
+def game_for(header: Header) -> Game:
+    """The game a header sets up; RuleError when it describes no legal table."""
     config = GameConfig(tuple(header.players), tuple(header.species))
     if header.perspective is not None:
         config.seat(header.perspective)
@@ -305,6 +310,42 @@ def _score_parts(sheet: ScoreSheet, player: str) -> str:
 # -- files --------------------------------------------------------------------------------------
 
 
+def plays_cleanly(plain: PlainGame) -> bool:
+    """Whether a plain game replays with no diagnostic at all: every turn legal and numbered
+    right, the game over, every hand revealed and agreeing, the result lines true. Anything
+    else is for replay_game to report."""
+    header = plain.header
+    wanted = SPECIES_COUNT_BY_PLAYERS.get(len(header.players))
+    if wanted is not None and len(header.species) != wanted:
+        return False  # a warning to give
+    try:
+        game = game_for(header)
+        for number, player, first, second, card, coord, discard in plain.turns:
+            if game.is_over or player != game.current_player or number != game.turn_number:
+                return False
+            for draw in (first, second):
+                if draw is None:
+                    game.skip_draw()
+                elif draw[0] is None:
+                    game.draw_from_deck(draw[1])
+                else:
+                    game.draw_from_discard(draw[0], draw[1])
+            game.plant(card, coord)
+            game.discard(discard)
+        if not game.is_over or plain.scores is None:
+            return False
+        if len({player for player, _ in plain.reveals}) != len(plain.reveals):
+            return False
+        for player, cards in plain.reveals:
+            game.reveal(player, cards)
+        if game.hidden_players():
+            return False
+    except RuleError:
+        return False
+    totals = score_game(game).totals()
+    return plain.scores == totals and (header.result is None or dict(header.result) == totals)
+
+
 @dataclass(slots=True)
 class FileCheck:
     """The check of one source text: every game's replay (unless not kept), the counts, and the
@@ -364,30 +405,63 @@ def check_text(
 ) -> FileCheck:
     """Parse and replay every game of a source text, a run of games at a time.
 
-    With ``keep_games`` false only the counts and diagnostics are kept, not each game's replay.
+    With ``keep_games`` false only the counts and diagnostics are kept, not each game's replay,
+    and a game in the plain canonical form that replays cleanly is checked without building its
+    records (notation/plain.py); any other game goes through the parser and replay_game.
     """
-    from .notation.syntax import normalise, parse_all, split_games
+    from .notation.syntax import normalise, split_games
 
     text = normalise(text)
     lines = _SourceLines(text)
     check = FileCheck(file)
+    clean = None if keep_games else _clean_games(text, file)
     headers = text.count("\n---") // 2 + 1
-    for before, part in split_games(text, max(1, headers // GAMES_PER_RUN)):
-        outcome = parse_all(part, file)
-        for error in outcome.errors:
-            index = outcome.game_of(error)
-            check.syntax.append(Diagnostic.from_notation_error(error, game=index + before if index else None))
-        check.invalid_games += len(outcome.errors)
-        for record in outcome.games:
-            if before:
-                object.__setattr__(record, "index", record.index + before)  # its place in the whole file
-            replay = replay_game(record, source_lines=lines, keep_states=keep_states)
-            check.replayed += 1
-            check.replayed_valid += replay.valid
-            check.findings += replay.diagnostics
-            if keep_games:
-                check.games.append(replay)
+    runs = split_games(text, max(1, headers // GAMES_PER_RUN))
+    for number, (before, part) in enumerate(runs):
+        after = runs[number + 1][0] if number + 1 < len(runs) else None
+        if clean is not None and all(clean[before:after]):
+            count = len(clean[before:after])
+            check.replayed += count
+            check.replayed_valid += count
+        else:
+            _check_run(check, part, before, lines, keep_states, keep_games)
     return check
+
+
+def _clean_games(text: str, file: str) -> list[bool] | None:
+    """For each game, whether it is plain and replays cleanly (None: text before the first game)."""
+    from .notation.syntax import game_texts
+
+    games = game_texts(text)
+    if games is None:
+        return None
+    clean = []
+    for first_line, game_text in games:
+        plain = read_plain_game(game_text, file, first_line)
+        clean.append(plain is not None and plays_cleanly(plain))
+    return clean
+
+
+def _check_run(
+    check: FileCheck, part: str, before: int, lines: Sequence[str], keep_states: bool, keep_games: bool
+) -> None:
+    """Parse and replay a run of whole games (padded to its lines in the file), ``before`` games in."""
+    from .notation.syntax import parse_all
+
+    outcome = parse_all(part, check.file)
+    for error in outcome.errors:
+        index = outcome.game_of(error)
+        check.syntax.append(Diagnostic.from_notation_error(error, game=index + before if index else None))
+    check.invalid_games += len(outcome.errors)
+    for record in outcome.games:
+        if before:
+            object.__setattr__(record, "index", record.index + before)  # its place in the whole file
+        replay = replay_game(record, source_lines=lines, keep_states=keep_states)
+        check.replayed += 1
+        check.replayed_valid += replay.valid
+        check.findings += replay.diagnostics
+        if keep_games:
+            check.games.append(replay)
 
 
 __all__ = [

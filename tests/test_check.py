@@ -280,6 +280,8 @@ def test_a_mutated_action_is_accepted_or_reported_with_a_location(game, index, w
     lines[at] = lines[at].replace(old, new, 1)
     text = "\n".join(lines)
     check = check_text(text, "mutated.arb")
+    fast = check_text(text, "mutated.arb", keep_games=False)  # the plain-form path of arbo check
+    assert (fast.valid, fast.diagnostics) == (check.valid, check.diagnostics)
     if check.valid:
         # accepted: the engine agrees when the main line is played again without the replayer
         [replayed] = parse(text)

@@ -49,6 +49,7 @@ from .record import (
 
 __all__ = [
     "GameSpan",
+    "game_texts",
     "split_games",
     "MAX_VARIATION_DEPTH",
     "ParseOutcome",
@@ -712,6 +713,15 @@ def _chunks(text: str) -> tuple[int, list[_Chunk]]:
         chunks.append(_Chunk(start, end, line, max(last_line, line), i + 1 < len(marks)))
         line = next_line
     return marks[0], chunks
+
+
+def game_texts(text: str) -> list[tuple[int, str]] | None:
+    """Each game of a (normalised) text as (line of its opening '---', its text); None when text
+    other than white space stands before the first header."""
+    preamble_end, chunks = _chunks(text)
+    if text[:preamble_end].strip():
+        return None
+    return [(chunk.first_line, text[chunk.start:chunk.end]) for chunk in chunks]
 
 
 def split_games(text: str, parts: int) -> list[tuple[int, str]]:

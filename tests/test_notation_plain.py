@@ -1,0 +1,107 @@
+"""The plain-form reader agrees with the full parser, and the fast check with the full check."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from arbo_notation.notation.plain import read_plain_game
+from arbo_notation.notation.record import DrawKind
+from arbo_notation.notation.syntax import parse_all
+from arbo_notation.notation.writer import format_game
+from arbo_notation.replay import check_text
+from arbo_notation.simulate import simulate_game
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+
+_SIMULATED = [
+    simulate_game(players, f"plain-{len(players)}-{house}", house_discards=house)
+    for players in (("Ana", "Ben"), ("Ana", "Ben", "Cleo"), ("Ana", "Ben", "Cleo", "Dev"))
+    for house in (False, True)
+]
+_TEXTS = [format_game(game) for game in _SIMULATED]
+
+
+def _as_plain(turn) -> tuple:
+    def draw(d):
+        if d.kind is DrawKind.SKIP:
+            return None
+        return (None if d.kind is DrawKind.DECK else d.owner, d.card)
+
+    return (turn.number, turn.player, draw(turn.draws[0]), draw(turn.draws[1]), turn.plant.card,
+            turn.plant.coord, turn.discard)
+
+
+def _agrees_with_the_parser(text: str) -> None:
+    plain = read_plain_game(text)
+    assert plain is not None
+    outcome = parse_all(text)
+    assert not outcome.errors
+    [record] = outcome.games
+    assert plain.header == record.header
+    assert plain.turns == [_as_plain(t) for t in record.turns]
+    assert plain.reveals == [(r.player, r.cards) for r in record.reveals]
+    assert plain.scores == (None if record.result.unfinished else record.result.as_dict())
+
+
+@pytest.mark.parametrize("index", range(len(_TEXTS)))
+def test_a_simulated_record_is_plain_and_decodes_as_the_parser_does(index: int):
+    _agrees_with_the_parser(_TEXTS[index])
+
+
+def test_annotated_and_untidy_games_are_not_plain():
+    assert read_plain_game((SAMPLES / "annotated.arb").read_text()) is None  # comments, variations
+    untidy = _TEXTS[0].replace("\n2. ", "\n2.  ", 1)
+    assert read_plain_game(untidy) is None
+    no_result = _TEXTS[0][: _TEXTS[0].index("result")]
+    assert read_plain_game(no_result) is None
+
+
+def test_an_unfinished_plain_game_has_no_scores():
+    text = (SAMPLES / "unfinished.arb").read_text()
+    _agrees_with_the_parser(text)
+    assert read_plain_game(text).scores is None
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    index=st.integers(0, len(_TEXTS) - 1),
+    at=st.integers(0, 10**6),
+    edit=st.sampled_from(["delete", "insert", "swap"]),
+    char=st.sampled_from(list("d:-@,/ 0123456789AaMmx\n{;!()*")),
+)
+def test_plain_text_is_always_text_the_grammar_reads_the_same_way(index, at, edit, char):
+    text = _TEXTS[index]
+    header_end = text.index("\n---\n", 3) + 5  # edit the body: the header has its own tests
+    at = header_end + at % (len(text) - header_end)
+    if edit == "delete":
+        text = text[:at] + text[at + 1:]
+    elif edit == "insert":
+        text = text[:at] + char + text[at:]
+    else:
+        text = text[:at] + text[at + 1: at + 2] + text[at] + text[at + 2:]
+    if read_plain_game(text) is not None:
+        _agrees_with_the_parser(text)
+
+
+@pytest.mark.parametrize(
+    "path", sorted(SAMPLES.glob("*.arb")) + sorted((SAMPLES / "invalid").glob("*.arb")), ids=lambda p: p.name
+)
+def test_the_fast_check_finds_what_the_full_check_finds(path: Path):
+    text = path.read_text(encoding="utf-8", errors="replace")
+    full = check_text(text, path.name)
+    fast = check_text(text, path.name, keep_games=False)
+    assert (fast.game_count, fast.valid_count) == (full.game_count, full.valid_count)
+    assert fast.diagnostics == full.diagnostics
+
+
+def test_the_fast_check_of_many_games_counts_them_all():
+    text = "\n".join(_TEXTS * 30)
+    fast = check_text(text, "many.arb", keep_games=False)
+    assert (fast.game_count, fast.valid_count, fast.diagnostics) == (len(_TEXTS) * 30, len(_TEXTS) * 30, [])
+    broken = text.replace("result", "result Zed 3,", 1)
+    fast, full = check_text(broken, "b.arb", keep_games=False), check_text(broken, "b.arb")
+    assert fast.diagnostics == full.diagnostics and fast.valid_count == full.valid_count == len(_TEXTS) * 30 - 1
