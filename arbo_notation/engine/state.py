@@ -8,6 +8,7 @@ resolves them as cards are planted, discarded or revealed. Every card exists exa
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass, field
 from enum import Enum
@@ -45,6 +46,12 @@ class GameConfig:
             return self.players.index(player)
         except ValueError:
             raise RuleError(f"{player} is not a player of this game ({', '.join(self.players)})") from None
+
+
+@functools.lru_cache(maxsize=64)
+def _cards_in_play(species: tuple[str, ...]) -> frozenset[Card]:
+    """Every card of the species, as a set (made once per species list: every game asks)."""
+    return frozenset(full_deck(species))
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +144,7 @@ class Game:
     def __init__(self, config: GameConfig, setup: Setup | None = None) -> None:
         setup = setup or Setup()
         self.config = config
-        in_play = set(config.cards)
+        in_play = _cards_in_play(config.species)
         self._located: set[Card] = set()
         self._hands: dict[str, list[Card]] = {p: [] for p in config.players}
         self._hidden: dict[str, int] = {p: HAND_SIZE for p in config.players}
@@ -146,31 +153,33 @@ class Game:
         self._cells: dict[str, set[tuple[int, int]]] = {p: set() for p in config.players}  # for adjacency
         self._revealed: set[str] = set()
 
-        def locate(card: Card, where: str) -> None:
-            if card not in in_play:
-                raise RuleError(f"{card} {where} is not a card of this game (species in play: "
-                                f"{', '.join(config.species)})")
-            if card in self._located:
-                raise RuleError(f"{card} {where} appears twice in the setup")
-            self._located.add(card)
+        def locate_all(cards: Sequence[Card], where: str) -> None:
+            fresh = set(cards)
+            if len(fresh) == len(cards) and fresh <= in_play and fresh.isdisjoint(self._located):
+                self._located |= fresh
+                return
+            for card in cards:  # one of them is wrong: name it
+                if card not in in_play:
+                    raise RuleError(f"{card} {where} is not a card of this game (species in play: "
+                                    f"{', '.join(config.species)})")
+                if card in self._located:
+                    raise RuleError(f"{card} {where} appears twice in the setup")
+                self._located.add(card)
 
         for player, cards in setup.hands.items():
             config.seat(player)
             if len(cards) != HAND_SIZE:
                 raise RuleError(f"{player}'s dealt hand has {len(cards)} cards; a hand is {HAND_SIZE}")
-            for card in cards:
-                locate(card, f"in {player}'s dealt hand")
+            locate_all(cards, f"in {player}'s dealt hand")
             self._hands[player] = list(cards)
             self._hidden[player] = 0
         for player, cards in setup.discards.items():
             config.seat(player)
-            for card in cards:
-                locate(card, f"on {player}'s discard pile")
+            locate_all(cards, f"on {player}'s discard pile")
             self._discards[player] = list(cards)
         dealt = len(config.players) * HAND_SIZE + sum(len(c) for c in setup.discards.values())
         if setup.deck is not None:
-            for card in setup.deck:
-                locate(card, "in the deck")
+            locate_all(setup.deck, "in the deck")
             self._deck: list[Card] | None = list(reversed(setup.deck))  # top card last
             self._deck_count = len(setup.deck)
             missing = len(in_play) - dealt - self._deck_count
