@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
 from .engine.cards import SPECIES_COUNT_BY_PLAYERS
-from .engine.scoring import PlayerPosition, ScoreSheet, score_position
+from .engine.scoring import PlayerPosition, ScoreSheet, score_position, score_totals
 from .engine.state import Game, GameConfig, Setup
 from .errors import ArboError, Diagnostic, RuleError, Severity
 from .notation.plain import PlainGame, read_plain_game
@@ -342,7 +342,9 @@ def plays_cleanly(plain: PlainGame) -> bool:
             return False
     except RuleError:
         return False
-    totals = score_game(game).totals()
+    hands = game.final_hands()
+    players = [PlayerPosition(p, game.arboretum(p), hands[p]) for p in game.players]
+    totals = score_totals(game.config.species, players)
     return plain.scores == totals and (header.result is None or dict(header.result) == totals)
 
 

@@ -472,3 +472,19 @@ def test_best_paths_agrees_with_brute_force(trees):
         assert [trees[c] for c in cells] == [(card.species, card.value) for card in scored.cards]
         assert all(abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1 for a, b in zip(cells, cells[1:]))
         assert scored.cards[0].species == scored.cards[-1].species == code
+
+
+def test_score_totals_equals_the_sheets_totals_on_played_tables():
+    from arbo_notation.engine.scoring import score_totals
+    from arbo_notation.replay import new_game, play_turn
+    from arbo_notation.simulate import simulate_game
+
+    for seed in range(6):
+        record = simulate_game(("Ana", "Ben", "Cleo", "Dev")[: 2 + seed % 3], f"totals-{seed}", bots=("random",))
+        game = new_game(record)
+        for turn in record.turns:
+            play_turn(game, turn)
+        hands = game.final_hands()
+        table = [PlayerPosition(p, game.arboretum(p), hands[p]) for p in game.players]
+        sheet = score_position(game.config.species, table)
+        assert score_totals(game.config.species, table) == sheet.totals() == record.result.as_dict()

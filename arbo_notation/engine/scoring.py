@@ -215,15 +215,25 @@ class ScoreSheet:
         return {p.name: p.total for p in self.players}
 
 
-def score_position(species: Sequence[str], players: Sequence[PlayerPosition]) -> ScoreSheet:
-    """Score a finished table: rights per species, each right-holder's best path, totals, winner."""
+def _rights_and_paths(
+    species: Sequence[str], players: Sequence[PlayerPosition]
+) -> tuple[dict[str, dict[str, int]], dict[str, set[str]], dict[str, dict[str, PathScore]]]:
+    """Hand sums, who holds each right, and each player's best paths of the species they hold."""
     hands = {p.name: p.hand for p in players}
     sums = all_hand_sums(species, hands)
     held = {card.species for hand in hands.values() for card in hand}
     holders = {code: _top(sums[code]) if code in held else set(hands) for code in species}
+    paths = {
+        p.name: best_paths(p.arboretum, [code for code in species if p.name in holders[code]]) for p in players
+    }
+    return sums, holders, paths
+
+
+def score_position(species: Sequence[str], players: Sequence[PlayerPosition]) -> ScoreSheet:
+    """Score a finished table: rights per species, each right-holder's best path, totals, winner."""
+    sums, holders, paths = _rights_and_paths(species, players)
     scored: list[PlayerScore] = []
     for player in players:
-        paths = best_paths(player.arboretum, [code for code in species if player.name in holders[code]])
         per_species: dict[str, SpeciesScore] = {}
         for code in species:
             has_right = player.name in holders[code]
@@ -231,12 +241,18 @@ def score_position(species: Sequence[str], players: Sequence[PlayerPosition]) ->
                 species=code,
                 hand_sum=sums[code][player.name],
                 rights=has_right,
-                path=paths.get(code) if has_right else None,
+                path=paths[player.name].get(code) if has_right else None,
             )
         planted = len({card.species for card in player.arboretum.values()})
         scored.append(PlayerScore(player.name, per_species, planted))
     winners, tiebreak = _winners(scored)
     return ScoreSheet(tuple(species), tuple(scored), winners, tiebreak)
+
+
+def score_totals(species: Sequence[str], players: Sequence[PlayerPosition]) -> dict[str, int]:
+    """Each player's total, as score_position counts it, without the sheet's details."""
+    _, _, paths = _rights_and_paths(species, players)
+    return {name: sum(path.points for path in found.values()) for name, found in paths.items()}
 
 
 def _winners(scores: Sequence[PlayerScore]) -> tuple[tuple[str, ...], str | None]:
