@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
 from dataclasses import dataclass, field
@@ -135,9 +136,15 @@ def _summaries(plan: list, units: list[tuple[str, str, int]], jobs: int,
     from ..replay import check_text
 
     check_text(_WARM_UP, "<warm-up>")  # import and build everything once, before the workers fork
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        done = pool.map(_check_unit, units, chunksize=max(1, len(units) // (jobs * 8)))
-        yield from _collect(plan, done, advance)
+    # Frozen objects are left alone by the collector, so forked workers do not copy the pages
+    # of everything the parent holds just by collecting garbage.
+    gc.freeze()
+    try:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            done = pool.map(_check_unit, units, chunksize=max(1, len(units) // (jobs * 8)))
+            yield from _collect(plan, done, advance)
+    finally:
+        gc.unfreeze()
 
 
 def _collect(plan: list, done: Iterator[FileSummary], advance: Callable[[int], None]) -> Iterator[FileSummary]:
