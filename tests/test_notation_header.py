@@ -315,3 +315,8 @@ def test_header_keys_constant_is_the_canonical_order():
     keys = [line.split(":")[0] for line in header_lines(h) if not line.startswith(" ")]
     assert keys == list(HEADER_KEYS)
     assert read("\n".join(header_lines(h))) == h
+
+
+def test_the_fast_reader_reads_long_whole_numbers_as_yaml_does():
+    text = "annotator: 1000000000000000000\nround: 12345678901234567890123\n"
+    assert fast_load(text) == yaml.safe_load(text) == {"annotator": 10**18, "round": 12345678901234567890123}
