@@ -313,7 +313,11 @@ def _score_parts(sheet: ScoreSheet, player: str) -> str:
 def plays_cleanly(plain: PlainGame) -> bool:
     """Whether a plain game replays with no diagnostic at all: every turn legal and numbered
     right, the game over, every hand revealed and agreeing, the result lines true. Anything
-    else is for replay_game to report."""
+    else is for replay_game to report.
+
+    It must ask at least everything replay_game reports on: a new diagnostic there needs its
+    condition here too (tests/test_notation_plain.py compares the two on every sample and
+    invalid file, and test_check.py on mutated games)."""
     header = plain.header
     wanted = SPECIES_COUNT_BY_PLAYERS.get(len(header.players))
     if wanted is not None and len(header.species) != wanted:
