@@ -110,6 +110,13 @@ class DrawSource:
 DECK = DrawSource(DrawSourceKind.DECK)
 
 
+#: A turn whose cards may all be known: (number, player, first draw, second draw, card planted,
+#: its cell, card discarded). A draw is None when skipped, else (the discard pile's owner, or
+#: None for the deck; the card drawn, or None when not named).
+KnownDraw = tuple[str | None, Card | None] | None
+KnownTurn = tuple[int, str, KnownDraw, KnownDraw, Card, Coord, Card]
+
+
 @dataclass(frozen=True, slots=True)
 class HandView:
     """What is known of a hand: the known cards (sorted) and how many are hidden."""
@@ -146,7 +153,9 @@ class Game:
         self.config = config
         in_play = _cards_in_play(config.species)
         self._located: set[Card] = set()
-        self._hands: dict[str, list[Card]] = {p: [] for p in config.players}
+        # A hand is a dict used as an ordered set: membership and removal go by hash and identity,
+        # where a list would call Card's comparison for every card it passes.
+        self._hands: dict[str, dict[Card, None]] = {p: {} for p in config.players}
         self._hidden: dict[str, int] = {p: HAND_SIZE for p in config.players}
         self._discards: dict[str, list[Card]] = {p: [] for p in config.players}
         self._arbs: dict[str, dict[Coord, Card]] = {p: {} for p in config.players}
@@ -171,7 +180,7 @@ class Game:
             if len(cards) != HAND_SIZE:
                 raise RuleError(f"{player}'s dealt hand has {len(cards)} cards; a hand is {HAND_SIZE}")
             locate_all(cards, f"in {player}'s dealt hand")
-            self._hands[player] = list(cards)
+            self._hands[player] = dict.fromkeys(cards)
             self._hidden[player] = 0
         for player, cards in setup.discards.items():
             config.seat(player)
@@ -203,7 +212,7 @@ class Game:
         """An independent copy, to explore a variation from this position."""
         other = Game.__new__(Game)
         other.config = self.config
-        other._hands = {p: list(h) for p, h in self._hands.items()}
+        other._hands = {p: h.copy() for p, h in self._hands.items()}
         other._hidden = dict(self._hidden)
         other._deck = list(self._deck) if self._deck is not None else None
         other._deck_count = self._deck_count
@@ -365,7 +374,7 @@ class Game:
         if card is None:
             self._hidden[player] += 1
         else:
-            self._hands[player].append(card)
+            self._hands[player][card] = None
         self._after_draw()
         return card
 
@@ -381,7 +390,7 @@ class Game:
         if card is not None and card != top:
             raise RuleError(f"{player} cannot draw {card} from {whose} discard pile: its top card is {top}")
         pile.pop()
-        self._hands[player].append(top)
+        self._hands[player][top] = None
         self._after_draw()
         return top
 
@@ -397,7 +406,7 @@ class Game:
         """Take a card from the hand: a known one, else one of the hidden cards it must be."""
         hand = self._hands[player]
         if card in hand:
-            hand.remove(card)
+            del hand[card]
             return
         doing = f"{verb} {card}" if cell is None else f"{verb} {card} at ({cell})"
         if card.species not in self.config.species:
@@ -439,6 +448,68 @@ class Game:
         self._discards[player].append(card)
         self._end_turn()
 
+    def play_known_turns(self, turns: Sequence[KnownTurn]) -> int:
+        """Play the leading turns that are plainly legal with every card involved known, and
+        return how many were played.
+
+        This is the replayer's fast path for omniscient records: the same rules as the single
+        actions, checked in one loop. It stops, before touching the state, at the first turn
+        that is illegal or not plain (a skipped draw, a draw from an unknown deck, a hand with
+        hidden cards, a wrong turn number or player): the caller plays that turn with the single
+        actions, which say what is wrong. tests/test_engine_fast.py holds the two paths equal.
+        """
+        if self._phase is not Phase.DRAW or self._draws_taken:
+            return 0
+        players = self.config.players
+        seats = len(players)
+        deck = self._deck
+        hands, hidden, piles, arbs, all_cells = self._hands, self._hidden, self._discards, self._arbs, self._cells
+        current, turn = self._current, self._turn
+        played = 0
+        for number, player, first, second, card, coord, discard in turns:
+            if number != turn or player != players[current] or hidden[player] or first is None or second is None:
+                break
+            hand = hands[player]
+            owner, named = first
+            pile = deck if owner is None else piles.get(owner)
+            if not pile or (named is not None and named is not pile[-1]):
+                break
+            hand[pile.pop()] = None
+            owner, named = second
+            other = deck if owner is None else piles.get(owner)
+            if not other or (named is not None and named is not other[-1]):
+                pile.append(hand.popitem()[0])
+                break
+            hand[other.pop()] = None
+            cells = all_cells[player]
+            x, y = coord.x, coord.y
+            if (
+                card is discard or card not in hand or discard not in hand
+                or ((x + 1, y) not in cells and (x - 1, y) not in cells
+                    and (x, y + 1) not in cells and (x, y - 1) not in cells
+                    and (cells or coord is not ORIGIN))
+                or (x, y) in cells
+            ):
+                other.append(hand.popitem()[0])
+                pile.append(hand.popitem()[0])
+                break
+            del hand[card]
+            arbs[player][coord] = card
+            cells.add((x, y))
+            del hand[discard]
+            piles[player].append(discard)
+            played += 1
+            if deck is not None and not deck:
+                self._deck_count = 0
+                self._phase = Phase.OVER
+                break
+            current = (current + 1) % seats
+            turn += 1
+        self._current, self._turn = current, turn
+        if deck is not None:
+            self._deck_count = len(deck)
+        return played
+
     def _end_turn(self) -> None:
         self._draws_taken = 0
         if self._deck_count == 0:
@@ -457,10 +528,11 @@ class Game:
             raise RuleError(
                 f"{player} reveals {len(cards)} cards but holds {len(known) + self._hidden[player]}"
             )
-        if len(set(cards)) != len(cards):
+        revealed = set(cards)
+        if len(revealed) != len(cards):
             raise RuleError(f"{player} reveals the same card twice")
         for card in known:
-            if card not in cards:
+            if card not in revealed:
                 raise RuleError(f"{player}'s revealed hand lacks {card}, which {player} holds")
         new = [c for c in cards if c not in known]
         for card in new:
@@ -469,7 +541,7 @@ class Game:
             if card in self._located:
                 raise RuleError(f"{player} reveals {card}, but it is {self.where_is(card)}")
         self._located.update(new)
-        self._hands[player] = cards
+        self._hands[player] = dict.fromkeys(cards)
         self._hidden[player] = 0
         self._revealed.add(player)
 
