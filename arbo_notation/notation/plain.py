@@ -21,7 +21,9 @@ from .record import Header
 _NAME = r"(?!(?:d|reveal|result)(?![A-Za-z0-9_'-]))[A-Za-z][A-Za-z0-9_'-]*"
 _CARD = r"[A-Za-z]{1,3}[1-8]"
 _DRAW = rf"(?:d(?::{_CARD})?|-|{_NAME}(?::{_CARD})?)"
-_TURN = re.compile(rf"([0-9]+)\. ({_NAME}) ({_DRAW}) ({_DRAW}) ({_CARD})@(-?[0-9]+),(-?[0-9]+) /({_CARD})")
+# A turn line with its newline; anchored at a line's start, so that a match is always one whole line.
+_TURN = re.compile(rf"^([0-9]+)\. ({_NAME}) ({_DRAW}) ({_DRAW}) ({_CARD})@(-?[0-9]+,-?[0-9]+) /({_CARD})\n", re.M)
+_TURN_LINES = re.compile(r"(?:[0-9][^\n]*\n)*")  # the run of lines that start as turn lines do
 _REVEAL = re.compile(rf"reveal ({_NAME})((?: {_CARD})*)")
 _RESULT = re.compile(rf"result (?:\*|{_NAME} [0-9]+(?:, {_NAME} [0-9]+)*)")
 _SCORE = re.compile(rf"({_NAME}) ([0-9]+)")
@@ -45,8 +47,11 @@ class PlainGame:
     scores: dict[str, int] | None
 
 
+# Each token is decoded once and then looked up: a file repeats the same few hundred of them.
+_NUMBERS: dict[str, int] = {}
 _CARDS: dict[str, Card] = {}
 _DRAWS: dict[str, PlainDraw] = {}
+_COORDS: dict[str, Coord] = {}
 
 
 def _card(text: str) -> Card:
@@ -68,6 +73,29 @@ def _draw(text: str) -> PlainDraw:
     return draw
 
 
+def _learn(found: list[tuple[str, ...]]) -> None:
+    """Decode the tokens of these turn lines that were not met before."""
+    for number, _, first, second, card, cell, discard in found:
+        _NUMBERS.setdefault(number, int(number))
+        _draw(first), _draw(second), _card(card), _card(discard)
+        if cell not in _COORDS:
+            x, y = cell.split(",")
+            _COORDS[cell] = Coord(int(x), int(y))
+
+
+def _decode_turns(block: str) -> list[PlainTurn] | None:
+    """The turns of a run of turn lines, each ending in a newline; None when one is not a turn."""
+    found = _TURN.findall(block)
+    if len(found) != block.count("\n"):
+        return None
+    numbers, draws, cards, coords = _NUMBERS, _DRAWS, _CARDS, _COORDS
+    try:
+        return [(numbers[n], p, draws[a], draws[b], cards[c], coords[xy], cards[d]) for n, p, a, b, c, xy, d in found]
+    except KeyError:
+        _learn(found)
+        return [(numbers[n], p, draws[a], draws[b], cards[c], coords[xy], cards[d]) for n, p, a, b, c, xy, d in found]
+
+
 def read_plain_game(text: str, file: str = "<string>", first_line: int = 1) -> PlainGame | None:
     """The game of ``text`` (one game: header and body) if it is plain, else None.
 
@@ -83,22 +111,20 @@ def read_plain_game(text: str, file: str = "<string>", first_line: int = 1) -> P
         header = read_header(text[4:end + 1], file=file, line=first_line + 1, header_line=first_line)
     except ArboError:
         return None
-    turns: list[PlainTurn] = []
+    body = text[end + 5:]
+    split = _TURN_LINES.match(body).end()  # type: ignore[union-attr]  (it matches the empty string)
+    turns = _decode_turns(body[:split])
+    if turns is None:
+        return None
     reveals: list[tuple[str, tuple[Card, ...]]] = []
     scores: dict[str, int] | None = None
     finished = False
-    match_turn = _TURN.fullmatch
-    for line in text[end + 5:].split("\n"):
+    for line in body[split:].split("\n"):
         if not line:
             continue
         if finished:
             return None
-        m = match_turn(line) if not reveals else None
-        if m is not None:
-            number, player, first, second, card, x, y, discard = m.groups()
-            turns.append((int(number), player, _draw(first), _draw(second), _card(card),
-                          Coord(int(x), int(y)), _card(discard)))
-        elif line.startswith("reveal ") and _REVEAL.fullmatch(line):
+        if line.startswith("reveal ") and _REVEAL.fullmatch(line):
             player, *cards = line[7:].split(" ")
             reveals.append((player, tuple(_card(c) for c in cards)))
         elif line.startswith("result ") and _RESULT.fullmatch(line):
