@@ -416,7 +416,7 @@ def check_text(
     and a game in the plain canonical form that replays cleanly is checked without building its
     records (notation/plain.py); any other game goes through the parser and replay_game.
     """
-    from .notation.syntax import normalise, split_games
+    from .notation.games import normalise, split_games
 
     text = normalise(text)
     lines = _SourceLines(text)
@@ -437,7 +437,7 @@ def check_text(
 
 def _clean_games(text: str, file: str) -> list[bool] | None:
     """For each game, whether it is plain and replays cleanly (None: text before the first game)."""
-    from .notation.syntax import game_texts
+    from .notation.games import game_texts
 
     games = game_texts(text)
     if games is None:

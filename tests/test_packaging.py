@@ -52,6 +52,23 @@ def test_check_and_score_never_import_textual():
     assert done.stdout.strip() == "[0, 0, 0] False"
 
 
+def test_checking_plain_records_does_not_load_the_parser(tmp_path: Path):
+    """Simulated and fmt-written games are read by the plain reader: lark's tenth of a second of
+    loading is paid only for a game that is not plain (here the annotated sample)."""
+    plain = tmp_path / "plain.arb"
+    done = subprocess.run([sys.executable, "-m", "arbo_notation", "simulate", "--players", "3", "--games", "2",
+                           "--seed", "7", "--out", "-"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    plain.write_text(done.stdout, encoding="utf-8")
+    script = (
+        "import sys; from arbo_notation.cli.check import check_files;"
+        "s = check_files([sys.argv[1]], 1); print(s[0].valid, 'lark' in sys.modules)"
+    )
+    for path, expected in ((plain, "2 False"), (ROOT / "samples" / "annotated.arb", "1 True")):
+        done = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, check=True)
+        assert done.stdout.strip() == expected
+
+
 def test_the_parser_cache_lives_in_a_private_folder_and_is_optional(tmp_path: Path):
     script = (
         "import sys; from arbo_notation.notation import syntax;"

@@ -73,15 +73,6 @@ def _merge(name: str, parts: list[FileSummary]) -> FileSummary:
     return merged
 
 
-# A tiny complete game: checking it loads the parser, the header reader, the engine and scoring.
-_WARM_UP = """---
-players: [A, B]
-species: [a, b]
----
-result *
-"""
-
-
 #: Below this many bytes of input, starting worker processes costs more than it saves.
 PARALLEL_THRESHOLD = 1 << 20
 
@@ -106,7 +97,7 @@ GAMES_PER_UNIT = 200
 def _plan(files: list[str], jobs: int) -> tuple[list, list[tuple[str, str, int]]]:
     """Read the files and cut them into runs of whole games: the plan (per file, an unreadable
     file's summary or its name and number of runs) and the runs to check."""
-    from ..notation.syntax import normalise, split_games
+    from ..notation.games import normalise, split_games
 
     plan: list[FileSummary | tuple[str, int]] = []
     units: list[tuple[str, str, int]] = []
@@ -133,9 +124,11 @@ def _summaries(plan: list, units: list[tuple[str, str, int]], jobs: int,
         return
     from concurrent.futures import ProcessPoolExecutor
 
-    from ..replay import check_text
+    # Import the check's modules once, before the workers fork. Not the parser's: lark takes a
+    # tenth of a second to load, and only a game that is not in the plain form needs it.
+    from .. import replay  # noqa: F401
+    from ..notation import games  # noqa: F401
 
-    check_text(_WARM_UP, "<warm-up>")  # import and build everything once, before the workers fork
     # Frozen objects are left alone by the collector, so forked workers do not copy the pages
     # of everything the parent holds just by collecting garbage.
     gc.freeze()

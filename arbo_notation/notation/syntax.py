@@ -32,6 +32,8 @@ from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
 from ..engine.cards import Card, Coord, Planting
 from ..errors import ArboError, NotationError, NotationErrors
 from ..sources import read_text
+from .games import cut_games as _chunks
+from .games import game_texts, normalise, split_games
 from .header import read_header
 from .record import (
     RESERVED_NAMES,
@@ -649,18 +651,6 @@ class ParseOutcome:
 # Reading
 
 
-_HEADER_LINE = re.compile(r"\n---[ \t]*(?=\n|\Z)")
-
-
-def normalise(text: str) -> str:
-    """Drop a byte order mark; turn CRLF and lone CR line ends into LF."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return text
-
-
 @contextmanager
 def _gc_paused() -> Iterator[None]:
     """Pause the cyclic garbage collector while records are built.
@@ -685,63 +675,6 @@ def _gc_paused() -> Iterator[None]:
 
 
 _LOCK = threading.Lock()
-
-
-@dataclass(frozen=True, slots=True)
-class _Chunk:
-    start: int  # offset of the opening '---'
-    end: int  # offset of the next game's '---' (or the end of the text)
-    first_line: int
-    last_line: int
-    closed: bool  # the header has its closing '---'
-
-
-def _chunks(text: str) -> tuple[int, list[_Chunk]]:
-    """Cut a text into games at its '---' lines: (end of the text before the first game, games)."""
-    marks = [m.start() + 1 for m in _HEADER_LINE.finditer(text)]
-    if re.match(r"---[ \t]*(?:\n|\Z)", text):
-        marks.insert(0, 0)
-    chunks: list[_Chunk] = []
-    if not marks:
-        return len(text), chunks
-    line = text.count("\n", 0, marks[0]) + 1
-    for i in range(0, len(marks), 2):
-        start = marks[i]
-        end = marks[i + 2] if i + 2 < len(marks) else len(text)
-        next_line = line + text.count("\n", start, end)
-        last_line = next_line - 1 if end < len(text) or text.endswith("\n") else next_line
-        chunks.append(_Chunk(start, end, line, max(last_line, line), i + 1 < len(marks)))
-        line = next_line
-    return marks[0], chunks
-
-
-def game_texts(text: str) -> list[tuple[int, str]] | None:
-    """Each game of a (normalised) text as (line of its opening '---', its text); None when text
-    other than white space stands before the first header."""
-    preamble_end, chunks = _chunks(text)
-    if text[:preamble_end].strip():
-        return None
-    return [(chunk.first_line, text[chunk.start:chunk.end]) for chunk in chunks]
-
-
-def split_games(text: str, parts: int) -> list[tuple[int, str]]:
-    """Cut a (normalised) text into at most ``parts`` runs of whole games, for reading in parallel.
-
-    Each run comes with the number of games before it and is padded with blank lines so that
-    its line numbers are those of the whole text. Text before the first header stays with the
-    first run.
-    """
-    preamble_end, chunks = _chunks(text)
-    if parts <= 1 or len(chunks) <= 1:
-        return [(0, text)]
-    size = -(-len(chunks) // parts)
-    runs = []
-    for first in range(0, len(chunks), size):
-        group = chunks[first:first + size]
-        start = 0 if first == 0 else group[0].start
-        padding = "\n" * (group[0].first_line - 1) if first else ""
-        runs.append((first, padding + text[start:group[-1].end]))
-    return runs
 
 
 def parse_all(text: str, file: str = "<string>") -> ParseOutcome:

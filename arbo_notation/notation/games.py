@@ -1,0 +1,80 @@
+"""Cutting a source text into games at its '---' header lines, without reading them.
+
+A line that is '---' can only open or close a header, so the cut is exact; the parser
+(syntax.py) and the fast check (replay.py) both start here, and neither needs lark for it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_HEADER_LINE = re.compile(r"\n---[ \t]*(?=\n|\Z)")
+
+
+def normalise(text: str) -> str:
+    """Drop a byte order mark; turn CRLF and lone CR line ends into LF."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class GameChunk:
+    """Where one game stands in its text."""
+
+    start: int  # offset of the opening '---'
+    end: int  # offset of the next game's '---' (or the end of the text)
+    first_line: int
+    last_line: int
+    closed: bool  # the header has its closing '---'
+
+
+def cut_games(text: str) -> tuple[int, list[GameChunk]]:
+    """Cut a text into games at its '---' lines: (end of the text before the first game, games)."""
+    marks = [m.start() + 1 for m in _HEADER_LINE.finditer(text)]
+    if re.match(r"---[ \t]*(?:\n|\Z)", text):
+        marks.insert(0, 0)
+    chunks: list[GameChunk] = []
+    if not marks:
+        return len(text), chunks
+    line = text.count("\n", 0, marks[0]) + 1
+    for i in range(0, len(marks), 2):
+        start = marks[i]
+        end = marks[i + 2] if i + 2 < len(marks) else len(text)
+        next_line = line + text.count("\n", start, end)
+        last_line = next_line - 1 if end < len(text) or text.endswith("\n") else next_line
+        chunks.append(GameChunk(start, end, line, max(last_line, line), i + 1 < len(marks)))
+        line = next_line
+    return marks[0], chunks
+
+
+def game_texts(text: str) -> list[tuple[int, str]] | None:
+    """Each game of a (normalised) text as (line of its opening '---', its text); None when text
+    other than white space stands before the first header."""
+    preamble_end, chunks = cut_games(text)
+    if text[:preamble_end].strip():
+        return None
+    return [(chunk.first_line, text[chunk.start:chunk.end]) for chunk in chunks]
+
+
+def split_games(text: str, parts: int) -> list[tuple[int, str]]:
+    """Cut a (normalised) text into at most ``parts`` runs of whole games, for reading in parallel.
+
+    Each run comes with the number of games before it and is padded with blank lines so that
+    its line numbers are those of the whole text. Text before the first header stays with the
+    first run.
+    """
+    preamble_end, chunks = cut_games(text)
+    if parts <= 1 or len(chunks) <= 1:
+        return [(0, text)]
+    size = -(-len(chunks) // parts)
+    runs = []
+    for first in range(0, len(chunks), size):
+        group = chunks[first:first + size]
+        start = 0 if first == 0 else group[0].start
+        padding = "\n" * (group[0].first_line - 1) if first else ""
+        runs.append((first, padding + text[start:group[-1].end]))
+    return runs
