@@ -72,6 +72,22 @@ def best_paths(arboretum: Mapping[Coord, Card], species: Iterable[str] | None = 
     cell (by x, then y) and then of the cells visited, so the answer is deterministic.
     A species with no path is absent from the result.
     """
+    found = {}
+    for code, (_, _, steps) in sorted(_search(arboretum, species).items()):
+        cells = [Coord(x, y) for x, y in steps]
+        found[code] = path_score(code, cells, [arboretum[c] for c in cells])
+    return found
+
+
+def best_points(arboretum: Mapping[Coord, Card], species: Iterable[str] | None = None) -> dict[str, int]:
+    """The points of each species' best path, as best_paths finds it, without building the path."""
+    return {code: points for code, (points, _, _) in _search(arboretum, species).items()}
+
+
+def _search(
+    arboretum: Mapping[Coord, Card], species: Iterable[str] | None
+) -> dict[str, tuple[int, int, tuple[tuple[int, int], ...]]]:
+    """Per species, the best path's points, its length and its cells (as best_paths orders them)."""
     wanted = set(species) if species is not None else {c.species for c in arboretum.values()}
     if not wanted:
         return {}
@@ -109,11 +125,7 @@ def best_paths(arboretum: Mapping[Coord, Card], species: Iterable[str] | None = 
     for start in starts:
         card = trees[start]
         extend([start], card.species, True, 1 if card.value == MIN_VALUE else 0)
-    found = {}
-    for code, (_, _, steps) in sorted(best.items()):
-        cells = [Coord(x, y) for x, y in steps]
-        found[code] = path_score(code, cells, [arboretum[c] for c in cells])
-    return found
+    return best
 
 
 def all_hand_sums(species: Iterable[str], hands: Mapping[str, Sequence[Card]]) -> dict[str, dict[str, int]]:
@@ -215,14 +227,21 @@ class ScoreSheet:
         return {p.name: p.total for p in self.players}
 
 
+def _holders(
+    species: Sequence[str], sums: Mapping[str, Mapping[str, int]], players: Sequence[PlayerPosition]
+) -> dict[str, set[str]]:
+    """Who holds the right to each species, given the hand sums."""
+    held = {card.species for p in players for card in p.hand}
+    everyone = {p.name for p in players}
+    return {code: _top(sums[code]) if code in held else everyone for code in species}
+
+
 def _rights_and_paths(
     species: Sequence[str], players: Sequence[PlayerPosition]
 ) -> tuple[dict[str, dict[str, int]], dict[str, set[str]], dict[str, dict[str, PathScore]]]:
     """Hand sums, who holds each right, and each player's best paths of the species they hold."""
-    hands = {p.name: p.hand for p in players}
-    sums = all_hand_sums(species, hands)
-    held = {card.species for hand in hands.values() for card in hand}
-    holders = {code: _top(sums[code]) if code in held else set(hands) for code in species}
+    sums = all_hand_sums(species, {p.name: p.hand for p in players})
+    holders = _holders(species, sums, players)
     paths = {
         p.name: best_paths(p.arboretum, [code for code in species if p.name in holders[code]]) for p in players
     }
@@ -251,8 +270,12 @@ def score_position(species: Sequence[str], players: Sequence[PlayerPosition]) ->
 
 def score_totals(species: Sequence[str], players: Sequence[PlayerPosition]) -> dict[str, int]:
     """Each player's total, as score_position counts it, without the sheet's details."""
-    _, _, paths = _rights_and_paths(species, players)
-    return {name: sum(path.points for path in found.values()) for name, found in paths.items()}
+    sums = all_hand_sums(species, {p.name: p.hand for p in players})
+    holders = _holders(species, sums, players)
+    return {
+        p.name: sum(best_points(p.arboretum, [code for code in species if p.name in holders[code]]).values())
+        for p in players
+    }
 
 
 def _winners(scores: Sequence[PlayerScore]) -> tuple[tuple[str, ...], str | None]:
