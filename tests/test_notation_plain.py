@@ -60,6 +60,17 @@ def test_annotated_and_untidy_games_are_not_plain():
     assert read_plain_game(no_result) is None
 
 
+def test_the_token_caches_start_again_when_full_and_still_decode_right(monkeypatch):
+    from arbo_notation.notation import plain
+
+    for cache in ("_NUMBERS", "_NAMES", "_DRAWS", "_PLANTS", "_DISCARDS", "_CARDS"):
+        monkeypatch.setattr(plain, cache, {})
+    monkeypatch.setattr(plain, "_MAX_TOKENS", 10)
+    for text in _TEXTS[:3]:
+        _agrees_with_the_parser(text)
+        assert 0 < len(plain._PLANTS) <= 10 + text.count("@")  # started again, then learnt this game
+
+
 def test_an_unfinished_plain_game_has_no_scores():
     text = (SAMPLES / "unfinished.arb").read_text()
     _agrees_with_the_parser(text)
@@ -71,7 +82,7 @@ def test_an_unfinished_plain_game_has_no_scores():
     index=st.integers(0, len(_TEXTS) - 1),
     at=st.integers(0, 10**6),
     edit=st.sampled_from(["delete", "insert", "swap"]),
-    char=st.sampled_from(list("d:-@,/ 0123456789AaMmx\n{;!()*")),
+    char=st.sampled_from(list("d:-@,/ 0123456789AaMmx\n{;!()*\t\u00e9")),
 )
 def test_plain_text_is_always_text_the_grammar_reads_the_same_way(index, at, edit, char):
     text = _TEXTS[index]

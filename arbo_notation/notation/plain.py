@@ -21,8 +21,12 @@ from .record import Header
 _NAME = r"(?!(?:d|reveal|result)(?![A-Za-z0-9_'-]))[A-Za-z][A-Za-z0-9_'-]*"
 _CARD = r"[A-Za-z]{1,3}[1-8]"
 _DRAW = rf"(?:d(?::{_CARD})?|-|{_NAME}(?::{_CARD})?)"
-# A turn line with its newline; anchored at a line's start, so that a match is always one whole line.
-_TURN = re.compile(rf"^([0-9]+)\. ({_NAME}) ({_DRAW}) ({_DRAW}) ({_CARD})@(-?[0-9]+,-?[0-9]+) /({_CARD})\n", re.M)
+# A turn line is six tokens; each one met for the first time must match its pattern whole.
+_NUMBER_TOKEN = re.compile(r"([0-9]+)\.")
+_NAME_TOKEN = re.compile(_NAME)
+_DRAW_TOKEN = re.compile(_DRAW)
+_PLANT_TOKEN = re.compile(rf"({_CARD})@(-?[0-9]+),(-?[0-9]+)")
+_DISCARD_TOKEN = re.compile(rf"/({_CARD})")
 _TURN_LINES = re.compile(r"(?:[0-9][^\n]*\n)*")  # the run of lines that start as turn lines do
 _REVEAL = re.compile(rf"reveal ({_NAME})((?: {_CARD})*)")
 _RESULT = re.compile(rf"result (?:\*|{_NAME} [0-9]+(?:, {_NAME} [0-9]+)*)")
@@ -47,11 +51,14 @@ class PlainGame:
     scores: dict[str, int] | None
 
 
-# Each token is decoded once and then looked up: a file repeats the same few hundred of them.
+# Each token is decoded once and then looked up: a file repeats the same few thousand of them.
 _NUMBERS: dict[str, int] = {}
-_CARDS: dict[str, Card] = {}
+_NAMES: dict[str, str] = {}
 _DRAWS: dict[str, PlainDraw] = {}
-_COORDS: dict[str, Coord] = {}
+_PLANTS: dict[str, tuple[Card, Coord]] = {}
+_DISCARDS: dict[str, Card] = {}
+_CARDS: dict[str, Card] = {}
+_MAX_TOKENS = 100_000  # per kind: past this the caches start again, so odd input cannot fill memory
 
 
 def _card(text: str) -> Card:
@@ -62,38 +69,59 @@ def _card(text: str) -> Card:
 
 
 def _draw(text: str) -> PlainDraw:
-    if text in _DRAWS:
-        return _DRAWS[text]
     if text == "-":
-        draw: PlainDraw = None
-    else:
-        owner, _, card = text.partition(":")
-        draw = (None if owner == "d" else owner, _card(card) if card else None)
-    _DRAWS[text] = draw
-    return draw
+        return None
+    owner, _, card = text.partition(":")
+    return (None if owner == "d" else owner, _card(card) if card else None)
 
 
-def _learn(found: list[tuple[str, ...]]) -> None:
-    """Decode the tokens of these turn lines that were not met before."""
-    for number, _, first, second, card, cell, discard in found:
-        _NUMBERS.setdefault(number, int(number))
-        _draw(first), _draw(second), _card(card), _card(discard)
-        if cell not in _COORDS:
-            x, y = cell.split(",")
-            _COORDS[cell] = Coord(int(x), int(y))
+def _learn(rows: list[list[str]]) -> bool:
+    """Decode the tokens of these turn lines not met before; False when one is not a turn line."""
+    caches = (_NUMBERS, _NAMES, _DRAWS, _PLANTS, _DISCARDS, _CARDS)
+    if any(len(cache) > _MAX_TOKENS for cache in caches):
+        for cache in caches:
+            cache.clear()
+    for row in rows:
+        if len(row) != 6:
+            return False
+        number, name, first, second, plant, discard = row
+        if number not in _NUMBERS:
+            if not (match := _NUMBER_TOKEN.fullmatch(number)):
+                return False
+            _NUMBERS[number] = int(match[1])
+        if name not in _NAMES:
+            if not _NAME_TOKEN.fullmatch(name):
+                return False
+            _NAMES[name] = name
+        for draw in (first, second):
+            if draw not in _DRAWS:
+                if not _DRAW_TOKEN.fullmatch(draw):
+                    return False
+                _DRAWS[draw] = _draw(draw)
+        if plant not in _PLANTS:
+            if not (match := _PLANT_TOKEN.fullmatch(plant)):
+                return False
+            _PLANTS[plant] = (_card(match[1]), Coord(int(match[2]), int(match[3])))
+        if discard not in _DISCARDS:
+            if not (match := _DISCARD_TOKEN.fullmatch(discard)):
+                return False
+            _DISCARDS[discard] = _card(match[1])
+    return True
 
 
 def _decode_turns(block: str) -> list[PlainTurn] | None:
     """The turns of a run of turn lines, each ending in a newline; None when one is not a turn."""
-    found = _TURN.findall(block)
-    if len(found) != block.count("\n"):
-        return None
-    numbers, draws, cards, coords = _NUMBERS, _DRAWS, _CARDS, _COORDS
-    try:
-        return [(numbers[n], p, draws[a], draws[b], cards[c], coords[xy], cards[d]) for n, p, a, b, c, xy, d in found]
-    except KeyError:
-        _learn(found)
-        return [(numbers[n], p, draws[a], draws[b], cards[c], coords[xy], cards[d]) for n, p, a, b, c, xy, d in found]
+    rows = [line.split(" ") for line in block.split("\n")[:-1]]
+    numbers, names, draws, plants, discards = _NUMBERS, _NAMES, _DRAWS, _PLANTS, _DISCARDS
+    for _ in range(2):  # a token met for the first time is learnt, then the turns decoded again
+        try:
+            return [
+                (numbers[n], names[p], draws[a], draws[b], *plants[c], discards[d]) for n, p, a, b, c, d in rows
+            ]
+        except (KeyError, ValueError):
+            if not _learn(rows):
+                return None
+    return None
 
 
 def read_plain_game(text: str, file: str = "<string>", first_line: int = 1) -> PlainGame | None:
