@@ -88,8 +88,9 @@ def _search(
     arboretum: Mapping[Coord, Card], species: Iterable[str] | None
 ) -> dict[str, tuple[int, int, tuple[tuple[int, int], ...]]]:
     """Per species, the best path's points, its length and its cells (as best_paths orders them)."""
-    wanted = set(species) if species is not None else {c.species for c in arboretum.values()}
-    if not wanted:
+    planted = [card.species for card in arboretum.values()]
+    wanted = {code for code in (set(planted) if species is None else species) if planted.count(code) >= 2}
+    if not wanted:  # a path starts and ends on trees of its species: it needs two of them
         return {}
     # Plain (x, y) tuples inside the search: hashing them costs less than hashing cells.
     trees = {(cell.x, cell.y): card for cell, card in arboretum.items()}
