@@ -516,3 +516,13 @@ def test_random_games_conserve_cards_and_end_when_the_deck_runs_out(players, see
         assert spectator.discard_pile(p) == game.discard_pile(p)
     assert spectator.final_hands() == game.final_hands()
     assert spectator.unlocated_cards() == set()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(full_deck(("Bs", "Ca", "Ma", "Oa", "Wi"))), max_size=12, unique=True))
+def test_card_order_sorts_cards_as_their_comparison_does(cards):
+    from arbo_notation.engine.cards import card_order
+
+    assert sorted(cards, key=card_order) == sorted(cards)
+    assert [str(c) for c in sorted(cards, key=card_order)] == sorted(
+        (str(c) for c in cards), key=lambda text: (text[:-1], int(text[-1])))

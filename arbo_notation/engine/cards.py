@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import total_ordering
+from operator import attrgetter
 from typing import Iterable
 
 from ..errors import ArboError
@@ -110,6 +111,10 @@ class Card:
 
 
 _CARDS: dict[tuple[str, int], Card] = {}
+
+#: The sort key of a card: species code, then value, as ``<`` orders cards; sorting by it is
+#: several times faster than sorting by ``<``, a Python method called for every comparison.
+card_order = attrgetter("species", "value")
 
 
 @total_ordering

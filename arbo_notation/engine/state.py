@@ -15,7 +15,7 @@ from enum import Enum
 from typing import Iterable, Mapping, Sequence
 
 from ..errors import RuleError
-from .cards import HAND_SIZE, ORIGIN, Card, Coord, full_deck, is_species_code
+from .cards import HAND_SIZE, ORIGIN, Card, Coord, card_order, full_deck, is_species_code
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,7 +268,7 @@ class Game:
 
     def hand(self, player: str) -> HandView:
         self.config.seat(player)
-        return HandView(tuple(sorted(self._hands[player])), self._hidden[player])
+        return HandView(tuple(sorted(self._hands[player], key=card_order)), self._hidden[player])
 
     def hand_known(self, player: str) -> bool:
         return self._hidden[player] == 0
@@ -556,7 +556,7 @@ class Game:
         hidden = self.hidden_players()
         if hidden:
             raise RuleError(f"the hands of {', '.join(hidden)} are not known: reveal them to score")
-        return {p: tuple(sorted(self._hands[p])) for p in self.config.players}
+        return {p: tuple(sorted(self._hands[p], key=card_order)) for p in self.config.players}
 
     def species_planted(self, player: str) -> int:
         return len({card.species for card in self._arbs[player].values()})
