@@ -325,18 +325,8 @@ def plays_cleanly(plain: PlainGame) -> bool:
     try:
         game = game_for(header)
         played = game.play_known_turns(plain.turns)
-        for number, player, first, second, card, coord, discard in plain.turns[played:]:
-            if game.is_over or player != game.current_player or number != game.turn_number:
-                return False
-            for draw in (first, second):
-                if draw is None:
-                    game.skip_draw()
-                elif draw[0] is None:
-                    game.draw_from_deck(draw[1])
-                else:
-                    game.draw_from_discard(draw[0], draw[1])
-            game.plant(card, coord)
-            game.discard(discard)
+        for turn in plain.turns[played:]:
+            game.play_turn(turn)
         if not game.is_over or plain.scores is None:
             return False
         if len({player for player, _ in plain.reveals}) != len(plain.reveals):

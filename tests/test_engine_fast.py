@@ -37,27 +37,11 @@ def snapshot(game: Game) -> tuple:
     )
 
 
-def play_one(game: Game, turn: KnownTurn) -> None:
-    """A turn through the single actions, with the replayer's number and player check."""
-    number, player, first, second, card, coord, discard = turn
-    if number != game.turn_number or player != game.current_player:
-        raise RuleError("not this turn")
-    for draw in (first, second):
-        if draw is None:
-            game.skip_draw()
-        elif draw[0] is None:
-            game.draw_from_deck(draw[1])
-        else:
-            game.draw_from_discard(draw[0], draw[1])
-    game.plant(card, coord)
-    game.discard(discard)
-
-
 def play_slowly(game: Game, turns: list[KnownTurn]) -> int | None:
-    """Play every turn with the single actions; the index of the first illegal one, or None."""
+    """Play every turn with the single actions (Game.play_turn); the index of the first illegal one, or None."""
     for index, turn in enumerate(turns):
         try:
-            play_one(game, turn)
+            game.play_turn(turn)
         except RuleError:
             return index
     return None
@@ -216,3 +200,15 @@ def test_the_fast_path_ends_the_game_when_the_deck_runs_out_on_a_first_draw():
     assert fast.hand("Ana").known == tuple(sorted(
         [C("Ca7"), C("Ja1"), C("Ja2"), C("Ja5"), C("Ja6"), C("Dw8"), C("Dw4")]))
     assert snapshot(fast) == snapshot(slow)
+
+
+def test_play_turn_names_a_turn_out_of_order_and_plays_a_whole_turn():
+    game = game_with_tree()
+    with pytest.raises(RuleError, match=r"^turn 2 is Ben's, not turn 2 of Ana$"):
+        game.play_turn((2, "Ana", DECK_DRAW, DECK_DRAW, C("Ca3"), Coord(1, 0), C("Ca4")))
+    with pytest.raises(RuleError, match=r"^turn 2 is Ben's, not turn 3 of Ben$"):
+        game.play_turn((3, "Ben", DECK_DRAW, DECK_DRAW, C("Dw1"), ORIGIN, C("Dw2")))
+    game.play_turn((2, "Ben", DECK_DRAW, ("Ana", C("Ca2")), C("Dw1"), ORIGIN, C("Ca2")))
+    assert (game.current_player, game.turn_number) == ("Ana", 3)
+    assert game.arboretum("Ben") == {ORIGIN: C("Dw1")}
+    assert game.discard_pile("Ana") == () and game.discard_pile("Ben") == (C("Ca2"),)

@@ -448,6 +448,22 @@ class Game:
         self._discards[player].append(card)
         self._end_turn()
 
+    def play_turn(self, turn: KnownTurn) -> None:
+        """Play one whole turn with the single actions; RuleError says what is illegal (the turn
+        is then left as far as it got)."""
+        number, player, first, second, card, coord, discard = turn
+        if self._phase is not Phase.OVER and (player != self.current_player or number != self._turn):
+            raise RuleError(f"turn {self._turn} is {self.current_player}'s, not turn {number} of {player}")
+        for draw in (first, second):
+            if draw is None:
+                self.skip_draw()
+            elif draw[0] is None:
+                self.draw_from_deck(draw[1])
+            else:
+                self.draw_from_discard(draw[0], draw[1])
+        self.plant(card, coord)
+        self.discard(discard)
+
     def play_known_turns(self, turns: Sequence[KnownTurn]) -> int:
         """Play the leading turns that are plainly legal with every card involved known, and
         return how many were played.
@@ -455,8 +471,8 @@ class Game:
         This is the replayer's fast path for omniscient records: the same rules as the single
         actions, checked in one loop. It stops, before touching the state, at the first turn
         that is illegal or not plain (a skipped draw, a draw from an unknown deck, a hand with
-        hidden cards, a wrong turn number or player): the caller plays that turn with the single
-        actions, which say what is wrong. tests/test_engine_fast.py holds the two paths equal.
+        hidden cards, a wrong turn number or player): the caller plays that turn with play_turn,
+        which says what is wrong. tests/test_engine_fast.py holds the two paths equal.
         """
         if self._phase is not Phase.DRAW or self._draws_taken:
             return 0
