@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Iterable, Mapping, Sequence
 
 from .cards import MAX_VALUE, MIN_VALUE, Card, Coord
@@ -73,8 +74,7 @@ def best_paths(arboretum: Mapping[Coord, Card], species: Iterable[str] | None = 
     A species with no path is absent from the result.
     """
     found = {}
-    for code, (_, _, steps) in sorted(_search(arboretum, species).items()):
-        cells = [Coord(x, y) for x, y in steps]
+    for code, (_, _, cells) in sorted(_search(arboretum, species).items()):
         found[code] = path_score(code, cells, [arboretum[c] for c in cells])
     return found
 
@@ -84,29 +84,38 @@ def best_points(arboretum: Mapping[Coord, Card], species: Iterable[str] | None =
     return {code: points for code, (points, _, _) in _search(arboretum, species).items()}
 
 
+_BY_X_THEN_Y = attrgetter("x", "y")
+_AROUND: dict[Coord, tuple[Coord, Coord, Coord, Coord]] = {}  # cells are interned: one entry a cell
+
+
+def _around(cell: Coord) -> tuple[Coord, Coord, Coord, Coord]:
+    """The four neighbours of a cell, by x then y (so a search meets paths in that order)."""
+    x, y = cell.x, cell.y
+    around = _AROUND[cell] = (Coord(x - 1, y), Coord(x, y - 1), Coord(x, y + 1), Coord(x + 1, y))
+    return around
+
+
 def _search(
     arboretum: Mapping[Coord, Card], species: Iterable[str] | None
-) -> dict[str, tuple[int, int, tuple[tuple[int, int], ...]]]:
+) -> dict[str, tuple[int, int, tuple[Coord, ...]]]:
     """Per species, the best path's points, its length and its cells (as best_paths orders them)."""
     planted = [card.species for card in arboretum.values()]
     wanted = {code for code in (set(planted) if species is None else species) if planted.count(code) >= 2}
     if not wanted:  # a path starts and ends on trees of its species: it needs two of them
         return {}
-    # Plain (x, y) tuples inside the search: hashing them costs less than hashing cells.
-    trees = {(cell.x, cell.y): card for cell, card in arboretum.items()}
-    starts = sorted(xy for xy, card in trees.items() if card.species in wanted)
-    rising: dict[tuple[int, int], list[tuple[int, int]]] = {}  # filled as the search reaches cells
+    trees = arboretum
+    starts = sorted((cell for cell, card in trees.items() if card.species in wanted), key=_BY_X_THEN_Y)
+    rising: dict[Coord, list[Coord]] = {}  # filled as the search reaches cells
 
-    def higher_neighbours(cell: tuple[int, int]) -> list[tuple[int, int]]:
-        x, y = cell
+    def higher_neighbours(cell: Coord) -> list[Coord]:
         value = trees[cell].value
-        around = ((x - 1, y), (x, y - 1), (x, y + 1), (x + 1, y))  # already in (x, y) order
+        around = _AROUND.get(cell) or _around(cell)
         found = rising[cell] = [n for n in around if n in trees and trees[n].value > value]
         return found
 
-    best: dict[str, tuple[int, int, tuple[tuple[int, int], ...]]] = {}
+    best: dict[str, tuple[int, int, tuple[Coord, ...]]] = {}
 
-    def extend(path: list[tuple[int, int]], code: str, all_same: bool, start_bonus: int) -> None:
+    def extend(path: list[Coord], code: str, all_same: bool, start_bonus: int) -> None:
         last = path[-1]
         nexts = rising.get(last)
         for nxt in higher_neighbours(last) if nexts is None else nexts:
