@@ -154,7 +154,7 @@ def read_plain_game(text: str, file: str = "<string>", first_line: int = 1) -> P
             return None
         if line.startswith("reveal ") and _REVEAL.fullmatch(line):
             player, *cards = line[7:].split(" ")
-            reveals.append((player, tuple(_card(c) for c in cards)))
+            reveals.append((player, tuple(map(_card, cards))))
         elif line.startswith("result ") and _RESULT.fullmatch(line):
             finished = True
             if line != "result *":
