@@ -32,8 +32,7 @@ from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
 from ..engine.cards import Card, Coord, Planting
 from ..errors import ArboError, NotationError, NotationErrors
 from ..sources import read_text
-from .games import cut_games as _chunks
-from .games import game_texts, normalise, split_games
+from .games import cut_games, game_texts, normalise, split_games
 from .header import read_header
 from .record import (
     RESERVED_NAMES,
@@ -686,7 +685,7 @@ def parse_all(text: str, file: str = "<string>") -> ParseOutcome:
         raise ArboError(f"expected the text of a record, not {type(text).__name__}")
     text = normalise(text)
     outcome = ParseOutcome()
-    preamble_end, chunks = _chunks(text)
+    preamble_end, chunks = cut_games(text)
     lines: list[str] | None = None
 
     def source_line(number: int) -> str:
