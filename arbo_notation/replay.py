@@ -13,6 +13,7 @@ from .engine.cards import SPECIES_COUNT_BY_PLAYERS
 from .engine.scoring import PlayerPosition, ScoreSheet, score_position, score_totals
 from .engine.state import Game, GameConfig, Setup
 from .errors import ArboError, Diagnostic, RuleError, Severity
+from .gcpause import gc_paused
 from .notation.plain import PlainGame, read_plain_game
 from .notation.record import DrawKind, GameRecord, Header, Pos, Turn
 
@@ -433,9 +434,10 @@ def _clean_games(text: str, file: str) -> list[bool] | None:
     if games is None:
         return None
     clean = []
-    for first_line, game_text in games:
-        plain = read_plain_game(game_text, file, first_line)
-        clean.append(plain is not None and plays_cleanly(plain))
+    with gc_paused():  # the plain check makes no reference cycles (scoring breaks its own)
+        for first_line, game_text in games:
+            plain = read_plain_game(game_text, file, first_line)
+            clean.append(plain is not None and plays_cleanly(plain))
     return clean
 
 

@@ -116,3 +116,20 @@ def test_the_fast_check_of_many_games_counts_them_all():
     broken = text.replace("result", "result Zed 3,", 1)
     fast, full = check_text(broken, "b.arb", keep_games=False), check_text(broken, "b.arb")
     assert fast.diagnostics == full.diagnostics and fast.valid_count == full.valid_count == len(_TEXTS) * 30 - 1
+
+
+def test_the_fast_check_makes_no_reference_cycles_so_pausing_the_collector_loses_nothing():
+    import gc
+
+    text = "".join(_TEXTS)
+    check_text(text, "warm.arb", keep_games=False)  # caches filled once
+    gc.collect()
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        check = check_text(text, "plain.arb", keep_games=False)
+        assert (check.game_count, check.valid_count) == (len(_TEXTS), len(_TEXTS))
+        assert gc.collect() == 0  # nothing was left for the cyclic collector
+    finally:
+        if was_enabled:
+            gc.enable()

@@ -14,16 +14,14 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import gc
 import os
 import re
 import sys
 import threading
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import lark
 from lark import Token
@@ -31,6 +29,7 @@ from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
 
 from ..engine.cards import Card, Coord, Planting
 from ..errors import ArboError, NotationError, NotationErrors
+from ..gcpause import gc_paused
 from ..sources import read_text
 from .games import cut_games, game_texts, normalise, split_games
 from .header import read_header
@@ -650,29 +649,6 @@ class ParseOutcome:
 # Reading
 
 
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while records are built.
-
-    Records are many small objects without reference cycles, so the collector has nothing to
-    find among them; left on, it would scan them again and again as they are made (about a
-    third of the parse time of a big file). Afterwards the new objects are moved straight to
-    the oldest generation (gc.freeze then gc.unfreeze), where the next full collection will see
-    them, instead of all being scanned by the very next young-generation collection.
-    """
-    enabled = gc.isenabled()
-    if enabled:
-        gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            if gc.get_freeze_count() == 0:  # never thaw what the program itself froze
-                gc.freeze()
-                gc.unfreeze()
-            gc.enable()
-
-
 _LOCK = threading.Lock()
 
 
@@ -705,7 +681,7 @@ def parse_all(text: str, file: str = "<string>") -> ParseOutcome:
         outcome.game_spans.append(GameSpan(0, line, max(line, text.count("\n", 0, preamble_end)), error))
 
     parser, builder = _parser()
-    with _LOCK, _gc_paused():
+    with _LOCK, gc_paused():
         builder.reset(file)
         if not outcome.errors and all(chunk.closed for chunk in chunks):
             # The whole text at once: the common case of a file without syntax errors.
