@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .cards import MAX_VALUE, MIN_VALUE, Card, Coord
 
@@ -95,6 +95,44 @@ def _around(cell: Coord) -> tuple[Coord, Coord, Coord, Coord]:
     return around
 
 
+# The search is plain functions, not closures: a recursive closure is a reference cycle, which
+# only the cyclic collector frees, and a big check pauses that collector (replay._clean_games).
+
+
+def _higher_neighbours(trees: Mapping[Coord, Card], rising: dict[Coord, list[Coord]], cell: Coord) -> list[Coord]:
+    value = trees[cell].value
+    around = _AROUND.get(cell) or _around(cell)
+    found = rising[cell] = [n for n in around if n in trees and trees[n].value > value]
+    return found
+
+
+def _extend(
+    trees: Mapping[Coord, Card],
+    rising: dict[Coord, list[Coord]],
+    best: dict[str, tuple[int, int, tuple[Coord, ...]]],
+    path: list[Coord],
+    code: str,
+    all_same: bool,
+    start_bonus: int,
+) -> None:
+    """Follow every rising step from the end of ``path``, keeping in ``best`` each better path of ``code``."""
+    last = path[-1]
+    nexts = rising.get(last)
+    for nxt in _higher_neighbours(trees, rising, last) if nexts is None else nexts:
+        card = trees[nxt]
+        path.append(nxt)
+        same = all_same and card.species == code
+        if card.species == code:
+            length = len(path)
+            points = length + (length if same and length >= SAME_SPECIES_MIN_LENGTH else 0)
+            points += start_bonus + (2 if card.value == MAX_VALUE else 0)
+            held = best.get(code)
+            if held is None or (points, length) > held[:2]:
+                best[code] = (points, length, tuple(path))
+        _extend(trees, rising, best, path, code, same, start_bonus)
+        path.pop()
+
+
 def _search(
     arboretum: Mapping[Coord, Card], species: Iterable[str] | None
 ) -> dict[str, tuple[int, int, tuple[Coord, ...]]]:
@@ -103,41 +141,12 @@ def _search(
     wanted = {code for code in (set(planted) if species is None else species) if planted.count(code) >= 2}
     if not wanted:  # a path starts and ends on trees of its species: it needs two of them
         return {}
-    trees = arboretum
-    starts = sorted((cell for cell, card in trees.items() if card.species in wanted), key=_BY_X_THEN_Y)
+    starts = sorted((cell for cell, card in arboretum.items() if card.species in wanted), key=_BY_X_THEN_Y)
     rising: dict[Coord, list[Coord]] = {}  # filled as the search reaches cells
-
-    def higher_neighbours(cell: Coord) -> list[Coord]:
-        value = trees[cell].value
-        around = _AROUND.get(cell) or _around(cell)
-        found = rising[cell] = [n for n in around if n in trees and trees[n].value > value]
-        return found
-
     best: dict[str, tuple[int, int, tuple[Coord, ...]]] = {}
-
-    def extend(path: list[Coord], code: str, all_same: bool, start_bonus: int) -> None:
-        last = path[-1]
-        nexts = rising.get(last)
-        for nxt in higher_neighbours(last) if nexts is None else nexts:
-            card = trees[nxt]
-            path.append(nxt)
-            same = all_same and card.species == code
-            if card.species == code:
-                length = len(path)
-                points = length + (length if same and length >= SAME_SPECIES_MIN_LENGTH else 0)
-                points += start_bonus + (2 if card.value == MAX_VALUE else 0)
-                held = best.get(code)
-                if held is None or (points, length) > held[:2]:
-                    best[code] = (points, length, tuple(path))
-            extend(path, code, same, start_bonus)
-            path.pop()
-
     for start in starts:
-        card = trees[start]
-        extend([start], card.species, True, 1 if card.value == MIN_VALUE else 0)
-    # extend calls itself through its closure, a reference cycle: emptying the cell breaks it, so
-    # the search is freed now rather than by the cyclic collector (which a big check pauses).
-    del extend
+        card = arboretum[start]
+        _extend(arboretum, rising, best, [start], card.species, True, 1 if card.value == MIN_VALUE else 0)
     return best
 
 
@@ -240,25 +249,17 @@ class ScoreSheet:
         return {p.name: p.total for p in self.players}
 
 
-def _holders(
-    species: Sequence[str], sums: Mapping[str, Mapping[str, int]], players: Sequence[PlayerPosition]
-) -> dict[str, set[str]]:
-    """Who holds the right to each species, given the hand sums."""
+def _rights_and_paths(
+    species: Sequence[str], players: Sequence[PlayerPosition], search: Callable[..., dict[str, Any]] = best_paths
+) -> tuple[dict[str, dict[str, int]], dict[str, set[str]], dict[str, dict[str, Any]]]:
+    """Hand sums, who holds each right, and what ``search`` (best_paths, or best_points for the
+    totals alone) finds in each player's arboretum for the species the player holds."""
+    sums = all_hand_sums(species, {p.name: p.hand for p in players})
     held = {card.species for p in players for card in p.hand}
     everyone = {p.name for p in players}
-    return {code: _top(sums[code]) if code in held else everyone for code in species}
-
-
-def _rights_and_paths(
-    species: Sequence[str], players: Sequence[PlayerPosition]
-) -> tuple[dict[str, dict[str, int]], dict[str, set[str]], dict[str, dict[str, PathScore]]]:
-    """Hand sums, who holds each right, and each player's best paths of the species they hold."""
-    sums = all_hand_sums(species, {p.name: p.hand for p in players})
-    holders = _holders(species, sums, players)
-    paths = {
-        p.name: best_paths(p.arboretum, [code for code in species if p.name in holders[code]]) for p in players
-    }
-    return sums, holders, paths
+    holders = {code: _top(sums[code]) if code in held else everyone for code in species}
+    found = {p.name: search(p.arboretum, [code for code in species if p.name in holders[code]]) for p in players}
+    return sums, holders, found
 
 
 def score_position(species: Sequence[str], players: Sequence[PlayerPosition]) -> ScoreSheet:
@@ -283,12 +284,8 @@ def score_position(species: Sequence[str], players: Sequence[PlayerPosition]) ->
 
 def score_totals(species: Sequence[str], players: Sequence[PlayerPosition]) -> dict[str, int]:
     """Each player's total, as score_position counts it, without the sheet's details."""
-    sums = all_hand_sums(species, {p.name: p.hand for p in players})
-    holders = _holders(species, sums, players)
-    return {
-        p.name: sum(best_points(p.arboretum, [code for code in species if p.name in holders[code]]).values())
-        for p in players
-    }
+    _, _, points = _rights_and_paths(species, players, best_points)
+    return {name: sum(found.values()) for name, found in points.items()}
 
 
 def _winners(scores: Sequence[PlayerScore]) -> tuple[tuple[str, ...], str | None]:
