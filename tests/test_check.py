@@ -338,3 +338,49 @@ def test_check_files_with_a_progress_bar_finds_the_same(tmp_path: Path, capsys):
     ]
     assert [s.valid for s in shown] == [0, 1] * (PROGRESS_FROM // 2)
     assert "checking" in capsys.readouterr().err
+
+
+# -- numbers longer than Python reads (int() stops at sys.get_int_max_str_digits()) ------------------
+
+_LONG = "9" * 5000
+
+
+def _with_long_number(where: str) -> str:
+    text = _TEXTS[0]
+    if where == "turn number":
+        return text.replace("\n1. Ana", f"\n{_LONG}. Ana", 1)
+    if where == "coordinate":
+        return text.replace("@0,0", f"@{_LONG},0", 1)
+    head, _, _ = text.rpartition("result ")
+    return head + f"result Ana {_LONG}, Ben 0\n"
+
+
+@pytest.mark.parametrize("where", ["turn number", "coordinate", "score"])
+def test_a_number_too_long_to_read_is_a_located_syntax_error(tmp_path: Path, where: str):
+    path = tmp_path / "long.arb"
+    path.write_text(_with_long_number(where), encoding="utf-8")
+    for jobs in ("1", "2"):
+        result = run("check", str(path), "-j", jobs)
+        assert result.exit_code == 1, result.output
+        assert "Traceback" not in result.output
+        assert "too many digits to be read [syntax]" in result.output
+        assert f"{path}:" in result.output
+
+
+@pytest.mark.parametrize("suffix", ["json", "yaml"])
+def test_a_position_or_structured_record_with_a_number_too_long_fails_cleanly(tmp_path: Path, suffix: str):
+    position = tmp_path / f"long.{suffix}"
+    trees = f"[[{_LONG}, 0, Ca1]]"
+    position.write_text(
+        '{"species": ["Ca"], "players": [{"name": "Ana", "trees": %s, "hand": []}]}' % trees
+        if suffix == "json" else f"species: [Ca]\nplayers:\n  - name: Ana\n    trees: {trees}\n    hand: []\n",
+        encoding="utf-8")
+    result = run("score", str(position))
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"the {suffix.upper()} cannot be read" in result.output
+    records = tmp_path / f"games.{suffix}"
+    records.write_text(f'[{{"header": {{"players": ["Ana", "Ben"], "species": ["Ca"]}}, "turns": [{{"number": {_LONG}}}]}}]',
+                       encoding="utf-8")
+    result = run("convert", str(records), "--to", "arb")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "not valid" in result.output

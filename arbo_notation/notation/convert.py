@@ -460,6 +460,8 @@ def loads_json(text: str, file: str = "<json>") -> list[GameRecord]:
                             source_line=source) from None
     except RecursionError:
         raise NotationError("not valid JSON: nested too deeply", file=file) from None
+    except ValueError as exc:  # a number of more digits than int() reads
+        raise NotationError(f"not valid JSON: {exc}", file=file) from None
     return games_from_data(data, file)
 
 

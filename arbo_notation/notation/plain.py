@@ -119,7 +119,10 @@ def _decode_turns(block: str) -> list[PlainTurn] | None:
                 (numbers[n], names[p], draws[a], draws[b], *plants[c], discards[d]) for n, p, a, b, c, d in rows
             ]
         except (KeyError, ValueError):
-            if not _learn(rows):
+            try:
+                if not _learn(rows):
+                    return None
+            except ValueError:  # a number too long for int(): the parser says where
                 return None
     return None
 
@@ -162,7 +165,10 @@ def read_plain_game(text: str, file: str = "<string>", first_line: int = 1) -> P
                 for name, points in _SCORE.findall(line[7:]):
                     if name in scores:
                         return None
-                    scores[name] = int(points)
+                    try:
+                        scores[name] = int(points)
+                    except ValueError:  # a number too long for int(): the parser says where
+                        return None
         else:
             return None
     return PlainGame(header, turns, reveals, scores) if finished else None

@@ -77,6 +77,8 @@ def _load(text: str, file: str) -> Any:
             json_error = error  # JSON-looking but not JSON: YAML flow style may still read it
         except RecursionError:
             raise PositionError("the JSON is nested too deeply to be a position", file=file) from None
+        except ValueError as error:  # a number of more digits than int() reads
+            raise PositionError(f"the JSON cannot be read: {error}", file=file) from None
     import yaml  # only here: keep `arbo --help` fast
 
     try:
@@ -91,6 +93,8 @@ def _load(text: str, file: str) -> Any:
         raise PositionError(_yaml_other_message(error, text), file=file) from None
     except RecursionError:
         raise PositionError("the YAML is nested too deeply to be a position", file=file) from None
+    except (ValueError, TypeError, OverflowError) as error:  # a value YAML reads but Python cannot hold
+        raise PositionError(f"the YAML cannot be read: {error}", file=file) from None
 
 
 def _json_object(file: str):

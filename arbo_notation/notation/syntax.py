@@ -412,67 +412,70 @@ class _Builder:
         turns = []
         append = turns.append
         count = text.count
-        for m in _TURN_DECODE.finditer(text):
-            before, number, player, d1, d2, plant, discard, glyphs, braces, remark = m.groups()
-            start = m.start(2) if number else m.start(3)
-            if start != previous:
-                breaks = count("\n", previous, start)
-                if breaks:
-                    line += breaks
-                    line_start = text.rindex("\n", previous, start) + 1
-            previous = m.end()
-            base = 1 - line_start
-            kind1, owner1, card1 = draws[d1]
-            kind2, owner2, card2 = draws[d2]
-            first = new(D)
-            d_kind(first, kind1)
-            d_owner(first, owner1)
-            d_card(first, card1)
-            at = new(P)
-            p_line(at, line)
-            p_column(at, base + m.start(4))
-            d_pos(first, at)
-            second = new(D)
-            d_kind(second, kind2)
-            d_owner(second, owner2)
-            d_card(second, card2)
-            at = new(P)
-            p_line(at, line)
-            p_column(at, base + m.start(5))
-            d_pos(second, at)
-            turn = new(T)
-            t_player(turn, player)
-            t_draws(turn, (first, second))
-            t_plant(turn, plantings[plant])
-            t_discard(turn, cards[discard])
-            t_number(turn, int(number) if number else None)
-            if glyphs or braces or remark is not None:
-                t_glyphs(turn, tuple(glyphs.split()) if glyphs else ())
-                after = [Comment(t.strip()) for t in _BRACE_TEXT.findall(braces)] if braces else []
-                if remark is not None:
-                    after.append(Comment(remark.strip(), line=True))
-                t_after(turn, tuple(after))
-            else:
-                t_glyphs(turn, ())
-                t_after(turn, ())
-            t_before(turn, _comments_in(before) if before else ())
-            t_variations(turn, ())
-            at = new(P)
-            p_line(at, line)
-            p_column(at, base + start)
-            t_pos(turn, at)
-            at = new(P)
-            p_line(at, line)
-            p_column(at, base + m.start(6))
-            t_plant_pos(turn, at)
-            at = new(P)
-            p_line(at, line)
-            p_column(at, base + m.start(7) - 1)
-            t_discard_pos(turn, at)
-            append(turn)
-            if braces and "\n" in braces:  # a comment over several lines: the next turn is lower
-                line += braces.count("\n")
-                line_start = m.start(9) + braces.rindex("\n") + 1
+        try:
+            for m in _TURN_DECODE.finditer(text):
+                before, number, player, d1, d2, plant, discard, glyphs, braces, remark = m.groups()
+                start = m.start(2) if number else m.start(3)
+                if start != previous:
+                    breaks = count("\n", previous, start)
+                    if breaks:
+                        line += breaks
+                        line_start = text.rindex("\n", previous, start) + 1
+                previous = m.end()
+                base = 1 - line_start
+                kind1, owner1, card1 = draws[d1]
+                kind2, owner2, card2 = draws[d2]
+                first = new(D)
+                d_kind(first, kind1)
+                d_owner(first, owner1)
+                d_card(first, card1)
+                at = new(P)
+                p_line(at, line)
+                p_column(at, base + m.start(4))
+                d_pos(first, at)
+                second = new(D)
+                d_kind(second, kind2)
+                d_owner(second, owner2)
+                d_card(second, card2)
+                at = new(P)
+                p_line(at, line)
+                p_column(at, base + m.start(5))
+                d_pos(second, at)
+                turn = new(T)
+                t_player(turn, player)
+                t_draws(turn, (first, second))
+                t_plant(turn, plantings[plant])
+                t_discard(turn, cards[discard])
+                t_number(turn, int(number) if number else None)
+                if glyphs or braces or remark is not None:
+                    t_glyphs(turn, tuple(glyphs.split()) if glyphs else ())
+                    after = [Comment(t.strip()) for t in _BRACE_TEXT.findall(braces)] if braces else []
+                    if remark is not None:
+                        after.append(Comment(remark.strip(), line=True))
+                    t_after(turn, tuple(after))
+                else:
+                    t_glyphs(turn, ())
+                    t_after(turn, ())
+                t_before(turn, _comments_in(before) if before else ())
+                t_variations(turn, ())
+                at = new(P)
+                p_line(at, line)
+                p_column(at, base + start)
+                t_pos(turn, at)
+                at = new(P)
+                p_line(at, line)
+                p_column(at, base + m.start(6))
+                t_plant_pos(turn, at)
+                at = new(P)
+                p_line(at, line)
+                p_column(at, base + m.start(7) - 1)
+                t_discard_pos(turn, at)
+                append(turn)
+                if braces and "\n" in braces:  # a comment over several lines: the next turn is lower
+                    line += braces.count("\n")
+                    line_start = m.start(9) + braces.rindex("\n") + 1
+        except ValueError:  # int() refuses a number of more digits than sys.get_int_max_str_digits()
+            raise _Fault("a number of this turn has too many digits to be read", line, base + start) from None
         if not _INLINE:
             _finish_turns(turns)
         return _Run(turns)
@@ -529,7 +532,10 @@ class _Builder:
         position = _pos(token.line + self.offset, token.column)
         if rest == "*":
             return Result((), True, position, comments)
-        scores = tuple((name, int(points)) for name, points in _SCORE_DECODE.findall(rest))
+        try:
+            scores = tuple((name, int(points)) for name, points in _SCORE_DECODE.findall(rest))
+        except ValueError:  # int() refuses a number of more digits than sys.get_int_max_str_digits()
+            raise _Fault("a score of this result has too many digits to be read", position.line, position.column) from None
         return Result(scores, False, position, comments)
 
     def game(self, children: list) -> GameRecord:
