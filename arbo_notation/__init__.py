@@ -1,3 +1,51 @@
-"""arbo: the .arb notation, rules engine and tools for game records of the card game Arboretum."""
+"""arbo: the .arb notation, rules engine and tools for game records of the card game Arboretum.
+
+    import arbo_notation as arbo
+
+    games = arbo.read_games("club.arb")      # a path, a text or an open file -> list[GameRecord]
+    tree = arbo.replay(games[0])              # GameTree: the record replayed once, variations too
+    for node in tree.mainline():              # the root (setup), then one node per legal turn
+        node.turn, node.position, node.variations, node.comments, node.glyphs
+    sheet = arbo.score(tree.end().position)   # ScoreSheet; sheet.to_json() as `arbo score --json`
+    arbo.check("club.arb")                    # what `arbo check` finds, per file and per game
+
+Names are loaded on first use, so ``import arbo_notation`` stays cheap: the parser (lark), the
+YAML library and the terminal UI are loaded only by what needs them. docs/API.md has the details.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
 
 __version__ = "0.1.0"
+
+_EXPORTS = {
+    "api": ("GameNotFound", "check", "load_game", "read_games", "replay", "score"),
+    "tree": ("GameTree", "Node"),
+    "errors": (
+        "ArboError", "Diagnostic", "NotationError", "NotationErrors", "PositionError", "RuleError", "Severity",
+    ),
+    "engine.cards": ("Card", "Coord"),
+    "engine.scoring": ("ScoreSheet",),
+    "engine.state": ("Game", "GameConfig", "Setup"),
+    "notation.record": ("GameRecord", "Header", "Turn"),
+    "notation.writer": ("format_game", "format_games"),
+    "replayer": ("FileCheck", "GameReplay"),
+}
+_MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
+
+__all__ = sorted(_MODULE_OF)
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -9,45 +9,17 @@ import textwrap
 from typing import Any, Sequence
 
 from .engine.cards import species_name
-from .engine.scoring import PathScore, PlayerScore, ScoreSheet, SpeciesScore
+from .engine.scoring import PathScore, PlayerScore, ScoreSheet, SpeciesScore, Tiebreak
 
 #: The report's lines stay within this many columns (long player names aside).
 WIDTH = 100
 
-_ZERO_BREAKDOWN = {"cards": 0, "same_species": 0, "starts_with_1": 0, "ends_with_8": 0}
-
-
 # -- JSON --------------------------------------------------------------------------------------
 
 
-def _species_json(score: SpeciesScore) -> dict[str, Any]:
-    path = score.path
-    return {
-        "hand_sum": score.hand_sum,
-        "rights": score.rights,
-        "points": score.points,
-        "path": [str(card) for card in path.cards] if path else [],
-        "cells": [[cell.x, cell.y] for cell in path.cells] if path else [],
-        "breakdown": path.breakdown() if path else dict(_ZERO_BREAKDOWN),
-    }
-
-
 def sheet_to_json(sheet: ScoreSheet) -> dict[str, Any]:
-    """The score sheet as JSON-able data: per player the total and each species' scoring; winners."""
-    return {
-        "species": list(sheet.species),
-        "players": [
-            {
-                "name": player.name,
-                "total": player.total,
-                "species_planted": player.species_planted,
-                "species": {code: _species_json(player.species[code]) for code in sheet.species},
-            }
-            for player in sheet.players
-        ],
-        "winners": list(sheet.winners),
-        "tiebreak": sheet.tiebreak,
-    }
+    """The score sheet as JSON-able data (``ScoreSheet.to_json``)."""
+    return sheet.to_json()
 
 
 # -- text --------------------------------------------------------------------------------------
@@ -147,7 +119,7 @@ def winner_line(sheet: ScoreSheet) -> str:
         rest = ", ".join(f"{p.name} {p.total}" for p in others)
         return f"{leaders[0].name} wins with {top} ({rest})."
     tie = f"{_and([p.name for p in leaders])} tie on {top}"
-    if sheet.tiebreak == "species" or len(sheet.winners) == 1:
+    if sheet.tiebreak is Tiebreak.SPECIES or len(sheet.winners) == 1:
         winner = sheet.player(sheet.winners[0])
         others = [p for p in leaders if p.name != winner.name]
         counts = _and([str(p.species_planted) for p in others])

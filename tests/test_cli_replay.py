@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from arbo_notation.cli import app
 from arbo_notation.notation.record import DrawKind
 from arbo_notation.report import render_sheet
-from arbo_notation.replay import replay_game
+from arbo_notation.replayer import replay_game
 from tui_support import ANNOTATED, FOUR_PLAYER, four_player
 
 runner = CliRunner()

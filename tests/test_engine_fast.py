@@ -11,7 +11,7 @@ from arbo_notation.engine.state import Game, GameConfig, KnownTurn, Setup
 from arbo_notation.errors import RuleError
 from arbo_notation.notation.plain import read_plain_game
 from arbo_notation.notation.writer import format_game
-from arbo_notation.replay import game_for
+from arbo_notation.replayer import game_for
 from arbo_notation.simulate import simulate_game
 
 SIX = ("Ca", "Dw", "Ja", "Ma", "Oa", "Wi")

@@ -12,7 +12,7 @@ from arbo_notation.notation.plain import read_plain_game
 from arbo_notation.notation.record import DrawKind
 from arbo_notation.notation.syntax import parse_all
 from arbo_notation.notation.writer import format_game
-from arbo_notation.replay import check_text
+from arbo_notation.replayer import check_text
 from arbo_notation.simulate import simulate_game
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"

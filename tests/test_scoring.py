@@ -476,7 +476,7 @@ def test_best_paths_agrees_with_brute_force(trees):
 
 def test_score_totals_equals_the_sheets_totals_on_played_tables():
     from arbo_notation.engine.scoring import score_totals
-    from arbo_notation.replay import new_game, play_turn
+    from arbo_notation.replayer import new_game, play_turn
     from arbo_notation.simulate import simulate_game
 
     for seed in range(6):

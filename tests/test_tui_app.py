@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from arbo_notation.report import sheet_to_json, winner_line
-from arbo_notation.replay import replay_game
+from arbo_notation.replayer import replay_game
 from arbo_notation.tui.app import GotoScreen, HelpScreen, ReplayApp, ScoringScreen
 from arbo_notation.tui.model import MAIN, Cursor, ReplayModel
 from arbo_notation.tui.widgets import CardsLine, MoveList, NotesPanel, PlayerPanel

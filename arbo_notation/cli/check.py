@@ -51,7 +51,7 @@ def check_part(name: str, text: str, games_before: int) -> FileSummary:
     """Check a run of whole games of a file, ``games_before`` games into it."""
     from dataclasses import replace
 
-    from ..replay import check_text
+    from ..replayer import check_text
 
     check = check_text(text, name, keep_games=False)
     diagnostics = check.diagnostics
@@ -126,7 +126,7 @@ def _summaries(plan: list, units: list[tuple[str, str, int]], jobs: int,
 
     # Import the check's modules once, before the workers fork. Not the parser's: lark takes a
     # tenth of a second to load, and only a game that is not in the plain form needs it.
-    from .. import replay  # noqa: F401
+    from .. import replayer  # noqa: F401
     from ..notation import games  # noqa: F401
 
     # Frozen objects are left alone by the collector, so forked workers do not copy the pages

@@ -46,11 +46,10 @@ def _size(text: str) -> tuple[int, int]:
 
 def _load(file: str, game_number: int):
     from ..tui.model import ReplayModel
-    from .state import load_replay
+    from .state import load_tree
 
     try:
-        replay = load_replay(file, game_number, keep_states=True)
-        return ReplayModel(replay)
+        return ReplayModel(load_tree(file, game_number))
     except ArboError as error:
         fail(str(error))
 

@@ -51,7 +51,7 @@ def score_record_text(text: str, name: str, game: int | None) -> tuple[list[tupl
     whether every game was valid. Diagnostics go to stderr; ArboError when the game asked for
     cannot be scored.
     """
-    from ..replay import check_text
+    from ..replayer import check_text
 
     check = check_text(text, name)
     for diagnostic in check.diagnostics:

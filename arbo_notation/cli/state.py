@@ -11,25 +11,21 @@ from ..errors import ArboError
 from .common import EXIT_INVALID, echo_error, fail, read_input
 
 
-def load_replay(path: str, game_number: int, *, keep_states: bool):
-    """Read a record file and replay its game number ``game_number`` (1-based).
-
-    Syntax errors of other games are not this game's business; its own are fatal.
-    """
-    from ..notation.syntax import parse_all
-    from ..replay import replay_game
+def load_tree(path: str, game_number: int):
+    """Read a record file and replay its game number ``game_number`` (1-based) into its tree;
+    leave with a message when the file or that game cannot be read."""
+    from ..api import GameNotFound, game_tree
+    from ..errors import NotationErrors
 
     text, name = read_input(path)
-    outcome = parse_all(text, name)
-    records = {record.index: record for record in outcome.games}
-    count = len(outcome.games) + len(outcome.errors)
-    if game_number < 1 or game_number > count:
-        fail(f"{name} holds {count} game{'s' if count != 1 else ''}; there is no game {game_number}")
-    if game_number not in records:
-        for error in outcome.errors:
-            echo_error(error)
+    try:
+        return game_tree(text, name, game_number)
+    except GameNotFound as error:
+        fail(str(error))
+    except NotationErrors as error:
+        for notation_error in error.errors:
+            echo_error(notation_error)
         fail(f"game {game_number} of {name} cannot be read")
-    return replay_game(records[game_number], source_lines=text.splitlines(), keep_states=keep_states)
 
 
 def position_data(game) -> dict:
@@ -71,23 +67,25 @@ def state(
     """
     from ..board import render_game
 
+    from ..tree import SetupError
+
     try:
-        replay = load_replay(file, game_number, keep_states=True)
+        replay = load_tree(file, game_number).replay
+    except SetupError as error:
+        for diagnostic in error.diagnostics:
+            typer.echo(diagnostic.show(), err=True)
+        raise typer.Exit(EXIT_INVALID) from None
     except ArboError as error:
         fail(str(error))
     for diagnostic in replay.errors:
         typer.echo(diagnostic.show(), err=True)
     last = len(replay.states) - 1
-    if not replay.states:
-        raise typer.Exit(EXIT_INVALID)
     wanted = last if turn is None else turn
     if wanted > last:
         total = len(replay.record.turns)
         reason = "legal " if last < total else ""
         fail(f"game {game_number} has {last} {reason}turn{'s' if last != 1 else ''}; there is no position after turn {wanted}")
-    position = replay.states[wanted]
-    if wanted == last and replay.final is not None:
-        position = replay.final  # the end, with the hands revealed at scoring
+    position = replay.states[wanted]  # the last with the hands revealed at scoring
     if as_json:
         typer.echo(json.dumps(position_data(position), indent=2))
     else:

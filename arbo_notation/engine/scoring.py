@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from operator import attrgetter
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
@@ -232,21 +233,60 @@ class PlayerScore:
         object.__setattr__(self, "total", sum(s.points for s in self.species.values()))
 
 
+class Tiebreak(StrEnum):
+    """How a tie on points was settled."""
+
+    SPECIES = "species"  # the count of species in the arboretum decided
+    SHARED = "shared"  # still tied: the winners share the win
+
+
 @dataclass(frozen=True, slots=True)
 class ScoreSheet:
-    """The scoring of a whole table. ``tiebreak`` is None, 'species' (the count of species in the
-    arboretum decided) or 'shared' (still tied: the winners share the win)."""
+    """The scoring of a whole table. ``tiebreak`` is None when the points alone decided."""
 
     species: tuple[str, ...]
     players: tuple[PlayerScore, ...]
     winners: tuple[str, ...]
-    tiebreak: str | None = None
+    tiebreak: Tiebreak | None = None
 
     def player(self, name: str) -> PlayerScore:
         return next(p for p in self.players if p.name == name)
 
     def totals(self) -> dict[str, int]:
         return {p.name: p.total for p in self.players}
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-able data, one game of `arbo score --json`: per player the total and each
+        species' scoring (hand sum, right, points, path, cells, breakdown); the winners."""
+        return {
+            "species": list(self.species),
+            "players": [
+                {
+                    "name": player.name,
+                    "total": player.total,
+                    "species_planted": player.species_planted,
+                    "species": {code: _species_json(player.species[code]) for code in self.species},
+                }
+                for player in self.players
+            ],
+            "winners": list(self.winners),
+            "tiebreak": None if self.tiebreak is None else str(self.tiebreak),
+        }
+
+
+_ZERO_BREAKDOWN = {"cards": 0, "same_species": 0, "starts_with_1": 0, "ends_with_8": 0}
+
+
+def _species_json(score: SpeciesScore) -> dict[str, Any]:
+    path = score.path
+    return {
+        "hand_sum": score.hand_sum,
+        "rights": score.rights,
+        "points": score.points,
+        "path": [str(card) for card in path.cards] if path else [],
+        "cells": [[cell.x, cell.y] for cell in path.cells] if path else [],
+        "breakdown": path.breakdown() if path else dict(_ZERO_BREAKDOWN),
+    }
 
 
 def _rights_and_paths(
@@ -298,5 +338,5 @@ def _winners(scores: Sequence[PlayerScore]) -> tuple[tuple[str, ...], str | None
     most = max(s.species_planted for s in leaders)
     still = [s for s in leaders if s.species_planted == most]
     if len(still) == 1:
-        return (still[0].name,), "species"
-    return tuple(s.name for s in still), "shared"
+        return (still[0].name,), Tiebreak.SPECIES
+    return tuple(s.name for s in still), Tiebreak.SHARED

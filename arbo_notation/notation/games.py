@@ -1,7 +1,7 @@
 """Cutting a source text into games at its '---' header lines, without reading them.
 
 A line that is '---' can only open or close a header, so the cut is exact; the parser
-(syntax.py) and the fast check (replay.py) both start here, and neither needs lark for it.
+(syntax.py) and the fast check (replayer.py) both start here, and neither needs lark for it.
 """
 
 from __future__ import annotations

@@ -83,6 +83,9 @@ class Turn:
         draws = " ".join(str(d) for d in self.draws)
         return f"{self.player} {draws} {self.plant} /{self.discard}"
 
+    def __str__(self) -> str:
+        return self.notation()
+
 
 @dataclass(frozen=True, slots=True)
 class Variation:

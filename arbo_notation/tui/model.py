@@ -11,8 +11,9 @@ number ``j`` (0-based) hanging on the main line's turn of index ``k`` (0-based),
 The cursor is a line path and an index in that line: "after ``index`` turns of this line". The
 *current turn* is the one just played to reach the cursor (none at the start of the game).
 
-Every position is computed once, when the model is built. A line stops at its first illegal turn:
-the position before it is the line's last, and the rule error is kept to be shown there.
+Every position is computed once, by the replay that builds the game tree (arbo_notation/tree.py).
+A line stops at its first illegal turn: the position before it is the line's last, and the rule
+error is kept to be shown there.
 """
 
 from __future__ import annotations
@@ -25,10 +26,8 @@ from ..engine.scoring import ScoreSheet
 from ..engine.state import Game
 from ..errors import ArboError, Diagnostic, Severity
 from ..notation.record import Comment, DrawKind, GameRecord, Header, Turn, Variation
-from ..replay import GameReplay, TurnError, play_turn, replay_game, score_game
-
-LinePath = tuple[tuple[int, int], ...]
-MAIN: LinePath = ()
+from ..replayer import MAIN, Line, LineError, LinePath, score_game
+from ..tree import GameTree, load_tree
 
 #: Codes of diagnostics about one turn of play (shown where the line stops, not at the end).
 TURN_CODES = frozenset({"draw", "plant", "discard", "turn-order", "game-over", "turn-number"})
@@ -53,52 +52,6 @@ class Cursor:
     @property
     def depth(self) -> int:
         return len(self.line)
-
-
-@dataclass(frozen=True, slots=True)
-class LineError:
-    """The first illegal turn of a line: where it stands and what the rules say."""
-
-    index: int  # index of the illegal turn in its line
-    number: int  # the turn's number in the game (1-based)
-    player: str
-    notation: str
-    code: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"turn {self.number} ({self.notation}) is illegal: {self.message}"
-
-
-@dataclass(frozen=True, slots=True)
-class Line:
-    """One line of play and its positions (``states[i]``: after ``i`` of its turns)."""
-
-    path: LinePath
-    turns: tuple[Turn, ...]
-    states: tuple[Game, ...]
-    start: int  # turns of the game played before states[0]
-    error: LineError | None = None
-    variation: Variation | None = None  # None for the main line
-
-    @property
-    def legal(self) -> int:
-        """How many of the line's turns are legal (the last index of ``states``)."""
-        return len(self.states) - 1
-
-    @property
-    def first(self) -> int:
-        """The first index the cursor stops at: a variation starts on its own first turn."""
-        return 1 if self.path and self.legal >= 1 else 0
-
-    @property
-    def parent(self) -> LinePath | None:
-        return self.path[:-1] if self.path else None
-
-    @property
-    def branch(self) -> tuple[int, int] | None:
-        """(index of the replaced turn in the parent line, variation number), None for the main line."""
-        return self.path[-1] if self.path else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,62 +121,20 @@ def seen_notation(turn: Turn, viewer: str | None = None) -> str:
     return replace(turn, draws=draws, variations=()).notation()
 
 
-def _build_line(
-    path: LinePath,
-    turns: tuple[Turn, ...],
-    before: Game,
-    start: int,
-    variation: Variation | None,
-) -> Line:
-    """Play a line's turns from a copy of ``before``, stopping at the first illegal one."""
-    game = before.copy()
-    states = [before]
-    error = None
-    for index, turn in enumerate(turns):
-        try:
-            play_turn(game, turn)
-        except TurnError as failure:
-            error = LineError(index, start + index + 1, turn.player, turn.notation(), failure.code, failure.message)
-            break
-        states.append(game.copy())
-    return Line(path, turns, tuple(states), start, error, variation)
-
-
 class ReplayModel:
     """A recorded game ready to step through: every position computed, a cursor and a perspective."""
 
-    def __init__(self, replay: GameReplay) -> None:
-        record = replay.record
-        if not replay.states:
-            problems = "; ".join(d.message for d in replay.errors) or "the game cannot be set up"
-            raise ArboError(f"game {record.index} of {record.file} cannot be set up: {problems}")
+    def __init__(self, tree: GameTree) -> None:
+        replay = tree.replay
+        self.tree = tree
         self.replay = replay
-        self.record: GameRecord = record
-        self.lines: dict[LinePath, Line] = {}
-        main_states = list(replay.states)
-        if replay.legal_turns == len(record.turns) and replay.final is not None:
-            main_states[-1] = replay.final  # with the reveals of the scoring applied
-        error = None
-        if replay.legal_turns < len(record.turns):
-            turn = record.turns[replay.legal_turns]
-            try:
-                play_turn(main_states[-1].copy(), turn)
-            except TurnError as failure:
-                error = LineError(
-                    replay.legal_turns,
-                    replay.legal_turns + 1,
-                    turn.player,
-                    turn.notation(),
-                    failure.code,
-                    failure.message,
-                )
-        main = Line(MAIN, record.turns, tuple(main_states), 0, error, None)
-        self.lines[MAIN] = main
-        self._add_variations(main)
+        self.record: GameRecord = replay.record
+        self.lines: dict[LinePath, Line] = tree.lines
+        main_states = self.lines[MAIN].states
         self.players: tuple[str, ...] = main_states[0].players
         self.species: tuple[str, ...] = main_states[0].config.species
         self.cursor = Cursor(MAIN, 0)
-        perspective = record.header.perspective
+        perspective = self.record.header.perspective
         self.perspective: str | None = perspective if perspective in self.players else None
         self._sheets: dict[Cursor, ScoreSheet | None] = {}
         self._rows: dict[str | None, tuple[MoveRow, ...]] = {}
@@ -231,15 +142,8 @@ class ReplayModel:
 
     @classmethod
     def from_record(cls, record: GameRecord, source_lines: list[str] | None = None) -> "ReplayModel":
-        return cls(replay_game(record, source_lines=source_lines, keep_states=True))
-
-    def _add_variations(self, line: Line) -> None:
-        for index, turn in enumerate(line.turns[: line.legal + 1]):
-            for number, variation in enumerate(turn.variations):
-                path = line.path + ((index, number),)
-                child = _build_line(path, variation.turns, line.states[index], line.start + index, variation)
-                self.lines[path] = child
-                self._add_variations(child)
+        """The model of a record's game; ArboError when its header sets up no game."""
+        return cls(load_tree(record, source_lines))
 
     # -- facts ------------------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ a rule error ends the replay of that line of play, and the next game of the file
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from .engine.cards import SPECIES_COUNT_BY_PLAYERS
 from .engine.scoring import PlayerPosition, ScoreSheet, score_position, score_totals
@@ -15,19 +15,99 @@ from .engine.state import Game, GameConfig, Setup
 from .errors import ArboError, Diagnostic, RuleError, Severity
 from .gcpause import gc_paused
 from .notation.plain import PlainGame, read_plain_game
-from .notation.record import DrawKind, GameRecord, Header, Pos, Turn
+from .notation.record import DrawKind, GameRecord, Header, Pos, Turn, Variation
 
 #: Called after each turn replayed without error: (turn, state after it, depth of variation).
 TurnHook = Callable[[Turn, Game, int], None]
+
+#: A line of play named by its way from the main line: ``()`` is the main line, ``((k, j),)`` the
+#: variation number ``j`` (0-based) that replaces the main line's turn of index ``k``, and so on.
+LinePath = tuple[tuple[int, int], ...]
+MAIN: LinePath = ()
+
+
+@dataclass(frozen=True, slots=True)
+class LineError:
+    """The first illegal turn of a line: where it stands and what the rules say."""
+
+    index: int  # index of the illegal turn in its line
+    number: int  # the turn's number in the game (1-based)
+    player: str
+    notation: str
+    code: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"turn {self.number} ({self.notation}) is illegal: {self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of play and its positions: ``states[i]`` is the table after ``i`` of its turns.
+
+    ``states[0]`` of the main line is the setup, and its last state carries the hands revealed at
+    scoring; ``states[0]`` of a variation is the table before the turn the variation replaces. A
+    line stops at its first illegal turn, whose rule error is ``error``.
+    """
+
+    path: LinePath
+    turns: tuple[Turn, ...]
+    states: tuple[Game, ...]
+    start: int  # turns of the game played before states[0]
+    error: LineError | None = None
+    variation: Variation | None = None  # None for the main line
+
+    @property
+    def legal(self) -> int:
+        """How many of the line's turns are legal (the last index of ``states``)."""
+        return len(self.states) - 1
+
+    @property
+    def first(self) -> int:
+        """The first index a cursor stops at: a variation starts on its own first turn."""
+        return 1 if self.path and self.legal >= 1 else 0
+
+    @property
+    def parent(self) -> LinePath | None:
+        return self.path[:-1] if self.path else None
+
+    @property
+    def branch(self) -> tuple[int, int] | None:
+        """(index of the replaced turn in the parent line, variation number), None for the main line."""
+        return self.path[-1] if self.path else None
+
+
+@dataclass(slots=True)
+class _LineTrace:
+    """A line's positions and first error, gathered while the replayer plays it."""
+
+    path: LinePath
+    turns: tuple[Turn, ...]
+    start: int
+    states: list[Game]
+    variation: Variation | None = None
+    error: LineError | None = None
+    children: list["_LineTrace"] = field(default_factory=list)
+
+    def branch(self, index: int, number: int, variation: Variation, before: Game) -> "_LineTrace":
+        child = _LineTrace(self.path + ((index, number),), variation.turns, self.start + index, [before], variation)
+        self.children.append(child)
+        return child
+
+    def lines(self) -> Iterator[Line]:
+        yield Line(self.path, self.turns, tuple(self.states), self.start, self.error, self.variation)
+        for child in self.children:
+            yield from child.lines()
 
 
 @dataclass(slots=True)
 class GameReplay:
     """What replaying one game found.
 
-    ``states[i]`` is the position after ``i`` turns of the main line (``states[0]`` the setup) when
-    the replay kept states; ``final`` is the position after the last legal main-line turn, with
-    the hands revealed at scoring once the game is over.
+    When the replay kept states, ``lines`` holds every line of play (the main line at ``MAIN``,
+    then each variation) with its positions and first error. ``final`` is the position after the
+    main line, with the hands revealed at scoring once the game is over; when a turn of the main
+    line is illegal it is the position before that turn if the replay kept states, else None.
     """
 
     record: GameRecord
@@ -35,7 +115,13 @@ class GameReplay:
     final: Game | None = None
     sheet: ScoreSheet | None = None
     legal_turns: int = 0  # main-line turns replayed without a rule error
-    states: list[Game] = field(default_factory=list)
+    lines: dict[LinePath, Line] = field(default_factory=dict)
+
+    @property
+    def states(self) -> tuple[Game, ...]:
+        """The main line's positions (``states[i]``: after ``i`` turns), when the replay kept them."""
+        main = self.lines.get(MAIN)
+        return main.states if main is not None else ()
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -147,16 +233,19 @@ def replay_line(
     *,
     depth: int = 0,
     hook: TurnHook | None = None,
+    trace: _LineTrace | None = None,
 ) -> int:
     """Replay turns from the game's position (mutating it), checking each turn's variations from
-    the position before that turn. Returns how many turns were legal; stops at the first error."""
+    the position before that turn. Returns how many turns were legal; stops at the first error.
+    With a ``trace``, each line's positions and first error are kept in it."""
     legal = 0
     for turn in turns:
         expected = game.turn_number
         if turn.variations:
             before = game.copy()
-            for variation in turn.variations:  # each from the position before this turn
-                replay_line(before.copy(), variation.turns, report, depth=depth + 1, hook=hook)
+            for number, variation in enumerate(turn.variations):  # each from the position before this turn
+                child = trace.branch(legal, number, variation, before) if trace is not None else None
+                replay_line(before.copy(), variation.turns, report, depth=depth + 1, hook=hook, trace=child)
         if turn.number is not None and turn.number != expected and not game.is_over:
             report(
                 "turn-number",
@@ -170,8 +259,13 @@ def replay_line(
             play_turn(game, turn)
         except TurnError as error:
             report(error.code, error.message, error.pos, turn=expected, player=turn.player)
+            if trace is not None:
+                number = trace.start + legal + 1
+                trace.error = LineError(legal, number, turn.player, turn.notation(), error.code, error.message)
             return legal
         legal += 1
+        if trace is not None:
+            trace.states.append(game.copy())
         if hook is not None:
             hook(turn, game, depth)
     return legal
@@ -184,7 +278,9 @@ def replay_game(
     keep_states: bool = False,
     hook: TurnHook | None = None,
 ) -> GameReplay:
-    """Replay one game: header, main line and variations, reveals, scoring and the result line."""
+    """Replay one game: header, main line and variations, reveals, scoring and the result line.
+
+    With ``keep_states`` the replay keeps every line's positions (``GameReplay.lines``)."""
     outcome = GameReplay(record)
     report = _Reporter(record, source_lines, outcome.diagnostics)
     header = record.header
@@ -194,26 +290,20 @@ def replay_game(
         report("setup", str(error), header.pos)
         return outcome
     _check_species_count(record, report)
-    if keep_states:
-        outcome.states.append(game.copy())
-
-        def keep(turn: Turn, state: Game, depth: int) -> None:
-            if depth == 0:
-                outcome.states.append(state.copy())
-            if hook is not None:
-                hook(turn, state, depth)
-
-        line_hook: TurnHook | None = keep
-    else:
-        line_hook = hook
-    outcome.legal_turns = replay_line(game, record.turns, report, hook=line_hook)
-    outcome.final = game
-    if outcome.legal_turns < len(record.turns):
-        return outcome
-    _check_end(record, game, report)
-    if game.is_over and not game.hidden_players():
-        outcome.sheet = score_game(game)
-        _check_result(record, outcome.sheet, report)
+    trace = _LineTrace(MAIN, record.turns, 0, [game.copy()]) if keep_states else None
+    outcome.legal_turns = replay_line(game, record.turns, report, hook=hook, trace=trace)
+    if outcome.legal_turns == len(record.turns):
+        outcome.final = game
+        _check_end(record, game, report)
+        if game.is_over and not game.hidden_players():
+            outcome.sheet = score_game(game)
+            _check_result(record, outcome.sheet, report)
+    if trace is not None:
+        if outcome.final is not None:
+            trace.states[-1] = game.copy()  # the end, with the hands revealed at scoring
+        else:
+            outcome.final = trace.states[-1]  # an illegal turn has left ``game`` half played
+        outcome.lines = {line.path: line for line in trace.lines()}
     return outcome
 
 
@@ -464,8 +554,12 @@ def _check_run(
 
 
 __all__ = [
+    "MAIN",
     "FileCheck",
     "GameReplay",
+    "Line",
+    "LineError",
+    "LinePath",
     "TurnError",
     "check_text",
     "new_game",

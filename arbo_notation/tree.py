@@ -1,0 +1,210 @@
+"""The game tree: a record replayed once, every legal turn of every line a node with its position.
+
+    import arbo_notation as arbo
+
+    tree = arbo.replay(arbo.read_games("club.arb")[0])
+    for node in tree.mainline():
+        print(node.number, node.turn, node.position.deck_size)
+
+A node stands for the position after its turn (the root: after the setup). The turns of a line
+follow one another through ``node.next()``; a variation replaces a turn, so the variations of a
+node are the first nodes of the lines that replace *its* turn, and they share its parent. A line
+stops at its first illegal turn: the node before it carries that ``error``.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, Sequence
+
+from .engine.scoring import ScoreSheet
+from .engine.state import Game
+from .errors import ArboError, Diagnostic
+from .notation.record import Comment, GameRecord, Turn
+from .replayer import MAIN, GameReplay, Line, LineError, LinePath, replay_game
+
+
+class Node:
+    """One position of the tree: the turn that led to it, the table after it, its annotations."""
+
+    __slots__ = ("tree", "line", "index", "parent", "variations", "_next")
+
+    def __init__(self, tree: "GameTree", line: Line, index: int, parent: "Node | None") -> None:
+        self.tree = tree
+        self.line = line  # the line of play this node's turn belongs to
+        self.index = index  # turns of that line played to reach this node
+        self.parent = parent  # the node before this turn; None at the root
+        self.variations: list[Node] = []  # first nodes of the lines that replace this node's turn
+        self._next: Node | None = None
+
+    @property
+    def turn(self) -> Turn | None:
+        """The turn that led here, as recorded (None at the root)."""
+        return self.line.turns[self.index - 1] if self.index else None
+
+    @property
+    def number(self) -> int:
+        """How many turns of the game lead here: the turn's number (0 at the root)."""
+        return self.line.start + self.index
+
+    @property
+    def position(self) -> Game:
+        """The table after this node's turn: a copy of the engine's game, the caller's to keep."""
+        return self.line.states[self.index].copy()
+
+    @property
+    def comments(self) -> tuple[Comment, ...]:
+        """The comments on this turn (before it, then after it); at the root, the game's own."""
+        turn = self.turn
+        if turn is None:
+            return self.tree.record.comments
+        return turn.comments_before + turn.comments_after
+
+    @property
+    def glyphs(self) -> tuple[str, ...]:
+        turn = self.turn
+        return turn.glyphs if turn is not None else ()
+
+    @property
+    def error(self) -> LineError | None:
+        """The rule error of the next turn of this line, when that turn is illegal."""
+        line = self.line
+        return line.error if self.index == line.legal else None
+
+    @property
+    def path(self) -> LinePath:
+        """The line of play this node belongs to (``()``: the main line)."""
+        return self.line.path
+
+    def is_mainline(self) -> bool:
+        return not self.line.path
+
+    def next(self) -> "Node | None":
+        """The following node of this node's line (None at its last legal turn)."""
+        return self._next
+
+    def __repr__(self) -> str:
+        turn = self.turn
+        where = "root" if turn is None else f"{self.number}. {turn.notation()}"
+        return f"<Node {where}{' in variation ' + str(self.path) if self.path else ''}>"
+
+
+class GameTree:
+    """A game record replayed once: the root, every legal turn as a node, and the findings."""
+
+    def __init__(self, replay: GameReplay) -> None:
+        if MAIN not in replay.lines:
+            raise ArboError("a game tree needs a replay that kept its states (replay_game(..., keep_states=True))")
+        self.replay = replay
+        self._firsts: dict[LinePath, Node] = {}
+        self.root = self._build(replay.lines[MAIN], None)
+
+    def _build(self, line: Line, before: Node | None) -> Node:
+        """The nodes of a line, ``before`` being the node its first turn follows; its first node.
+
+        A variation that replaces the line's illegal turn has no turn node to hang on: it is
+        reached through ``line_nodes`` and ``lines`` only."""
+        start = 1 if line.path else 0
+        nodes: list[Node] = []
+        parent = before
+        for index in range(start, line.legal + 1):
+            node = Node(self, line, index, parent)
+            if nodes:
+                nodes[-1]._next = node
+            nodes.append(node)
+            parent = node
+
+        def node_at(index: int) -> Node:
+            return nodes[index - start] if index >= start else before  # type: ignore[return-value]
+
+        for index in range(min(line.legal + 1, len(line.turns))):
+            for number in range(len(line.turns[index].variations)):
+                child = self.replay.lines[line.path + ((index, number),)]
+                if child.legal < 1:
+                    continue
+                first = self._build(child, node_at(index))
+                self._firsts[child.path] = first
+                if index < line.legal:
+                    node_at(index + 1).variations.append(first)
+        return nodes[0]
+
+    # -- facts ------------------------------------------------------------------------------
+
+    @property
+    def record(self) -> GameRecord:
+        return self.replay.record
+
+    @property
+    def lines(self) -> dict[LinePath, Line]:
+        """Every line of play: the main line at ``()``, then each variation by its path."""
+        return self.replay.lines
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        """What `arbo check` reports for this game."""
+        return self.replay.diagnostics
+
+    @property
+    def valid(self) -> bool:
+        return self.replay.valid
+
+    @property
+    def sheet(self) -> ScoreSheet | None:
+        """The scoring of the finished game (None while it is unfinished, invalid or hands hidden)."""
+        return self.replay.sheet
+
+    # -- walking ----------------------------------------------------------------------------
+
+    def mainline(self) -> Iterator[Node]:
+        """The root, then one node per legal turn of the main line."""
+        node: Node | None = self.root
+        while node is not None:
+            yield node
+            node = node.next()
+
+    def end(self) -> Node:
+        """The last legal node of the main line (the hands revealed there once the game is over)."""
+        node = self.root
+        while node._next is not None:
+            node = node._next
+        return node
+
+    def line_nodes(self, path: LinePath) -> list[Node]:
+        """The nodes of one line of play, from its first turn (the root first, for the main line)."""
+        node = self.root if not path else self._firsts.get(path)
+        nodes = []
+        while node is not None:
+            nodes.append(node)
+            node = node.next()
+        return nodes
+
+    def walk(self) -> Iterator[Node]:
+        """Every node in reading order: each turn, then the variations that replace it."""
+        yield from self._walk_from(self.root)
+
+    def _walk_from(self, node: Node | None) -> Iterator[Node]:
+        while node is not None:
+            yield node
+            for first in node.variations:
+                yield from self._walk_from(first)
+            node = node.next()
+
+
+def load_tree(record: GameRecord, source_lines: Sequence[str] | None = None) -> GameTree:
+    """Replay a record into its tree; ArboError when its header sets up no game."""
+    replay = replay_game(record, source_lines=source_lines, keep_states=True)
+    if not replay.lines:
+        raise SetupError(replay)
+    return GameTree(replay)
+
+
+class SetupError(ArboError):
+    """A record whose header sets up no game: there is no tree to walk; ``diagnostics`` say why."""
+
+    def __init__(self, replay: GameReplay) -> None:
+        record = replay.record
+        problems = "; ".join(d.message for d in replay.errors) or "the game cannot be set up"
+        super().__init__(f"game {record.index} of {record.file} cannot be set up: {problems}")
+        self.diagnostics = replay.diagnostics
+
+
+__all__ = ["GameTree", "Node", "SetupError", "load_tree"]
