@@ -1,0 +1,198 @@
+"""Benchmark: `arbo check` as a whole command on every kind of record, against python-chess.
+
+Each row is one kind of record and one layout, timed as whole commands (interpreter start-up,
+imports and work) in one run, alternating arbo and the peer:
+
+- arbo: `python -m arbo_notation check FILES` with the default options, and with `-j 1`;
+- the peer: a `python -c` script that reads and validates every game of PGN files holding the same
+  number of plies with python-chess (`chess.pgn.read_game`, which replays every move).
+
+Kinds: plain (omniscient, canonical), seat (one player's record: the others' deck draws unknown),
+spectator (no deck draw known), annotated (glyphs and comments), variations, hand-typed (several
+spaces and tabs between the parts of a turn). Layouts: one file, or one game per file.
+
+    pip install -e '.[bench]'
+    python bench/bench_kinds.py [--games 1000] [--rounds 3] [--kind spectator] [--layout per-file]
+
+The ratio is arbo turns/s over python-chess plies/s (the same count), so above 1 arbo is faster.
+The target of the issue "Speed and memory on every kind of record": every ratio >= 2, and the
+default -j never slower than -j 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from arbo_notation.notation.record import Comment, GameRecord, Turn, Variation
+from arbo_notation.notation.views import partial_record
+from arbo_notation.notation.writer import format_games
+from arbo_notation.simulate import simulate_games
+
+KINDS = ("plain", "seat", "spectator", "annotated", "variations", "hand-typed")
+LAYOUTS = ("one-file", "per-file")
+
+_CHESS = """
+import sys
+import chess.pgn
+for path in sys.argv[1:]:
+    with open(path) as stream:
+        while (game := chess.pgn.read_game(stream)) is not None:
+            if game.errors:
+                raise SystemExit(str(game.errors[0]))
+"""
+
+
+def _annotate(turn: Turn) -> Turn:
+    number = turn.number or 0
+    glyphs = ("!",) if number % 3 == 0 else ("?!",) if number % 7 == 0 else ()
+    after = (Comment(f"turn {number}: a quiet move, nothing to add"),) if number % 4 == 0 else ()
+    before = (Comment("the middle game", line=True),) if number % 11 == 0 else ()
+    return replace(turn, glyphs=glyphs, comments_after=after, comments_before=before)
+
+
+def _with_variation(turn: Turn) -> Turn:
+    if (turn.number or 0) % 8:
+        return turn
+    alternative = replace(turn, number=None, glyphs=("?",), comments_after=(Comment("the same, played again"),))
+    return replace(turn, variations=(Variation((alternative,)),))
+
+
+def games_of_kind(kind: str, count: int, seed: int) -> list[GameRecord]:
+    games = list(simulate_games(4, count, seed, bots=("random",) * 4))
+    if kind == "seat":
+        return [partial_record(g, seated=g.header.players[0]) for g in games]
+    if kind == "spectator":
+        return [partial_record(g) for g in games]
+    if kind == "annotated":
+        return [replace(g, turns=tuple(_annotate(t) for t in g.turns)) for g in games]
+    if kind == "variations":
+        return [replace(g, turns=tuple(_with_variation(t) for t in g.turns)) for g in games]
+    return games
+
+
+_TURN_LINE = re.compile(r"^(\d+\.) (\S+) (.*)$", re.MULTILINE)
+
+
+def hand_typed(text: str) -> str:
+    """Canonical text retyped by hand: tabs and runs of spaces between a turn's parts."""
+    rng = random.Random(7)
+
+    def retype(match: re.Match[str]) -> str:
+        gaps = [rng.choice(("  ", "\t", " \t", "   ")) for _ in range(8)]
+        parts = match.group(3).split(" ")
+        rest = "".join(part + gaps[i % len(gaps)] for i, part in enumerate(parts)).rstrip()
+        return f"{match.group(1)}{gaps[0]}{match.group(2)}{gaps[1]}{rest}"
+
+    return _TURN_LINE.sub(retype, text)
+
+
+def pgn_games(plies: int, games: int, seed: int) -> list[str]:
+    """Random legal chess games, ``games`` of them, holding ``plies`` plies in all."""
+    import chess
+    import chess.pgn
+
+    rng = random.Random(seed)
+    texts = []
+    for index in range(games):
+        length = plies // games + (1 if index < plies % games else 0)
+        board = chess.Board()
+        game = chess.pgn.Game()
+        node = game
+        while board.ply() < length:
+            moves = list(board.legal_moves)
+            if not moves:  # mate or stalemate: start the game again, keeping the count
+                board, game = chess.Board(), chess.pgn.Game()
+                node = game
+                continue
+            move = rng.choice(moves)
+            node = node.add_variation(move)
+            board.push(move)
+        out = io.StringIO()
+        print(game, file=out, end="\n\n")
+        texts.append(out.getvalue())
+    return texts
+
+
+def write_layout(folder: Path, texts: list[str], suffix: str, layout: str) -> list[str]:
+    if layout == "one-file":
+        path = folder / f"all{suffix}"
+        path.write_text("".join(texts), encoding="utf-8")
+        return [str(path)]
+    paths = []
+    for number, text in enumerate(texts):
+        path = folder / f"g{number:06d}{suffix}"
+        path.write_text(text, encoding="utf-8")
+        paths.append(str(path))
+    return paths
+
+
+def run(command: list[str]) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True)
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{command[:5]}... failed ({done.returncode}): {done.stderr[-500:]}")
+    return elapsed
+
+
+def measure(kind: str, layout: str, count: int, rounds: int) -> dict[str, float]:
+    records = games_of_kind(kind, count, seed=2026)
+    texts = [format_games([g]) for g in records]
+    if kind == "hand-typed":
+        texts = [hand_typed(t) for t in texts]
+    turns = sum(len(g.turns) for g in records)
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        (folder / "arb").mkdir()
+        (folder / "pgn").mkdir()
+        arb = write_layout(folder / "arb", texts, ".arb", layout)
+        pgn = write_layout(folder / "pgn", pgn_games(turns, count, seed=2026), ".pgn", layout)
+        base = [sys.executable, "-m", "arbo_notation", "check", "-q"]
+        times: dict[str, list[float]] = {"default": [], "j1": [], "chess": []}
+        for _ in range(rounds):
+            times["default"].append(run(base + arb))
+            times["j1"].append(run(base + ["-j", "1"] + arb))
+            times["chess"].append(run([sys.executable, "-c", _CHESS] + pgn))
+    median = {key: statistics.median(value) for key, value in times.items()}
+    return {
+        "turns": turns,
+        "default": median["default"],
+        "j1": median["j1"],
+        "chess": median["chess"],
+        "ratio": median["chess"] / median["default"],
+        "ratio_j1": median["chess"] / median["j1"],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--kind", choices=KINDS, action="append", help="one kind (default: every kind)")
+    parser.add_argument("--layout", choices=LAYOUTS, action="append", help="one layout (default: both)")
+    args = parser.parse_args()
+    try:
+        import chess  # noqa: F401
+    except ImportError:
+        raise SystemExit("python-chess is needed: pip install -e '.[bench]'")
+    print(f"{'kind':<11} {'layout':<9} {'turns':>7} {'arbo':>8} {'-j 1':>8} {'chess':>8} {'ratio':>6} {'-j 1':>6}")
+    for kind in args.kind or KINDS:
+        for layout in args.layout or LAYOUTS:
+            row = measure(kind, layout, args.games, args.rounds)
+            print(f"{kind:<11} {layout:<9} {row['turns']:>7} {row['default']:>7.2f}s {row['j1']:>7.2f}s "
+                  f"{row['chess']:>7.2f}s {row['ratio']:>6.2f} {row['ratio_j1']:>6.2f}", flush=True)
+    print("ratio: python-chess time / arbo time for the same number of plies and turns; target >= 2")
+
+
+if __name__ == "__main__":
+    main()
