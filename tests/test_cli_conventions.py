@@ -149,7 +149,9 @@ def test_a_turn_an_illegal_turn_stops_short_of_is_bad_data_not_usage(files):
     result = run("state", files["ILLEGAL"], "--turn", "5")
     assert result.exit_code == 1
     assert "error: Ben cannot plant Oa4 at (2,1)" in result.stderr
-    assert result.stderr.endswith("arbo: game 1 has 3 legal turns (turn 4 is illegal); there is no position after turn 5\n")
+    assert result.stderr.endswith(
+        "arbo: game 1 has 3 legal turns (turn 4 is illegal); there is no position after turn 5\n"
+    )
 
 
 def test_the_readme_states_the_exit_status_rule_and_sets_up_a_virtual_environment_first():
@@ -174,16 +176,37 @@ def test_help_shows_no_python_types(command: str):
     assert found == [], result.stdout
 
 
-def test_every_option_that_takes_a_value_names_it():
-    for command in COMMANDS:
-        out = run(command, "--help").stdout
-        usage = next(line for line in out.splitlines() if "Usage:" in line)
-        assert "[OPTIONS]" in usage
-        for option, metavar in (("--game", "N"), ("--turn", "N"), ("--to", "FORMAT"), ("--jobs", "N"),
-                                ("--players", None), ("--as", "PLAYER"), ("--out", "DIR|-")):
-            for row in out.splitlines():
-                if re.search(rf"│\s*\*?\s*{re.escape(option)}\s", row) and metavar:
-                    assert metavar in row, (command, row)
+OPTION_METAVARS = [
+    ("check", "--jobs", "N"),
+    ("score", "--game", "N"),
+    ("state", "--game", "N"),
+    ("state", "--turn", "N"),
+    ("convert", "--to", "FORMAT"),
+    ("convert", "--from", "FORMAT"),
+    ("simulate", "--players", "N"),
+    ("simulate", "--games", "N"),
+    ("simulate", "--seed", "SEED"),
+    ("simulate", "--out", "DIR|-"),
+    ("simulate", "--bot", "greedy|random"),
+    ("simulate", "--event", "TEXT"),
+    ("new", "--players", "NAME,NAME[,...]"),
+    ("new", "--seed", "SEED"),
+    ("new", "--date", "YYYY-MM-DD"),
+    ("replay", "--game", "N"),
+    ("replay", "--turn", "N"),
+    ("replay", "--as", "PLAYER"),
+    ("replay", "--screenshot", "FILE.svg"),
+    ("replay", "--size", "WxH"),
+]
+
+
+@pytest.mark.parametrize(("command", "option", "metavar"), OPTION_METAVARS)
+def test_every_option_that_takes_a_value_names_it(command: str, option: str, metavar: str):
+    out = run(command, "--help").stdout
+    rows = [" ".join(row.replace("│", " ").replace("*", " ").split()) for row in out.splitlines()]
+    options = rows[next(i for i, row in enumerate(rows) if row.startswith("╭─ Options")):]
+    row = next(row for row in options if row.startswith(f"{option} "))
+    assert re.match(rf"{re.escape(option)}( -\w)? {re.escape(metavar)} ", row), row
 
 
 @pytest.mark.parametrize(
@@ -213,6 +236,15 @@ def test_shell_completion_is_typers_own():
     result = run("--show-completion", "bash")
     assert result.exit_code == 0
     assert "_ARBO_COMPLETE" in result.stdout and "complete" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("words", "expected"), [("arbo con", ["convert"]), ("arbo convert g.arb --to ", ["json", "yaml", "arb"])]
+)
+def test_completion_offers_commands_and_formats(words: str, expected: list[str]):
+    env = {"_ARBO_COMPLETE": "complete_bash", "COMP_WORDS": words, "COMP_CWORD": str(len(words.split(" ")) - 1)}
+    result = runner.invoke(app, [], env=env, prog_name="arbo")
+    assert (result.exit_code, result.stdout.split()) == (0, expected)
 
 
 # -- score ------------------------------------------------------------------------------------
@@ -256,6 +288,20 @@ def test_score_of_an_unfinished_record_is_one_message():
     result = run("score", str(SAMPLES / "unfinished.arb"))
     assert result.exit_code == 1
     assert result.stderr == f"arbo: {SAMPLES / 'unfinished.arb'}: game 1 is not finished: nothing to score\n"
+
+
+def test_score_of_a_finished_game_with_an_unknown_hand_says_so_not_unfinished(tmp_path):
+    spectator = (SAMPLES / "three-player-spectator.arb").read_text(encoding="utf-8")
+    lines = [line for line in spectator.splitlines(keepends=True) if not line.startswith(("reveal Omar", "result"))]
+    record = tmp_path / "unrevealed.arb"
+    record.write_text("".join(lines) + (SAMPLES / "unfinished.arb").read_text(encoding="utf-8"), encoding="utf-8")
+    assert run("check", str(record)).exit_code == 0
+    result = run("score", str(record))
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"arbo: {record}: game 2 is not finished; game 1 is over but a hand is unknown (add a reveal line): "
+        "nothing to score\n"
+    )
 
 
 # -- replay ----------------------------------------------------------------------------------

@@ -78,7 +78,8 @@ def new(
     players: str = typer.Option(..., "--players", "-p", metavar="NAME,NAME[,...]",
                                 help="The players in seat order, the start player first."),
     seed: Optional[str] = typer.Option(
-        None, "--seed", "-s", metavar="SEED", help="Choose the species at random with this seed (default: the first 6, 8 or 10)."
+        None, "--seed", "-s", metavar="SEED",
+        help="Choose the species at random with this seed (default: the first 6, 8 or 10).",
     ),
     event: Optional[str] = typer.Option(None, "--event", metavar="TEXT", help="The event (tournament, club night...)."),
     site: Optional[str] = typer.Option(None, "--site", metavar="TEXT", help="Where the game is played."),

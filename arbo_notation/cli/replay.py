@@ -104,7 +104,7 @@ def replay(
         None, "--screenshot", metavar="FILE.svg", parser=_svg_name,
         help="Write an SVG of the replayer at --turn to FILE.svg and exit.",
     ),
-    size: Any = typer.Option(
+    size: Any = typer.Option(  # (width, height), read from WxH
         "120x40", "--size", metavar="WxH", parser=_size, help="The screen size of --screenshot."
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not say which file --screenshot wrote."),

@@ -74,7 +74,7 @@ def score_record_text(text: str, name: str, game: int | None) -> tuple[list[tupl
     for diagnostic in diagnostics:
         typer.echo(diagnostic.show(), err=True)
     valid = check.valid if game is None else not any(d.severity is Severity.ERROR for d in diagnostics)
-    sheets, unfinished = [], []
+    sheets, unfinished, unrevealed = [], [], []
     for replay in check.games:
         index = replay.record.index
         if game is not None and index != game:
@@ -82,10 +82,13 @@ def score_record_text(text: str, name: str, game: int | None) -> tuple[list[tupl
         if replay.sheet is not None and replay.valid:
             sheets.append((index, replay.sheet))
         elif replay.valid:
-            unfinished.append(index)
-    if unfinished:  # one message for them all, and none more when it is why nothing is scored
-        ending = "not scored" if sheets else "nothing to score"
-        message = f"{name}: {_games(unfinished)} not finished: {ending}"
+            over = replay.final is not None and replay.final.is_over
+            (unrevealed if over else unfinished).append(index)
+    if unfinished or unrevealed:  # one message for them all, and none more when it is why nothing is scored
+        reasons = [f"{_games(unfinished)} not finished"] if unfinished else []
+        if unrevealed:
+            reasons.append(f"{_games(unrevealed)} over but a hand is unknown (add a reveal line)")
+        message = f"{name}: {'; '.join(reasons)}: {'not scored' if sheets else 'nothing to score'}"
         if not sheets:
             raise ArboError(message)
         typer.echo(message, err=True)

@@ -74,6 +74,7 @@ def _tidy(params: list) -> list:
     """Show flags without a type and arguments by their metavar only."""
     for param in params:
         if isinstance(param, TyperArgument) and not isinstance(param, _NamedArgument):
+            # typer builds its arguments itself and has no setting for their type column
             param.__class__ = _NamedArgument
         elif getattr(param, "is_flag", False) and param.metavar is None:
             param.metavar = ""
@@ -84,9 +85,9 @@ def _hint(error: Any) -> str:
     """'--turn' for an option, 'FILE' for an argument: how the error names what was wrong."""
     param = getattr(error, "param", None)
     if param is not None:
-        names = [o for o in param.opts if o.startswith("--")] or list(param.opts)
         if getattr(param, "param_type_name", "") == "argument":
             return param.metavar or param.name.upper()
+        names = [o for o in param.opts if o.startswith("--")] or list(param.opts)
         return names[0] if names else param.name
     hint = getattr(error, "param_hint", None)
     if isinstance(hint, (list, tuple)):
