@@ -119,7 +119,7 @@ def game_tree(text: str, name: str, number: int = 1) -> GameTree:
     if number < 1 or number > count:
         raise GameNotFound(f"{name} holds {count} game{'s' if count != 1 else ''}; there is no game {number}")
     if number not in records:
-        errors = [error for error in outcome.errors if outcome.game_of(error) == number]
+        errors = [error for error in outcome.errors if outcome.game_of(error) in (number, None)]
         raise NotationErrors(errors or outcome.errors)
     return load_tree(records[number], text.splitlines())
 

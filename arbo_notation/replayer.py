@@ -311,7 +311,7 @@ def score_game(game: Game) -> ScoreSheet:
     """The scoring of a finished game whose hands are all known."""
     hands = game.final_hands()
     players = [PlayerPosition(p, game.arboretum(p), hands[p]) for p in game.players]
-    return score_position(game.config.species, players)
+    return score_position(game.config.species, players, game_over=game.is_over)
 
 
 def _check_species_count(record: GameRecord, report: _Reporter) -> None:

@@ -135,7 +135,9 @@ def winner_line(sheet: ScoreSheet) -> str:
 
 def render_sheet(sheet: ScoreSheet, title: str | None = None) -> str:
     """A plain-text score report: per species each player's hand sum, right and best path, then
-    totals and the winner. ``*`` marks the players holding the right to score a species."""
+    totals and the winner. ``*`` marks the players holding the right to score a species. A position
+    before the end of the game (``sheet.game_over`` false) is scored as if the game ended there, and the
+    winner's line says so."""
     lines: list[str] = []
     if title:
         lines += [title, "=" * min(len(title), WIDTH), ""]
@@ -147,5 +149,5 @@ def render_sheet(sheet: ScoreSheet, title: str | None = None) -> str:
     if players:
         lines += _total_lines(players, name_width)
         lines.append("")
-    lines.append(winner_line(sheet))
+    lines.append(winner_line(sheet) if sheet.game_over else f"As if the game ended here: {winner_line(sheet)}")
     return "\n".join(lines) + "\n"

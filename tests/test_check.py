@@ -189,12 +189,12 @@ def test_state_text_draws_grids_hands_and_piles():
     assert out.count("hand:") == 3 and out.count("discard:") == 3
 
 
-def test_state_past_the_end_is_an_error():
+def test_state_past_the_end_is_a_usage_error():
     result = run("state", str(SAMPLES / "unfinished.arb"), "--turn", "99")
-    assert result.exit_code == 1
-    assert "there is no position after turn 99" in result.stderr
+    assert result.exit_code == 2
+    assert result.stderr == "arbo: game 1 has 14 turns; there is no position after turn 99\n"
     result = run("state", str(SAMPLES / "unfinished.arb"), "--game", "2")
-    assert result.exit_code == 1 and "there is no game 2" in result.stderr
+    assert result.exit_code == 2 and "there is no game 2" in result.stderr
 
 
 # -- fmt and convert ---------------------------------------------------------------------------------

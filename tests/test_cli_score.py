@@ -136,6 +136,7 @@ SHARED_WIN_JSON = {
     ],
     "winners": ["Eve", "Finn"],
     "tiebreak": "shared",
+    "game_over": True,  # a position file without `game_over: false` is the end of a game
 }
 
 

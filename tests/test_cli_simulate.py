@@ -79,7 +79,7 @@ def test_simulate_bad_options_exit_2(args):
     result = run("simulate", *args)
     assert result.exit_code == 2
     assert result.stdout == ""
-    assert "Usage" in result.stderr
+    assert result.stderr.startswith("arbo: ") and "(see 'arbo simulate --help')" in result.stderr
 
 
 def test_simulate_into_a_file_is_an_error(tmp_path):

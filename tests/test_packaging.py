@@ -8,6 +8,8 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -39,6 +41,16 @@ def test_commands_that_need_no_tui_do_not_load_textual_or_lark_at_start():
     script = "import sys, arbo_notation.cli; print(sorted(m for m in ('textual', 'lark', 'yaml') if m in sys.modules))"
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("args", [["--version"], ["--help"], ["replay", "--help"]])
+def test_version_and_help_load_neither_textual_nor_lark(args: list[str]):
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "arbo_notation", *args],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-500:]
+    loaded = {line.split("|")[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+    assert "arbo_notation.cli" in loaded  # the probe sees the imports
+    assert {name for name in loaded if name.split(".")[0] in ("textual", "lark")} == set()
 
 
 def test_check_and_score_never_import_textual():

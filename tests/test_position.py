@@ -294,7 +294,7 @@ def positions(draw):
         trees = {Coord(x, y): deck.pop() for x, y in cells}
         hand = tuple(deck.pop() for _ in range(draw(st.integers(0, min(8, len(deck))))))
         players.append(PlayerPosition(name, trees, hand))
-    return Position(tuple(species), tuple(players))
+    return Position(tuple(species), tuple(players), game_over=draw(st.booleans()))
 
 
 @settings(max_examples=150, deadline=None)

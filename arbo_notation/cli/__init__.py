@@ -5,16 +5,41 @@ from __future__ import annotations
 import typer
 
 from . import check, convert, fmt, new, replay, score, simulate, state
+from .usage import ArboApp, ArboGroup
 
-app = typer.Typer(
+HELP = """Record, check, score and replay games of Arboretum written in the .arb notation.
+
+Every command has --help with examples. Data goes to stdout, messages to stderr. The exit status is 0 when all is well, 1 for bad input data (a malformed, missing or unreadable file, an illegal move, a wrong result) and 2 for a usage error, including an option value that does not fit the record (such as --turn 99 of a 40-turn game, or --game 3 of a file of 2 games).
+"""
+
+app = ArboApp(
     name="arbo",
-    help="Record, check, score and replay games of Arboretum written in the .arb notation.",
+    cls=ArboGroup,
+    help=HELP,
     no_args_is_help=True,
     rich_markup_mode="markdown",
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _print_version(wanted: bool) -> None:
+    if wanted:
+        from .. import __version__
+
+        typer.echo(f"arbo {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def arbo(
+    version: bool = typer.Option(
+        False, "--version", is_eager=True, callback=_print_version, help="Print arbo's version and exit."
+    ),
+) -> None:
+    """The options of `arbo` itself (before the command)."""
+
 
 for module in (check, score, state, fmt, convert, simulate, new, replay):
     module.register(app)

@@ -12,6 +12,7 @@ import typer
 
 from ..errors import ArboError, Diagnostic, Severity
 from .common import EXIT_INVALID, EXIT_OK, read_input
+from .usage import whole_number
 
 
 @dataclass(slots=True)
@@ -28,11 +29,18 @@ class FileSummary:
     def errors(self) -> int:
         return sum(1 for d in self.diagnostics if d.severity is Severity.ERROR)
 
+    @property
+    def warned(self) -> int:
+        """Valid games with a warning (a game with an error is invalid, whatever else it has)."""
+        faulty = {d.game for d in self.diagnostics if d.severity is Severity.ERROR}
+        return len({d.game for d in self.diagnostics if d.severity is Severity.WARNING and d.game is not None} - faulty)
+
     def to_json(self) -> dict:
         return {
             "file": self.file,
             "games": self.games,
             "valid": self.valid,
+            "valid_with_warnings": self.warned,
             "invalid": self.games - self.valid,
             "diagnostics": [d.to_json() for d in self.diagnostics],
         }
@@ -172,11 +180,18 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
+def summary_counts(valid: int, warned: int, invalid: int) -> str:
+    """'9 valid, 2 valid with warnings, 1 invalid': the games with warnings apart from the clean."""
+    if not warned:
+        return f"{valid} valid, {invalid} invalid"
+    return f"{valid - warned} valid, {warned} valid with warnings, {invalid} invalid"
+
+
 def check(
     files: List[str] = typer.Argument(..., help="Record files to check ('-' reads standard input).", metavar="FILE..."),
     as_json: bool = typer.Option(False, "--json", help="Print the findings as JSON on stdout."),
     jobs: int = typer.Option(
-        0, "--jobs", "-j", min=0,
+        0, "--jobs", "-j", metavar="N", parser=whole_number("--jobs", 0),
         help="Worker processes: 1 checks in this process; 0 (the default) uses every core for big inputs.",
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print errors only, no warnings or summary."),
@@ -184,7 +199,9 @@ def check(
     """Check every game of the record files against the rules of Arboretum.
 
     Each finding is printed on stderr as FILE:LINE:COLUMN: error: MESSAGE, with the source line
-    and a caret; a summary closes the run. The exit status is 1 when any game is invalid.
+    and a caret; a summary closes the run, such as "12 games: 9 valid, 2 valid with warnings,
+    1 invalid". In --json, "valid" counts every valid game and "valid_with_warnings" those of them
+    with a warning. The exit status is 1 when any game is invalid or a file cannot be read.
 
     Big inputs (a megabyte and more) are shared out among worker processes, one per core, whole games at a time; -j sets their number, -j 1 checks in this process.
 
@@ -199,12 +216,14 @@ def check(
     summaries = check_files(files, jobs, progress=sys.stderr.isatty())
     games = sum(s.games for s in summaries)
     valid = sum(s.valid for s in summaries)
+    warned = sum(s.warned for s in summaries)
     failed = any(s.errors or s.unreadable for s in summaries)
     if as_json:
         payload = {
             "files": [s.to_json() for s in summaries],
             "games": games,
             "valid": valid,
+            "valid_with_warnings": warned,
             "invalid": games - valid,
         }
         typer.echo(json.dumps(payload, indent=2))
@@ -216,7 +235,7 @@ def check(
                 typer.echo(diagnostic.show(), err=True)
         if not quiet:
             unreadable = sum(1 for s in summaries if s.unreadable)
-            line = f"{_plural(games, 'game')}: {valid} valid, {games - valid} invalid"
+            line = f"{_plural(games, 'game')}: {summary_counts(valid, warned, games - valid)}"
             if unreadable:
                 line += f"; {_plural(unreadable, 'file')} could not be read"
             typer.echo(line)

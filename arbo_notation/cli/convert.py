@@ -10,6 +10,7 @@ import typer
 
 from ..errors import ArboError, NotationErrors
 from .common import EXIT_INVALID, echo_error, read_input
+from .usage import one_of
 
 
 class Format(str, Enum):
@@ -55,10 +56,25 @@ def write_records(games, form: Format) -> str:
     return format_games(games)
 
 
+FORMAT_NAMES = ("json", "yaml", "arb")
+
+
+def _format_names(incomplete: str) -> list[str]:
+    return [name for name in FORMAT_NAMES if name.startswith(incomplete)]
+
+
 def convert(
-    file: str = typer.Argument(..., help="A record: .arb, .json or .yaml ('-' reads standard input)."),
-    to: Format = typer.Option(..., "--to", help="The form to write."),
-    source: Optional[Format] = typer.Option(None, "--from", help="The input's form (default: by extension or content)."),
+    file: str = typer.Argument(
+        ..., metavar="FILE", help="A record: .arb, .json or .yaml ('-' reads standard input)."
+    ),
+    to: Format = typer.Option(
+        ..., "--to", metavar="FORMAT", parser=one_of("--to", FORMAT_NAMES, Format), autocompletion=_format_names,
+        help="The form to write: json, yaml or arb.",
+    ),
+    source: Optional[Format] = typer.Option(
+        None, "--from", metavar="FORMAT", parser=one_of("--from", FORMAT_NAMES, Format), autocompletion=_format_names,
+        help="The input's form: json, yaml or arb (default: by extension or content).",
+    ),
 ) -> None:
     """Convert records between .arb and a lossless structured form (JSON or YAML).
 

@@ -27,11 +27,13 @@ def fmt(
     files: List[str] = typer.Argument(..., help="Record files ('-' reads standard input).", metavar="FILE..."),
     check: bool = typer.Option(False, "--check", help="Write nothing; exit 1 naming each file not in canonical form."),
     in_place: bool = typer.Option(False, "--in-place", "-i", help="Rewrite the files instead of printing."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="With --in-place: do not list the files rewritten."),
 ) -> None:
     """Print records in the canonical .arb form (or rewrite them with --in-place).
 
     The canonical form keeps every comment, glyph, variation and header key; formatting it again
-    changes nothing. A file with a syntax error is reported and left as it is.
+    changes nothing. A file with a syntax error is reported and left as it is. With --in-place,
+    each file rewritten is named on stderr, then a count such as "2 files reformatted, 1 unchanged".
 
     Examples:
 
@@ -46,6 +48,7 @@ def fmt(
     if in_place and "-" in files:
         fail("--in-place cannot rewrite standard input", EXIT_USAGE)
     failed = False
+    counts = {"reformatted": 0, "unchanged": 0, "not formatted": 0}
     for path in files:
         try:
             text, name = read_input(path)
@@ -53,6 +56,7 @@ def fmt(
         except ArboError as error:
             _report(error)
             failed = True
+            counts["not formatted"] += 1
             continue
         if check:
             if formatted != text:
@@ -61,10 +65,25 @@ def fmt(
         elif in_place:
             if formatted != text:
                 Path(path).write_text(formatted, encoding="utf-8", newline="\n")
-                typer.echo(f"reformatted {name}", err=True)
+                counts["reformatted"] += 1
+                if not quiet:
+                    typer.echo(f"reformatted {name}", err=True)
+            else:
+                counts["unchanged"] += 1
         else:
             typer.echo(formatted, nl=False)
+    if in_place and not quiet:
+        typer.echo(fmt_summary(counts), err=True)
     raise typer.Exit(EXIT_INVALID if failed else 0)
+
+
+def fmt_summary(counts: dict[str, int]) -> str:
+    """'2 files reformatted, 1 unchanged' (and how many could not be formatted, if any)."""
+    changed = counts["reformatted"]
+    parts = [f"{changed} file{'' if changed == 1 else 's'} reformatted", f"{counts['unchanged']} unchanged"]
+    if counts["not formatted"]:
+        parts.append(f"{counts['not formatted']} not formatted")
+    return ", ".join(parts)
 
 
 def _report(error: ArboError) -> None:

@@ -78,11 +78,14 @@ def new(
     players: str = typer.Option(..., "--players", "-p", metavar="NAME,NAME[,...]",
                                 help="The players in seat order, the start player first."),
     seed: Optional[str] = typer.Option(
-        None, "--seed", "-s", help="Choose the species at random with this seed (default: the first 6, 8 or 10)."
+        None, "--seed", "-s", metavar="SEED",
+        help="Choose the species at random with this seed (default: the first 6, 8 or 10).",
     ),
-    event: Optional[str] = typer.Option(None, "--event", help="The event (tournament, club night...)."),
-    site: Optional[str] = typer.Option(None, "--site", help="Where the game is played."),
-    date: Optional[str] = typer.Option(None, "--date", help="The date, YYYY-MM-DD. [default: today]"),
+    event: Optional[str] = typer.Option(None, "--event", metavar="TEXT", help="The event (tournament, club night...)."),
+    site: Optional[str] = typer.Option(None, "--site", metavar="TEXT", help="Where the game is played."),
+    date: Optional[str] = typer.Option(
+        None, "--date", metavar="YYYY-MM-DD", help="The date of the game. [default: today]"
+    ),
 ) -> None:
     """Print the header of a new game record, ready to record the turns.
 

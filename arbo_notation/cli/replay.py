@@ -6,18 +6,22 @@ Only the terminal UI imports textual, and only when it really opens (or renders 
 from __future__ import annotations
 
 import sys
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
 from ..errors import ArboError
 from .common import EXIT_INVALID, EXIT_USAGE, fail
+from .state import no_turn
+from .usage import whole_number
 
 HELP = """Step through a recorded game turn by turn, with the scoring at the end.
 
 In a terminal this opens the replayer: every arboretum as a grid of coloured cards, the hands (unseen cards as ??), the discard piles, the deck, the move list and the comments. Keys: → or l next turn, ← or h previous, Home/End, g go to a turn, v enter or leave a variation, p whose view (all hands, or one player's with the others' hands hidden), s the scoring, d whole discard piles, m the move list, S save a screenshot, ? help, q quit.
 
-With --plain, or when the output is not a terminal, it prints each turn in notation and the board after it, then the scoring. A record with rule errors is replayed up to its last legal turn, the error shown there and on stderr (and the exit status is 1).
+With --plain, or when the output is not a terminal, it prints each turn in notation and the board after it, then the scoring.
+
+A record with rule errors is replayed up to its last legal turn, the error shown there; the errors are also printed on stderr (by the terminal UI once it closes) and the exit status is 1, in the UI, with --plain and with --screenshot alike.
 
 Examples:
 
@@ -35,13 +39,26 @@ OMNISCIENT = ("all", "*", "none")
 
 
 def _size(text: str) -> tuple[int, int]:
+    if isinstance(text, tuple):
+        return text
     try:
         width, height = (int(part) for part in text.lower().split("x"))
     except ValueError:
-        fail(f"--size takes WIDTHxHEIGHT, such as 120x40, not {text!r}", 2)
+        raise typer.BadParameter(f"--size takes WIDTHxHEIGHT, such as 120x40, not {text!r}") from None
     if not (40 <= width <= 500 and 10 <= height <= 300):
-        fail(f"--size {text}: the width is 40 to 500 and the height 10 to 300", 2)
+        raise typer.BadParameter(f"--size {text}: the width is 40 to 500 and the height 10 to 300")
     return width, height
+
+
+def _svg_name(path: str | None) -> str | None:
+    if path is not None and not path.lower().endswith(".svg"):
+        raise typer.BadParameter(f"--screenshot writes SVG: give a file name ending in .svg, not {path!r}")
+    return path
+
+
+def _is_terminal() -> bool:
+    """Whether the replayer can open: standard input and output are a terminal."""
+    return sys.stdout.isatty() and sys.stdin.isatty()
 
 
 def _load(file: str, game_number: int):
@@ -71,16 +88,25 @@ def _screenshot(model, size: tuple[int, int]) -> str:
 
 def replay(
     file: str = typer.Argument(..., metavar="FILE", help="A record file ('-' reads standard input)."),
-    game_number: int = typer.Option(1, "--game", "-g", help="Which game of the file (1-based)."),
-    turn: Optional[int] = typer.Option(None, "--turn", "-t", min=0, help="Start after this many turns (0: the setup)."),
+    game_number: int = typer.Option(
+        1, "--game", "-g", metavar="N", parser=whole_number("--game", 1), help="Which game of the file (1-based)."
+    ),
+    turn: Optional[int] = typer.Option(
+        None, "--turn", "-t", metavar="N", parser=whole_number("--turn", 0),
+        help="Start after this many turns (0: the setup).",
+    ),
     as_player: Optional[str] = typer.Option(
         None, "--as", metavar="PLAYER", help="One player's view: the other hands hidden ('all': every hand shown)."
     ),
     plain: bool = typer.Option(False, "--plain", help="Print the step-through as text instead of opening the UI."),
     screenshot: Optional[str] = typer.Option(
-        None, "--screenshot", metavar="OUT.svg", help="Write an SVG of the replayer at --turn and exit."
+        None, "--screenshot", metavar="FILE.svg", parser=_svg_name,
+        help="Write an SVG of the replayer at --turn to FILE.svg and exit.",
     ),
-    size: str = typer.Option("120x40", "--size", metavar="WxH", help="The screen size of --screenshot."),
+    size: Any = typer.Option(  # (width, height), read from WxH
+        "120x40", "--size", metavar="WxH", parser=_size, help="The screen size of --screenshot."
+    ),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not say which file --screenshot wrote."),
 ) -> None:
     model = _load(file, game_number)
     if as_player is not None:
@@ -90,35 +116,37 @@ def replay(
             model.set_perspective(None)
         else:
             fail(f"--as {as_player}: not a player of this game ({', '.join(model.players)})", EXIT_USAGE)
-    if turn is not None and not model.goto(turn):
-        legal = model.main_turns
-        reason = "legal " if legal < len(model.record.turns) else ""
-        fail(
-            f"game {game_number} has {legal} {reason}turn{'s' if legal != 1 else ''}; "
-            f"there is no position after turn {turn}"
-        )
     errors = model.replay.errors
-    interactive = screenshot is None and not plain and sys.stdout.isatty() and sys.stdin.isatty()
-    if not interactive:  # the UI shows them where they stand
-        for diagnostic in errors:
-            typer.echo(diagnostic.show(), err=True)
+    if turn is not None and not model.goto(turn):
+        no_turn(game_number, model.main_turns, len(model.record.turns), turn, errors)
+    interactive = screenshot is None and not plain and _is_terminal()
     if screenshot is not None:
-        svg = _screenshot(model, _size(size))
+        _show(errors)
+        svg = _screenshot(model, size)
         try:
             with open(screenshot, "w", encoding="utf-8") as out:
                 out.write(svg)
         except OSError as error:
             fail(f"{screenshot}: cannot be written ({error.strerror})")
-        raise typer.Exit(EXIT_INVALID if errors else 0)
-    if not interactive:
+        if not quiet:
+            typer.echo(f"wrote {screenshot}", err=True)
+    elif not interactive:
         from ..tui.plain import plain_lines
 
+        _show(errors)
         for line in plain_lines(model, start=turn or 0):
             typer.echo(line)
-        raise typer.Exit(EXIT_INVALID if errors else 0)
-    from ..tui.app import ReplayApp
+    else:
+        from ..tui.app import ReplayApp
 
-    ReplayApp(model).run()
+        ReplayApp(model).run()
+        _show(errors)  # the UI showed them where they stand; the terminal keeps them once it closes
+    raise typer.Exit(EXIT_INVALID if errors else 0)
+
+
+def _show(errors) -> None:
+    for diagnostic in errors:
+        typer.echo(diagnostic.show(), err=True)
 
 
 def register(app: typer.Typer) -> None:

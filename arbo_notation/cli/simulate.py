@@ -10,6 +10,7 @@ import typer
 
 from ..errors import ArboError
 from .common import EXIT_INVALID, echo_error, fail
+from .usage import whole_number
 
 #: From this many games on, a terminal gets a progress bar on stderr.
 PROGRESS_FROM = 20
@@ -45,7 +46,8 @@ def _with_progress(records: Iterator, total: int, label: str) -> Iterator:
             bar.update(1)
 
 
-def _write_dir(out: Path, records: Iterable, total: int) -> None:
+def _write_dir(out: Path, records: Iterable, total: int) -> int:
+    """Write each record as game-NNNN.arb in ``out`` (created); how many were written."""
     from ..notation.writer import format_game
 
     if out.exists() and not out.is_dir():
@@ -55,18 +57,27 @@ def _write_dir(out: Path, records: Iterable, total: int) -> None:
     except OSError as error:
         fail(f"{out}: cannot create the directory ({error.strerror})")
     width = max(4, len(str(total)))
+    written = 0
     for record in records:
         path = out / f"game-{record.index:0{width}d}.arb"
         try:
             path.write_text(format_game(record), encoding="utf-8", newline="\n")
         except OSError as error:
             fail(f"{path}: cannot be written ({error.strerror})")
+        written += 1
+    return written
 
 
 def simulate(
-    players: int = typer.Option(..., "--players", "-p", min=2, max=4, help="Players per game: 2, 3 or 4."),
-    games: int = typer.Option(1, "--games", "-n", min=1, help="How many games to play."),
-    seed: str = typer.Option("0", "--seed", "-s", help="Seed of the run: the same seed gives the same records."),
+    players: int = typer.Option(
+        ..., "--players", "-p", metavar="N", parser=whole_number("--players", 2, 4), help="Players per game: 2, 3 or 4."
+    ),
+    games: int = typer.Option(
+        1, "--games", "-n", metavar="N", parser=whole_number("--games", 1), help="How many games to play."
+    ),
+    seed: str = typer.Option(
+        "0", "--seed", "-s", metavar="SEED", help="Seed of the run: the same seed gives the same records."
+    ),
     out: str = typer.Option(
         "-", "--out", "-o", metavar="DIR|-", help="Directory for game-0001.arb, ... (created), or '-' for stdout."
     ),
@@ -81,7 +92,8 @@ def simulate(
     house_discards: bool = typer.Option(
         False, "--house-discards", help="Deal one face-up card onto every discard pile but the start player's."
     ),
-    event: Optional[str] = typer.Option(None, "--event", help="The event to write in every header."),
+    event: Optional[str] = typer.Option(None, "--event", metavar="TEXT", help="The event to write in every header."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not say how many games were written to DIR."),
 ) -> None:
     """Let bots play seeded games and write them as omniscient records.
 
@@ -112,7 +124,9 @@ def simulate(
             sys.stdout.write(format_games(list(records)))
             sys.stdout.flush()
         else:
-            _write_dir(Path(out), records, games)
+            written = _write_dir(Path(out), records, games)
+            if not quiet:
+                typer.echo(f"wrote {written} game{'' if written == 1 else 's'} to {out}", err=True)
     except ArboError as error:
         echo_error(error)
         raise typer.Exit(EXIT_INVALID) from None

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import json
-from typing import Optional
+from typing import NoReturn, Optional
 
 import typer
 
 from ..errors import ArboError
-from .common import EXIT_INVALID, echo_error, fail, read_input
+from .common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, read_input
+from .usage import whole_number
 
 
 def load_tree(path: str, game_number: int):
-    """Read a record file and replay its game number ``game_number`` (1-based) into its tree;
-    leave with a message when the file or that game cannot be read."""
+    """Read a record file and replay its game number ``game_number`` (1-based) into its tree.
+
+    Syntax errors of other games are not this game's business; its own are fatal (they are the
+    one message). A game number the file does not hold is a usage error (exit 2).
+    """
     from ..api import GameNotFound, game_tree
     from ..errors import NotationErrors
 
@@ -21,15 +25,16 @@ def load_tree(path: str, game_number: int):
     try:
         return game_tree(text, name, game_number)
     except GameNotFound as error:
-        fail(str(error))
+        fail(str(error), EXIT_USAGE)
     except NotationErrors as error:
         for notation_error in error.errors:
             echo_error(notation_error)
-        fail(f"game {game_number} of {name} cannot be read")
+        raise typer.Exit(EXIT_INVALID) from None
 
 
 def position_data(game) -> dict:
-    """The position format that `arbo score` reads; players with unseen cards carry a 'hidden' count."""
+    """The position format that `arbo score` reads; players with unseen cards carry a 'hidden' count,
+    and a position before the end of the game says ``game_over: false``."""
     from ..engine.scoring import PlayerPosition
     from ..notation.position import Position, position_to_data
 
@@ -40,17 +45,34 @@ def position_data(game) -> dict:
         players.append(PlayerPosition(name, game.arboretum(name), view.known))
         if view.hidden:
             hidden[name] = view.hidden
-    data = position_to_data(Position(tuple(game.config.species), tuple(players)))
+    data = position_to_data(Position(tuple(game.config.species), tuple(players), game_over=game.is_over))
     for entry in data["players"]:
         if entry["name"] in hidden:
             entry["hidden"] = hidden[entry["name"]]
     return data
 
 
+def no_turn(game_number: int, legal: int, recorded: int, wanted: int, errors) -> NoReturn:
+    """Leave saying there is no position after turn ``wanted``: a usage error (exit 2) past the
+    record's end, bad data (exit 1, after the ``errors``) when an illegal turn stops the game before it."""
+    if wanted > recorded:
+        fail(f"game {game_number} has {recorded} turn{'s' if recorded != 1 else ''}; "
+             f"there is no position after turn {wanted}", EXIT_USAGE)
+    for diagnostic in errors:
+        typer.echo(diagnostic.show(), err=True)
+    fail(f"game {game_number} has {legal} legal turn{'s' if legal != 1 else ''} (turn {legal + 1} is illegal); "
+         f"there is no position after turn {wanted}")
+
+
 def state(
-    file: str = typer.Argument(..., help="A record file ('-' reads standard input)."),
-    game_number: int = typer.Option(1, "--game", "-g", help="Which game of the file (1-based)."),
-    turn: Optional[int] = typer.Option(None, "--turn", "-t", min=0, help="After this many turns (default: the end)."),
+    file: str = typer.Argument(..., metavar="FILE", help="A record file ('-' reads standard input)."),
+    game_number: int = typer.Option(
+        1, "--game", "-g", metavar="N", parser=whole_number("--game", 1), help="Which game of the file (1-based)."
+    ),
+    turn: Optional[int] = typer.Option(
+        None, "--turn", "-t", metavar="N", parser=whole_number("--turn", 0),
+        help="After this many turns (default: the end).",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the position as JSON, the format `arbo score` reads."),
 ) -> None:
     """Show the position after a turn of a recorded game.
@@ -77,14 +99,12 @@ def state(
         raise typer.Exit(EXIT_INVALID) from None
     except ArboError as error:
         fail(str(error))
-    for diagnostic in replay.errors:
-        typer.echo(diagnostic.show(), err=True)
     last = len(replay.states) - 1
     wanted = last if turn is None else turn
-    if wanted > last:
-        total = len(replay.record.turns)
-        reason = "legal " if last < total else ""
-        fail(f"game {game_number} has {last} {reason}turn{'s' if last != 1 else ''}; there is no position after turn {wanted}")
+    if wanted > last and replay.states:
+        no_turn(game_number, last, len(replay.record.turns), wanted, replay.errors)
+    for diagnostic in replay.errors:
+        typer.echo(diagnostic.show(), err=True)
     position = replay.states[wanted]  # the last with the hands revealed at scoring
     if as_json:
         typer.echo(json.dumps(position_data(position), indent=2))

@@ -248,6 +248,7 @@ class ScoreSheet:
     players: tuple[PlayerScore, ...]
     winners: tuple[str, ...]
     tiebreak: Tiebreak | None = None
+    game_over: bool = True  # False: a position during the game, scored as if it ended there
 
     def player(self, name: str) -> PlayerScore:
         return next(p for p in self.players if p.name == name)
@@ -271,6 +272,7 @@ class ScoreSheet:
             ],
             "winners": list(self.winners),
             "tiebreak": None if self.tiebreak is None else str(self.tiebreak),
+            "game_over": self.game_over,
         }
 
 
@@ -302,8 +304,11 @@ def _rights_and_paths(
     return sums, holders, found
 
 
-def score_position(species: Sequence[str], players: Sequence[PlayerPosition]) -> ScoreSheet:
-    """Score a finished table: rights per species, each right-holder's best path, totals, winner."""
+def score_position(
+    species: Sequence[str], players: Sequence[PlayerPosition], *, game_over: bool = True
+) -> ScoreSheet:
+    """Score a table: rights per species, each right-holder's best path, totals, winner (before
+    the end of the game, ``game_over`` false, as if the game ended there)."""
     sums, holders, paths = _rights_and_paths(species, players)
     scored: list[PlayerScore] = []
     for player in players:
@@ -319,7 +324,7 @@ def score_position(species: Sequence[str], players: Sequence[PlayerPosition]) ->
         planted = len({card.species for card in player.arboretum.values()})
         scored.append(PlayerScore(player.name, per_species, planted))
     winners, tiebreak = _winners(scored)
-    return ScoreSheet(tuple(species), tuple(scored), winners, tiebreak)
+    return ScoreSheet(tuple(species), tuple(scored), winners, tiebreak, game_over)
 
 
 def score_totals(species: Sequence[str], players: Sequence[PlayerPosition]) -> dict[str, int]:

@@ -12,6 +12,9 @@ hand revealed at scoring::
         trees: [[0, 0, Oa2]]
         hand: [Ja1, Ja5]
 
+A position taken before the end of the game (as `arbo state --turn N --json` writes one) says so
+with ``game_over: false``; without the key a position is the end of a game.
+
 The reader checks everything a table could get wrong and raises one PositionError naming the
 fault; the writers give the same shape back (trees sorted by x then y, hands in the given order).
 YAML is read with ``yaml.safe_load`` only.
@@ -31,6 +34,7 @@ from ..errors import PositionError
 MAX_PLAYERS = 4
 _CARDISH_RE = re.compile(r"([A-Za-z]{1,3})([0-9]+)\Z")
 _TOP_KEYS = ("species", "players")
+_OPTIONAL_TOP_KEYS = ("game_over",)  # false: taken before the end of the game
 _PLAYER_KEYS = ("name", "trees", "hand", "hidden")  # hidden: unseen cards (`arbo state --json`)
 
 
@@ -40,10 +44,11 @@ class Position:
 
     species: tuple[str, ...]
     players: tuple[PlayerPosition, ...]
+    game_over: bool = True  # False: a position taken during the game, scored as if it ended there
 
     def score(self) -> ScoreSheet:
         """The score sheet of this position (rights, best paths, totals, winner)."""
-        return score_position(self.species, self.players)
+        return score_position(self.species, self.players, game_over=self.game_over)
 
     def player(self, name: str) -> PlayerPosition:
         for player in self.players:
@@ -168,8 +173,13 @@ def position_from_data(data: Any, file: str = "<string>") -> Position:
     if not isinstance(data, dict):
         raise fault(f"a position is a mapping with 'species' and 'players', not {_describe(data)}")
     for key in data:
-        if key not in _TOP_KEYS:
-            raise fault(f"unknown key {_describe(key)}: a position has only 'species' and 'players'")
+        if key not in _TOP_KEYS + _OPTIONAL_TOP_KEYS:
+            raise fault(
+                f"unknown key {_describe(key)}: a position has only 'species', 'players' and 'game_over'"
+            )
+    game_over = data.get("game_over", True)
+    if not isinstance(game_over, bool):
+        raise fault(f"'game_over' is true or false, not {_describe(game_over)}")
     for key in _TOP_KEYS:
         if key not in data:
             raise fault(f"missing '{key}': a position needs 'species' and 'players'")
@@ -212,7 +222,7 @@ def position_from_data(data: Any, file: str = "<string>") -> Position:
         arboretum = _read_trees(raw["trees"], name, species, seen_cards, fault)
         hand = _read_hand(raw["hand"], name, species, seen_cards, fault)
         players.append(PlayerPosition(name=name, arboretum=arboretum, hand=hand))
-    return Position(species=species, players=tuple(players))
+    return Position(species=species, players=tuple(players), game_over=game_over)
 
 
 def _read_species(raw: Any, fault) -> tuple[str, ...]:
@@ -343,8 +353,8 @@ def _sorted_trees(arboretum: Mapping[Coord, Card]) -> list[list[Any]]:
 
 
 def position_to_data(position: Position) -> dict[str, Any]:
-    """The position as JSON-able data, in the file format's shape."""
-    return {
+    """The position as JSON-able data, in the file format's shape ('game_over' only when false)."""
+    data: dict[str, Any] = {
         "species": list(position.species),
         "players": [
             {
@@ -355,6 +365,9 @@ def position_to_data(position: Position) -> dict[str, Any]:
             for player in position.players
         ],
     }
+    if not position.game_over:
+        data["game_over"] = False
+    return data
 
 
 _PLAIN_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_ .'-]*\Z")
@@ -419,6 +432,8 @@ def write_position_yaml(position: Position) -> str:
         trees = [f"[{x}, {y}, {_yaml_scalar(card)}]" for x, y, card in player["trees"]]
         lines += _yaml_flow(trees, "    trees: ")
         lines += _yaml_flow([_yaml_scalar(card) for card in player["hand"]], "    hand: ")
+    if not position.game_over:
+        lines.append("game_over: false")
     return "\n".join(lines) + "\n"
 
 
@@ -437,4 +452,5 @@ def write_position_json(position: Position) -> str:
         )
     body = ",\n".join(players)
     players_text = f"[\n{body}\n  ]" if players else "[]"
-    return f'{{\n  "species": {dump(data["species"])},\n  "players": {players_text}\n}}\n'
+    over = "" if position.game_over else ',\n  "game_over": false'
+    return f'{{\n  "species": {dump(data["species"])},\n  "players": {players_text}{over}\n}}\n'

@@ -1,0 +1,154 @@
+"""How the commands present themselves: metavars a player reads, usage errors in arbo's words (exit 2)."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+import typer
+from typer.core import TyperArgument, TyperCommand, TyperGroup
+
+from .common import EXIT_USAGE
+
+#: The exception family of a usage error, whichever click typer runs on.
+UsageError = typer.BadParameter.__mro__[1]
+
+
+# -- parsers of option values: each error names the option, in a player's words -------------------
+
+
+def whole_number(option: str, minimum: int, maximum: int | None = None) -> Callable[[Any], int]:
+    """A parser of a whole number from ``minimum`` up (to ``maximum``) for ``option``."""
+    if maximum is None:
+        bounds = f"{minimum} or more"
+    elif maximum - minimum <= 2:
+        values = [str(v) for v in range(minimum, maximum + 1)]
+        bounds = f"{', '.join(values[:-1])} or {values[-1]}"
+    else:
+        bounds = f"{minimum} to {maximum}"
+
+    def parse(text: Any) -> int:
+        if isinstance(text, int):
+            return text
+        try:
+            value = int(str(text).strip(), 10)
+        except ValueError:
+            raise typer.BadParameter(f"{option} takes a whole number ({bounds}), not {text!r}") from None
+        if value < minimum or (maximum is not None and value > maximum):
+            raise typer.BadParameter(f"{option} must be {bounds}, not {value}")
+        return value
+
+    return parse
+
+
+def one_of(option: str, choices: Sequence[str], make: Callable[[str], Any] = str) -> Callable[[Any], Any]:
+    """A parser of one of ``choices`` (any case) for ``option``; ``make`` builds the value."""
+
+    def parse(text: Any) -> Any:
+        if not isinstance(text, str):
+            return text  # already a value (a default)
+        wanted = text.strip().lower()
+        if wanted not in choices:
+            raise typer.BadParameter(f"{option} must be one of {', '.join(choices)}, not {text!r}")
+        return make(wanted)
+
+    return parse
+
+
+# -- the commands' help and errors ------------------------------------------------------------
+
+
+class _NamedArgument(TyperArgument):
+    """An argument shown by its metavar alone: ``FILE``, ``[FILE]``, ``FILE...``, never ``<str>``."""
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        return None
+
+    def _usage_display_name(self) -> str:
+        name = self.display_name_raw
+        if self.nargs != 1 and not name.endswith("..."):
+            name += "..."
+        return name if self.required else f"[{name}]"
+
+
+def _tidy(params: list) -> list:
+    """Show flags without a type and arguments by their metavar only."""
+    for param in params:
+        if isinstance(param, TyperArgument) and not isinstance(param, _NamedArgument):
+            # typer builds its arguments itself and has no setting for their type column
+            param.__class__ = _NamedArgument
+        elif getattr(param, "is_flag", False) and param.metavar is None:
+            param.metavar = ""
+    return params
+
+
+def _hint(error: Any) -> str:
+    """'--turn' for an option, 'FILE' for an argument: how the error names what was wrong."""
+    param = getattr(error, "param", None)
+    if param is not None:
+        if getattr(param, "param_type_name", "") == "argument":
+            return param.metavar or param.name.upper()
+        names = [o for o in param.opts if o.startswith("--")] or list(param.opts)
+        return names[0] if names else param.name
+    hint = getattr(error, "param_hint", None)
+    if isinstance(hint, (list, tuple)):
+        hint = hint[0] if hint else None
+    return str(hint).strip("'\"") if hint else ""
+
+
+def usage_message(error: Any) -> str:
+    """A usage error in one line of arbo's words."""
+    if isinstance(error, typer.BadParameter) and type(error).__name__ != "MissingParameter":
+        message = error.message
+        hint = _hint(error)
+        if hint and not message.startswith(hint):
+            message = f"{hint}: {message}"
+    else:
+        message = error.format_message()
+    message = " ".join(message.split()).rstrip(".")
+    if message[:1].isupper() and message[1:2].islower():
+        message = message[0].lower() + message[1:]
+    ctx = getattr(error, "ctx", None)
+    if ctx is not None:
+        message += f" (see '{ctx.command_path} --help')"
+    return message
+
+
+def _report_usage(error: Exception) -> None:
+    if type(error).__name__ == "NoArgsIsHelpError":  # the help was the answer
+        raise typer.Exit(EXIT_USAGE)
+    typer.echo(f"arbo: {usage_message(error)}", err=True)
+    raise typer.Exit(EXIT_USAGE)
+
+
+class ArboCommand(TyperCommand):
+    """A command whose help shows metavars a player reads."""
+
+    def get_params(self, ctx: Any) -> list:
+        return _tidy(super().get_params(ctx))
+
+
+class ArboGroup(TyperGroup):
+    """The `arbo` command: its help as its commands', and every usage error as one line, exit 2."""
+
+    def get_params(self, ctx: Any) -> list:
+        return _tidy(super().get_params(ctx))
+
+    def make_context(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().make_context(*args, **kwargs)
+        except UsageError as error:
+            _report_usage(error)
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except UsageError as error:
+            _report_usage(error)
+
+
+class ArboApp(typer.Typer):
+    """A typer app whose commands are ArboCommands unless told otherwise."""
+
+    def command(self, *args: Any, **kwargs: Any) -> Any:
+        kwargs.setdefault("cls", ArboCommand)
+        return super().command(*args, **kwargs)
