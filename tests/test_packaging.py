@@ -50,7 +50,22 @@ def test_version_and_help_load_neither_textual_nor_lark(args: list[str]):
     assert done.returncode == 0, done.stderr[-500:]
     loaded = {line.split("|")[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
     assert "arbo_notation.cli" in loaded  # the probe sees the imports
-    assert {name for name in loaded if name.split(".")[0] in ("textual", "lark")} == set()
+    assert {name for name in loaded if name.split(".")[0] in ("textual", "lark", "rich", "pydantic")} == set()
+
+
+@pytest.mark.parametrize("command", ["check", "score", "state"])
+def test_a_command_on_a_small_record_loads_neither_pydantic_nor_rich(command: str):
+    # typer 0.29 would build a pydantic adapter for every option value, and its rich help a
+    # markdown parser: together half the start-up of a small command (cli/usage.py).
+    sample = str(ROOT / "samples" / "two-player-omniscient.arb")
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "arbo_notation", command, "-g", "1", sample]
+                          if command != "check" else
+                          [sys.executable, "-X", "importtime", "-m", "arbo_notation", command, "-j", "1", sample],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-500:]
+    loaded = {line.split("|")[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+    assert "arbo_notation.cli" in loaded
+    assert {name for name in loaded if name.split(".")[0] in ("pydantic", "rich", "textual")} == set()
 
 
 def test_check_and_score_never_import_textual():

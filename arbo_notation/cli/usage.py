@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 import typer
-from typer.core import TyperArgument, TyperCommand, TyperGroup
+from typer._coercion import RuntimeParam
+from typer.core import TyperArgument, TyperCommand, TyperGroup, _TyperParameter
 
 from .common import EXIT_USAGE
 
@@ -70,9 +71,34 @@ class _NamedArgument(TyperArgument):
         return name if self.required else f"[{name}]"
 
 
+class _ParserRuntime(RuntimeParam):
+    """A value as click read it, through the option's own parser (if any), never through pydantic.
+
+    typer 0.29 coerces every value with a pydantic TypeAdapter, and importing pydantic and
+    building the adapters costs about a third of a small command's start-up. Every option of
+    arbo that is not text or a flag has a parser of its own (``whole_number``, ``one_of``, ...),
+    so the adapters would only repeat what those parsers do.
+    """
+
+    def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
+        parse = self.parameter_info.parser
+        if parse is None:
+            return list(value) if param.multiple or param.nargs == -1 else value
+        try:
+            if param.multiple or param.nargs == -1:
+                return [parse(item) for item in value]
+            return parse(value)
+        except typer.BadParameter as error:
+            error.ctx, error.param = ctx, param
+            raise
+
+
 def _tidy(params: list) -> list:
-    """Show flags without a type and arguments by their metavar only."""
+    """Show flags without a type and arguments by their metavar only; coerce values without pydantic."""
     for param in params:
+        if isinstance(param, _TyperParameter) and param._runtime_param is None:
+            descriptor = param.type_descriptor
+            param._runtime_param = _ParserRuntime(descriptor.parameter_info, descriptor.annotation)
         if isinstance(param, TyperArgument) and not isinstance(param, _NamedArgument):
             # typer builds its arguments itself and has no setting for their type column
             param.__class__ = _NamedArgument
