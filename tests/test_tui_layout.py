@@ -142,3 +142,15 @@ async def test_a_hand_wrapped_on_a_narrow_panel_reads_in_order():
         await pilot.press("m")
         hand = app.query_one("#hand-p0", CardsLine)
         assert painted(app, hand).splitlines() == ["hand Bs1 Cb7 Ja6 Rp6", "     Rp7 Wi6 Wi7    "]
+
+
+async def test_a_title_too_long_for_the_screen_ends_in_an_ellipsis():
+    from dataclasses import replace
+
+    record = four_player()
+    record = replace(record, header=replace(record.header, event="The autumn open of the Greenhouse club, final"))
+    app = ReplayApp(ReplayModel.from_record(record))
+    async with app.run_test(size=(80, 24)):
+        title = screen_lines(app)[0].rstrip()
+        assert title.startswith(" arbo replay  │  The autumn open of the Greenhouse club, final")
+        assert title.endswith("…") and len(title) == 79

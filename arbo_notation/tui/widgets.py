@@ -348,7 +348,11 @@ class CardsLine(Widget):
         last = self._row("", rows[-1], suffix)
         if suffix and last.cell_len > width:
             suffix = ""
-        return [self._row(self.label if n == 0 else "", row, suffix if n == len(rows) - 1 else "") for n, row in enumerate(rows)]
+        last_row = len(rows) - 1
+        return [
+            self._row(self.label if n == 0 else "", row, suffix if n == last_row else "")
+            for n, row in enumerate(rows)
+        ]
 
     def _row(self, label: str, cards: Sequence[Card | str], suffix: str) -> Text:
         text = Text(f"{label:<{LABEL_WIDTH}}", style=LABEL_STYLE)
