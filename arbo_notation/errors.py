@@ -22,11 +22,56 @@ class SourceSpan:
         return f"{self.file}:{self.line}:{self.column}"
 
 
+#: Columns of a source line shown at most under a diagnostic; a longer line is shown around the
+#: column, its cut ends marked '...'.
+EXCERPT_WIDTH = 100
+
+
+def _shown(char: str) -> str:
+    """A character as the excerpt shows it: a tab as one space, anything unseen (control bytes,
+    invisible spaces and marks) escaped as Python writes it, e.g. ``\\x00``."""
+    if char == "\t":
+        return " "
+    return char if char.isprintable() else char.encode("unicode_escape").decode("ascii")
+
+
+def _window(pieces: list[str], at: int, budget: int) -> tuple[int, int]:
+    """The pieces to show, ``pieces[start:end]``, at most ``budget`` columns around index ``at``."""
+    start = end = min(at, len(pieces))
+    width = 0
+    while start > 0 and width + len(pieces[start - 1]) <= budget // 2:
+        start -= 1
+        width += len(pieces[start])
+    while end < len(pieces) and width + len(pieces[end]) <= budget:
+        width += len(pieces[end])
+        end += 1
+    while start > 0 and width + len(pieces[start - 1]) <= budget:
+        start -= 1
+        width += len(pieces[start])
+    return start, end
+
+
 def caret_excerpt(source_line: str, column: int) -> str:
-    """The source line and a caret under `column` (1-based), as compilers show it."""
-    line = source_line.rstrip("\r\n").expandtabs(1)
-    pad = " " * max(column - 1, 0)
-    return f"    {line}\n    {pad}^"
+    """The source line and a caret under `column` (1-based), as compilers show it: printable text
+    only (a record may hold any bytes), and no more than :data:`EXCERPT_WIDTH` columns of it."""
+    line = source_line.rstrip("\r\n")
+    at = max(column - 1, 0)
+    first = max(0, at - EXCERPT_WIDTH)  # each character takes a column at least: no more is needed
+    pieces = [_shown(char) for char in line[first : at + EXCERPT_WIDTH]]
+    at -= first
+    cut_after = first + len(pieces) < len(line)
+    if first == 0 and not cut_after and sum(len(piece) for piece in pieces) <= EXCERPT_WIDTH:
+        start, end = 0, len(pieces)
+    else:
+        start, end = _window(pieces, at, EXCERPT_WIDTH - 6)
+    text = "".join(pieces[start:end])
+    pad = sum(len(piece) for piece in pieces[start:at]) + max(at - len(pieces), 0)
+    if start > 0 or first > 0:
+        text = "..." + text
+        pad += 3
+    if end < len(pieces) or cut_after:
+        text += "..."
+    return f"    {text}\n    {' ' * pad}^"
 
 
 class NotationError(ArboError):

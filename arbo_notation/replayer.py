@@ -15,7 +15,7 @@ from .engine.state import Game, GameConfig, Setup
 from .errors import ArboError, Diagnostic, RuleError, Severity
 from .gcpause import gc_paused
 from .notation.plain import PlainGame, read_plain_game
-from .notation.record import DrawKind, GameRecord, Header, Pos, Turn, Variation
+from .notation.record import Draw, DrawKind, GameRecord, Header, Pos, Turn, Variation
 
 #: Called after each turn replayed without error: (turn, state after it, depth of variation).
 TurnHook = Callable[[Turn, Game, int], None]
@@ -215,7 +215,7 @@ def play_turn(game: Game, turn: Turn) -> None:
             else:
                 game.skip_draw()
         except RuleError as error:
-            raise TurnError("draw", str(error), draw.pos or turn.pos) from None
+            raise TurnError("draw", _draw_message(game, draw, error), draw.pos or turn.pos) from None
     try:
         game.plant(turn.plant.card, turn.plant.coord)
     except RuleError as error:
@@ -224,6 +224,14 @@ def play_turn(game: Game, turn: Turn) -> None:
         game.discard(turn.discard)
     except RuleError as error:
         raise TurnError("discard", str(error), turn.discard_pos or turn.pos) from None
+
+
+def _draw_message(game: Game, draw: Draw, error: RuleError) -> str:
+    """The rules' word on an illegal draw; for a pile of 'dd', who is no player, the likely slip."""
+    message = str(error)
+    if draw.kind is DrawKind.DISCARD and draw.owner == "dd" and draw.owner not in game.players:
+        message += "; 'dd' is read as a player's name: two draws from the deck are written apart, 'd d'"
+    return message
 
 
 def replay_line(

@@ -29,6 +29,8 @@ EXPECTED = {
     "duplicate-header-key.arb": (5, 1, "the header gives 'event' twice"),
     "empty-variation.arb": (7, 26, "a variation holds at least one turn"),
     "extra-draw.arb": (7, 12, "expected a planting such as Ma3@0,1 after 'd', found 'd' (a turn has exactly two draws)"),
+    "glued-draws.arb": (7, 8, "expected two draws, found one: 'dd' is read as a player's name; separate the two "
+                        "draws with a space: 'd d'"),
     "glyph-after-comment.arb": (7, 41, "a glyph goes right after the discard of its turn"),
     "header-bad-card.arb": (5, 8, "'deck': expected a card such as Ma3, found 'Xx9'"),
     "header-hands-unknown-player.arb": (6, 3, "'hands': 'Cleo' is not one of the players (Ana, Ben)"),
@@ -44,6 +46,7 @@ EXPECTED = {
     "result-trailing-comma.arb": (8, 23, "expected a player's name after ',', found end of line"),
     "reveal-after-result.arb": (9, 1, "reveal lines come before the result line"),
     "reveal-bad-card.arb": (8, 36, "expected a card such as Ma3 in Ana's reveal line, found 'Ma0'"),
+    "space-in-planting.arb": (7, 12, "found 'Ma3 @0,0': no space is allowed before '@'"),
     "stray-closing-brace.arb": (7, 38, "'}' has no matching '{'"),
     "text-before-header.arb": (1, 1, "a game starts with a header between two '---' lines, found 'Club'"),
     "turn-after-result.arb": (9, 1, "only comments may follow the result line"),

@@ -37,7 +37,7 @@ async def test_right_and_left_step_through_the_turns():
         assert app.cursor == Cursor(MAIN, 1)
         assert "after turn 1: Ben to play turn 2" in status(app)
         assert "Ma1" in shown(app.query_one("#grid-p0"))
-        assert shown(app.query_one("#pile-p0")).startswith("pile  Wi4")
+        assert shown(app.query_one("#pile-p0")).startswith("pile Wi4  (1 card)")
         assert "Turn 1: Ana d:Wi3 d:Ma5 Ma1@0,0 /Wi4" in shown(app.query_one(NotesPanel))
         assert "▶ Ben" in str(app.query_one("#p1", PlayerPanel).border_title)
         assert "▶" not in str(app.query_one("#p0", PlayerPanel).border_title)
@@ -163,9 +163,9 @@ async def test_full_discard_piles_help_and_screenshot(tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("end")
         pile = app.query_one("#pile-p0", CardsLine)
-        assert shown(pile) == "pile  Wi8  (3 cards)"
+        assert shown(pile) == "pile Wi8  (3 cards)"
         await pilot.press("d")
-        assert shown(pile) == "pile  Wi6 Wi7 Wi8  (3)"
+        assert shown(pile) == "pile Wi6 Wi7 Wi8  (3)"
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         help_text = "\n".join(str(w.render()) for w in app.screen.query(Static))

@@ -31,3 +31,8 @@ def annotated() -> GameRecord:
 
 def four_player() -> GameRecord:
     return load(FOUR_PLAYER)
+
+
+def screen_lines(app) -> list[str]:
+    """The characters the app's screen paints, row by row (what a terminal of its size shows)."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]

@@ -767,6 +767,8 @@ _GLYPH = re.compile(r"(?:!!|\?\?|!\?|\?!|!|\?|\$[0-9]+)(?![^ \t\n{;()])")
 _HEADER_BLOCK = re.compile(r"---[ \t]*\n(?:(?!---[ \t]*(?:\n|\Z))[^\n]*\n)*---[ \t]*(?=\n|\Z)")
 _TURN_END = frozenset(" \t\n{;()!?$")
 _PLANTING_LIKE = re.compile(r"[A-Za-z]{1,3}[0-9]+@")
+_SPACE_BEFORE_AT = re.compile(r"[A-Za-z]{1,3}[1-8][ \t]+@[^ \t\n{};()]*")
+_SPACED_CELL = re.compile(r"[ \t]*-?[0-9]+[ \t]*,[ \t]*-?[0-9]+(?![0-9])")
 _LINE_END = frozenset(" \t\n{;")
 
 DRAW_FORMS = "a draw ('d', 'd:Ma3', a player's name, 'Ana:Ja2' or '-')"
@@ -943,12 +945,17 @@ class _Checker:
             self.fail(p, f"expected a player's name after '{after}', found {word}")
         player = m.group()
         p = self.separator(m.end(), DRAW_FORMS, player)
-        previous = player
-        for ordinal in ("first", "second"):
-            q = self.draw(p, previous, ordinal)
-            previous = text[p:q]
-            what = "a planting such as Ma3@0,1" if ordinal == "second" else DRAW_FORMS
-            p = self.separator(q, what, previous)
+        first = p
+        q = self.draw(p, player, "first")
+        previous = text[p:q]
+        try:
+            p = self.separator(q, DRAW_FORMS, previous)
+            q = self.draw(p, previous, "second")
+        except _Stop as stop:
+            self.glued_draws(first, previous, stop)
+            raise
+        previous = text[p:q]
+        p = self.separator(q, "a planting such as Ma3@0,1", previous)
         q = self.planting(p, previous)
         previous = text[p:q]
         p = self.separator(q, "a discard such as /Oa5", previous)
@@ -961,6 +968,12 @@ class _Checker:
         if q < self.n and text[q] not in _TURN_END:
             self.fail(q, f"unexpected {_found(text, q)} after the discard '{text[p:q]}'")
         return q
+
+    def glued_draws(self, p: int, draw: str, stop: _Stop) -> None:
+        """When the second draw is missing after 'dd' (two deck draws without a space), say so."""
+        if draw.partition(":")[0] == "dd" and stop.message.startswith(f"expected {DRAW_FORMS}"):
+            self.fail(p, f"expected two draws, found one: 'dd' is read as a player's name; "
+                         f"separate the two draws with a space: 'd {draw[1:]}'")
 
     def draw(self, p: int, after: str, ordinal: str) -> int:
         text = self.text
@@ -986,6 +999,10 @@ class _Checker:
         word = _WORD.match(text, p)
         token = word.group() if word else ""
         if "@" not in token:
+            spaced = _SPACE_BEFORE_AT.match(text, p)
+            if spaced:
+                self.fail(p, f"expected a planting such as Ma3@0,1 after '{after}', found {_show(spaced.group())}: "
+                             "no space is allowed before '@'")
             hint = ""
             if token == "d" or token == "-" or ":" in token or (_NAME.fullmatch(token) and token not in RESERVED_NAMES):
                 hint = " (a turn has exactly two draws)"
@@ -997,13 +1014,26 @@ class _Checker:
         c = _COORDS.match(text, q)
         if c is None:
             self.fail(q, f"expected a cell x,y in whole numbers (such as 0,1 or -2,3) after '@', "
-                         f"found {_found(text, q)}")
+                         f"found {self.cell_found(q)}")
         if c.end() < self.n and text[c.end()] not in " \t\n":
             if text[c.end()] == "/":
                 self.fail(c.end(), f"expected a space after '{text[p:c.end()]}', found {_found(text, c.end())}")
             self.fail(q, f"expected a cell x,y in whole numbers (such as 0,1 or -2,3) after '@', "
                          f"found {_found(text, q)}")
         return c.end()
+
+    def cell_found(self, q: int) -> str:
+        """What stands after '@' where no cell does; when it is a cell with a space inside, the hint."""
+        text = self.text
+        spaced = _SPACED_CELL.match(text, q)
+        if spaced is None or not any(c in " \t" for c in spaced.group()):
+            return _found(text, q)
+        cell = spaced.group()
+        if cell[0] in " \t":
+            return "a space: no space is allowed after '@'"
+        comma = cell.index(",")
+        where = "before ','" if cell[comma - 1] in " \t" else "after ','"
+        return f"{_show(cell)}: no space is allowed {where}"
 
     def reveal(self, p: int) -> int:
         text = self.text

@@ -17,12 +17,21 @@ from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.reactive import var
 from textual.screen import ModalScreen, Screen
-from textual.widgets import DataTable, Footer, Input, Label, Static
+from textual.widgets import DataTable, Input, Label, Static
 
 from ..engine.cards import species_name
 from ..engine.scoring import ScoreSheet
 from .model import Cursor, Notes, ReplayModel, scored_cells
-from .widgets import ArboretumGrid, MoveList, NotesPanel, PlayerPanel, legend_text, species_styles
+from .widgets import (
+    ArboretumGrid,
+    KeyBar,
+    KeyHint,
+    MoveList,
+    NotesPanel,
+    PlayerPanel,
+    legend_text,
+    species_styles,
+)
 
 KEYS_HELP = """\
 [b]Moving[/b]
@@ -43,6 +52,49 @@ KEYS_HELP = """\
   ?           this help
   q           quit
 """
+
+
+KEYS = [
+    Binding("right,l", "next", "Next", key_display="→", priority=True),
+    Binding("left,h", "previous", "Prev", key_display="←", priority=True),
+    Binding("home", "home", "Start", priority=True),
+    Binding("end", "end", "End", priority=True),
+    Binding("g", "goto", "Go to", priority=True),
+    Binding("v", "variation", "Variation", priority=True),
+    Binding("escape", "leave", "Leave var.", show=False, priority=True),
+    Binding("p", "perspective", "View", priority=True),
+    Binding("s", "scoring", "Score", priority=True),
+    Binding("d", "piles", "Piles", priority=True),
+    Binding("m", "side", "Moves", priority=True),
+    Binding("question_mark", "help", "Help", key_display="?", priority=True),
+    Binding("q", "quit", "Quit", priority=True),
+    Binding("S", "screenshot", "Shot", key_display="S", priority=True),
+]
+
+
+def key_hints(keep: dict[str, int], described: dict[str, str] | None = None) -> tuple[KeyHint, ...]:
+    """The key bar's hints for the actions in ``keep``, in its order, with how long each is kept
+    (0: always), written as the bindings of :data:`KEYS` say unless ``described`` says otherwise."""
+    described = described or {}
+    bindings = {binding.action: binding for binding in KEYS}
+    hints = []
+    for action, kept in keep.items():
+        binding = bindings[action]
+        key = binding.key.split(",")[0]
+        description = described.get(action, binding.description)
+        hints.append(KeyHint(key, binding.key_display or key, description, kept))
+    return tuple(hints)
+
+
+#: The main screen's keys, left to right: moving, help and quit always; the others as room allows
+#: (Home, End and Escape only in the help).
+MAIN_KEYS = key_hints(
+    {
+        "previous": 0, "next": 0, "goto": 4, "variation": 1, "perspective": 2, "scoring": 1,
+        "piles": 3, "side": 2, "screenshot": 5, "help": 0, "quit": 0,
+    }
+)
+SCORING_KEYS = key_hints({"previous": 0, "scoring": 0, "help": 0, "quit": 0}, {"previous": "Back", "scoring": "Board"})
 
 
 class HelpScreen(ModalScreen[None]):
@@ -181,7 +233,7 @@ class ScoringScreen(Screen[None]):
                 with Grid(id="paths"):
                     for player in model.players:
                         yield PathsPanel(model, sheet, player)
-        yield Footer()
+        yield KeyBar(SCORING_KEYS)
 
     def _table(self, sheet: ScoreSheet) -> DataTable:
         table: DataTable = DataTable(id="score-table", cursor_type="none", zebra_stripes=True, header_height=2)
@@ -246,24 +298,10 @@ class ReplayApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "arbo replay"
     ENABLE_COMMAND_PALETTE = False
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (90, "-medium"), (120, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
 
-    BINDINGS = [
-        Binding("right,l", "next", "Next", key_display="→", priority=True),
-        Binding("left,h", "previous", "Prev", key_display="←", priority=True),
-        Binding("home", "home", "Start", priority=True),
-        Binding("end", "end", "End", priority=True),
-        Binding("g", "goto", "Go to", priority=True),
-        Binding("v", "variation", "Variation", priority=True),
-        Binding("escape", "leave", "Leave var.", show=False, priority=True),
-        Binding("p", "perspective", "View", priority=True),
-        Binding("s", "scoring", "Score", priority=True),
-        Binding("d", "piles", "Piles", priority=True),
-        Binding("m", "side", "Moves", priority=True),
-        Binding("question_mark", "help", "Help", key_display="?", priority=True),
-        Binding("q", "quit", "Quit", priority=True),
-        Binding("S", "screenshot", "Shot", key_display="S", priority=True),
-    ]
+    BINDINGS = KEYS
 
     # The app's own state: watchers hand the widgets their data; the app itself is never repainted.
     cursor: var[Cursor] = var(Cursor(), init=False)
@@ -283,18 +321,17 @@ class ReplayApp(App[None]):
     def compose(self) -> ComposeResult:
         model = self.model
         yield Static(self._title_text(), id="title")
+        yield Static("", id="status")
+        yield Static("", id="turn-line")
         with Horizontal(id="main"):
-            with Vertical(id="left"):
-                yield Static("", id="status")
-                yield Static("", id="turn-line")
-                with Grid(id="board", classes=f"players-{len(model.players)}"):
-                    for seat, player in enumerate(model.players):
-                        yield PlayerPanel(player, model.species, id=f"p{seat}")
+            with Grid(id="board", classes=f"players-{len(model.players)}"):
+                for seat, player in enumerate(model.players):
+                    yield PlayerPanel(player, model.species, id=f"p{seat}")
             with Vertical(id="side"):
                 yield MoveList(model.rows(), id="moves")
                 with VerticalScroll(id="notes-box"):
                     yield NotesPanel(id="notes")
-        yield Footer()
+        yield KeyBar(MAIN_KEYS)
 
     def on_mount(self) -> None:
         self._panels = list(self.query(PlayerPanel))
@@ -436,12 +473,11 @@ class ReplayApp(App[None]):
         self.full_piles = not self.full_piles
 
     def action_side(self) -> None:
-        """Show or hide the move list and notes (hidden by default below 110 columns)."""
+        """Show or hide the move list and notes (shown by default from 90 columns)."""
         screen = self.screen
-        if screen.has_class("-narrow"):
-            screen.toggle_class("-show-side")
-        else:
-            screen.toggle_class("-hide-side")
+        shown = self.query_one("#side").display
+        screen.set_class(shown, "-hide-side")
+        screen.set_class(not shown, "-show-side")
 
     def action_scoring(self) -> None:
         if self._close_scoring():

@@ -8,7 +8,7 @@ was chosen with a message ("messages up").
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, Sequence
 
 from rich.style import Style
 from rich.text import Text
@@ -280,12 +280,30 @@ class ArboretumGrid(Widget):
             event.stop()
 
 
+LABEL_WIDTH = 5  # "hand " and "pile ": the cards start in the same column
+
+
+def wrap_chips(cards: Sequence[Card | str], label: int, width: int) -> list[list[Card | str]]:
+    """Cards in rows that fit ``width`` after a ``label``-wide column, as even as can be (7 cards
+    on two rows: 4 and 3); at least one card a row, so none is ever left out."""
+    if not cards:
+        return [[]]
+    chip = max(3, *(len(str(card)) for card in cards)) + 1  # the chip and a space
+    per_row = max(1, (width - label + 1) // chip)
+    rows = -(-len(cards) // per_row)
+    per_row = -(-len(cards) // rows)
+    return [list(cards[start : start + per_row]) for start in range(0, len(cards), per_row)]
+
+
 class CardsLine(Widget):
-    """A labelled line of cards: a hand, or a discard pile (its top card and count, or all of it)."""
+    """A labelled line of cards: a hand, or a discard pile (its top card and count, or all of it).
+
+    Cards that do not fit the width wrap onto more lines, indented under the first card: a hand is
+    never cut.
+    """
 
     DEFAULT_CSS = """
-    CardsLine { height: 1; width: 1fr; }
-    CardsLine.-full { height: auto; }
+    CardsLine { height: auto; width: 1fr; }
     """
 
     cards: reactive[tuple[Card | str, ...]] = reactive(())
@@ -297,32 +315,58 @@ class CardsLine(Widget):
         self.label = label
         self.pile = pile
         self.styles_by_species = species_styles(species)
+        self._rows = 1
 
-    def watch_full(self, full: bool) -> None:
-        self.set_class(full, "-full")
-
-    def watch_cards(self) -> None:
-        if self.full:
+    def _watch_rows(self) -> None:
+        """A new layout only when the number of lines changes (a step keeps it: a repaint)."""
+        rows = len(self.lines(self.size.width)) if self.size.width else self._rows
+        if rows != self._rows:
+            self._rows = rows
             self.refresh(layout=True)
 
-    def render(self) -> Text:
-        text = Text(f"{self.label:<6}", style=LABEL_STYLE)
+    def watch_cards(self) -> None:
+        self._watch_rows()
+
+    def watch_full(self) -> None:
+        self._watch_rows()
+
+    def watch_hidden(self) -> None:
+        self._watch_rows()
+
+    def lines(self, width: int) -> list[Text]:
+        """The widget's lines at ``width``: the label, then the cards, wrapped."""
         cards = self.cards
         if not cards:
-            text.append("(empty)", style=LABEL_STYLE)
-            return text
-        if self.pile:
-            if self.full:
-                text.append_text(chips(cards, self.styles_by_species))
-                text.append(f"  ({len(cards)})", style=LABEL_STYLE)
-            else:
-                text.append_text(card_chip(cards[-1], self.styles_by_species))
-                text.append(f"  ({len(cards)} card{'s' if len(cards) > 1 else ''})", style=LABEL_STYLE)
-            return text
+            return [Text(f"{self.label:<{LABEL_WIDTH}}(empty)", style=LABEL_STYLE)]
+        if self.pile and not self.full:
+            count = len(cards)
+            long = f"  ({count} card{'s' if count > 1 else ''})"
+            suffix = long if LABEL_WIDTH + 3 + len(long) <= width else f" ({count})"
+            return [self._row(self.label, [cards[-1]], suffix)]
+        suffix = f"  ({len(cards)})" if self.pile else "  hidden" if self.hidden else ""
+        rows = wrap_chips(cards, LABEL_WIDTH, width)
+        last = self._row("", rows[-1], suffix)
+        if suffix and last.cell_len > width:
+            suffix = ""
+        last_row = len(rows) - 1
+        return [
+            self._row(self.label if n == 0 else "", row, suffix if n == last_row else "")
+            for n, row in enumerate(rows)
+        ]
+
+    def _row(self, label: str, cards: Sequence[Card | str], suffix: str) -> Text:
+        text = Text(f"{label:<{LABEL_WIDTH}}", style=LABEL_STYLE)
         text.append_text(chips(cards, self.styles_by_species))
-        if self.hidden:
-            text.append("  hidden", style=LABEL_STYLE)
+        if suffix:
+            text.append(suffix, style=LABEL_STYLE)
         return text
+
+    def render(self) -> Text:
+        return Text("\n").join(self.lines(self.size.width or 80))
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        self._rows = len(self.lines(width))
+        return self._rows
 
 
 class PlayerPanel(Vertical):
@@ -512,3 +556,75 @@ def legend_text(species: tuple[str, ...]) -> Text:
         text.append(f" {code} ", style=styles[code])
         text.append(f" {species_name(code)}")
     return text
+
+
+@dataclass(frozen=True, slots=True)
+class KeyHint:
+    """One key of the key bar: the key pressed when it is clicked, how it is written, what it does."""
+
+    key: str
+    shown: str
+    description: str
+    keep: int = 0  # when the bar is too short, the hints with the highest numbers go first
+
+    @property
+    def width(self) -> int:
+        return len(self.shown) + 1 + len(self.description)
+
+
+class KeyBar(Widget):
+    """The keys at the foot of a screen, always in the same order.
+
+    Unlike textual's footer, the order does not follow the focus, and when the line is too short
+    the least needed keys are left out (help lists them all) instead of the last ones.
+    """
+
+    COMPONENT_CLASSES = {"keybar--key", "keybar--description"}
+    DEFAULT_CSS = """
+    KeyBar { dock: bottom; height: 1; width: 1fr; background: $footer-background; }
+    KeyBar > .keybar--key { color: $footer-key-foreground; text-style: bold; }
+    KeyBar > .keybar--description { color: $footer-description-foreground; }
+    """
+    GAP = 2  # spaces between two hints; one before the first
+
+    def __init__(self, hints: Sequence[KeyHint], **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.hints = tuple(hints)
+
+    def fitted(self, width: int) -> tuple[KeyHint, ...]:
+        """The hints that fit ``width``, in their order: the least needed (then the last) left out."""
+        kept = list(self.hints)
+        by_need = sorted(range(len(kept)), key=lambda n: (kept[n].keep, n))
+        while kept and 1 + sum(h.width for h in kept) + self.GAP * (len(kept) - 1) > width:
+            drop = self.hints[by_need.pop()]
+            if drop.keep == 0:
+                break
+            kept.remove(drop)
+        return tuple(kept)
+
+    def _spans(self) -> list[tuple[int, int, KeyHint]]:
+        spans, x = [], 1
+        for hint in self.fitted(self.size.width):
+            spans.append((x, x + hint.width, hint))
+            x += hint.width + self.GAP
+        return spans
+
+    def render(self) -> Text:
+        key = self.get_component_rich_style("keybar--key", partial=True)
+        description = self.get_component_rich_style("keybar--description", partial=True)
+        text = Text(" ")
+        for number, (_, _, hint) in enumerate(self._spans()):
+            if number:
+                text.append(" " * self.GAP)
+            text.append(hint.shown, style=key)
+            text.append(" " + hint.description, style=description)
+        text.no_wrap = True
+        text.overflow = "ellipsis"
+        return text
+
+    def on_click(self, event) -> None:
+        for start, end, hint in self._spans():
+            if start <= event.x < end:
+                event.stop()
+                self.app.simulate_key(hint.key)
+                return
