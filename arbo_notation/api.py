@@ -115,7 +115,7 @@ def game_tree(text: str, name: str, number: int = 1) -> GameTree:
 
     outcome = parse_all(text, name)
     records = {record.index: record for record in outcome.games}
-    count = len(outcome.games) + len(outcome.errors)
+    count = len(outcome.games) + outcome.unreadable
     if number < 1 or number > count:
         raise GameNotFound(f"{name} holds {count} game{'s' if count != 1 else ''}; there is no game {number}")
     if number not in records:

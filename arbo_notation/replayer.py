@@ -541,7 +541,7 @@ def _check_run(
     for error in outcome.errors:
         index = outcome.game_of(error)
         check.syntax.append(Diagnostic.from_notation_error(error, game=index + before if index else None))
-    check.invalid_games += len(outcome.errors)
+    check.invalid_games += outcome.unreadable
     for record in outcome.games:
         if before:
             object.__setattr__(record, "index", record.index + before)  # its place in the whole file
