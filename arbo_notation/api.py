@@ -55,11 +55,12 @@ def read_games(source: Source) -> list[GameRecord]:
 
 
 def replay(record: GameRecord, source_lines: Sequence[str] | None = None) -> GameTree:
-    """Replay a game once into its tree: every legal turn of every line a node with its position.
+    """Replay a game once into its tree: every turn played in every line a node with its position.
 
     ``source_lines`` (the record's text split into lines) lets diagnostics show the source line.
     Raises ``ArboError`` when the header sets up no game; rule errors of the turns are the tree's
-    ``diagnostics``, and each line stops at its first illegal turn.
+    ``diagnostics``. Each line goes on past the slips whose outcome the record's facts give (their
+    nodes' ``faults``) and stops at any other illegal turn (the ``error`` of the node before it).
     """
     return load_tree(record, source_lines)
 

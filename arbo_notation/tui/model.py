@@ -12,8 +12,9 @@ The cursor is a line path and an index in that line: "after ``index`` turns of t
 *current turn* is the one just played to reach the cursor (none at the start of the game).
 
 Every position is computed once, by the replay that builds the game tree (arbo_notation/tree.py).
-A line stops at its first illegal turn: the position before it is the line's last, and the rule
-error is kept to be shown there.
+A line stops at its first illegal turn that the record's facts cannot repair: the position before it
+is the line's last, and the rule error is kept to be shown there. A turn they repair is played, and
+its rule errors are shown at its own position.
 """
 
 from __future__ import annotations
