@@ -419,3 +419,35 @@ def test_the_fast_check_finds_every_error_the_full_check_finds(path: Path):
     text = path.read_text(encoding="utf-8")
     full, fast = check_text(text, path.name), check_text(text, path.name, keep_games=False)
     assert fast.diagnostics == full.diagnostics and len([d for d in full.diagnostics if d.severity is Severity.ERROR]) == 5
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_any_several_faults_are_located_and_the_fast_check_agrees(data):
+    record = _SIMULATED[data.draw(st.integers(0, len(_SIMULATED) - 1))]
+    lines = format_games([record]).split("\n")
+    first = next(i for i, line in enumerate(lines) if line.startswith("1. "))
+    cards = [str(c) for c in new_game(record).config.cards]
+    for index in data.draw(st.sets(st.integers(0, len(record.turns) - 1), min_size=2, max_size=4)):
+        words = lines[first + index].split(" ")  # number, player, draw, draw, planting, discard
+        part = data.draw(st.integers(1, 5))
+        if part == 1:
+            words[1] = data.draw(st.sampled_from(list(record.header.players) + ["Zed"]))
+        elif part in (2, 3):
+            owner = data.draw(st.sampled_from(["d"] + list(record.header.players)))
+            words[part] = owner + ":" + data.draw(st.sampled_from(cards))
+        elif part == 4:
+            card, _, cell = words[4].partition("@")
+            x, _, y = cell.partition(",")
+            words[4] = f"{card}@{int(x) + data.draw(st.integers(-1, 1))},{y}"
+        else:
+            words[5] = "/" + data.draw(st.sampled_from(cards))
+        lines[first + index] = " ".join(words)
+    text = "\n".join(lines)
+    full = check_text(text, "faults.arb")
+    fast = check_text(text, "faults.arb", keep_games=False)
+    assert (fast.valid, fast.diagnostics) == (full.valid, full.diagnostics)
+    errors = [d for d in full.diagnostics if d.severity is Severity.ERROR]
+    assert len({(d.line, d.column, d.message) for d in errors}) == len(errors)  # each told once
+    for diagnostic in errors:
+        assert diagnostic.line is not None and diagnostic.column is not None and diagnostic.message
