@@ -181,12 +181,25 @@ def test_stray_brackets_and_misplaced_glyphs_are_each_reported_once():
 def test_a_fault_in_the_shape_of_the_game_ends_its_reading():
     after_result = SIX + "1. Ana d d Ma3@0,9x /Oa5\nresult *\n2. Ben d d Oa5@0,0 /Wi7\n3. Ana d d Oa5@0,0 /Wi7\n"
     assert [(line, column) for line, column, _ in syntax_errors(after_result)] == [(5, 16), (7, 1)]
-    unclosed = SIX + "1. Ana d Ma3@0,0 /Oa5 {oops\n2. Ben d d Oa5@0,0 /Wi9\n"
-    assert syntax_errors(unclosed) == [
-        (5, 10, "expected a draw ('d', 'd:Ma3', a player's name, 'Ana:Ja2' or '-') after 'd', found 'Ma3@0,0' "
-                "(a turn has two draws)"),
-        (5, 23, "unclosed comment: '{' at line 5 column 23 has no '}'"),
-    ]
+    unclosed = SIX + "1. Ana d d Ma3@0,0 /Oa5 {oops\n2. Ben d d Oa5@0,0 /Wi9\n"
+    assert syntax_errors(unclosed) == [(5, 25, "unclosed comment: '{' at line 5 column 25 has no '}'")]
+
+
+def test_what_only_follows_from_a_fault_on_its_line_is_not_told_again():
+    draw = "expected a draw ('d', 'd:Ma3', a player's name, 'Ana:Ja2' or '-') after 'd', found 'Ma3@0,0' " \
+           "(a turn has two draws)"
+    # a '{' left open on a faulty line, a '(' glued to a word, a ')' where the fault is
+    for line in ("1. Ana d Ma3@0,0 /Oa5 {oops", "1. Ana d Ma3@0,0( /Oa5", "1. Ana d Ma3@0,0 /Oa5 (d d"):
+        assert syntax_errors(SIX + line + "\n2. Ben d d Oa5@0,0 /Wi9\n") == [
+            (5, 10, draw), (6, 21, "expected a card such as Ma3 after '/', found 'Wi9'")], line
+    in_variation = SIX + "1. Ana d d Ma3@0,0 /Oa5\n  (1. Ana d d Ma3@0,0 ) /Oa5\n  2. Ben d d Oa5@0,0 /Wi7)\n"
+    assert syntax_errors(in_variation) == [
+        (6, 23, "expected a discard such as /Oa5 after 'Ma3@0,0', found ')'")]
+    # a turn cut short by a line break: the rest of it on the next line is not another fault
+    cut = SIX + "1. Ana\n  d d Ma3@0,0 /Oa5\n2. Ben d d Oa5@0,0 /Wi9\n"
+    assert syntax_errors(cut) == [
+        (5, 7, "expected a draw ('d', 'd:Ma3', a player's name, 'Ana:Ja2' or '-') after 'Ana', found end of line"),
+        (7, 21, "expected a card such as Ma3 after '/', found 'Wi9'")]
 
 
 def test_a_header_error_does_not_hide_the_faults_of_the_body():
@@ -194,6 +207,15 @@ def test_a_header_error_does_not_hide_the_faults_of_the_body():
     [(line, _, header), body] = syntax_errors(text)
     assert line == 2 and "Ana" in header
     assert body == (5, 21, "expected a card such as Ma3 after '/', found 'Oa9'")
+
+
+def test_a_header_that_lost_its_closing_line_hides_the_body_where_it_is_a_guess():
+    game = SIX + "1. Ana d d Ma3@0,0 /Oa5\n"
+    outcome = parse_all(game.replace("]\n---\n", "]\n--\n", 1) + game, "h.arb")
+    # game 2's opening '---' closes game 1's header: its lines are game 1's body, not read as turns
+    assert [(outcome.game_of(e), e.line) for e in outcome.errors] == [(1, 5), (2, 9)]
+    assert outcome.errors[0].message.startswith("the header is not valid YAML")
+    assert outcome.errors[1].message == "unclosed header: '---' at line 9 has no closing '---' line"
 
 
 def test_every_error_belongs_to_its_game_and_a_game_counts_once():

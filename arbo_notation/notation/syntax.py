@@ -727,8 +727,7 @@ def parse_all(text: str, file: str = "<string>") -> ParseOutcome:
                 try:
                     games = parser.parse(part)
                 except NotationError as exc:  # in the header: the body's faults are found all the same
-                    header = _HEADER_BLOCK.match(part)
-                    errors = [exc] + (_body_faults(part, line, file, source_line, header.end()) if header else [])
+                    errors = [exc] + _faults_after_header(part, line, file, source_line)
                 except _Fault as fault:
                     errors.append(NotationError(fault.message, file=file, line=fault.line, column=fault.column,
                                                 source_line=source_line(fault.line)))
@@ -770,6 +769,7 @@ def parse_file_all(path: str | Path) -> ParseOutcome:
 
 
 _WORD = re.compile(r"[^ \t\n{};()]+")
+_WORD_END = re.compile(r"[ \t\n]|\Z")
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_'-]*(?![A-Za-z0-9_'-])")
 _CARD = re.compile(r"[A-Za-z]{1,3}[1-8](?![A-Za-z0-9_])")
 _COORDS = re.compile(r"(-?[0-9]+),(-?[0-9]+)(?![0-9])")
@@ -822,6 +822,8 @@ class _Checker:
         self.first_line = first_line  # file line of the text's first line
         self.faults: list[_Stop] = []
         self.stack: list[list[int]] = []  # [offset of '(', turns read in it]
+        self.faulty_opens: set[int] = set()  # offsets of the '(' met on the rest of a faulty line
+        self.cut_short = -1  # the end of the last line cut short (a fault at its end)
 
     def where(self, p: int) -> str:
         line, column = _line_col(self.text, p)
@@ -835,31 +837,44 @@ class _Checker:
         self.faults.append(_Stop(pos, message))
 
     def on_line(self, read: Callable[[int], int], p: int) -> int:
-        """Read one part of a line with ``read``; at a fault in it, note the fault and skip the line."""
+        """Read one part of a line with ``read``; at a fault in it, note the fault and skip the line.
+
+        Right after a line cut short (at fault for ending too soon: a line break typed too early),
+        a line that does not even start as a turn (its first word is at fault) is taken for the
+        rest of that line, not as a fault again."""
         try:
             return read(p)
         except _Stop as stop:
-            self.faults.append(stop)
-            return self.after_line(stop.pos)
+            if not (self.continues_cut_line(p) and stop.pos <= _WORD_END.search(self.text, p).start()):
+                self.faults.append(stop)
+            end = self.after_line(stop.pos, stop.pos)
+            if self.at_line_end(stop.pos):
+                self.cut_short = end
+            return end
 
-    def after_line(self, p: int) -> int:
+    def continues_cut_line(self, p: int) -> bool:
+        """Whether ``p`` is on the line right after a line cut short."""
+        return self.cut_short >= 0 and self.text.rfind("\n", 0, p) == self.cut_short
+
+    def after_line(self, p: int, fault: int = -1) -> int:
         """The end of the line at ``p``, skipping what is left of it but its comments (which may span
-        lines) and its parentheses (which open and close variations)."""
+        lines) and its parentheses (which open and close variations). What is part of the fault at
+        offset ``fault`` is not told again: a '{' left open, a '(' never closed, a '(' glued to a word
+        or not followed by a turn or comment, a ')' at the fault or glued to a word."""
         text = self.text
         while p < self.n and text[p] != "\n":
             c = text[p]
             if c == "{":
                 m = _BRACE_COMMENT.match(text, p)
-                if m is None:
-                    self.fail(p, f"unclosed comment: '{{' at {self.where(p)} has no '}}'")
-                p = m.end()
+                p = m.end() if m is not None else p + 1
                 continue
             if c == ";":
                 end = text.find("\n", p)
                 return end if end >= 0 else self.n
-            if c == "(":
+            if c == "(" and (p == 0 or text[p - 1] in " \t\n()") and self.opens_a_variation(p):
                 self.stack.append([p, 1])  # a variation's own faults are found in its own lines
-            elif c == ")" and self.stack:
+                self.faulty_opens.add(p)
+            elif c == ")" and p != fault and self.stack and (p + 1 == self.n or text[p + 1] in " \t\n{};()"):
                 self.stack.pop()
             p += 1
         return p
@@ -957,6 +972,9 @@ class _Checker:
                 can_branch = glyph_ok = False
                 self.pos = self.on_line(self.result, p)
             else:
+                if phase != "moves" and self.continues_cut_line(p):  # the rest of a reveal or result line
+                    self.pos = self.after_line(p)
+                    continue
                 if phase == "result":
                     self.fail(p, f"only comments may follow the result line (a new game starts with a '---' "
                                  f"header line), found {_found(text, p)}")
@@ -977,9 +995,20 @@ class _Checker:
         if stack:
             self.unclosed(stack)
 
+    def opens_a_variation(self, p: int) -> bool:
+        """Whether the '(' at ``p`` is followed by what a variation starts with: a turn or a comment."""
+        q = self.spaces(p + 1)
+        if q < self.n and self.text[q] in "0123456789{;(":
+            return True
+        m = _NAME.match(self.text, q)
+        return m is not None and m.group() not in RESERVED_NAMES
+
     def unclosed(self, stack: list[list[int]]) -> None:
-        p = stack[-1][0]
-        self.fail(p, f"unclosed variation: '(' at {self.where(p)} has no ')'")
+        while stack and stack[-1][0] in self.faulty_opens:
+            stack.pop()
+        if stack:
+            p = stack[-1][0]
+            self.fail(p, f"unclosed variation: '(' at {self.where(p)} has no ')'")
 
     def turn(self, p: int) -> int:
         text = self.text
@@ -1160,12 +1189,25 @@ def _body_faults(chunk: str, first_line: int, file: str, source_line: Callable[[
     except _Stop as stop:
         checker.faults.append(stop)
     errors = []
-    for fault in checker.faults:
+    for fault in sorted(checker.faults, key=lambda fault: fault.pos):
         line, column = _line_col(chunk, fault.pos)
         absolute = line + first_line - 1
         errors.append(NotationError(fault.message, file=file, line=absolute, column=column,
                                     source_line=source_line(absolute)))
     return errors
+
+
+#: A line of a game's body: a header that holds one has lost its closing '---' line.
+_BODY_LINE = re.compile(r"^[ \t]*(?:[0-9]+\.|reveal[ \t]|result[ \t])", re.M)
+
+
+def _faults_after_header(chunk: str, first_line: int, file: str, source_line: Callable[[int], str]) -> list[NotationError]:
+    """The faults of the body of a game whose header is at fault, when it is clear where the body
+    starts (not when the header holds lines of the body: where its '---' line was meant to be is a guess)."""
+    header = _HEADER_BLOCK.match(chunk)
+    if header is None or _BODY_LINE.search(header.group()):
+        return []
+    return _body_faults(chunk, first_line, file, source_line, header.end())
 
 
 def _diagnose(chunk: str, first_line: int, exc: UnexpectedInput, file: str,
