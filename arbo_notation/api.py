@@ -55,11 +55,12 @@ def read_games(source: Source) -> list[GameRecord]:
 
 
 def replay(record: GameRecord, source_lines: Sequence[str] | None = None) -> GameTree:
-    """Replay a game once into its tree: every legal turn of every line a node with its position.
+    """Replay a game once into its tree: every turn played in every line a node with its position.
 
     ``source_lines`` (the record's text split into lines) lets diagnostics show the source line.
     Raises ``ArboError`` when the header sets up no game; rule errors of the turns are the tree's
-    ``diagnostics``, and each line stops at its first illegal turn.
+    ``diagnostics``. Each line goes on past the slips whose outcome the record's facts give (their
+    nodes' ``faults``) and stops at any other illegal turn (the ``error`` of the node before it).
     """
     return load_tree(record, source_lines)
 
@@ -115,7 +116,7 @@ def game_tree(text: str, name: str, number: int = 1) -> GameTree:
 
     outcome = parse_all(text, name)
     records = {record.index: record for record in outcome.games}
-    count = len(outcome.games) + len(outcome.errors)
+    count = len(outcome.games) + outcome.unreadable
     if number < 1 or number > count:
         raise GameNotFound(f"{name} holds {count} game{'s' if count != 1 else ''}; there is no game {number}")
     if number not in records:

@@ -114,7 +114,7 @@ class NotationError(ArboError):
 
 
 class NotationErrors(ArboError):
-    """Every syntax error of one source text: one per game that could not be read."""
+    """Every syntax error of one source text, in order (a game that cannot be read may have several)."""
 
     def __init__(self, errors: list[NotationError]) -> None:
         super().__init__("; ".join(str(e) for e in errors))

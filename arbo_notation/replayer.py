@@ -1,15 +1,17 @@
 """The replayer: checks parsed records against the rules, turn by turn, and scores finished games.
 
-It joins the notation (records) and the engine (rules). Every finding becomes a located Diagnostic;
-a rule error ends the replay of that line of play, and the next game of the file is always checked.
+It joins the notation (records) and the engine (rules). Every finding becomes a located Diagnostic.
+After an illegal turn the replay goes on where the record's public facts say what happened (a
+wrong player's name, a draw naming a card other than the top one: docs/NOTATION.md, "Errors");
+elsewhere a rule error ends the replay of that line of play. The next game is always checked.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
-from .engine.cards import SPECIES_COUNT_BY_PLAYERS
+from .engine.cards import SPECIES_COUNT_BY_PLAYERS, Card
 from .engine.scoring import PlayerPosition, ScoreSheet, score_position, score_totals
 from .engine.state import Game, GameConfig, Setup
 from .errors import ArboError, Diagnostic, RuleError, Severity
@@ -17,7 +19,7 @@ from .gcpause import gc_paused
 from .notation.plain import PlainGame, read_plain_game
 from .notation.record import Draw, DrawKind, GameRecord, Header, Pos, Turn, Variation
 
-#: Called after each turn replayed without error: (turn, state after it, depth of variation).
+#: Called after each turn played (legal, or repaired): (turn, state after it, depth of variation).
 TurnHook = Callable[[Turn, Game, int], None]
 
 #: A line of play named by its way from the main line: ``()`` is the main line, ``((k, j),)`` the
@@ -28,7 +30,8 @@ MAIN: LinePath = ()
 
 @dataclass(frozen=True, slots=True)
 class LineError:
-    """The first illegal turn of a line: where it stands and what the rules say."""
+    """An illegal turn of a line: where it stands and what the rules say. It is the turn where
+    the line stops (``Line.error``), or one the replay went on after (``Line.faults``)."""
 
     index: int  # index of the illegal turn in its line
     number: int  # the turn's number in the game (1-based)
@@ -47,7 +50,9 @@ class Line:
 
     ``states[0]`` of the main line is the setup, and its last state carries the hands revealed at
     scoring; ``states[0]`` of a variation is the table before the turn the variation replaces. A
-    line stops at its first illegal turn, whose rule error is ``error``.
+    line stops at the first illegal turn the record's facts cannot repair, whose rule error is
+    ``error``. An illegal turn they can repair (a wrong player's name, a draw naming a card that
+    is not the top one) is played as they say, and its rule errors are in ``faults``.
     """
 
     path: LinePath
@@ -56,11 +61,17 @@ class Line:
     start: int  # turns of the game played before states[0]
     error: LineError | None = None
     variation: Variation | None = None  # None for the main line
+    faults: tuple[LineError, ...] = ()  # the repaired turns' rule errors, in order
 
     @property
     def legal(self) -> int:
-        """How many of the line's turns are legal (the last index of ``states``)."""
+        """How many of the line's turns were played (the last index of ``states``): every turn
+        before the one where the line stops, repaired ones included."""
         return len(self.states) - 1
+
+    def faults_of(self, index: int) -> tuple[LineError, ...]:
+        """The rule errors of the line's turn of that index, when it was repaired and played."""
+        return tuple(fault for fault in self.faults if fault.index == index)
 
     @property
     def first(self) -> int:
@@ -79,7 +90,7 @@ class Line:
 
 @dataclass(slots=True)
 class _LineTrace:
-    """A line's positions and first error, gathered while the replayer plays it."""
+    """A line's positions and rule errors, gathered while the replayer plays it."""
 
     path: LinePath
     turns: tuple[Turn, ...]
@@ -87,6 +98,7 @@ class _LineTrace:
     states: list[Game]
     variation: Variation | None = None
     error: LineError | None = None
+    faults: list[LineError] = field(default_factory=list)
     children: list["_LineTrace"] = field(default_factory=list)
 
     def branch(self, index: int, number: int, variation: Variation, before: Game) -> "_LineTrace":
@@ -95,7 +107,8 @@ class _LineTrace:
         return child
 
     def lines(self) -> Iterator[Line]:
-        yield Line(self.path, self.turns, tuple(self.states), self.start, self.error, self.variation)
+        yield Line(self.path, self.turns, tuple(self.states), self.start, self.error, self.variation,
+                   tuple(self.faults))
         for child in self.children:
             yield from child.lines()
 
@@ -105,16 +118,16 @@ class GameReplay:
     """What replaying one game found.
 
     When the replay kept states, ``lines`` holds every line of play (the main line at ``MAIN``,
-    then each variation) with its positions and first error. ``final`` is the position after the
-    main line, with the hands revealed at scoring once the game is over; when a turn of the main
-    line is illegal it is the position before that turn if the replay kept states, else None.
+    then each variation) with its positions and rule errors. ``final`` is the position after the
+    main line, with the hands revealed at scoring once the game is over; when the main line stops
+    at an illegal turn it is the position before that turn if the replay kept states, else None.
     """
 
     record: GameRecord
     diagnostics: list[Diagnostic] = field(default_factory=list)
     final: Game | None = None
     sheet: ScoreSheet | None = None
-    legal_turns: int = 0  # main-line turns replayed without a rule error
+    legal_turns: int = 0  # main-line turns played before the line stops (repaired ones included)
     lines: dict[LinePath, Line] = field(default_factory=dict)
 
     @property
@@ -196,34 +209,126 @@ class TurnError(ArboError):
         self.pos = pos
 
 
+@dataclass(slots=True)
+class TurnFaults:
+    """What playing a recorded turn found: the rule errors the record's facts repaired (the turn
+    was played as they say) and the one that stops the line (the turn was not played), if any."""
+
+    repaired: list[TurnError] = field(default_factory=list)
+    stop: TurnError | None = None
+
+    def __iter__(self) -> Iterator[TurnError]:
+        """Every fault, in the order of the turn's parts."""
+        found = self.repaired + ([self.stop] if self.stop is not None else [])
+        return iter(sorted(found, key=lambda e: e.pos.column if e.pos is not None else 0))
+
+
 def play_turn(game: Game, turn: Turn) -> None:
-    """Play one recorded turn on the game, or raise TurnError naming the part that is illegal."""
+    """Play one recorded turn on the game, or raise TurnError naming the first part that is illegal
+    (the turn is then left as far as it got)."""
+    stop = replay_turn(game, turn, repair=False).stop
+    if stop is not None:
+        raise stop
+
+
+def replay_turn(game: Game, turn: Turn, following: Turn | None = None, *, repair: bool = True) -> TurnFaults:
+    """Play one recorded turn on the game, going on past the rule errors whose outcome the record's
+    public facts give (docs/NOTATION.md, "Errors"): a turn written with the wrong player's name
+    is played by the player whose turn it is, when the next turn of the line (``following``, None
+    at the end of the line) names the player after them; a draw naming a card other than the top
+    of a discard pile, or of a deck the header gives, draws the top card.
+
+    What only follows from a repaired fault is not a fault of its own: a second draw naming the
+    card the first one drew instead (the draws written in the wrong order) draws the top card
+    too; a planting or discard that fails on a card the fault leaves in doubt (the card a draw
+    named or drew instead, a card of the player the turn named) stops the line with that fault.
+    Any other rule error stops the line. With ``repair`` false, the first rule error stops it.
+    """
+    found = TurnFaults()
     if game.is_over:
-        raise TurnError("game-over", f"the game is over: the deck ran out on turn {game.turn_number}", turn.pos)
+        found.stop = TurnError("game-over", f"the game is over: the deck ran out on turn {game.turn_number}",
+                               turn.pos)
+        return found
+    doubts: dict[Card, TurnError] = {}  # card -> the repaired fault that leaves it in doubt
     if turn.player != game.current_player:
         if turn.player not in game.players:
             message = f"{turn.player} is not a player of this game ({', '.join(game.players)})"
         else:
             message = f"it is {game.current_player}'s turn, not {turn.player}'s"
-        raise TurnError("turn-order", message, turn.pos)
+        error = TurnError("turn-order", message, turn.pos)
+        if not (repair and _names_the_next_player(game, following)):
+            found.stop = error
+            return found
+        found.repaired.append(error)
+        if turn.player in game.players:
+            doubts.update(dict.fromkeys(game.hand(turn.player).known, error))
+    drawn: dict[Card, TurnError] = {}  # card -> the repaired draw that named it or drew it
     for draw in turn.draws:
         try:
-            if draw.kind is DrawKind.DECK:
-                game.draw_from_deck(draw.card)
-            elif draw.kind is DrawKind.DISCARD:
-                game.draw_from_discard(draw.owner, draw.card)  # type: ignore[arg-type]
-            else:
-                game.skip_draw()
-        except RuleError as error:
-            raise TurnError("draw", _draw_message(game, draw, error), draw.pos or turn.pos) from None
+            _draw(game, draw, draw.card)
+        except RuleError as rule:
+            top = _draws_the_top_instead(game, draw) if repair else None
+            if top is None:
+                found.stop = TurnError("draw", _draw_message(game, draw, rule), draw.pos or turn.pos)
+                return found
+            cause = drawn.get(draw.card)  # type: ignore[arg-type]
+            if cause is None:  # else the draws are only written in the wrong order
+                cause = TurnError("draw", _draw_message(game, draw, rule), draw.pos or turn.pos)
+                found.repaired.append(cause)
+            drawn[draw.card] = drawn[top] = cause  # type: ignore[index]
+    doubts.update(drawn)
     try:
         game.plant(turn.plant.card, turn.plant.coord)
-    except RuleError as error:
-        raise TurnError("plant", str(error), turn.plant_pos or turn.pos) from None
+    except RuleError as rule:
+        return _stopped(found, game, doubts, turn.plant.card, TurnError("plant", str(rule), turn.plant_pos or turn.pos))
     try:
         game.discard(turn.discard)
-    except RuleError as error:
-        raise TurnError("discard", str(error), turn.discard_pos or turn.pos) from None
+    except RuleError as rule:
+        return _stopped(found, game, doubts, turn.discard, TurnError("discard", str(rule), turn.discard_pos or turn.pos))
+    return found
+
+
+def _stopped(found: TurnFaults, game: Game, doubts: dict[Card, TurnError], card: Card, error: TurnError) -> TurnFaults:
+    """The turn stops at ``error``, about ``card``; when a repaired fault left the card in doubt
+    (and the player does not hold it), the stop is that fault's."""
+    cause = doubts.get(card)
+    if cause is not None and card not in game.hand(game.current_player).known:
+        found.repaired.remove(cause)
+        error = cause
+    found.stop = error
+    return found
+
+
+def _draw(game: Game, draw: Draw, card: Card | None) -> None:
+    if draw.kind is DrawKind.DECK:
+        game.draw_from_deck(card)
+    elif draw.kind is DrawKind.DISCARD:
+        game.draw_from_discard(draw.owner, card)  # type: ignore[arg-type]
+    else:
+        game.skip_draw()
+
+
+def _names_the_next_player(game: Game, following: Turn | None) -> bool:
+    """Whether the next turn bears out that only the name of this one is wrong (and not that a
+    turn is missing or one too many): it names the player after the one whose turn it is."""
+    if following is None:
+        return True
+    players = game.players
+    return following.player == players[(players.index(game.current_player) + 1) % len(players)]
+
+
+def _draws_the_top_instead(game: Game, draw: Draw) -> Card | None:
+    """For a draw naming a card that is not the top of its pile (or of a deck the header gives):
+    draw the top card and return it. None, drawing nothing, for any other illegal draw."""
+    if draw.card is None:
+        return None
+    if draw.kind is DrawKind.DISCARD:
+        if draw.owner not in game.players or not game.discard_pile(draw.owner):  # type: ignore[arg-type]
+            return None
+        return game.draw_from_discard(draw.owner)  # type: ignore[arg-type]
+    if draw.kind is DrawKind.DECK and game.deck_known and game.deck_size:
+        return game.draw_from_deck()
+    return None
 
 
 def _draw_message(game: Game, draw: Draw, error: RuleError) -> str:
@@ -236,7 +341,7 @@ def _draw_message(game: Game, draw: Draw, error: RuleError) -> str:
 
 def replay_line(
     game: Game,
-    turns: Iterable[Turn],
+    turns: Sequence[Turn],
     report: _Reporter,
     *,
     depth: int = 0,
@@ -244,15 +349,17 @@ def replay_line(
     trace: _LineTrace | None = None,
 ) -> int:
     """Replay turns from the game's position (mutating it), checking each turn's variations from
-    the position before that turn. Returns how many turns were legal; stops at the first error.
-    With a ``trace``, each line's positions and first error are kept in it."""
-    legal = 0
-    for turn in turns:
+    the position before that turn. Returns how many turns were played: it goes on past a turn
+    whose faults the record's facts repair (see replay_turn), and stops at any other rule error.
+    With a ``trace``, each line's positions and rule errors are kept in it."""
+    played = 0
+    count = len(turns)
+    for index, turn in enumerate(turns):
         expected = game.turn_number
         if turn.variations:
             before = game.copy()
             for number, variation in enumerate(turn.variations):  # each from the position before this turn
-                child = trace.branch(legal, number, variation, before) if trace is not None else None
+                child = trace.branch(played, number, variation, before) if trace is not None else None
                 replay_line(before.copy(), variation.turns, report, depth=depth + 1, hook=hook, trace=child)
         if turn.number is not None and turn.number != expected and not game.is_over:
             report(
@@ -263,20 +370,26 @@ def replay_line(
                 player=turn.player,
                 severity=Severity.WARNING,
             )
-        try:
-            play_turn(game, turn)
-        except TurnError as error:
-            report(error.code, error.message, error.pos, turn=expected, player=turn.player)
+        found = replay_turn(game, turn, turns[index + 1] if index + 1 < count else None)
+        if found.repaired or found.stop is not None:
+            for error in found:
+                report(error.code, error.message, error.pos, turn=expected, player=turn.player)
             if trace is not None:
-                number = trace.start + legal + 1
-                trace.error = LineError(legal, number, turn.player, turn.notation(), error.code, error.message)
-            return legal
-        legal += 1
+                number = trace.start + played + 1
+                if found.stop is not None:
+                    stop = found.stop
+                    trace.error = LineError(played, number, turn.player, turn.notation(), stop.code, stop.message)
+                else:
+                    trace.faults += [LineError(played, number, turn.player, turn.notation(), e.code, e.message)
+                                     for e in found.repaired]
+            if found.stop is not None:
+                return played
+        played += 1
         if trace is not None:
             trace.states.append(game.copy())
         if hook is not None:
             hook(turn, game, depth)
-    return legal
+    return played
 
 
 def replay_game(
@@ -367,7 +480,7 @@ def _check_end(record: GameRecord, game: Game, report: _Reporter) -> None:
             game.reveal(reveal.player, reveal.cards)
         except RuleError as error:
             report("reveal", str(error), reveal.pos, player=reveal.player)
-    hidden = game.hidden_players()
+    hidden = [player for player in game.hidden_players() if player not in seen]  # a wrong reveal is told
     if hidden and result is not None and not result.unfinished:
         report(
             "reveal",
@@ -549,7 +662,7 @@ def _check_run(
     for error in outcome.errors:
         index = outcome.game_of(error)
         check.syntax.append(Diagnostic.from_notation_error(error, game=index + before if index else None))
-    check.invalid_games += len(outcome.errors)
+    check.invalid_games += outcome.unreadable
     for record in outcome.games:
         if before:
             object.__setattr__(record, "index", record.index + before)  # its place in the whole file
@@ -569,10 +682,12 @@ __all__ = [
     "LineError",
     "LinePath",
     "TurnError",
+    "TurnFaults",
     "check_text",
     "new_game",
     "play_turn",
     "replay_game",
     "replay_line",
+    "replay_turn",
     "score_game",
 ]

@@ -1,4 +1,4 @@
-"""The game tree: a record replayed once, every legal turn of every line a node with its position.
+"""The game tree: a record replayed once, every turn played in every line a node with its position.
 
     import arbo_notation as arbo
 
@@ -9,7 +9,9 @@
 A node stands for the position after its turn (the root: after the setup). The turns of a line
 follow one another through ``node.next()``; a variation replaces a turn, so the variations of a
 node are the first nodes of the lines that replace *its* turn, and they share its parent. A line
-stops at its first illegal turn: the node before it carries that ``error``.
+stops at its first illegal turn that the record's facts cannot repair: the node before it carries
+that ``error``. An illegal turn they repair (a wrong player's name, a draw naming a card that is
+not the top one) is played as they say: its node carries its rule errors as ``faults``.
 """
 
 from __future__ import annotations
@@ -66,9 +68,15 @@ class Node:
 
     @property
     def error(self) -> LineError | None:
-        """The rule error of the next turn of this line, when that turn is illegal."""
+        """The rule error of the next turn of this line, when the line stops at that turn."""
         line = self.line
         return line.error if self.index == line.legal else None
+
+    @property
+    def faults(self) -> tuple[LineError, ...]:
+        """The rule errors of this node's own turn, when it was illegal and played as the record's
+        facts say (empty at the root and for a legal turn)."""
+        return self.line.faults_of(self.index - 1) if self.index and self.line.faults else ()
 
     @property
     def path(self) -> LinePath:
@@ -79,7 +87,7 @@ class Node:
         return not self.line.path
 
     def next(self) -> "Node | None":
-        """The following node of this node's line (None at its last legal turn)."""
+        """The following node of this node's line (None at its last turn played)."""
         return self._next
 
     def __repr__(self) -> str:
@@ -89,7 +97,7 @@ class Node:
 
 
 class GameTree:
-    """A game record replayed once: the root, every legal turn as a node, and the findings."""
+    """A game record replayed once: the root, every turn played as a node, and the findings."""
 
     def __init__(self, replay: GameReplay) -> None:
         if MAIN not in replay.lines:
@@ -101,7 +109,7 @@ class GameTree:
     def _build(self, line: Line, before: Node | None) -> Node:
         """The nodes of a line, ``before`` being the node its first turn follows; its first node.
 
-        A variation that replaces the line's illegal turn has no turn node to hang on: it is
+        A variation that replaces the turn where the line stops has no turn node to hang on: it is
         reached through ``line_nodes`` and ``lines`` only."""
         start = 1 if line.path else 0
         nodes: list[Node] = []
@@ -155,14 +163,14 @@ class GameTree:
     # -- walking ----------------------------------------------------------------------------
 
     def mainline(self) -> Iterator[Node]:
-        """The root, then one node per legal turn of the main line."""
+        """The root, then one node per turn played of the main line."""
         node: Node | None = self.root
         while node is not None:
             yield node
             node = node.next()
 
     def end(self) -> Node:
-        """The last legal node of the main line (the hands revealed there once the game is over)."""
+        """The last node of the main line (the hands revealed there once the game is over)."""
         node = self.root
         while node._next is not None:
             node = node._next

@@ -80,6 +80,7 @@ RULE_FAULTS = {
     "rule-turn-after-end.arb": ("game-over", 16, 1, "the game is over: the deck ran out on turn 7"),
     "rule-deck-card-mismatch.arb": ("draw", 14, 8, "Ben cannot draw Oa7 from the deck: its top card is Ma8"),
     "rule-unknown-species.arb": ("discard", 15, 30, "Ana cannot discard Ja2: Ja is not a species in play (Ma, Oa, Wi)"),
+    "rule-several-faults.arb": ("turn-order", 11, 1, "it is Ana's turn, not Ben's"),  # and four more: test_every_error.py
 }
 
 

@@ -7,7 +7,7 @@ How it is fast: a file is cut into games at its '---' header lines (a line that 
 open or close a header, so the cut is exact); each game goes through lark's LALR parser with
 ``transformer=`` (no tree is built) in which runs of turns are single TURNS tokens decoded by a
 compiled regular expression. When lark reports an error, a slower hand-written checker reads the
-game again to name the fault and its exact column.
+game again to name every fault of its lines and its exact column.
 """
 
 from __future__ import annotations
@@ -619,17 +619,23 @@ def _assemble(runs: list[_Run]) -> tuple[list[Turn], list[Comment]]:
 
 @dataclass(frozen=True, slots=True)
 class GameSpan:
-    """Where one game stands in its file, and whether it could be read."""
+    """Where one game stands in its file, and whether it could be read: its syntax errors, in order."""
 
     index: int  # 1-based position of the game in the file
     first_line: int
     last_line: int
-    error: NotationError | None = None
+    errors: tuple[NotationError, ...] = ()
+
+    @property
+    def error(self) -> NotationError | None:
+        """The game's first syntax error (None when it could be read)."""
+        return self.errors[0] if self.errors else None
 
 
 @dataclass(slots=True)
 class ParseOutcome:
-    """Every game that could be read, every syntax error, and which game each error belongs to."""
+    """Every game that could be read, every syntax error (a game may have several), and which
+    game each error belongs to."""
 
     games: list[GameRecord] = field(default_factory=list)
     errors: list[NotationError] = field(default_factory=list)
@@ -642,9 +648,14 @@ class ParseOutcome:
     def game_of(self, error: NotationError) -> int | None:
         """The 1-based index of the game an error belongs to (None: text before the first header)."""
         for span in self.game_spans:
-            if span.error is error:
+            if any(e is error for e in span.errors):
                 return span.index
         return None
+
+    @property
+    def unreadable(self) -> int:
+        """How many games could not be read (text before the first header counts as one)."""
+        return sum(1 for span in self.game_spans if span.errors)
 
     def raise_errors(self) -> None:
         if self.errors:
@@ -684,7 +695,7 @@ def parse_all(text: str, file: str = "<string>") -> ParseOutcome:
             f"a game starts with a header between two '---' lines, found {_found(text, offset)} before any header",
             file=file, line=line, column=column, source_line=source_line(line))
         outcome.errors.append(error)
-        outcome.game_spans.append(GameSpan(0, line, max(line, text.count("\n", 0, preamble_end)), error))
+        outcome.game_spans.append(GameSpan(0, line, max(line, text.count("\n", 0, preamble_end)), (error,)))
 
     parser, builder = _parser()
     with _LOCK, gc_paused():
@@ -703,35 +714,34 @@ def parse_all(text: str, file: str = "<string>") -> ParseOutcome:
                 return outcome
         # Game by game, so that an error in one game does not hide the others.
         for index, chunk in enumerate(chunks, 1):
-            error: NotationError | None = None
+            errors: list[NotationError] = []
             line = chunk.first_line
             if not chunk.closed:
-                error = NotationError(
+                errors.append(NotationError(
                     f"unclosed header: '---' at line {line} has no closing '---' line",
-                    file=file, line=line, column=1, source_line=source_line(line))
+                    file=file, line=line, column=1, source_line=source_line(line)))
             else:
                 part = text[chunk.start:chunk.end]
                 builder.offset = line - 1
                 builder.depth = 0
                 try:
                     games = parser.parse(part)
-                except NotationError as exc:
-                    error = exc
+                except NotationError as exc:  # in the header: the body's faults are found all the same
+                    errors = [exc] + _faults_after_header(part, line, file, source_line)
                 except _Fault as fault:
-                    error = NotationError(fault.message, file=file, line=fault.line, column=fault.column,
-                                          source_line=source_line(fault.line))
+                    errors.append(NotationError(fault.message, file=file, line=fault.line, column=fault.column,
+                                                source_line=source_line(fault.line)))
                 except UnexpectedInput as exc:
-                    error = _diagnose(part, line, exc, file, source_line)
+                    errors = _diagnose(part, line, exc, file, source_line)
                 except LarkError as exc:  # pragma: no cover - lark reports syntax as UnexpectedInput
-                    error = NotationError(f"cannot read this game: {exc}", file=file, line=line, column=1,
-                                          source_line=source_line(line))
+                    errors.append(NotationError(f"cannot read this game: {exc}", file=file, line=line, column=1,
+                                                source_line=source_line(line)))
                 else:
                     for game in games:
                         object.__setattr__(game, "index", index)
                         outcome.games.append(game)
-            if error is not None:
-                outcome.errors.append(error)
-            outcome.game_spans.append(GameSpan(index, line, chunk.last_line, error))
+            outcome.errors += errors
+            outcome.game_spans.append(GameSpan(index, line, chunk.last_line, tuple(errors)))
     return outcome
 
 
@@ -759,6 +769,7 @@ def parse_file_all(path: str | Path) -> ParseOutcome:
 
 
 _WORD = re.compile(r"[^ \t\n{};()]+")
+_WORD_END = re.compile(r"[ \t\n]|\Z")
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_'-]*(?![A-Za-z0-9_'-])")
 _CARD = re.compile(r"[A-Za-z]{1,3}[1-8](?![A-Za-z0-9_])")
 _COORDS = re.compile(r"(-?[0-9]+),(-?[0-9]+)(?![0-9])")
@@ -799,13 +810,22 @@ class _Stop(Exception):
 
 
 class _Checker:
-    """Reads a game body token by token, the slow and careful way, and stops at the first fault."""
+    """Reads a game body token by token, the slow and careful way, and notes every fault.
+
+    A fault within one line (a turn, a reveal or result line, a glyph, a stray bracket) is noted
+    and the reading goes on at the next line, the rest of the faulty line skipped; a fault in the
+    shape of the game (an unclosed comment or variation, lines out of order) ends the reading.
+    """
 
     def __init__(self, text: str, pos: int, first_line: int = 1) -> None:
         self.text = text
         self.pos = pos
         self.n = len(text)
         self.first_line = first_line  # file line of the text's first line
+        self.faults: list[_Stop] = []
+        self.stack: list[list[int]] = []  # [offset of '(', turns read in it]
+        self.faulty_opens: set[int] = set()  # offsets of the '(' met on the rest of a faulty line
+        self.cut_short = -1  # the end of the last line cut short (a fault at its end)
 
     def where(self, p: int) -> str:
         line, column = _line_col(self.text, p)
@@ -813,6 +833,53 @@ class _Checker:
 
     def fail(self, pos: int, message: str) -> None:
         raise _Stop(pos, message)
+
+    def note(self, pos: int, message: str) -> None:
+        """A fault the reading goes on after."""
+        self.faults.append(_Stop(pos, message))
+
+    def on_line(self, read: Callable[[int], int], p: int) -> int:
+        """Read one part of a line with ``read``; at a fault in it, note the fault and skip the line.
+
+        Right after a line cut short (at fault for ending too soon: a line break typed too early),
+        a line that does not even start as a turn (its first word is at fault) is taken for the
+        rest of that line, not as a fault again."""
+        try:
+            return read(p)
+        except _Stop as stop:
+            if not (self.continues_cut_line(p) and stop.pos <= _WORD_END.search(self.text, p).start()):
+                self.faults.append(stop)
+            end = self.after_line(stop.pos, stop.pos)
+            if self.at_line_end(stop.pos):
+                self.cut_short = end
+            return end
+
+    def continues_cut_line(self, p: int) -> bool:
+        """Whether ``p`` is on the line right after a line cut short."""
+        return self.cut_short >= 0 and self.text.rfind("\n", 0, p) == self.cut_short
+
+    def after_line(self, p: int, fault: int = -1) -> int:
+        """The end of the line at ``p``, skipping what is left of it but its comments (which may span
+        lines) and its parentheses (which open and close variations). What is part of the fault at
+        offset ``fault`` is not told again: a '{' left open, a '(' never closed, a '(' glued to a word
+        or not followed by a turn or comment, a ')' at the fault or glued to a word."""
+        text = self.text
+        while p < self.n and text[p] != "\n":
+            c = text[p]
+            if c == "{":
+                m = _BRACE_COMMENT.match(text, p)
+                p = m.end() if m is not None else p + 1
+                continue
+            if c == ";":
+                end = text.find("\n", p)
+                return end if end >= 0 else self.n
+            if c == "(" and (p == 0 or text[p - 1] in " \t\n()") and self.opens_a_variation(p):
+                self.stack.append([p, 1])  # a variation's own faults are found in its own lines
+                self.faulty_opens.add(p)
+            elif c == ")" and p != fault and self.stack and (p + 1 == self.n or text[p + 1] in " \t\n{};()"):
+                self.stack.pop()
+            p += 1
+        return p
 
     def at_line_end(self, p: int) -> bool:
         return p >= self.n or self.text[p] == "\n"
@@ -832,7 +899,7 @@ class _Checker:
 
     def run(self) -> None:
         text = self.text
-        stack: list[list[int]] = []  # [offset of '(', turns read in it]
+        stack = self.stack
         can_branch = False
         glyph_ok = False
         phase = "moves"  # then "reveals", then "result"
@@ -859,7 +926,7 @@ class _Checker:
                 if phase != "moves":
                     self.fail(p, "a variation '(' must follow a turn, not the reveal or result lines")
                 if not can_branch:
-                    self.fail(p, "a variation '(' must follow the turn it replaces")
+                    self.note(p, "a variation '(' must follow the turn it replaces")
                 if len(stack) >= MAX_VARIATION_DEPTH:
                     self.fail(p, f"variations nest deeper than {MAX_VARIATION_DEPTH} levels")
                 stack.append([p, 0])
@@ -867,23 +934,29 @@ class _Checker:
                 self.pos = p + 1
             elif c == ")":
                 if not stack:
-                    self.fail(p, "')' has no matching '('")
+                    self.note(p, "')' has no matching '('")
+                    self.pos = p + 1
+                    continue
                 if stack[-1][1] == 0:
-                    self.fail(p, "a variation holds at least one turn, found ')'")
+                    self.note(p, "a variation holds at least one turn, found ')'")
                 stack.pop()
                 can_branch, glyph_ok = True, False
                 self.pos = p + 1
             elif c == "}":
-                self.fail(p, "'}' has no matching '{'")
+                self.note(p, "'}' has no matching '{'")
+                self.pos = self.after_line(p + 1)
             elif c in "!?$":
                 m = _GLYPH.match(text, p)
                 if m is None:
-                    self.fail(p, f"unknown glyph {_found(text, p)}: the glyphs are ! ? !! ?? !? ?! and "
+                    self.note(p, f"unknown glyph {_found(text, p)}: the glyphs are ! ? !! ?? !? ?! and "
                                  "numeric glyphs such as $12")
-                if not glyph_ok:
-                    self.fail(p, "a glyph goes right after the discard of its turn, on its line and "
+                elif not glyph_ok:
+                    self.note(p, "a glyph goes right after the discard of its turn, on its line and "
                                  "before any comment")
-                self.pos = m.end()
+                else:
+                    self.pos = m.end()
+                    continue
+                self.pos = self.after_line(p)
             elif _keyword(text, p, "reveal"):
                 if stack:
                     self.unclosed(stack)
@@ -891,7 +964,7 @@ class _Checker:
                     self.fail(p, "reveal lines come before the result line")
                 phase = "reveals"
                 can_branch = glyph_ok = False
-                self.pos = self.reveal(p)
+                self.pos = self.on_line(self.reveal, p)
             elif _keyword(text, p, "result"):
                 if stack:
                     self.unclosed(stack)
@@ -899,8 +972,11 @@ class _Checker:
                     self.fail(p, "a game has one result line; a new game starts with a '---' header line")
                 phase = "result"
                 can_branch = glyph_ok = False
-                self.pos = self.result(p)
+                self.pos = self.on_line(self.result, p)
             else:
+                if phase != "moves" and self.continues_cut_line(p):  # the rest of a reveal or result line
+                    self.pos = self.after_line(p)
+                    continue
                 if phase == "result":
                     self.fail(p, f"only comments may follow the result line (a new game starts with a '---' "
                                  f"header line), found {_found(text, p)}")
@@ -911,17 +987,30 @@ class _Checker:
                 segment = text[p:end if end >= 0 else self.n]
                 brace = segment.find("}")
                 if brace >= 0 and "{" not in segment[:brace]:
-                    self.fail(p + brace, "'}' has no matching '{' (a comment is written {like this})")
-                self.pos = self.turn(p)
+                    self.note(p + brace, "'}' has no matching '{' (a comment is written {like this})")
+                    self.pos = self.after_line(p + brace + 1)
+                else:
+                    self.pos = self.on_line(self.turn, p)
                 can_branch = glyph_ok = True
                 if stack:
                     stack[-1][1] += 1
         if stack:
             self.unclosed(stack)
 
+    def opens_a_variation(self, p: int) -> bool:
+        """Whether the '(' at ``p`` is followed by what a variation starts with: a turn or a comment."""
+        q = self.spaces(p + 1)
+        if q < self.n and self.text[q] in "0123456789{;(":
+            return True
+        m = _NAME.match(self.text, q)
+        return m is not None and m.group() not in RESERVED_NAMES
+
     def unclosed(self, stack: list[list[int]]) -> None:
-        p = stack[-1][0]
-        self.fail(p, f"unclosed variation: '(' at {self.where(p)} has no ')'")
+        while stack and stack[-1][0] in self.faulty_opens:
+            stack.pop()
+        if stack:
+            p = stack[-1][0]
+            self.fail(p, f"unclosed variation: '(' at {self.where(p)} has no ')'")
 
     def turn(self, p: int) -> int:
         text = self.text
@@ -1121,18 +1210,44 @@ def _human_list(names: set[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
-def _diagnose(chunk: str, first_line: int, exc: UnexpectedInput, file: str,
-              source_line: Callable[[int], str]) -> NotationError:
-    """Turn lark's complaint about one game into a NotationError a person understands."""
-    header = _HEADER_BLOCK.match(chunk)
-    start = header.end() if header else 0
+def _body_faults(chunk: str, first_line: int, file: str, source_line: Callable[[int], str],
+                 start: int) -> list[NotationError]:
+    """Every fault the hand-written checker finds in a game's body, from offset ``start`` on."""
     checker = _Checker(chunk, start, first_line)
     try:
         checker.run()
     except _Stop as stop:
-        line, column = _line_col(chunk, stop.pos)
+        checker.faults.append(stop)
+    errors = []
+    for fault in sorted(checker.faults, key=lambda fault: fault.pos):
+        line, column = _line_col(chunk, fault.pos)
         absolute = line + first_line - 1
-        return NotationError(stop.message, file=file, line=absolute, column=column, source_line=source_line(absolute))
+        errors.append(NotationError(fault.message, file=file, line=absolute, column=column,
+                                    source_line=source_line(absolute)))
+    return errors
+
+
+#: A line of a game's body: a header that holds one has lost its closing '---' line.
+_BODY_LINE = re.compile(r"^[ \t]*(?:[0-9]+\.|reveal[ \t]|result[ \t])", re.M)
+
+
+def _faults_after_header(chunk: str, first_line: int, file: str, source_line: Callable[[int], str]) -> list[NotationError]:
+    """The faults of the body of a game whose header is at fault, when it is clear where the body
+    starts (not when the header holds lines of the body: where its '---' line was meant to be is a guess)."""
+    header = _HEADER_BLOCK.match(chunk)
+    if header is None or _BODY_LINE.search(header.group()):
+        return []
+    return _body_faults(chunk, first_line, file, source_line, header.end())
+
+
+def _diagnose(chunk: str, first_line: int, exc: UnexpectedInput, file: str,
+              source_line: Callable[[int], str]) -> list[NotationError]:
+    """Turn lark's complaint about one game into NotationErrors a person understands: every fault
+    of the game's lines that the checker finds."""
+    header = _HEADER_BLOCK.match(chunk)
+    errors = _body_faults(chunk, first_line, file, source_line, header.end() if header else 0)
+    if errors:
+        return errors
     # The checker found nothing: fall back on what lark saw (never naming its terminals).
     if isinstance(exc, UnexpectedToken):
         token = exc.token
@@ -1146,5 +1261,5 @@ def _diagnose(chunk: str, first_line: int, exc: UnexpectedInput, file: str,
         expected = set(getattr(exc, "allowed", None) or ())
         found = _found(chunk, getattr(exc, "pos_in_stream", 0) or 0)
     absolute = line + first_line - 1
-    return NotationError(f"expected {_human_list(expected)}, found {found}", file=file, line=absolute,
-                         column=column, source_line=source_line(absolute))
+    return [NotationError(f"expected {_human_list(expected)}, found {found}", file=file, line=absolute,
+                          column=column, source_line=source_line(absolute))]

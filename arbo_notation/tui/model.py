@@ -12,8 +12,9 @@ The cursor is a line path and an index in that line: "after ``index`` turns of t
 *current turn* is the one just played to reach the cursor (none at the start of the game).
 
 Every position is computed once, by the replay that builds the game tree (arbo_notation/tree.py).
-A line stops at its first illegal turn: the position before it is the line's last, and the rule
-error is kept to be shown there.
+A line stops at its first illegal turn that the record's facts cannot repair: the position before it
+is the line's last, and the rule error is kept to be shown there. A turn they repair is played, and
+its rule errors are shown at its own position.
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ class MoveRow:
     notation: str
     glyphs: tuple[str, ...] = ()
     depth: int = 0
-    status: str = "ok"  # ok | error (the first illegal turn) | unreached (after it) | start
+    status: str = "ok"  # ok | error (an illegal turn: where its line stops, or one played on) | unreached | start
     first_of_variation: bool = False
     variations: int = 0  # how many variations hang on this turn
 
@@ -355,6 +356,8 @@ class ReplayModel:
         state = self.state
         problems: list[str] = []
         warnings: list[str] = []
+        if index and line.faults:
+            problems.extend(str(fault) for fault in line.faults_of(index - 1))
         if index == line.legal and line.error is not None:
             problems.append(str(line.error))
         at_main_end = not line.path and index == line.legal
@@ -447,7 +450,8 @@ class ReplayModel:
         depth = len(line.path)
         for index, turn in enumerate(line.turns):
             if index < line.legal:
-                status, target = "ok", Cursor(line.path, index + 1)
+                status = "error" if line.faults and line.faults_of(index) else "ok"
+                target = Cursor(line.path, index + 1)
             else:
                 status = "error" if index == line.legal else "unreached"
                 target = Cursor(line.path, line.legal)

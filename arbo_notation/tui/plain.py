@@ -32,6 +32,7 @@ def _variation_lines(model: ReplayModel, path: tuple[tuple[int, int], ...], inde
         yield from _comments(line.variation.comments_before, inner)
     for index, turn in enumerate(line.turns[: line.legal]):
         yield f"{inner}{_turn_heading(line.start + index + 1, turn, model.perspective)}"
+        yield from (f"{inner}  error: {fault}" for fault in line.faults_of(index))
         yield from _comments(turn.comments_before + turn.comments_after, inner + "  ")
         for sub in range(len(turn.variations)):
             yield from _variation_lines(model, path + ((index, sub),), inner + "  ")
@@ -60,6 +61,7 @@ def plain_lines(model: ReplayModel, start: int = 0) -> Iterator[str]:
         else:
             turn = main.turns[index - 1]
             yield f"== {_turn_heading(index, turn, model.perspective)} =="
+            yield from (f"  error: {fault}" for fault in main.faults_of(index - 1))
             yield from _comments(turn.comments_before + turn.comments_after)
             for number in range(len(turn.variations)):
                 yield from _variation_lines(model, ((index - 1, number),), "  ")
