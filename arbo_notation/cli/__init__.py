@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from . import check, convert, fmt, new, replay, score, simulate, state
+from . import export, render
 
 app = typer.Typer(
     name="arbo",
@@ -16,7 +17,7 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-for module in (check, score, state, fmt, convert, simulate, new, replay):
+for module in (check, score, state, fmt, convert, simulate, new, replay, export, render):
     module.register(app)
 
 
