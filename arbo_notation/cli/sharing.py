@@ -40,6 +40,7 @@ def load_games(path: str, game_number: int | None) -> Loaded:
     Syntax and rule errors go to stderr. Leaves with status 2 for a game number the file does
     not hold, and 1 when the file cannot be read or no game asked for can be shown.
     """
+    from ..notation.games import normalise
     from ..notation.syntax import parse_all
     from ..share.html import UnreadGame
     from ..tree import SetupError, load_tree
@@ -55,7 +56,7 @@ def load_games(path: str, game_number: int | None) -> Loaded:
     loaded = Loaded(name)
     wanted = [game_number] if game_number is not None else list(range(1, count + 1))
     records = {record.index: record for record in outcome.games}
-    lines = text.splitlines()
+    lines = normalise(text).split("\n")  # not splitlines(): U+2028 is no line break in a record
     for error in outcome.errors:
         if not outcome.game_of(error):  # text before the first game
             echo_error(error)
