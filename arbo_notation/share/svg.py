@@ -23,7 +23,7 @@ SMALL_W, SMALL_H, SMALL_STEP = 30, 40, 33  # a card in a hand or a pile
 PAD = 14  # inside a player's panel
 LABEL = 24  # the y labels' column, the x labels' row
 PANEL_GAP = 16
-MIN_PANEL = 250
+MIN_PANEL = 290  # seven hand cards in a row
 MAX_WIDTH = 960  # the width a diagram is shown at, at most (it scales: it is a vector picture)
 HIDDEN = "??"
 
