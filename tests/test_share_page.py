@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 import arbo_notation as arbo
 from arbo_notation.cli import app
-from arbo_notation.share.data import game_data, line_key, parse_line_key
+from arbo_notation.share.data import game_data, line_key
 from arbo_notation.share.html import build_page, csp_hash, script_json
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -90,12 +90,6 @@ def test_the_data_holds_every_position_of_every_line_as_the_tree_has_it():
     assert end["over"] and data["sheets"][end["sheet"]]["verdict"] == "Ana wins with 21 (Ben 7)."
     assert data["rows"][0]["notation"] == "start of the game" and data["rows"][0]["number"] is None
     assert [row["depth"] for row in data["rows"] if row["number"] == 8] == [2, 1, 0]  # nested variation, variation, main line
-
-
-def test_line_keys_name_paths_both_ways():
-    for path in ((), ((5, 0),), ((5, 0), (1, 0)), ((12, 3), (0, 1), (2, 0))):
-        assert parse_line_key(line_key(path)) == path
-    assert [parse_line_key(text) for text in ("5", "5.", "a.b", "5.0/")] == [None] * 4
 
 
 @pytest.mark.parametrize("source", SAMPLES, ids=lambda p: p.name)

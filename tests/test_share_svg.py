@@ -133,6 +133,7 @@ def test_species_keep_their_natural_colours_and_others_get_distinct_ones():
      "arbo: game 1 has 3 legal turns; there is no position after turn 4\n"),
     (["no-such.arb"], 1, "arbo: no-such.arb: no such file\n"),
     (["samples/invalid/bad-card-value.arb"], 1, None),
+    (["tests/fixtures/share/empty.arb"], 1, "arbo: tests/fixtures/share/empty.arb holds no game\n"),
 ])
 def test_render_refuses_bad_input_and_usage_with_one_message(args, status, message, monkeypatch):
     monkeypatch.chdir(ROOT)

@@ -51,6 +51,10 @@ def load_games(path: str, game_number: int | None) -> Loaded:
     except ArboError as error:
         fail(str(error))
     count = max((span.index for span in outcome.game_spans), default=0)
+    if not count:
+        for error in outcome.errors:
+            echo_error(error)
+        fail(f"{name} holds no game")
     if game_number is not None and not 1 <= game_number <= count:
         fail(f"{name} holds {count} game{'s' if count != 1 else ''}; there is no game {game_number}", EXIT_USAGE)
     loaded = Loaded(name)
@@ -82,8 +86,6 @@ def load_games(path: str, game_number: int | None) -> Loaded:
         loaded.findings = loaded.findings or not tree.valid
         loaded.trees.append(tree)
     if not loaded.trees:
-        if not wanted:
-            fail(f"{name} holds no game")
         fail(f"{name}: no game can be shown" if len(wanted) > 1 else f"game {wanted[0]} of {name} cannot be shown")
     return loaded
 

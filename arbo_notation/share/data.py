@@ -12,13 +12,11 @@ from typing import Any
 
 from ..engine.cards import species_name
 from ..engine.scoring import ScoreSheet
-from ..errors import ArboError
 from ..notation.record import Comment
 from ..replayer import Line, LinePath
 from ..report import winner_line
 from ..tree import GameTree
 from ..tui.model import HIDDEN, Cursor, ReplayModel, seen_notation
-from .palette import species_colours
 
 #: Header fields shown above the board, in this order.
 HEADER_FIELDS = ("event", "site", "date", "round", "annotator")
@@ -28,19 +26,6 @@ def line_key(path: LinePath) -> str:
     """A line's name in the page and in its links: '' for the main line, '5.0/2.1' for a
     variation (turn index and variation number of each branch, outermost first)."""
     return "/".join(f"{index}.{number}" for index, number in path)
-
-
-def parse_line_key(text: str) -> LinePath | None:
-    """The path a line key names, None when the text is not one."""
-    if not text:
-        return ()
-    path = []
-    for part in text.split("/"):
-        index, dot, number = part.partition(".")
-        if not (dot and index.isdigit() and number.isdigit()):
-            return None
-        path.append((int(index), int(number)))
-    return tuple(path)
 
 
 def available_views(model: ReplayModel) -> list[str | None]:
@@ -244,10 +229,3 @@ def sheet_data(sheet: ScoreSheet) -> dict[str, Any]:
     data = sheet.to_json()
     data["verdict"] = winner_line(sheet)
     return data
-
-
-def check_viewer(tree: GameTree, viewer: str) -> None:
-    """ArboError when ``viewer`` is not a player of the game."""
-    players = tree.lines[()].states[0].players
-    if viewer not in players:
-        raise ArboError(f"{viewer} is not a player of this game ({', '.join(players)})")
