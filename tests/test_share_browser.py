@@ -20,9 +20,11 @@ BROKEN = ROOT / "samples" / "invalid" / "rule-planting-not-adjacent.arb"
 runner = CliRunner()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
-    """One browser and one page for the session (a new context costs most of a second)."""
+    """One browser and one page for these tests (a new context costs most of a second). Not for
+    the whole session: playwright's event loop runs while it is open, and the terminal UI's async
+    tests after this module need their own."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
