@@ -18,6 +18,8 @@ from ..report import winner_line
 from ..tree import GameTree
 from ..tui.model import HIDDEN, Cursor, ReplayModel, seen_notation
 
+#: A viewer who is no player (names start with a letter): sees no card another player drew from the deck.
+NOBODY = ""
 #: Header fields shown above the board, in this order.
 HEADER_FIELDS = ("event", "site", "date", "round", "annotator")
 
@@ -142,7 +144,7 @@ class _Builder:
             "turn": None if turn is None else {
                 "player": turn.player,
                 "notation": seen_notation(turn, self.viewer),
-                "masked": seen_notation(turn, "") if self.viewer is None else None,
+                "masked": seen_notation(turn, NOBODY) if self.viewer is None else None,
                 "glyphs": list(turn.glyphs),
             },
             "players": [
@@ -221,7 +223,7 @@ def _masked_row(model: ReplayModel, target: Cursor, number: int) -> str | None:
     index = number - line.start - 1
     if not 0 <= index < len(line.turns):
         return None
-    return seen_notation(line.turns[index], "")
+    return seen_notation(line.turns[index], NOBODY)
 
 
 def sheet_data(sheet: ScoreSheet) -> dict[str, Any]:
