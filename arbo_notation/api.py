@@ -122,7 +122,10 @@ def game_tree(text: str, name: str, number: int = 1) -> GameTree:
     if number not in records:
         errors = [error for error in outcome.errors if outcome.game_of(error) in (number, None)]
         raise NotationErrors(errors or outcome.errors)
-    return load_tree(records[number], text.splitlines())
+    from .notation.games import normalise
+
+    # not splitlines(): it breaks lines at U+2028 and the like, which a record holds as text
+    return load_tree(records[number], normalise(text).split("\n"))
 
 
 class GameNotFound(ArboError):

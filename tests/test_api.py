@@ -185,3 +185,14 @@ def test_state_after_the_last_legal_turn_is_not_the_illegal_turn_half_played():
     done = runner.invoke(app, ["state", "--turn", "3", str(path)])
     assert done.exit_code == 0
     assert "turn 4: Ben to draw; deck: 6 cards" in done.stdout  # not 'Ben to plant; deck: 4'
+
+
+def test_a_diagnostic_shows_its_own_source_line_after_a_comment_holding_a_line_separator():
+    """U+2028 is text inside a comment, not a line break: splitting the source with splitlines()
+    showed the line before the error under its caret."""
+    text = (ROOT / "samples" / "invalid" / "rule-planting-not-adjacent.arb").read_text(encoding="utf-8")
+    text = text.replace("1. Ana", "{a comment \u2028 with a line separator}\n1. Ana", 1)
+    from arbo_notation.api import game_tree
+
+    diagnostic = next(d for d in game_tree(text, "sep.arb").diagnostics if d.code == "plant")
+    assert diagnostic.show().splitlines()[1].strip() == "4. Ben d:Ma6 d:Oa5 Oa4@2,1 /Ma6"

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
 INVALID = SAMPLES / "invalid"
 CLEAN = SAMPLES / "two-player-omniscient.arb"
-COMMANDS = ("check", "score", "state", "fmt", "convert", "simulate", "new", "replay")
+COMMANDS = ("check", "score", "state", "fmt", "convert", "simulate", "new", "replay", "export", "render")
 
 runner = CliRunner()
 

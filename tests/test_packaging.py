@@ -68,6 +68,36 @@ def test_a_command_on_a_small_record_loads_neither_pydantic_nor_rich(command: st
     assert {name for name in loaded if name.split(".")[0] in ("pydantic", "rich", "textual")} == set()
 
 
+def test_export_and_render_never_import_textual(tmp_path: Path):
+    sample = str(ROOT / "samples" / "annotated.arb")
+    page, picture = str(tmp_path / "page.html"), str(tmp_path / "board.svg")
+    script = (
+        "import sys; from typer.testing import CliRunner; from arbo_notation.cli import app;"
+        f"r = [CliRunner().invoke(app, ['export', {sample!r}, '--to', 'html', '-o', {page!r}]).exit_code,"
+        f"     CliRunner().invoke(app, ['render', {sample!r}, '--score', '-o', {picture!r}]).exit_code];"
+        "print(r, 'textual' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[0, 0] False"
+
+
+def test_the_page_script_and_style_ship_inside_the_package(tmp_path: Path):
+    """The wheel carries the whole package folder, page.js and page.css included (read through
+    importlib.resources, never from the repository)."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert config["tool"]["hatch"]["build"]["targets"]["wheel"]["packages"] == ["arbo_notation"]
+    site = tmp_path / "site"
+    shutil.copytree(ROOT / "arbo_notation", site / "arbo_notation", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "grammar" / "arbo.lark", site / "arbo_notation" / "notation" / "arbo.lark")
+    script = (
+        "import sys, arbo_notation as arbo; from arbo_notation.share.html import build_page;"
+        "page = build_page([arbo.load_game(sys.argv[1])]); print('use strict' in page, 'grid-template' in page)"
+    )
+    done = subprocess.run([sys.executable, "-c", script, str(ROOT / "samples" / "annotated.arb")],
+                          cwd=tmp_path, env={"PYTHONPATH": str(site)}, capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "True True"
+
+
 def test_check_and_score_never_import_textual():
     sample = str(ROOT / "samples" / "four-players.arb")
     script = (

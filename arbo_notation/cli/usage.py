@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import Any, Callable, Sequence
 
 import typer
@@ -81,9 +82,7 @@ class _ParserRuntime(RuntimeParam):
     """
 
     def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
-        parse = self.parameter_info.parser
-        if parse is None:
-            return list(value) if param.multiple or param.nargs == -1 else value
+        parse = self.parameter_info.parser or _plain_parser(self.annotation, param)
         try:
             if param.multiple or param.nargs == -1:
                 return [parse(item) for item in value]
@@ -91,6 +90,20 @@ class _ParserRuntime(RuntimeParam):
         except typer.BadParameter as error:
             error.ctx, error.param = ctx, param
             raise
+
+
+def _plain_parser(annotation: Any, param: Any) -> Callable[[Any], Any]:
+    """The parser of an option without one of its own: whole numbers for ``int``, else as read."""
+    import typing
+
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    base = args[0] if typing.get_origin(annotation) in (typing.Union, list) and args else annotation
+    option = next((o for o in getattr(param, "opts", ()) if o.startswith("--")), param.name)
+    if base is int:
+        return whole_number(option, -(1 << 62))  # every option of arbo's own has its parser; a safety net
+    if isinstance(base, type) and issubclass(base, Enum):
+        return one_of(option, [str(member.value) for member in base], base)
+    return lambda value: value
 
 
 def _tidy(params: list) -> list:

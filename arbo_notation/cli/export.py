@@ -1,0 +1,69 @@
+"""`arbo export`: a recorded game as one self-contained HTML page that replays it in any browser."""
+
+from __future__ import annotations
+
+from enum import Enum
+from pathlib import PurePath
+from typing import Optional
+
+import typer
+
+from .common import EXIT_INVALID, EXIT_USAGE, fail
+from .sharing import load_games, viewer_for, write_output
+from .usage import whole_number
+
+HELP = """Export a recorded game as one HTML file that replays it in any browser, with nothing to install and nothing fetched from the network.
+
+The page shows every arboretum as cards in their species' colours with coordinates, the hands (as the record or --as allows), the discard piles, the deck and whose turn it is; the move list with glyphs, where a click jumps to a turn; the comments beside the board; variations to enter and leave; the scoring at the end (and at any turn, as if the game ended there) with each path shown on its grid. Keys: Left/Right, Home/End, v variations, s scoring. The link of a turn is in the page's address (#turn=12).
+
+The engine computes every position and score; the page only shows them. A file of several games gives a page that lists them (--game N exports one). A record with rule errors is exported up to its last legal turn, the error shown there and on stderr (the exit status is then 1).
+
+--as PLAYER exports one player's view: the others' hands and the cards they drew from the deck are left out of the page until the end of the game.
+
+Examples:
+
+    arbo export samples/annotated.arb --to html -o annotated.html
+
+    arbo export club.arb --to html --game 3 --as Ana > game3.html
+"""
+
+
+class PageFormat(str, Enum):
+    html = "html"
+
+
+def export(
+    file: str = typer.Argument(..., metavar="FILE", help="A record file ('-' reads standard input)."),
+    to: PageFormat = typer.Option(..., "--to", metavar="FORMAT", help="What to make: html, a page that replays the game."),
+    out: Optional[str] = typer.Option(None, "--out", "-o", metavar="OUT.html", help="The file to write (default: standard output)."),
+    game_number: Optional[int] = typer.Option(
+        None, "--game", "-g", metavar="N", parser=whole_number("--game", 1), help="Only this game of the file (1-based)."
+    ),
+    as_player: Optional[str] = typer.Option(
+        None, "--as", metavar="PLAYER", help="One player's view: the other hands left out ('all': every hand)."
+    ),
+) -> None:
+    if out is not None and out != "-" and PurePath(out).suffix.lower() not in (".html", ".htm"):
+        fail(f"-o {out}: an HTML page is written to a file ending in .html", EXIT_USAGE)
+    loaded = load_games(file, game_number)
+    viewer = viewer_for(as_player, loaded.trees)
+    from ..share.html import build_page
+
+    title = _title(loaded)
+    page = build_page(loaded.trees, viewer=viewer, unread=loaded.unread, title=title)
+    write_output(page, out)
+    raise typer.Exit(EXIT_INVALID if loaded.findings else 0)
+
+
+def _title(loaded) -> str:
+    if len(loaded.trees) == 1 and not loaded.unread:
+        header = loaded.trees[0].record.header
+        players = header.players
+        title = " vs ".join(players) if len(players) == 2 else ", ".join(players)
+        return " · ".join(part for part in (header.event, header.date, title) if part)
+    games = len(loaded.trees) + len(loaded.unread)
+    return f"{PurePath(loaded.name).name}: {games} games"
+
+
+def register(app: typer.Typer) -> None:
+    app.command("export", help=HELP, short_help="A game as a self-contained HTML page that replays it.")(export)

@@ -1,0 +1,154 @@
+"""What `arbo export` and `arbo render` share: reading the games asked for, the --as option, and
+writing the output whole (a new file renamed over the old one) or to standard output."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import typer
+
+from ..errors import ArboError
+from .common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, read_input
+
+if TYPE_CHECKING:
+    from ..share.html import UnreadGame
+    from ..tree import GameTree
+
+#: Values of --as that mean every hand shown (unless a player has that name), as for `arbo replay`.
+OMNISCIENT = ("all", "*", "none")
+
+
+@dataclass
+class Loaded:
+    """The games of a file that can be shown, those that cannot (and why), and whether any
+    finding (a syntax or rule error) was reported on stderr."""
+
+    name: str
+    trees: list["GameTree"] = field(default_factory=list)
+    unread: list["UnreadGame"] = field(default_factory=list)
+    findings: bool = False
+
+
+def load_games(path: str, game_number: int | None) -> Loaded:
+    """Read a record file and replay game ``game_number`` (every game when None).
+
+    Syntax and rule errors go to stderr. Leaves with status 2 for a game number the file does
+    not hold, and 1 when the file cannot be read or no game asked for can be shown.
+    """
+    from ..notation.games import normalise
+    from ..notation.syntax import parse_all
+    from ..share.html import UnreadGame
+    from ..tree import SetupError, load_tree
+
+    try:
+        text, name = read_input(path)
+        outcome = parse_all(text, name)
+    except ArboError as error:
+        fail(str(error))
+    count = max((span.index for span in outcome.game_spans), default=0)
+    if not count:
+        for error in outcome.errors:
+            echo_error(error)
+        fail(f"{name} holds no game")
+    if game_number is not None and not 1 <= game_number <= count:
+        fail(f"{name} holds {count} game{'s' if count != 1 else ''}; there is no game {game_number}", EXIT_USAGE)
+    loaded = Loaded(name)
+    wanted = [game_number] if game_number is not None else list(range(1, count + 1))
+    records = {record.index: record for record in outcome.games}
+    lines = normalise(text).split("\n")  # not splitlines(): U+2028 is no line break in a record
+    for error in outcome.errors:
+        if not outcome.game_of(error):  # text before the first game
+            echo_error(error)
+            loaded.findings = True
+    for number in wanted:
+        errors = [error for error in outcome.errors if outcome.game_of(error) == number]
+        if number not in records:
+            for error in errors:
+                echo_error(error)
+            loaded.findings = True
+            loaded.unread.append(UnreadGame(number, errors[0].message if errors else "it cannot be read"))
+            continue
+        try:
+            tree = load_tree(records[number], lines)
+        except SetupError as error:
+            for diagnostic in error.diagnostics:
+                typer.echo(diagnostic.show(), err=True)
+            loaded.findings = True
+            loaded.unread.append(UnreadGame(number, str(error)))
+            continue
+        for diagnostic in tree.diagnostics:
+            typer.echo(diagnostic.show(), err=True)
+        loaded.findings = loaded.findings or not tree.valid
+        loaded.trees.append(tree)
+    if not loaded.trees:
+        fail(f"{name}: no game can be shown" if len(wanted) > 1 else f"game {wanted[0]} of {name} cannot be shown")
+    return loaded
+
+
+def viewer_for(as_player: str | None, trees: list["GameTree"]) -> str | None:
+    """The player whose view --as asks for (None: every hand); status 2 for a name that is not a
+    player of every game shown."""
+    if as_player is None:
+        return None
+    for tree in trees:
+        players = tree.lines[()].states[0].players
+        if as_player in players:
+            continue
+        if as_player.lower() in OMNISCIENT:
+            return None
+        where = f"game {tree.record.index}" if len(trees) > 1 else "this game"
+        fail(f"--as {as_player}: not a player of {where} ({', '.join(players)})", EXIT_USAGE)
+    return as_player
+
+
+def write_output(text: str, out: str | None) -> None:
+    """Write the text to ``out`` whole, or to standard output when ``out`` is None or '-'."""
+    if out is None or out == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    try:
+        _replace_file(Path(out), text)
+    except OSError as error:
+        fail(f"{out}: cannot be written ({error.strerror or error})", EXIT_INVALID)
+
+
+def _replace_file(path: Path, text: str) -> None:
+    """Write a new copy beside the file, flush it to disk and rename it over the file, so a kill at
+    any moment leaves the old file or the new one, whole."""
+    folder = path.parent if str(path.parent) else Path(".")
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.chmod(temporary, 0o644 & ~_umask())
+        os.replace(temporary, path)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+    try:
+        directory = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(directory)
+    except OSError:
+        pass
+    finally:
+        os.close(directory)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

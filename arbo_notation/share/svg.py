@@ -1,0 +1,345 @@
+"""Diagrams of a position as clean vector SVG: arboretums, hands and piles, scoring paths drawn over.
+
+Like ``chess.svg`` for a chess position: cards are rectangles in their species' colours with the
+value and code as text, the grid carries its coordinates, and the picture fits a page. Everything
+from the record (player names, the title) is escaped as XML text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping, Sequence
+from xml.sax.saxutils import escape, quoteattr
+
+from ..engine.cards import Card, Coord
+from ..engine.scoring import ScoreSheet
+from ..engine.state import Game
+from .palette import HIDDEN_FILL, HIDDEN_INK, Colour, species_colours
+
+CELL = 46  # a card on the grid
+STEP = 50  # from one grid cell to the next
+SMALL_W, SMALL_H, SMALL_STEP = 30, 40, 33  # a card in a hand or a pile
+PAD = 14  # inside a player's panel
+LABEL = 24  # the y labels' column, the x labels' row
+PANEL_GAP = 16
+MIN_PANEL = 290  # seven hand cards in a row
+MAX_WIDTH = 960  # the width a diagram is shown at, at most (it scales: it is a vector picture)
+HIDDEN = "??"
+
+FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif"
+STYLE = f"""
+text {{ font-family: {FONT}; }}
+.title {{ font-size: 17px; font-weight: 700; fill: #1d232b; }}
+.sub {{ font-size: 12px; fill: #5d6671; }}
+.name {{ font-size: 15px; font-weight: 700; fill: #1d232b; }}
+.badge {{ font-size: 11px; font-weight: 700; fill: #2f6b3a; }}
+.axis {{ font-size: 10px; fill: #5d6671; }}
+.label {{ font-size: 11px; fill: #5d6671; }}
+.code {{ font-size: 10px; }}
+.value {{ font-size: 19px; font-weight: 700; }}
+.small .code {{ font-size: 8px; }}
+.small .value {{ font-size: 14px; }}
+.hidden {{ font-size: 13px; font-weight: 700; }}
+.score {{ font-size: 11px; fill: #1d232b; }}
+.total {{ font-size: 13px; font-weight: 700; fill: #1d232b; }}
+.verdict {{ font-size: 14px; font-weight: 700; fill: #2f6b3a; }}
+.dim {{ opacity: 0.3; }}
+"""
+
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def xml_text(text: str) -> str:
+    """Text as XML character data: escaped, and the characters XML cannot hold replaced."""
+    return escape(_NOT_XML.sub("\ufffd", text))
+
+
+def _attr(text: str) -> str:
+    return quoteattr(_NOT_XML.sub("\ufffd", text))
+
+
+def _width_of(text: str, size: float) -> float:
+    """A generous estimate of a line's width, for layout (no font metrics at hand)."""
+    return len(text) * size * 0.62
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """What one panel shows: a player's trees, hand (codes, '??' for unseen) and pile."""
+
+    name: str
+    trees: Mapping[Coord, Card]
+    hand: tuple[str, ...]
+    pile: tuple[Card, ...]
+    to_move: bool = False
+    marked: Coord | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Diagram:
+    """A position to draw, and what to draw over it."""
+
+    seats: tuple[Seat, ...]
+    species: tuple[str, ...]
+    title: str = ""
+    subtitle: str = ""
+    sheet: ScoreSheet | None = None
+    columns: int = 2
+
+
+@dataclass
+class _Canvas:
+    parts: list[str] = field(default_factory=list)
+
+    def add(self, text: str) -> None:
+        self.parts.append(text)
+
+    def text(self, x: float, y: float, content: str, cls: str, anchor: str = "start", fill: str | None = None) -> None:
+        extra = f' text-anchor="{anchor}"' if anchor != "start" else ""
+        extra += f' fill="{fill}"' if fill else ""
+        self.add(f'<text x="{_n(x)}" y="{_n(y)}" class="{cls}"{extra}>{xml_text(content)}</text>')
+
+
+def _n(value: float) -> str:
+    """A coordinate, without a trailing '.0'."""
+    return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+def _card(canvas: _Canvas, x: float, y: float, code: str, colours: Mapping[str, Colour], *, small: bool,
+          dim: bool = False, ring: str | None = None) -> None:
+    width, height = (SMALL_W, SMALL_H) if small else (CELL, CELL)
+    classes = "card" + (" small" if small else "") + (" dim" if dim else "")
+    canvas.add(f'<g class="{classes}" transform="translate({_n(x)},{_n(y)})">')
+    if code == HIDDEN:
+        canvas.add(f'<rect width="{width}" height="{height}" rx="5" fill="{HIDDEN_FILL}"/>')
+        canvas.text(width / 2, height / 2 + 5, HIDDEN, "hidden", "middle", HIDDEN_INK)
+    else:
+        card = Card.parse(code)
+        colour = colours.get(card.species, Colour(HIDDEN_FILL, HIDDEN_INK))
+        canvas.add(f'<rect width="{width}" height="{height}" rx="5" fill="{colour.fill}" '
+                   f'stroke="#00000040" stroke-width="1"/>')
+        canvas.text(width / 2, height * 0.32, card.species, "code", "middle", colour.ink)
+        canvas.text(width / 2, height * 0.82, str(card.value), "value", "middle", colour.ink)
+    if ring:
+        canvas.add(f'<rect x="-2" y="-2" width="{width + 4}" height="{height + 4}" rx="7" fill="none" {ring}/>')
+    canvas.add("</g>")
+
+
+class _Panel:
+    """One player's panel, measured first and drawn at its place later."""
+
+    def __init__(self, seat: Seat, diagram: Diagram, colours: Mapping[str, Colour]) -> None:
+        self.seat = seat
+        self.diagram = diagram
+        self.colours = colours
+        trees = seat.trees
+        if trees:
+            xs = [c.x for c in trees]
+            ys = [c.y for c in trees]
+            self.xs = range(min(xs), max(xs) + 1)
+            self.ys = range(max(ys), min(ys) - 1, -1)
+        else:
+            self.xs = self.ys = range(0)
+        self.grid_width = LABEL + len(self.xs) * STEP if trees else 0
+        self.grid_height = LABEL + len(self.ys) * STEP if trees else 20
+        self.score_lines = self._score_lines()
+        name_width = _width_of(seat.name, 15) + 120
+        lines_width = max((_width_of(line, 11) for line, _ in self.score_lines), default=0)
+        self.width = PAD * 2 + max(MIN_PANEL, self.grid_width, name_width, lines_width)
+        inner = self.width - 2 * PAD - 56
+        self.per_row = max(1, int(inner // SMALL_STEP))
+        self.hand_rows = max(1, -(-len(seat.hand) // self.per_row))
+        self.pile_rows = max(1, -(-len(seat.pile) // self.per_row))
+        self.height = (
+            PAD + 22 + self.grid_height + 10
+            + (self.hand_rows + self.pile_rows) * (SMALL_H + 6) + 8
+            + len(self.score_lines) * 16 + PAD
+        )
+
+    def _score_lines(self) -> list[tuple[str, str]]:
+        sheet = self.diagram.sheet
+        if sheet is None:
+            return []
+        score = sheet.player(self.seat.name)
+        lines = []
+        for code in sheet.species:
+            part = score.species[code]
+            if part.rights and part.path is not None:
+                cards = " ".join(str(card) for card in part.path.cards)
+                lines.append((f"{code}  {part.points} pts: {cards}", "score"))
+        lines.append((f"Total {score.total}  ({score.species_planted} species planted)", "total"))
+        return lines
+
+    def path_cells(self) -> list[tuple[str, tuple[Coord, ...]]]:
+        sheet = self.diagram.sheet
+        if sheet is None:
+            return []
+        score = sheet.player(self.seat.name)
+        return [(code, part.path.cells) for code, part in score.species.items() if part.rights and part.path is not None]
+
+    def cell_origin(self, ox: float, oy: float, coord: Coord) -> tuple[float, float]:
+        column = coord.x - self.xs.start
+        row = self.ys.start - coord.y
+        return ox + LABEL + column * STEP, oy + LABEL + row * STEP
+
+    def draw(self, canvas: _Canvas, x: float, y: float, height: float) -> None:
+        seat, sheet = self.seat, self.diagram.sheet
+        winner = sheet is not None and seat.name in sheet.winners
+        border = "#b08a00" if winner else ("#2f6b3a" if seat.to_move else "#d9d4c7")
+        canvas.add(f'<g class="seat" data-player={_attr(seat.name)}>')
+        canvas.add(f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(self.width)}" height="{_n(height)}" rx="8" '
+                   f'fill="#ffffff" stroke="{border}" stroke-width="{2 if winner or seat.to_move else 1}"/>')
+        top = y + PAD
+        canvas.text(x + PAD, top + 13, seat.name, "name")
+        badge = "winner" if winner else ("to play" if seat.to_move else "")
+        trees = len(seat.trees)
+        count = f"{trees} tree{'s' if trees != 1 else ''}"
+        if badge:
+            canvas.text(x + PAD + _width_of(seat.name, 15) + 8, top + 13, badge, "badge")
+        canvas.text(x + self.width - PAD, top + 13, count, "label", "end")
+        top += 22
+        grid_x = x + PAD + (self.width - 2 * PAD - self.grid_width) / 2
+        self._grid(canvas, grid_x, top)
+        top += self.grid_height + 10
+        top = self._cards(canvas, x, top, "Hand", list(seat.hand), self.hand_rows)
+        top = self._cards(canvas, x, top, "Discard", [str(c) for c in seat.pile], self.pile_rows)
+        top += 8
+        for line, cls in self.score_lines:
+            canvas.text(x + PAD, top + 11, line, cls)
+            top += 16
+        canvas.add("</g>")
+
+    def _grid(self, canvas: _Canvas, gx: float, gy: float) -> None:
+        seat = self.seat
+        if not seat.trees:
+            canvas.text(gx + PAD, gy + 14, "no trees yet", "label")
+            return
+        for column, value in enumerate(self.xs):
+            canvas.text(gx + LABEL + column * STEP + CELL / 2, gy + LABEL - 8, str(value), "axis", "middle")
+        for row, value in enumerate(self.ys):
+            canvas.text(gx + LABEL - 6, gy + LABEL + row * STEP + CELL / 2 + 4, str(value), "axis", "end")
+        paths = self.path_cells()
+        on_path = {cell for _, cells in paths for cell in cells}
+        for row, y in enumerate(self.ys):
+            for column, x in enumerate(self.xs):
+                cx, cy = gx + LABEL + column * STEP, gy + LABEL + row * STEP
+                card = seat.trees.get(Coord(x, y))
+                if card is None:
+                    canvas.add(f'<rect x="{_n(cx)}" y="{_n(cy)}" width="{CELL}" height="{CELL}" rx="5" fill="#efece4"/>')
+                    continue
+                ring = None
+                if Coord(x, y) in on_path:
+                    ring = 'stroke="#111111" stroke-width="3"'
+                elif seat.marked == Coord(x, y) and not paths:
+                    ring = 'stroke="#1d232b" stroke-width="2" stroke-dasharray="4 3"'
+                _card(canvas, cx, cy, str(card), self.colours, small=False, dim=bool(paths) and not ring, ring=ring)
+        for number, (code, cells) in enumerate(paths):
+            self._links(canvas, gx, gy, code, cells, (number - (len(paths) - 1) / 2) * 7)
+
+    def _links(self, canvas: _Canvas, gx: float, gy: float, code: str, cells: Sequence[Coord], offset: float) -> None:
+        """A path as links between its cards, drawn across the gaps so the cards stay readable;
+        ``offset`` moves the links of paths that share cards apart."""
+        fill = self.colours[code].fill if code in self.colours else "#111111"
+        canvas.add(f'<g class="path" data-species="{code}">')
+        for a, b in zip(cells, cells[1:]):
+            ax, ay = self.cell_origin(gx, gy, a)
+            bx, by = self.cell_origin(gx, gy, b)
+            mx, my = (ax + bx) / 2 + CELL / 2, (ay + by) / 2 + CELL / 2
+            dx, dy = (b.x - a.x), (a.y - b.y)  # on the page, y goes down
+            x1, y1 = mx - dx * 9 + dy * offset, my - dy * 9 + dx * offset
+            x2, y2 = mx + dx * 9 + dy * offset, my + dy * 9 + dx * offset
+            line = f'x1="{_n(x1)}" y1="{_n(y1)}" x2="{_n(x2)}" y2="{_n(y2)}" stroke-linecap="round"'
+            canvas.add(f'<line {line} stroke="#111111" stroke-width="7"/>')
+            canvas.add(f'<line {line} stroke="{fill}" stroke-width="3.5"/>')
+        canvas.add("</g>")
+
+    def _cards(self, canvas: _Canvas, x: float, top: float, label: str, codes: Sequence[str], rows: int) -> float:
+        canvas.text(x + PAD, top + SMALL_H / 2 + 4, label, "label")
+        if not codes:
+            canvas.text(x + PAD + 56, top + SMALL_H / 2 + 4, "(empty)", "label")
+        for number, code in enumerate(codes):
+            row, column = divmod(number, self.per_row)
+            cx = x + PAD + 56 + column * SMALL_STEP
+            cy = top + row * (SMALL_H + 6)
+            _card(canvas, cx, cy, code, self.colours, small=True)
+        return top + rows * (SMALL_H + 6)
+
+
+def render_diagram(diagram: Diagram) -> str:
+    """The SVG text of a diagram: a title, the panels in rows, the result when scored."""
+    colours = species_colours(diagram.species)
+    panels = [_Panel(seat, diagram, colours) for seat in diagram.seats]
+    columns = max(1, min(diagram.columns, len(panels)))
+    rows = [panels[i : i + columns] for i in range(0, len(panels), columns)]
+    column_widths = [max(row[c].width for row in rows if c < len(row)) for c in range(columns)]
+    margin = 16
+    header = 0
+    if diagram.title:
+        header += 24
+    if diagram.subtitle:
+        header += 18
+    width = max(
+        2 * margin + sum(column_widths) + PANEL_GAP * (columns - 1),
+        2 * margin + _width_of(diagram.title, 17),
+        2 * margin + _width_of(diagram.subtitle, 12),
+    )
+    canvas = _Canvas()
+    y = margin + header + (8 if header else 0)
+    for row in rows:
+        height = max(panel.height for panel in row)
+        x = margin
+        for column, panel in enumerate(row):
+            panel.width = column_widths[column]
+            panel.draw(canvas, x, y, height)
+            x += column_widths[column] + PANEL_GAP
+        y += height + PANEL_GAP
+    verdict = ""
+    if diagram.sheet is not None:
+        from ..report import winner_line
+
+        verdict = winner_line(diagram.sheet)
+        width = max(width, 2 * margin + _width_of(verdict, 14))
+        canvas.text(margin, y + 10, verdict, "verdict")
+        y += 24
+    height = y - PANEL_GAP + margin
+    shown = min(width, MAX_WIDTH)
+    scale = shown / width
+    head = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_n(width)} {_n(height)}" '
+        f'width="{_n(shown)}" height="{_n(height * scale)}" role="img">',
+        f"<title>{xml_text(' · '.join(t for t in (diagram.title, diagram.subtitle, verdict) if t))}</title>",
+        f"<style>{STYLE}</style>",
+        f'<rect width="100%" height="100%" fill="#f6f4ee"/>',
+    ]
+    if diagram.title:
+        head.append(f'<text x="{margin}" y="{margin + 16}" class="title">{xml_text(diagram.title)}</text>')
+    if diagram.subtitle:
+        head.append(f'<text x="{margin}" y="{margin + header - 2}" class="sub">{xml_text(diagram.subtitle)}</text>')
+    return "\n".join(head + canvas.parts + ["</svg>", ""])
+
+
+def seats_of(game: Game, *, hidden: Iterable[str] = (), marked: Mapping[str, Coord] | None = None,
+             only: str | None = None) -> tuple[Seat, ...]:
+    """The panels of a position: every player (or ``only`` one), hands in ``hidden`` as unseen cards."""
+    hidden = set(hidden)
+    marked = marked or {}
+    seats = []
+    for player in game.players:
+        if only is not None and player != only:
+            continue
+        view = game.hand(player)
+        if player in hidden:
+            hand: tuple[str, ...] = (HIDDEN,) * len(view)
+        else:
+            hand = tuple(str(c) for c in view.known) + (HIDDEN,) * view.hidden
+        seats.append(Seat(
+            name=player,
+            trees=dict(sorted(game.arboretum(player).items())),
+            hand=hand,
+            pile=game.discard_pile(player),
+            to_move=not game.is_over and game.current_player == player,
+            marked=marked.get(player),
+        ))
+    return tuple(seats)
