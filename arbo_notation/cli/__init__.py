@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from . import check, convert, fmt, new, replay, score, simulate, state
+from . import check, convert, fmt, new, record, replay, score, simulate, species, state
 
 app = typer.Typer(
     name="arbo",
@@ -16,7 +16,7 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-for module in (check, score, state, fmt, convert, simulate, new, replay):
+for module in (record, check, score, state, fmt, convert, simulate, new, species, replay):
     module.register(app)
 
 
