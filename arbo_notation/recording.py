@@ -97,6 +97,8 @@ class Completions:
 
     start: int
     choices: tuple[str, ...]
+    hint: str = ""  # what is asked for here, when there is nothing to offer
+    problem: str = ""  # what the rules say against the words typed so far
 
     def apply(self, text: str, index: int = 0) -> str:
         return text[: self.start] + self.choices[index]
@@ -234,9 +236,14 @@ class RecordingSession:
         return "the game is recorded: " + _result_text(self.result)
 
     def reveal_prefill(self, player: str) -> str:
-        """A reveal line with the cards the record already places in the player's hand."""
-        known = self._game.hand(player).known
-        return " ".join(["reveal", player, *(str(c) for c in known)]) + " "
+        """A reveal line with the cards the record places in the player's hand: the known ones,
+        and when the player is the last whose hand is hidden, the cards nobody saw (they can be
+        nowhere else). Whoever records checks it against the cards shown at the table."""
+        game = self._game
+        cards = list(game.hand(player).known)
+        if self.pending_reveals() == [player]:
+            cards += sorted(game.unlocated_cards(), key=card_order)
+        return " ".join(["reveal", player, *(str(c) for c in cards)]) + " "
 
     # -- entries ----------------------------------------------------------------------------
 
@@ -525,6 +532,7 @@ class RecordingSession:
         partial = text[start:]
         words = text[:start].split()
         phase = self.phase
+        problem = ""
         if text.lstrip()[:1] in ("{", ";", "!", "?", "$"):
             return Completions(start, ())
         if phase is Phase.HAND:
@@ -532,11 +540,34 @@ class RecordingSession:
         elif phase is Phase.REVEAL or (words and words[0] == "reveal"):
             choices = self._reveal_choices(words)
         elif phase is Phase.TURNS:
-            choices = self._turn_choices(words, partial)
+            choices, problem = self._turn_choices(words, partial)
         else:
             choices = []
         wanted = partial.lower()
-        return Completions(start, tuple(_unique(c for c in choices if c.lower().startswith(wanted))))
+        offered = tuple(_unique(c for c in choices if c.lower().startswith(wanted)))
+        if offered:
+            return Completions(start, offered)
+        return Completions(start, (), "" if problem else self._hint(phase, words), problem)
+
+    def _hint(self, phase: Phase, words: list[str]) -> str:
+        """What the next word is, when no choice can be offered (a hand nobody has seen)."""
+        if phase is not Phase.TURNS:
+            return ""
+        if words and _NUMBER.fullmatch(words[0] + " "):
+            words = words[1:]
+        player = self._game.current_player
+        if words and words[0] == player and len(words) >= 3 and "@" not in words[2]:
+            words = words[1:]
+        if len(words) < 2:
+            which = "the first" if not words else "the second"
+            return f"{which} draw: d for the deck, or a player's name for the top of their discard pile"
+        if len(words) == 2:
+            return f"the card {player} plants, such as Ma3, then @x,y"
+        if len(words) == 3:
+            return f"the card {player} discards, such as /Oa5"
+        if len(words) >= 4:
+            return "Enter records the turn; glyphs (! ?) and {comments} may follow"
+        return ""
 
     def _hand_choices(self, words: list[str]) -> list[str]:
         typed = set(words)
@@ -558,7 +589,7 @@ class RecordingSession:
         cards = list(hand.known) + sorted(self._game.unlocated_cards(), key=card_order)
         return [f"{c} " for c in cards if str(c) not in typed]
 
-    def _turn_choices(self, words: list[str], partial: str) -> list[str]:
+    def _turn_choices(self, words: list[str], partial: str) -> tuple[list[str], str]:
         game = self._game
         if words and _NUMBER.fullmatch(words[0] + " "):
             words = words[1:]
@@ -566,20 +597,27 @@ class RecordingSession:
         if words and words[0] == game.current_player:
             readings.insert(0, words[1:])  # the player written out (or a draw from their own pile)
         choices: list[str] = []
+        problems: list[str] = []
         for reading in readings:
-            choices += _moves_after(game, reading, partial, self.seat)
-        return choices
+            offered, problem = _moves_after(game, reading, partial, self.seat)
+            choices += offered
+            problems.append(problem)
+        return choices, problems[0] if all(problems) else ""
 
 
-def _moves_after(game: Game, words: Sequence[str], partial: str, seat: str | None) -> list[str]:
-    """The legal choices for the next word of a turn whose first ``words`` are typed."""
+def _moves_after(game: Game, words: Sequence[str], partial: str, seat: str | None) -> tuple[list[str], str]:
+    """The legal choices for the next word of a turn whose first ``words`` are typed, or what
+    the rules say against those words."""
     state = game.copy()
     player = state.current_player
+    if len(words) > 4 or (len(words) > 3 and not partial):
+        return [], ""
     for word in words[:2]:
-        if not _draw(state, word):
-            return []
+        problem = _draw(state, word)
+        if problem:
+            return [], problem
     if len(words) < 2:
-        return _draw_choices(state, partial, seat)
+        return _draw_choices(state, partial, seat), ""
     hand = state.hand(player)
     unseen = sorted(state.unlocated_cards(), key=card_order) if hand.hidden else []
     if len(words) == 2:
@@ -587,24 +625,24 @@ def _moves_after(game: Game, words: Sequence[str], partial: str, seat: str | Non
         if not at:
             cards = list(hand.known) + ([c for c in unseen if str(c).lower().startswith(card_text.lower())]
                                         if card_text else [])
-            return [f"{c}@" for c in cards]
+            return [f"{c}@" for c in cards], ""
         card = next((c for c in [*hand.known, *unseen] if str(c).lower() == card_text.lower()), None)
         if card is None:
-            return []
-        return [f"{card}@{cell} " for cell in state.plant_cells(player)]
+            return [], ""
+        return [f"{card}@{cell} " for cell in state.plant_cells(player)], ""
     if len(words) == 3:
         planting = _planting(words[2])
         if planting is None:
-            return []
+            return [], f"expected a planting such as Ma3@0,1, found {words[2]!r}"
         try:
             state.plant(*planting)
-        except RuleError:
-            return []
+        except RuleError as error:
+            return [], str(error)
         hand = state.hand(player)
         cards = list(hand.known) + ([c for c in unseen if f"/{c}".lower().startswith(partial.lower())]
                                     if len(partial) > 1 and hand.hidden else [])
-        return [f"/{c} " for c in cards]
-    return []
+        return [f"/{c} " for c in cards], ""
+    return [], ""
 
 
 def _draw_choices(state: Game, partial: str, seat: str | None) -> list[str]:
@@ -626,8 +664,8 @@ def _draw_choices(state: Game, partial: str, seat: str | None) -> list[str]:
     return choices or ["- "]
 
 
-def _draw(state: Game, word: str) -> bool:
-    """Play a typed draw on the state; False when it is not a legal draw now."""
+def _draw(state: Game, word: str) -> str:
+    """Play a typed draw on the state: '' when it is legal now, else what is wrong with it."""
     source, _, card_text = word.partition(":")
     try:
         card = Card.parse(card_text) if card_text else None
@@ -637,9 +675,9 @@ def _draw(state: Game, word: str) -> bool:
             state.draw_from_deck(card)
         else:
             state.draw_from_discard(source, card)
-    except ArboError:
-        return False
-    return True
+    except ArboError as error:
+        return str(error)
+    return ""
 
 
 def _planting(word: str):
