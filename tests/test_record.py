@@ -530,3 +530,35 @@ def test_new_checks_the_species(species, message):
 def test_new_refuses_a_seat_that_is_not_a_player():
     done = runner.invoke(app, ["new", "--players", "Ana,Ben", "--seat", "Cleo"])
     assert done.exit_code == 2 and "Cleo is not one of the players" in done.stderr
+
+
+# -- the docs ------------------------------------------------------------------------------------------
+
+
+def test_the_readme_recording_example_runs_as_shown(tmp_path, monkeypatch):
+    import shlex
+
+    readme = (ROOT / "README.md").read_text()
+    block = readme.split("```text\n$ cat tonight.txt\n", 1)[1].split("```", 1)[0]
+    typed, rest = block.split("$ arbo record ", 1)
+    command, rest = rest.split("\n", 1)
+    shown_output, shown_file = rest.split("$ cat tonight.arb\n")
+    args = shlex.split(command)
+    assert args[-2:] == ["<", "tonight.txt"]
+    monkeypatch.chdir(tmp_path)
+    done = runner.invoke(app, ["record", *args[:-2]], input=typed)
+    assert done.exit_code == 0
+    assert done.output == shown_output  # stdout and stderr as a terminal shows them
+    assert (tmp_path / "tonight.arb").read_text() == shown_file
+
+
+def test_the_docs_list_the_species_codes_arbo_knows():
+    from arbo_notation.engine.cards import DEFAULT_SPECIES, ZMAN_SPECIES
+
+    for doc, code in (("README.md", "{}"), ("docs/NOTATION.md", "`{}`")):
+        text = " ".join((ROOT / doc).read_text().split())
+        for species in DEFAULT_SPECIES:
+            assert f"| {code.format(species.code)} | {species.name} |" in text, (doc, species)
+        for species in ZMAN_SPECIES:
+            assert f"{species.name} (`{species.code}`)" in text or f"`{species.code}` {species.name}" in text
+        assert "arbo species" in text and "arbo record" in text
