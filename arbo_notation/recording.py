@@ -537,6 +537,7 @@ class RecordingSession:
             return Completions(start, ())
         if phase is Phase.HAND:
             choices = self._hand_choices(words)
+            problem = self._hand_problem(words + ([partial] if partial else []))
         elif phase is Phase.REVEAL or (words and words[0] == "reveal"):
             choices = self._reveal_choices(words)
         elif phase is Phase.TURNS:
@@ -546,8 +547,43 @@ class RecordingSession:
         wanted = partial.lower()
         offered = tuple(_unique(c for c in choices if c.lower().startswith(wanted)))
         if offered:
-            return Completions(start, offered)
+            return Completions(start, offered, problem=problem)
+        if not problem and partial and phase is Phase.TURNS and choices:
+            problem = self._word_problem(words, partial) or f"nothing legal here starts with {partial!r}"
         return Completions(start, (), "" if problem else self._hint(phase, words), problem)
+
+    def _word_problem(self, words: list[str], word: str) -> str:
+        """What the rules say against a word of a turn that no legal choice begins with."""
+        if words and _NUMBER.fullmatch(words[0] + " "):
+            words = words[1:]
+        if words and words[0] == self._game.current_player and len(words) >= 3:
+            words = words[1:]
+        state = self._game.copy()
+        for draw in words[:2]:
+            if _draw(state, draw):
+                return ""
+        if len(words) < 2:
+            return _draw(state, word)
+        card_text, _, cell = word.lstrip("/").partition("@")
+        try:
+            card = Card.parse(card_text)
+        except ArboError as error:
+            return str(error)
+        try:
+            if len(words) == 2:
+                planting = _planting(word) if cell else (card, state.plant_cells()[0])
+                if planting is None:
+                    return f"expected a planting such as Ma3@0,1, found {word!r}"
+                state.plant(*planting)
+            elif len(words) == 3 and word.startswith("/"):
+                planting = _planting(words[2])
+                if planting is None:
+                    return ""
+                state.plant(*planting)
+                state.discard(card)
+        except RuleError as error:
+            return str(error)
+        return ""
 
     def _hint(self, phase: Phase, words: list[str]) -> str:
         """What the next word is, when no choice can be offered (a hand nobody has seen)."""
@@ -569,8 +605,34 @@ class RecordingSession:
             return "Enter records the turn; glyphs (! ?) and {comments} may follow"
         return ""
 
+    def _hand_problem(self, words: list[str]) -> str:
+        """What is wrong with the cards of a dealt hand typed so far (the last may be partial)."""
+        seen: set[Card] = set()
+        species = self.species
+        for index, word in enumerate(words):
+            if index == 0 and word in ("hand", self.seat):
+                continue
+            if index == len(words) - 1 and any(code.startswith(word) for code in species):
+                continue  # a species code being typed
+            try:
+                card = Card.parse(word)
+            except ArboError as error:
+                if word.isalpha() and word not in species:
+                    return f"{word} is not a species in play ({', '.join(species)})"
+                return str(error)
+            if card.species not in species:
+                return f"{card.species} is not a species in play ({', '.join(species)})"
+            if card in seen:
+                return f"{card} is given twice"
+            seen.add(card)
+        if len(seen) > HAND_SIZE:
+            return f"a hand is {HAND_SIZE} cards, not {len(seen)}"
+        return ""
+
     def _hand_choices(self, words: list[str]) -> list[str]:
-        typed = set(words)
+        typed = set(words) - {"hand", self.seat}
+        if len(typed) >= HAND_SIZE:
+            return []
         return [f"{c} " for c in sorted(self._game.unlocated_cards(), key=card_order) if str(c) not in typed]
 
     def _reveal_choices(self, words: list[str]) -> list[str]:

@@ -191,3 +191,27 @@ async def test_help_opens_on_f1_and_any_key_closes_it(tmp_path):
         await pilot.press("x")
         assert not isinstance(app.screen, RecordHelp)
         assert app.query_one("#entry", Input).value == ""  # the key closed the help, typed nothing
+
+
+async def test_tab_acts_in_turn_with_the_keys_typed_before_it(tmp_path):
+    """Keys that come in a burst (pasted, or typed fast): Tab completes what stands before it."""
+    from textual import events
+
+    session = session_for(tmp_path, seat=None)
+    first = RECORD.turns[0]
+    draws = f"d:{first.draws[0].card} d:{first.draws[1].card} "
+    game = session.game.copy()
+    for draw in first.draws:
+        game.draw_from_deck(draw.card)
+    game.plant(first.plant.card, first.plant.coord)
+    known = sorted(game.hand("Ana").known)
+    assert len(known) == 2 - (first.plant.card in [d.card for d in first.draws])
+    app = RecordApp(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        entry = app.query_one("#entry", Input)
+        keys = [*draws, *str(first.plant.card), "tab", "tab", "slash", "down", "tab"]
+        for key in keys:
+            character = {"tab": "\t", "slash": "/", "down": None}.get(key, key)
+            entry.post_message(events.Key(key, character))  # all at once, before any is handled
+        await pilot.pause()
+        assert entry.value == f"{draws}{first.plant} /{known[1 % len(known)]} "

@@ -56,6 +56,8 @@ def record(
     from ..recording import OptionMismatch, RecordingError, open_session
     from .new import iso_date, parse_names, parse_players, parse_seat, parse_species
 
+    if file == "-":
+        raise typer.BadParameter("the record is a file to write, not standard input", param_hint="'FILE'")
     table = parse_players(players) if players is not None else None
     species_names = parse_names(names)
     chosen = None
@@ -79,7 +81,11 @@ def record(
     for warning in session.warnings:
         typer.echo(warning.show(), err=True)
     if plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
-        raise typer.Exit(record_lines(session, _stdin_lines(), sys.stdout, sys.stderr, prompts=sys.stdin.isatty()))
+        try:
+            status = record_lines(session, _stdin_lines(), sys.stdout, sys.stderr, prompts=sys.stdin.isatty())
+        except KeyboardInterrupt:  # Ctrl+C at a terminal: the file holds every entry accepted
+            status = 0
+        raise typer.Exit(status)
     from ..tui.record import RecordApp
 
     RecordApp(session).run()

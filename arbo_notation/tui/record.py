@@ -85,15 +85,19 @@ class RecordScoring(ScoringScreen):
 
 
 def choices_text(choices: tuple[str, ...], selected: int, width: int) -> Text:
-    """The completions in one line, the selected one highlighted; a window around it when they
-    do not all fit."""
+    """The completions in one line of ``width`` cells, the selected one highlighted; a window
+    around it when they do not all fit."""
     if not choices:
         return Text()
     words = [choice.rstrip() or choice for choice in choices]
     label = "Tab ▸ "
-    room = max(10, width - len(label) - 8)
+    room = max(12, width - len(label) - len(" …999") - len(" +999 more"))
+
+    def cells(word: str) -> int:
+        return len(word) + 3  # ' word ' and a space
+
     first = 0
-    while sum(len(w) + 2 for w in words[first : selected + 1]) > room and first < selected:
+    while sum(cells(w) for w in words[first : selected + 1]) > room and first < selected:
         first += 1
     text = Text(label, style="dim")
     if first:
@@ -101,16 +105,40 @@ def choices_text(choices: tuple[str, ...], selected: int, width: int) -> Text:
     used = 0
     for index in range(first, len(words)):
         word = words[index]
-        if used + len(word) + 2 > room and index > selected:
-            text.append(f" +{len(words) - index} more", style="dim")
+        if used + cells(word) > room and index > selected:
+            text.append(f"+{len(words) - index} more", style="dim")
             break
-        style = "bold reverse" if index == selected else "bold"
-        text.append(f" {word} ", style=style)
+        text.append(f" {word} ", style="bold reverse" if index == selected else "bold")
         text.append(" ")
-        used += len(word) + 2
-    text.no_wrap = True
-    text.overflow = "ellipsis"
+        used += cells(word)
     return text
+
+
+class EntryInput(Input):
+    """The input line. Tab and the arrows are taken here, in the line's own turn with the
+    characters typed before them: a key binding's action would run later, after the line has
+    taken in the keys typed after it (pasted text, a fast typist)."""
+
+    KEYS = {"tab": 0, "up": -1, "down": 1}
+    BINDINGS = [Binding("tab", "complete", "Complete", key_display="Tab")]  # for the footer: _on_key acts
+
+    def action_complete(self) -> None:
+        app = self.app
+        if isinstance(app, RecordApp):
+            app.complete_entry()
+
+    async def _on_key(self, event) -> None:
+        step = self.KEYS.get(event.key)
+        app = self.app
+        if step is None or not isinstance(app, RecordApp):
+            await super()._on_key(event)
+            return
+        event.stop()
+        event.prevent_default()
+        if step:
+            app.choose(step)
+        else:
+            app.complete_entry()
 
 
 class RecordApp(App[None]):
@@ -140,9 +168,6 @@ class RecordApp(App[None]):
     """
 
     BINDINGS = [
-        Binding("tab", "complete", "Complete", key_display="Tab", priority=True),
-        Binding("up", "choose(-1)", "Choose", show=False),
-        Binding("down", "choose(1)", "Choose", show=False),
         Binding("ctrl+z", "undo", "Undo", key_display="^Z"),
         Binding("escape", "clear", "Clear", show=False),
         Binding("f2", "scoring", "Score", key_display="F2"),
@@ -154,6 +179,7 @@ class RecordApp(App[None]):
         super().__init__()
         self.session = session
         self.completions = Completions(0, ())
+        self._completed_text = ""
         self.selected = 0
         self.model: ReplayModel | None = None
 
@@ -170,7 +196,7 @@ class RecordApp(App[None]):
             moves = MoveList((), id="moves")
             moves.can_focus = False
             yield moves
-        yield Input(placeholder="the next turn, such as d d Ma3@0,0 /Oa5", id="entry")
+        yield EntryInput(placeholder="the next turn, such as d d Ma3@0,0 /Oa5", id="entry")
         yield Static("", id="choices")
         yield Static("", id="message")
         yield Footer()
@@ -248,17 +274,19 @@ class RecordApp(App[None]):
 
     def _complete_for(self, text: str) -> None:
         self.completions = self.session.completions(text)
+        self._completed_text = text
         self.selected = 0
         self._show_choices()
 
     def _show_choices(self) -> None:
         choices = self.query_one("#choices", Static)
-        width = choices.size.width or self.size.width
-        text = choices_text(self.completions.choices, self.selected, width)
-        if not text and self.completions.problem:
-            text = Text(f"✗ {self.completions.problem}", style="yellow")
-        elif not text and self.completions.hint:
-            text = Text(self.completions.hint, style="dim italic")
+        width = choices.content_region.width or self.size.width - 2
+        completions = self.completions
+        text = choices_text(completions.choices, self.selected, width)
+        if completions.problem:
+            text = Text.assemble(text, "\n" if text else "", (f"✗ {completions.problem}", "yellow"))
+        elif not text and completions.hint:
+            text = Text(completions.hint, style="dim italic")
         choices.update(text)
 
     def _say(self, message: str, kind: str) -> None:
@@ -267,11 +295,15 @@ class RecordApp(App[None]):
         widget.set_class(kind == "ok", "-ok")
         widget.update(Text(message))
 
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._show_choices)
+
     # -- entries ----------------------------------------------------------------------------
 
     @on(Input.Changed, "#entry")
     def changed(self, event: Input.Changed) -> None:
-        self._complete_for(event.value)
+        if event.value == self._entry.value and event.value != self._completed_text:  # else stale, or done
+            self._complete_for(event.value)
 
     @on(Input.Submitted, "#entry")
     def submitted(self, event: Input.Submitted) -> None:
@@ -312,15 +344,22 @@ class RecordApp(App[None]):
             return True
         return self.screen is self.screen_stack[0]
 
-    def action_complete(self) -> None:
-        choices = self.completions.choices
-        if not choices:
+    def complete_entry(self) -> None:
+        """Tab: the chosen completion into the input line."""
+        entry = self._entry
+        if entry.value != self._completed_text:  # keys typed faster than their changes came
+            self._complete_for(entry.value)
+        if not self.completions.choices:
             return
-        value = self.completions.apply(self._entry.value, self.selected)
-        self._entry.value = value
-        self._entry.cursor_position = len(value)
+        value = self.completions.apply(entry.value, self.selected)
+        entry.value = value
+        entry.cursor_position = len(value)
+        self._complete_for(value)
 
-    def action_choose(self, step: int) -> None:
+    def choose(self, step: int) -> None:
+        """↑ ↓: another completion."""
+        if self._entry.value != self._completed_text:
+            self._complete_for(self._entry.value)
         count = len(self.completions.choices)
         if count:
             self.selected = (self.selected + step) % count
