@@ -61,6 +61,8 @@ def record(
     table = parse_players(players) if players is not None else None
     species_names = parse_names(names)
     chosen = None
+    if species_names and species is None:
+        raise typer.BadParameter("names are for the species given with --species", param_hint="'--names'")
     if species is not None:
         if table is None:
             raise typer.BadParameter("give the players too (--players), so the count can be checked",
