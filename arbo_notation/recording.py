@@ -280,7 +280,7 @@ class RecordingSession:
         number = len(self.turns)
         if last.variations:
             raise EntryError(
-                f"turn {number} has variations: arbo record does not drop them (edit {self.name} to)", "undo"
+                f"turn {number} has variations, which taking it back would lose; edit {self.name} instead", "undo"
             )
         result = self.result if self.result is not None and self.result.unfinished else None
         self._change(turns=self.turns[:-1], reveals={}, result=result, _states=self._states[:-1])

@@ -127,6 +127,8 @@ def record_lines(session, lines: Iterable[str | None], out: IO[str], err: IO[str
             if error.column is not None:
                 shown += "\n" + caret_excerpt(line, error.column)
             say(shown, err)
+            if prompts:
+                say(session.prompt(), err)
             continue
         if accepted is None:
             continue
