@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 import datetime
-import random
 from typing import Optional
 
 import typer
 
 from ..engine.cards import (
+    HAND_SIZE,
     KNOWN_SPECIES_NAMES,
     SPECIES_COUNT_BY_PLAYERS,
     default_species_for,
     is_species_code,
     species_at_random,
 )
-from ..engine.cards import HAND_SIZE
 from ..notation.record import RESERVED_NAMES, Header
 
 

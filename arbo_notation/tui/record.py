@@ -23,24 +23,23 @@ from .model import ReplayModel
 from .widgets import MoveList, PlayerPanel, legend_text
 
 KEYS_HELP = """\
-[b]Typing a turn[/b]  (the turn number and the player may be left out)
-  d d:Ma3 Ma3@0,1 /Oa5     two draws, the planting, the discard
-  Ben:Oa5 d Oa5@1,0 /Wi7   a draw from Ben's discard pile, then the deck
-  d    the deck (d:Ma3 names the card)     -   no card to draw at all
-  glyphs (! ? !! ?? !? ?! $n) and {comments} may follow the discard
+[b]A turn[/b] (the turn number and the player may be left out)
+  d d:Ma3 Ma3@0,1 /Oa5    two draws, the planting, the discard
+  Ben:Oa5 d Oa5@1,0 /Wi7  from Ben's discard pile, then the deck
+  d: the deck (d:Ma3 names the card)   -: nothing left to draw
+  then glyphs (! ? !! ?? !? ?! $n) and {comments} if you like
 
 [b]Keys[/b]
-  Tab         take the completion shown first (↑ ↓ choose another)
-  Enter       check the entry; a legal one is written to the file at once
-  Ctrl+Z      take back the last turn (or type undo)
-  Esc         clear the input line
-  F2          the scoring (once every hand is known)
-  F1          this help       Ctrl+Q  quit (the file holds every turn)
+  Tab       the completion shown first (↑ ↓ choose another)
+  Enter     check the entry: a legal one is written at once
+  Ctrl+Z    take back the last turn (or type undo)
+  Esc       clear the line         F2      the scoring
+  F1        this help              Ctrl+Q  quit (all is saved)
 
 [b]Alone on the line[/b]
-  !?  or  {a comment}   goes on the last turn
-  reveal Ben Oa2 Ja1 …  a hand at the end (the ones the record knows are filled in)
-  result *              the game stops unfinished
+  !?  or  {a comment}    for the last turn
+  reveal Ben Oa2 Ja1 …   a hand at the end (known ones filled in)
+  result *               the game stops unfinished
 """
 
 
