@@ -448,9 +448,11 @@ def _check_species_count(record: GameRecord, report: _Reporter) -> None:
 
 
 def _check_end(record: GameRecord, game: Game, report: _Reporter) -> None:
-    """The end of the record against the end of the game: unfinished marks, reveals."""
+    """The end of the record against the end of the game: unfinished marks, reveals.
+
+    A record that stops without a result line is fine (a game being recorded, say): only a result
+    line with scores claims that the game is over."""
     result = record.result
-    last = record.turns[-1] if record.turns else None
     if not game.is_over:
         if result is not None and not result.unfinished:
             report(
@@ -458,14 +460,6 @@ def _check_end(record: GameRecord, game: Game, report: _Reporter) -> None:
                 f"the record stops after turn {game.turn_number - 1} with {game.deck_size} cards left "
                 "in the deck; mark an unfinished game with 'result *'",
                 result.pos,
-            )
-        elif result is None:
-            report(
-                "unfinished",
-                f"the record stops with {game.deck_size} cards left in the deck; "
-                "write 'result *' to mark it unfinished",
-                last.pos if last else record.header.pos,
-                severity=Severity.WARNING,
             )
         for reveal in record.reveals:
             report("reveal", "hands are revealed only when the game is over", reveal.pos, player=reveal.player)

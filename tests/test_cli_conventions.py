@@ -414,9 +414,9 @@ def test_a_screenshot_says_where_it_went(tmp_path):
 
 
 def test_check_counts_games_with_warnings_apart(tmp_path):
-    unfinished = (SAMPLES / "unfinished.arb").read_text(encoding="utf-8")
-    assert "result *" in unfinished
-    warned = unfinished.replace("result *\n", "")  # no 'result *': a warning, still valid
+    clean_text = CLEAN.read_text(encoding="utf-8")
+    assert "\n3. " in clean_text
+    warned = clean_text.replace("\n3. ", "\n33. ", 1)  # a misnumbered turn: a warning, still valid
     games = tmp_path / "games.arb"
     games.write_text(
         CLEAN.read_text(encoding="utf-8") + warned + (INVALID / "rule-planting-not-adjacent.arb").read_text()

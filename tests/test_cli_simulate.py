@@ -98,8 +98,9 @@ def test_new_prints_a_header_that_parses():
     result = run("new", "--players", "Ana,Ben,Cleo", "--event", "Club night", "--date", "2025-03-14")
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("---\n")
-    assert "; " in result.stdout.splitlines()[-1]  # the turn-syntax reminder
+    assert "# 1. Ana d d Bs3@0,0 /Ca5" in result.stdout.splitlines()  # the turn-syntax reminder, as YAML comments
     [game] = parse(result.stdout)
+    assert game.comments == ()  # so no hint is left behind as a comment of the game
     header = game.header
     assert header.players == ("Ana", "Ben", "Cleo")
     assert header.species == tuple(s.code for s in DEFAULT_SPECIES[:8])

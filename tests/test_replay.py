@@ -111,6 +111,17 @@ def test_a_record_that_stops_early_must_say_so():
     assert errors_of(marked) == []
 
 
+def test_a_record_without_a_result_line_is_fine_unfinished_or_not():
+    """NOTATION.md: a game without a result line is fine; only 'result *' says it is unfinished."""
+    stopped = MINI.split("5. Ana")[0]
+    check = check_text(stopped, "mini.arb")
+    assert [d.code for d in check.diagnostics] == ["species-count"]  # three species for two: a warning
+    [game] = check.games
+    assert game.valid and not game.final.is_over and game.sheet is None
+    unrevealed = MINI.split("reveal Ana")[0]
+    assert [d.code for d in check_text(unrevealed, "mini.arb").diagnostics] == ["species-count"]
+
+
 def test_an_error_in_one_game_does_not_stop_the_next():
     bad = MINI.replace("Oa4@1,0", "Oa4@5,5")
     check = check_text(bad + "\n" + MINI, "two.arb")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from . import check, convert, export, fmt, new, render, replay, score, simulate, state
+from . import check, convert, export, fmt, new, record, render, replay, score, simulate, species, state
 from .usage import ArboApp, ArboGroup
 
 HELP = """Record, check, score and replay games of Arboretum written in the .arb notation.
@@ -41,7 +41,7 @@ def arbo(
     """The options of `arbo` itself (before the command)."""
 
 
-for module in (check, score, state, fmt, convert, simulate, new, replay, export, render):
+for module in (record, check, score, state, fmt, convert, simulate, new, species, replay, export, render):
     module.register(app)
 
 

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import datetime
-import random
 from typing import Optional
 
 import typer
 
-from ..engine.cards import DEFAULT_SPECIES, SPECIES_COUNT_BY_PLAYERS
+from ..engine.cards import (
+    HAND_SIZE,
+    KNOWN_SPECIES_NAMES,
+    SPECIES_COUNT_BY_PLAYERS,
+    default_species_for,
+    is_species_code,
+    species_at_random,
+)
 from ..notation.record import RESERVED_NAMES, Header
 
 
@@ -42,15 +48,59 @@ def parse_players(text: str) -> tuple[str, ...]:
 
 def choose_species(players: int, seed: str | None) -> tuple[str, ...]:
     """The species for a table: the first 6/8/10 default codes, or a seeded random choice of them."""
-    codes = [s.code for s in DEFAULT_SPECIES]
-    count = SPECIES_COUNT_BY_PLAYERS[players]
     if seed is None:
-        return tuple(codes[:count])
-    chosen = set(random.Random(seed).sample(codes, count))
-    return tuple(code for code in codes if code in chosen)
+        return default_species_for(players)
+    return species_at_random(players, seed)
 
 
-def _iso_date(text: str) -> str:
+def parse_names(text: str | None) -> dict[str, str]:
+    """Species names given as CODE=Name,CODE=Name (for codes arbo does not know)."""
+    names: dict[str, str] = {}
+    if text is None:
+        return names
+    for item in text.split(","):
+        code, equals, name = (part.strip() for part in item.partition("="))
+        if not equals or not code or not name:
+            raise typer.BadParameter(f"{item.strip()!r}: write each name as CODE=Name, such as Re=Red",
+                                     param_hint="'--names'")
+        if not is_species_code(code):
+            raise typer.BadParameter(f"{code!r} is not a species code: 1 to 3 letters", param_hint="'--names'")
+        names[code] = name
+    return names
+
+
+def parse_species(text: str, players: int, names: dict[str, str]) -> tuple[str, ...]:
+    """The species of a comma-separated list, checked: codes known (see `arbo species`) or named
+    by --names, each once, as many as the players need; typer.BadParameter (exit 2) otherwise."""
+    codes = tuple(code.strip() for code in text.split(","))
+    for code in codes:
+        if not is_species_code(code):
+            raise typer.BadParameter(f"{code!r} is not a species code: 1 to 3 letters, such as Ma",
+                                     param_hint="'--species'")
+        if code not in KNOWN_SPECIES_NAMES and code not in names:
+            raise typer.BadParameter(
+                f"{code} is not a species arbo knows (arbo species lists them); "
+                f"name it with --names {code}=Name", param_hint="'--species'")
+    doubles = sorted({code for code in codes if codes.count(code) > 1})
+    if doubles:
+        raise typer.BadParameter(f"{', '.join(doubles)} is listed twice", param_hint="'--species'")
+    wanted = SPECIES_COUNT_BY_PLAYERS[players]
+    if len(codes) != wanted:
+        raise typer.BadParameter(f"a {players}-player game uses {wanted} species, not {len(codes)}",
+                                 param_hint="'--species'")
+    unused = [code for code in names if code not in codes]
+    if unused:
+        raise typer.BadParameter(f"{', '.join(unused)} is named but not in play", param_hint="'--names'")
+    return codes
+
+
+def parse_seat(seat: str | None, players: tuple[str, ...]) -> str | None:
+    if seat is not None and seat not in players:
+        raise typer.BadParameter(f"{seat} is not one of the players ({', '.join(players)})", param_hint="'--seat'")
+    return seat
+
+
+def iso_date(text: str) -> str:
     try:
         if len(text) == 10:
             return datetime.date.fromisoformat(text).isoformat()
@@ -60,23 +110,40 @@ def _iso_date(text: str) -> str:
 
 
 def new_header_text(header: Header) -> str:
-    """The header of a new record followed by a comment reminding the turn syntax."""
+    """The header of a new record, with hints as YAML comments inside it: they help whoever fills
+    the record in, and no reader takes them for comments of the game."""
     from ..notation.header import format_header
 
-    text = format_header(header).rstrip("\n")
+    text = format_header(header).rstrip("\n").removesuffix("---").rstrip("\n")
     first, second = header.species[0], header.species[1 % len(header.species)]
     other = header.players[1]
-    reminder = (
-        f"; a turn: number, player, two draws (d = the deck, {other} = {other}'s discard pile), "
-        f"card@x,y planted, /card discarded\n"
-        f"; 1. {header.players[0]} d d {first}3@0,0 /{second}5"
-    )
-    return f"{text}\n{reminder}\n"
+    hints = []
+    if header.perspective is not None and header.perspective not in header.hands:
+        example = ", ".join(f"{header.species[i % len(header.species)]}{i + 1}" for i in range(HAND_SIZE))
+        hints += [f"# {header.perspective}'s dealt hand, once known, as a line of this header:",
+                  f"# hands: {{{header.perspective}: [{example}]}}"]
+    hints += [
+        f"# a turn: number, player, two draws (d: the deck, {other}: {other}'s discard pile),",
+        "#   the card planted @x,y, /the card discarded; for example:",
+        f"# 1. {header.players[0]} d d {first}3@0,0 /{second}5",
+        "# at the end: reveal NAME CARDS (a line per hand), then result NAME SCORE, ...",
+    ]
+    return "\n".join([text, *hints, "---"]) + "\n"
 
 
 def new(
     players: str = typer.Option(..., "--players", "-p", metavar="NAME,NAME[,...]",
                                 help="The players in seat order, the start player first."),
+    species: Optional[str] = typer.Option(
+        None, "--species", metavar="CODE,CODE,...",
+        help="The species in play: 6 for two players, 8 for three, 10 for four (arbo species lists the codes).",
+    ),
+    names: Optional[str] = typer.Option(
+        None, "--names", metavar="CODE=Name,...", help="Names of species codes arbo does not know, such as Re=Red."
+    ),
+    seat: Optional[str] = typer.Option(
+        None, "--seat", metavar="PLAYER", help="Record from this player's seat (the header's perspective)."
+    ),
     seed: Optional[str] = typer.Option(
         None, "--seed", "-s", metavar="SEED",
         help="Choose the species at random with this seed (default: the first 6, 8 or 10).",
@@ -89,17 +156,29 @@ def new(
 ) -> None:
     """Print the header of a new game record, ready to record the turns.
 
-    The species follow the player count: 6 for two players, 8 for three, 10 for four.
+    The species follow the player count: 6 for two players, 8 for three, 10 for four; `arbo
+    species` lists the codes. The hints in the header are YAML comments: no reader keeps them.
+    To record a game as it is played, checked turn by turn, use `arbo record`.
 
     Examples:
 
         arbo new --players Ana,Ben > game.arb
 
+        arbo new --players Ana,Ben --species Bs,Ca,Dw,Ja,Ma,Oa --seat Ana > game.arb
+
         arbo new --players Ana,Ben,Cleo --seed 42 --event "Club night" --date 2025-03-14
     """
-    names = parse_players(players)
-    when = _iso_date(date) if date is not None else datetime.date.today().isoformat()
-    header = Header(players=names, species=choose_species(len(names), seed), event=event, site=site, date=when)
+    names_given = parse_players(players)
+    species_names = parse_names(names)
+    if species is not None:
+        chosen = parse_species(species, len(names_given), species_names)
+    else:
+        if species_names:
+            raise typer.BadParameter("names are for the species given with --species", param_hint="'--names'")
+        chosen = choose_species(len(names_given), seed)
+    when = iso_date(date) if date is not None else datetime.date.today().isoformat()
+    header = Header(players=names_given, species=chosen, names=species_names, event=event, site=site, date=when,
+                    perspective=parse_seat(seat, names_given))
     typer.echo(new_header_text(header), nl=False)
 
 

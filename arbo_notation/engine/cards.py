@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import dataclass
 from functools import total_ordering
@@ -186,3 +187,14 @@ def default_species_for(players: int) -> tuple[str, ...]:
     if count is None:
         raise ArboError(f"a game has 2 to 4 players, not {players}")
     return tuple(s.code for s in DEFAULT_SPECIES[:count])
+
+
+def species_at_random(players: int, seed: int | str | None = None) -> tuple[str, ...]:
+    """6, 8 or 10 of the default species for 2, 3 or 4 players, chosen at random (the same for
+    the same seed), in the default order."""
+    count = SPECIES_COUNT_BY_PLAYERS.get(players)
+    if count is None:
+        raise ArboError(f"a game has 2 to 4 players, not {players}")
+    codes = [s.code for s in DEFAULT_SPECIES]
+    chosen = set(random.Random(seed).sample(codes, count))
+    return tuple(code for code in codes if code in chosen)
