@@ -30,7 +30,7 @@ from textual import events
 
 from arbo_notation.simulate import simulate_game
 from arbo_notation.tui.app import ReplayApp
-from arbo_notation.tui.model import ReplayModel
+from arbo_notation.navigation import ReplayModel
 
 BUDGET_MS = 50.0
 

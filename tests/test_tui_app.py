@@ -7,7 +7,7 @@ import pytest
 from arbo_notation.report import sheet_to_json, winner_line
 from arbo_notation.replayer import replay_game
 from arbo_notation.tui.app import GotoScreen, HelpScreen, ReplayApp, ScoringScreen
-from arbo_notation.tui.model import MAIN, Cursor, ReplayModel
+from arbo_notation.navigation import MAIN, Cursor, ReplayModel
 from arbo_notation.tui.widgets import CardsLine, MoveList, NotesPanel, PlayerPanel
 from textual.widgets import DataTable, Static
 from tui_support import annotated, four_player

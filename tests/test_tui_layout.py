@@ -12,7 +12,7 @@ import re
 import pytest
 
 from arbo_notation.tui.app import ReplayApp
-from arbo_notation.tui.model import ReplayModel
+from arbo_notation.navigation import ReplayModel
 from arbo_notation.tui.widgets import CardsLine, KeyBar, PlayerPanel, wrap_chips
 from tui_support import four_player, screen_lines
 

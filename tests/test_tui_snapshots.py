@@ -5,7 +5,7 @@ look at them (``snapshot_report.html`` shows the differences) before keeping the
 from __future__ import annotations
 
 from arbo_notation.tui.app import ReplayApp
-from arbo_notation.tui.model import ReplayModel
+from arbo_notation.navigation import ReplayModel
 from tui_support import annotated, four_player
 
 SIZE = (120, 40)

@@ -11,7 +11,7 @@ import time
 import uuid
 from pathlib import Path
 
-from arbo_notation.tui.model import ReplayModel
+from arbo_notation.navigation import ReplayModel
 from tui_support import FOUR_PLAYER, four_player
 
 ROOT = Path(__file__).resolve().parent.parent

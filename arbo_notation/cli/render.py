@@ -47,7 +47,7 @@ def render(
         fail(f"-o {out}: an SVG diagram is written to a file ending in .svg", EXIT_USAGE)
     loaded = load_games(file, game_number)
     tree = loaded.trees[0]
-    from ..tui.model import ReplayModel
+    from ..navigation import ReplayModel
 
     model = ReplayModel(tree)
     if as_player is not None:

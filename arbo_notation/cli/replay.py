@@ -62,7 +62,7 @@ def _is_terminal() -> bool:
 
 
 def _load(file: str, game_number: int):
-    from ..tui.model import ReplayModel
+    from ..navigation import ReplayModel
     from .state import load_tree
 
     try:

@@ -16,7 +16,7 @@ from ..notation.record import Comment
 from ..replayer import Line, LinePath
 from ..report import winner_line
 from ..tree import GameTree
-from ..tui.model import HIDDEN, Cursor, ReplayModel, seen_notation
+from ..navigation import HIDDEN, Cursor, ReplayModel, seen_notation
 
 #: A viewer who is no player (names start with a letter): sees no card another player drew from the deck.
 NOBODY = ""

@@ -1,6 +1,7 @@
-"""The terminal replayer of `arbo replay`.
+"""The terminal replayer of `arbo replay` and the record screen of `arbo record`.
 
-``model`` (the navigation through a game's main line and variations) and ``plain`` (the text
-step-through) are plain Python; only ``app`` and ``widgets`` import textual, and nothing outside
-this package imports them except the `replay` command when it really opens the terminal UI.
+``plain`` (the text step-through) is plain Python; ``app``, ``widgets`` and ``record`` import
+textual, and nothing outside this package imports them except the `replay` and `record` commands
+when they really open the terminal UI. The navigation model they show is
+:mod:`arbo_notation.navigation`, shared with the HTML export.
 """

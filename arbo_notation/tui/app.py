@@ -2,7 +2,7 @@
 
 The app keeps the cursor, the perspective and the pile display in reactive attributes; their
 watchers hand each widget its new data, and widgets whose data did not change are not redrawn.
-Every position was computed once by the model (:mod:`arbo_notation.tui.model`).
+Every position was computed once by the model (:mod:`arbo_notation.navigation`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from textual.widgets import DataTable, Input, Label, Static
 
 from ..engine.cards import species_name
 from ..engine.scoring import ScoreSheet
-from .model import Cursor, Notes, ReplayModel, scored_cells
+from ..navigation import Cursor, Notes, ReplayModel, scored_cells
 from .widgets import (
     ArboretumGrid,
     KeyBar,

@@ -9,7 +9,7 @@ from typing import Iterator
 
 from ..board import render_game
 from ..notation.record import Comment, Turn
-from .model import MAIN, Cursor, Line, ReplayModel, seen_notation
+from ..navigation import MAIN, Cursor, Line, ReplayModel, seen_notation
 
 
 def _comments(comments: tuple[Comment, ...], indent: str = "  ") -> Iterator[str]:

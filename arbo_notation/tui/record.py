@@ -19,7 +19,7 @@ from textual.widgets import Footer, Input, Static
 from ..errors import ArboError
 from ..recording import Accepted, Completions, EntryError, Phase, RecordingSession
 from .app import ScoringScreen
-from .model import ReplayModel
+from ..navigation import ReplayModel
 from .widgets import MoveList, PlayerPanel, legend_text
 
 KEYS_HELP = """\

@@ -22,7 +22,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..engine.cards import Card, Coord, species_name
-from .model import GLYPH_MEANINGS, HIDDEN, Cursor, MoveRow, Notes, PlayerView
+from ..navigation import GLYPH_MEANINGS, HIDDEN, Cursor, MoveRow, Notes, PlayerView
 
 #: Ten well-separated card colours, given to the species in the order the record lists them.
 PALETTE: tuple[str, ...] = (

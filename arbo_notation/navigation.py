@@ -1,4 +1,4 @@
-"""The replayer's navigation model: a recorded game as a tree of positions, and a cursor in it.
+"""Stepping through a game tree: a cursor on its lines, the perspective, what a board shows at each position.
 
 Pure Python (no textual): the terminal UI and the tests drive it alike.
 
@@ -22,13 +22,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Iterator
 
-from ..engine.cards import Card, Coord
-from ..engine.scoring import ScoreSheet
-from ..engine.state import Game
-from ..errors import ArboError, Diagnostic, Severity
-from ..notation.record import Comment, DrawKind, GameRecord, Header, Turn, Variation
-from ..replayer import MAIN, Line, LineError, LinePath, score_game
-from ..tree import GameTree, load_tree
+from .engine.cards import Card, Coord
+from .engine.scoring import ScoreSheet
+from .engine.state import Game
+from .errors import ArboError, Diagnostic, Severity
+from .notation.record import Comment, DrawKind, GameRecord, Header, Turn, Variation
+from .replayer import MAIN, Line, LineError, LinePath, score_game
+from .tree import GameTree, load_tree
 
 #: Codes of diagnostics about one turn of play (shown where the line stops, not at the end).
 TURN_CODES = frozenset({"draw", "plant", "discard", "turn-order", "game-over", "turn-number"})

@@ -10,7 +10,7 @@ from arbo_notation.engine.cards import Card, Coord
 from arbo_notation.errors import ArboError
 from arbo_notation.notation.views import partial_record
 from arbo_notation.replayer import replay_game
-from arbo_notation.tui.model import HIDDEN, MAIN, Cursor, ReplayModel
+from arbo_notation.navigation import HIDDEN, MAIN, Cursor, ReplayModel
 from tui_support import annotated, four_player, make_fixtures
 
 
