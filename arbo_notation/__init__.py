@@ -24,10 +24,11 @@ _EXPORTS = {
     "api": ("GameNotFound", "check", "load_game", "read_games", "replay", "score"),
     "tree": ("GameTree", "Node"),
     "errors": (
-        "ArboError", "Diagnostic", "NotationError", "NotationErrors", "PositionError", "RuleError", "Severity",
+        "ArboError", "Code", "Diagnostic", "NotationError", "NotationErrors", "PositionError", "RuleError",
+        "Severity",
     ),
     "engine.cards": ("Card", "Coord"),
-    "engine.scoring": ("ScoreSheet",),
+    "engine.scoring": ("ScoreSheet", "Tiebreak"),
     "engine.state": ("Game", "GameConfig", "Setup"),
     "notation.record": ("GameRecord", "Header", "Turn"),
     "notation.writer": ("format_game", "format_games"),

@@ -83,7 +83,7 @@ def check(source: Source) -> FileCheck:
     Bad input never raises: a file that cannot be read gives a check with one ``file``
     diagnostic, and text that is not UTF-8 a located ``syntax`` one.
     """
-    from .errors import Diagnostic
+    from .errors import Code, Diagnostic
 
     try:
         text, name = read_source(source)
@@ -94,7 +94,7 @@ def check(source: Source) -> FileCheck:
         return unreadable
     except ArboError as error:
         name = str(source)
-        unreadable = FileCheck(name, syntax=[Diagnostic("file", str(error).removeprefix(f"{name}: "), name)])
+        unreadable = FileCheck(name, syntax=[Diagnostic(Code.FILE, str(error).removeprefix(f"{name}: "), name)])
         unreadable.invalid_games = 1
         return unreadable
     return check_text(text, name)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import Enum, StrEnum
 
 
 class ArboError(Exception):
@@ -134,6 +134,32 @@ class RuleError(ArboError):
     """An action the rules forbid, said in a player's words (the engine raises it)."""
 
 
+class Code(StrEnum):
+    """What a diagnostic is about; shown in brackets after its message (``[draw]``)."""
+
+    SYNTAX = "syntax"  # the text does not follow the notation
+    FILE = "file"  # the file cannot be read
+    SETUP = "setup"  # the header describes no legal table
+    SPECIES_COUNT = "species-count"
+    TURN_NUMBER = "turn-number"
+    TURN_ORDER = "turn-order"
+    GAME_OVER = "game-over"
+    DRAW = "draw"
+    PLANT = "plant"
+    DISCARD = "discard"
+    UNFINISHED = "unfinished"
+    REVEAL = "reveal"
+    RESULT = "result"
+
+    @property
+    def about_a_turn(self) -> bool:
+        """Whether the diagnostic is about one turn of play (rather than the game's set-up or end)."""
+        return self in _TURN_CODES
+
+
+_TURN_CODES = frozenset({Code.TURN_NUMBER, Code.TURN_ORDER, Code.GAME_OVER, Code.DRAW, Code.PLANT, Code.DISCARD})
+
+
 class Severity(Enum):
     ERROR = "error"
     WARNING = "warning"
@@ -146,7 +172,7 @@ class Severity(Enum):
 class Diagnostic:
     """One finding of a validation run: a code, a message a player understands, and where."""
 
-    code: str
+    code: Code
     message: str
     file: str = "<string>"
     line: int | None = None
@@ -184,7 +210,7 @@ class Diagnostic:
     @classmethod
     def from_notation_error(cls, error: NotationError, game: int | None = None) -> "Diagnostic":
         return cls(
-            code="syntax",
+            code=Code.SYNTAX,
             message=error.message,
             file=error.file,
             line=error.line,

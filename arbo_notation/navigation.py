@@ -20,6 +20,7 @@ its rule errors are shown at its own position.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from typing import Iterator
 
 from .engine.cards import Card, Coord
@@ -30,8 +31,6 @@ from .notation.record import Comment, DrawKind, GameRecord, Header, Turn, Variat
 from .replayer import MAIN, Line, LineError, LinePath, score_game
 from .tree import GameTree, load_tree
 
-#: Codes of diagnostics about one turn of play (shown where the line stops, not at the end).
-TURN_CODES = frozenset({"draw", "plant", "discard", "turn-order", "game-over", "turn-number"})
 
 GLYPH_MEANINGS = {
     "!!": "brilliant",
@@ -55,6 +54,15 @@ class Cursor:
         return len(self.line)
 
 
+class RowStatus(StrEnum):
+    """What a row of the move list stands for."""
+
+    START = "start"  # the setup, before the first turn
+    OK = "ok"  # a legal turn
+    ERROR = "error"  # an illegal turn: where its line stops, or one the replay played on
+    UNREACHED = "unreached"  # a turn after the one where its line stops
+
+
 @dataclass(frozen=True, slots=True)
 class MoveRow:
     """One row of the move list: a turn of some line, and where selecting it goes."""
@@ -65,7 +73,7 @@ class MoveRow:
     notation: str
     glyphs: tuple[str, ...] = ()
     depth: int = 0
-    status: str = "ok"  # ok | error (an illegal turn: where its line stops, or one played on) | unreached | start
+    status: RowStatus = RowStatus.OK
     first_of_variation: bool = False
     variations: int = 0  # how many variations hang on this turn
 
@@ -363,7 +371,7 @@ class ReplayModel:
         at_main_end = not line.path and index == line.legal
         if at_main_end:
             for diagnostic in self.replay.diagnostics:
-                if diagnostic.code in TURN_CODES:
+                if diagnostic.code.about_a_turn:  # shown where its line stops, not at the end
                     continue
                 target = problems if diagnostic.severity is Severity.ERROR else warnings
                 target.append(diagnostic.message)
@@ -437,12 +445,12 @@ class ReplayModel:
         In one player's view, the cards the others drew from the deck are not named."""
         viewer = self.perspective
         if viewer not in self._rows:
-            rows = [MoveRow(Cursor(MAIN, 0), None, "", "start of the game", status="start")]
+            rows = [MoveRow(Cursor(MAIN, 0), None, "", "start of the game", status=RowStatus.START)]
             rows.extend(self._line_rows(self.lines[MAIN], viewer))
             self._rows[viewer] = tuple(rows)
             if not self._row_of:
                 for number, row in enumerate(rows):
-                    if row.status != "unreached":  # an error row stands for a variation with no legal turn
+                    if row.status is not RowStatus.UNREACHED:  # an error row stands for a variation with no legal turn
                         self._row_of.setdefault(row.target, number)
         return self._rows[viewer]
 
@@ -450,10 +458,10 @@ class ReplayModel:
         depth = len(line.path)
         for index, turn in enumerate(line.turns):
             if index < line.legal:
-                status = "error" if line.faults and line.faults_of(index) else "ok"
+                status = RowStatus.ERROR if line.faults and line.faults_of(index) else RowStatus.OK
                 target = Cursor(line.path, index + 1)
             else:
-                status = "error" if index == line.legal else "unreached"
+                status = RowStatus.ERROR if index == line.legal else RowStatus.UNREACHED
                 target = Cursor(line.path, line.legal)
             yield MoveRow(
                 target=target,

@@ -14,7 +14,7 @@ from typing import Callable, Iterator, Sequence
 from .engine.cards import SPECIES_COUNT_BY_PLAYERS, Card
 from .engine.scoring import PlayerPosition, ScoreSheet, score_position, score_totals
 from .engine.state import Game, GameConfig, Setup
-from .errors import ArboError, Diagnostic, RuleError, Severity
+from .errors import ArboError, Code, Diagnostic, RuleError, Severity
 from .gcpause import gc_paused
 from .notation.plain import PlainGame, read_plain_game
 from .notation.record import Draw, DrawKind, GameRecord, Header, Pos, Turn, Variation
@@ -37,7 +37,7 @@ class LineError:
     number: int  # the turn's number in the game (1-based)
     player: str
     notation: str
-    code: str
+    code: Code
     message: str
 
     def __str__(self) -> str:
@@ -157,7 +157,7 @@ class _Reporter:
 
     def __call__(
         self,
-        code: str,
+        code: Code,
         message: str,
         pos: Pos | None,
         *,
@@ -202,7 +202,7 @@ def game_for(header: Header) -> Game:
 class TurnError(ArboError):
     """A rule error in a recorded turn, with the code and position of the part that broke it."""
 
-    def __init__(self, code: str, message: str, pos: Pos | None) -> None:
+    def __init__(self, code: Code, message: str, pos: Pos | None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
@@ -246,7 +246,7 @@ def replay_turn(game: Game, turn: Turn, following: Turn | None = None, *, repair
     """
     found = TurnFaults()
     if game.is_over:
-        found.stop = TurnError("game-over", f"the game is over: the deck ran out on turn {game.turn_number}",
+        found.stop = TurnError(Code.GAME_OVER, f"the game is over: the deck ran out on turn {game.turn_number}",
                                turn.pos)
         return found
     doubts: dict[Card, TurnError] = {}  # card -> the repaired fault that leaves it in doubt
@@ -255,7 +255,7 @@ def replay_turn(game: Game, turn: Turn, following: Turn | None = None, *, repair
             message = f"{turn.player} is not a player of this game ({', '.join(game.players)})"
         else:
             message = f"it is {game.current_player}'s turn, not {turn.player}'s"
-        error = TurnError("turn-order", message, turn.pos)
+        error = TurnError(Code.TURN_ORDER, message, turn.pos)
         if not (repair and _names_the_next_player(game, following)):
             found.stop = error
             return found
@@ -269,22 +269,22 @@ def replay_turn(game: Game, turn: Turn, following: Turn | None = None, *, repair
         except RuleError as rule:
             top = _draws_the_top_instead(game, draw) if repair else None
             if top is None:
-                found.stop = TurnError("draw", _draw_message(game, draw, rule), draw.pos or turn.pos)
+                found.stop = TurnError(Code.DRAW, _draw_message(game, draw, rule), draw.pos or turn.pos)
                 return found
             cause = drawn.get(draw.card)  # type: ignore[arg-type]
             if cause is None:  # else the draws are only written in the wrong order
-                cause = TurnError("draw", _draw_message(game, draw, rule), draw.pos or turn.pos)
+                cause = TurnError(Code.DRAW, _draw_message(game, draw, rule), draw.pos or turn.pos)
                 found.repaired.append(cause)
             drawn[draw.card] = drawn[top] = cause  # type: ignore[index]
     doubts.update(drawn)
     try:
         game.plant(turn.plant.card, turn.plant.coord)
     except RuleError as rule:
-        return _stopped(found, game, doubts, turn.plant.card, TurnError("plant", str(rule), turn.plant_pos or turn.pos))
+        return _stopped(found, game, doubts, turn.plant.card, TurnError(Code.PLANT, str(rule), turn.plant_pos or turn.pos))
     try:
         game.discard(turn.discard)
     except RuleError as rule:
-        return _stopped(found, game, doubts, turn.discard, TurnError("discard", str(rule), turn.discard_pos or turn.pos))
+        return _stopped(found, game, doubts, turn.discard, TurnError(Code.DISCARD, str(rule), turn.discard_pos or turn.pos))
     return found
 
 
@@ -363,7 +363,7 @@ def replay_line(
                 replay_line(before.copy(), variation.turns, report, depth=depth + 1, hook=hook, trace=child)
         if turn.number is not None and turn.number != expected and not game.is_over:
             report(
-                "turn-number",
+                Code.TURN_NUMBER,
                 f"turn {expected} is numbered {turn.number}",
                 turn.pos,
                 turn=expected,
@@ -408,7 +408,7 @@ def replay_game(
     try:
         game = new_game(record)
     except RuleError as error:
-        report("setup", str(error), header.pos)
+        report(Code.SETUP, str(error), header.pos)
         return outcome
     _check_species_count(record, report)
     trace = _LineTrace(MAIN, record.turns, 0, [game.copy()]) if keep_states else None
@@ -440,7 +440,7 @@ def _check_species_count(record: GameRecord, report: _Reporter) -> None:
     wanted = SPECIES_COUNT_BY_PLAYERS.get(len(header.players))
     if wanted is not None and len(header.species) != wanted:
         report(
-            "species-count",
+            Code.SPECIES_COUNT,
             f"a {len(header.players)}-player game uses {wanted} species, this one {len(header.species)}",
             header.pos,
             severity=Severity.WARNING,
@@ -456,28 +456,28 @@ def _check_end(record: GameRecord, game: Game, report: _Reporter) -> None:
     if not game.is_over:
         if result is not None and not result.unfinished:
             report(
-                "unfinished",
+                Code.UNFINISHED,
                 f"the record stops after turn {game.turn_number - 1} with {game.deck_size} cards left "
                 "in the deck; mark an unfinished game with 'result *'",
                 result.pos,
             )
         for reveal in record.reveals:
-            report("reveal", "hands are revealed only when the game is over", reveal.pos, player=reveal.player)
+            report(Code.REVEAL, "hands are revealed only when the game is over", reveal.pos, player=reveal.player)
         return
     seen: set[str] = set()
     for reveal in record.reveals:
         if reveal.player in seen:
-            report("reveal", f"{reveal.player}'s hand is revealed twice", reveal.pos, player=reveal.player)
+            report(Code.REVEAL, f"{reveal.player}'s hand is revealed twice", reveal.pos, player=reveal.player)
             continue
         seen.add(reveal.player)
         try:
             game.reveal(reveal.player, reveal.cards)
         except RuleError as error:
-            report("reveal", str(error), reveal.pos, player=reveal.player)
+            report(Code.REVEAL, str(error), reveal.pos, player=reveal.player)
     hidden = [player for player in game.hidden_players() if player not in seen]  # a wrong reveal is told
     if hidden and result is not None and not result.unfinished:
         report(
-            "reveal",
+            Code.REVEAL,
             f"the result cannot be checked: {', '.join(hidden)} "
             f"{'has' if len(hidden) == 1 else 'have'} cards nobody saw; add a reveal line",
             result.pos,
@@ -494,10 +494,10 @@ def _check_result(record: GameRecord, sheet: ScoreSheet, report: _Reporter) -> N
     for what, claimed, pos in claims:
         for player, score in claimed.items():
             if player not in totals:
-                report("result", f"the {what} names {player}, who is not a player", pos)
+                report(Code.RESULT, f"the {what} names {player}, who is not a player", pos)
             elif score != totals[player]:
                 report(
-                    "result",
+                    Code.RESULT,
                     f"the {what} gives {player} {score}, but {player} scores {totals[player]}"
                     f" ({_score_parts(sheet, player)})",
                     pos,
@@ -505,7 +505,7 @@ def _check_result(record: GameRecord, sheet: ScoreSheet, report: _Reporter) -> N
                 )
         missing = [p for p in totals if p not in claimed]
         if missing:
-            report("result", f"the {what} has no score for {', '.join(missing)}", pos)
+            report(Code.RESULT, f"the {what} has no score for {', '.join(missing)}", pos)
 
 
 def _score_parts(sheet: ScoreSheet, player: str) -> str:

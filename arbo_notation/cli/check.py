@@ -10,7 +10,7 @@ from typing import Callable, Iterator, List
 
 import typer
 
-from ..errors import ArboError, Diagnostic, Severity
+from ..errors import ArboError, Code, Diagnostic, Severity
 from .common import EXIT_INVALID, EXIT_OK, read_input
 from .usage import whole_number
 
@@ -51,7 +51,7 @@ def _unreadable(path: str, error: ArboError) -> FileSummary:
     if located:
         diagnostics = [Diagnostic.from_notation_error(e) for e in located]
     else:
-        diagnostics = [Diagnostic("file", str(error).removeprefix(f"{path}: "), path)]
+        diagnostics = [Diagnostic(Code.FILE, str(error).removeprefix(f"{path}: "), path)]
     return FileSummary(path, diagnostics=diagnostics, unreadable=True)
 
 

@@ -210,7 +210,7 @@ class _Builder:
                 "masked": masked if masked != notation else None,
                 "glyphs": list(row.glyphs),
                 "depth": row.depth,
-                "status": row.status,
+                "status": str(row.status),
                 "opens": row.first_of_variation,
                 "variations": row.variations,
             })

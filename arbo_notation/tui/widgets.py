@@ -22,7 +22,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..engine.cards import Card, Coord, species_name
-from ..navigation import GLYPH_MEANINGS, HIDDEN, Cursor, MoveRow, Notes, PlayerView
+from ..navigation import GLYPH_MEANINGS, HIDDEN, Cursor, MoveRow, Notes, PlayerView, RowStatus
 
 #: Ten well-separated card colours, given to the species in the order the record lists them.
 PALETTE: tuple[str, ...] = (
@@ -470,23 +470,23 @@ class MoveList(OptionList):
     def row_text(row: MoveRow) -> Text:
         """``12. Ana d d:Ma3 Ma3@1,0 /Oa5 !``; a variation's turns indented under a guide, its first
         turn opened with ``╭``; ``+2`` counts the variations hanging on a turn."""
-        if row.status == "start":
+        if row.status is RowStatus.START:
             return Text("0.  start of the game", style="italic")
         text = Text(f"{row.label:<4}")
         if row.depth:
             guides = "│ " * (row.depth - 1) + ("╭ " if row.first_of_variation else "│ ")
             text.append(guides, style="cyan")
         style = "italic" if row.depth else ""
-        if row.status == "error":
+        if row.status is RowStatus.ERROR:
             style = "bold red"
-        elif row.status == "unreached":
+        elif row.status is RowStatus.UNREACHED:
             style = "dim strike"
         text.append(row.notation, style=style)
         if row.glyphs:
             text.append(" " + " ".join(row.glyphs), style="bold yellow")
         if row.variations:
             text.append(f" +{row.variations}", style="cyan")
-        if row.status == "error":
+        if row.status is RowStatus.ERROR:
             text.append(" ✗", style="bold red")
         return text
 
