@@ -11,15 +11,15 @@ class ArboError(Exception):
 
 
 @dataclass(frozen=True, slots=True)
-class SourceSpan:
-    """Where something stands in a source text: 1-based line and column, plus the file name."""
+class Pos:
+    """Where something stands in its source: the 1-based line and column (records carry one per
+    token; a notation error or a diagnostic adds the file)."""
 
     line: int
     column: int
-    file: str = "<string>"
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.column}"
+        return f"{self.line}:{self.column}"
 
 
 #: Columns of a source line shown at most under a diagnostic; a longer line is shown around the
@@ -94,8 +94,8 @@ class NotationError(ArboError):
         self.source_line = source_line
 
     @property
-    def span(self) -> SourceSpan:
-        return SourceSpan(self.line, self.column, self.file)
+    def pos(self) -> Pos:
+        return Pos(self.line, self.column)
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.column}: {self.message}"
@@ -132,6 +132,17 @@ class PositionError(ArboError):
 
 class RuleError(ArboError):
     """An action the rules forbid, said in a player's words (the engine raises it)."""
+
+
+class TurnError(ArboError):
+    """A rule error in a recorded turn, with the code and position of the part that broke it
+    (the replayer makes it from the engine's RuleError)."""
+
+    def __init__(self, code: "Code", message: str, pos: Pos | None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.pos = pos
 
 
 class Code(StrEnum):

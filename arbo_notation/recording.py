@@ -30,10 +30,10 @@ from typing import Iterable, Sequence
 from .engine.cards import HAND_SIZE, Card, Coord, card_order
 from .engine.scoring import ScoreSheet
 from .engine.state import Game
-from .errors import ArboError, Diagnostic, NotationError, NotationErrors, RuleError, Severity
+from .errors import ArboError, Diagnostic, NotationError, NotationErrors, RuleError, Severity, TurnError
 from .notation.record import GLYPHS, Comment, GameRecord, Header, Result, Reveal, Turn
 from .notation.writer import format_game, format_turn
-from .replayer import TurnError, game_for, play_turn, replay_game, score_game
+from .replayer import game_for, play_turn, replay_game, score_game
 
 __all__ = [
     "Accepted",

@@ -14,7 +14,7 @@ from typing import Callable, Iterator, Sequence
 from .engine.cards import SPECIES_COUNT_BY_PLAYERS, Card
 from .engine.scoring import PlayerPosition, ScoreSheet, score_position, score_totals
 from .engine.state import Game, GameConfig, Setup
-from .errors import ArboError, Code, Diagnostic, RuleError, Severity
+from .errors import ArboError, Code, Diagnostic, RuleError, Severity, TurnError
 from .gcpause import gc_paused
 from .notation.plain import PlainGame, read_plain_game
 from .notation.record import Draw, DrawKind, GameRecord, Header, Pos, Turn, Variation
@@ -197,16 +197,6 @@ def game_for(header: Header) -> Game:
         config.seat(header.perspective)
     setup = Setup(deck=header.deck, hands=dict(header.hands), discards=dict(header.discards))
     return Game(config, setup)
-
-
-class TurnError(ArboError):
-    """A rule error in a recorded turn, with the code and position of the part that broke it."""
-
-    def __init__(self, code: Code, message: str, pos: Pos | None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.pos = pos
 
 
 @dataclass(slots=True)

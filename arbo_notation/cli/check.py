@@ -10,7 +10,7 @@ from typing import Callable, Iterator, List
 
 import typer
 
-from ..errors import ArboError, Code, Diagnostic, Severity
+from ..errors import ArboError, Code, Diagnostic, NotationErrors, Severity
 from .common import EXIT_INVALID, EXIT_OK, read_input
 from .usage import whole_number
 
@@ -47,9 +47,8 @@ class FileSummary:
 
 
 def _unreadable(path: str, error: ArboError) -> FileSummary:
-    located = getattr(error, "errors", None)  # text that is not UTF-8: where the bad byte is
-    if located:
-        diagnostics = [Diagnostic.from_notation_error(e) for e in located]
+    if isinstance(error, NotationErrors):  # text that is not UTF-8: where the bad byte is
+        diagnostics = [Diagnostic.from_notation_error(e) for e in error.errors]
     else:
         diagnostics = [Diagnostic(Code.FILE, str(error).removeprefix(f"{path}: "), path)]
     return FileSummary(path, diagnostics=diagnostics, unreadable=True)

@@ -7,7 +7,7 @@ from typing import NoReturn
 
 import typer
 
-from ..errors import ArboError
+from ..errors import ArboError, NotationError
 from ..sources import decode, read_text
 
 EXIT_OK = 0
@@ -29,5 +29,5 @@ def fail(message: str, status: int = EXIT_INVALID) -> NoReturn:
 
 
 def echo_error(error: ArboError) -> None:
-    show = getattr(error, "show", None)
-    typer.echo(show() if callable(show) else f"arbo: {error}", err=True)
+    """A located notation error as a compiler shows it; any other as one line."""
+    typer.echo(error.show() if isinstance(error, NotationError) else f"arbo: {error}", err=True)

@@ -7,19 +7,12 @@ from enum import Enum
 from typing import Any, Iterator
 
 from ..engine.cards import Card, Planting
+from ..errors import Pos
 
 #: Glyphs a turn may carry, as in PGN ($n numeric annotation glyphs are allowed too).
 GLYPHS = ("!!", "??", "!?", "?!", "!", "?")
 #: Words that cannot be player names because the notation gives them a meaning.
 RESERVED_NAMES = frozenset({"d", "reveal", "result"})
-
-
-@dataclass(frozen=True, slots=True)
-class Pos:
-    """The 1-based line and column of a token in its source (never compared)."""
-
-    line: int
-    column: int
 
 
 class DrawKind(Enum):
