@@ -1,0 +1,25 @@
+"""The repository itself: no merge left half done."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_no_file_holds_a_conflict_marker():
+    listed = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True)
+    paths = listed.stdout.split() if listed.returncode == 0 else [
+        str(p.relative_to(ROOT)) for p in ROOT.rglob("*") if p.is_file() and ".git" not in p.parts
+    ]
+    marked = []
+    for name in paths:
+        path = ROOT / name
+        if path.suffix in (".svg", ".png", ".pyc") or not path.is_file():
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for number, line in enumerate(text.splitlines(), 1):
+            if line.startswith(("<<<<<<< ", ">>>>>>> ")) or line == "=======":
+                marked.append(f"{name}:{number}")
+    assert marked == []
