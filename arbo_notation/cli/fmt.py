@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
+import stat
 from typing import List
 
 import typer
 
 from ..errors import ArboError
+from ..files import write_atomic
 from .common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, read_input
 
 
@@ -45,6 +47,8 @@ def fmt(
         fail("--check and --in-place exclude each other", EXIT_USAGE)
     if in_place and "-" in files:
         fail("--in-place cannot rewrite standard input", EXIT_USAGE)
+    if in_place:
+        _refuse_special_files(files)
     failed = False
     for path in files:
         try:
@@ -60,11 +64,28 @@ def fmt(
                 failed = True
         elif in_place:
             if formatted != text:
-                Path(path).write_text(formatted, encoding="utf-8", newline="\n")
+                try:
+                    write_atomic(path, formatted)
+                except OSError as error:
+                    typer.echo(f"arbo: {name}: cannot be written ({error.strerror or error})", err=True)
+                    failed = True
+                    continue
                 typer.echo(f"reformatted {name}", err=True)
         else:
             typer.echo(formatted, nl=False)
     raise typer.Exit(EXIT_INVALID if failed else 0)
+
+
+def _refuse_special_files(files: list[str]) -> None:
+    """Leave (exit 2) when a file to rewrite is a pipe, a socket or a device: only a regular file
+    can be replaced by its new copy (and reading a pipe such as /dev/stdin may wait for ever)."""
+    for path in files:
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:
+            continue  # missing or unreadable: reported with the others when it is read
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):  # a folder: reported as unreadable
+            fail(f"{path}: --in-place rewrites regular files only, and this is not one", EXIT_USAGE)
 
 
 def _report(error: ArboError) -> None:

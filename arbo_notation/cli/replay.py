@@ -105,9 +105,10 @@ def replay(
             typer.echo(diagnostic.show(), err=True)
     if screenshot is not None:
         svg = _screenshot(model, _size(size))
+        from ..files import write_atomic
+
         try:
-            with open(screenshot, "w", encoding="utf-8") as out:
-                out.write(svg)
+            write_atomic(screenshot, svg)
         except OSError as error:
             fail(f"{screenshot}: cannot be written ({error.strerror})")
         raise typer.Exit(EXIT_INVALID if errors else 0)

@@ -46,6 +46,7 @@ def _with_progress(records: Iterator, total: int, label: str) -> Iterator:
 
 
 def _write_dir(out: Path, records: Iterable, total: int) -> None:
+    from ..files import write_atomic
     from ..notation.writer import format_game
 
     if out.exists() and not out.is_dir():
@@ -58,7 +59,7 @@ def _write_dir(out: Path, records: Iterable, total: int) -> None:
     for record in records:
         path = out / f"game-{record.index:0{width}d}.arb"
         try:
-            path.write_text(format_game(record), encoding="utf-8", newline="\n")
+            write_atomic(path, format_game(record))
         except OSError as error:
             fail(f"{path}: cannot be written ({error.strerror})")
 
