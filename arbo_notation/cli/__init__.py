@@ -5,9 +5,11 @@ from __future__ import annotations
 import typer
 
 from . import check, convert, fmt, new, replay, score, simulate, state
+from .common import ArboGroup
 
 app = typer.Typer(
     name="arbo",
+    cls=ArboGroup,
     help="Record, check, score and replay games of Arboretum written in the .arb notation.",
     no_args_is_help=True,
     rich_markup_mode="markdown",

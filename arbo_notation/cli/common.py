@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import sys
-from typing import NoReturn
+from typing import Any, NoReturn
 
+import click
 import typer
+from typer.core import TyperGroup
 
 from ..errors import ArboError
 from ..sources import decode, read_text
@@ -31,3 +34,29 @@ def fail(message: str, status: int = EXIT_INVALID) -> NoReturn:
 def echo_error(error: ArboError) -> None:
     show = getattr(error, "show", None)
     typer.echo(show() if callable(show) else f"arbo: {error}", err=True)
+
+
+class ArboGroup(TyperGroup):
+    """The command group: a reader that stops reading (``arbo replay --plain g.arb | head``) ends
+    any command quietly with status 0, as if all had been read."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            try:
+                return super().invoke(ctx)
+            finally:
+                sys.stdout.flush()  # what is still buffered: its broken pipe is found here, not at exit
+        except BrokenPipeError:
+            _drop_stdout()
+            raise typer.Exit(EXIT_OK) from None
+
+
+def _drop_stdout() -> None:
+    """Point standard output at /dev/null, so that Python's last flush at exit finds no broken pipe."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, ValueError, OSError):
+        return  # not a real file (a test's runner)
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, fd)
+    os.close(null)
