@@ -22,8 +22,9 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, encoding: s
     are kept; a new file gets the usual ones (0666 less the umask).
 
     A symbolic link is written through: the file it points to is replaced and the link stays a
-    link. Only regular files are replaced (a FIFO, a device or /dev/stdin is refused), and a file
-    with several hard links loses them (the other names keep the old text).
+    link. Only regular files are replaced (a FIFO, a device or /dev/stdin is refused), and only
+    those this process may write (a read-only file is refused, as writing it in place would be);
+    a file with several hard links loses them (the other names keep the old text).
 
     Raises OSError, with the path as written, when it cannot be done; then nothing has changed
     and no temporary file is left.
@@ -36,6 +37,9 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, encoding: s
         old = None
     if old is not None and not stat.S_ISREG(old.st_mode):
         raise OSError(errno.EINVAL, "not a regular file", name)
+    if old is not None and not os.access(name, os.W_OK):
+        # A read-only file says 'leave me': the rename would replace it all the same.
+        raise PermissionError(errno.EACCES, "Permission denied", name)
     target = os.path.realpath(name) if os.path.islink(name) else name
     folder = os.path.dirname(target) or "."
     temporary, fd = _create_temporary(folder, os.path.basename(target))

@@ -117,6 +117,16 @@ def test_an_interrupt_half_way_leaves_the_old_file_whole_and_no_temporary(tmp_pa
     assert path.read_text() == "old\n" and left_over(tmp_path) == []
 
 
+def test_a_file_this_process_may_not_write_is_not_replaced(tmp_path: Path, monkeypatch):
+    path = tmp_path / "readonly.arb"
+    path.write_text("old\n")
+    path.chmod(0o444)  # root may write it all the same: ask os.access as another user would get it
+    monkeypatch.setattr(files.os, "access", lambda name, mode: Path(name) != path)
+    with pytest.raises(PermissionError):
+        write_atomic(path, "new\n")
+    assert path.read_text() == "old\n" and left_over(tmp_path) == []
+
+
 def test_a_pipe_is_not_replaced(tmp_path: Path):
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)

@@ -30,9 +30,20 @@ def test_known_keys_and_types():
 
 
 @pytest.mark.parametrize("value, expected", [("2026-11-29", "2026-11-29"), ("'2026-11'", "2026-11"), ("2026", "2026"),
-                                             ("", None)])
+                                             ("", None), ("'2024-02-29'", "2024-02-29"), ("0999-01-01", "0999-01-01")])
 def test_dates(value, expected):
-    assert read(f"players: [A]\nspecies: [Ca]\ndate: {value}\n").date == expected
+    header = read(f"players: [A]\nspecies: [Ca]\ndate: {value}\n")
+    assert header.date == expected
+    assert read(format_header(header).split("---\n")[1]) == header
+
+
+@pytest.mark.parametrize("value", ["'2024-02-30'", "'2026-13'", "'0777'", "'0000'", "'2026-00-10'"])
+def test_a_date_that_is_no_day_is_refused_rather_than_written_unreadable(value):
+    """'2024-02-30' in quotes was read, then written bare, where YAML cannot build it."""
+    with pytest.raises(NotationError) as raised:
+        read(f"players: [A]\nspecies: [Ca]\ndate: {value}\n")
+    assert raised.value.message.startswith("'date' must be an ISO date such as 2026-11-29, found ")
+    assert (raised.value.line, raised.value.column) == (4, 8)
 
 
 def test_unknown_keys_are_kept_in_order_and_written_after_the_known_ones():
@@ -151,7 +162,8 @@ _bad_quoted = st.sampled_from(['"\\ud800"', '"\\U00110000"', '"\\/"', '"\\q"', '
                                '"\x01"', "'\x7f'", '"a', "'a''", '"a"b"', "'a\nb'", '"a\\\nb"'])
 _odd = st.text(st.sampled_from(list("aZ09 _.-:#,[]{}'\"\\!&*?|>%@`~") + ["é", "\x85", "\u2028", "\xa0", "\x07",
                                                                         "\ufeff", "\t", "\r"]), max_size=8)
-_keys = st.sampled_from(["players", "species", "event", "x", "_k", "k1", "round", "date", "hands", "result", "Yes_"])
+_keys = st.sampled_from(["players", "species", "event", "x", "_k", "k1", "round", "date", "hands", "result", "Yes_",
+                        "names", "annotator"])
 _bad_keys = st.sampled_from(["yes", "on", "null", "1", "k" * 1030, "a b", "'q'", "- x", "? x"])
 _indents = st.sampled_from(["  ", "    ", " "])
 _bad_indents = st.sampled_from(["", "      "])

@@ -70,6 +70,9 @@ def _mostly(draw, usual: str, others: list[str]) -> str | None:
     return draw(st.sampled_from(others + [None]))
 
 
+FLOW_VALUES, SHALLOW_VALUES = flow_values(), flow_values(1)  # built once: hypothesis keeps what it is given
+
+
 @st.composite
 def header_texts(draw) -> str:
     entries = []  # each a key's lines: shuffled whole, so that block collections stay under their key
@@ -80,9 +83,9 @@ def header_texts(draw) -> str:
     entries += [[line] for line in (players, species) if line is not None]
     for key in draw(st.lists(st.sampled_from(KEYS), unique=True, max_size=4)):
         if draw(st.integers(0, 2)):
-            entries.append([f"{key}: {draw(flow_values())}"])
+            entries.append([f"{key}: {draw(FLOW_VALUES)}"])
         else:  # a block list or mapping
-            items = draw(st.lists(flow_values(1), min_size=1, max_size=3))
+            items = draw(st.lists(SHALLOW_VALUES, min_size=1, max_size=3))
             if draw(st.booleans()):
                 entries.append([f"{key}:"] + [f"  - {item}" for item in items])
             else:

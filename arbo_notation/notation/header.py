@@ -194,7 +194,8 @@ def _flow_map(text: str, as_text: bool = False) -> Any:
         return _NO
     out = {}
     for key_token, value_token in _FLOW_PAIRS.findall(text):
-        key, value = _scalar(key_token), _scalar(value_token, as_text)
+        key = _scalar(key_token)
+        value = _scalar(value_token, as_text and isinstance(key, str))  # as the careful reader's paths
         if key is _NO or value is _NO or len(key_token) > _MAX_KEY:
             return _NO
         out[key] = value  # a repeated key: the last value, at the first place, as PyYAML does
@@ -260,7 +261,7 @@ def _read_block(lines: list[str], i: int, values_as_text: bool = False) -> tuple
             return _NO, i
         rest = line[m.end():].strip(" ")
         if rest:
-            value, i = _read_value(rest, lines, i + 1, indent, values_as_text)
+            value, i = _read_value(rest, lines, i + 1, indent, values_as_text and isinstance(key, str))
         else:  # 'key:' alone is null, unless more deeply indented lines follow (nesting: not here)
             value, i = None, i + 1
             while i < len(lines) and not lines[i].strip(" "):
@@ -358,9 +359,26 @@ def _date(value: object) -> str | None:
         return value.isoformat()
     if isinstance(value, int) and not isinstance(value, bool) and 1000 <= value <= 9999:
         return str(value)
-    if isinstance(value, str) and ISO_DATE_RE.match(value):
+    if isinstance(value, str) and _is_iso_date(value):
         return value
     raise HeaderFault(f"'date' must be an ISO date such as 2026-11-29, found {_show(value)}", "date", str(value))
+
+
+def _is_iso_date(text: str) -> bool:
+    """YYYY (1000 to 9999, as a year written bare), YYYY-MM, or YYYY-MM-DD of a real day: what
+    the writer writes bare and reads back the same ('2024-02-30' is no date: YAML cannot build it)."""
+    if not ISO_DATE_RE.match(text):
+        return False
+    parts = [int(part) for part in text.split("-")]
+    if len(parts) == 1:
+        return 1000 <= parts[0]
+    if len(parts) == 2:
+        return 1 <= parts[1] <= 12
+    try:
+        _dt.date(*parts)
+    except ValueError:
+        return False
+    return True
 
 
 def _list(key: str, value: object, example: str) -> list:

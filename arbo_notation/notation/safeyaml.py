@@ -39,11 +39,6 @@ _STR = "tag:yaml.org,2002:str"
 _NULL = "tag:yaml.org,2002:null"
 _TAG_PREFIX = "tag:yaml.org,2002:"
 
-#: Where a value stands: the keys (text) from the top mapping down; None once inside a list or
-#: under a key that is not text.
-Path = "tuple[str, ...] | None"
-
-
 class YamlFault(ArboError):
     """YAML that the parser reads but that cannot be taken: the message and, 0-based, where."""
 
@@ -135,7 +130,9 @@ class _Composer:
 
     def node(self, events: Iterator[Any]) -> Node:
         """The next node: a scalar, or a collection built with an explicit stack of the open ones."""
-        # Each open collection: its node, its path, and for a mapping the key waiting for its value.
+        # Each open collection: its node, its path (the text keys from the top mapping down; None
+        # once inside a list or under a key that is not text), and for a mapping the key waiting
+        # for its value.
         stack: list[list[Any]] = []
         root: Node | None = None
         for event in events:
@@ -231,7 +228,8 @@ def _construction_fault(node: Node, error: Exception, tagged: set[int]) -> YamlF
             yaml.constructor.SafeConstructor().construct_object(scalar)
         except Exception:  # noqa: BLE001 - found it
             short = scalar.tag.replace(_TAG_PREFIX, "!!") if scalar.tag.startswith(_TAG_PREFIX) else scalar.tag
-            message = f"YAML cannot read {scalar.value!r} as {short}"
+            value = scalar.value if len(scalar.value) <= 40 else f"{scalar.value[:30]}... ({len(scalar.value)} characters)"
+            message = f"YAML cannot read {value!r} as {short}"
             if not scalar.style and id(scalar) not in tagged:  # a plain word YAML took for a type
                 message += " (put it in quotes to have it read as text)"
             return YamlFault(message, scalar.start_mark.line, scalar.start_mark.column)
