@@ -228,14 +228,15 @@ def _construction_fault(node: Node, error: Exception, tagged: set[int]) -> YamlF
             yaml.constructor.SafeConstructor().construct_object(scalar)
         except Exception:  # noqa: BLE001 - found it
             short = scalar.tag.replace(_TAG_PREFIX, "!!") if scalar.tag.startswith(_TAG_PREFIX) else scalar.tag
-            value = scalar.value if len(scalar.value) <= 40 else f"{scalar.value[:30]}... ({len(scalar.value)} characters)"
+            value = scalar.value
+            if len(value) > 40:  # a number of 5000 digits: its start is enough
+                value = f"{value[:30]}... ({len(value)} characters)"
             message = f"YAML cannot read {value!r} as {short}"
             if not scalar.style and id(scalar) not in tagged:  # a plain word YAML took for a type
                 message += " (put it in quotes to have it read as text)"
             return YamlFault(message, scalar.start_mark.line, scalar.start_mark.column)
     mark = node.start_mark
     return YamlFault(f"YAML cannot build this value ({type(error).__name__}: {error})", mark.line, mark.column)
-
 
 
 def refused_character(text: str) -> int | None:
