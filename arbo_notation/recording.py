@@ -20,7 +20,6 @@ Pure Python (no textual): `arbo record --plain`, the terminal screen and the tes
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
 from dataclasses import dataclass
 from enum import Enum
@@ -31,6 +30,7 @@ from .engine.cards import HAND_SIZE, Card, Coord, card_order
 from .engine.scoring import ScoreSheet
 from .engine.state import Game
 from .errors import ArboError, Diagnostic, NotationError, NotationErrors, RuleError, Severity, TurnError
+from .files import write_atomic
 from .notation.record import GLYPHS, Comment, GameRecord, Header, Result, Reveal, Turn
 from .notation.writer import format_game, format_turn
 from .replayer import game_for, play_turn, replay_game, score_game
@@ -106,42 +106,6 @@ class Completions:
 
 # ------------------------------------------------------------------------------------------------
 # Files
-
-
-def _write_whole(path: Path, text: str) -> None:
-    """Make ``text`` the file's content: a new copy beside it, flushed to the disk, renamed over
-    the old one (and the folder flushed), so a crash at any moment leaves the old file or the new.
-
-    Private to this module for now; the lead means to share one such helper among the commands
-    that write files."""
-    folder = path.parent
-    temporary = folder / f".{path.name}.{os.getpid()}.tmp"
-    data = text.encode("utf-8")
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0), 0o666)
-    try:
-        try:
-            with os.fdopen(descriptor, "wb") as out:
-                out.write(data)
-                out.flush()
-                os.fsync(out.fileno())
-            if path.exists():
-                os.chmod(temporary, path.stat().st_mode & 0o7777)
-            os.replace(temporary, path)
-        except BaseException:
-            temporary.unlink(missing_ok=True)
-            raise
-    except OSError as error:
-        raise RecordingError(f"{path}: cannot be written ({error.strerror or error})") from None
-    try:
-        folder_descriptor = os.open(folder, os.O_RDONLY)
-    except OSError:  # a system whose folders cannot be opened (Windows): the rename is what we have
-        return
-    try:
-        os.fsync(folder_descriptor)
-    except OSError:
-        pass
-    finally:
-        os.close(folder_descriptor)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -909,3 +873,11 @@ def open_session(
             raise OptionMismatch(f"--seat {seat}: not a player of this game ({', '.join(header.players)})")
         session._change(header=dataclasses.replace(header, perspective=seat))
     return session
+
+
+def _write_whole(path: Path, text: str) -> None:
+    """Make ``text`` the file's content atomically (files.write_atomic); RecordingError if not."""
+    try:
+        write_atomic(path, text)
+    except OSError as error:
+        raise RecordingError(f"{path}: cannot be written ({error.strerror or error})") from None

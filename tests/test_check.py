@@ -149,6 +149,28 @@ def test_check_in_parallel_gives_the_same_summary(tmp_path: Path):
     assert serial.stdout == f"{len(paths)} games: {len(paths) - 1} valid, 1 invalid\n"
 
 
+@pytest.mark.parametrize("jobs, cores, expected", [(1000, 2, 2), (1000, 64, 8), (3, 8, 3), (2, 1, None)])
+def test_workers_are_capped_at_the_cores_and_the_runs_of_games(monkeypatch, jobs, cores, expected):
+    """-j 1000 started a thousand processes for eight files (16 times slower than -j 1)."""
+    import concurrent.futures
+
+    import arbo_notation.cli.check as check_module
+
+    started = []
+    real_pool = concurrent.futures.ProcessPoolExecutor
+
+    def pool(max_workers):
+        started.append(max_workers)
+        return real_pool(max_workers=max_workers)
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", pool)
+    monkeypatch.setattr(check_module.os, "sched_getaffinity", lambda pid: set(range(cores)))
+    paths = [str(p) for p in GAME_SAMPLES] + [str(SAMPLES / "invalid" / "rule-wrong-result.arb")] * 2
+    summaries = check_module.check_files(paths, jobs)
+    assert started == ([] if expected is None else [expected])  # None: one worker is this process
+    assert sum(s.games for s in summaries) == len(paths)
+
+
 # -- simulate -> check -> score, and the state/score pipe ----------------------------------------------
 
 
@@ -378,7 +400,10 @@ def test_a_position_or_structured_record_with_a_number_too_long_fails_cleanly(tm
         encoding="utf-8")
     result = run("score", str(position))
     assert result.exit_code == 1 and "Traceback" not in result.output
-    assert f"the {suffix.upper()} cannot be read" in result.output
+    if suffix == "json":
+        assert "the JSON cannot be read" in result.output
+    else:  # located, and the number cut short
+        assert f"at line 4, column 14: YAML cannot read '{'9' * 30}... (5000 characters)' as !!int" in result.output
     records = tmp_path / f"games.{suffix}"
     records.write_text(f'[{{"header": {{"players": ["Ana", "Ben"], "species": ["Ca"]}}, "turns": [{{"number": {_LONG}}}]}}]',
                        encoding="utf-8")

@@ -167,3 +167,35 @@ def test_yaml_output_is_safe_yaml():
     text = dumps_yaml(parse_file(FIXTURES / "annotated.arb"))
     data = yaml.safe_load(text)
     assert data["games"][0]["header"]["players"] == ["Ana", "Ben", "Cleo"]
+
+
+def _nested_variations(depth: int) -> str:
+    line = "1. Ana d d Ma3@0,0 /Oa5"
+    return ("---\nplayers: [Ana, Ben]\nspecies: [Ma, Oa]\n---\n" + line
+            + f" ({line} {{c}}" * depth + ")" * depth + "\n")
+
+
+def test_variations_as_deep_as_the_notation_allows_go_to_json_and_yaml_and_back():
+    games = parse(_nested_variations(100))  # MAX_VARIATION_DEPTH: the deepest a .arb record may hold
+    written = format_games(games)
+    assert format_games(loads_json(dumps_json(games))) == written
+    assert format_games(loads_yaml(dumps_yaml(games))) == written
+
+
+def test_the_yaml_writer_writes_what_yaml_dump_writes():
+    games = parse_file(FIXTURES / "annotated.arb")
+    from arbo_notation.notation.convert import _Dumper, games_to_data
+
+    expected = yaml.dump(games_to_data(games), Dumper=_Dumper, sort_keys=False, allow_unicode=True,
+                         default_flow_style=False, width=100)
+    assert dumps_yaml(games) == expected
+
+
+def test_structured_variations_deeper_than_the_notation_allows_are_refused():
+    data = json.loads(dumps_json(parse(_nested_variations(100))))
+    turn = data["games"][0]["turns"][0]
+    for _ in range(100):
+        turn = turn["variations"][0]["turns"][0]
+    turn["variations"] = [{"turns": [dict(turn)]}]
+    with pytest.raises(DataError, match=r"\.variations: variations nest deeper than 100 levels"):
+        games_from_data(data)

@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from arbo_notation.engine.cards import Card, Coord, Planting
+from arbo_notation.errors import ArboError
 from arbo_notation.notation import (
     GLYPHS,
     HEADER_KEYS,
@@ -60,7 +61,7 @@ names = st.one_of(
 )
 codes = st.text(LETTERS, min_size=1, max_size=3)
 cards = st.builds(Card, st.sampled_from(["Ca", "Dw", "Ja", "Ma", "Oa", "Wi"]) | codes, st.integers(1, 8))
-_HEADER_LINE = re.compile(r"(?:^|\n)---[ \t]*(?:\n|$)")
+_HEADER_LINE = re.compile(r"\n---[ \t]*\n")  # inside a {comment}: a line '---' of its own once written
 
 # Texts a person might write, with the characters that need care in YAML and in the notation.
 text_chars = st.one_of(
@@ -72,7 +73,8 @@ plain_text = st.lists(pieces, max_size=10).map("".join)
 
 
 def brace_text():
-    chars = st.one_of(pieces.filter(lambda c: "}" not in c), st.just("\n"), st.sampled_from(["\n ---\n", "\n---x"]))
+    chars = st.one_of(pieces.filter(lambda c: "}" not in c), st.just("\n"),
+                      st.sampled_from(["\n ---\n", "\n---x", "---\n", "\n---"]))
     return st.lists(chars, max_size=10).map("".join).map(str.strip).filter(lambda t: not _HEADER_LINE.search(t))
 
 
@@ -370,3 +372,20 @@ def test_an_unknown_key_holding_one_value_twice_is_written_without_yaml_aliases(
     text = format_game(game)
     assert "a: [2000-01-01, 2000-01-01]" in text and "&" not in text and "*" not in text
     assert format_game(parse(text)[0]) == text
+
+
+def test_a_comment_with_dashes_on_its_first_or_last_line_is_written_as_it_was_read():
+    text = ("---\nplayers: [Ana, Ben]\nspecies: [Ca, Dw]\n---\n{---}\n1. Ana d d Ca3@0,0 /Dw5 {---} {a\n---}\n"
+            "{---\nb}\n2. Ben d d Ca4@0,0 /Dw6\n")
+    games = parse(text)
+    assert [c.text for c in games[0].comments] == ["---"]
+    assert [c.text for c in games[0].turns[0].comments_after] == ["---", "a\n---"]
+    written = format_games(games)
+    assert written == text and parse(written) == games
+    assert format_games(loads_json(dumps_json(games))) == written
+
+
+def test_a_comment_with_a_line_of_dashes_inside_it_cannot_be_written():
+    game = GameRecord(header=Header(players=("Ana",), species=("A",)), comments=(Comment("a\n---\nb"),))
+    with pytest.raises(ArboError, match="a {comment} cannot hold a line '---'"):
+        format_game(game)

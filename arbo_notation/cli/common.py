@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import NoReturn
 
@@ -31,3 +32,14 @@ def fail(message: str, status: int = EXIT_INVALID) -> NoReturn:
 def echo_error(error: ArboError) -> None:
     """A located notation error as a compiler shows it; any other as one line."""
     typer.echo(error.show() if isinstance(error, NotationError) else f"arbo: {error}", err=True)
+
+
+def drop_stdout() -> None:
+    """Point standard output at /dev/null, so that Python's last flush at exit finds no broken pipe."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, ValueError, OSError):
+        return  # not a real file (a test's runner)
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, fd)
+    os.close(null)

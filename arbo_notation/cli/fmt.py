@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
+import stat
 from typing import List
 
 import typer
 
 from ..errors import ArboError
+from ..files import write_atomic
 from .common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, read_input
 
 
@@ -47,6 +49,8 @@ def fmt(
         fail("--check and --in-place exclude each other", EXIT_USAGE)
     if in_place and "-" in files:
         fail("--in-place cannot rewrite standard input", EXIT_USAGE)
+    if in_place:
+        _refuse_special_files(files)
     failed = False
     counts = {"reformatted": 0, "unchanged": 0, "not formatted": 0}
     for path in files:
@@ -64,7 +68,13 @@ def fmt(
                 failed = True
         elif in_place:
             if formatted != text:
-                Path(path).write_text(formatted, encoding="utf-8", newline="\n")
+                try:
+                    write_atomic(path, formatted)
+                except OSError as error:
+                    typer.echo(f"arbo: {name}: cannot be written ({error.strerror or error})", err=True)
+                    counts["not formatted"] += 1
+                    failed = True
+                    continue
                 counts["reformatted"] += 1
                 if not quiet:
                     typer.echo(f"reformatted {name}", err=True)
@@ -84,6 +94,18 @@ def fmt_summary(counts: dict[str, int]) -> str:
     if counts["not formatted"]:
         parts.append(f"{counts['not formatted']} not formatted")
     return ", ".join(parts)
+
+
+def _refuse_special_files(files: list[str]) -> None:
+    """Leave (exit 2) when a file to rewrite is a pipe, a socket or a device: only a regular file
+    can be replaced by its new copy (and reading a pipe such as /dev/stdin may wait for ever)."""
+    for path in files:
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:
+            continue  # missing or unreadable: reported with the others when it is read
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):  # a folder: reported as unreadable
+            fail(f"{path}: --in-place rewrites regular files only, and this is not one", EXIT_USAGE)
 
 
 def _report(error: ArboError) -> None:

@@ -123,9 +123,10 @@ def replay(
     if screenshot is not None:
         _show(errors)
         svg = _screenshot(model, size)
+        from ..files import write_atomic
+
         try:
-            with open(screenshot, "w", encoding="utf-8") as out:
-                out.write(svg)
+            write_atomic(screenshot, svg)
         except OSError as error:
             fail(f"{screenshot}: cannot be written ({error.strerror})")
         if not quiet:

@@ -3,16 +3,14 @@ writing the output whole (a new file renamed over the old one) or to standard ou
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
 
 from ..errors import ArboError
+from ..files import write_atomic
 from .common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, read_input
 
 if TYPE_CHECKING:
@@ -113,42 +111,8 @@ def write_output(text: str, out: str | None) -> None:
         sys.stdout.flush()
         return
     try:
-        _replace_file(Path(out), text)
+        write_atomic(out, text)
     except OSError as error:
         fail(f"{out}: cannot be written ({error.strerror or error})", EXIT_INVALID)
 
 
-def _replace_file(path: Path, text: str) -> None:
-    """Write a new copy beside the file, flush it to disk and rename it over the file, so a kill at
-    any moment leaves the old file or the new one, whole."""
-    folder = path.parent if str(path.parent) else Path(".")
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.chmod(temporary, 0o644 & ~_umask())
-        os.replace(temporary, path)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        raise
-    try:
-        directory = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(directory)
-    except OSError:
-        pass
-    finally:
-        os.close(directory)
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask

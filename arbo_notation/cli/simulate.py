@@ -48,6 +48,7 @@ def _with_progress(records: Iterator, total: int, label: str) -> Iterator:
 
 def _write_dir(out: Path, records: Iterable, total: int) -> int:
     """Write each record as game-NNNN.arb in ``out`` (created); how many were written."""
+    from ..files import write_atomic
     from ..notation.writer import format_game
 
     if out.exists() and not out.is_dir():
@@ -61,7 +62,7 @@ def _write_dir(out: Path, records: Iterable, total: int) -> int:
     for record in records:
         path = out / f"game-{record.index:0{width}d}.arb"
         try:
-            path.write_text(format_game(record), encoding="utf-8", newline="\n")
+            write_atomic(path, format_game(record))
         except OSError as error:
             fail(f"{path}: cannot be written ({error.strerror})")
         written += 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from enum import Enum
 from typing import Any, Callable, Sequence
 
@@ -9,7 +10,7 @@ import typer
 from typer._coercion import RuntimeParam
 from typer.core import TyperArgument, TyperCommand, TyperGroup, _TyperParameter
 
-from .common import EXIT_USAGE
+from .common import EXIT_OK, EXIT_USAGE, drop_stdout
 
 #: The exception family of a usage error, whichever click typer runs on.
 UsageError = typer.BadParameter.__mro__[1]
@@ -179,10 +180,18 @@ class ArboGroup(TyperGroup):
             _report_usage(error)
 
     def invoke(self, ctx: Any) -> Any:
+        """Run the command; a reader that stops reading (``arbo replay --plain g.arb | head``)
+        ends it quietly with status 0, as if all had been read."""
         try:
-            return super().invoke(ctx)
+            try:
+                return super().invoke(ctx)
+            finally:
+                sys.stdout.flush()  # what is still buffered: its broken pipe is found here, not at exit
         except UsageError as error:
             _report_usage(error)
+        except BrokenPipeError:
+            drop_stdout()
+            raise typer.Exit(EXIT_OK) from None
 
 
 class ArboApp(typer.Typer):

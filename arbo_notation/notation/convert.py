@@ -38,8 +38,9 @@ import yaml
 
 from ..engine.cards import CARD_RE, Card, Coord, Planting
 from ..errors import ArboError, NotationError
-from .header import SAFE_LOADER, HeaderFault, header_from_mapping, header_to_mapping, is_player_name
+from .header import HEADER_MAX_DEPTH, HeaderFault, header_from_mapping, header_to_mapping, is_player_name
 from .record import GLYPHS, Comment, Draw, DrawKind, GameRecord, Result, Reveal, Turn, Variation
+from .safeyaml import YamlFault, deeper_than, load_yaml, refused_character
 from .writer import check_writable
 
 __all__ = [
@@ -58,6 +59,11 @@ __all__ = [
 
 FORMAT = "arbo"
 VERSION = 1
+#: As the .arb reader (syntax.MAX_VARIATION_DEPTH, which this module cannot import: it loads lark).
+MAX_VARIATION_DEPTH = 100
+#: How deep a structured record's lists and mappings may nest: four levels a variation (its list,
+#: its mapping, its turns, a turn), the file's and a turn's own, and a header (HEADER_MAX_DEPTH).
+RECORD_MAX_DEPTH = 4 * MAX_VARIATION_DEPTH + 16 + HEADER_MAX_DEPTH
 _GLYPH_RE = re.compile(r"\$[0-9]+\Z")
 
 
@@ -270,7 +276,7 @@ class _Reader:
                 raise self.fail(here, "a ';' comment cannot run over lines")
             if not line and "}" in text:
                 raise self.fail(here, "a {comment} cannot hold '}'")
-            if not line and re.search(r"(?:^|\n)---[ \t]*(?:\n|$)", text):
+            if not line and re.search(r"\n---[ \t]*\n", text):  # a line of its own once written
                 raise self.fail(here, "a {comment} cannot hold a line '---'")
             out.append(Comment(text, line))
         return tuple(out)
@@ -309,10 +315,10 @@ class _Reader:
         for i, glyph in enumerate(glyphs):
             if glyph not in GLYPHS and not _GLYPH_RE.match(glyph):
                 raise self.fail(f"{path}.glyphs[{i}]", f"unknown glyph {glyph!r} (! ? !! ?? !? ?! or $n)")
-        if depth >= 100:
-            raise self.fail(path, "variations nest deeper than 100 levels")
-        variations = tuple(self.variation(v, f"{path}.variations[{i}]", depth + 1)
-                           for i, v in enumerate(self.items(value.get("variations"), f"{path}.variations")))
+        listed = self.items(value.get("variations"), f"{path}.variations")
+        if listed and depth >= MAX_VARIATION_DEPTH:
+            raise self.fail(f"{path}.variations", f"variations nest deeper than {MAX_VARIATION_DEPTH} levels")
+        variations = tuple(self.variation(v, f"{path}.variations[{i}]", depth + 1) for i, v in enumerate(listed))
         return Turn(
             player=self.name(value["player"], f"{path}.player"),
             draws=tuple(self.draw(d, f"{path}.draws[{i}]") for i, d in enumerate(draws)),
@@ -342,6 +348,8 @@ class _Reader:
         header_data = value["header"]
         if not isinstance(header_data, dict):
             raise self.fail(f"{path}.header", f"expected a mapping, found {_kind(header_data)}")
+        if deeper_than(header_data, HEADER_MAX_DEPTH):
+            raise self.fail(f"{path}.header", f"the header nests lists and mappings more than {HEADER_MAX_DEPTH} deep")
         decoded = {k: (_decode(v, f"{path}.header.{k}", self.fail) if k not in _KNOWN_PLAIN else v)
                    for k, v in header_data.items()}
         try:
@@ -472,26 +480,69 @@ class _Dumper(yaml.SafeDumper):
         return True
 
 
+_END_MAPPING, _END_SEQUENCE = object(), object()
+
+
+def _yaml_events(data: Any) -> Iterable[yaml.Event]:
+    """The events yaml.dump would emit for plain data (block style, keys in order, no aliases),
+    made without recursion: a record's variations nest some 400 lists and mappings deep, deeper
+    than PyYAML's recursive representer and serializer can go."""
+    scalars = _Dumper(None)  # its representer and resolver, for scalars only
+    yield yaml.StreamStartEvent()
+    yield yaml.DocumentStartEvent(explicit=False)
+    pending = [data]
+    while pending:
+        item = pending.pop()
+        if item is _END_MAPPING:
+            yield yaml.MappingEndEvent()
+        elif item is _END_SEQUENCE:
+            yield yaml.SequenceEndEvent()
+        elif isinstance(item, dict):
+            yield yaml.MappingStartEvent(None, None, True, flow_style=False)
+            pending.append(_END_MAPPING)
+            for key, value in reversed(item.items()):
+                pending += [value, key]
+        elif isinstance(item, list):
+            yield yaml.SequenceStartEvent(None, None, True, flow_style=False)
+            pending.append(_END_SEQUENCE)
+            pending.extend(reversed(item))
+        else:
+            node = scalars.represent_data(item)
+            implicit = (node.tag == scalars.resolve(yaml.ScalarNode, node.value, (True, False)),
+                        node.tag == scalars.resolve(yaml.ScalarNode, node.value, (False, True)))
+            yield yaml.ScalarEvent(None, node.tag, implicit, node.value, style=node.style)
+    yield yaml.DocumentEndEvent(explicit=False)
+    yield yaml.StreamEndEvent()
+
+
 def dumps_yaml(games: Iterable[GameRecord]) -> str:
     """Games as YAML text (safe types only)."""
-    return yaml.dump(games_to_data(games), Dumper=_Dumper, sort_keys=False, allow_unicode=True,
-                     default_flow_style=False, width=100)
+    return yaml.emit(_yaml_events(games_to_data(games)), Dumper=_Dumper, allow_unicode=True, width=100)
 
 
 def loads_yaml(text: str, file: str = "<yaml>") -> list[GameRecord]:
-    """Games from YAML text (safe loading only). NotationError if it is not YAML; DataError if
-    it is YAML but not a record."""
+    """Games from YAML text (safe loading only, no anchors or aliases). NotationError if it is not
+    YAML; DataError if it is YAML but not a record."""
     try:
-        data = yaml.load(text, Loader=SAFE_LOADER)  # noqa: S506 - a SafeLoader
+        data = load_yaml(text, what="a record", max_depth=RECORD_MAX_DEPTH)
+    except YamlFault as fault:
+        line = (fault.line or 0) + 1
+        lines = text.split("\n")
+        source = lines[line - 1] if 0 < line <= len(lines) else None
+        raise NotationError(f"not valid YAML: {fault.message}", file=file, line=line,
+                            column=(fault.column or 0) + 1, source_line=source) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).split("\n")[0]
         line = mark.line + 1 if mark is not None else 1
         column = mark.column + 1 if mark is not None else 1
+        refused = refused_character(text) if isinstance(exc, yaml.reader.ReaderError) else None
+        if refused is not None:  # the C reader counts bytes: find the character itself
+            problem = f"the character U+{ord(text[refused]):04X} is not allowed"
+            line = text.count("\n", 0, refused) + 1
+            column = refused - (text.rfind("\n", 0, refused) + 1) + 1
         lines = text.split("\n")
         source = lines[line - 1] if 0 < line <= len(lines) else None
         raise NotationError(f"not valid YAML: {problem}", file=file, line=line, column=column,
                             source_line=source) from None
-    except (ValueError, TypeError, OverflowError, RecursionError) as exc:
-        raise NotationError(f"not valid YAML: {exc}", file=file) from None
     return games_from_data(data, file)

@@ -16,9 +16,7 @@ import yaml
 from ..engine.cards import CARD_RE, Card, is_species_code
 from ..errors import ArboError, NotationError
 from .record import HEADER_KEYS, RESERVED_NAMES, Header, Pos
-
-#: The C implementation of PyYAML's safe loader when libyaml is there (same safe tag set, ~7x faster).
-SAFE_LOADER: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+from .safeyaml import SAFE_LOADER, YamlFault, load_yaml, refused_character
 
 PLAYER_NAME_RE = re.compile(r"[A-Za-z][A-Za-z0-9_'-]*\Z")
 ISO_DATE_RE = re.compile(r"[0-9]{4}(?:-[0-9]{2}(?:-[0-9]{2})?)?\Z")
@@ -27,11 +25,29 @@ LINE_WIDTH = 80
 _TEXT_KEYS = ("event", "site", "round", "annotator")
 _KNOWN_KEYS = frozenset(HEADER_KEYS)
 _PLAYER_MAPS = ("hands", "discards")
+#: How deep a header's lists and mappings may nest, the header's own mapping counted: far more
+#: than any header needs, and shallow enough for every writer (YAML, JSON) to write it back.
+HEADER_MAX_DEPTH = 32
 
 
 def safe_load(text: str) -> Any:
-    """yaml.safe_load, with the C loader when available."""
+    """yaml.safe_load, with the C loader when available (for text the writer made itself)."""
     return yaml.load(text, Loader=SAFE_LOADER)  # noqa: S506 - a SafeLoader
+
+
+def is_text_path(path: tuple[str, ...]) -> bool:
+    """Whether a header value is one of the text fields, read as written ('round: 010' is '010').
+
+    The top-level text keys and the species' names; YAML 1.1 would read 010 as 8, 12:30:00 as
+    45000 and 3.10 as 3.1.
+    """
+    return (len(path) == 1 and path[0] in _TEXT_KEYS) or (len(path) == 2 and path[0] == "names")
+
+
+def load_header_yaml(text: str, loader: type = SAFE_LOADER) -> Any:
+    """The data of a header's YAML: safe types, no anchors or aliases, at most HEADER_MAX_DEPTH
+    deep, text fields as written. yaml.YAMLError or YamlFault (located) when it cannot be read."""
+    return load_yaml(text, what="a header", max_depth=HEADER_MAX_DEPTH, text_at=is_text_path, loader=loader)
 
 
 # A header as the writer writes it is read here without PyYAML, some ten times faster: top-level
@@ -39,10 +55,11 @@ def safe_load(text: str) -> Any:
 # null), a quoted string, or a flow list or mapping of such scalars (wrapped onto lines indented
 # deeper), and one level of block mapping ('hands:' then '  Ana: [Ma3, Oa5]' lines). Anything
 # else (comments, anchors, tags, block lists, nesting, multi-line scalars, floats, tabs, ...)
-# makes fast_load return None and the caller use safe_load. Every line must match one of the
-# regular expressions below in full, so nothing is skipped unread; the result is the same as
-# safe_load's (tests/test_notation_header.py checks it with hypothesis against both loaders):
-# plain scalars are resolved with PyYAML's own table of implicit types.
+# makes fast_load return None and the caller use load_header_yaml. Every line must match one of
+# the regular expressions below in full, so nothing is skipped unread; the result is the same as
+# load_header_yaml's (tests/test_notation_header.py checks it with hypothesis against both
+# loaders): plain scalars are resolved with PyYAML's own table of implicit types, except those of
+# the text fields (is_text_path), kept as written.
 _IMPLICIT = getattr(yaml.SafeLoader, "yaml_implicit_resolvers", {})
 _BOOLS = yaml.constructor.SafeConstructor.bool_values
 _ESCAPES = yaml.scanner.Scanner.ESCAPE_REPLACEMENTS
@@ -126,7 +143,12 @@ def _unescape(m: re.Match) -> str:
     return chr(point)
 
 
-def _scalar(token: str) -> Any:
+def _as_text(word: str) -> str | None:
+    """A plain scalar of a text field: the word as written, or None for YAML's nulls (~, null, empty)."""
+    return None if _implicit_tag(word) == "tag:yaml.org,2002:null" else word
+
+
+def _scalar(token: str, as_text: bool = False) -> Any:
     """A flow item or a quoted value (already matched by a regular expression above), or _NO."""
     if token[0] == '"':
         body = token[1:-1]
@@ -138,7 +160,7 @@ def _scalar(token: str) -> Any:
             return _NO
     if token[0] == "'":
         return token[1:-1].replace("''", "'")
-    return _plain(token.rstrip(" "))
+    return _as_text(token.rstrip(" ")) if as_text else _plain(token.rstrip(" "))
 
 
 _FLOW_WORDS: dict[str, Any] = {}  # plain flow items read before (card codes, names): word -> value
@@ -166,36 +188,43 @@ def _flow_list(text: str) -> Any:
     return values
 
 
-def _flow_map(text: str) -> Any:
-    """The mapping '{a: b, ...}' (possibly over several lines), or _NO."""
+def _flow_map(text: str, as_text: bool = False) -> Any:
+    """The mapping '{a: b, ...}' (possibly over several lines), or _NO; its values as text if ``as_text``."""
     if not _FLOW_MAP.match(text):
         return _NO
     out = {}
     for key_token, value_token in _FLOW_PAIRS.findall(text):
-        key, value = _scalar(key_token), _scalar(value_token)
+        key = _scalar(key_token)
+        value = _scalar(value_token, as_text and isinstance(key, str))  # as the careful reader's paths
         if key is _NO or value is _NO or len(key_token) > _MAX_KEY:
             return _NO
         out[key] = value  # a repeated key: the last value, at the first place, as PyYAML does
     return out
 
 
-def _value(text: str) -> Any:
-    """The value after 'key: ' (flow collections possibly over several lines), or _NO."""
+def _value(text: str, as_text: bool = False, values_as_text: bool = False) -> Any:
+    """The value after 'key: ' (flow collections possibly over several lines), or _NO.
+
+    A plain scalar stays text if ``as_text``; the values of a flow mapping if ``values_as_text``.
+    """
     first = text[0]
     if first == "[":
         return _flow_list(text)
     if first == "{":
-        return _flow_map(text)
+        return _flow_map(text, values_as_text)
     if first in "\"'":
         return _scalar(text) if _QUOTED.match(text) else _NO
-    return _plain(text) if _BLOCK_PLAIN.match(text) else _NO
+    if not _BLOCK_PLAIN.match(text):
+        return _NO
+    return _as_text(text) if as_text else _plain(text)
 
 
 def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" "))
 
 
-def _read_value(text: str, lines: list[str], i: int, indent: int) -> tuple[Any, int]:
+def _read_value(text: str, lines: list[str], i: int, indent: int, as_text: bool = False,
+                values_as_text: bool = False) -> tuple[Any, int]:
     """The value that starts as ``text`` on line i - 1, and the index of the line after it.
 
     A flow collection left open goes on over the following lines indented deeper than ``indent``.
@@ -206,10 +235,10 @@ def _read_value(text: str, lines: list[str], i: int, indent: int) -> tuple[Any, 
             return _NO, i
         text += "\n" + lines[i].strip(" ")
         i += 1
-    return _value(text), i
+    return _value(text, as_text, values_as_text), i
 
 
-def _read_block(lines: list[str], i: int) -> tuple[Any, int]:
+def _read_block(lines: list[str], i: int, values_as_text: bool = False) -> tuple[Any, int]:
     """The value of a top-level 'key:' with nothing after it: null, or a mapping on the indented lines below."""
     while i < len(lines) and not lines[i].strip(" "):
         i += 1
@@ -232,7 +261,7 @@ def _read_block(lines: list[str], i: int) -> tuple[Any, int]:
             return _NO, i
         rest = line[m.end():].strip(" ")
         if rest:
-            value, i = _read_value(rest, lines, i + 1, indent)
+            value, i = _read_value(rest, lines, i + 1, indent, values_as_text and isinstance(key, str))
         else:  # 'key:' alone is null, unless more deeply indented lines follow (nesting: not here)
             value, i = None, i + 1
             while i < len(lines) and not lines[i].strip(" "):
@@ -246,7 +275,7 @@ def _read_block(lines: list[str], i: int) -> tuple[Any, int]:
 
 
 def fast_load(text: str) -> dict[str, Any] | None:
-    """The mapping of a header as the writer writes it, as safe_load would give it; None when it is not one."""
+    """The mapping of a header as the writer writes it, as load_header_yaml gives it; None when it is not one."""
     if "\t" in text or "\r" in text:
         return None
     data: dict[str, Any] = {}
@@ -264,9 +293,9 @@ def fast_load(text: str) -> dict[str, Any] | None:
         if key in data or _plain(key) != key or len(key) > _MAX_KEY:
             return None  # a repeated key is an error read_header reports; 'yes:' is the key True
         if rest:
-            value, i = _read_value(rest, lines, i + 1, 0)
+            value, i = _read_value(rest, lines, i + 1, 0, key in _TEXT_KEYS, key == "names")
         else:
-            value, i = _read_block(lines, i + 1)
+            value, i = _read_block(lines, i + 1, key == "names")
         if value is _NO:
             return None
         data[key] = value
@@ -330,9 +359,26 @@ def _date(value: object) -> str | None:
         return value.isoformat()
     if isinstance(value, int) and not isinstance(value, bool) and 1000 <= value <= 9999:
         return str(value)
-    if isinstance(value, str) and ISO_DATE_RE.match(value):
+    if isinstance(value, str) and _is_iso_date(value):
         return value
     raise HeaderFault(f"'date' must be an ISO date such as 2026-11-29, found {_show(value)}", "date", str(value))
+
+
+def _is_iso_date(text: str) -> bool:
+    """YYYY (1000 to 9999, as a year written bare), YYYY-MM, or YYYY-MM-DD of a real day: what
+    the writer writes bare and reads back the same ('2024-02-30' is no date: YAML cannot build it)."""
+    if not ISO_DATE_RE.match(text):
+        return False
+    parts = [int(part) for part in text.split("-")]
+    if len(parts) == 1:
+        return 1000 <= parts[0]
+    if len(parts) == 2:
+        return 1 <= parts[1] <= 12
+    try:
+        _dt.date(*parts)
+    except ValueError:
+        return False
+    return True
 
 
 def _list(key: str, value: object, example: str) -> list:
@@ -470,7 +516,36 @@ def header_from_mapping(data: object, pos: Pos | None = None) -> Header:
             scores[name] = score
         fields["result"] = scores
     fields["extra"] = {k: v for k, v in data.items() if k not in _KNOWN_KEYS}
+    for key, value in fields["extra"].items():
+        _check_extra(key, value)
     return Header(pos=pos, **fields)
+
+
+#: What an unknown key's value may be made of: what the safe loader builds and the writer writes
+#: back the same (a datetime is a date).
+_EXTRA_LEAVES = (str, int, float, bool, type(None), _dt.date, bytes)
+
+
+def _check_extra(key: str, value: object) -> None:
+    """Raise HeaderFault if an unknown key's value could not be written and read back the same."""
+    stack = [(value, 2)]  # the header's own mapping is the first level
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: list = [*item.keys(), *item.values()]
+        elif isinstance(item, (list, set)):
+            children = list(item)
+        elif isinstance(item, tuple):
+            raise HeaderFault(f"'{key}': YAML's ordered mappings and pairs (!!omap, !!pairs) are not kept in a "
+                              "header: write a mapping or a list", key)
+        elif isinstance(item, _EXTRA_LEAVES):
+            continue
+        else:
+            raise HeaderFault(f"'{key}' holds a {type(item).__name__}, which a header cannot hold", key)
+        if depth > HEADER_MAX_DEPTH:
+            raise HeaderFault(f"'{key}' nests lists and mappings more than {HEADER_MAX_DEPTH} deep "
+                              "(the header counted)", key)
+        stack.extend((child, depth + 1) for child in children)
 
 
 _TOP_KEY_RE = re.compile(r"""(?:"((?:[^"\\]|\\.)*)"|'((?:[^']|'')*)'|([^\s#'"\-?:,\[\]{}&*!|>%@`][^#\n]*?|-[^\s#\n][^#\n]*?))[ \t]*:(?=[ \t]|$)""")
@@ -532,7 +607,18 @@ def read_header(yaml_text: str, *, file: str = "<string>", line: int = 2, header
         except HeaderFault:
             pass  # the careful path below locates the fault
     try:
-        data = safe_load(yaml_text)
+        data = load_header_yaml(yaml_text)
+    except YamlFault as fault:
+        at = fault.line if fault.line is not None and fault.line < len(lines) else None
+        raise error(fault.message, at, (fault.column or 0) + 1) from None
+    except yaml.reader.ReaderError as exc:
+        at_char = refused_character(yaml_text)
+        if at_char is None:
+            raise error(f"the header is not valid YAML: {str(exc).splitlines()[0]}") from None
+        at = yaml_text.count("\n", 0, at_char)
+        column = at_char - (yaml_text.rfind("\n", 0, at_char) + 1) + 1
+        raise error(f"the header is not valid YAML: the character U+{ord(yaml_text[at_char]):04X} is not allowed",
+                    at, column) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).split("\n")[0]
@@ -547,8 +633,6 @@ def read_header(yaml_text: str, *, file: str = "<string>", line: int = 2, header
             column = min(mark.column, len(return_line)) + 1
             raise error(message, at, column) from None
         raise error(message) from None
-    except (ValueError, TypeError, OverflowError) as exc:  # e.g. a timestamp YAML reads but Python can't hold
-        raise error(f"the header is not valid YAML: {exc}") from None
 
     keys = [k for k, _ in _key_lines(lines)]
     for i, key in enumerate(keys):
@@ -584,7 +668,7 @@ def flow_scalar(text: str) -> str:
         try:
             if safe_load(f"[{text}]") == [text]:
                 return text
-        except yaml.YAMLError:
+        except Exception:  # noqa: BLE001 - any word YAML cannot read back ('0x_': ValueError) is quoted
             pass
     return _dump_scalar(text)
 
@@ -601,7 +685,7 @@ def _block_text(text: str) -> str:
                     return text
                 if isinstance(value, (int, float)) and not isinstance(value, bool) and str(value) == text:
                     return text
-        except yaml.YAMLError:
+        except Exception:  # noqa: BLE001 - any text YAML cannot read back ('!!int x': ValueError) is quoted
             pass
     return _dump_scalar(text)
 
@@ -645,6 +729,14 @@ class _PlainDumper(yaml.SafeDumper):
 
     def ignore_aliases(self, data: Any) -> bool:
         return True
+
+    def represent_sorted_set(self, data: set) -> yaml.Node:
+        """A set in a fixed order: as Python keeps it, the order of its text changes with the hash seed."""
+        ordered = sorted(data, key=lambda item: (type(item).__name__, repr(item)))
+        return self.represent_mapping("tag:yaml.org,2002:set", dict.fromkeys(ordered))
+
+
+_PlainDumper.add_representer(set, _PlainDumper.represent_sorted_set)
 
 
 def _extra_lines(key: str, value: Any) -> list[str]:

@@ -17,7 +17,7 @@ with ``game_over: false``; without the key a position is the end of a game.
 
 The reader checks everything a table could get wrong and raises one PositionError naming the
 fault; the writers give the same shape back (trees sorted by x then y, hands in the given order).
-YAML is read with ``yaml.safe_load`` only.
+YAML is read with the safe loader only, without anchors or aliases (notation/safeyaml.py).
 """
 
 from __future__ import annotations
@@ -70,6 +70,10 @@ def _looks_like_json(text: str) -> bool:
     return text.lstrip().startswith(("{", "["))
 
 
+#: How deep a position's lists and mappings may nest (a tree, [x, y, card], is the third level).
+POSITION_MAX_DEPTH = 32
+
+
 def _load(text: str, file: str) -> Any:
     if not isinstance(text, str):
         raise PositionError("a position is text (YAML or JSON)", file=file)
@@ -77,17 +81,31 @@ def _load(text: str, file: str) -> Any:
     json_error: json.JSONDecodeError | None = None
     if _looks_like_json(text):
         try:
-            return json.loads(text, object_pairs_hook=_json_object(file))
+            data = json.loads(text, object_pairs_hook=_json_object(file))
         except json.JSONDecodeError as error:
             json_error = error  # JSON-looking but not JSON: YAML flow style may still read it
         except RecursionError:
             raise PositionError("the JSON is nested too deeply to be a position", file=file) from None
         except ValueError as error:  # a number of more digits than int() reads
             raise PositionError(f"the JSON cannot be read: {error}", file=file) from None
+        else:
+            from .safeyaml import deeper_than
+
+            if deeper_than(data, POSITION_MAX_DEPTH):
+                raise PositionError(f"the JSON nests lists and mappings more than {POSITION_MAX_DEPTH} deep: "
+                                    "it is not a position", file=file)
+            return data
     import yaml  # only here: keep `arbo --help` fast
 
+    from .safeyaml import YamlFault, load_yaml
+
     try:
-        return yaml.safe_load(text)
+        return load_yaml(text, what="a position", max_depth=POSITION_MAX_DEPTH)
+    except YamlFault as fault:
+        if json_error is not None:
+            raise PositionError(_json_message(json_error), file=file) from None
+        where = f" at line {fault.line + 1}, column {(fault.column or 0) + 1}" if fault.line is not None else ""
+        raise PositionError(f"malformed YAML{where}: {fault.message}", file=file) from None
     except yaml.MarkedYAMLError as error:
         if json_error is not None:
             raise PositionError(_json_message(json_error), file=file) from None
@@ -96,10 +114,6 @@ def _load(text: str, file: str) -> Any:
         if json_error is not None:
             raise PositionError(_json_message(json_error), file=file) from None
         raise PositionError(_yaml_other_message(error, text), file=file) from None
-    except RecursionError:
-        raise PositionError("the YAML is nested too deeply to be a position", file=file) from None
-    except (ValueError, TypeError, OverflowError) as error:  # a value YAML reads but Python cannot hold
-        raise PositionError(f"the YAML cannot be read: {error}", file=file) from None
 
 
 def _json_object(file: str):
@@ -128,9 +142,11 @@ def _yaml_message(error: Any) -> str:
 
 def _yaml_other_message(error: Any, text: str) -> str:
     """A YAML error without marks (the reader's): on one line, located when possible."""
-    position = getattr(error, "position", None)
+    from .safeyaml import refused_character
+
+    position = refused_character(text)  # the C reader's position counts bytes, not characters
     character = getattr(error, "character", None)
-    if isinstance(position, int) and character is not None:
+    if position is not None and character is not None:
         line = text.count("\n", 0, position) + 1
         column = position - (text.rfind("\n", 0, position) + 1) + 1
         shown = f"U+{ord(character):04X}" if isinstance(character, str) else f"#x{character:02x}"

@@ -22,7 +22,9 @@ __all__ = ["check_writable", "format_game", "format_games", "format_turn", "renu
 
 INDENT = "  "
 _GLYPH_RE = re.compile(r"\$[0-9]+\Z")
-_HEADER_LINE_IN_TEXT = re.compile(r"\n---[ \t]*(?:\n|\Z)")
+# A line of a {comment} that would stand alone as '---' once written: not its first line (after
+# '{') nor its last (before '}'), so '{---}' and '{a\n---}' are fine, as the reader takes them.
+_HEADER_LINE_IN_TEXT = re.compile(r"\n---[ \t]*\n")
 
 
 # ------------------------------------------------------------------------------------------------
@@ -45,7 +47,7 @@ def _check_comment(comment: Comment, where: str) -> None:
     else:
         if "}" in text:
             raise _fault(where, f"a {{comment}} cannot hold '}}': {text!r}")
-        if _HEADER_LINE_IN_TEXT.search("\n" + text):
+        if _HEADER_LINE_IN_TEXT.search(text):
             raise _fault(where, f"a {{comment}} cannot hold a line '---' (it would open a header): {text!r}")
 
 

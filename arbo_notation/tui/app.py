@@ -21,6 +21,7 @@ from textual.widgets import DataTable, Input, Label, Static
 
 from ..engine.cards import species_name
 from ..engine.scoring import ScoreSheet
+from ..files import write_atomic
 from ..navigation import Cursor, Notes, ReplayModel, scored_cells
 from .widgets import (
     ArboretumGrid,
@@ -490,7 +491,12 @@ class ReplayApp(App[None]):
     def action_screenshot(self) -> None:
         stem = Path(self.model.record.file).stem or "game"
         name = f"arbo-{stem}-g{self.model.record.index}-t{self.model.turns_played}.svg"
-        path = self.save_screenshot(name, str(self.screenshot_dir))
+        path = Path(self.screenshot_dir, name)
+        try:
+            write_atomic(path, self.export_screenshot())
+        except OSError as error:
+            self.notify(f"the screenshot cannot be saved: {path}: {error.strerror or error}", severity="error")
+            return
         self.notify(f"screenshot saved: {path}", timeout=3)
 
     @on(MoveList.Jump)

@@ -1,0 +1,256 @@
+"""Writing files whole (arbo_notation/files.py) and every command that writes files using it:
+a kill or a full disk at any moment leaves the old file or the new one, never a cut one."""
+
+from __future__ import annotations
+
+import errno
+import os
+import signal
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arbo_notation import files
+from arbo_notation.cli import app
+from arbo_notation.files import write_atomic
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "samples" / "annotated.arb"
+runner = CliRunner()
+
+UNTIDY = SAMPLE.read_text(encoding="utf-8").replace("\n1. ", "\n1.   ", 1)
+
+
+def untidy_file(folder: Path, name: str = "game.arb") -> Path:
+    path = folder / name
+    path.write_text(UNTIDY, encoding="utf-8")
+    return path
+
+
+def left_over(folder: Path) -> list[str]:
+    """Temporary files the writer left in a folder."""
+    return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp"))
+
+
+class DiskFull:
+    """os.write that writes ``room`` bytes in all, then fails as a full disk does."""
+
+    def __init__(self, room: int) -> None:
+        self.room = room
+        self.real = os.write
+
+    def __call__(self, fd: int, data) -> int:
+        if self.room <= 0:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        written = self.real(fd, bytes(data[: self.room]))
+        self.room -= written
+        return written
+
+
+# -- the writer --------------------------------------------------------------------------------
+
+
+def test_a_new_file_gets_the_data_and_the_usual_mode(tmp_path: Path):
+    path = tmp_path / "new.arb"
+    write_atomic(path, "é\n")
+    assert path.read_bytes() == "é\n".encode("utf-8")
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~umask
+    assert left_over(tmp_path) == []
+
+
+def test_text_is_written_as_given_without_line_end_translation(tmp_path: Path):
+    path = tmp_path / "f.arb"
+    write_atomic(path, "a\nb\r\n")
+    assert path.read_bytes() == b"a\nb\r\n"
+
+
+def test_the_old_files_mode_is_kept(tmp_path: Path):
+    path = tmp_path / "old.arb"
+    path.write_text("old\n")
+    path.chmod(0o640)
+    write_atomic(path, "new\n")
+    assert path.read_text() == "new\n"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+
+
+def test_a_symbolic_link_is_written_through_and_stays_a_link(tmp_path: Path):
+    (tmp_path / "real").mkdir()
+    target = tmp_path / "real" / "game.arb"
+    target.write_text("old\n")
+    target.chmod(0o600)
+    link = tmp_path / "link.arb"
+    link.symlink_to(Path("real") / "game.arb")  # relative, as links usually are
+    write_atomic(link, "new\n")
+    assert link.is_symlink() and os.readlink(link) == str(Path("real") / "game.arb")
+    assert target.read_text() == "new\n"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+    assert left_over(tmp_path) == [] and left_over(tmp_path / "real") == []
+
+
+def test_a_full_disk_half_way_leaves_the_old_file_whole_and_no_temporary(tmp_path: Path, monkeypatch):
+    path = tmp_path / "game.arb"
+    path.write_text("the old text\n" * 1000)
+    monkeypatch.setattr(files.os, "write", DiskFull(5000))
+    with pytest.raises(OSError) as raised:
+        write_atomic(path, "the new text\n" * 1000)
+    assert raised.value.errno == errno.ENOSPC
+    assert path.read_text() == "the old text\n" * 1000
+    assert left_over(tmp_path) == []
+
+
+def test_an_interrupt_half_way_leaves_the_old_file_whole_and_no_temporary(tmp_path: Path, monkeypatch):
+    path = tmp_path / "game.arb"
+    path.write_text("old\n")
+
+    def interrupted(fd):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(files.os, "fsync", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        write_atomic(path, "new\n")
+    assert path.read_text() == "old\n" and left_over(tmp_path) == []
+
+
+def test_a_file_this_process_may_not_write_is_not_replaced(tmp_path: Path, monkeypatch):
+    path = tmp_path / "readonly.arb"
+    path.write_text("old\n")
+    path.chmod(0o444)  # root may write it all the same: ask os.access as another user would get it
+    monkeypatch.setattr(files.os, "access", lambda name, mode: Path(name) != path)
+    with pytest.raises(PermissionError):
+        write_atomic(path, "new\n")
+    assert path.read_text() == "old\n" and left_over(tmp_path) == []
+
+
+def test_a_pipe_is_not_replaced(tmp_path: Path):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(OSError) as raised:
+        write_atomic(fifo, "x")
+    assert "not a regular file" in str(raised.value)
+    assert stat.S_ISFIFO(fifo.stat().st_mode) and left_over(tmp_path) == []
+
+
+def test_a_folder_that_is_a_file_is_an_os_error(tmp_path: Path):
+    (tmp_path / "plain").write_text("")
+    with pytest.raises(OSError):
+        write_atomic(tmp_path / "plain" / "game.arb", "x")
+
+
+# -- the commands that write files -------------------------------------------------------------
+
+
+def test_fmt_in_place_on_a_full_disk_reports_the_file_and_keeps_it(tmp_path: Path, monkeypatch):
+    path = untidy_file(tmp_path)
+    monkeypatch.setattr(files.os, "write", DiskFull(100))
+    result = runner.invoke(app, ["fmt", "--in-place", str(path)])
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"arbo: {path}: cannot be written (No space left on device)\n0 files reformatted, 0 unchanged, 1 not formatted\n"
+    )
+    assert path.read_text(encoding="utf-8") == UNTIDY
+    assert left_over(tmp_path) == []
+
+
+def test_fmt_in_place_keeps_the_mode_and_writes_through_a_link(tmp_path: Path):
+    path = untidy_file(tmp_path)
+    path.chmod(0o604)
+    link = tmp_path / "link.arb"
+    link.symlink_to(path.name)
+    result = runner.invoke(app, ["fmt", "--in-place", str(link)])
+    assert result.exit_code == 0, result.stderr
+    assert link.is_symlink()
+    assert path.read_text(encoding="utf-8") == SAMPLE.read_text(encoding="utf-8")
+    assert stat.S_IMODE(path.stat().st_mode) == 0o604
+
+
+def test_fmt_in_place_goes_on_after_a_file_it_cannot_write(tmp_path: Path, monkeypatch):
+    first, refused, last = (untidy_file(tmp_path, name) for name in ("a.arb", "readonly.arb", "c.arb"))
+    real_replace = os.replace
+
+    def replace(source, target):
+        if Path(target).name == "readonly.arb":
+            raise PermissionError(errno.EACCES, "Permission denied", str(target))
+        real_replace(source, target)
+
+    monkeypatch.setattr(files.os, "replace", replace)
+    result = runner.invoke(app, ["fmt", "-i", str(first), str(refused), str(last)])
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        f"reformatted {first}",
+        f"arbo: {refused}: cannot be written (Permission denied)",
+        f"reformatted {last}",
+        "2 files reformatted, 0 unchanged, 1 not formatted",
+    ]
+    tidy = SAMPLE.read_text(encoding="utf-8")
+    assert first.read_text(encoding="utf-8") == tidy and last.read_text(encoding="utf-8") == tidy
+    assert refused.read_text(encoding="utf-8") == UNTIDY
+    assert left_over(tmp_path) == []
+
+
+def test_fmt_in_place_refuses_a_pipe_before_reading_it(tmp_path: Path):
+    fifo = tmp_path / "fifo.arb"
+    os.mkfifo(fifo)  # reading it would wait for a writer for ever
+    result = runner.invoke(app, ["fmt", "-i", str(fifo)])
+    assert result.exit_code == 2
+    assert result.stderr == f"arbo: {fifo}: --in-place rewrites regular files only, and this is not one\n"
+
+
+def test_fmt_in_place_of_dev_stdin_does_not_hang():
+    record = SAMPLE.read_bytes()
+    done = subprocess.run([sys.executable, "-m", "arbo_notation", "fmt", "-i", "/dev/stdin"], input=record,
+                          capture_output=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 2
+    assert b"--in-place rewrites regular files only" in done.stderr and b"Traceback" not in done.stderr
+
+
+def test_fmt_in_place_killed_in_the_middle_of_writing_leaves_the_old_file(tmp_path: Path):
+    """SIGKILL while half of the new text is on the disk: the file still holds the old text, whole."""
+    path = untidy_file(tmp_path)
+    script = (
+        "import os, signal, sys\n"
+        "import arbo_notation.files as files\n"
+        "real = os.write\n"
+        "def write_half_then_die(fd, data):\n"
+        "    real(fd, bytes(data[: len(data) // 2]))\n"
+        "    os.kill(os.getpid(), signal.SIGKILL)\n"
+        "files.os.write = write_half_then_die\n"
+        "from arbo_notation.cli import app\n"
+        "sys.argv = ['arbo', 'fmt', '--in-place', sys.argv[1]]\n"
+        "app()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == -signal.SIGKILL, done.stderr.decode()
+    assert path.read_text(encoding="utf-8") == UNTIDY
+
+
+def test_simulate_out_writes_through_the_atomic_writer(tmp_path: Path, monkeypatch):
+    out = tmp_path / "sims"
+    out.mkdir()
+    (out / "game-0001.arb").write_text("an older game\n")
+    monkeypatch.setattr(files.os, "write", DiskFull(10))
+    result = runner.invoke(app, ["simulate", "--players", "2", "--out", str(out)])
+    assert result.exit_code == 1
+    assert "game-0001.arb: cannot be written (No space left on device)" in result.stderr
+    assert (out / "game-0001.arb").read_text() == "an older game\n"
+    assert left_over(out) == []
+
+
+def test_replay_screenshot_writes_through_the_atomic_writer(tmp_path: Path, monkeypatch):
+    out = tmp_path / "turn.svg"
+    out.write_text("<svg>old</svg>\n")
+    out.chmod(0o644)
+    monkeypatch.setattr(files.os, "write", DiskFull(10))
+    failed = runner.invoke(app, ["replay", str(SAMPLE), "--turn", "2", "--screenshot", str(out), "--size", "80x24"])
+    assert failed.exit_code == 1 and "cannot be written (No space left on device)" in failed.stderr
+    assert out.read_text() == "<svg>old</svg>\n" and left_over(tmp_path) == []
+    monkeypatch.undo()
+    done = runner.invoke(app, ["replay", str(SAMPLE), "--turn", "2", "--screenshot", str(out), "--size", "80x24"])
+    assert done.exit_code == 0, done.stderr
+    assert out.read_text(encoding="utf-8").startswith("<svg") and stat.S_IMODE(out.stat().st_mode) == 0o644
