@@ -130,6 +130,29 @@ class PositionError(ArboError):
         self.file = file
 
 
+class HeaderFault(ArboError):
+    """A fault in a header's values: which key, what is wrong, and the offending text if any (the
+    header reader turns it into a located NotationError)."""
+
+    def __init__(self, message: str, key: str | None = None, item: object = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.key = key
+        self.item = None if item is None else str(item)
+
+
+class DataError(ArboError):
+    """Structured input (JSON, YAML or a dict) that is not a valid game record; ``path`` says where
+    in the data (``games[0].turns[3].plant``)."""
+
+    def __init__(self, message: str, *, file: str = "<data>", path: str = "") -> None:
+        where = f"{file}: {path}: " if path else f"{file}: "
+        super().__init__(where + message)
+        self.message = message
+        self.file = file
+        self.path = path
+
+
 class RuleError(ArboError):
     """An action the rules forbid, said in a player's words (the engine raises it)."""
 

@@ -37,8 +37,8 @@ from typing import Any, Iterable
 import yaml
 
 from ..engine.cards import CARD_RE, Card, Coord, Planting
-from ..errors import ArboError, NotationError
-from .header import HEADER_MAX_DEPTH, HeaderFault, header_from_mapping, header_to_mapping, is_player_name
+from ..errors import ArboError, DataError, HeaderFault, NotationError
+from .header import HEADER_MAX_DEPTH, header_from_mapping, header_to_mapping, is_player_name
 from .record import GLYPHS, Comment, Draw, DrawKind, GameRecord, Result, Reveal, Turn, Variation
 from .safeyaml import YamlFault, deeper_than, load_yaml, refused_character
 from .writer import check_writable
@@ -65,17 +65,6 @@ MAX_VARIATION_DEPTH = 100
 #: its mapping, its turns, a turn), the file's and a turn's own, and a header (HEADER_MAX_DEPTH).
 RECORD_MAX_DEPTH = 4 * MAX_VARIATION_DEPTH + 16 + HEADER_MAX_DEPTH
 _GLYPH_RE = re.compile(r"\$[0-9]+\Z")
-
-
-class DataError(ArboError):
-    """Structured input (JSON, YAML or a dict) that is not a valid game record."""
-
-    def __init__(self, message: str, *, file: str = "<data>", path: str = "") -> None:
-        where = f"{file}: {path}: " if path else f"{file}: "
-        super().__init__(where + message)
-        self.message = message
-        self.file = file
-        self.path = path
 
 
 # ------------------------------------------------------------------------------------------------

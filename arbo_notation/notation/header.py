@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterable
 import yaml
 
 from ..engine.cards import CARD_RE, Card, is_species_code
-from ..errors import ArboError, NotationError
+from ..errors import ArboError, HeaderFault, NotationError
 from .record import HEADER_KEYS, RESERVED_NAMES, Header, Pos
 from .safeyaml import SAFE_LOADER, YamlFault, load_yaml, refused_character
 
@@ -305,16 +305,6 @@ def fast_load(text: str) -> dict[str, Any] | None:
 def is_player_name(name: object) -> bool:
     """A valid player's name: a letter, then letters, digits, _ ' or -, and not a reserved word."""
     return isinstance(name, str) and bool(PLAYER_NAME_RE.match(name)) and name not in RESERVED_NAMES
-
-
-class HeaderFault(ArboError):
-    """A fault in a header's values: which key, what is wrong, and the offending text if any."""
-
-    def __init__(self, message: str, key: str | None = None, item: object = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.key = key
-        self.item = None if item is None else str(item)
 
 
 # ------------------------------------------------------------------------------------------------
