@@ -1,10 +1,33 @@
-"""Pausing the cyclic garbage collector while a big file is read or checked."""
+"""The garbage collector's tuning, in one place: pausing it while a big file is read or checked,
+and freezing the parent's objects before worker processes fork."""
 
 from __future__ import annotations
 
 import gc
+import os
 from contextlib import contextmanager
 from typing import Iterator
+
+#: Set while frozen_for_workers() holds the parent's objects frozen; forked workers inherit it.
+_frozen_for_workers = False
+#: (process id, whether the program had frozen objects when first asked in that process).
+_frozen_by_program: tuple[int, bool] | None = None
+
+
+def _others_frozen() -> bool:
+    """Whether objects stand frozen that arbo must never thaw: the parent's, in a worker process,
+    or the program's own (a server that froze its objects before forking, say).
+
+    gc.get_freeze_count() walks every frozen object (7 ms a call in a worker that inherited a
+    parent's objects), so it is asked once per process, not once per file.
+    """
+    global _frozen_by_program
+    if _frozen_for_workers:
+        return True
+    pid = os.getpid()
+    if _frozen_by_program is None or _frozen_by_program[0] != pid:
+        _frozen_by_program = (pid, gc.get_freeze_count() > 0)
+    return _frozen_by_program[1]
 
 
 @contextmanager
@@ -16,7 +39,7 @@ def gc_paused() -> Iterator[None]:
     as they are made (about a third of the parse time of a big file). Afterwards the new objects
     are moved straight to the oldest generation (gc.freeze then gc.unfreeze), where the next full
     collection will see them, instead of all being scanned by the very next young-generation
-    collection.
+    collection; unless other objects stand frozen, which gc.unfreeze would thaw with them.
     """
     enabled = gc.isenabled()
     if enabled:
@@ -25,7 +48,28 @@ def gc_paused() -> Iterator[None]:
         yield
     finally:
         if enabled:
-            if gc.get_freeze_count() == 0:  # never thaw what the program itself froze
+            if not _others_frozen():
                 gc.freeze()
                 gc.unfreeze()
             gc.enable()
+
+
+@contextmanager
+def frozen_for_workers() -> Iterator[None]:
+    """Freeze every object of this process while worker processes are forked and at work.
+
+    The collector leaves frozen objects alone, so a forked worker does not copy the memory pages
+    of everything the parent holds just by collecting garbage; and gc_paused, in the parent and
+    in the workers, knows not to thaw them.
+    """
+    global _frozen_for_workers
+    if _frozen_for_workers:
+        yield
+        return
+    gc.freeze()
+    _frozen_for_workers = True
+    try:
+        yield
+    finally:
+        _frozen_for_workers = False
+        gc.unfreeze()

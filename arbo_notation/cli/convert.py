@@ -32,7 +32,7 @@ def detect_format(name: str, text: str) -> Format:
 
 def read_records(text: str, name: str, form: Format):
     from ..notation import convert as structured
-    from ..notation.syntax import parse_all
+    from ..notation.reading import parse_all
 
     if form is Format.json:
         return structured.loads_json(text, name)

@@ -14,7 +14,7 @@ from .common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, read_input
 def canonical_text(text: str, name: str) -> str:
     """The canonical form of a whole record file; NotationErrors when any game cannot be read."""
     from ..errors import NotationErrors
-    from ..notation.syntax import parse_all
+    from ..notation.reading import parse_all
     from ..notation.writer import format_games
 
     outcome = parse_all(text, name)

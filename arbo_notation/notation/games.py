@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Iterable, Iterator
 
 _HEADER_LINE = re.compile(r"\n---[ \t]*(?=\n|\Z)")
 
@@ -78,3 +79,66 @@ def split_games(text: str, parts: int) -> list[tuple[int, str]]:
         padding = "\n" * (group[0].first_line - 1) if first else ""
         runs.append((first, padding + text[start:group[-1].end]))
     return runs
+
+
+@dataclass(frozen=True, slots=True)
+class GameText:
+    """One game cut from a stream of text: its text, the line of its opening '---' in the file,
+    its last line, whether its header is closed, and its 1-based index in the file."""
+
+    text: str
+    first_line: int
+    last_line: int
+    closed: bool
+    index: int
+
+
+_MARK = re.compile(r"^---[ \t]*$", re.MULTILINE)
+
+
+def stream_games(blocks: Iterable[str]) -> Iterator[str | GameText]:
+    """Cut a (normalised) text given block by block into games, holding one game at a time.
+
+    Yields the text before the first header first (a str, often empty), then each game as
+    cut_games would cut the whole text: the same texts, lines and closed headers.
+    """
+    carry = ""  # the last line of the blocks so far, not yet ended
+    line = 1  # the line where ``carry`` starts
+    parts: list[str] = []  # the text of the game (or preamble) being read, so far
+    start_line = 1
+    marks = 0
+    index = 0
+    ended = iter(blocks)
+    while True:
+        block = next(ended, None)
+        if block is None:
+            lines, carry = carry, ""
+        else:
+            lines = carry + block
+            cut = lines.rfind("\n") + 1
+            lines, carry = lines[:cut], lines[cut:]
+        taken = 0
+        for mark in _MARK.finditer(lines):
+            marks += 1
+            if marks % 2 == 0:
+                continue  # a closing '---'
+            parts.append(lines[taken:mark.start()])
+            yield _piece(parts, start_line, marks > 1, index)
+            start_line = line + lines.count("\n", 0, mark.start())
+            parts, taken, index = [], mark.start(), index + 1
+        parts.append(lines[taken:])
+        line += lines.count("\n")
+        if block is None:
+            break
+    if marks == 0:
+        yield "".join(parts)
+        return
+    yield _piece(parts, start_line, True, index, closed=marks % 2 == 0)
+
+
+def _piece(parts: list[str], first_line: int, game: bool, index: int, closed: bool = True) -> str | GameText:
+    text = "".join(parts)
+    if not game:
+        return text
+    last_line = first_line + text.count("\n") - (1 if text.endswith("\n") else 0)
+    return GameText(text, first_line, max(last_line, first_line), closed, index)

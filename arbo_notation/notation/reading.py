@@ -1,0 +1,144 @@
+"""Reading the games of a text: each by the fast reader, or by the grammar's parser when it is not sure.
+
+Every game is cut from its text (games.py) and read by fastread.py; a game it is not sure of
+goes to the grammar's parser (syntax.py), which also names the syntax errors. The parser, and
+lark with it, is loaded only when a game needs it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from ..errors import ArboError, NotationError, NotationErrors
+from ..gcpause import gc_paused
+from ..sources import read_text
+from . import fastread
+from .games import cut_games, normalise
+from .record import GameRecord, Header
+
+__all__ = ["GameSpan", "ParseOutcome", "parse", "parse_all", "parse_file", "parse_file_all", "read_game_text"]
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpan:
+    """Where one game stands in its file, and whether it could be read."""
+
+    index: int  # 1-based position of the game in the file
+    first_line: int
+    last_line: int
+    error: NotationError | None = None
+
+
+@dataclass(slots=True)
+class ParseOutcome:
+    """Every game that could be read, every syntax error, and which game each error belongs to."""
+
+    games: list[GameRecord] = field(default_factory=list)
+    errors: list[NotationError] = field(default_factory=list)
+    game_spans: list[GameSpan] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def game_of(self, error: NotationError) -> int | None:
+        """The 1-based index of the game an error belongs to (None: text before the first header)."""
+        for span in self.game_spans:
+            if span.error is error:
+                return span.index
+        return None
+
+    def raise_errors(self) -> None:
+        if self.errors:
+            raise NotationErrors(list(self.errors))
+
+
+def read_game_text(part: str, file: str, line: int, source_line: Callable[[int], str],
+                   header: tuple[Header, int] | None = None,
+                   fast: bool = True) -> tuple[list[GameRecord], NotationError | None]:
+    """Read one game's text (its opening '---' at ``line`` of the file): its record, or the syntax
+    error that stops it. ``source_line(n)`` gives line ``n`` of the file, for an error message;
+    ``header`` the game's header and where its body starts, when already read; ``fast`` false
+    when the fast reader is known to be unsure of the text."""
+    record = fastread.read_game(part, file, line, header) if fast else None
+    if record is not None:
+        return [record], None
+    from .syntax import parse_game
+
+    return parse_game(part, file, line, source_line)
+
+
+class SourceLines:
+    """Lines of a text that starts at line ``first_line`` of its file, split only when asked for."""
+
+    __slots__ = ("text", "first_line", "lines")
+
+    def __init__(self, text: str, first_line: int = 1) -> None:
+        self.text = text
+        self.first_line = first_line
+        self.lines: list[str] | None = None
+
+    def __call__(self, number: int) -> str:
+        """Line ``number`` of the file ('' when it is not in this text)."""
+        if self.lines is None:
+            self.lines = self.text.split("\n")
+        index = number - self.first_line
+        return self.lines[index] if 0 <= index < len(self.lines) else ""
+
+
+def parse_all(text: str, file: str = "<string>", *, first_line: int = 1) -> ParseOutcome:
+    """Read every game of a text; a game with a syntax error is reported and the next games read.
+
+    Never raises for a syntax error: see ``ParseOutcome.errors`` and ``ParseOutcome.game_spans``.
+    ``first_line`` is the line of the file where the text starts (1: the text is the whole file).
+    """
+    if not isinstance(text, str):
+        raise ArboError(f"expected the text of a record, not {type(text).__name__}")
+    text = normalise(text)
+    outcome = ParseOutcome()
+    preamble_end, chunks = cut_games(text)
+    source_line = SourceLines(text, first_line)
+    if text[:preamble_end].strip():
+        from .syntax import preamble_error
+
+        error, line, last = preamble_error(text, preamble_end, file, source_line, first_line)
+        outcome.errors.append(error)
+        outcome.game_spans.append(GameSpan(0, line, last, error))
+    shift = first_line - 1
+    with gc_paused():
+        for index, chunk in enumerate(chunks, 1):
+            line = chunk.first_line + shift
+            if chunk.closed:
+                games, error = read_game_text(text[chunk.start:chunk.end], file, line, source_line)
+            else:
+                from .syntax import unclosed_error
+
+                games, error = [], unclosed_error(line, file, source_line)
+            for game in games:
+                object.__setattr__(game, "index", index)
+                outcome.games.append(game)
+            if error is not None:
+                outcome.errors.append(error)
+            outcome.game_spans.append(GameSpan(index, line, chunk.last_line + shift, error))
+    return outcome
+
+
+def parse(text: str, file: str = "<string>") -> list[GameRecord]:
+    """Read every game of a text; raise NotationErrors (all of them) if any game has a syntax error."""
+    outcome = parse_all(text, file)
+    outcome.raise_errors()
+    return outcome.games
+
+
+def parse_file(path: str | Path) -> list[GameRecord]:
+    """Read a .arb file (UTF-8, with or without BOM); NotationErrors on syntax errors, ArboError if unreadable."""
+    text, name = read_text(path)
+    return parse(text, name)
+
+
+def parse_file_all(path: str | Path) -> ParseOutcome:
+    """Like parse_all, for a file. An unreadable file raises ArboError; a non-UTF-8 one NotationErrors."""
+    text, name = read_text(path)
+    return parse_all(text, name)
