@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -130,6 +131,9 @@ def hand_typed(text: str, rng: random.Random) -> str:
     body = "".join(out)
     if rng.random() < 0.5:
         body = body.replace(". ", ".", rng.randint(1, 20))
+    if rng.random() < 0.3:  # some turns without their number
+        body = re.sub(r"(?m)^([ \t]*\(?)[0-9]+\.[ \t]*(?=[A-Z])",
+                      lambda m: m.group(1) if rng.random() < 0.5 else m.group(), body)
     return text[:head_end] + body
 
 
