@@ -122,12 +122,15 @@ def stream_games(blocks: Iterable[str]) -> Iterator[str | GameText]:
             marks += 1
             if marks % 2 == 0:
                 continue  # a closing '---'
-            parts.append(lines[taken:mark.start()])
+            piece = lines[taken:mark.start()]
+            parts.append(piece)
             yield _piece(parts, start_line, marks > 1, index)
-            start_line = line + lines.count("\n", 0, mark.start())
+            line += piece.count("\n")
+            start_line = line
             parts, taken, index = [], mark.start(), index + 1
-        parts.append(lines[taken:])
-        line += lines.count("\n")
+        rest = lines[taken:]
+        parts.append(rest)
+        line += rest.count("\n")
         if block is None:
             break
     if marks == 0:
