@@ -118,9 +118,24 @@ def _sizes(files: list[str]) -> list[int]:
     return sizes
 
 
+def idle_cores() -> int:
+    """The cores this process may use that other processes are not busy on (by the load average
+    of the last minute): workers beyond them would only take turns on busy cores, and a run
+    shared out costs a fifth more work than one in this process."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        load = 0.0
+    return max(1, min(cores, int(cores - load + 0.5)))
+
+
 def auto_jobs(files: list[str], sizes: list[int] | None = None) -> int:
     """Worker processes for the default -j: none (1, this process) unless the work, by bytes and
-    by files, is worth starting them; never more than the cores or the runs of work there are."""
+    by files, is worth starting them; never more than the idle cores or the runs of work there are."""
     sizes = _sizes(files) if sizes is None else sizes
     work = sum(sizes) * SECONDS_PER_BYTE + len(files) * SECONDS_PER_FILE
     if work < PARALLEL_FROM_SECONDS:
@@ -128,7 +143,7 @@ def auto_jobs(files: list[str], sizes: list[int] | None = None) -> int:
     units = sum(max(1, size // UNIT_BYTES) if size >= SPLIT_FROM else 0 for size in sizes)
     small = sum(1 for size in sizes if size < SPLIT_FROM)
     units += -(-small // BATCH_FILES)
-    return max(1, min(os.cpu_count() or 1, 8, units))
+    return max(1, min(idle_cores(), 8, units))
 
 
 # -- checking ------------------------------------------------------------------------------------
