@@ -10,7 +10,7 @@ error) and replayed by replay_game, which says what is wrong.
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from .errors import Diagnostic
 from .gcpause import gc_paused
@@ -18,7 +18,7 @@ from .notation import fastread
 from .notation.games import GameText, normalise, stream_games
 from .notation.plain import read_plain_body
 from .notation.reading import SourceLines, read_game_text
-from .replayer import FileCheck, plays_cleanly, replay_game
+from .replayer import FileCheck, GameReplay, plays_cleanly, replay_game
 
 
 class GameLines(SourceLines, Sequence[str]):
@@ -36,11 +36,12 @@ class GameLines(SourceLines, Sequence[str]):
         return self(index + 1)
 
 
-def check_game(check: FileCheck, game: GameText, *, keep_states: bool = False, keep_games: bool = True) -> None:
-    """Check one game of ``check.file`` and add what it finds to ``check``.
+def check_game(check: FileCheck, game: GameText, *, keep_states: bool = False,
+               quick: bool = True) -> tuple[GameReplay | None, list[Diagnostic]]:
+    """Check one game of ``check.file``, count it in ``check``, and return its replay (None when
+    it could not be read, or played cleanly the quick way) and its diagnostics, in order.
 
-    With ``keep_games`` false only the counts and diagnostics are kept, and a game that plays
-    cleanly is checked without building its records.
+    With ``quick``, a game that plays cleanly is checked without building its records.
     """
     file = check.file
     text, line, index = game.text, game.first_line, game.index
@@ -48,55 +49,71 @@ def check_game(check: FileCheck, game: GameText, *, keep_states: bool = False, k
     if not game.closed:
         from .notation.syntax import unclosed_error
 
-        check.syntax.append(Diagnostic.from_notation_error(unclosed_error(line, file, lines), game=index))
         check.invalid_games += 1
-        return
+        return None, [Diagnostic.from_notation_error(unclosed_error(line, file, lines), game=index)]
     header = fastread.read_header_of(text, file, line)
     sure = True
-    if not keep_games and header is not None:
+    if quick and header is not None:
         body = text[header[1] + 1:]  # after the closing '---' line's end
         moves = read_plain_body(header[0], body) or fastread.read_moves(text, file, line, header)
         if moves is not None and plays_cleanly(moves):
             check.replayed += 1
             check.replayed_valid += 1
-            return
+            return None, []
         sure = moves is not None
     records, error = read_game_text(text, file, line, lines, header, fast=sure)
     if error is not None:
-        check.syntax.append(Diagnostic.from_notation_error(error, game=index))
         check.invalid_games += 1
-        return
-    for record in records:
-        object.__setattr__(record, "index", index)
-        replay = replay_game(record, source_lines=lines, keep_states=keep_states)
-        check.replayed += 1
-        check.replayed_valid += replay.valid
-        check.findings += replay.diagnostics
-        if keep_games:
-            check.games.append(replay)
+        return None, [Diagnostic.from_notation_error(error, game=index)]
+    record = records[0]
+    object.__setattr__(record, "index", index)
+    replay = replay_game(record, source_lines=lines, keep_states=keep_states)
+    check.replayed += 1
+    check.replayed_valid += replay.valid
+    return replay, sorted(replay.diagnostics, key=_where)
+
+
+def _where(diagnostic: Diagnostic) -> tuple[int, int]:
+    return diagnostic.line or 0, diagnostic.column or 0
 
 
 def check_games(pieces: Iterable[str | GameText], file: str, *, keep_states: bool = False,
-                keep_games: bool = True) -> FileCheck:
+                keep_games: bool = True,
+                each: Callable[[GameReplay | None, list[Diagnostic]], None] | None = None) -> FileCheck:
     """Check the games of a file as stream_games cuts them (the text before the first header
-    first), a game at a time."""
+    first), a game at a time.
+
+    Without ``each``, the check keeps every diagnostic and, with ``keep_games``, every game's
+    replay (else a game that plays cleanly is checked without building its records). With
+    ``each``, it keeps only the counts and hands each game's replay and diagnostics to ``each``
+    as it goes (the replay None when the game could not be read).
+    """
     check = FileCheck(file)
     for piece in pieces:
         if isinstance(piece, str):
-            _check_preamble(check, piece)
+            found = _check_preamble(check, piece)
+            replay = None
+        else:
+            with gc_paused():  # a game's records and states make no reference cycles
+                replay, found = check_game(check, piece, keep_states=keep_states,
+                                           quick=not keep_games and each is None)
+        if each is not None:
+            each(replay, found)
             continue
-        with gc_paused():  # a game's records and states make no reference cycles
-            check_game(check, piece, keep_states=keep_states, keep_games=keep_games)
+        (check.findings if replay is not None else check.syntax).extend(found)
+        if keep_games and replay is not None:
+            check.games.append(replay)
     return check
 
 
-def _check_preamble(check: FileCheck, text: str) -> None:
-    if text.strip():
-        from .notation.syntax import preamble_error
+def _check_preamble(check: FileCheck, text: str) -> list[Diagnostic]:
+    if not text.strip():
+        return []
+    from .notation.syntax import preamble_error
 
-        error, _, _ = preamble_error(text, len(text), check.file, SourceLines(text))
-        check.syntax.append(Diagnostic.from_notation_error(error))
-        check.invalid_games += 1
+    error, _, _ = preamble_error(text, len(text), check.file, SourceLines(text))
+    check.invalid_games += 1
+    return [Diagnostic.from_notation_error(error)]
 
 
 def check_text(text: str, file: str = "<string>", *, keep_states: bool = False,

@@ -51,9 +51,10 @@ def read_text(path: str | Path) -> tuple[str, str]:
 BLOCK_SIZE = 1 << 20
 
 
-def text_blocks(path: str | Path, size: int = BLOCK_SIZE) -> Iterator[str]:
+def text_blocks(path: str | Path, size: int = BLOCK_SIZE, *, normalised: bool = True) -> Iterator[str]:
     """The text of a file a block at a time, as read_text and notation.games.normalise give it
     whole (byte order mark dropped, CRLF and lone CR line ends made LF): memory for one block.
+    With ``normalised`` false, the text as read_text gives it (line ends kept).
 
     Raises what read_text raises, with the same message: ArboError when the file cannot be read,
     NotationErrors at the bad byte when it is not UTF-8 (found by reading it whole again, so the
@@ -72,10 +73,16 @@ def text_blocks(path: str | Path, size: int = BLOCK_SIZE) -> Iterator[str]:
                 except UnicodeDecodeError:
                     read_text(path)  # the located error, exactly as a whole read gives it
                     raise ArboError(f"{name}: is not UTF-8 text") from None  # it changed meanwhile
-                if first and text:
+                if first and text and normalised:
                     first = False
                     if text.startswith("\ufeff"):  # as normalise: a second mark after the one utf-8-sig drops
                         text = text[1:]
+                if not normalised:
+                    if text:
+                        yield text
+                    if not data:
+                        return
+                    continue
                 text = held + text
                 held = ""
                 if data and text.endswith("\r"):

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import List
+from typing import TYPE_CHECKING, Callable, Iterator, List
 
 import typer
 
 from ..errors import ArboError
 from .common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, read_input
+
+if TYPE_CHECKING:
+    from ..spool import Spool
 
 
 def canonical_text(text: str, name: str) -> str:
@@ -21,6 +23,35 @@ def canonical_text(text: str, name: str) -> str:
     if outcome.errors:
         raise NotationErrors(outcome.errors)
     return format_games(outcome.games)
+
+
+def _sources(path: str) -> tuple[str, Iterator, Callable[[], Iterator[str]]]:
+    """A file's name, its games as stream_games cuts them, and its text as read (for --check)."""
+    from ..notation.games import normalise, stream_games
+    from ..sources import text_blocks
+
+    if path == "-":
+        text, name = read_input(path)
+        return name, stream_games([normalise(text)]), lambda: iter([text])
+    return path, stream_games(text_blocks(path)), lambda: text_blocks(path, normalised=False)
+
+
+def format_file(name: str, pieces: Iterator, out: "Spool") -> list:
+    """Write the canonical form of a file's games into ``out``, a game at a time (as
+    canonical_text gives it whole); the syntax errors, when there are any (then ``out`` is not
+    to be used)."""
+    from ..notation.reading import read_pieces
+    from ..notation.writer import format_game
+
+    errors = []
+    first = True
+    for span, game in read_pieces(pieces, name):
+        if span.error is not None:
+            errors.append(span.error)
+        if game is not None and not errors:
+            out.write(format_game(game) if first else "\n" + format_game(game))
+            first = False
+    return errors
 
 
 def fmt(
@@ -41,29 +72,38 @@ def fmt(
 
         arbo fmt --in-place game.arb
     """
+    from ..errors import NotationErrors
+    from ..spool import Spool, replace_file, same_text
+
     if check and in_place:
         fail("--check and --in-place exclude each other", EXIT_USAGE)
     if in_place and "-" in files:
         fail("--in-place cannot rewrite standard input", EXIT_USAGE)
     failed = False
     for path in files:
-        try:
-            text, name = read_input(path)
-            formatted = canonical_text(text, name)
-        except ArboError as error:
-            _report(error)
-            failed = True
-            continue
-        if check:
-            if formatted != text:
-                typer.echo(f"would reformat {name}", err=True)
+        with Spool() as formatted:
+            try:
+                name, pieces, original = _sources(path)
+                errors = format_file(name, pieces, formatted)
+                if errors:
+                    raise NotationErrors(errors)
+                if check or in_place:
+                    same = same_text(formatted.pieces(), original())
+            except ArboError as error:
+                _report(error)
                 failed = True
-        elif in_place:
-            if formatted != text:
-                Path(path).write_text(formatted, encoding="utf-8", newline="\n")
-                typer.echo(f"reformatted {name}", err=True)
-        else:
-            typer.echo(formatted, nl=False)
+                continue
+            if check:
+                if not same:
+                    typer.echo(f"would reformat {name}", err=True)
+                    failed = True
+            elif in_place:
+                if not same:
+                    replace_file(path, formatted.pieces())
+                    typer.echo(f"reformatted {name}", err=True)
+            else:
+                for piece in formatted.pieces():  # a game at a time, as one echo of the whole
+                    typer.echo(piece, nl=False)
     raise typer.Exit(EXIT_INVALID if failed else 0)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Callable, Iterable, Optional
 
 import typer
 
@@ -11,6 +11,7 @@ from .common import EXIT_INVALID, echo_error, read_input
 
 if TYPE_CHECKING:
     from ..engine.scoring import ScoreSheet
+    from ..replayer import GameReplay
 
 HELP = """Score the end of a game: rights, best paths, totals and the winner.
 
@@ -46,30 +47,97 @@ def is_record(text: str, name: str) -> bool:
     return False
 
 
-def score_record_text(text: str, name: str, game: int | None) -> tuple[list[tuple[int, "ScoreSheet"]], bool]:
-    """Replay a record and score its valid finished games (or game number ``game``); also say
-    whether every game was valid. Diagnostics go to stderr; ArboError when the game asked for
-    cannot be scored.
-    """
-    from ..replayer import check_text
+def score_records(pieces: Iterable, name: str, game: int | None,
+                  show: Callable[[int, "ScoreSheet"], None]) -> bool:
+    """Replay the games of a record (as stream_games cuts them) one at a time and score its valid
+    finished games (or game number ``game``), handing each sheet to ``show`` as it comes; say
+    whether every game was valid. Diagnostics go to stderr as they are found, in the order of the
+    file; ArboError when the game asked for cannot be scored."""
+    from ..gamecheck import check_games
 
-    check = check_text(text, name)
-    for diagnostic in check.diagnostics:
-        typer.echo(diagnostic.show(), err=True)
+    notes: list[str] = []  # said after every diagnostic, as a check of the whole file says them
+    shown = 0
+
+    def each(replay: "GameReplay | None", found: list) -> None:
+        nonlocal shown
+        for diagnostic in found:
+            typer.echo(diagnostic.show(), err=True)
+        if replay is None or (game is not None and replay.record.index != game):
+            return
+        if replay.sheet is not None and replay.valid:
+            show(replay.record.index, replay.sheet)
+            shown += 1
+        elif replay.valid:
+            notes.append(f"{name}: game {replay.record.index} is not finished: nothing to score")
+
+    check = check_games(pieces, name, each=each)
     if game is not None and not 1 <= game <= check.game_count:
         raise ArboError(f"{name} holds {check.game_count} game(s); there is no game {game}")
-    sheets = []
-    for replay in check.games:
-        index = replay.record.index
-        if game is not None and index != game:
-            continue
-        if replay.sheet is not None and replay.valid:
-            sheets.append((index, replay.sheet))
-        elif replay.valid:
-            typer.echo(f"{name}: game {index} is not finished: nothing to score", err=True)
-    if game is not None and not sheets:
+    for note in notes:
+        typer.echo(note, err=True)
+    if game is not None and not shown:
         raise ArboError(f"{name}: game {game} cannot be scored")
-    return sheets, check.valid
+    return check.valid
+
+
+class _Sheets:
+    """Prints score sheets as they come, exactly as printing them all at the end would: the
+    sheet alone when there is one (so the first waits for a second), else a list."""
+
+    def __init__(self, name: str, as_json: bool) -> None:
+        self.name = name
+        self.as_json = as_json
+        self.waiting: tuple[int, "ScoreSheet"] | None = None
+        self.count = 0
+
+    def show(self, index: int, sheet: "ScoreSheet") -> None:
+        self.count += 1
+        if self.count == 1:
+            self.waiting = (index, sheet)
+            return
+        if self.waiting is not None:
+            self._print(*self.waiting, first=True)
+            self.waiting = None
+        self._print(index, sheet, first=False)
+
+    def _print(self, index: int, sheet: "ScoreSheet", first: bool) -> None:
+        if self.as_json:
+            import json
+
+            from ..report import sheet_to_json
+
+            element = json.dumps({"game": index, **sheet_to_json(sheet)}, indent=2)
+            lines = "\n".join("  " + line for line in element.split("\n"))
+            typer.echo(("[\n" if first else ",\n") + lines, nl=False)
+        else:
+            typer.echo(self._render(index, sheet), nl=False)
+
+    def _render(self, index: int, sheet: "ScoreSheet") -> str:
+        from ..report import render_sheet
+
+        title = None if self.name == "<stdin>" else self.name
+        if index:
+            title = f"{self.name}, game {index}"
+        return render_sheet(sheet, title=title)
+
+    def close(self, single: bool) -> None:
+        """Print what waits: the one sheet (alone when ``single``), or the end of the list."""
+        if self.waiting is not None:
+            index, sheet = self.waiting
+            if self.as_json:
+                import json
+
+                from ..report import sheet_to_json
+
+                if single:
+                    typer.echo(json.dumps(sheet_to_json(sheet), indent=2))
+                else:
+                    self._print(index, sheet, first=True)
+                    typer.echo("\n]")
+            else:
+                typer.echo(self._render(index, sheet), nl=False)
+        elif self.count and self.as_json:
+            typer.echo("\n]")
 
 
 def register(app: typer.Typer) -> None:
@@ -80,34 +148,29 @@ def register(app: typer.Typer) -> None:
         game: Optional[int] = typer.Option(None, "--game", "-g", help="For a record: only this game (1-based)."),
     ) -> None:
         valid = True
+        sheets = _Sheets(file, as_json)
         try:
-            text, name = read_input(file)
-            if is_record(text, name):
-                sheets, valid = score_record_text(text, name, game)
-                if not sheets:
-                    raise ArboError(f"{name}: no finished game to score")
-                single = game is not None or len(sheets) == 1
+            if file != "-" and file.endswith(".arb"):
+                from ..notation.games import stream_games
+                from ..sources import text_blocks
+
+                for _ in text_blocks(file, normalised=False):
+                    pass  # a fault of the bytes is said before anything else, as a whole read does
+                sheets.name = file
+                valid = score_records(stream_games(text_blocks(file)), file, game, sheets.show)
             else:
-                sheets, single = [(0, score_position_text(text, name))], True
+                text, name = read_input(file)
+                sheets.name = name
+                if is_record(text, name):
+                    from ..notation.games import normalise, stream_games
+
+                    valid = score_records(stream_games([normalise(text)]), name, game, sheets.show)
+                else:
+                    sheets.show(0, score_position_text(text, name))
+            if not sheets.count:
+                raise ArboError(f"{sheets.name}: no finished game to score")
         except ArboError as error:
             echo_error(error)
             raise typer.Exit(EXIT_INVALID) from None
-        if as_json:
-            import json
-
-            from ..report import sheet_to_json
-
-            if single and sheets:
-                payload = sheet_to_json(sheets[0][1])
-            else:
-                payload = [{"game": index, **sheet_to_json(sheet)} for index, sheet in sheets]
-            typer.echo(json.dumps(payload, indent=2))
-        else:
-            from ..report import render_sheet
-
-            for index, sheet in sheets:
-                title = None if name == "<stdin>" else name
-                if index:
-                    title = f"{name}, game {index}"
-                typer.echo(render_sheet(sheet, title=title), nl=False)
+        sheets.close(single=game is not None or sheets.count == 1)
         raise typer.Exit(0 if valid else EXIT_INVALID)

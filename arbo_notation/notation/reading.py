@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable, Iterator
 
 from ..errors import ArboError, NotationError, NotationErrors
 from ..gcpause import gc_paused
 from ..sources import read_text
 from . import fastread
-from .games import cut_games, normalise
+from .games import GameText, normalise, stream_games
 from .record import GameRecord, Header
 
 __all__ = ["GameSpan", "ParseOutcome", "parse", "parse_all", "parse_file", "parse_file_all", "read_game_text"]
@@ -88,6 +88,39 @@ class SourceLines:
         return self.lines[index] if 0 <= index < len(self.lines) else ""
 
 
+def read_pieces(pieces: Iterable[str | GameText], file: str,
+                first_line: int = 1) -> Iterator[tuple[GameSpan, GameRecord | None]]:
+    """Read games as games.stream_games cuts them (the text before the first header first): for
+    each, where it stands and its record, or None when its span names a syntax error. A game at a
+    time: memory for one game, whatever the size of the file. ``first_line`` is the line of the
+    file where the text starts."""
+    shift = first_line - 1
+    for piece in pieces:
+        if isinstance(piece, str):
+            if piece.strip():
+                from .syntax import preamble_error
+
+                lines = SourceLines(piece, first_line)
+                error, line, last = preamble_error(piece, len(piece), file, lines, first_line)
+                yield GameSpan(0, line, last, error), None
+            continue
+        line = piece.first_line + shift
+        lines = SourceLines(piece.text, line)
+        with gc_paused():
+            if piece.closed:
+                games, error = read_game_text(piece.text, file, line, lines)
+            else:
+                from .syntax import unclosed_error
+
+                games, error = [], unclosed_error(line, file, lines)
+        span = GameSpan(piece.index, line, piece.last_line + shift, error)
+        if not games:
+            yield span, None
+        for game in games:
+            object.__setattr__(game, "index", piece.index)
+            yield span, game
+
+
 def parse_all(text: str, file: str = "<string>", *, first_line: int = 1) -> ParseOutcome:
     """Read every game of a text; a game with a syntax error is reported and the next games read.
 
@@ -96,32 +129,14 @@ def parse_all(text: str, file: str = "<string>", *, first_line: int = 1) -> Pars
     """
     if not isinstance(text, str):
         raise ArboError(f"expected the text of a record, not {type(text).__name__}")
-    text = normalise(text)
     outcome = ParseOutcome()
-    preamble_end, chunks = cut_games(text)
-    source_line = SourceLines(text, first_line)
-    if text[:preamble_end].strip():
-        from .syntax import preamble_error
-
-        error, line, last = preamble_error(text, preamble_end, file, source_line, first_line)
-        outcome.errors.append(error)
-        outcome.game_spans.append(GameSpan(0, line, last, error))
-    shift = first_line - 1
-    with gc_paused():
-        for index, chunk in enumerate(chunks, 1):
-            line = chunk.first_line + shift
-            if chunk.closed:
-                games, error = read_game_text(text[chunk.start:chunk.end], file, line, source_line)
-            else:
-                from .syntax import unclosed_error
-
-                games, error = [], unclosed_error(line, file, source_line)
-            for game in games:
-                object.__setattr__(game, "index", index)
-                outcome.games.append(game)
-            if error is not None:
-                outcome.errors.append(error)
-            outcome.game_spans.append(GameSpan(index, line, chunk.last_line + shift, error))
+    for span, game in read_pieces(stream_games([normalise(text)]), file, first_line):
+        if game is not None:
+            outcome.games.append(game)
+        if span.error is not None:
+            outcome.errors.append(span.error)
+        if not outcome.game_spans or outcome.game_spans[-1] is not span:
+            outcome.game_spans.append(span)
     return outcome
 
 

@@ -1,0 +1,97 @@
+"""Output written a piece at a time, kept out of memory: held in a temporary file until the command
+knows it succeeded, or written to a new copy that replaces a file whole."""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from pathlib import Path
+from typing import Iterable, Iterator
+
+
+class Spool:
+    """Text written a piece at a time into an unnamed temporary file, then given back piece by
+    piece (so a command prints nothing when it fails half-way, and holds no more than a piece)."""
+
+    def __init__(self) -> None:
+        self._file = tempfile.TemporaryFile("w+", encoding="utf-8", newline="")
+        self._sizes: list[int] = []
+
+    def write(self, text: str) -> None:
+        if text:
+            self._file.write(text)
+            self._sizes.append(len(text))
+
+    def __bool__(self) -> bool:
+        return bool(self._sizes)
+
+    def pieces(self) -> Iterator[str]:
+        """The pieces written, in order (characters, not bytes: the file is read as text)."""
+        self._file.flush()
+        self._file.seek(0)
+        for size in self._sizes:
+            yield self._file.read(size)
+
+    def close(self) -> None:
+        self._file.close()
+
+    def __enter__(self) -> "Spool":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def same_text(pieces: Iterable[str], blocks: Iterable[str]) -> bool:
+    """Whether two texts, each given in pieces of any sizes, are the same text."""
+    mine, theirs = iter(pieces), iter(blocks)
+    left: str | None = ""
+    right: str | None = ""
+    while True:
+        while left == "":
+            left = next(mine, None)
+        while right == "":
+            right = next(theirs, None)
+        if left is None or right is None:
+            return left is None and right is None
+        size = min(len(left), len(right))
+        if left[:size] != right[:size]:
+            return False
+        left, right = left[size:], right[size:]
+
+
+def replace_file(path: str | Path, pieces: Iterable[str]) -> None:
+    """Write the pieces to a new file beside ``path`` (UTF-8, line ends as given), flush it to
+    disk, and rename it over ``path``: a kill at any moment leaves the old file or the new one,
+    whole. The new file keeps the old one's permissions."""
+    target = Path(path)
+    folder = target.parent
+    handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
+            for piece in pieces:
+                out.write(piece)
+            out.flush()
+            os.fsync(out.fileno())
+        try:
+            os.chmod(temporary, stat.S_IMODE(os.stat(target).st_mode))
+        except OSError:
+            pass
+        os.replace(temporary, target)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+    try:
+        directory = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(directory)
+    except OSError:
+        pass
+    finally:
+        os.close(directory)
