@@ -136,9 +136,11 @@ def write_layout(folder: Path, texts: list[str], suffix: str, layout: str) -> li
     return paths
 
 
-def run(command: list[str]) -> float:
+def run(command: list[str], folder: Path) -> float:
     start = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True)
+    # From the temporary folder: `python -m` puts the working folder first on the path, and the
+    # arbo measured must be the one the environment (PYTHONPATH) names.
+    done = subprocess.run(command, capture_output=True, text=True, cwd=folder)
     elapsed = time.perf_counter() - start
     if done.returncode != 0:
         raise SystemExit(f"{command[:5]}... failed ({done.returncode}): {done.stderr[-500:]}")
@@ -160,9 +162,9 @@ def measure(kind: str, layout: str, count: int, rounds: int) -> dict[str, float]
         base = [sys.executable, "-m", "arbo_notation", "check", "-q"]
         times: dict[str, list[float]] = {"default": [], "j1": [], "chess": []}
         for _ in range(rounds):
-            times["default"].append(run(base + arb))
-            times["j1"].append(run(base + ["-j", "1"] + arb))
-            times["chess"].append(run([sys.executable, "-c", _CHESS] + pgn))
+            times["default"].append(run(base + arb, folder))
+            times["j1"].append(run(base + ["-j", "1"] + arb, folder))
+            times["chess"].append(run([sys.executable, "-c", _CHESS] + pgn, folder))
     median = {key: statistics.median(value) for key, value in times.items()}
     return {
         "turns": turns,
