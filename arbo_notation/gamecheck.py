@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Callable, Iterable, Iterator, Sequence
 
 from .errors import Diagnostic
-from .gcpause import gc_paused
 from .notation import fastread
 from .notation.games import GameText, normalise, stream_games
 from .notation.plain import read_plain_body
@@ -94,9 +93,7 @@ def check_games(pieces: Iterable[str | GameText], file: str, *, keep_states: boo
             found = _check_preamble(check, piece)
             replay = None
         else:
-            with gc_paused():  # a game's records and states make no reference cycles
-                replay, found = check_game(check, piece, keep_states=keep_states,
-                                           quick=not keep_games and each is None)
+            replay, found = check_game(check, piece, keep_states=keep_states, quick=not keep_games and each is None)
         if each is not None:
             each(replay, found)
             continue

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from ..errors import ArboError, NotationError, NotationErrors
-from ..gcpause import gc_paused
 from ..sources import read_text
 from . import fastread
 from .games import GameText, normalise, stream_games
@@ -106,13 +105,12 @@ def read_pieces(pieces: Iterable[str | GameText], file: str,
             continue
         line = piece.first_line + shift
         lines = SourceLines(piece.text, line)
-        with gc_paused():
-            if piece.closed:
-                games, error = read_game_text(piece.text, file, line, lines)
-            else:
-                from .syntax import unclosed_error
+        if piece.closed:
+            games, error = read_game_text(piece.text, file, line, lines)
+        else:
+            from .syntax import unclosed_error
 
-                games, error = [], unclosed_error(line, file, lines)
+            games, error = [], unclosed_error(line, file, lines)
         span = GameSpan(piece.index, line, piece.last_line + shift, error)
         if not games:
             yield span, None

@@ -28,7 +28,6 @@ from lark import Token
 from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
 
 from ..errors import ArboError, NotationError
-from ..gcpause import gc_paused
 from . import build
 from .build import MAX_VARIATION_DEPTH
 from .games import game_texts, split_games
@@ -261,7 +260,7 @@ def parse_game(part: str, file: str, line: int,
     parser, builder = _parser()
     error: NotationError | None = None
     games: list[GameRecord] = []
-    with _LOCK, gc_paused():
+    with _LOCK:
         builder.reset(file)
         builder.offset = line - 1
         try:
