@@ -48,17 +48,19 @@ def same_text(pieces: Iterable[str], blocks: Iterable[str]) -> bool:
     mine, theirs = iter(pieces), iter(blocks)
     left: str | None = ""
     right: str | None = ""
+    i = j = 0  # how far into ``left`` and ``right`` the texts agree
     while True:
-        while left == "":
-            left = next(mine, None)
-        while right == "":
-            right = next(theirs, None)
+        while left is not None and i == len(left):
+            left, i = next(mine, None), 0
+        while right is not None and j == len(right):
+            right, j = next(theirs, None), 0
         if left is None or right is None:
             return left is None and right is None
-        size = min(len(left), len(right))
-        if left[:size] != right[:size]:
+        size = min(len(left) - i, len(right) - j)
+        if left[i:i + size] != right[j:j + size]:
             return False
-        left, right = left[size:], right[size:]
+        i += size
+        j += size
 
 
 def replace_file(path: str | Path, pieces: Iterable[str]) -> None:

@@ -103,6 +103,17 @@ def test_json_laid_out_otherwise_or_faulty_is_read_whole(text):
         list(json_games([text], "g.json"))
 
 
+@pytest.mark.parametrize("size", range(1, 12))
+def test_json_cut_anywhere_in_a_word_or_number_still_streams(size):
+    games = parse((SAMPLES / "annotated.arb").read_text())
+    data = json.loads(convert.dumps_json(games))
+    data["games"][0]["header"]["flags"] = [True, False, None, -12.5e3, 123456789]
+    text = json.dumps(data, indent=2)
+    for at in range(text.index('"flags"'), text.index("123456789") + 10):
+        blocks = [text[:at], text[at:at + size], text[at + size:]]
+        assert list(json_games(blocks, "g.json")) == convert.loads_json(text, "g.json")
+
+
 def test_an_empty_games_list_streams():
     assert list(json_games(['{"format":"arbo","version":1,"games":[ ]}\n'], "g.json")) == []
 

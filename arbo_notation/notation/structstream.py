@@ -57,6 +57,7 @@ def yaml_pieces(games: Iterable[GameRecord]) -> Iterator[str]:
 # -- reading JSON --------------------------------------------------------------------------------
 
 _SPACE = re.compile(r"[ \t\n\r]*")
+_LONGEST_WORD = len("-Infinity")
 _KEY = re.compile(r'[ \t\n\r]*"(format|version|games)"[ \t\n\r]*:[ \t\n\r]*')
 
 
@@ -112,8 +113,10 @@ class _Buffer:
             try:
                 value, end = decoder.raw_decode(self.text, self.pos)
             except json.JSONDecodeError as error:
+                # Cut short by the end of the block: inside a string, or within a word's length
+                # of the end (a block may end in the middle of 'true' or '-Infinity').
                 cut_short = error.msg.startswith("Unterminated string") or \
-                    error.pos >= len(self.text.rstrip(" \t\n\r"))
+                    error.pos >= len(self.text.rstrip(" \t\n\r")) - _LONGEST_WORD
                 if cut_short and self.more():
                     continue
                 raise NotStreamable from None
