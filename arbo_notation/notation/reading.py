@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from ..errors import ArboError, NotationError, NotationErrors
+from ..gcpause import gc_paused
 from ..sources import read_text
 from . import fastread
 from .games import GameText, normalise, stream_games
@@ -128,13 +129,14 @@ def parse_all(text: str, file: str = "<string>", *, first_line: int = 1) -> Pars
     if not isinstance(text, str):
         raise ArboError(f"expected the text of a record, not {type(text).__name__}")
     outcome = ParseOutcome()
-    for span, game in read_pieces(stream_games([normalise(text)]), file, first_line):
-        if game is not None:
-            outcome.games.append(game)
-        if span.error is not None:
-            outcome.errors.append(span.error)
-        if not outcome.game_spans or outcome.game_spans[-1] is not span:
-            outcome.game_spans.append(span)
+    with gc_paused():  # every record is kept
+        for span, game in read_pieces(stream_games([normalise(text)]), file, first_line):
+            if game is not None:
+                outcome.games.append(game)
+            if span.error is not None:
+                outcome.errors.append(span.error)
+            if not outcome.game_spans or outcome.game_spans[-1] is not span:
+                outcome.game_spans.append(span)
     return outcome
 
 
