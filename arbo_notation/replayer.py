@@ -6,6 +6,7 @@ a rule error ends the replay of that line of play, and the next game of the file
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Sequence
 
@@ -178,11 +179,17 @@ def new_game(record: GameRecord) -> Game:
 
 def game_for(header: Header) -> Game:
     """The game a header sets up; RuleError when it describes no legal table."""
-    config = GameConfig(tuple(header.players), tuple(header.species))
+    config = _config(tuple(header.players), tuple(header.species))
     if header.perspective is not None:
         config.seat(header.perspective)
     setup = Setup(deck=header.deck, hands=dict(header.hands), discards=dict(header.discards))
     return Game(config, setup)
+
+
+@functools.lru_cache(maxsize=256)
+def _config(players: tuple[str, ...], species: tuple[str, ...]) -> GameConfig:
+    """A game's configuration, checked once for each table a file sets (a value: it can be shared)."""
+    return GameConfig(players, species)
 
 
 class TurnError(ArboError):
