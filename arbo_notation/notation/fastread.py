@@ -194,7 +194,7 @@ class _Body:
                 turn = _TURN.match(text, pos)
                 if turn is not None:
                     self.locate(pos)
-                    turns, pos = make.turns(_matches(turn, text), text, pos, self.line, self.line_start)
+                    turns, pos = make.turns(turn, text, pos, self.line, self.line_start)
                     frame.runs.append(build.Run(turns))
                     continue
             if c == "{" or c == ";":
@@ -262,9 +262,9 @@ class _Records:
     def __init__(self, pieces: build.Pieces) -> None:
         self.pieces = pieces
 
-    def turns(self, matches: Iterator[re.Match[str]], text: str, at: int, line: int,
-              line_start: int) -> tuple[list[Turn], int]:
-        return build.turns_of(matches, text, at, line, line_start, self.pieces)
+    def turns(self, first: re.Match[str], text: str, at: int, line: int, line_start: int) -> tuple[list[Turn], int]:
+        """The run of turns that ``first`` starts, and where it ends."""
+        return build.turns_of(_matches(first, text), text, at, line, line_start, self.pieces)
 
     comment = staticmethod(build.comment_of)
 
@@ -337,19 +337,23 @@ class _Moves:
     def __init__(self, pieces: _MovePieces) -> None:
         self.pieces = pieces
 
-    def turns(self, matches: Iterator[re.Match[str]], text: str, at: int, line: int,
+    def turns(self, first: re.Match[str], text: str, at: int, line: int,
               line_start: int) -> tuple[list[PlainTurn], int]:
+        """The run of turns that ``first`` starts, and where it ends (the hot loop of a check
+        off the plain form: one match and a few look-ups a turn)."""
         draws, plantings, cards = self.pieces.draws, self.pieces.plantings, self.pieces.cards
+        match = _TURN.match
         turns: list[PlainTurn] = []
         append = turns.append
+        m: re.Match[str] | None = first
         end = at
         try:
-            for m in matches:
-                _, number, player, first, second, plant, discard, _, _, _ = m.groups()
+            while m is not None:
+                number, player, one, two, plant, discard = m.group(2, 3, 4, 5, 6, 7)
                 card, cell = plantings[plant]
-                append((int(number) if number else None, player, draws[first], draws[second], card, cell,
-                        cards[discard]))
+                append((int(number) if number else None, player, draws[one], draws[two], card, cell, cards[discard]))
                 end = m.end()
+                m = match(text, end)
         except ValueError:  # a number too long for int(): the parser says where
             raise _Unsure from None
         return turns, end
