@@ -10,7 +10,7 @@ error) and replayed by replay_game, which says what is wrong.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Sequence
 
 from .errors import Diagnostic
 from .notation import fastread
@@ -118,7 +118,3 @@ def check_text(text: str, file: str = "<string>", *, keep_states: bool = False,
     """Read and replay every game of a source text (see replayer.check_text)."""
     return check_games(stream_games([normalise(text)]), file, keep_states=keep_states, keep_games=keep_games)
 
-
-def game_texts_of(text: str) -> Iterator[str | GameText]:
-    """The pieces of a whole text, as stream_games gives them."""
-    return stream_games([normalise(text)])

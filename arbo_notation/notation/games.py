@@ -1,7 +1,8 @@
 """Cutting a source text into games at its '---' header lines, without reading them.
 
-A line that is '---' can only open or close a header, so the cut is exact; the parser
-(syntax.py) and the fast check (replayer.py) both start here, and neither needs lark for it.
+A line that is '---' can only open or close a header, so the cut is exact; every reader starts
+here, and none needs lark for it. stream_games cuts a text given block by block, holding one game
+at a time, as cut_games cuts a whole text.
 """
 
 from __future__ import annotations
@@ -50,35 +51,6 @@ def cut_games(text: str) -> tuple[int, list[GameChunk]]:
         chunks.append(GameChunk(start, end, line, max(last_line, line), i + 1 < len(marks)))
         line = next_line
     return marks[0], chunks
-
-
-def game_texts(text: str) -> list[tuple[int, str]] | None:
-    """Each game of a (normalised) text as (line of its opening '---', its text); None when text
-    other than white space stands before the first header."""
-    preamble_end, chunks = cut_games(text)
-    if text[:preamble_end].strip():
-        return None
-    return [(chunk.first_line, text[chunk.start:chunk.end]) for chunk in chunks]
-
-
-def split_games(text: str, parts: int) -> list[tuple[int, str]]:
-    """Cut a (normalised) text into at most ``parts`` runs of whole games, for reading in parallel.
-
-    Each run comes with the number of games before it and is padded with blank lines so that
-    its line numbers are those of the whole text. Text before the first header stays with the
-    first run.
-    """
-    preamble_end, chunks = cut_games(text)
-    if parts <= 1 or len(chunks) <= 1:
-        return [(0, text)]
-    size = -(-len(chunks) // parts)
-    runs = []
-    for first in range(0, len(chunks), size):
-        group = chunks[first:first + size]
-        start = 0 if first == 0 else group[0].start
-        padding = "\n" * (group[0].first_line - 1) if first else ""
-        runs.append((first, padding + text[start:group[-1].end]))
-    return runs
 
 
 @dataclass(frozen=True, slots=True)

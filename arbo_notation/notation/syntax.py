@@ -30,15 +30,12 @@ from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
 from ..errors import ArboError, NotationError
 from . import build
 from .build import MAX_VARIATION_DEPTH
-from .games import game_texts, split_games
 from .header import read_header
 from .reading import GameSpan, ParseOutcome, parse, parse_all, parse_file, parse_file_all
 from .record import RESERVED_NAMES, Comment, GameRecord, Header, Result, Reveal, Variation
 
 __all__ = [
     "GameSpan",
-    "game_texts",
-    "split_games",
     "MAX_VARIATION_DEPTH",
     "ParseOutcome",
     "grammar_text",
