@@ -50,20 +50,13 @@ def test_workers_find_what_one_process_finds(tmp_path: Path, big_text: str, monk
 
 
 def test_the_default_uses_workers_only_for_work_worth_them(monkeypatch, tmp_path: Path):
-    monkeypatch.setattr(checkfiles, "idle_cores", lambda: 4)
+    monkeypatch.setattr(checkfiles, "usable_cores", lambda: 4)
     one = tmp_path / "one.arb"
     one.write_text((SAMPLES / "annotated.arb").read_text())
-    assert auto_jobs([str(one)] * 10) == 1  # ten small files: quicker here than starting workers
-    assert auto_jobs([str(one)] * 1000) == 4  # a thousand: worth it
-    assert auto_jobs([str(one)], [3 << 20]) == 4  # three megabytes: twelve runs of games
-    assert auto_jobs([str(one)], [900 << 10]) == 1
-    assert auto_jobs([str(one)] * 2, [2 << 20, 100]) == 4
-    monkeypatch.setattr(checkfiles, "idle_cores", lambda: 1)
-    assert auto_jobs([str(one)] * 1000) == 1
-
-
-def test_idle_cores_are_the_cores_the_load_leaves(monkeypatch):
-    monkeypatch.setattr(checkfiles.os, "sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
-    for load, idle in ((0.0, 4), (0.4, 4), (1.0, 3), (2.6, 1), (9.0, 1)):
-        monkeypatch.setattr(checkfiles.os, "getloadavg", lambda load=load: (load, 0.0, 0.0))
-        assert checkfiles.idle_cores() == idle
+    assert auto_jobs([str(one)] * 1000) == 1  # a thousand small files: quicker here than starting workers
+    assert auto_jobs([str(one)] * 10000) == 4  # ten thousand: worth it
+    assert auto_jobs([str(one)], [3 << 20]) == 1  # three megabytes (a thousand games): here
+    assert auto_jobs([str(one)], [30 << 20]) == 4  # thirty: a hundred and twenty runs of games
+    assert auto_jobs([str(one)] * 2, [9 << 20, 100]) == 4
+    monkeypatch.setattr(checkfiles, "usable_cores", lambda: 1)
+    assert auto_jobs([str(one)] * 10000) == 1

@@ -49,7 +49,7 @@ def check(
     Each finding is printed on stderr as FILE:LINE:COLUMN: error: MESSAGE, with the source line
     and a caret; a summary closes the run. The exit status is 1 when any game is invalid.
 
-    Big inputs (a megabyte and more, or many files) are shared out among worker processes, one per core, whole games at a time; -j sets their number, -j 1 checks in this process.
+    Big inputs (several megabytes, or thousands of files) are shared out among worker processes, one per core, whole games at a time; -j sets their number, -j 1 checks in this process.
 
     Examples:
 
