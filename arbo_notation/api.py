@@ -48,7 +48,7 @@ def read_games(source: Source) -> list[GameRecord]:
     Raises ``NotationErrors`` (every syntax error of the source, each located) when any game
     cannot be read, as ``parse_file`` does, and ``ArboError`` when the file cannot be read.
     """
-    from .notation.syntax import parse
+    from .notation.reading import parse
 
     text, name = read_source(source)
     return parse(text, name)
@@ -112,7 +112,7 @@ def load_game(source: Source, number: int = 1) -> GameTree:
 
 def game_tree(text: str, name: str, number: int = 1) -> GameTree:
     """Game ``number`` (1-based) of a record's text, replayed into its tree (see ``load_game``)."""
-    from .notation.syntax import parse_all
+    from .notation.reading import parse_all
 
     outcome = parse_all(text, name)
     records = {record.index: record for record in outcome.games}

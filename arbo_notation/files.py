@@ -6,6 +6,7 @@ import errno
 import os
 import secrets
 import stat
+from typing import Iterable
 
 __all__ = ["write_atomic"]
 
@@ -13,8 +14,11 @@ __all__ = ["write_atomic"]
 _CHUNK = 1 << 20
 
 
-def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, encoding: str = "utf-8") -> None:
-    """Write ``data`` (text is encoded with ``encoding``, line ends as given) to ``path`` atomically.
+def write_atomic(
+    path: str | os.PathLike[str], data: str | bytes | Iterable[str | bytes], *, encoding: str = "utf-8"
+) -> None:
+    """Write ``data`` (text is encoded with ``encoding``, line ends as given; or pieces of either,
+    written as they come, so a big file is never whole in memory) to ``path`` atomically.
 
     The data goes to a temporary file in the same folder, is flushed and synced to the disk, then
     renamed over ``path``: a reader, a kill (SIGKILL, Ctrl-C) or a full disk at any moment leaves
@@ -29,7 +33,7 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, encoding: s
     Raises OSError, with the path as written, when it cannot be done; then nothing has changed
     and no temporary file is left.
     """
-    payload = data.encode(encoding) if isinstance(data, str) else bytes(data)
+    pieces = [data] if isinstance(data, (str, bytes)) else data
     name = os.fspath(path)
     try:
         old = os.stat(name)  # through a symbolic link, to the file it points to
@@ -45,7 +49,8 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, encoding: s
     temporary, fd = _create_temporary(folder, os.path.basename(target))
     try:
         try:
-            _write_all(fd, payload)
+            for piece in pieces:
+                _write_all(fd, piece.encode(encoding) if isinstance(piece, str) else bytes(piece))
             if old is not None:
                 _keep_owner_and_mode(fd, old)
             os.fsync(fd)

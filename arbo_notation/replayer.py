@@ -8,15 +8,15 @@ elsewhere a rule error ends the replay of that line of play. The next game is al
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Sequence
 
 from .engine.cards import SPECIES_COUNT_BY_PLAYERS, Card
 from .engine.scoring import PlayerPosition, ScoreSheet, score_position, score_totals
 from .engine.state import Game, GameConfig, Setup
-from .errors import ArboError, Code, Diagnostic, RuleError, Severity, TurnError
-from .gcpause import gc_paused
-from .notation.plain import PlainGame, read_plain_game
+from .errors import Code, Diagnostic, RuleError, Severity, TurnError
+from .notation.plain import PlainGame, PlainTurn
 from .notation.record import Draw, DrawKind, GameRecord, Header, Pos, Turn, Variation
 
 #: Called after each turn played (legal, or repaired): (turn, state after it, depth of variation).
@@ -192,11 +192,17 @@ def new_game(record: GameRecord) -> Game:
 
 def game_for(header: Header) -> Game:
     """The game a header sets up; RuleError when it describes no legal table."""
-    config = GameConfig(tuple(header.players), tuple(header.species))
+    config = _config(tuple(header.players), tuple(header.species))
     if header.perspective is not None:
         config.seat(header.perspective)
     setup = Setup(deck=header.deck, hands=dict(header.hands), discards=dict(header.discards))
     return Game(config, setup)
+
+
+@functools.lru_cache(maxsize=256)
+def _config(players: tuple[str, ...], species: tuple[str, ...]) -> GameConfig:
+    """A game's configuration, checked once for each table a file sets (a value: it can be shared)."""
+    return GameConfig(players, species)
 
 
 @dataclass(slots=True)
@@ -520,9 +526,7 @@ def plays_cleanly(plain: PlainGame) -> bool:
         return False  # a warning to give
     try:
         game = game_for(header)
-        played = game.play_known_turns(plain.turns)
-        for turn in plain.turns[played:]:
-            game.play_turn(turn)
+        _play_cleanly(game, plain.turns, plain.branches)
         if not game.is_over or plain.scores is None:
             return False
         if len({player for player, _ in plain.reveals}) != len(plain.reveals):
@@ -537,6 +541,23 @@ def plays_cleanly(plain: PlainGame) -> bool:
     players = [PlayerPosition(p, game.arboretum(p), hands[p]) for p in game.players]
     totals = score_totals(game.config.species, players)
     return plain.scores == totals and (header.result is None or dict(header.result) == totals)
+
+
+def _play_cleanly(game: Game, turns: list[PlainTurn], branches: tuple = ()) -> None:
+    """Play a line's turns, each of its variations from the position before the turn it replaces
+    (as replay_line); RuleError at the first turn that is illegal or wrongly numbered."""
+    done = 0
+    for index, lines in branches + ((len(turns), ()),):
+        segment = turns[done:index]
+        if any(turn[0] is None for turn in segment):  # unnumbered: the number it must have
+            first = game.turn_number
+            segment = [(first + i, *turn[1:]) if turn[0] is None else turn for i, turn in enumerate(segment)]
+        played = game.play_known_turns(segment)
+        for turn in segment[played:]:
+            game.play_turn(turn)  # type: ignore[arg-type]
+        for line_turns, line_branches in lines:
+            _play_cleanly(game.copy(), line_turns, line_branches)
+        done = index
 
 
 @dataclass(slots=True)
@@ -569,93 +590,18 @@ class FileCheck:
         return not self.invalid_games and self.replayed_valid == self.replayed
 
 
-class _SourceLines(Sequence[str]):
-    """The lines of a text, split only when a diagnostic first asks for one."""
-
-    def __init__(self, text: str) -> None:
-        self._text = text
-        self._lines: list[str] | None = None
-
-    def _split(self) -> list[str]:
-        if self._lines is None:
-            self._lines = self._text.split("\n")
-        return self._lines
-
-    def __len__(self) -> int:
-        return len(self._split())
-
-    def __getitem__(self, index):  # type: ignore[override]
-        return self._split()[index]
-
-
-#: Games are read and replayed this many at a time, so that a big file never has all its records
-#: in memory at once (which also keeps the garbage collector's work small).
-GAMES_PER_RUN = 64
-
-
 def check_text(
     text: str, file: str = "<string>", *, keep_states: bool = False, keep_games: bool = True
 ) -> FileCheck:
-    """Parse and replay every game of a source text, a run of games at a time.
+    """Read and replay every game of a source text, a game at a time.
 
     With ``keep_games`` false only the counts and diagnostics are kept, not each game's replay,
-    and a game in the plain canonical form that replays cleanly is checked without building its
-    records (notation/plain.py); any other game goes through the parser and replay_game.
+    and a game that replays cleanly is checked without building its records (gamecheck.py); any
+    other game is read into records and replayed by replay_game.
     """
-    from .notation.games import normalise, split_games
+    from .gamecheck import check_text as check_games_of_text
 
-    text = normalise(text)
-    lines = _SourceLines(text)
-    check = FileCheck(file)
-    clean = None if keep_games else _clean_games(text, file)
-    headers = text.count("\n---") // 2 + 1
-    runs = split_games(text, max(1, headers // GAMES_PER_RUN))
-    for number, (before, part) in enumerate(runs):
-        after = runs[number + 1][0] if number + 1 < len(runs) else None
-        if clean is not None and all(clean[before:after]):
-            count = len(clean[before:after])
-            check.replayed += count
-            check.replayed_valid += count
-        else:
-            _check_run(check, part, before, lines, keep_states, keep_games)
-    return check
-
-
-def _clean_games(text: str, file: str) -> list[bool] | None:
-    """For each game, whether it is plain and replays cleanly (None: text before the first game)."""
-    from .notation.games import game_texts
-
-    games = game_texts(text)
-    if games is None:
-        return None
-    clean = []
-    with gc_paused():  # the plain check makes no reference cycles (scoring breaks its own)
-        for first_line, game_text in games:
-            plain = read_plain_game(game_text, file, first_line)
-            clean.append(plain is not None and plays_cleanly(plain))
-    return clean
-
-
-def _check_run(
-    check: FileCheck, part: str, before: int, lines: Sequence[str], keep_states: bool, keep_games: bool
-) -> None:
-    """Parse and replay a run of whole games (padded to its lines in the file), ``before`` games in."""
-    from .notation.syntax import parse_all
-
-    outcome = parse_all(part, check.file)
-    for error in outcome.errors:
-        index = outcome.game_of(error)
-        check.syntax.append(Diagnostic.from_notation_error(error, game=index + before if index else None))
-    check.invalid_games += outcome.unreadable
-    for record in outcome.games:
-        if before:
-            object.__setattr__(record, "index", record.index + before)  # its place in the whole file
-        replay = replay_game(record, source_lines=lines, keep_states=keep_states)
-        check.replayed += 1
-        check.replayed_valid += replay.valid
-        check.findings += replay.diagnostics
-        if keep_games:
-            check.games.append(replay)
+    return check_games_of_text(text, file, keep_states=keep_states, keep_games=keep_games)
 
 
 __all__ = [

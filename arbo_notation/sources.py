@@ -2,24 +2,29 @@
 
 from __future__ import annotations
 
+import codecs
 from pathlib import Path
+from typing import Iterator
 
 from .errors import ArboError, NotationError, NotationErrors
 
 
+def _unreadable(name: str, error: OSError) -> ArboError:
+    if isinstance(error, FileNotFoundError):
+        return ArboError(f"{name}: no such file")
+    if isinstance(error, IsADirectoryError):
+        return ArboError(f"{name}: is a directory, not a file")
+    if isinstance(error, PermissionError):
+        return ArboError(f"{name}: permission denied")
+    return ArboError(f"{name}: cannot be read ({error.strerror or error})")
+
+
 def read_bytes(path: str | Path) -> bytes:
     """The bytes of a file; ArboError saying plainly why they cannot be read."""
-    name = str(path)
     try:
         return Path(path).read_bytes()
-    except FileNotFoundError:
-        raise ArboError(f"{name}: no such file") from None
-    except IsADirectoryError:
-        raise ArboError(f"{name}: is a directory, not a file") from None
-    except PermissionError:
-        raise ArboError(f"{name}: permission denied") from None
     except OSError as error:
-        raise ArboError(f"{name}: cannot be read ({error.strerror or error})") from None
+        raise _unreadable(str(path), error) from None
 
 
 def decode(data: bytes, name: str) -> str:
@@ -40,3 +45,53 @@ def decode(data: bytes, name: str) -> str:
 def read_text(path: str | Path) -> tuple[str, str]:
     """The text of a file and the name to show in messages."""
     return decode(read_bytes(path), str(path)), str(path)
+
+
+#: How much of a file text_blocks reads at a time.
+BLOCK_SIZE = 1 << 20
+
+
+def text_blocks(path: str | Path, size: int = BLOCK_SIZE, *, normalised: bool = True) -> Iterator[str]:
+    """The text of a file a block at a time, as read_text and notation.games.normalise give it
+    whole (byte order mark dropped, CRLF and lone CR line ends made LF): memory for one block.
+    With ``normalised`` false, the text as read_text gives it (line ends kept).
+
+    Raises what read_text raises, with the same message: ArboError when the file cannot be read,
+    NotationErrors at the bad byte when it is not UTF-8 (found by reading it whole again, so the
+    error names the same line and column; it may come after some blocks were given).
+    """
+    name = str(path)
+    decoder = codecs.getincrementaldecoder("utf-8-sig")()
+    first = True
+    held = ""  # a CR at the end of a block, which may open a CRLF
+    try:
+        with open(path, "rb") as stream:
+            while True:
+                data = stream.read(size)
+                try:
+                    text = decoder.decode(data, final=not data)
+                except UnicodeDecodeError:
+                    read_text(path)  # the located error, exactly as a whole read gives it
+                    raise ArboError(f"{name}: is not UTF-8 text") from None  # it changed meanwhile
+                if first and text and normalised:
+                    first = False
+                    if text.startswith("\ufeff"):  # as normalise: a second mark after the one utf-8-sig drops
+                        text = text[1:]
+                if not normalised:
+                    if text:
+                        yield text
+                    if not data:
+                        return
+                    continue
+                text = held + text
+                held = ""
+                if data and text.endswith("\r"):
+                    text, held = text[:-1], "\r"
+                if "\r" in text:
+                    text = text.replace("\r\n", "\n").replace("\r", "\n")
+                if text:
+                    yield text
+                if not data:
+                    return
+    except OSError as error:
+        raise _unreadable(name, error) from None

@@ -4,7 +4,7 @@ Simulates a four-player game (seeded), opens the real app headlessly (``App.run_
 presses Right once per turn to the end, timing each step: the key press and the screen refresh
 that follows. Prints the median and the maximum milliseconds per step.
 
-    python bench/bench_tui.py [--seed 7] [--size 120x40] [--rounds 3]
+    python bench/bench_tui.py [--seed 7 | --record samples/four-players.arb] [--size 120x40] [--rounds 3]
 
 Two clocks, because textual's Pilot sleeps by design: ``pilot.press`` and ``pilot.pause`` each
 wait for the process to look idle in steps of 20 ms (``textual._wait.SLEEP_GRANULARITY``), so
@@ -16,7 +16,8 @@ wait for the process to look idle in steps of 20 ms (``textual._wait.SLEEP_GRANU
 - pilot: ``await pilot.press("right"); await pilot.pause()`` wall time, next to the same for a
   key the app ignores (textual's floor), so that the difference is again the app's cost.
 
-The budget: under 50 ms per step.
+The budget (the issue "Speed and memory on every kind of record"): a step under 50 ms at the
+median and under 100 ms at most, on a machine under load.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ from arbo_notation.simulate import simulate_game
 from arbo_notation.tui.app import ReplayApp
 from arbo_notation.navigation import ReplayModel
 
-BUDGET_MS = 50.0
+BUDGET_MS = 50.0  # the median step
+MAX_MS = 100.0  # the slowest step
 
 
 async def _settle(app, pilot) -> None:
@@ -80,12 +82,18 @@ def _summary(times: list[float]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", default="7")
+    parser.add_argument("--record", help="step through the first game of this record instead of a simulated one")
     parser.add_argument("--size", default="120x40")
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     width, height = (int(v) for v in args.size.split("x"))
     size = (width, height)
-    record = simulate_game(("Ana", "Ben", "Cleo", "Dev"), args.seed)
+    if args.record:
+        from arbo_notation.notation.reading import parse_file
+
+        record = parse_file(args.record)[0]
+    else:
+        record = simulate_game(("Ana", "Ben", "Cleo", "Dev"), args.seed)
     start = time.perf_counter()
     ReplayModel.from_record(record)
     print(f"{len(record.turns)} turns; model built in {(time.perf_counter() - start) * 1000:.1f} ms; screen {args.size}")
@@ -100,10 +108,12 @@ def main() -> None:
     floor = asyncio.run(pilot_times(ReplayModel.from_record(record), size, key="x"))
     print(f"pilot press+pause, Right:        {_summary(pilot)}")
     print(f"pilot press+pause, ignored key:  {_summary(floor)}  (textual's floor)")
-    print(f"per step: {_summary(steps)} (CPU {_summary(cpu)}); budget {BUDGET_MS:.0f} ms")
+    print(f"per step: {_summary(steps)} (CPU {_summary(cpu)}); budget: median {BUDGET_MS:.0f} ms, "
+          f"max {MAX_MS:.0f} ms")
     if max(steps) > 1.5 * max(cpu):
         print("(wall clock well above CPU time: another process is competing for the CPU)")
-    print("within budget" if max(steps) < BUDGET_MS else "OVER BUDGET")
+    within = statistics.median(steps) < BUDGET_MS and max(steps) < MAX_MS
+    print("within budget" if within else "OVER BUDGET")
 
 
 if __name__ == "__main__":

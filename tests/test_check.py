@@ -163,8 +163,10 @@ def test_workers_are_capped_at_the_cores_and_the_runs_of_games(monkeypatch, jobs
         started.append(max_workers)
         return real_pool(max_workers=max_workers)
 
+    import arbo_notation.checkfiles as checkfiles
+
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", pool)
-    monkeypatch.setattr(check_module.os, "sched_getaffinity", lambda pid: set(range(cores)))
+    monkeypatch.setattr(checkfiles.os, "sched_getaffinity", lambda pid: set(range(cores)))
     paths = [str(p) for p in GAME_SAMPLES] + [str(SAMPLES / "invalid" / "rule-wrong-result.arb")] * 2
     summaries = check_module.check_files(paths, jobs)
     assert started == ([] if expected is None else [expected])  # None: one worker is this process

@@ -7,9 +7,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from arbo_notation.engine.cards import ORIGIN, Card, Coord, full_deck
-from arbo_notation.engine.state import Game, GameConfig, KnownTurn, Setup
+from arbo_notation.engine.state import Game, GameConfig, HandView, KnownTurn, Setup
 from arbo_notation.errors import RuleError
 from arbo_notation.notation.plain import read_plain_game
+from arbo_notation.notation.views import partial_record
 from arbo_notation.notation.writer import format_game
 from arbo_notation.replayer import game_for
 from arbo_notation.simulate import simulate_game
@@ -47,17 +48,25 @@ def play_slowly(game: Game, turns: list[KnownTurn]) -> int | None:
     return None
 
 
-def simulated(players: int, seed: int, bots: str):
+VIEWS = ("omniscient", "seat", "spectator")
+
+
+def simulated(players: int, seed: int, bots: str, view: str = "omniscient"):
+    """A simulated game as a plain record: omniscient, as the first player wrote it, or as a
+    spectator did (deck draws unknown, hands hidden)."""
     record = simulate_game(("Ana", "Ben", "Cleo", "Dev")[:players], seed, (bots,))
+    if view != "omniscient":
+        record = partial_record(record, record.header.players[0] if view == "seat" else None)
     plain = read_plain_game(format_game(record))
     assert plain is not None
     return plain
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(players=st.integers(2, 4), seed=st.integers(0, 10**6), bots=st.sampled_from(["random", "greedy"]))
-def test_a_whole_simulated_game_goes_by_the_fast_path_to_the_same_end(players, seed, bots):
-    plain = simulated(players, seed, bots)
+@given(players=st.integers(2, 4), seed=st.integers(0, 10**6), bots=st.sampled_from(["random", "greedy"]),
+       view=st.sampled_from(VIEWS))
+def test_a_whole_simulated_game_goes_by_the_fast_path_to_the_same_end(players, seed, bots, view):
+    plain = simulated(players, seed, bots, view)
     fast, slow = game_for(plain.header), game_for(plain.header)
     assert fast.play_known_turns(plain.turns) == len(plain.turns)
     assert play_slowly(slow, plain.turns) is None
@@ -93,9 +102,10 @@ def _mutated(turn: KnownTurn, what: str, value: int, players: tuple[str, ...]) -
     index=st.integers(0, 200),
     what=st.sampled_from(["number", "player", "card", "discard", "coord", "first-draw", "second-draw"]),
     value=st.integers(0, 1000),
+    view=st.sampled_from(VIEWS),
 )
-def test_a_mutated_turn_stops_the_fast_path_no_later_and_the_single_actions_agree(seed, index, what, value):
-    plain = simulated(2, seed, "random")
+def test_a_mutated_turn_stops_the_fast_path_no_later_and_the_single_actions_agree(seed, index, what, value, view):
+    plain = simulated(2, seed, "random", view)
     turns = list(plain.turns)
     at = index % len(turns)
     turns[at] = _mutated(turns[at], what, value, plain.header.players)
@@ -167,16 +177,59 @@ def test_the_fast_path_plants_only_next_to_a_tree_and_on_an_empty_cell():
         assert snapshot(game) == before
 
 
-def test_the_fast_path_stops_at_a_hand_with_hidden_cards_and_an_unknown_deck():
-    spectator = Game(TWO, Setup())
-    assert spectator.play_known_turns([(1, "Ana", DECK_DRAW, DECK_DRAW, C("Ca1"), ORIGIN, C("Ca2"))]) == 0
-    assert spectator.hand("Ana").hidden == 7
-    assert spectator.deck_size == 34
-    hands = {"Ana": tuple(Card("Ca", v) for v in range(1, 8)), "Ben": tuple(Card("Dw", v) for v in range(1, 8))}
-    seated = Game(TWO, Setup(hands=hands))  # every hand known, the deck's order not
-    before = snapshot(seated)
-    assert seated.play_known_turns([(1, "Ana", DECK_DRAW, DECK_DRAW, C("Ca1"), ORIGIN, C("Ca2"))]) == 0
-    assert snapshot(seated) == before
+def test_the_fast_path_plays_hidden_cards_as_the_single_actions_do():
+    spectator, slow = Game(TWO, Setup()), Game(TWO, Setup())
+    turns = [
+        (1, "Ana", DECK_DRAW, DECK_DRAW, C("Ca1"), ORIGIN, C("Ca2")),  # two unseen cards of nine
+        (2, "Ben", ("Ana", C("Ca2")), (None, C("Oa3")), C("Oa3"), ORIGIN, C("Wi7")),  # a named deck draw
+        (3, "Ana", DECK_DRAW, DECK_DRAW, C("Ca2"), Coord(1, 0), C("Ca3")),  # Ca2 is in Ben's hand: illegal
+    ]
+    assert spectator.play_known_turns(turns) == 2
+    assert play_slowly(slow, turns[:2]) is None
+    assert snapshot(spectator) == snapshot(slow)
+    with pytest.raises(RuleError, match="Ca2 is already in Ben's hand"):
+        slow.play_turn(turns[2])
+    assert spectator.hand("Ana") == HandView((), 7) and spectator.hand("Ben") == HandView((C("Ca2"),), 6)
+    assert spectator.deck_size == 34 - 3 and spectator.discard_pile("Ben") == (C("Wi7"),)
+    assert all(spectator.is_located(C(c)) for c in ("Ca1", "Ca2", "Oa3", "Wi7"))
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        (3, "Ana", DECK_DRAW, DECK_DRAW, C("Ca1"), Coord(1, 0), C("Ca3")),  # Ca1 is planted already
+        (3, "Ana", DECK_DRAW, DECK_DRAW, C("Ca3"), Coord(1, 0), C("Wi7")),  # Wi7 is on Ben's pile
+        (3, "Ana", DECK_DRAW, DECK_DRAW, C("Zz3"), Coord(1, 0), C("Ca3")),  # not a species in play
+        (3, "Ana", (None, C("Oa3")), DECK_DRAW, C("Ca3"), Coord(1, 0), C("Ca4")),  # Oa3 is planted
+        (3, "Ana", DECK_DRAW, (None, C("Rp1")), C("Ca3"), Coord(1, 0), C("Ca4")),  # Rp is not in play
+        (3, "Ana", DECK_DRAW, ("Ben", None), C("Ca3"), Coord(1, 0), C("Ca3")),  # planted and discarded
+        (3, "Ana", ("Ben", None), ("Ben", None), C("Ca3"), Coord(1, 0), C("Ca4")),  # Ben's pile holds one
+    ],
+)
+def test_the_fast_path_leaves_a_turn_with_a_bad_hidden_card_as_it_found_it(turn):
+    game = Game(TWO, Setup())
+    game.play_turn((1, "Ana", DECK_DRAW, DECK_DRAW, C("Ca1"), ORIGIN, C("Ca2")))
+    game.play_turn((2, "Ben", DECK_DRAW, (None, C("Oa3")), C("Oa3"), ORIGIN, C("Wi7")))
+    before = snapshot(game)
+    assert game.play_known_turns([turn]) == 0
+    assert snapshot(game) == before
+    with pytest.raises(RuleError):
+        game.play_turn(turn)
+
+
+def test_the_fast_path_stops_at_the_end_of_an_unknown_deck():
+    config = GameConfig(("Ana", "Ben"), ("Ca", "Dw"))  # 16 cards: 14 dealt, a deck of 2
+    fast, slow = Game(config, Setup()), Game(config, Setup())
+    turns = [
+        (1, "Ana", DECK_DRAW, ("Ana", None), C("Ca1"), ORIGIN, C("Ca2")),  # Ana's pile is empty
+        (1, "Ana", DECK_DRAW, DECK_DRAW, C("Ca1"), ORIGIN, C("Ca2")),
+        (2, "Ben", ("Ana", None), DECK_DRAW, C("Dw1"), ORIGIN, C("Dw2")),  # the deck is empty
+    ]
+    assert fast.play_known_turns(turns) == 0
+    assert fast.play_known_turns(turns[1:]) == 1
+    assert fast.is_over and fast.deck_size == 0
+    assert play_slowly(slow, turns[1:]) == 1
+    assert snapshot(fast) == snapshot(slow)
 
 
 def test_the_fast_path_ends_the_game_when_the_deck_runs_out_on_a_first_draw():

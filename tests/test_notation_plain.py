@@ -118,7 +118,7 @@ def test_the_fast_check_of_many_games_counts_them_all():
     assert fast.diagnostics == full.diagnostics and fast.valid_count == full.valid_count == len(_TEXTS) * 30 - 1
 
 
-def test_the_fast_check_makes_no_reference_cycles_so_pausing_the_collector_loses_nothing():
+def test_the_fast_check_makes_no_reference_cycles_so_a_long_check_leaves_the_collector_nothing():
     import gc
 
     text = "".join(_TEXTS)

@@ -110,8 +110,8 @@ def test_check_and_score_never_import_textual():
 
 
 def test_checking_plain_records_does_not_load_the_parser(tmp_path: Path):
-    """Simulated and fmt-written games are read by the plain reader: lark's tenth of a second of
-    loading is paid only for a game that is not plain (here the annotated sample)."""
+    """Simulated and fmt-written games are read by the plain reader, annotated ones by the fast
+    reader: lark's tenth of a second of loading is paid only for a game with a syntax error."""
     plain = tmp_path / "plain.arb"
     done = subprocess.run([sys.executable, "-m", "arbo_notation", "simulate", "--players", "3", "--games", "2",
                            "--seed", "7", "--out", "-"], capture_output=True, text=True)
@@ -121,7 +121,8 @@ def test_checking_plain_records_does_not_load_the_parser(tmp_path: Path):
         "import sys; from arbo_notation.cli.check import check_files;"
         "s = check_files([sys.argv[1]], 1); print(s[0].valid, 'lark' in sys.modules)"
     )
-    for path, expected in ((plain, "2 False"), (ROOT / "samples" / "annotated.arb", "1 True")):
+    for path, expected in ((plain, "2 False"), (ROOT / "samples" / "annotated.arb", "1 False"),
+                           (ROOT / "samples" / "invalid" / "unknown-glyph.arb", "0 True")):
         done = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, check=True)
         assert done.stdout.strip() == expected
 

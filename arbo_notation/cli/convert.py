@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import PurePath
-from typing import Optional
+from typing import Iterable, Iterator, Optional
 
 import typer
 
@@ -33,7 +33,7 @@ def detect_format(name: str, text: str) -> Format:
 
 def read_records(text: str, name: str, form: Format):
     from ..notation import convert as structured
-    from ..notation.syntax import parse_all
+    from ..notation.reading import parse_all
 
     if form is Format.json:
         return structured.loads_json(text, name)
@@ -63,6 +63,57 @@ def _format_names(incomplete: str) -> list[str]:
     return [name for name in FORMAT_NAMES if name.startswith(incomplete)]
 
 
+def _arb_games(pieces: Iterator, name: str) -> Iterator:
+    """The records of .arb text cut into games, a game at a time; NotationErrors at the end, with
+    every syntax error, when there is any (the games before it were given already)."""
+    from ..notation.reading import read_pieces
+
+    errors = []
+    for span, game in read_pieces(pieces, name):
+        errors.extend(span.errors)
+        if not errors and game is not None:
+            yield game
+    if errors:
+        raise NotationErrors(errors)
+
+
+def _streamed_games(path: str, name: str, form: Format) -> Iterator:
+    """The games of a file read a game at a time (NotStreamable: read it whole instead)."""
+    from ..notation.games import stream_games
+    from ..notation.structstream import NotStreamable, json_games
+    from ..sources import text_blocks
+
+    if form is Format.arb:
+        return _arb_games(stream_games(text_blocks(path)), name)
+    if form is Format.json:
+        return json_games(text_blocks(path, normalised=False), name)
+    raise NotStreamable
+
+
+def _pieces(games: Iterable, form: Format) -> Iterator[str]:
+    """write_records(games, form), a game at a time."""
+    from ..notation.structstream import json_pieces, yaml_pieces
+    from ..notation.writer import format_game
+
+    if form is Format.json:
+        return json_pieces(games)
+    if form is Format.yaml:
+        return yaml_pieces(games)
+    return (format_game(game) if index == 0 else "\n" + format_game(game) for index, game in enumerate(games))
+
+
+def _first_text(path: str) -> str:
+    """The start of a file's text, enough to tell JSON from .arb ('' for an empty file)."""
+    from ..sources import text_blocks
+
+    seen = ""
+    for block in text_blocks(path, 1 << 16, normalised=False):
+        seen += block
+        if seen.strip():
+            break
+    return seen
+
+
 def convert(
     file: str = typer.Argument(
         ..., metavar="FILE", help="A record: .arb, .json or .yaml ('-' reads standard input)."
@@ -87,10 +138,26 @@ def convert(
 
         arbo convert game.json --to arb
     """
+    from ..notation.structstream import NotStreamable
+    from ..spool import Spool
+
     try:
-        text, name = read_input(file)
-        games = read_records(text, name, source or detect_format(name, text))
-        typer.echo(write_records(games, to), nl=False)
+        out = Spool()
+        try:
+            if file == "-":
+                raise NotStreamable
+            form = source or detect_format(file, _first_text(file))
+            for piece in _pieces(_streamed_games(file, file, form), to):
+                out.write(piece)
+        except NotStreamable:  # standard input, YAML, JSON laid out otherwise or with a fault: whole
+            out.close()
+            out = Spool()
+            text, name = read_input(file)
+            games = read_records(text, name, source or detect_format(name, text))
+            for piece in _pieces(games, to):
+                out.write(piece)
+        for piece in out.pieces():  # a game at a time, as one echo of the whole
+            typer.echo(piece, nl=False)
     except NotationErrors as errors:
         for error in errors.errors:
             echo_error(error)
@@ -98,6 +165,8 @@ def convert(
     except ArboError as error:
         echo_error(error)
         raise typer.Exit(EXIT_INVALID)
+    finally:
+        out.close()
 
 
 def register(app: typer.Typer) -> None:

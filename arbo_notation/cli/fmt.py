@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
-from typing import List
+from typing import TYPE_CHECKING, Callable, Iterator, List
 
 import typer
 
@@ -12,17 +12,48 @@ from ..errors import ArboError
 from ..files import write_atomic
 from .common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, read_input
 
+if TYPE_CHECKING:
+    from ..spool import Spool
+
 
 def canonical_text(text: str, name: str) -> str:
     """The canonical form of a whole record file; NotationErrors when any game cannot be read."""
     from ..errors import NotationErrors
-    from ..notation.syntax import parse_all
+    from ..notation.reading import parse_all
     from ..notation.writer import format_games
 
     outcome = parse_all(text, name)
     if outcome.errors:
         raise NotationErrors(outcome.errors)
     return format_games(outcome.games)
+
+
+def _sources(path: str) -> tuple[str, Iterator, Callable[[], Iterator[str]]]:
+    """A file's name, its games as stream_games cuts them, and its text as read (for --check)."""
+    from ..notation.games import normalise, stream_games
+    from ..sources import text_blocks
+
+    if path == "-":
+        text, name = read_input(path)
+        return name, stream_games([normalise(text)]), lambda: iter([text])
+    return path, stream_games(text_blocks(path)), lambda: text_blocks(path, normalised=False)
+
+
+def format_file(name: str, pieces: Iterator, out: "Spool") -> list:
+    """Write the canonical form of a file's games into ``out``, a game at a time (as
+    canonical_text gives it whole); the syntax errors, when there are any (then ``out`` is not
+    to be used)."""
+    from ..notation.reading import read_pieces
+    from ..notation.writer import format_game
+
+    errors = []
+    first = True
+    for span, game in read_pieces(pieces, name):
+        errors.extend(span.errors)
+        if game is not None and not errors:
+            out.write(format_game(game) if first else "\n" + format_game(game))
+            first = False
+    return errors
 
 
 def fmt(
@@ -45,6 +76,9 @@ def fmt(
 
         arbo fmt --in-place game.arb
     """
+    from ..errors import NotationErrors
+    from ..spool import Spool, same_text
+
     if check and in_place:
         fail("--check and --in-place exclude each other", EXIT_USAGE)
     if in_place and "-" in files:
@@ -54,22 +88,29 @@ def fmt(
     failed = False
     counts = {"reformatted": 0, "unchanged": 0, "not formatted": 0}
     for path in files:
-        try:
-            text, name = read_input(path)
-            formatted = canonical_text(text, name)
-        except ArboError as error:
-            _report(error)
-            failed = True
-            counts["not formatted"] += 1
-            continue
-        if check:
-            if formatted != text:
-                typer.echo(f"would reformat {name}", err=True)
+        with Spool() as formatted:
+            try:
+                name, pieces, original = _sources(path)
+                errors = format_file(name, pieces, formatted)
+                if errors:
+                    raise NotationErrors(errors)
+                if check or in_place:
+                    same = same_text(formatted.pieces(), original())
+            except ArboError as error:
+                _report(error)
                 failed = True
-        elif in_place:
-            if formatted != text:
+                counts["not formatted"] += 1
+                continue
+            if check:
+                if not same:
+                    typer.echo(f"would reformat {name}", err=True)
+                    failed = True
+            elif in_place:
+                if same:
+                    counts["unchanged"] += 1
+                    continue
                 try:
-                    write_atomic(path, formatted)
+                    write_atomic(path, formatted.pieces())
                 except OSError as error:
                     typer.echo(f"arbo: {name}: cannot be written ({error.strerror or error})", err=True)
                     counts["not formatted"] += 1
@@ -79,9 +120,8 @@ def fmt(
                 if not quiet:
                     typer.echo(f"reformatted {name}", err=True)
             else:
-                counts["unchanged"] += 1
-        else:
-            typer.echo(formatted, nl=False)
+                for piece in formatted.pieces():  # a game at a time, as one echo of the whole
+                    typer.echo(piece, nl=False)
     if in_place and not quiet:
         typer.echo(fmt_summary(counts), err=True)
     raise typer.Exit(EXIT_INVALID if failed else 0)

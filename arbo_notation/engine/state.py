@@ -465,13 +465,13 @@ class Game:
         self.discard(discard)
 
     def play_known_turns(self, turns: Sequence[KnownTurn]) -> int:
-        """Play the leading turns that are plainly legal with every card involved known, and
-        return how many were played.
+        """Play the leading turns that are plainly legal, and return how many were played.
 
-        This is the replayer's fast path for omniscient records: the same rules as the single
-        actions, checked in one loop. It stops, before touching the state, at the first turn
-        that is illegal or not plain (a skipped draw, a draw from an unknown deck, a hand with
-        hidden cards, a wrong turn number or player): the caller plays that turn with play_turn,
+        This is the replayer's fast path: the same rules as the single actions, checked in one
+        loop, for omniscient records and for records with hidden cards alike (a draw from an
+        unknown deck, named or not; a card planted or discarded from a hand's hidden cards). It
+        stops, before touching the state, at the first turn that is illegal or not plain (a
+        skipped draw, a wrong turn number or player): the caller plays that turn with play_turn,
         which says what is wrong. tests/test_engine_fast.py holds the two paths equal.
         """
         if self._phase is not Phase.DRAW or self._draws_taken:
@@ -479,35 +479,67 @@ class Game:
         players = self.config.players
         seats = len(players)
         deck = self._deck
+        in_play = _cards_in_play(self.config.species)
+        located = self._located
         hands, hidden, piles, arbs, all_cells = self._hands, self._hidden, self._discards, self._arbs, self._cells
-        current, turn = self._current, self._turn
+        current, turn, left = self._current, self._turn, self._deck_count
         played = 0
         for number, player, first, second, card, coord, discard in turns:
-            if number != turn or player != players[current] or hidden[player] or first is None or second is None:
+            if number != turn or player != players[current] or first is None or second is None:
                 break
             hand = hands[player]
+            # Each draw takes the top of a pile (the known deck, a discard pile), or a card of an
+            # unknown deck: a hidden one, or the one named (``pile`` None, ``got`` that card or None).
             owner, named = first
-            pile = deck if owner is None else piles.get(owner)
-            if not pile or (named is not None and named is not pile[-1]):
+            if owner is not None or deck is not None:
+                pile = deck if owner is None else piles.get(owner)
+                if not pile or (named is not None and named is not pile[-1]):
+                    break
+                got = pile.pop()
+                hand[got] = None
+            elif not left or (named is not None and (named not in in_play or named in located)):
                 break
-            hand[pile.pop()] = None
-            owner, named = second
-            other = deck if owner is None else piles.get(owner)
-            if not other or (named is not None and named is not other[-1]):
-                pile.append(hand.popitem()[0])
+            else:
+                pile, got = None, named
+                if named is None:
+                    hidden[player] += 1
+                else:
+                    located.add(named)
+                    hand[named] = None
+            if owner is None:
+                left -= 1
+            owner2, named = second
+            if owner2 is not None or deck is not None:
+                pile2 = deck if owner2 is None else piles.get(owner2)
+                if not pile2 or (named is not None and named is not pile2[-1]):
+                    left += _undraw(owner, pile, got, hand, hidden, player, located)
+                    break
+                got2 = pile2.pop()
+                hand[got2] = None
+            elif not left or (named is not None and (named not in in_play or named in located)):
+                left += _undraw(owner, pile, got, hand, hidden, player, located)
                 break
-            hand[other.pop()] = None
+            else:
+                pile2, got2 = None, named
+                if named is None:
+                    hidden[player] += 1
+                else:
+                    located.add(named)
+                    hand[named] = None
+            if owner2 is None:
+                left -= 1
             cells = all_cells[player]
             x, y = coord.x, coord.y
             if (
-                card is discard or card not in hand or discard not in hand
+                card is discard
                 or ((x + 1, y) not in cells and (x - 1, y) not in cells
                     and (x, y + 1) not in cells and (x, y - 1) not in cells
                     and (cells or coord is not ORIGIN))
                 or (x, y) in cells
-            ):
-                other.append(hand.popitem()[0])
-                pile.append(hand.popitem()[0])
+            ) or not (card in hand and discard in hand
+                      or _unseen_into_hand(card, discard, hand, hidden, player, in_play, located)):
+                left += _undraw(owner2, pile2, got2, hand, hidden, player, located)
+                left += _undraw(owner, pile, got, hand, hidden, player, located)
                 break
             del hand[card]
             arbs[player][coord] = card
@@ -515,15 +547,12 @@ class Game:
             del hand[discard]
             piles[player].append(discard)
             played += 1
-            if deck is not None and not deck:
-                self._deck_count = 0
+            if left == 0:
                 self._phase = Phase.OVER
                 break
             current = (current + 1) % seats
             turn += 1
-        self._current, self._turn = current, turn
-        if deck is not None:
-            self._deck_count = len(deck)
+        self._current, self._turn, self._deck_count = current, turn, left
         return played
 
     def _end_turn(self) -> None:
@@ -576,3 +605,31 @@ class Game:
 
     def species_planted(self, player: str) -> int:
         return len({card.species for card in self._arbs[player].values()})
+
+
+def _unseen_into_hand(card: Card, discard: Card, hand: dict[Card, None], hidden: dict[str, int], player: str,
+                      in_play: frozenset[Card], located: set[Card]) -> bool:
+    """Turn hidden cards of the hand into the cards planted and discarded that are not among its
+    known ones, when they can be (cards in play seen nowhere yet); False, changing nothing, if not."""
+    unseen = [c for c in (card, discard) if c not in hand]
+    if len(unseen) > hidden[player] or any(c not in in_play or c in located for c in unseen):
+        return False
+    for c in unseen:
+        hand[c] = None
+        located.add(c)
+    hidden[player] -= len(unseen)
+    return True
+
+
+def _undraw(owner: str | None, pile: list[Card] | None, got: Card | None, hand: dict[Card, None],
+            hidden: dict[str, int], player: str, located: set[Card]) -> int:
+    """Undo a draw of Game.play_known_turns; how many cards it gives back to the deck."""
+    if pile is not None:
+        del hand[got]  # type: ignore[arg-type]
+        pile.append(got)  # type: ignore[arg-type]
+    elif got is None:
+        hidden[player] -= 1
+    else:
+        located.discard(got)
+        del hand[got]
+    return owner is None

@@ -24,7 +24,7 @@ _EXPORTS = {
         "GLYPHS", "HEADER_KEYS", "RESERVED_NAMES", "Comment", "Draw", "DrawKind", "GameRecord",
         "Header", "Pos", "Result", "Reveal", "Turn", "Variation",
     ),
-    "syntax": ("GameSpan", "ParseOutcome", "parse", "parse_all", "parse_file", "parse_file_all"),
+    "reading": ("GameSpan", "ParseOutcome", "parse", "parse_all", "parse_file", "parse_file_all"),
     "writer": ("check_writable", "format_game", "format_games", "format_turn", "renumber"),
 }
 _MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}

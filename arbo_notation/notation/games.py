@@ -1,13 +1,15 @@
 """Cutting a source text into games at its '---' header lines, without reading them.
 
-A line that is '---' can only open or close a header, so the cut is exact; the parser
-(syntax.py) and the fast check (replayer.py) both start here, and neither needs lark for it.
+A line that is '---' can only open or close a header, so the cut is exact; every reader starts
+here, and none needs lark for it. stream_games cuts a text given block by block, holding one game
+at a time, as cut_games cuts a whole text.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Iterable, Iterator
 
 _HEADER_LINE = re.compile(r"\n---[ \t]*(?=\n|\Z)")
 
@@ -51,30 +53,67 @@ def cut_games(text: str) -> tuple[int, list[GameChunk]]:
     return marks[0], chunks
 
 
-def game_texts(text: str) -> list[tuple[int, str]] | None:
-    """Each game of a (normalised) text as (line of its opening '---', its text); None when text
-    other than white space stands before the first header."""
-    preamble_end, chunks = cut_games(text)
-    if text[:preamble_end].strip():
-        return None
-    return [(chunk.first_line, text[chunk.start:chunk.end]) for chunk in chunks]
+@dataclass(frozen=True, slots=True)
+class GameText:
+    """One game cut from a stream of text: its text, the line of its opening '---' in the file,
+    its last line, whether its header is closed, and its 1-based index in the file."""
+
+    text: str
+    first_line: int
+    last_line: int
+    closed: bool
+    index: int
 
 
-def split_games(text: str, parts: int) -> list[tuple[int, str]]:
-    """Cut a (normalised) text into at most ``parts`` runs of whole games, for reading in parallel.
+_MARK = re.compile(r"^---[ \t]*$", re.MULTILINE)
 
-    Each run comes with the number of games before it and is padded with blank lines so that
-    its line numbers are those of the whole text. Text before the first header stays with the
-    first run.
+
+def stream_games(blocks: Iterable[str]) -> Iterator[str | GameText]:
+    """Cut a (normalised) text given block by block into games, holding one game at a time.
+
+    Yields the text before the first header first (a str, often empty), then each game as
+    cut_games would cut the whole text: the same texts, lines and closed headers.
     """
-    preamble_end, chunks = cut_games(text)
-    if parts <= 1 or len(chunks) <= 1:
-        return [(0, text)]
-    size = -(-len(chunks) // parts)
-    runs = []
-    for first in range(0, len(chunks), size):
-        group = chunks[first:first + size]
-        start = 0 if first == 0 else group[0].start
-        padding = "\n" * (group[0].first_line - 1) if first else ""
-        runs.append((first, padding + text[start:group[-1].end]))
-    return runs
+    carry = ""  # the last line of the blocks so far, not yet ended
+    line = 1  # the line where ``carry`` starts
+    parts: list[str] = []  # the text of the game (or preamble) being read, so far
+    start_line = 1
+    marks = 0
+    index = 0
+    ended = iter(blocks)
+    while True:
+        block = next(ended, None)
+        if block is None:
+            lines, carry = carry, ""
+        else:
+            lines = carry + block
+            cut = lines.rfind("\n") + 1
+            lines, carry = lines[:cut], lines[cut:]
+        taken = 0
+        for mark in _MARK.finditer(lines):
+            marks += 1
+            if marks % 2 == 0:
+                continue  # a closing '---'
+            piece = lines[taken:mark.start()]
+            parts.append(piece)
+            yield _piece(parts, start_line, marks > 1, index)
+            line += piece.count("\n")
+            start_line = line
+            parts, taken, index = [], mark.start(), index + 1
+        rest = lines[taken:]
+        parts.append(rest)
+        line += rest.count("\n")
+        if block is None:
+            break
+    if marks == 0:
+        yield "".join(parts)
+        return
+    yield _piece(parts, start_line, True, index, closed=marks % 2 == 0)
+
+
+def _piece(parts: list[str], first_line: int, game: bool, index: int, closed: bool = True) -> str | GameText:
+    text = "".join(parts)
+    if not game:
+        return text
+    last_line = first_line + text.count("\n") - (1 if text.endswith("\n") else 0)
+    return GameText(text, first_line, max(last_line, first_line), closed, index)

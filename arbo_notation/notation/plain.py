@@ -37,18 +37,25 @@ PlainDraw = tuple[str | None, Card | None] | None
 
 
 #: A turn: (number, player, first draw, second draw, card planted, its cell, card discarded).
-#: A plain tuple, not a record: building records is the cost this reader exists to avoid.
-PlainTurn = tuple[int, str, PlainDraw, PlainDraw, Card, Coord, Card]
+#: A plain tuple, not a record: building records is the cost this reader exists to avoid. The
+#: number is None when the record leaves it out (never in the plain form: fastread.read_moves).
+PlainTurn = tuple[int | None, str, PlainDraw, PlainDraw, Card, Coord, Card]
+
+#: A variation: its turns, and the variations of its own turns, as PlainGame.branches.
+PlainLine = tuple[list[PlainTurn], tuple[tuple[int, tuple["PlainLine", ...]], ...]]
 
 
 @dataclass(frozen=True, slots=True)
 class PlainGame:
-    """A plain game: its header, turns, revealed hands, and scores (None: ``result *``)."""
+    """A game's moves: its header, turns, revealed hands, and scores (None: ``result *`` or no
+    result line). ``branches`` holds the variations, (index of the turn they replace, lines), in
+    the order of the turns; a game in the plain form has none."""
 
     header: Header
     turns: list[PlainTurn]
     reveals: list[tuple[str, tuple[Card, ...]]]
     scores: dict[str, int] | None
+    branches: tuple[tuple[int, tuple[PlainLine, ...]], ...] = ()
 
 
 # Each token is decoded once and then looked up: a file repeats the same few thousand of them.
@@ -142,7 +149,11 @@ def read_plain_game(text: str, file: str = "<string>", first_line: int = 1) -> P
         header = read_header(text[4:end + 1], file=file, line=first_line + 1, header_line=first_line)
     except ArboError:
         return None
-    body = text[end + 5:]
+    return read_plain_body(header, text[end + 5:])
+
+
+def read_plain_body(header: Header, body: str) -> PlainGame | None:
+    """The game of a header and the text after its closing '---' line, if that text is plain."""
     split = _TURN_LINES.match(body).end()  # type: ignore[union-attr]  (it matches the empty string)
     turns = _decode_turns(body[:split])
     if turns is None:

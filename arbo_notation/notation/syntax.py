@@ -3,54 +3,39 @@
 This is the only module of arbo that imports lark, and no lark type leaves it: every syntax error
 becomes a NotationError whose message a person understands.
 
-How it is fast: a file is cut into games at its '---' header lines (a line that is '---' can only
-open or close a header, so the cut is exact); each game goes through lark's LALR parser with
-``transformer=`` (no tree is built) in which runs of turns are single TURNS tokens decoded by a
-compiled regular expression. When lark reports an error, a slower hand-written checker reads the
-game again to name every fault of its lines and its exact column.
+How it reads: a file is cut into games at its '---' header lines (a line that is '---' can only
+open or close a header, so the cut is exact: notation/games.py). Each game is first read by the
+fast reader (fastread.py, no lark) and only a game it is not sure of comes here (reading.py joins
+the two): it goes through lark's LALR parser with ``transformer=`` (no tree is built) in which
+runs of turns are single TURNS tokens, and build.py makes the records as it does for the fast
+reader. When lark reports an error, a slower hand-written checker reads the game again to name
+every fault of its lines and its exact column.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import os
 import re
 import sys
 import threading
-from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
 import lark
 from lark import Token
 from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
 
-from ..engine.cards import Card, Coord, Planting
-from ..errors import ArboError, NotationError, NotationErrors
-from ..gcpause import gc_paused
-from ..sources import read_text
-from .games import cut_games, game_texts, normalise, split_games
+from ..errors import ArboError, NotationError
+from . import build
+from .build import MAX_VARIATION_DEPTH
 from .header import read_header
-from .record import (
-    RESERVED_NAMES,
-    Comment,
-    Draw,
-    DrawKind,
-    GameRecord,
-    Header,
-    Pos,
-    Result,
-    Reveal,
-    Turn,
-    Variation,
-)
+from .reading import GameSpan, ParseOutcome, parse, parse_all, parse_file, parse_file_all
+from .record import RESERVED_NAMES, Comment, GameRecord, Header, Result, Reveal, Variation
 
 __all__ = [
     "GameSpan",
-    "game_texts",
-    "split_games",
     "MAX_VARIATION_DEPTH",
     "ParseOutcome",
     "grammar_text",
@@ -59,9 +44,6 @@ __all__ = [
     "parse_file",
     "parse_file_all",
 ]
-
-#: Variations may nest this deep (deeper is a syntax error: no record needs it, and tools recurse).
-MAX_VARIATION_DEPTH = 100
 
 GRAMMAR_FILE = "arbo.lark"
 
@@ -135,97 +117,8 @@ def _parser() -> tuple[lark.Lark, "_Builder"]:
 
 
 # ------------------------------------------------------------------------------------------------
-# Fast construction of the records' frozen dataclasses (values already checked by the grammar)
-
-_new = object.__new__
-
-
-def _fast_constructor(cls: type, names: tuple[str, ...]) -> Callable[..., Any]:
-    """A constructor taking ``names`` positionally that skips the dataclass __init__ machinery.
-
-    Frozen dataclasses set every field through object.__setattr__; setting the slots directly is
-    about twice as fast. Fields added later to record.py get their defaults. Falls back to the
-    class itself if it validates in __post_init__ or its fields no longer start with ``names``.
-    """
-    fields = dataclasses.fields(cls)
-    if hasattr(cls, "__post_init__") or tuple(f.name for f in fields[: len(names)]) != names \
-            or "__slots__" not in cls.__dict__:
-        return cls
-    namespace: dict[str, Any] = {"_new": _new, "_cls": cls}
-    body = ["    o = _new(_cls)"]
-    for f in fields:
-        namespace[f"_set_{f.name}"] = cls.__dict__[f.name].__set__
-        if f.name in names:
-            body.append(f"    _set_{f.name}(o, {f.name})")
-        elif f.default is not dataclasses.MISSING:
-            namespace[f"_default_{f.name}"] = f.default
-            body.append(f"    _set_{f.name}(o, _default_{f.name})")
-        elif f.default_factory is not dataclasses.MISSING:  # type: ignore[misc]
-            namespace[f"_factory_{f.name}"] = f.default_factory  # type: ignore[misc]
-            body.append(f"    _set_{f.name}(o, _factory_{f.name}())")
-        else:
-            return cls
-    source = f"def construct({', '.join(names)}):\n" + "\n".join(body) + "\n    return o\n"
-    exec(source, namespace)  # noqa: S102 - generated from dataclass field names only
-    return namespace["construct"]
-
-
-def _slot_setters(cls: type, names: tuple[str, ...]) -> tuple[tuple[Callable[[Any, Any], None], ...],
-                                                              Callable[[Any], None] | None]:
-    """The slot setters of a record class for ``names``, and what else a new object needs.
-
-    Parsing fills Pos, Draw and Turn objects through these setters, skipping the dataclass
-    __init__. If record.py gives such a class more fields (or a __post_init__), the second value
-    sets their defaults (and calls it) on each new object; None when there is nothing to do.
-    """
-    fields = dataclasses.fields(cls)
-    known = {f.name for f in fields}
-    missing = [name for name in names if name not in known]
-    if missing:
-        raise ArboError(f"syntax.py must be updated: record.{cls.__name__} has no field {missing[0]!r}")
-    extra = []
-    for f in fields:
-        if f.name in names:
-            continue
-        if f.default is not dataclasses.MISSING:
-            default = f.default
-            extra.append((cls.__dict__[f.name].__set__, lambda default=default: default))
-        elif f.default_factory is not dataclasses.MISSING:  # type: ignore[misc]
-            extra.append((cls.__dict__[f.name].__set__, f.default_factory))  # type: ignore[misc]
-        else:
-            raise ArboError(f"syntax.py must be updated: record.{cls.__name__}.{f.name} has no default")
-    post_init = getattr(cls, "__post_init__", None)
-
-    def finish(obj: Any) -> None:
-        for setter, make in extra:
-            setter(obj, make())
-        if post_init is not None:
-            post_init(obj)
-
-    return tuple(cls.__dict__[name].__set__ for name in names), (finish if extra or post_init else None)
-
-
-_POS_SET, _POS_FINISH = _slot_setters(Pos, ("line", "column"))
-_DRAW_SET, _DRAW_FINISH = _slot_setters(Draw, ("kind", "owner", "card", "pos"))
-_TURN_SET, _TURN_FINISH = _slot_setters(
-    Turn,
-    ("player", "draws", "plant", "discard", "number", "glyphs", "comments_before", "comments_after",
-     "variations", "pos", "plant_pos", "discard_pos"),
-)
-#: The hot loop sets slots itself only while the three classes need nothing more.
-_INLINE = _POS_FINISH is None and _DRAW_FINISH is None and _TURN_FINISH is None
-
-_pos = _fast_constructor(Pos, ("line", "column"))
-_reveal = _fast_constructor(Reveal, ("player", "cards", "pos", "comments"))
-_turn = _fast_constructor(
-    Turn,
-    ("player", "draws", "plant", "discard", "number", "glyphs", "comments_before", "comments_after",
-     "variations", "pos", "plant_pos", "discard_pos"),
-)
-
-
-# ------------------------------------------------------------------------------------------------
-# Decoding tokens (the grammar has checked them; these expressions only take them apart)
+# Decoding tokens (the grammar has checked them; this expression only takes turns apart, and
+# build.py makes the records, as for the fast reader)
 
 _TURN_DECODE = re.compile(
     r"((?:(?:\{[^}]*\}|;[^\n]*+)[ \t\n]*)*)"  # comments before the turn
@@ -234,106 +127,6 @@ _TURN_DECODE = re.compile(
     r"((?:[ \t]*\{[^}]*\})*)"  # {comments} on the turn's line
     r"(?:[ \t]*;([^\n]*))?"  # ; comment
 )
-_BRACE_TEXT = re.compile(r"\{([^}]*)\}")
-_COMMENTS = re.compile(r"\{([^}]*)\}|;([^\n]*)")
-_REVEAL_DECODE = re.compile(r"reveal[ \t]+(\S+)((?:[ \t]+[A-Za-z]{1,3}[1-8])*)")
-
-
-def _comments_in(text: str) -> tuple[Comment, ...]:
-    """The comments of a run of {brace} and ; comments, in order."""
-    return tuple(
-        Comment(m.group(1).strip()) if m.group(1) is not None else Comment(m.group(2).strip(), line=True)
-        for m in _COMMENTS.finditer(text)
-    )
-
-
-_SCORE_DECODE = re.compile(r"([A-Za-z][A-Za-z0-9_'-]*)[ \t]+([0-9]+)")
-
-
-def _card_of(text: str) -> Card:
-    return Card(text[:-1], int(text[-1]))
-
-
-class _Cards(dict):
-    """Card text -> Card, made once per parse (cards are values: they can be shared)."""
-
-    def __missing__(self, text: str) -> Card:
-        card = self[text] = _card_of(text)
-        return card
-
-
-class _Draws(dict):
-    """Draw text ('d', 'd:Ma3', 'Ana', 'Ana:Ja2', '-') -> (kind, owner, card)."""
-
-    def __init__(self, cards: _Cards) -> None:
-        super().__init__()
-        self.cards = cards
-
-    def __missing__(self, text: str) -> tuple[DrawKind, str | None, Card | None]:
-        if text == "-":
-            spec: tuple[DrawKind, str | None, Card | None] = (DrawKind.SKIP, None, None)
-        else:
-            owner, _, card_text = text.partition(":")
-            card = self.cards[card_text] if card_text else None
-            spec = (DrawKind.DECK, None, card) if owner == "d" else (DrawKind.DISCARD, owner, card)
-        self[text] = spec
-        return spec
-
-
-class _Plantings(dict):
-    """Planting text ('Ma3@1,-2') -> Planting."""
-
-    def __init__(self, cards: _Cards) -> None:
-        super().__init__()
-        self.cards = cards
-
-    def __missing__(self, text: str) -> Planting:
-        card_text, _, cell = text.partition("@")
-        x, _, y = cell.partition(",")
-        planting = self[text] = Planting(self.cards[card_text], Coord(int(x), int(y)))
-        return planting
-
-
-def _comment_of(token: str) -> Comment:
-    if token[0] == "{":
-        return Comment(token[1:-1].strip())
-    return Comment(token[1:].strip(), line=True)
-
-
-def _finish_turns(turns: list[Turn]) -> None:
-    """Complete objects made slot by slot, when record.py has given their classes more to do."""
-    for turn in turns:
-        for pos in (turn.pos, turn.plant_pos, turn.discard_pos) + tuple(d.pos for d in turn.draws):
-            if _POS_FINISH is not None:
-                _POS_FINISH(pos)
-        for draw in turn.draws:
-            if _DRAW_FINISH is not None:
-                _DRAW_FINISH(draw)
-        if _TURN_FINISH is not None:
-            _TURN_FINISH(turn)
-
-
-class _Run:
-    """Turns in a row (one TURNS token), then the comments on lines of their own and the
-    variations that follow the last of them."""
-
-    __slots__ = ("turns", "annotations")
-
-    def __init__(self, turns: list[Turn]) -> None:
-        self.turns = turns
-        self.annotations: list[Comment | Variation] = []
-
-
-def _rebuilt(turn: Turn, comments_before: tuple[Comment, ...] | None = None,
-             comments_after: tuple[Comment, ...] | None = None,
-             variations: tuple[Variation, ...] | None = None) -> Turn:
-    return _turn(
-        turn.player, turn.draws, turn.plant, turn.discard, turn.number, turn.glyphs,
-        turn.comments_before if comments_before is None else comments_before,
-        turn.comments_after if comments_after is None else comments_after,
-        turn.variations if variations is None else variations,
-        turn.pos, turn.plant_pos, turn.discard_pos,
-    )
 
 
 class _Fault(Exception):
@@ -357,17 +150,13 @@ class _Builder:
         self.file = "<string>"
         self.offset = 0  # lines before the text being parsed
         self.depth = 0
-        self.cards = _Cards()
-        self.draws = _Draws(self.cards)
-        self.plantings = _Plantings(self.cards)
+        self.pieces = build.Pieces()
 
     def reset(self, file: str) -> None:
         self.file = file
         self.offset = 0
         self.depth = 0
-        self.cards = _Cards()
-        self.draws = _Draws(self.cards)
-        self.plantings = _Plantings(self.cards)
+        self.pieces = build.Pieces()
 
     # -- terminals --------------------------------------------------------------------------------
 
@@ -390,102 +179,22 @@ class _Builder:
         self.depth -= 1
         return token
 
-    def TURNS(self, token: Token) -> _Run:  # noqa: N802
-        """Decode one or more turns; this is the hot loop of the parser.
-
-        The records are made by setting their slots directly (see _slot_setters): a turn costs
-        eight objects (the turn, two draws, five positions) and this is most of parsing's time.
-        """
+    def TURNS(self, token: Token) -> build.Run:  # noqa: N802
+        """Decode one or more turns (the hot loop of parsing is build.turns_of)."""
         text = str(token)
-        line = token.line + self.offset
-        line_start = 1 - token.column  # index in text of the current line's first character
-        previous = 0
-        cards = self.cards
-        draws = self.draws
-        plantings = self.plantings
-        new = _new
-        P, D, T = Pos, Draw, Turn
-        p_line, p_column = _POS_SET
-        d_kind, d_owner, d_card, d_pos = _DRAW_SET
-        (t_player, t_draws, t_plant, t_discard, t_number, t_glyphs, t_before, t_after, t_variations,
-         t_pos, t_plant_pos, t_discard_pos) = _TURN_SET
-        turns = []
-        append = turns.append
-        count = text.count
         try:
-            for m in _TURN_DECODE.finditer(text):
-                before, number, player, d1, d2, plant, discard, glyphs, braces, remark = m.groups()
-                start = m.start(2) if number else m.start(3)
-                if start != previous:
-                    breaks = count("\n", previous, start)
-                    if breaks:
-                        line += breaks
-                        line_start = text.rindex("\n", previous, start) + 1
-                previous = m.end()
-                base = 1 - line_start
-                kind1, owner1, card1 = draws[d1]
-                kind2, owner2, card2 = draws[d2]
-                first = new(D)
-                d_kind(first, kind1)
-                d_owner(first, owner1)
-                d_card(first, card1)
-                at = new(P)
-                p_line(at, line)
-                p_column(at, base + m.start(4))
-                d_pos(first, at)
-                second = new(D)
-                d_kind(second, kind2)
-                d_owner(second, owner2)
-                d_card(second, card2)
-                at = new(P)
-                p_line(at, line)
-                p_column(at, base + m.start(5))
-                d_pos(second, at)
-                turn = new(T)
-                t_player(turn, player)
-                t_draws(turn, (first, second))
-                t_plant(turn, plantings[plant])
-                t_discard(turn, cards[discard])
-                t_number(turn, int(number) if number else None)
-                if glyphs or braces or remark is not None:
-                    t_glyphs(turn, tuple(glyphs.split()) if glyphs else ())
-                    after = [Comment(t.strip()) for t in _BRACE_TEXT.findall(braces)] if braces else []
-                    if remark is not None:
-                        after.append(Comment(remark.strip(), line=True))
-                    t_after(turn, tuple(after))
-                else:
-                    t_glyphs(turn, ())
-                    t_after(turn, ())
-                t_before(turn, _comments_in(before) if before else ())
-                t_variations(turn, ())
-                at = new(P)
-                p_line(at, line)
-                p_column(at, base + start)
-                t_pos(turn, at)
-                at = new(P)
-                p_line(at, line)
-                p_column(at, base + m.start(6))
-                t_plant_pos(turn, at)
-                at = new(P)
-                p_line(at, line)
-                p_column(at, base + m.start(7) - 1)
-                t_discard_pos(turn, at)
-                append(turn)
-                if braces and "\n" in braces:  # a comment over several lines: the next turn is lower
-                    line += braces.count("\n")
-                    line_start = m.start(9) + braces.rindex("\n") + 1
-        except ValueError:  # int() refuses a number of more digits than sys.get_int_max_str_digits()
-            raise _Fault("a number of this turn has too many digits to be read", line, base + start) from None
-        if not _INLINE:
-            _finish_turns(turns)
-        return _Run(turns)
+            turns, _ = build.turns_of(_TURN_DECODE.finditer(text), text, 0, token.line + self.offset,
+                                      1 - token.column, self.pieces)
+        except build.TooLong as fault:
+            raise _Fault(fault.message, fault.line, fault.column) from None
+        return build.Run(turns)
 
     # -- rules ------------------------------------------------------------------------------------
 
-    def run(self, children: list) -> _Run:
-        run: _Run = children[0]
+    def run(self, children: list) -> build.Run:
+        run: build.Run = children[0]
         if len(children) > 1:
-            run.annotations = [_comment_of(str(c)) if isinstance(c, Token) else c for c in children[1:]]
+            run.annotations = [build.comment_of(str(c)) if isinstance(c, Token) else c for c in children[1:]]
         return run
 
     def variation(self, children: list) -> Variation:
@@ -493,275 +202,96 @@ class _Builder:
         before: list[Comment] = []
         i = 1
         while isinstance(children[i], Token) and children[i].type == "COMMENT":
-            before.append(_comment_of(str(children[i])))
+            before.append(build.comment_of(str(children[i])))
             i += 1
-        turns, trailing = _assemble(children[i:-1])
-        if turns[0].comments_before:  # comments before the first turn open the variation
-            before.extend(turns[0].comments_before)
-            turns[0] = _rebuilt(turns[0], comments_before=())
-        return Variation(tuple(turns), tuple(before), tuple(trailing),
-                         _pos(lpar.line + self.offset, lpar.column))
+        return build.variation(children[i:-1], before, build.pos(lpar.line + self.offset, lpar.column))
 
     def reveals(self, children: list) -> list[Reveal]:
         token = children[0]
-        text = str(token)
-        line = token.line + self.offset
-        line_start = 1 - token.column
-        previous = 0
-        cards = self.cards
-        found = []
-        for m in _REVEAL_DECODE.finditer(text):
-            start = m.start()
-            breaks = text.count("\n", previous, start)
-            if breaks:
-                line += breaks
-                line_start = text.rindex("\n", previous, start) + 1
-            previous = start
-            found.append(_reveal(m.group(1), tuple([cards[w] for w in m.group(2).split()]),
-                                 _pos(line, start - line_start + 1), ()))
-        if len(children) > 1:
-            last = found[-1]
-            found[-1] = Reveal(last.player, last.cards, last.pos, tuple(_comment_of(str(c)) for c in children[1:]))
-        return found
+        return build.reveals(str(token), token.line + self.offset, 1 - token.column,
+                             [build.comment_of(str(c)) for c in children[1:]], self.pieces)
 
     def result(self, children: list) -> Result:
         token = children[0]
-        text = str(token)
-        rest = text[6:].strip()
-        comments = tuple(_comment_of(str(c)) for c in children[1:])
-        position = _pos(token.line + self.offset, token.column)
-        if rest == "*":
-            return Result((), True, position, comments)
+        at = build.pos(token.line + self.offset, token.column)
         try:
-            scores = tuple((name, int(points)) for name, points in _SCORE_DECODE.findall(rest))
-        except ValueError:  # int() refuses a number of more digits than sys.get_int_max_str_digits()
-            raise _Fault("a score of this result has too many digits to be read", position.line, position.column) from None
-        return Result(scores, False, position, comments)
+            return build.result(str(token), at, [build.comment_of(str(c)) for c in children[1:]])
+        except build.TooLong as fault:
+            raise _Fault("a score of this result has too many digits to be read", fault.line, fault.column) from None
 
     def game(self, children: list) -> GameRecord:
         header: Header = children[0]
         comments: list[Comment] = []
-        runs: list[_Run] = []
+        runs: list[build.Run] = []
         reveals: list[Reveal] = []
         result: Result | None = None
         for child in children[1:]:
             kind = type(child)
-            if kind is _Run:
+            if kind is build.Run:
                 runs.append(child)
             elif kind is list:
                 reveals.extend(child)
             elif kind is Result:
                 result = child
             else:
-                comments.append(_comment_of(str(child)))
-        turns, trailing = _assemble(runs)
-        if turns and turns[0].comments_before:  # comments before the first turn are the game's
-            comments.extend(turns[0].comments_before)
-            turns[0] = _rebuilt(turns[0], comments_before=())
-        if trailing:
-            last = turns[-1]
-            turns[-1] = _rebuilt(last, comments_after=last.comments_after + tuple(trailing))
-        return GameRecord(header, tuple(turns), tuple(comments), tuple(reveals), result, self.file)
+                comments.append(build.comment_of(str(child)))
+        return build.game(header, comments, runs, reveals, result, self.file)
 
     def start(self, children: list) -> list[GameRecord]:
         return children
 
 
-def _assemble(runs: list[_Run]) -> tuple[list[Turn], list[Comment]]:
-    """Flatten runs into turns, placing the comments that stand on lines of their own.
-
-    Comments after a turn and before its first variation are the turn's (comments_after);
-    comments between two variations open the second one (its comments_before); other comments
-    after a run go before the next turn (comments_before). Returns the turns and the comments
-    after the last turn's line and variations, for the caller to place (docs/NOTATION.md).
-    """
-    turns: list[Turn] = []
-    pending: tuple[Comment, ...] = ()
-    for run in runs:
-        run_turns = run.turns
-        if pending:
-            run_turns[0] = _rebuilt(run_turns[0], comments_before=pending + run_turns[0].comments_before)
-            pending = ()
-        annotations = run.annotations
-        if not annotations:
-            turns.extend(run_turns)
-            continue
-        loose: list[Comment] = []
-        i = 0
-        while i < len(annotations) and type(annotations[i]) is Comment:
-            loose.append(annotations[i])  # type: ignore[arg-type]
-            i += 1
-        if i == len(annotations):
-            turns.extend(run_turns)
-            pending = tuple(loose)
-            continue
-        variations: list[Variation] = []
-        waiting: list[Comment] = []
-        for item in annotations[i:]:
-            if type(item) is Comment:
-                waiting.append(item)  # type: ignore[arg-type]
-            else:
-                if waiting:
-                    item = dataclasses.replace(item, comments_before=tuple(waiting) + item.comments_before)
-                    waiting = []
-                variations.append(item)  # type: ignore[arg-type]
-        last = run_turns[-1]
-        run_turns[-1] = _rebuilt(last, comments_after=last.comments_after + tuple(loose),
-                                 variations=tuple(variations))
-        turns.extend(run_turns)
-        pending = tuple(waiting)
-    return turns, list(pending)
-
-
 # ------------------------------------------------------------------------------------------------
-# The outcome of reading a text
-
-
-@dataclass(frozen=True, slots=True)
-class GameSpan:
-    """Where one game stands in its file, and whether it could be read: its syntax errors, in order."""
-
-    index: int  # 1-based position of the game in the file
-    first_line: int
-    last_line: int
-    errors: tuple[NotationError, ...] = ()
-
-    @property
-    def error(self) -> NotationError | None:
-        """The game's first syntax error (None when it could be read)."""
-        return self.errors[0] if self.errors else None
-
-
-@dataclass(slots=True)
-class ParseOutcome:
-    """Every game that could be read, every syntax error (a game may have several), and which
-    game each error belongs to."""
-
-    games: list[GameRecord] = field(default_factory=list)
-    errors: list[NotationError] = field(default_factory=list)
-    game_spans: list[GameSpan] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not self.errors
-
-    def game_of(self, error: NotationError) -> int | None:
-        """The 1-based index of the game an error belongs to (None: text before the first header)."""
-        for span in self.game_spans:
-            if any(e is error for e in span.errors):
-                return span.index
-        return None
-
-    @property
-    def unreadable(self) -> int:
-        """How many games could not be read (text before the first header counts as one)."""
-        return sum(1 for span in self.game_spans if span.errors)
-
-    def raise_errors(self) -> None:
-        if self.errors:
-            raise NotationErrors(list(self.errors))
-
-
-# ------------------------------------------------------------------------------------------------
-# Reading
+# Reading one game with the grammar (reading.py reads a whole text: the fast reader first, then
+# this parser for each game the fast reader is not sure of)
 
 
 _LOCK = threading.Lock()
 
 
-def parse_all(text: str, file: str = "<string>") -> ParseOutcome:
-    """Read every game of a text; a game with a syntax error is reported and the next games read.
-
-    Never raises for a syntax error: see ``ParseOutcome.errors`` and ``ParseOutcome.game_spans``.
-    """
-    if not isinstance(text, str):
-        raise ArboError(f"expected the text of a record, not {type(text).__name__}")
-    text = normalise(text)
-    outcome = ParseOutcome()
-    preamble_end, chunks = cut_games(text)
-    lines: list[str] | None = None
-
-    def source_line(number: int) -> str:
-        nonlocal lines
-        if lines is None:
-            lines = text.split("\n")
-        return lines[number - 1] if 0 < number <= len(lines) else ""
-
-    preamble = text[:preamble_end]
-    if preamble.strip():
-        offset = len(preamble) - len(preamble.lstrip())
-        line, column = _line_col(text, offset)
-        error = NotationError(
-            f"a game starts with a header between two '---' lines, found {_found(text, offset)} before any header",
-            file=file, line=line, column=column, source_line=source_line(line))
-        outcome.errors.append(error)
-        outcome.game_spans.append(GameSpan(0, line, max(line, text.count("\n", 0, preamble_end)), (error,)))
-
+def parse_game(part: str, file: str, line: int,
+               source_line: Callable[[int], str]) -> tuple[list[GameRecord], list[NotationError]]:
+    """Read one game's text (as notation/games.py cuts it, its opening '---' at ``line`` of the
+    file) with the grammar's parser: its record, or its syntax errors (every fault of its lines
+    that the checker finds, in order). ``source_line(n)`` gives line ``n`` of the file."""
     parser, builder = _parser()
-    with _LOCK, gc_paused():
+    errors: list[NotationError] = []
+    games: list[GameRecord] = []
+    with _LOCK:
         builder.reset(file)
-        if not outcome.errors and all(chunk.closed for chunk in chunks):
-            # The whole text at once: the common case of a file without syntax errors.
-            try:
-                games = parser.parse(text)
-            except (UnexpectedInput, NotationError, _Fault):
-                games = None
-            if games is not None and len(games) == len(chunks):
-                for index, (game, chunk) in enumerate(zip(games, chunks), 1):
-                    object.__setattr__(game, "index", index)
-                    outcome.game_spans.append(GameSpan(index, chunk.first_line, chunk.last_line))
-                outcome.games = games
-                return outcome
-        # Game by game, so that an error in one game does not hide the others.
-        for index, chunk in enumerate(chunks, 1):
-            errors: list[NotationError] = []
-            line = chunk.first_line
-            if not chunk.closed:
-                errors.append(NotationError(
-                    f"unclosed header: '---' at line {line} has no closing '---' line",
-                    file=file, line=line, column=1, source_line=source_line(line)))
-            else:
-                part = text[chunk.start:chunk.end]
-                builder.offset = line - 1
-                builder.depth = 0
-                try:
-                    games = parser.parse(part)
-                except NotationError as exc:  # in the header: the body's faults are found all the same
-                    errors = [exc] + _faults_after_header(part, line, file, source_line)
-                except _Fault as fault:
-                    errors.append(NotationError(fault.message, file=file, line=fault.line, column=fault.column,
-                                                source_line=source_line(fault.line)))
-                except UnexpectedInput as exc:
-                    errors = _diagnose(part, line, exc, file, source_line)
-                except LarkError as exc:  # pragma: no cover - lark reports syntax as UnexpectedInput
-                    errors.append(NotationError(f"cannot read this game: {exc}", file=file, line=line, column=1,
-                                                source_line=source_line(line)))
-                else:
-                    for game in games:
-                        object.__setattr__(game, "index", index)
-                        outcome.games.append(game)
-            outcome.errors += errors
-            outcome.game_spans.append(GameSpan(index, line, chunk.last_line, tuple(errors)))
-    return outcome
+        builder.offset = line - 1
+        try:
+            games = parser.parse(part)
+        except NotationError as exc:  # in the header: the body's faults are found all the same
+            errors = [exc] + _faults_after_header(part, line, file, source_line)
+        except _Fault as fault:
+            errors = [NotationError(fault.message, file=file, line=fault.line, column=fault.column,
+                                    source_line=source_line(fault.line))]
+        except UnexpectedInput as exc:
+            errors = _diagnose(part, line, exc, file, source_line)
+        except LarkError as exc:  # pragma: no cover - lark reports syntax as UnexpectedInput
+            errors = [NotationError(f"cannot read this game: {exc}", file=file, line=line, column=1,
+                                    source_line=source_line(line))]
+    return games, errors
 
 
-def parse(text: str, file: str = "<string>") -> list[GameRecord]:
-    """Read every game of a text; raise NotationErrors (all of them) if any game has a syntax error."""
-    outcome = parse_all(text, file)
-    outcome.raise_errors()
-    return outcome.games
+def preamble_error(text: str, preamble_end: int, file: str, source_line: Callable[[int], str],
+                   first_line: int = 1) -> tuple[NotationError, int, int]:
+    """The error of text other than white space before the first header, with its first and last line."""
+    preamble = text[:preamble_end]
+    offset = len(preamble) - len(preamble.lstrip())
+    line, column = _line_col(text, offset)
+    line += first_line - 1
+    error = NotationError(
+        f"a game starts with a header between two '---' lines, found {_found(text, offset)} before any header",
+        file=file, line=line, column=column, source_line=source_line(line))
+    return error, line, max(line, text.count("\n", 0, preamble_end) + first_line - 1)
 
 
-def parse_file(path: str | Path) -> list[GameRecord]:
-    """Read a .arb file (UTF-8, with or without BOM); NotationErrors on syntax errors, ArboError if unreadable."""
-    text, name = read_text(path)
-    return parse(text, name)
-
-
-def parse_file_all(path: str | Path) -> ParseOutcome:
-    """Like parse_all, for a file. An unreadable file raises ArboError; a non-UTF-8 one NotationErrors."""
-    text, name = read_text(path)
-    return parse_all(text, name)
+def unclosed_error(line: int, file: str, source_line: Callable[[int], str]) -> NotationError:
+    """The error of a header opened at ``line`` and never closed."""
+    return NotationError(f"unclosed header: '---' at line {line} has no closing '---' line",
+                         file=file, line=line, column=1, source_line=source_line(line))
 
 
 # ------------------------------------------------------------------------------------------------

@@ -7,7 +7,6 @@ Every position was computed once by the model (:mod:`arbo_notation.navigation`).
 
 from __future__ import annotations
 
-import gc
 from pathlib import Path
 
 from rich.text import Text
@@ -22,6 +21,7 @@ from textual.widgets import DataTable, Input, Label, Static
 from ..engine.cards import species_name
 from ..engine.scoring import ScoreSheet
 from ..files import write_atomic
+from ..gcpause import freeze_long_lived, thaw_long_lived
 from ..navigation import Cursor, Notes, ReplayModel, scored_cells
 from .widgets import (
     ArboretumGrid,
@@ -345,13 +345,12 @@ class ReplayApp(App[None]):
         self._notes_box = self.query_one("#notes-box", VerticalScroll)
         self.query_one("#notes-box").border_title = "Notes"
         self._show()
-        # Every position is built and the screen is up: these objects live as long as the app.
-        # Freezing them keeps the garbage collector from rescanning them all during a step.
-        gc.collect()
-        gc.freeze()
+        # Once every position is built and the screen painted, what exists lives as long as the app
+        # (gcpause.freeze_long_lived).
+        self.call_after_refresh(freeze_long_lived)
 
     def on_unmount(self) -> None:
-        gc.unfreeze()
+        thaw_long_lived()
 
     def _title_text(self) -> Text:
         text = Text("arbo replay", style="bold")

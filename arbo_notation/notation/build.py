@@ -1,0 +1,446 @@
+"""Building the records of a game from the pieces a reader has recognised, for both readers.
+
+The grammar's parser (syntax.py, lark) and the fast reader (fastread.py) recognise the same text
+in their own ways; both hand the pieces to the functions here, so a record is built one way only:
+turns from regular-expression matches of whole turns (one group per part of a turn, as
+``TURN_GROUPS`` says), runs of turns with the comments and variations after them, then
+variations, reveals, the result line and the game, with comments placed as docs/NOTATION.md
+("Comments") tells.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any, Callable, Iterable
+
+from ..engine.cards import Card, Coord, Planting
+from ..errors import ArboError
+from .record import Comment, Draw, DrawKind, GameRecord, Header, Pos, Result, Reveal, Turn, Variation
+
+#: The groups of a whole-turn match, in order: the comments before the turn, its number, player,
+#: first and second draw, planting, discarded card (without '/'), glyphs, {comments} on its line,
+#: and the text of a ; comment closing the line.
+#: Variations may nest this deep (deeper is a syntax error: no record needs it, and tools recurse).
+MAX_VARIATION_DEPTH = 100
+
+TURN_GROUPS = ("before", "number", "player", "first", "second", "plant", "discard", "glyphs", "braces", "remark")
+
+
+class TooLong(Exception):
+    """A number of more digits than int() reads, at a 1-based line and column."""
+
+    def __init__(self, what: str, line: int, column: int) -> None:
+        super().__init__(what)
+        self.message = f"a number of this {what} has too many digits to be read"
+        self.line = line
+        self.column = column
+
+
+# ------------------------------------------------------------------------------------------------
+# Fast construction of the records' frozen dataclasses (values already checked by the reader)
+
+_new = object.__new__
+
+
+def _fast_constructor(cls: type, names: tuple[str, ...]) -> Callable[..., Any]:
+    """A constructor taking ``names`` positionally that skips the dataclass __init__ machinery.
+
+    Frozen dataclasses set every field through object.__setattr__; setting the slots directly is
+    about twice as fast. Fields added later to record.py get their defaults. Falls back to the
+    class itself if it validates in __post_init__ or its fields no longer start with ``names``.
+    """
+    fields = dataclasses.fields(cls)
+    if hasattr(cls, "__post_init__") or tuple(f.name for f in fields[: len(names)]) != names \
+            or "__slots__" not in cls.__dict__:
+        return cls
+    namespace: dict[str, Any] = {"_new": _new, "_cls": cls}
+    body = ["    o = _new(_cls)"]
+    for f in fields:
+        namespace[f"_set_{f.name}"] = cls.__dict__[f.name].__set__
+        if f.name in names:
+            body.append(f"    _set_{f.name}(o, {f.name})")
+        elif f.default is not dataclasses.MISSING:
+            namespace[f"_default_{f.name}"] = f.default
+            body.append(f"    _set_{f.name}(o, _default_{f.name})")
+        elif f.default_factory is not dataclasses.MISSING:  # type: ignore[misc]
+            namespace[f"_factory_{f.name}"] = f.default_factory  # type: ignore[misc]
+            body.append(f"    _set_{f.name}(o, _factory_{f.name}())")
+        else:
+            return cls
+    source = f"def construct({', '.join(names)}):\n" + "\n".join(body) + "\n    return o\n"
+    exec(source, namespace)  # noqa: S102 - generated from dataclass field names only
+    return namespace["construct"]
+
+
+def _slot_setters(cls: type, names: tuple[str, ...]) -> tuple[tuple[Callable[[Any, Any], None], ...],
+                                                              Callable[[Any], None] | None]:
+    """The slot setters of a record class for ``names``, and what else a new object needs.
+
+    Reading fills Pos, Draw and Turn objects through these setters, skipping the dataclass
+    __init__. If record.py gives such a class more fields (or a __post_init__), the second value
+    sets their defaults (and calls it) on each new object; None when there is nothing to do.
+    """
+    fields = dataclasses.fields(cls)
+    known = {f.name for f in fields}
+    missing = [name for name in names if name not in known]
+    if missing:
+        raise ArboError(f"build.py must be updated: record.{cls.__name__} has no field {missing[0]!r}")
+    extra = []
+    for f in fields:
+        if f.name in names:
+            continue
+        if f.default is not dataclasses.MISSING:
+            default = f.default
+            extra.append((cls.__dict__[f.name].__set__, lambda default=default: default))
+        elif f.default_factory is not dataclasses.MISSING:  # type: ignore[misc]
+            extra.append((cls.__dict__[f.name].__set__, f.default_factory))  # type: ignore[misc]
+        else:
+            raise ArboError(f"build.py must be updated: record.{cls.__name__}.{f.name} has no default")
+    post_init = getattr(cls, "__post_init__", None)
+
+    def finish(obj: Any) -> None:
+        for setter, make in extra:
+            setter(obj, make())
+        if post_init is not None:
+            post_init(obj)
+
+    return tuple(cls.__dict__[name].__set__ for name in names), (finish if extra or post_init else None)
+
+
+_POS_SET, _POS_FINISH = _slot_setters(Pos, ("line", "column"))
+_DRAW_SET, _DRAW_FINISH = _slot_setters(Draw, ("kind", "owner", "card", "pos"))
+_TURN_SET, _TURN_FINISH = _slot_setters(
+    Turn,
+    ("player", "draws", "plant", "discard", "number", "glyphs", "comments_before", "comments_after",
+     "variations", "pos", "plant_pos", "discard_pos"),
+)
+#: The hot loop sets slots itself only while the three classes need nothing more.
+_INLINE = _POS_FINISH is None and _DRAW_FINISH is None and _TURN_FINISH is None
+
+pos = _fast_constructor(Pos, ("line", "column"))
+_reveal = _fast_constructor(Reveal, ("player", "cards", "pos", "comments"))
+_turn = _fast_constructor(
+    Turn,
+    ("player", "draws", "plant", "discard", "number", "glyphs", "comments_before", "comments_after",
+     "variations", "pos", "plant_pos", "discard_pos"),
+)
+
+
+# ------------------------------------------------------------------------------------------------
+# Decoding pieces (the reader has checked them; these only take them apart)
+
+_BRACE_TEXT = re.compile(r"\{([^}]*)\}")
+_COMMENTS = re.compile(r"\{([^}]*)\}|;([^\n]*)")
+_SCORE_DECODE = re.compile(r"([A-Za-z][A-Za-z0-9_'-]*)[ \t]+([0-9]+)")
+
+
+def comments_in(text: str) -> tuple[Comment, ...]:
+    """The comments of a run of {brace} and ; comments, in order."""
+    return tuple(
+        Comment(m.group(1).strip()) if m.group(1) is not None else Comment(m.group(2).strip(), line=True)
+        for m in _COMMENTS.finditer(text)
+    )
+
+
+def comment_of(token: str) -> Comment:
+    """The comment of one {brace} or ; comment."""
+    if token[0] == "{":
+        return Comment(token[1:-1].strip())
+    return Comment(token[1:].strip(), line=True)
+
+
+def _card_of(text: str) -> Card:
+    return Card(text[:-1], int(text[-1]))
+
+
+class Cards(dict):
+    """Card text -> Card, made once per reading (cards are values: they can be shared)."""
+
+    def __missing__(self, text: str) -> Card:
+        card = self[text] = _card_of(text)
+        return card
+
+
+class _Draws(dict):
+    """Draw text ('d', 'd:Ma3', 'Ana', 'Ana:Ja2', '-') -> (kind, owner, card)."""
+
+    def __init__(self, cards: Cards) -> None:
+        super().__init__()
+        self.cards = cards
+
+    def __missing__(self, text: str) -> tuple[DrawKind, str | None, Card | None]:
+        if text == "-":
+            spec: tuple[DrawKind, str | None, Card | None] = (DrawKind.SKIP, None, None)
+        else:
+            owner, _, card_text = text.partition(":")
+            card = self.cards[card_text] if card_text else None
+            spec = (DrawKind.DECK, None, card) if owner == "d" else (DrawKind.DISCARD, owner, card)
+        self[text] = spec
+        return spec
+
+
+class _Plantings(dict):
+    """Planting text ('Ma3@1,-2') -> Planting."""
+
+    def __init__(self, cards: Cards) -> None:
+        super().__init__()
+        self.cards = cards
+
+    def __missing__(self, text: str) -> Planting:
+        card_text, _, cell = text.partition("@")
+        x, _, y = cell.partition(",")
+        planting = self[text] = Planting(self.cards[card_text], Coord(int(x), int(y)))
+        return planting
+
+
+class Pieces:
+    """The decoded pieces of one reading (cards, draws, plantings), each decoded once."""
+
+    __slots__ = ("cards", "draws", "plantings")
+
+    def __init__(self) -> None:
+        self.cards = Cards()
+        self.draws = _Draws(self.cards)
+        self.plantings = _Plantings(self.cards)
+
+
+def _finish_turns(turns: list[Turn]) -> None:
+    """Complete objects made slot by slot, when record.py has given their classes more to do."""
+    for turn in turns:
+        for at in (turn.pos, turn.plant_pos, turn.discard_pos) + tuple(d.pos for d in turn.draws):
+            if _POS_FINISH is not None:
+                _POS_FINISH(at)
+        for draw in turn.draws:
+            if _DRAW_FINISH is not None:
+                _DRAW_FINISH(draw)
+        if _TURN_FINISH is not None:
+            _TURN_FINISH(turn)
+
+
+# ------------------------------------------------------------------------------------------------
+# Turns, runs of turns, variations, reveals, the result and the game
+
+
+class Run:
+    """Turns in a row, then the comments on lines of their own and the variations that follow
+    the last of them (``annotations``, in order)."""
+
+    __slots__ = ("turns", "annotations")
+
+    def __init__(self, turns: list[Turn]) -> None:
+        self.turns = turns
+        self.annotations: list[Comment | Variation] = []
+
+
+def turns_of(matches: Iterable[re.Match[str]], text: str, at: int, line: int, line_start: int,
+             pieces: Pieces) -> tuple[list[Turn], int]:
+    """The turns of successive whole-turn matches in ``text`` from index ``at`` (groups as
+    TURN_GROUPS), and the end of the last match. ``line`` is the line of index ``at`` and
+    ``line_start`` the index in ``text`` where that line begins (negative when ``text`` starts
+    inside the line).
+
+    This is the hot loop of reading: the records are made by setting their slots directly (see
+    _slot_setters); a turn costs eight objects (the turn, two draws, five positions).
+    """
+    previous = at
+    cards = pieces.cards
+    draws = pieces.draws
+    plantings = pieces.plantings
+    new = _new
+    P, D, T = Pos, Draw, Turn
+    p_line, p_column = _POS_SET
+    d_kind, d_owner, d_card, d_pos = _DRAW_SET
+    (t_player, t_draws, t_plant, t_discard, t_number, t_glyphs, t_before, t_after, t_variations,
+     t_pos, t_plant_pos, t_discard_pos) = _TURN_SET
+    turns: list[Turn] = []
+    append = turns.append
+    count = text.count
+    start = base = 0
+    try:
+        for m in matches:
+            before, number, player, d1, d2, plant, discard, glyphs, braces, remark = m.groups()
+            start = m.start(2) if number else m.start(3)
+            if start != previous:
+                breaks = count("\n", previous, start)
+                if breaks:
+                    line += breaks
+                    line_start = text.rindex("\n", previous, start) + 1
+            previous = m.end()
+            base = 1 - line_start
+            kind1, owner1, card1 = draws[d1]
+            kind2, owner2, card2 = draws[d2]
+            first = new(D)
+            d_kind(first, kind1)
+            d_owner(first, owner1)
+            d_card(first, card1)
+            at = new(P)
+            p_line(at, line)
+            p_column(at, base + m.start(4))
+            d_pos(first, at)
+            second = new(D)
+            d_kind(second, kind2)
+            d_owner(second, owner2)
+            d_card(second, card2)
+            at = new(P)
+            p_line(at, line)
+            p_column(at, base + m.start(5))
+            d_pos(second, at)
+            turn = new(T)
+            t_player(turn, player)
+            t_draws(turn, (first, second))
+            t_plant(turn, plantings[plant])
+            t_discard(turn, cards[discard])
+            t_number(turn, int(number) if number else None)
+            if glyphs or braces or remark is not None:
+                t_glyphs(turn, tuple(glyphs.split()) if glyphs else ())
+                after = [Comment(t.strip()) for t in _BRACE_TEXT.findall(braces)] if braces else []
+                if remark is not None:
+                    after.append(Comment(remark.strip(), line=True))
+                t_after(turn, tuple(after))
+            else:
+                t_glyphs(turn, ())
+                t_after(turn, ())
+            t_before(turn, comments_in(before) if before else ())
+            t_variations(turn, ())
+            at = new(P)
+            p_line(at, line)
+            p_column(at, base + start)
+            t_pos(turn, at)
+            at = new(P)
+            p_line(at, line)
+            p_column(at, base + m.start(6))
+            t_plant_pos(turn, at)
+            at = new(P)
+            p_line(at, line)
+            p_column(at, base + m.start(7) - 1)
+            t_discard_pos(turn, at)
+            append(turn)
+            if braces and "\n" in braces:  # a comment over several lines: the next turn is lower
+                line += braces.count("\n")
+                line_start = m.start(9) + braces.rindex("\n") + 1
+    except ValueError:  # int() refuses a number of more digits than sys.get_int_max_str_digits()
+        raise TooLong("turn", line, base + start) from None
+    if not _INLINE:
+        _finish_turns(turns)
+    return turns, previous
+
+
+def _rebuilt(turn: Turn, comments_before: tuple[Comment, ...] | None = None,
+             comments_after: tuple[Comment, ...] | None = None,
+             variations: tuple[Variation, ...] | None = None) -> Turn:
+    return _turn(
+        turn.player, turn.draws, turn.plant, turn.discard, turn.number, turn.glyphs,
+        turn.comments_before if comments_before is None else comments_before,
+        turn.comments_after if comments_after is None else comments_after,
+        turn.variations if variations is None else variations,
+        turn.pos, turn.plant_pos, turn.discard_pos,
+    )
+
+
+def _assemble(runs: list[Run]) -> tuple[list[Turn], list[Comment]]:
+    """Flatten runs into turns, placing the comments that stand on lines of their own.
+
+    Comments after a turn and before its first variation are the turn's (comments_after);
+    comments between two variations open the second one (its comments_before); other comments
+    after a run go before the next turn (comments_before). Returns the turns and the comments
+    after the last turn's line and variations, for the caller to place (docs/NOTATION.md).
+    """
+    turns: list[Turn] = []
+    pending: tuple[Comment, ...] = ()
+    for run in runs:
+        run_turns = run.turns
+        if pending:
+            run_turns[0] = _rebuilt(run_turns[0], comments_before=pending + run_turns[0].comments_before)
+            pending = ()
+        annotations = run.annotations
+        if not annotations:
+            turns.extend(run_turns)
+            continue
+        loose: list[Comment] = []
+        i = 0
+        while i < len(annotations) and type(annotations[i]) is Comment:
+            loose.append(annotations[i])  # type: ignore[arg-type]
+            i += 1
+        if i == len(annotations):
+            turns.extend(run_turns)
+            pending = tuple(loose)
+            continue
+        variations: list[Variation] = []
+        waiting: list[Comment] = []
+        for item in annotations[i:]:
+            if type(item) is Comment:
+                waiting.append(item)  # type: ignore[arg-type]
+            else:
+                if waiting:
+                    item = dataclasses.replace(item, comments_before=tuple(waiting) + item.comments_before)
+                    waiting = []
+                variations.append(item)  # type: ignore[arg-type]
+        last = run_turns[-1]
+        run_turns[-1] = _rebuilt(last, comments_after=last.comments_after + tuple(loose),
+                                 variations=tuple(variations))
+        turns.extend(run_turns)
+        pending = tuple(waiting)
+    return turns, list(pending)
+
+
+def variation(runs: list[Run], comments: list[Comment], at: Pos) -> Variation:
+    """A variation: the comments right after its '(', its runs of turns; ``at`` is its '('."""
+    turns, trailing = _assemble(runs)
+    before = list(comments)
+    if turns[0].comments_before:  # comments before the first turn open the variation
+        before.extend(turns[0].comments_before)
+        turns[0] = _rebuilt(turns[0], comments_before=())
+    return Variation(tuple(turns), tuple(before), tuple(trailing), at)
+
+
+_REVEAL_DECODE = re.compile(r"reveal[ \t]+(\S+)((?:[ \t]+[A-Za-z]{1,3}[1-8])*)")
+
+
+def reveals(text: str, line: int, line_start: int, comments: Iterable[Comment], pieces: Pieces) -> list[Reveal]:
+    """The reveal lines of ``text`` (one or more, separated by white space, nothing after the
+    last card); ``comments`` follow the last of them. ``line`` and ``line_start`` as for turns_of."""
+    previous = 0
+    cards = pieces.cards
+    found = []
+    for m in _REVEAL_DECODE.finditer(text):
+        start = m.start()
+        breaks = text.count("\n", previous, start)
+        if breaks:
+            line += breaks
+            line_start = text.rindex("\n", previous, start) + 1
+        previous = start
+        found.append(_reveal(m.group(1), tuple([cards[w] for w in m.group(2).split()]),
+                             pos(line, start - line_start + 1), ()))
+    comments = tuple(comments)
+    if comments:
+        last = found[-1]
+        found[-1] = Reveal(last.player, last.cards, last.pos, comments)
+    return found
+
+
+def result(text: str, at: Pos, comments: Iterable[Comment]) -> Result:
+    """The result line ``text`` ('result *' or 'result Ana 24, Ben 19') standing at ``at``."""
+    rest = text[6:].strip()
+    comments = tuple(comments)
+    if rest == "*":
+        return Result((), True, at, comments)
+    try:
+        scores = tuple((name, int(points)) for name, points in _SCORE_DECODE.findall(rest))
+    except ValueError:  # int() refuses a number of more digits than sys.get_int_max_str_digits()
+        raise TooLong("result", at.line, at.column) from None
+    return Result(scores, False, at, comments)
+
+
+def game(header: Header, comments: list[Comment], runs: list[Run], found: list[Reveal], end: Result | None,
+         file: str) -> GameRecord:
+    """A game: its header, the comments before its first run, its runs, reveals and result."""
+    comments = list(comments)
+    turns, trailing = _assemble(runs)
+    if turns and turns[0].comments_before:  # comments before the first turn are the game's
+        comments.extend(turns[0].comments_before)
+        turns[0] = _rebuilt(turns[0], comments_before=())
+    if trailing:
+        last = turns[-1]
+        turns[-1] = _rebuilt(last, comments_after=last.comments_after + tuple(trailing))
+    return GameRecord(header, tuple(turns), tuple(comments), tuple(found), end, file)

@@ -1,0 +1,101 @@
+"""The check a game at a time (gamecheck.py) finds what the grammar's parser and the full replay find.
+
+The reference reads each game with lark's parser and replays it with replay_game; arbo check's
+way (the plain reader or the fast reader's moves through the engine's fast path, records and the
+full replay only for a game with something to report) must give the same diagnostics, counts
+and validity, on records of every kind with one move changed.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_notation_fastread import engine_records
+
+from arbo_notation import gamecheck
+from arbo_notation.errors import Diagnostic
+from arbo_notation.notation.games import cut_games, normalise
+from arbo_notation.notation.reading import SourceLines
+from arbo_notation.notation.syntax import parse_game
+from arbo_notation.replayer import check_text, replay_game
+
+
+def reference(text: str, file: str = "m.arb") -> tuple[int, int, list[Diagnostic]]:
+    """(games, valid games, diagnostics in order) by lark's parser and replay_game."""
+    text = normalise(text)
+    _, chunks = cut_games(text)
+    lines = text.split("\n")
+    games = valid = 0
+    found: list[Diagnostic] = []
+    for index, chunk in enumerate(chunks, 1):
+        games += 1
+        records, errors = parse_game(text[chunk.start:chunk.end], file, chunk.first_line, SourceLines(text))
+        if errors:
+            found += [Diagnostic.from_notation_error(error, game=index) for error in errors]
+            continue
+        object.__setattr__(records[0], "index", index)
+        replay = replay_game(records[0], source_lines=lines)
+        valid += replay.valid
+        found += replay.diagnostics
+    return games, valid, sorted(found, key=lambda d: (d.line or 0, d.column or 0))
+
+
+_PARENS = re.compile(r"\{[^}]*\}|;[^\n]*|[()]")
+
+
+def _in_variation(text: str, start: int, at: int) -> bool:
+    depth = 0
+    for m in _PARENS.finditer(text, start, at):
+        depth += {"(": 1, ")": -1}.get(m.group(), 0)
+    return depth > 0
+
+
+_CARD = re.compile(r"(?<=[ :@/])[A-Z][a-z][1-8](?![0-9])|(?<=@)-?[0-9]+,-?[0-9]+|(?<= )d(?= )|\b[0-9]+\.")
+_OTHERS = ["Ma3", "Oa5", "Zz1", "Ca8", "d", "Ana", "0,1", "-1,0", "2,2", "7.", "1."]
+
+
+@settings(max_examples=80, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(text=engine_records(), seed=st.integers(0, 10**9), changes=st.integers(0, 2))
+def test_arbo_checks_way_finds_what_the_parser_and_the_full_replay_find(text, seed, changes, monkeypatch):
+    rng = random.Random(seed)
+    body = text.index("\n---", 3) + 4
+    for _ in range(changes):  # change a card, a cell, a draw or a number of the body, often in a variation
+        spots = list(_CARD.finditer(text, body))
+        inside = [m for m in spots if _in_variation(text, body, m.start())]
+        spot = rng.choice(inside if inside and rng.random() < 0.6 else spots)
+        text = text[:spot.start()] + rng.choice(_OTHERS) + text[spot.end():]
+    text = text + "\n" + text  # two games
+    games, valid, diagnostics = reference(text)
+    replayed: list = []  # monkeypatch holds across examples: the list is this example's
+    monkeypatch.setattr(gamecheck, "replay_game", lambda record, **kw: replayed.append(record) or replay_game(record, **kw))
+    for keep_games in (False, True):
+        check = check_text(text, "m.arb", keep_games=keep_games)
+        assert (check.game_count, check.valid_count) == (games, valid)
+        assert check.diagnostics == diagnostics
+        if not keep_games and changes == 0:
+            assert replayed == []  # every game of the engine's played cleanly by the fast path
+
+
+ANNOTATED = (Path(__file__).resolve().parent.parent / "samples" / "annotated.arb").read_text()
+
+
+@pytest.mark.parametrize("old, new", [
+    ("8. Ben d:Ca7 d:Cb6 Cb3@-2,0 /Ma3)", "8. Ben d:Ca7 d:Cb6 Cb3@-2,0 /Ja8)"),  # a variation's variation
+    ("8. Ben d:Cb1 Ana:Ca6 Bs4@1,0", "8. Ben d:Cb1 Ana:Ca6 Bs4@5,5"),  # a cell off the arboretum
+    ("13. Ana d:Cb2 d:Dw3 Cb2@-3,-1 /Dw3)", "14. Ana d:Cb2 d:Dw3 Cb2@-3,-1 /Dw3)"),  # a wrong number
+    ("13. Ana d:Cb2 d:Dw3 Cb2@-3,-1 /Dw3)", "Ana d:Cb2 d:Dw3 Cb2@-3,-1 /Dw3)"),  # no number: fine
+    ("7. Ana Ana:Bs3", "Ana Ana:Bs3"),
+])
+def test_a_variation_is_checked_the_fast_way_as_the_full_replay_does(old, new):
+    assert old in ANNOTATED
+    text = ANNOTATED.replace(old, new, 1)
+    games, valid, diagnostics = reference(text)
+    check = check_text(text, "m.arb", keep_games=False)
+    assert (check.game_count, check.valid_count, check.diagnostics) == (games, valid, diagnostics)
+    assert bool(diagnostics) == (new[0] != "A")

@@ -1,0 +1,193 @@
+"""Reading and writing a game at a time gives exactly what reading and writing whole texts gives."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_notation_fastread import engine_records
+from typer.testing import CliRunner
+
+from arbo_notation.cli import app
+from arbo_notation.cli.fmt import canonical_text
+from arbo_notation.errors import NotationErrors
+from arbo_notation.notation import convert
+from arbo_notation.notation.games import cut_games, normalise, stream_games
+from arbo_notation.notation.reading import parse
+from arbo_notation.notation.structstream import NotStreamable, json_games, json_pieces, yaml_pieces
+from arbo_notation.sources import read_text, text_blocks
+from arbo_notation.spool import same_text
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _cut(text: str, sizes: list[int]) -> list[str]:
+    blocks, at = [], 0
+    for size in sizes:
+        blocks.append(text[at:at + size])
+        at += size
+    return blocks + [text[at:]]
+
+
+_PIECES = ["---\n", "---", "--- \n", "----\n", "a\n", "\n", "x", " ---\n", "---\t\n", "1. Ana\n", "{c\n}", "\n---\n"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(parts=st.lists(st.sampled_from(_PIECES), max_size=12), sizes=st.lists(st.integers(0, 6), max_size=5))
+def test_games_cut_from_blocks_are_the_games_cut_from_the_whole_text(parts, sizes):
+    text = "".join(parts)
+    preamble_end, chunks = cut_games(text)
+    whole = [text[:preamble_end]] + [(text[c.start:c.end], c.first_line, c.last_line, c.closed, index)
+                                     for index, c in enumerate(chunks, 1)]
+    pieces = [p if isinstance(p, str) else (p.text, p.first_line, p.last_line, p.closed, p.index)
+              for p in stream_games(_cut(text, sizes))]
+    assert pieces == whole
+
+
+_BYTES = [b"\xef\xbb\xbf", b"\r", b"\n", b"\r\n", b"a", b"\xc3\xa9", b"\xe2\x82\xac", b"---", b"\xff", b"\xe2\x82"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(parts=st.lists(st.sampled_from(_BYTES), max_size=15), size=st.integers(1, 5))
+def test_a_file_read_in_blocks_is_the_file_read_whole(tmp_path_factory, parts, size):
+    path = tmp_path_factory.mktemp("blocks") / "f.arb"
+    path.write_bytes(b"".join(parts))
+    try:
+        whole = read_text(path)[0]
+    except NotationErrors as error:
+        with pytest.raises(NotationErrors) as raised:
+            "".join(text_blocks(path, size))
+        assert [e.show() for e in raised.value.errors] == [e.show() for e in error.errors]
+        return
+    assert "".join(text_blocks(path, size)) == normalise(whole)
+    assert "".join(text_blocks(path, size, normalised=False)) == whole
+
+
+@SETTINGS
+@given(text=engine_records(), other=engine_records())
+def test_json_and_yaml_written_a_game_at_a_time_are_the_whole_dumps(text, other):
+    games = parse(text + "\n" + other)
+    assert "".join(json_pieces(games)) == convert.dumps_json(games)
+    assert "".join(yaml_pieces(games[:1])) == convert.dumps_yaml(games[:1])
+    assert "".join(json_pieces([])) == convert.dumps_json([])
+    assert "".join(yaml_pieces([])) == convert.dumps_yaml([])
+
+
+@SETTINGS
+@given(text=engine_records(), other=engine_records(), sizes=st.lists(st.integers(1, 400), max_size=30))
+def test_json_read_a_game_at_a_time_is_the_json_read_whole(text, other, sizes):
+    games = parse(text + "\n" + other)
+    dumped = convert.dumps_json(games)
+    streamed = list(json_games(_cut(dumped, sizes), "g.json"))
+    assert streamed == convert.loads_json(dumped, "g.json")
+
+
+@pytest.mark.parametrize("text", [
+    '{"games": [], "format": "arbo", "version": 1}',  # another order
+    '[]',
+    '{"format": "arbo", "version": 2, "games": []}',
+    '{"format": "arbo", "version": 1, "games": [{"header": 3}]}',
+    '{"format": "arbo", "version": 1, "games": [], "games": []}',
+    '{"format": "arbo", "version": 1, "games": [] ,}',
+    '{"format": "arbo", "version": 1, "games": [{}] } x',
+    '{"format": "arbo", "version": 1, "games": [1e999999',
+])
+def test_json_laid_out_otherwise_or_faulty_is_read_whole(text):
+    with pytest.raises(NotStreamable):
+        list(json_games([text], "g.json"))
+
+
+@pytest.mark.parametrize("size", range(1, 12))
+def test_json_cut_anywhere_in_a_word_or_number_still_streams(size):
+    games = parse((SAMPLES / "annotated.arb").read_text())
+    data = json.loads(convert.dumps_json(games))
+    data["games"][0]["header"]["flags"] = [True, False, None, -12.5e3, 123456789]
+    text = json.dumps(data, indent=2)
+    for at in range(text.index('"flags"'), text.index("123456789") + 10):
+        blocks = [text[:at], text[at:at + size], text[at + size:]]
+        assert list(json_games(blocks, "g.json")) == convert.loads_json(text, "g.json")
+
+
+def test_an_empty_games_list_streams():
+    assert list(json_games(['{"format":"arbo","version":1,"games":[ ]}\n'], "g.json")) == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(left=st.text("ab", max_size=8), right=st.text("ab", max_size=8),
+       cuts=st.lists(st.integers(0, 3), max_size=6))
+def test_same_text_compares_texts_given_in_any_pieces(left, right, cuts):
+    assert same_text(_cut(left, cuts), _cut(right, cuts[::-1])) == (left == right)
+
+
+# -- the commands --------------------------------------------------------------------------------
+
+runner = CliRunner()
+
+
+def _big(tmp_path: Path) -> Path:
+    texts = [(SAMPLES / name).read_text() for name in ("annotated.arb", "four-players.arb", "unfinished.arb")]
+    path = tmp_path / "big.arb"
+    path.write_text("\n".join(texts * 20))
+    return path
+
+
+def test_fmt_of_a_file_is_the_canonical_text_and_in_place_replaces_it_whole(tmp_path: Path):
+    path = _big(tmp_path)
+    text = path.read_text()
+    done = runner.invoke(app, ["fmt", str(path)])
+    assert done.exit_code == 0 and done.stdout == canonical_text(text, str(path))
+    crlf = tmp_path / "crlf.arb"
+    crlf.write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode())
+    os.chmod(crlf, 0o640)
+    assert runner.invoke(app, ["fmt", "--check", str(crlf)]).exit_code == 1
+    assert runner.invoke(app, ["fmt", "--in-place", str(crlf)]).exit_code == 0
+    assert crlf.read_text() == canonical_text(text, str(path))
+    assert stat.S_IMODE(crlf.stat().st_mode) == 0o640
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary file left
+    assert runner.invoke(app, ["fmt", "--check", str(crlf)]).exit_code == 0
+
+
+def test_fmt_of_a_file_with_a_syntax_error_prints_nothing_and_leaves_it(tmp_path: Path):
+    path = _big(tmp_path)
+    text = path.read_text()
+    broken = text[: len(text) // 2] + "\n1. Ana d d Ma9@0,0 /Oa5\n" + text[len(text) // 2:]
+    path.write_text(broken)
+    for args in (["fmt", str(path)], ["fmt", "--in-place", str(path)]):
+        done = runner.invoke(app, args)
+        assert (done.exit_code, done.stdout) == (1, "")
+        assert ": error: " in done.stderr
+    assert path.read_text() == broken
+
+
+def test_convert_both_ways_a_game_at_a_time_is_the_whole_conversion(tmp_path: Path):
+    path = _big(tmp_path)
+    games = parse(path.read_text(), str(path))
+    to_json = runner.invoke(app, ["convert", str(path), "--to", "json"])
+    assert to_json.exit_code == 0 and to_json.stdout == convert.dumps_json(games)
+    json_path = tmp_path / "big.json"
+    json_path.write_text(to_json.stdout)
+    back = runner.invoke(app, ["convert", str(json_path), "--to", "arb"])
+    assert back.exit_code == 0 and back.stdout == canonical_text(path.read_text(), str(path))
+    compact = tmp_path / "compact.json"
+    compact.write_text(json.dumps(json.loads(to_json.stdout)["games"]))  # a list: read whole
+    assert runner.invoke(app, ["convert", str(compact), "--to", "arb"]).stdout == back.stdout
+    faulty = tmp_path / "faulty.json"
+    faulty.write_text(to_json.stdout.replace('"turns": [', '"turns": 7, "x": [', 1))
+    done = runner.invoke(app, ["convert", str(faulty), "--to", "arb"])
+    assert (done.exit_code, done.stdout) == (1, "")
+    assert "games[0]" in done.stderr
+
+
+def test_score_of_many_games_prints_a_list_as_it_goes_and_one_game_alone(tmp_path: Path):
+    path = _big(tmp_path)
+    listed = json.loads(runner.invoke(app, ["score", "--json", str(path)]).stdout)
+    assert [entry["game"] for entry in listed] == [i for i in range(1, 61) if i % 3]  # every third unfinished
+    alone = json.loads(runner.invoke(app, ["score", "--json", "--game", "4", str(path)]).stdout)
+    assert alone == {k: v for k, v in listed[2].items() if k != "game"}
+    assert runner.invoke(app, ["score", "--game", "3", str(path)]).exit_code == 1
