@@ -116,8 +116,16 @@ def _learn(rows: list[list[str]]) -> bool:
     return True
 
 
+#: Characters no plain turn line holds (glyphs, comments, variations, tabs), and a double space:
+#: a block with any of them is not plain, which is found before splitting all its lines.
+_NOT_PLAIN = ("\t", "  ", "{", ";", "(", ")", "!", "?", "$")
+
+
 def _decode_turns(block: str) -> list[PlainTurn] | None:
     """The turns of a run of turn lines, each ending in a newline; None when one is not a turn."""
+    for text in _NOT_PLAIN:
+        if text in block:
+            return None
     rows = [line.split(" ") for line in block.split("\n")[:-1]]
     numbers, names, draws, plants, discards = _NUMBERS, _NAMES, _DRAWS, _PLANTS, _DISCARDS
     for _ in range(2):  # a token met for the first time is learnt, then the turns decoded again
