@@ -99,7 +99,7 @@ SCORING_KEYS = key_hints({"previous": 0, "scoring": 0, "help": 0, "quit": 0}, {"
 
 
 class HelpScreen(ModalScreen[None]):
-    """The keys and the species' colours; any key closes it."""
+    """The keys (``text``, the replayer's by default) and the species' colours; any key closes it."""
 
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
@@ -110,14 +110,16 @@ class HelpScreen(ModalScreen[None]):
     HelpScreen Static { width: 100%; height: auto; }
     """
 
-    def __init__(self, species: tuple[str, ...]) -> None:
+    def __init__(self, species: tuple[str, ...], text: str = KEYS_HELP, title: str = "arbo replay: keys") -> None:
         super().__init__()
         self.species = species
+        self.text = text
+        self.title_text = title
 
     def compose(self) -> ComposeResult:
         with VerticalScroll() as box:
-            box.border_title = "arbo replay: keys"
-            yield Static(KEYS_HELP)
+            box.border_title = self.title_text
+            yield Static(self.text)
             yield Static(legend_text(self.species))
             yield Static(Text("any key closes this help", style="dim italic"))
 

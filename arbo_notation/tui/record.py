@@ -12,15 +12,14 @@ from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Grid, Horizontal, VerticalScroll
-from textual.screen import ModalScreen
+from textual.containers import Grid, Horizontal
 from textual.widgets import Footer, Input, Static
 
 from ..errors import ArboError
-from ..recording import Accepted, Completions, EntryError, Phase, RecordingSession
-from .app import ScoringScreen
 from ..navigation import ReplayModel
-from .widgets import MoveList, PlayerPanel, legend_text
+from ..recording import Accepted, Completions, EntryError, Phase, RecordingSession
+from .app import HelpScreen, ScoringScreen
+from .widgets import MoveList, PlayerPanel
 
 KEYS_HELP = """\
 [b]A turn[/b] (the turn number and the player may be left out)
@@ -43,35 +42,11 @@ KEYS_HELP = """\
 """
 
 
-class RecordHelp(ModalScreen[None]):
+class RecordHelp(HelpScreen):
     """The turn syntax, the keys and the species' colours; any key closes it."""
 
-    DEFAULT_CSS = """
-    RecordHelp { align: center middle; }
-    RecordHelp > VerticalScroll {
-        width: 84; max-width: 100%; height: auto; max-height: 100%;
-        border: round $accent; background: $surface; padding: 0 2;
-    }
-    RecordHelp Static { width: 100%; height: auto; }
-    """
-
     def __init__(self, species: tuple[str, ...]) -> None:
-        super().__init__()
-        self.species = species
-
-    def compose(self) -> ComposeResult:
-        with VerticalScroll() as box:
-            box.border_title = "arbo record: help"
-            yield Static(KEYS_HELP)
-            yield Static(legend_text(self.species))
-            yield Static(Text("any key closes this help", style="dim italic"))
-
-    def on_key(self, event) -> None:
-        event.stop()
-        self.dismiss()
-
-    def on_click(self) -> None:
-        self.dismiss()
+        super().__init__(species, KEYS_HELP, "arbo record: help")
 
 
 class RecordScoring(ScoringScreen):
