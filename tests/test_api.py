@@ -196,3 +196,16 @@ def test_a_diagnostic_shows_its_own_source_line_after_a_comment_holding_a_line_s
 
     diagnostic = next(d for d in game_tree(text, "sep.arb").diagnostics if d.code == "plant")
     assert diagnostic.show().splitlines()[1].strip() == "4. Ben d:Ma6 d:Oa5 Oa4@2,1 /Ma6"
+
+
+def test_the_lazy_exports_answer_like_plain_attributes():
+    import arbo_notation.notation as notation
+
+    assert {"read_games", "replay", "score", "check", "GameTree", "Card"} <= set(dir(arbo))
+    assert set(arbo.__all__) <= set(dir(arbo))
+    assert arbo.Card is __import__("arbo_notation.engine.cards", fromlist=["Card"]).Card
+    assert notation.parse.__module__ == "arbo_notation.notation.reading"
+    with pytest.raises(AttributeError, match="module 'arbo_notation' has no attribute 'no_such_name'"):
+        arbo.no_such_name
+    with pytest.raises(AttributeError, match="module 'arbo_notation.notation' has no attribute 'Tree'"):
+        notation.Tree

@@ -11,8 +11,7 @@ does not load lark and the YAML library with it.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from ..lazy import lazy_exports
 
 _EXPORTS = {
     "convert": (
@@ -27,19 +26,5 @@ _EXPORTS = {
     "reading": ("GameSpan", "ParseOutcome", "parse", "parse_all", "parse_file", "parse_file_all"),
     "writer": ("check_writable", "format_game", "format_games", "format_turn", "renumber"),
 }
-_MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
 
-__all__ = sorted(_MODULE_OF)
-
-
-def __getattr__(name: str) -> Any:
-    module = _MODULE_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__all__, __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
