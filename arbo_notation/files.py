@@ -1,4 +1,5 @@
-"""Writing a file whole: a new copy, synced, renamed over the old one, so no moment leaves a cut file."""
+"""Writing a file whole (a new copy, synced, renamed over the old one, so no moment leaves a cut
+file), and holding a file for one writer at a time."""
 
 from __future__ import annotations
 
@@ -6,9 +7,10 @@ import errno
 import os
 import secrets
 import stat
-from typing import Iterable
+from contextlib import contextmanager
+from typing import Iterable, Iterator
 
-__all__ = ["write_atomic"]
+__all__ = ["FileBusy", "held_for_writing", "write_atomic"]
 
 #: Bytes handed to one os.write: a disk that fills up fails part way, as it would for a real file.
 _CHUNK = 1 << 20
@@ -104,4 +106,76 @@ def _sync_folder(folder: str) -> None:
     except OSError:
         pass  # some file systems cannot sync a folder
     finally:
+        os.close(fd)
+
+
+class FileBusy(OSError):
+    """Another process holds the file for writing (see held_for_writing); ``holder`` names it
+    ("process 1234"), or is empty when it could not be told."""
+
+    def __init__(self, path: str, holder: str) -> None:
+        super().__init__(errno.EBUSY, f"held for writing by another {holder or 'process'}", path)
+        self.holder = holder
+
+
+def lock_path(path: str | os.PathLike[str]) -> str:
+    """The lock file of ``path``: hidden, beside it (the file itself is replaced on every write,
+    so a lock on it would not outlive the first write)."""
+    folder, base = os.path.split(os.path.realpath(path))
+    return os.path.join(folder, f".{base}.lock")
+
+
+@contextmanager
+def held_for_writing(path: str | os.PathLike[str]) -> Iterator[None]:
+    """Hold ``path`` for this process's writes while the block runs: a second process asking for
+    the same file meanwhile gets FileBusy (naming the holder's process id) at once, not a wait.
+
+    The hold is an advisory lock (flock) on a lock file beside ``path``, so it ends with the
+    process however that ends, and the lock file is removed when the block ends. Where no lock
+    file can be made (a read-only folder: nothing could be written there either) or the system
+    has no flock, the block runs unheld."""
+    try:
+        import fcntl
+    except ImportError:  # not a POSIX system
+        yield
+        return
+    name = lock_path(path)
+    fd = _acquire(fcntl, name, os.fspath(path))
+    if fd is None:
+        yield
+        return
+    try:
+        yield
+    finally:
+        try:
+            os.unlink(name)  # before unlocking: whoever opens the name next makes a new file
+        except OSError:
+            pass
+        os.close(fd)
+
+
+def _acquire(fcntl, name: str, path: str) -> int | None:
+    """The descriptor of the lock file ``name``, locked; None when it cannot be made."""
+    while True:
+        try:
+            fd = os.open(name, os.O_RDWR | os.O_CREAT, 0o666)
+        except OSError:
+            return None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 32).decode("ascii", "replace").strip()
+            os.close(fd)
+            raise FileBusy(path, holder) from None
+        except OSError:
+            os.close(fd)
+            return None
+        try:
+            same = os.fstat(fd).st_ino == os.stat(name).st_ino
+        except FileNotFoundError:
+            same = False
+        if same:  # not a file its last holder removed between our open and our lock
+            os.ftruncate(fd, 0)
+            os.write(fd, f"process {os.getpid()}".encode("ascii"))
+            return fd
         os.close(fd)

@@ -254,3 +254,36 @@ def test_replay_screenshot_writes_through_the_atomic_writer(tmp_path: Path, monk
     done = runner.invoke(app, ["replay", str(SAMPLE), "--turn", "2", "--screenshot", str(out), "--size", "80x24"])
     assert done.exit_code == 0, done.stderr
     assert out.read_text(encoding="utf-8").startswith("<svg") and stat.S_IMODE(out.stat().st_mode) == 0o644
+
+
+def test_a_file_held_for_writing_is_refused_to_a_second_process_and_released_after(tmp_path):
+    from arbo_notation.files import FileBusy, held_for_writing
+
+    target = tmp_path / "game.arb"
+    script = f"from arbo_notation.files import held_for_writing\nwith held_for_writing({str(target)!r}): pass\n"
+    with held_for_writing(target):
+        assert (tmp_path / ".game.arb.lock").read_text() == f"process {os.getpid()}"
+        second = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+        assert second.returncode == 1
+        assert f"FileBusy: [Errno 16] held for writing by another process {os.getpid()}: '{target}'" in second.stderr
+    assert list(tmp_path.iterdir()) == []
+    again = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert again.returncode == 0, again.stderr
+    assert issubclass(FileBusy, OSError)
+
+
+def test_a_file_in_a_folder_where_no_lock_can_be_made_is_written_unheld(tmp_path):
+    from arbo_notation.files import held_for_writing
+
+    folder = tmp_path / "read-only"
+    folder.mkdir()
+    folder.chmod(0o555)
+    try:
+        if os.access(folder, os.W_OK):  # root writes anywhere: nothing to refuse it
+            folder.chmod(0o755)
+            (folder / ".game.arb.lock").mkdir()  # a lock that cannot be opened as a file
+        with held_for_writing(folder / "game.arb"):
+            entered = True
+        assert entered
+    finally:
+        folder.chmod(0o755)

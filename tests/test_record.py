@@ -181,11 +181,31 @@ def test_killing_the_recorder_between_two_turns_leaves_every_accepted_turn_valid
     expected = format_game(dataclasses.replace(view, turns=view.turns[:13], reveals=(), result=None))
     assert out.read_text() == expected
     assert checks_clean(expected)
-    assert [p.name for p in tmp_path.iterdir()] == ["game.arb"]  # no temporary file left behind
+    # no temporary file left behind; the lock file of the killed recorder holds no lock
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".game.arb.lock", "game.arb"]
     # and the record goes on from there
     done = arbo("record", str(out), "--plain", input="\n".join(typed[14:]) + "\n")
     assert done.exit_code == 0, done.stderr
     assert out.read_text() == format_game(view)
+    assert [p.name for p in tmp_path.iterdir()] == ["game.arb"]
+
+
+def test_a_second_recorder_of_the_same_file_is_refused_while_the_first_records(tmp_path, two):
+    out = tmp_path / "game.arb"
+    first = Recorder(out, *start_options(two, None))
+    turn = partial_record(two).turns[0].notation()
+    first.ok(turn)
+    second = arbo("record", str(out), "--plain", input=partial_record(two).turns[1].notation() + "\n")
+    assert second.exit_code == 1
+    assert second.stderr == (f"arbo: {out}: another arbo record is recording this file "
+                             f"(process {first.process.pid}); finish that one first\n")
+    assert first.ok(partial_record(two).turns[1].notation()) == f"ok 2. {partial_record(two).turns[1].notation()}"
+    assert first.close() == 0
+    assert [p.name for p in tmp_path.iterdir()] == ["game.arb"]
+    third = arbo("record", str(out), "--plain", input=partial_record(two).turns[2].notation() + "\n")
+    assert third.exit_code == 0, third.stderr
+    turns = partial_record(two).turns[:3]
+    assert out.read_text().splitlines()[-4:] == ["---", *(f"{n}. {t.notation()}" for n, t in enumerate(turns, 1))]
 
 
 def test_plain_answers_every_kind_of_entry(tmp_path, two):

@@ -53,7 +53,7 @@ def record(
     date: Optional[str] = typer.Option(None, "--date", help="The date, YYYY-MM-DD. [default: today, for a new FILE]"),
     plain: bool = typer.Option(False, "--plain", help="Read entries as lines of standard input; no screen."),
 ) -> None:
-    from ..recording import OptionMismatch, RecordingError, open_session
+    from ..files import FileBusy, held_for_writing
     from .new import iso_date, parse_names, parse_players, parse_seat, parse_species
 
     if file == "-":
@@ -71,6 +71,18 @@ def record(
     if table is not None:
         parse_seat(seat, table)
     when = iso_date(date) if date is not None else None
+    try:
+        with held_for_writing(file):
+            _record(file, table, chosen, seat, species_names, event, site, when, seed, plain)
+    except FileBusy as error:
+        by = f" ({error.holder})" if error.holder else ""
+        fail(f"{file}: another arbo record is recording this file{by}; finish that one first", EXIT_INVALID)
+
+
+def _record(file, table, chosen, seat, species_names, event, site, when, seed, plain) -> None:
+    """Record into ``file``, held for this process, on the screen or from lines of standard input."""
+    from ..recording import OptionMismatch, RecordingError, open_session
+
     try:
         session = open_session(
             file, players=table, species=chosen, seat=seat, names=species_names or None, event=event, site=site,
