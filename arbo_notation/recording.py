@@ -30,6 +30,7 @@ from .engine.cards import HAND_SIZE, Card, Coord, card_order
 from .engine.scoring import ScoreSheet
 from .engine.state import Game
 from .errors import ArboError, Diagnostic, NotationError, NotationErrors, RuleError, Severity, TurnError
+from .lexicon import NAME_SHAPE
 from .files import write_atomic
 from .notation.record import GLYPHS, Comment, GameRecord, Header, Result, Reveal, Turn
 from .notation.writer import format_game, format_turn
@@ -50,7 +51,7 @@ __all__ = [
 MOVE_GLYPHS = frozenset(GLYPHS)
 
 _NUMBER = re.compile(r"([0-9]+)\.[ \t]*")
-_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_'-]*\Z")
+_NAME = re.compile(rf"{NAME_SHAPE}\Z")
 _AT_LINE = re.compile(r"at line [0-9]+ column ([0-9]+)")
 
 

@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterable
 
 from ..engine.cards import Card, Coord, Planting
 from ..errors import ArboError
+from ..lexicon import CARD_SHAPE, NAME_SHAPE, REVEAL_WORD
 from .record import Comment, Draw, DrawKind, GameRecord, Header, Pos, Result, Reveal, Turn, Variation
 
 #: The groups of a whole-turn match, in order: the comments before the turn, its number, player,
@@ -132,7 +133,7 @@ _turn = _fast_constructor(
 
 _BRACE_TEXT = re.compile(r"\{([^}]*)\}")
 _COMMENTS = re.compile(r"\{([^}]*)\}|;([^\n]*)")
-_SCORE_DECODE = re.compile(r"([A-Za-z][A-Za-z0-9_'-]*)[ \t]+([0-9]+)")
+_SCORE_DECODE = re.compile(rf"({NAME_SHAPE})[ \t]+([0-9]+)")
 
 
 def comments_in(text: str) -> tuple[Comment, ...]:
@@ -394,7 +395,7 @@ def variation(runs: list[Run], comments: list[Comment], at: Pos) -> Variation:
     return Variation(tuple(turns), tuple(before), tuple(trailing), at)
 
 
-_REVEAL_DECODE = re.compile(r"reveal[ \t]+(\S+)((?:[ \t]+[A-Za-z]{1,3}[1-8])*)")
+_REVEAL_DECODE = re.compile(rf"{REVEAL_WORD}[ \t]+(\S+)((?:[ \t]+{CARD_SHAPE})*)")
 
 
 def reveals(text: str, line: int, line_start: int, comments: Iterable[Comment], pieces: Pieces) -> list[Reveal]:

@@ -15,10 +15,11 @@ import yaml
 
 from ..engine.cards import CARD_RE, Card, is_species_code
 from ..errors import ArboError, HeaderFault, NotationError
+from ..lexicon import NAME_CHAR, NAME_SHAPE
 from .record import HEADER_KEYS, RESERVED_NAMES, Header, Pos
 from .safeyaml import SAFE_LOADER, YamlFault, load_yaml, refused_character
 
-PLAYER_NAME_RE = re.compile(r"[A-Za-z][A-Za-z0-9_'-]*\Z")
+PLAYER_NAME_RE = re.compile(rf"{NAME_SHAPE}\Z")
 ISO_DATE_RE = re.compile(r"[0-9]{4}(?:-[0-9]{2}(?:-[0-9]{2})?)?\Z")
 LINE_WIDTH = 80
 
@@ -86,7 +87,7 @@ _BLOCK_PLAIN = re.compile(rf"""(?:(?![-?:,\[\]{{}}#&*!|>'"%@`]){_NONSPACE}|[-?:]
                           rf"(?:(?!:){_NONSPACE}|:(?={_NONSPACE})| +(?=[^ #]))*\Z")
 _QUOTED = re.compile(rf"(?:{_DOUBLE}|{_SINGLE})\Z")
 _TOP_KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_]*):(?: |\Z)")  # the value: the rest of the line
-_ENTRY_KEY = re.compile(rf"( *)({_DOUBLE}|{_SINGLE}|[A-Za-z_][A-Za-z0-9_'-]*):(?: |\Z)")
+_ENTRY_KEY = re.compile(rf"( *)({_DOUBLE}|{_SINGLE}|[A-Za-z_]{NAME_CHAR}*):(?: |\Z)")
 _ESCAPE = re.compile(r"\\(x..|u....|U........|.)")
 _FAST_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})\Z")
 _FAST_INT = re.compile(r"(?:0|[1-9][0-9]{0,3999})\Z")  # Python refuses more than 4300 digits
@@ -565,7 +566,7 @@ def _locate(lines: list[str], key: str | None, item: str | None) -> tuple[int, i
         else:
             return 0, 1
     if item:
-        word = re.compile(r"(?<![A-Za-z0-9_'-])" + re.escape(item) + r"(?![A-Za-z0-9_'-])"
+        word = re.compile(rf"(?<!{NAME_CHAR})" + re.escape(item) + rf"(?!{NAME_CHAR})"
                           r"|(?<=')" + re.escape(item) + r"(?=')|(?<=\")" + re.escape(item) + r"(?=\")")
         for n in range(start, stop):
             text = lines[n]

@@ -28,6 +28,8 @@ from lark import Token
 from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
 
 from ..errors import ArboError, NotationError
+from ..lexicon import (BRACE_COMMENT, CARD_END, CARD_SHAPE, GLYPH, HEADER_BLOCK, NAME_CHAR, NAME_SHAPE, RESULT_WORD,
+                       REVEAL_WORD, SPECIES)
 from . import build
 from .build import MAX_VARIATION_DEPTH
 from .header import read_header
@@ -122,8 +124,8 @@ def _parser() -> tuple[lark.Lark, "_Builder"]:
 
 _TURN_DECODE = re.compile(
     r"((?:(?:\{[^}]*\}|;[^\n]*+)[ \t\n]*)*)"  # comments before the turn
-    r"(?:([0-9]+)\.[ \t]*)?(\S+)[ \t]+(\S+)[ \t]+(\S+)[ \t]+(\S+)[ \t]+/([A-Za-z]{1,3}[1-8])"
-    r"((?:[ \t]*(?:!!|\?\?|!\?|\?!|!|\?|\$[0-9]+)(?![^ \t\n{;()]))*)"  # glyphs
+    rf"(?:([0-9]+)\.[ \t]*)?(\S+)[ \t]+(\S+)[ \t]+(\S+)[ \t]+(\S+)[ \t]+/({CARD_SHAPE})"
+    rf"((?:[ \t]*{GLYPH})*)"  # glyphs
     r"((?:[ \t]*\{[^}]*\})*)"  # {comments} on the turn's line
     r"(?:[ \t]*;([^\n]*))?"  # ; comment
 )
@@ -300,15 +302,15 @@ def unclosed_error(line: int, file: str, source_line: Callable[[int], str]) -> N
 
 _WORD = re.compile(r"[^ \t\n{};()]+")
 _WORD_END = re.compile(r"[ \t\n]|\Z")
-_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_'-]*(?![A-Za-z0-9_'-])")
-_CARD = re.compile(r"[A-Za-z]{1,3}[1-8](?![A-Za-z0-9_])")
+_NAME = re.compile(rf"{NAME_SHAPE}(?!{NAME_CHAR})")
+_CARD = re.compile(CARD_SHAPE + CARD_END)
 _COORDS = re.compile(r"(-?[0-9]+),(-?[0-9]+)(?![0-9])")
-_BRACE_COMMENT = re.compile(r"\{[^}\n]*(?:\n(?!---[ \t]*(?:\n|\Z))[^}\n]*)*\}")
-_GLYPH = re.compile(r"(?:!!|\?\?|!\?|\?!|!|\?|\$[0-9]+)(?![^ \t\n{;()])")
-_HEADER_BLOCK = re.compile(r"---[ \t]*\n(?:(?!---[ \t]*(?:\n|\Z))[^\n]*\n)*---[ \t]*(?=\n|\Z)")
+_BRACE_COMMENT = re.compile(BRACE_COMMENT)
+_GLYPH = re.compile(GLYPH)
+_HEADER_BLOCK = re.compile(HEADER_BLOCK)
 _TURN_END = frozenset(" \t\n{;()!?$")
-_PLANTING_LIKE = re.compile(r"[A-Za-z]{1,3}[0-9]+@")
-_SPACE_BEFORE_AT = re.compile(r"[A-Za-z]{1,3}[1-8][ \t]+@[^ \t\n{};()]*")
+_PLANTING_LIKE = re.compile(rf"{SPECIES}[0-9]+@")
+_SPACE_BEFORE_AT = re.compile(rf"{CARD_SHAPE}[ \t]+@[^ \t\n{{}};()]*")
 _SPACED_CELL = re.compile(r"[ \t]*-?[0-9]+[ \t]*,[ \t]*-?[0-9]+(?![0-9])")
 _LINE_END = frozenset(" \t\n{;")
 
@@ -758,7 +760,7 @@ def _body_faults(chunk: str, first_line: int, file: str, source_line: Callable[[
 
 
 #: A line of a game's body: a header that holds one has lost its closing '---' line.
-_BODY_LINE = re.compile(r"^[ \t]*(?:[0-9]+\.|reveal[ \t]|result[ \t])", re.M)
+_BODY_LINE = re.compile(rf"^[ \t]*(?:[0-9]+\.|{REVEAL_WORD}[ \t]|{RESULT_WORD}[ \t])", re.M)
 
 
 def _faults_after_header(chunk: str, first_line: int, file: str, source_line: Callable[[int], str]) -> list[NotationError]:
