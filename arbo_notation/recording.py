@@ -323,7 +323,7 @@ class RecordingSession:
     def _parse_line(self, line: str, column) -> GameRecord:
         """One line read by the parser under the record's header; EntryError at the column of
         the entry (``column`` maps the line's columns to the entry's) for a syntax error."""
-        from .notation.syntax import parse_all
+        from .notation.reading import parse_all
 
         text = self._parse_header + line + "\n"
         outcome = parse_all(text, "<entry>")
@@ -796,7 +796,7 @@ def resume_session(path: str | Path, text: str) -> RecordingSession:
 
     RecordingError when it cannot be: a syntax error, more than one game, a rule error, a
     finished game."""
-    from .notation.syntax import parse_all
+    from .notation.reading import parse_all
 
     name = str(path)
     outcome = parse_all(text, name)

@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterable
 
 from ..engine.cards import Card, Coord, Planting
 from ..errors import ArboError
-from ..lexicon import CARD_SHAPE, NAME_SHAPE, REVEAL_WORD
+from ..lexicon import CARD_SHAPE, GLYPH, NAME_SHAPE, REVEAL_WORD
 from .record import Comment, Draw, DrawKind, GameRecord, Header, Pos, Result, Reveal, Turn, Variation
 
 #: The groups of a whole-turn match, in order: the comments before the turn, its number, player,
@@ -325,6 +325,24 @@ def turns_of(matches: Iterable[re.Match[str]], text: str, at: int, line: int, li
     if not _INLINE:
         _finish_turns(turns)
     return turns, previous
+
+
+#: The turns of a TURNS token of the grammar's parser, in the groups TURN_GROUPS names (the
+#: grammar has checked them: this only takes them apart).
+_TURN_DECODE = re.compile(
+    r"((?:(?:\{[^}]*\}|;[^\n]*+)[ \t\n]*)*)"  # comments before the turn
+    rf"(?:([0-9]+)\.[ \t]*)?(\S+)[ \t]+(\S+)[ \t]+(\S+)[ \t]+(\S+)[ \t]+/({CARD_SHAPE})"
+    rf"((?:[ \t]*{GLYPH})*)"  # glyphs
+    r"((?:[ \t]*\{[^}]*\})*)"  # {comments} on the turn's line
+    r"(?:[ \t]*;([^\n]*))?"  # ; comment
+)
+
+
+def run_of_turns(text: str, line: int, line_start: int, pieces: Pieces) -> Run:
+    """The run of the turns in a TURNS token of the grammar's parser (``line`` and ``line_start``
+    as for turns_of)."""
+    turns, _ = turns_of(_TURN_DECODE.finditer(text), text, 0, line, line_start, pieces)
+    return Run(turns)
 
 
 def _rebuilt(turn: Turn, comments_before: tuple[Comment, ...] | None = None,
