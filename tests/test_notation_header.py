@@ -12,7 +12,9 @@ from hypothesis import strategies as st
 from arbo_notation.engine.cards import Card
 from arbo_notation.errors import NotationError
 from arbo_notation.notation import HEADER_KEYS, Header, format_header, parse, read_header
-from arbo_notation.notation.header import fast_load, header_lines, load_header_yaml
+from arbo_notation.notation.header import load_header_yaml
+from arbo_notation.notation.headerfast import fast_load
+from arbo_notation.notation.headerwriter import header_lines
 
 
 def read(yaml_text: str) -> Header:
