@@ -335,3 +335,41 @@ def test_the_fast_reader_reads_long_whole_numbers_as_yaml_does():
     text = "stake: 1000000000000000000\nround: 12345678901234567890123\n"
     assert fast_load(text) == load_header_yaml(text) == {"stake": 10**18, "round": "12345678901234567890123"}
     assert yaml.safe_load(text)["stake"] == 10**18
+
+
+# -- The fast reader's copies of PyYAML's tables ---------------------------------------------------
+
+
+@pytest.mark.parametrize("loader", _LOADERS)
+def test_the_fast_readers_table_of_implicit_types_is_pyyamls(loader):
+    from arbo_notation.notation.headerfast import implicit_resolvers
+
+    def spelt(table):
+        return {first: [(tag, regexp.pattern, regexp.flags) for tag, regexp in resolvers]
+                for first, resolvers in table.items()}
+
+    assert spelt(implicit_resolvers()) == spelt(loader.yaml_implicit_resolvers)
+
+
+def test_the_fast_readers_words_and_escapes_are_pyyamls():
+    from arbo_notation.notation.headerfast import BOOL_WORDS, ESCAPE_REPLACEMENTS
+
+    assert BOOL_WORDS == yaml.constructor.SafeConstructor.bool_values
+    assert ESCAPE_REPLACEMENTS == yaml.scanner.Scanner.ESCAPE_REPLACEMENTS
+
+
+def test_a_written_header_is_read_without_loading_a_yaml_library():
+    import subprocess
+    import sys
+    import textwrap
+
+    script = textwrap.dedent("""
+        import sys
+        from arbo_notation.notation.header import read_header
+        header = read_header("players: [Ana, Ben]\\nspecies: [Ca, Dw]\\nevent: Club night\\nhands:\\n  Ana: [Ma3]\\n")
+        print(header.event, header.hands["Ana"][0], "yaml" in sys.modules)
+        read_header("# a comment\\nplayers: [Ana]\\nspecies: [Ca]\\n")  # a comment: the careful reader
+        print("yaml" in sys.modules)
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["Club", "night", "Ma3", "False", "True"]

@@ -3,8 +3,8 @@ validator (header_from_mapping, which the .arb reader and the JSON/YAML converte
 inverse header_to_mapping), and the location of a fault at its key or item.
 
 A header as the writer writes it is read by headerfast.py; any other goes through PyYAML's safe
-loader (safeyaml.py). The writer, headerwriter.py, stands beside them:
-``read_header(format_header(h)) == h``.
+loader (safeyaml.py), which is imported only then: checking a file of written headers loads no
+YAML library. The writer, headerwriter.py, stands beside them: ``read_header(format_header(h)) == h``.
 """
 
 from __future__ import annotations
@@ -13,14 +13,11 @@ import datetime as _dt
 import re
 from typing import Any, Callable
 
-import yaml
-
 from ..engine.cards import CARD_RE, Card, is_species_code
 from ..errors import HeaderFault, NotationError
 from ..lexicon import NAME_CHAR, NAME_SHAPE
 from .headerfast import TEXT_KEYS, fast_load
 from .record import HEADER_KEYS, RESERVED_NAMES, Header, Pos
-from .safeyaml import SAFE_LOADER, YamlFault, load_yaml, refused_character
 
 PLAYER_NAME_RE = re.compile(rf"{NAME_SHAPE}\Z")
 ISO_DATE_RE = re.compile(r"[0-9]{4}(?:-[0-9]{2}(?:-[0-9]{2})?)?\Z")
@@ -42,10 +39,14 @@ def is_text_path(path: tuple[str, ...]) -> bool:
     return (len(path) == 1 and path[0] in TEXT_KEYS) or (len(path) == 2 and path[0] == "names")
 
 
-def load_header_yaml(text: str, loader: type = SAFE_LOADER) -> Any:
+def load_header_yaml(text: str, loader: type | None = None) -> Any:
     """The data of a header's YAML: safe types, no anchors or aliases, at most HEADER_MAX_DEPTH
-    deep, text fields as written. yaml.YAMLError or YamlFault (located) when it cannot be read."""
-    return load_yaml(text, what="a header", max_depth=HEADER_MAX_DEPTH, text_at=is_text_path, loader=loader)
+    deep, text fields as written. yaml.YAMLError or YamlFault (located) when it cannot be read.
+    ``loader``: a PyYAML safe loader class, by default safeyaml.SAFE_LOADER (the C one if built)."""
+    from .safeyaml import SAFE_LOADER, load_yaml  # PyYAML: only for a header the fast reader cannot read
+
+    return load_yaml(text, what="a header", max_depth=HEADER_MAX_DEPTH, text_at=is_text_path,
+                     loader=loader or SAFE_LOADER)
 
 
 def is_player_name(name: object) -> bool:
@@ -371,6 +372,10 @@ def read_header(yaml_text: str, *, file: str = "<string>", line: int = 2, header
             return header_from_mapping(data, Pos(opening, 1))
         except HeaderFault:
             pass  # the careful path below locates the fault
+    import yaml  # the careful path: PyYAML, loaded only now
+
+    from .safeyaml import YamlFault, refused_character
+
     try:
         data = load_header_yaml(yaml_text)
     except YamlFault as fault:

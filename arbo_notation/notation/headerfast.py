@@ -1,17 +1,18 @@
-"""The fast reader of headers: the subset of YAML the writer writes, read without PyYAML's parser.
+"""The fast reader of headers: the subset of YAML the writer writes, read without PyYAML.
 
 ``fast_load`` answers the mapping that PyYAML's safe loader would (load_header_yaml in header.py),
 or None for anything outside the subset, which header.py then reads the careful way. Nearly every
-header of a real file is one the writer wrote, so this is the path of almost every game.
+header of a real file is one the writer wrote, so this is the path of almost every game: it
+loads no YAML library (PyYAML costs some 15 ms of every start), and it compiles its larger
+regular expressions on first use, only those a file's headers need.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import re
-from typing import Any
-
-import yaml
+from typing import Any, Callable
 
 from ..lexicon import NAME_CHAR
 
@@ -26,11 +27,66 @@ TEXT_KEYS = ("event", "site", "round", "annotator")
 # makes fast_load return None and the caller use load_header_yaml. Every line must match one of
 # the regular expressions below in full, so nothing is skipped unread; the result is the same as
 # load_header_yaml's (tests/test_notation_header.py checks it with hypothesis against both
-# loaders): plain scalars are resolved with PyYAML's own table of implicit types, except those of
+# loaders): plain scalars are resolved with PyYAML's table of implicit types, except those of
 # the text fields (is_text_path), kept as written.
-_IMPLICIT = getattr(yaml.SafeLoader, "yaml_implicit_resolvers", {})
-_BOOLS = yaml.constructor.SafeConstructor.bool_values
-_ESCAPES = yaml.scanner.Scanner.ESCAPE_REPLACEMENTS
+
+#: PyYAML's table of implicit types (yaml.resolver.Resolver, YAML 1.1): (tag, pattern, flags, the
+#: first characters it is tried on), in PyYAML's order, since the first that matches wins. A copy, so
+#: that reading a header needs no YAML library; tests/test_notation_header.py holds it equal to
+#: PyYAML's own, the patterns to the letter.
+IMPLICIT_TYPES = (
+    ("tag:yaml.org,2002:bool", '''^(?:yes|Yes|YES|no|No|NO
+                    |true|True|TRUE|false|False|FALSE
+                    |on|On|ON|off|Off|OFF)$''', re.X, "yYnNtTfFoO"),
+    ("tag:yaml.org,2002:float", '''^(?:[-+]?(?:[0-9][0-9_]*)\\.[0-9_]*(?:[eE][-+][0-9]+)?
+                    |\\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?
+                    |[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\\.[0-9_]*
+                    |[-+]?\\.(?:inf|Inf|INF)
+                    |\\.(?:nan|NaN|NAN))$''', re.X, "-+0123456789."),
+    ("tag:yaml.org,2002:int", '''^(?:[-+]?0b[0-1_]+
+                    |[-+]?0[0-7_]+
+                    |[-+]?(?:0|[1-9][0-9_]*)
+                    |[-+]?0x[0-9a-fA-F_]+
+                    |[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$''', re.X, "-+0123456789"),
+    ("tag:yaml.org,2002:merge", "^(?:<<)$", 0, "<"),
+    ("tag:yaml.org,2002:null", '''^(?: ~
+                    |null|Null|NULL
+                    | )$''', re.X, ["~", "n", "N", ""]),
+    ("tag:yaml.org,2002:timestamp", '''^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]
+                    |[0-9][0-9][0-9][0-9] -[0-9][0-9]? -[0-9][0-9]?
+                     (?:[Tt]|[ \\t]+)[0-9][0-9]?
+                     :[0-9][0-9] :[0-9][0-9] (?:\\.[0-9]*)?
+                     (?:[ \\t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)$''', re.X, "0123456789"),
+    ("tag:yaml.org,2002:value", "^(?:=)$", 0, "="),
+    ("tag:yaml.org,2002:yaml", r"^(?:!|&|\*)$", 0, "!&*"),
+)
+#: YAML 1.1's words for true and false, lower-cased (yaml.constructor.SafeConstructor.bool_values).
+BOOL_WORDS = {"yes": True, "no": False, "true": True, "false": False, "on": True, "off": False}
+#: What a double-quoted string's one-character escapes stand for (yaml.scanner.Scanner's table).
+ESCAPE_REPLACEMENTS = {
+    "0": "\0", "a": "\x07", "b": "\x08", "t": "\x09", "\t": "\x09", "n": "\x0A", "v": "\x0B", "f": "\x0C",
+    "r": "\x0D", "e": "\x1B", " ": "\x20", '"': '"', "\\": "\\", "/": "/", "N": "\x85", "_": "\xA0",
+    "L": "\u2028", "P": "\u2029",
+}
+
+
+@functools.cache
+def implicit_resolvers() -> dict[str, list[tuple[str, re.Pattern[str]]]]:
+    """IMPLICIT_TYPES compiled, by first character, as PyYAML keeps them (compiled on first use)."""
+    table: dict[str, list[tuple[str, re.Pattern[str]]]] = {}
+    for tag, pattern, flags, first in IMPLICIT_TYPES:
+        compiled = re.compile(pattern, flags)
+        for character in first:
+            table.setdefault(character, []).append((tag, compiled))
+    return table
+
+
+def _compiled_on_first_use(pattern: str) -> Callable[[], re.Pattern[str]]:
+    """A regular expression compiled when first asked for: most headers need a few of them, and
+    those of the quoted strings cost a start several milliseconds each to compile."""
+    return functools.cache(lambda: re.compile(pattern))
+
+
 # Printable characters other than space, without YAML's line breaks (\x85, \u2028, \u2029):
 # written as what they are not, since a class of the wide ranges they are takes the regular
 # expression compiler twelve times as long (a tenth of a second at every start, over all patterns).
@@ -44,17 +100,17 @@ _FLOW_PLAIN = r"[A-Za-z0-9_][A-Za-z0-9_ .'/()+-]*"  # as the writer's flow_scala
 _FLOW_ITEM = f"(?>{_DOUBLE}|{_SINGLE}|{_FLOW_PLAIN})"
 _FLOW_PAIR = f"{_FLOW_ITEM} *: +{_FLOW_ITEM}"
 _SEP = "[ \n]*,[ \n]*"  # continuation lines are joined with '\n', their indentation dropped
-_FLOW_LIST = re.compile(rf"\[[ \n]*(?:{_FLOW_ITEM}(?:{_SEP}{_FLOW_ITEM})*[ \n]*)?\]\Z")
-_FLOW_MAP = re.compile(rf"\{{[ \n]*(?:{_FLOW_PAIR}(?:{_SEP}{_FLOW_PAIR})*[ \n]*)?\}}\Z")
-_FLOW_ITEMS = re.compile(_FLOW_ITEM)
-_FLOW_PAIRS = re.compile(f"({_FLOW_ITEM}) *: +({_FLOW_ITEM})")
+_FLOW_LIST = _compiled_on_first_use(rf"\[[ \n]*(?:{_FLOW_ITEM}(?:{_SEP}{_FLOW_ITEM})*[ \n]*)?\]\Z")
+_FLOW_MAP = _compiled_on_first_use(rf"\{{[ \n]*(?:{_FLOW_PAIR}(?:{_SEP}{_FLOW_PAIR})*[ \n]*)?\}}\Z")
+_FLOW_ITEMS = _compiled_on_first_use(_FLOW_ITEM)
+_FLOW_PAIRS = _compiled_on_first_use(f"({_FLOW_ITEM}) *: +({_FLOW_ITEM})")
 # A one-line plain scalar in block context, as PyYAML's scanner takes it: no indicator first
 # (but '-', '?' or ':' before a non-space), no ': ' or ':' last, no ' #' (a comment).
-_BLOCK_PLAIN = re.compile(rf"""(?:(?![-?:,\[\]{{}}#&*!|>'"%@`]){_NONSPACE}|[-?:](?={_NONSPACE}))"""
-                          rf"(?:(?!:){_NONSPACE}|:(?={_NONSPACE})| +(?=[^ #]))*\Z")
-_QUOTED = re.compile(rf"(?:{_DOUBLE}|{_SINGLE})\Z")
+_BLOCK_PLAIN = _compiled_on_first_use(rf"""(?:(?![-?:,\[\]{{}}#&*!|>'"%@`]){_NONSPACE}|[-?:](?={_NONSPACE}))"""
+                                        rf"(?:(?!:){_NONSPACE}|:(?={_NONSPACE})| +(?=[^ #]))*\Z")
+_QUOTED = _compiled_on_first_use(rf"(?:{_DOUBLE}|{_SINGLE})\Z")
 _TOP_KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_]*):(?: |\Z)")  # the value: the rest of the line
-_ENTRY_KEY = re.compile(rf"( *)({_DOUBLE}|{_SINGLE}|[A-Za-z_]{NAME_CHAR}*):(?: |\Z)")
+_ENTRY_KEY = _compiled_on_first_use(rf"( *)({_DOUBLE}|{_SINGLE}|[A-Za-z_]{NAME_CHAR}*):(?: |\Z)")
 _ESCAPE = re.compile(r"\\(x..|u....|U........|.)")
 _FAST_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})\Z")
 _FAST_INT = re.compile(r"(?:0|[1-9][0-9]{0,3999})\Z")  # Python refuses more than 4300 digits
@@ -65,7 +121,7 @@ _CLOSING = {"[": "]", "{": "}"}
 
 def _implicit_tag(word: str) -> str | None:
     """The type YAML gives this plain scalar (the first resolver that matches, as PyYAML picks); None for text."""
-    for tag, regexp in _IMPLICIT.get(word[:1], ()):
+    for tag, regexp in implicit_resolvers().get(word[:1], ()):
         if regexp.match(word):
             return tag
     return None
@@ -90,7 +146,7 @@ def _plain(word: str) -> Any:
         except ValueError:
             return _NO  # safe_load raises: let it say so
     elif tag == "tag:yaml.org,2002:bool":
-        value = _BOOLS[word.lower()]
+        value = BOOL_WORDS[word.lower()]
     elif tag == "tag:yaml.org,2002:null":
         value = None
     else:
@@ -104,7 +160,7 @@ def _unescape(m: re.Match) -> str:
     """The character a double-quoted string's escape (\\n, \\x41, \\u00e9, ...) stands for."""
     code = m.group(1)
     if len(code) == 1:
-        return _ESCAPES[code]
+        return ESCAPE_REPLACEMENTS[code]
     point = int(code[1:], 16)
     if point > 0x10FFFF or 0xD800 <= point <= 0xDFFF:  # libyaml refuses these
         raise ValueError(code)
@@ -143,10 +199,10 @@ def _flow_list(text: str) -> Any:
         values = list(map(_FLOW_WORDS.get, words))
         if None not in values:
             return values
-    if not _FLOW_LIST.match(text):
+    if not _FLOW_LIST().match(text):
         return _NO
     values = []
-    for token in _FLOW_ITEMS.findall(text):
+    for token in _FLOW_ITEMS().findall(text):
         value = _scalar(token)
         if value is _NO:
             return _NO
@@ -158,10 +214,10 @@ def _flow_list(text: str) -> Any:
 
 def _flow_map(text: str, as_text: bool = False) -> Any:
     """The mapping '{a: b, ...}' (possibly over several lines), or _NO; its values as text if ``as_text``."""
-    if not _FLOW_MAP.match(text):
+    if not _FLOW_MAP().match(text):
         return _NO
     out = {}
-    for key_token, value_token in _FLOW_PAIRS.findall(text):
+    for key_token, value_token in _FLOW_PAIRS().findall(text):
         key = _scalar(key_token)
         value = _scalar(value_token, as_text and isinstance(key, str))  # as the careful reader's paths
         if key is _NO or value is _NO or len(key_token) > _MAX_KEY:
@@ -181,8 +237,8 @@ def _value(text: str, as_text: bool = False, values_as_text: bool = False) -> An
     if first == "{":
         return _flow_map(text, values_as_text)
     if first in "\"'":
-        return _scalar(text) if _QUOTED.match(text) else _NO
-    if not _BLOCK_PLAIN.match(text):
+        return _scalar(text) if _QUOTED().match(text) else _NO
+    if not _BLOCK_PLAIN().match(text):
         return _NO
     return _as_text(text) if as_text else _plain(text)
 
@@ -221,7 +277,7 @@ def _read_block(lines: list[str], i: int, values_as_text: bool = False) -> tuple
             continue
         if line[0] != " ":
             break
-        m = _ENTRY_KEY.match(line)
+        m = _ENTRY_KEY().match(line)
         if m is None or len(m.group(1)) != indent:
             return _NO, i
         key = _scalar(m.group(2))
