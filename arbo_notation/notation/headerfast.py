@@ -270,6 +270,7 @@ def _read_block(lines: list[str], i: int, values_as_text: bool = False) -> tuple
         return None, i
     indent = _indent(lines[i])
     mapping: dict[Any, Any] = {}
+    entry_key = _ENTRY_KEY()
     while i < len(lines):
         line = lines[i]
         if not line.strip(" "):
@@ -277,7 +278,7 @@ def _read_block(lines: list[str], i: int, values_as_text: bool = False) -> tuple
             continue
         if line[0] != " ":
             break
-        m = _ENTRY_KEY().match(line)
+        m = entry_key.match(line)
         if m is None or len(m.group(1)) != indent:
             return _NO, i
         key = _scalar(m.group(2))
