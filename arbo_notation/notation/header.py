@@ -55,7 +55,7 @@ def is_player_name(name: object) -> bool:
 
 
 # ------------------------------------------------------------------------------------------------
-# Validating
+# The header as a mapping (as YAML or JSON gives it): validated into a Header, and back
 
 
 def _show(value: object) -> str:
