@@ -46,7 +46,7 @@ def check_game(check: FileCheck, game: GameText, *, keep_states: bool = False,
     text, line, index = game.text, game.first_line, game.index
     lines = GameLines(text, line)
     if not game.closed:
-        from .notation.syntax import unclosed_error
+        from .notation.syntaxfaults import unclosed_error
 
         check.invalid_games += 1
         return None, [Diagnostic.from_notation_error(unclosed_error(line, file, lines), game=index)]
@@ -106,7 +106,7 @@ def check_games(pieces: Iterable[str | GameText], file: str, *, keep_states: boo
 def _check_preamble(check: FileCheck, text: str) -> list[Diagnostic]:
     if not text.strip():
         return []
-    from .notation.syntax import preamble_error
+    from .notation.syntaxfaults import preamble_error
 
     error, _, _ = preamble_error(text, len(text), check.file, SourceLines(text))
     check.invalid_games += 1

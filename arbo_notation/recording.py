@@ -30,6 +30,7 @@ from .engine.cards import HAND_SIZE, Card, Coord, card_order
 from .engine.scoring import ScoreSheet
 from .engine.state import Game
 from .errors import ArboError, Diagnostic, NotationError, NotationErrors, RuleError, Severity, TurnError
+from .lexicon import NAME_SHAPE
 from .files import write_atomic
 from .notation.record import GLYPHS, Comment, GameRecord, Header, Result, Reveal, Turn
 from .notation.writer import format_game, format_turn
@@ -50,7 +51,7 @@ __all__ = [
 MOVE_GLYPHS = frozenset(GLYPHS)
 
 _NUMBER = re.compile(r"([0-9]+)\.[ \t]*")
-_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_'-]*\Z")
+_NAME = re.compile(rf"{NAME_SHAPE}\Z")
 _AT_LINE = re.compile(r"at line [0-9]+ column ([0-9]+)")
 
 
@@ -322,7 +323,7 @@ class RecordingSession:
     def _parse_line(self, line: str, column) -> GameRecord:
         """One line read by the parser under the record's header; EntryError at the column of
         the entry (``column`` maps the line's columns to the entry's) for a syntax error."""
-        from .notation.syntax import parse_all
+        from .notation.reading import parse_all
 
         text = self._parse_header + line + "\n"
         outcome = parse_all(text, "<entry>")
@@ -751,7 +752,7 @@ def _result_text(result: Result | None) -> str:
 
 def _parsing_header(header: Header) -> str:
     """A header under which a single entry line is read (only the players and species matter)."""
-    from .notation.header import format_header
+    from .notation.headerwriter import format_header
 
     return format_header(Header(players=header.players, species=header.species))
 
@@ -795,7 +796,7 @@ def resume_session(path: str | Path, text: str) -> RecordingSession:
 
     RecordingError when it cannot be: a syntax error, more than one game, a rule error, a
     finished game."""
-    from .notation.syntax import parse_all
+    from .notation.reading import parse_all
 
     name = str(path)
     outcome = parse_all(text, name)

@@ -12,7 +12,9 @@ from hypothesis import strategies as st
 from arbo_notation.engine.cards import Card
 from arbo_notation.errors import NotationError
 from arbo_notation.notation import HEADER_KEYS, Header, format_header, parse, read_header
-from arbo_notation.notation.header import fast_load, header_lines, load_header_yaml
+from arbo_notation.notation.header import load_header_yaml
+from arbo_notation.notation.headerfast import fast_load
+from arbo_notation.notation.headerwriter import header_lines
 
 
 def read(yaml_text: str) -> Header:
@@ -333,3 +335,56 @@ def test_the_fast_reader_reads_long_whole_numbers_as_yaml_does():
     text = "stake: 1000000000000000000\nround: 12345678901234567890123\n"
     assert fast_load(text) == load_header_yaml(text) == {"stake": 10**18, "round": "12345678901234567890123"}
     assert yaml.safe_load(text)["stake"] == 10**18
+
+
+# -- The fast reader's copies of PyYAML's tables ---------------------------------------------------
+
+
+@pytest.mark.parametrize("loader", _LOADERS)
+def test_the_fast_readers_table_of_implicit_types_is_pyyamls(loader):
+    from arbo_notation.notation.headerfast import implicit_resolvers
+
+    def spelt(table):
+        return {first: [(tag, regexp.pattern, regexp.flags) for tag, regexp in resolvers]
+                for first, resolvers in table.items()}
+
+    assert spelt(implicit_resolvers()) == spelt(loader.yaml_implicit_resolvers)
+
+
+def test_the_fast_readers_words_and_escapes_are_pyyamls():
+    from arbo_notation.notation.headerfast import BOOL_WORDS, ESCAPE_REPLACEMENTS
+
+    assert BOOL_WORDS == yaml.constructor.SafeConstructor.bool_values
+    assert ESCAPE_REPLACEMENTS == yaml.scanner.Scanner.ESCAPE_REPLACEMENTS
+
+
+def test_a_written_header_is_read_without_loading_a_yaml_library():
+    import subprocess
+    import sys
+    import textwrap
+
+    script = textwrap.dedent("""
+        import sys
+        from arbo_notation.notation.header import read_header
+        header = read_header("players: [Ana, Ben]\\nspecies: [Ca, Dw]\\nevent: Club night\\nhands:\\n  Ana: [Ma3]\\n")
+        print(header.event, header.hands["Ana"][0], "yaml" in sys.modules)
+        read_header("# a comment\\nplayers: [Ana]\\nspecies: [Ca]\\n")  # a comment: the careful reader
+        print("yaml" in sys.modules)
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["Club", "night", "Ma3", "False", "True"]
+
+
+def test_checking_written_records_loads_no_yaml_library():
+    """PyYAML costs some 15 ms of a start: `arbo check` on records whose headers the writer wrote
+    (simulated, formatted, annotated by hand below the header) never loads it."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    samples = Path(__file__).resolve().parents[1] / "samples"
+    script = ("import sys; from arbo_notation.cli.check import check_files;"
+              "print(*[c.valid for c in check_files(sys.argv[1:], 1)], 'yaml' in sys.modules)")
+    files = [str(samples / name) for name in ("annotated.arb", "two-player-omniscient.arb", "four-players.arb")]
+    done = subprocess.run([sys.executable, "-c", script, *files], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["1", "1", "1", "False"]  # each file's one game valid

@@ -22,7 +22,7 @@ from arbo_notation.notation import (
     parse_file,
     parse_file_all,
 )
-from arbo_notation.notation import syntax
+from arbo_notation.notation import grammar, syntax
 
 FIXTURES = Path(__file__).parent / "fixtures" / "notation"
 ROOT = Path(__file__).resolve().parents[1]
@@ -379,8 +379,8 @@ def test_not_text_is_an_arbo_error():
 def test_grammar_is_found_and_strict():
     import lark
 
-    assert syntax._strict_available()  # interegular is a dependency (lark[interegular])
-    text = syntax.grammar_text()
+    assert grammar._strict_available()  # interegular is a dependency (lark[interegular])
+    text = grammar.grammar_text()
     assert text == (ROOT / "grammar" / "arbo.lark").read_text(encoding="utf-8")
     lark.Lark(text, parser="lalr", strict=True)  # no conflict, no terminal collision
 
@@ -388,7 +388,7 @@ def test_grammar_is_found_and_strict():
 def test_grammar_names_every_terminal():
     import lark
 
-    parser = lark.Lark(syntax.grammar_text(), parser="lalr")
+    parser = lark.Lark(grammar.grammar_text(), parser="lalr")
     assert all(not t.name.startswith("__ANON") for t in parser.terminals)
 
 
@@ -396,7 +396,7 @@ def test_parser_is_built_once():
     assert syntax._parser() is syntax._parser()
 
 
-def test_only_syntax_imports_lark():
+def test_only_the_grammar_module_imports_lark():
     package = ROOT / "arbo_notation"
     importers = []
     for path in package.rglob("*.py"):
@@ -406,7 +406,7 @@ def test_only_syntax_imports_lark():
                 [node.module or ""] if isinstance(node, ast.ImportFrom) else []
             if any(n == "lark" or n.startswith("lark.") for n in names):
                 importers.append(path.relative_to(package).as_posix())
-    assert set(importers) == {"notation/syntax.py"}
+    assert set(importers) == {"notation/grammar.py"}
 
 
 def test_errors_are_notation_errors_with_locations():

@@ -24,9 +24,9 @@ def test_a_package_laid_out_as_the_wheel_parses_without_the_repository(tmp_path:
     shutil.copytree(ROOT / "arbo_notation", site / "arbo_notation", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(ROOT / "grammar" / "arbo.lark", site / "arbo_notation" / "notation" / "arbo.lark")
     script = (
-        "import arbo_notation.notation.syntax as s, sys;"
+        "import arbo_notation.notation.syntax as s, arbo_notation.notation.grammar as g, sys;"
         "games = s.parse(open(sys.argv[1]).read());"
-        "print(s._grammar_path(), len(games[0].turns))"
+        "print(g._grammar_path(), len(games[0].turns))"
     )
     done = subprocess.run(
         [sys.executable, "-c", script, str(ROOT / "samples" / "annotated.arb")],
@@ -129,8 +129,8 @@ def test_checking_plain_records_does_not_load_the_parser(tmp_path: Path):
 
 def test_the_parser_cache_lives_in_a_private_folder_and_is_optional(tmp_path: Path):
     script = (
-        "import sys; from arbo_notation.notation import syntax;"
-        "print(syntax._cache_file()); print(len(syntax.parse(open(sys.argv[1]).read())))"
+        "import sys; from arbo_notation.notation import grammar, syntax;"
+        "print(grammar._cache_file()); print(len(syntax.parse(open(sys.argv[1]).read())))"
     )
     sample = str(ROOT / "samples" / "annotated.arb")
     cache = tmp_path / "cache"

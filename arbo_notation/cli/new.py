@@ -112,7 +112,7 @@ def iso_date(text: str) -> str:
 def new_header_text(header: Header) -> str:
     """The header of a new record, with hints as YAML comments inside it: they help whoever fills
     the record in, and no reader takes them for comments of the game."""
-    from ..notation.header import format_header
+    from ..notation.headerwriter import format_header
 
     text = format_header(header).rstrip("\n").removesuffix("---").rstrip("\n")
     first, second = header.species[0], header.species[1 % len(header.species)]

@@ -39,7 +39,7 @@ def load_games(path: str, game_number: int | None) -> Loaded:
     not hold, and 1 when the file cannot be read or no game asked for can be shown.
     """
     from ..notation.games import normalise
-    from ..notation.syntax import parse_all
+    from ..notation.reading import parse_all
     from ..share.html import UnreadGame
     from ..tree import SetupError, load_tree
 

@@ -10,13 +10,14 @@ from operator import attrgetter
 from typing import Iterable
 
 from ..errors import ArboError
+from ..lexicon import SPECIES, VALUE
 
 MIN_VALUE = 1
 MAX_VALUE = 8
 HAND_SIZE = 7
 
-SPECIES_CODE_RE = re.compile(r"[A-Za-z]{1,3}\Z")
-CARD_RE = re.compile(r"([A-Za-z]{1,3})([1-8])\Z")
+SPECIES_CODE_RE = re.compile(rf"{SPECIES}\Z")
+CARD_RE = re.compile(rf"({SPECIES})({VALUE})\Z")
 
 
 @dataclass(frozen=True, slots=True)

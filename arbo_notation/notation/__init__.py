@@ -18,7 +18,8 @@ _EXPORTS = {
         "DataError", "dumps_json", "dumps_yaml", "game_from_data", "game_to_data",
         "games_from_data", "games_to_data", "loads_json", "loads_yaml",
     ),
-    "header": ("format_header", "header_from_mapping", "read_header"),
+    "header": ("header_from_mapping", "read_header"),
+    "headerwriter": ("format_header",),
     "record": (
         "GLYPHS", "HEADER_KEYS", "RESERVED_NAMES", "Comment", "Draw", "DrawKind", "GameRecord",
         "Header", "Pos", "Result", "Reveal", "Turn", "Variation",

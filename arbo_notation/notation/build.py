@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterable
 
 from ..engine.cards import Card, Coord, Planting
 from ..errors import ArboError
+from ..lexicon import CARD_SHAPE, GLYPH, NAME_SHAPE, REVEAL_WORD
 from .record import Comment, Draw, DrawKind, GameRecord, Header, Pos, Result, Reveal, Turn, Variation
 
 #: The groups of a whole-turn match, in order: the comments before the turn, its number, player,
@@ -132,7 +133,7 @@ _turn = _fast_constructor(
 
 _BRACE_TEXT = re.compile(r"\{([^}]*)\}")
 _COMMENTS = re.compile(r"\{([^}]*)\}|;([^\n]*)")
-_SCORE_DECODE = re.compile(r"([A-Za-z][A-Za-z0-9_'-]*)[ \t]+([0-9]+)")
+_SCORE_DECODE = re.compile(rf"({NAME_SHAPE})[ \t]+([0-9]+)")
 
 
 def comments_in(text: str) -> tuple[Comment, ...]:
@@ -326,6 +327,24 @@ def turns_of(matches: Iterable[re.Match[str]], text: str, at: int, line: int, li
     return turns, previous
 
 
+#: The turns of a TURNS token of the grammar's parser, in the groups TURN_GROUPS names (the
+#: grammar has checked them: this only takes them apart).
+_TURN_DECODE = re.compile(
+    r"((?:(?:\{[^}]*\}|;[^\n]*+)[ \t\n]*)*)"  # comments before the turn
+    rf"(?:([0-9]+)\.[ \t]*)?(\S+)[ \t]+(\S+)[ \t]+(\S+)[ \t]+(\S+)[ \t]+/({CARD_SHAPE})"
+    rf"((?:[ \t]*{GLYPH})*)"  # glyphs
+    r"((?:[ \t]*\{[^}]*\})*)"  # {comments} on the turn's line
+    r"(?:[ \t]*;([^\n]*))?"  # ; comment
+)
+
+
+def run_of_turns(text: str, line: int, line_start: int, pieces: Pieces) -> Run:
+    """The run of the turns in a TURNS token of the grammar's parser (``line`` and ``line_start``
+    as for turns_of)."""
+    turns, _ = turns_of(_TURN_DECODE.finditer(text), text, 0, line, line_start, pieces)
+    return Run(turns)
+
+
 def _rebuilt(turn: Turn, comments_before: tuple[Comment, ...] | None = None,
              comments_after: tuple[Comment, ...] | None = None,
              variations: tuple[Variation, ...] | None = None) -> Turn:
@@ -394,7 +413,7 @@ def variation(runs: list[Run], comments: list[Comment], at: Pos) -> Variation:
     return Variation(tuple(turns), tuple(before), tuple(trailing), at)
 
 
-_REVEAL_DECODE = re.compile(r"reveal[ \t]+(\S+)((?:[ \t]+[A-Za-z]{1,3}[1-8])*)")
+_REVEAL_DECODE = re.compile(rf"{REVEAL_WORD}[ \t]+(\S+)((?:[ \t]+{CARD_SHAPE})*)")
 
 
 def reveals(text: str, line: int, line_start: int, comments: Iterable[Comment], pieces: Pieces) -> list[Reveal]:

@@ -21,37 +21,39 @@ from typing import Any, Iterator
 
 from ..engine.cards import Card, Coord
 from ..errors import ArboError
+from ..lexicon import (CARD, CARD_SHAPE, COORDINATE, DECK_DRAW, GLYPH, LINE_COMMENT, LINE_END, NAME, NAME_SHAPE,
+                       POINTS, RESULT_WORD, REVEAL_WORD, SCORE_SEP, SKIP_DRAW, TURN_END)
 from . import build
 from .header import read_header
 from .plain import PlainDraw, PlainGame, PlainLine, PlainTurn
 from .record import Comment, GameRecord, Header, Result, Reveal, Turn, Variation
 
-# The grammar's terminals (grammar/arbo.lark), spelt out. A game text holds no '---' line past
-# its header, so a {comment} is any text without '}'.
-_NAME = r"(?!(?:d|reveal|result)(?![A-Za-z0-9_'-]))[A-Za-z][A-Za-z0-9_'-]*+"
-_CARD = r"[A-Za-z]{1,3}+[1-8](?![A-Za-z0-9_])"
-_DRAW = rf"(?:d(?::{_CARD})?(?![^ \t])|-|{_NAME}(?::{_CARD})?)"
-_COMMENT = r"(?:\{[^}]*\}|;[^\n]*+)"
-_GLYPH = r"(?:!!|\?\?|!\?|\?!|!|\?|\$[0-9]++)(?![^ \t\n{;()])"
-_LINE_END = r"(?![^ \t\n{;])"
+# The grammar's terminals (grammar/arbo.lark), from the lexicon. A game text holds no '---' line
+# past its header, so a {comment} is any text without '}'.
+_NAME = NAME
+_CARD = CARD
+_DRAW = rf"(?:{DECK_DRAW}|{SKIP_DRAW}|{_NAME}(?::{_CARD})?)"
+_COMMENT = rf"(?:\{{[^}}]*\}}|{LINE_COMMENT})"
+_GLYPH = GLYPH
+_LINE_END = LINE_END
 
 #: One whole turn after white space, in the groups build.TURN_GROUPS names.
 _TURN = re.compile(
     r"[ \t\n]*+"
     rf"((?:{_COMMENT}[ \t\n]*+)*+)"
     r"(?:([0-9]++)\.[ \t]*+)?"
-    rf"({_NAME})[ \t]++({_DRAW})[ \t]++({_DRAW})[ \t]++({_CARD}@-?[0-9]++,-?[0-9]++)[ \t]++"
-    rf"/({_CARD})(?![^ \t\n{{;()!?$])"
+    rf"({_NAME})[ \t]++({_DRAW})[ \t]++({_DRAW})[ \t]++({_CARD}@{COORDINATE},{COORDINATE})[ \t]++"
+    rf"/({_CARD}){TURN_END}"
     rf"((?:[ \t]*+{_GLYPH})*+)"
     r"((?:[ \t]*+\{[^}]*\})*+)"
     r"(?:[ \t]*+;([^\n]*+))?"
 )
-_REVEAL = re.compile(rf"reveal[ \t]+{_NAME}(?:[ \t]+{_CARD})*{_LINE_END}")
-_SCORE = rf"{_NAME}[ \t]+[0-9]++"
-_RESULT = re.compile(rf"result[ \t]+(?:\*|{_SCORE}(?:(?:[ \t]*,[ \t]*|[ \t]+){_SCORE})*){_LINE_END}")
+_REVEAL = re.compile(rf"{REVEAL_WORD}[ \t]+{_NAME}(?:[ \t]+{_CARD})*{_LINE_END}")
+_SCORE = rf"{_NAME}[ \t]+{POINTS}"
+_RESULT = re.compile(rf"{RESULT_WORD}[ \t]+(?:\*|{_SCORE}(?:{SCORE_SEP}{_SCORE})*){_LINE_END}")
 _SPACE = re.compile(r"[ \t\n]*+")
 _BRACE = re.compile(r"\{[^}]*\}")
-_LINE_COMMENT = re.compile(r";[^\n]*+")
+_LINE_COMMENT = re.compile(LINE_COMMENT)
 _OPEN = re.compile(r"---[ \t]*\n")
 _CLOSE = re.compile(r"\n---[ \t]*(?=\n|\Z)")
 _WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_'-")
@@ -324,8 +326,8 @@ class _KnownPlantings(dict):
         return planting
 
 
-_REVEAL_PARTS = re.compile(r"reveal[ \t]+(\S+)((?:[ \t]+[A-Za-z]{1,3}[1-8])*)")
-_SCORES = re.compile(r"([A-Za-z][A-Za-z0-9_'-]*)[ \t]+([0-9]+)")
+_REVEAL_PARTS = re.compile(rf"{REVEAL_WORD}[ \t]+(\S+)((?:[ \t]+{CARD_SHAPE})*)")
+_SCORES = re.compile(rf"({NAME_SHAPE})[ \t]+([0-9]+)")
 
 
 class _Moves:

@@ -15,12 +15,13 @@ from dataclasses import dataclass
 
 from ..engine.cards import Card, Coord
 from ..errors import ArboError
+from ..lexicon import CARD_SHAPE, DECK_WORD, NAME_SHAPE, NOT_RESERVED, RESULT_WORD, REVEAL_WORD, SKIP_DRAW
 from .header import read_header
 from .record import Header
 
-_NAME = r"(?!(?:d|reveal|result)(?![A-Za-z0-9_'-]))[A-Za-z][A-Za-z0-9_'-]*"
-_CARD = r"[A-Za-z]{1,3}[1-8]"
-_DRAW = rf"(?:d(?::{_CARD})?|-|{_NAME}(?::{_CARD})?)"
+_NAME = NOT_RESERVED + NAME_SHAPE
+_CARD = CARD_SHAPE
+_DRAW = rf"(?:{DECK_WORD}(?::{_CARD})?|{SKIP_DRAW}|{_NAME}(?::{_CARD})?)"
 # A turn line is six tokens; each one met for the first time must match its pattern whole.
 _NUMBER_TOKEN = re.compile(r"([0-9]+)\.")
 _NAME_TOKEN = re.compile(_NAME)
@@ -28,8 +29,8 @@ _DRAW_TOKEN = re.compile(_DRAW)
 _PLANT_TOKEN = re.compile(rf"({_CARD})@(-?[0-9]+),(-?[0-9]+)")
 _DISCARD_TOKEN = re.compile(rf"/({_CARD})")
 _TURN_LINES = re.compile(r"(?:[0-9][^\n]*\n)*")  # the run of lines that start as turn lines do
-_REVEAL = re.compile(rf"reveal ({_NAME})((?: {_CARD})*)")
-_RESULT = re.compile(rf"result (?:\*|{_NAME} [0-9]+(?:, {_NAME} [0-9]+)*)")
+_REVEAL = re.compile(rf"{REVEAL_WORD} ({_NAME})((?: {_CARD})*)")
+_RESULT = re.compile(rf"{RESULT_WORD} (?:\*|{_NAME} [0-9]+(?:, {_NAME} [0-9]+)*)")
 _SCORE = re.compile(rf"({_NAME}) ([0-9]+)")
 
 #: A draw: None for a skipped draw, else (owner, card): owner None for the deck, card None unknown.

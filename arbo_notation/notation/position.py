@@ -30,9 +30,10 @@ from typing import Any, Mapping
 from ..engine.cards import Card, Coord, is_species_code
 from ..engine.scoring import PlayerPosition, ScoreSheet, score_position
 from ..errors import PositionError
+from ..lexicon import SPECIES
 
 MAX_PLAYERS = 4
-_CARDISH_RE = re.compile(r"([A-Za-z]{1,3})([0-9]+)\Z")
+_CARDISH_RE = re.compile(rf"({SPECIES})([0-9]+)\Z")
 _TOP_KEYS = ("species", "players")
 _OPTIONAL_TOP_KEYS = ("game_over",)  # false: taken before the end of the game
 _PLAYER_KEYS = ("name", "trees", "hand", "hidden")  # hidden: unseen cards (`arbo state --json`)

@@ -1,8 +1,9 @@
 """Reading the games of a text: each by the fast reader, or by the grammar's parser when it is not sure.
 
 Every game is cut from its text (games.py) and read by fastread.py; a game it is not sure of
-goes to the grammar's parser (syntax.py), which also names the syntax errors. The parser, and
-lark with it, is loaded only when a game needs it.
+goes to the grammar's parser (syntax.py), and a game the parser rejects to the checker that names
+its syntax errors (syntaxfaults.py). The parser, and lark with it, is loaded only when a game
+needs it.
 """
 
 from __future__ import annotations
@@ -109,7 +110,7 @@ def read_pieces(pieces: Iterable[str | GameText], file: str,
     for piece in pieces:
         if isinstance(piece, str):
             if piece.strip():
-                from .syntax import preamble_error
+                from .syntaxfaults import preamble_error
 
                 lines = SourceLines(piece, first_line)
                 error, line, last = preamble_error(piece, len(piece), file, lines, first_line)
@@ -120,7 +121,7 @@ def read_pieces(pieces: Iterable[str | GameText], file: str,
         if piece.closed:
             games, errors = read_game_text(piece.text, file, line, lines)
         else:
-            from .syntax import unclosed_error
+            from .syntaxfaults import unclosed_error
 
             games, errors = [], [unclosed_error(line, file, lines)]
         span = GameSpan(piece.index, line, piece.last_line + shift, tuple(errors))

@@ -8,11 +8,12 @@ from typing import Any, Iterator
 
 from ..engine.cards import Card, Planting
 from ..errors import Pos
+from ..lexicon import RESERVED_WORDS
 
 #: Glyphs a turn may carry, as in PGN ($n numeric annotation glyphs are allowed too).
 GLYPHS = ("!!", "??", "!?", "?!", "!", "?")
 #: Words that cannot be player names because the notation gives them a meaning.
-RESERVED_NAMES = frozenset({"d", "reveal", "result"})
+RESERVED_NAMES = frozenset(RESERVED_WORDS)
 
 
 class DrawKind(Enum):

@@ -1,132 +1,58 @@
-"""The .arb parser: the lark grammar (grammar/arbo.lark), the records it builds, and its error messages.
+"""Reading one game with the grammar: lark's parser (notation/grammar.py) runs the builder here as
+it reads, and build.py makes the records, as it does for the fast reader; a game the parser
+rejects goes to the checker of notation/syntaxfaults.py, which names every fault of its lines.
 
-This is the only module of arbo that imports lark, and no lark type leaves it: every syntax error
-becomes a NotationError whose message a person understands.
-
-How it reads: a file is cut into games at its '---' header lines (a line that is '---' can only
+How a file is read: it is cut into games at its '---' header lines (a line that is '---' can only
 open or close a header, so the cut is exact: notation/games.py). Each game is first read by the
 fast reader (fastread.py, no lark) and only a game it is not sure of comes here (reading.py joins
-the two): it goes through lark's LALR parser with ``transformer=`` (no tree is built) in which
-runs of turns are single TURNS tokens, and build.py makes the records as it does for the fast
-reader. When lark reports an error, a slower hand-written checker reads the game again to name
-every fault of its lines and its exact column.
+the two): it goes through the LALR parser with the builder as its transformer (no tree is built),
+in which runs of turns are single TURNS tokens. This module loads lark (through grammar.py):
+reading.py imports it only when a game needs it.
 """
 
 from __future__ import annotations
 
 import functools
-import os
-import re
-import sys
 import threading
-from importlib import resources
-from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-import lark
-from lark import Token
-from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
-
-from ..errors import ArboError, NotationError
+from ..errors import NotationError
 from . import build
 from .build import MAX_VARIATION_DEPTH
+from .grammar import GrammarMismatch, GrammarParser
 from .header import read_header
 from .reading import GameSpan, ParseOutcome, parse, parse_all, parse_file, parse_file_all
-from .record import RESERVED_NAMES, Comment, GameRecord, Header, Result, Reveal, Variation
+from .record import Comment, GameRecord, Header, Result, Reveal, Variation
+from .syntaxfaults import diagnose, faults_after_header
 
 __all__ = [
     "GameSpan",
     "MAX_VARIATION_DEPTH",
     "ParseOutcome",
-    "grammar_text",
     "parse",
     "parse_all",
     "parse_file",
     "parse_file_all",
+    "parse_game",
 ]
 
-GRAMMAR_FILE = "arbo.lark"
+if TYPE_CHECKING:
+    class Token(str):
+        """A token as lark hands it to the builder: its text, its terminal's name and its place."""
 
-
-# ------------------------------------------------------------------------------------------------
-# Loading the grammar and building the parser (once)
-
-
-def _grammar_path() -> Path | None:
-    try:
-        packaged = resources.files("arbo_notation.notation").joinpath(GRAMMAR_FILE)
-        if packaged.is_file():
-            return Path(str(packaged))
-    except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError, TypeError):
-        pass
-    beside = Path(__file__).resolve().with_name(GRAMMAR_FILE)
-    if beside.is_file():
-        return beside
-    repo = Path(__file__).resolve().parents[2] / "grammar" / GRAMMAR_FILE
-    if repo.is_file():
-        return repo
-    return None
+        type: str
+        line: int
+        column: int
 
 
 @functools.cache
-def grammar_text() -> str:
-    """The text of arbo.lark: the packaged copy, else <repo>/grammar/arbo.lark (editable install)."""
-    path = _grammar_path()
-    if path is None:
-        raise ArboError("the grammar file arbo.lark is missing: reinstall arbo-notation")
-    return path.read_text(encoding="utf-8")
-
-
-def _strict_available() -> bool:
-    try:
-        import interegular  # noqa: F401  (lark's strict mode needs it to check terminal collisions)
-    except ImportError:
-        return False
-    return True
-
-
-def _cache_file() -> str | bool:
-    """Where lark keeps the built parser between runs (building it costs about 0.15 s a command):
-    a private folder of the user's cache, never a shared temporary folder, since lark's cache is
-    a pickle. False (no cache) when that folder cannot be made."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = Path(base) / "arbo"
-    try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    except OSError:
-        return False
-    if not os.access(folder, os.W_OK):
-        return False
-    python = "".join(map(str, sys.version_info[:2]))
-    return str(folder / f"parser-lark{lark.__version__}-py{python}.cache")
-
-
-@functools.cache
-def _parser() -> tuple[lark.Lark, "_Builder"]:
+def _parser() -> tuple[GrammarParser, "_Builder"]:
     builder = _Builder()
-    parser = lark.Lark(
-        grammar_text(),
-        parser="lalr",
-        lexer="contextual",
-        strict=_strict_available(),
-        transformer=builder,
-        maybe_placeholders=False,
-        cache=_cache_file(),  # lark checks the grammar's hash: a changed grammar is built anew
-    )
-    return parser, builder
+    return GrammarParser(builder), builder
 
 
 # ------------------------------------------------------------------------------------------------
-# Decoding tokens (the grammar has checked them; this expression only takes turns apart, and
-# build.py makes the records, as for the fast reader)
-
-_TURN_DECODE = re.compile(
-    r"((?:(?:\{[^}]*\}|;[^\n]*+)[ \t\n]*)*)"  # comments before the turn
-    r"(?:([0-9]+)\.[ \t]*)?(\S+)[ \t]+(\S+)[ \t]+(\S+)[ \t]+(\S+)[ \t]+/([A-Za-z]{1,3}[1-8])"
-    r"((?:[ \t]*(?:!!|\?\?|!\?|\?!|!|\?|\$[0-9]+)(?![^ \t\n{;()]))*)"  # glyphs
-    r"((?:[ \t]*\{[^}]*\})*)"  # {comments} on the turn's line
-    r"(?:[ \t]*;([^\n]*))?"  # ; comment
-)
+# The builder: lark's tokens (strings with ``type``, ``line`` and ``column``) into records
 
 
 class _Fault(Exception):
@@ -183,25 +109,23 @@ class _Builder:
         """Decode one or more turns (the hot loop of parsing is build.turns_of)."""
         text = str(token)
         try:
-            turns, _ = build.turns_of(_TURN_DECODE.finditer(text), text, 0, token.line + self.offset,
-                                      1 - token.column, self.pieces)
+            return build.run_of_turns(text, token.line + self.offset, 1 - token.column, self.pieces)
         except build.TooLong as fault:
             raise _Fault(fault.message, fault.line, fault.column) from None
-        return build.Run(turns)
 
     # -- rules ------------------------------------------------------------------------------------
 
     def run(self, children: list) -> build.Run:
         run: build.Run = children[0]
         if len(children) > 1:
-            run.annotations = [build.comment_of(str(c)) if isinstance(c, Token) else c for c in children[1:]]
+            run.annotations = [build.comment_of(str(c)) if isinstance(c, str) else c for c in children[1:]]
         return run
 
     def variation(self, children: list) -> Variation:
         lpar = children[0]
         before: list[Comment] = []
         i = 1
-        while isinstance(children[i], Token) and children[i].type == "COMMENT":
+        while isinstance(children[i], str):  # the COMMENT tokens before the variation's first run
             before.append(build.comment_of(str(children[i])))
             i += 1
         return build.variation(children[i:-1], before, build.pos(lpar.line + self.offset, lpar.column))
@@ -263,533 +187,14 @@ def parse_game(part: str, file: str, line: int,
         try:
             games = parser.parse(part)
         except NotationError as exc:  # in the header: the body's faults are found all the same
-            errors = [exc] + _faults_after_header(part, line, file, source_line)
+            errors = [exc] + faults_after_header(part, line, file, source_line)
         except _Fault as fault:
             errors = [NotationError(fault.message, file=file, line=fault.line, column=fault.column,
                                     source_line=source_line(fault.line))]
-        except UnexpectedInput as exc:
-            errors = _diagnose(part, line, exc, file, source_line)
-        except LarkError as exc:  # pragma: no cover - lark reports syntax as UnexpectedInput
-            errors = [NotationError(f"cannot read this game: {exc}", file=file, line=line, column=1,
-                                    source_line=source_line(line))]
+        except GrammarMismatch as mismatch:
+            if mismatch.failure is None:
+                errors = diagnose(part, line, mismatch, file, source_line)
+            else:  # pragma: no cover - lark reports syntax as an unexpected token or character
+                errors = [NotationError(f"cannot read this game: {mismatch.failure}", file=file, line=line, column=1,
+                                        source_line=source_line(line))]
     return games, errors
-
-
-def preamble_error(text: str, preamble_end: int, file: str, source_line: Callable[[int], str],
-                   first_line: int = 1) -> tuple[NotationError, int, int]:
-    """The error of text other than white space before the first header, with its first and last line."""
-    preamble = text[:preamble_end]
-    offset = len(preamble) - len(preamble.lstrip())
-    line, column = _line_col(text, offset)
-    line += first_line - 1
-    error = NotationError(
-        f"a game starts with a header between two '---' lines, found {_found(text, offset)} before any header",
-        file=file, line=line, column=column, source_line=source_line(line))
-    return error, line, max(line, text.count("\n", 0, preamble_end) + first_line - 1)
-
-
-def unclosed_error(line: int, file: str, source_line: Callable[[int], str]) -> NotationError:
-    """The error of a header opened at ``line`` and never closed."""
-    return NotationError(f"unclosed header: '---' at line {line} has no closing '---' line",
-                         file=file, line=line, column=1, source_line=source_line(line))
-
-
-# ------------------------------------------------------------------------------------------------
-# Error messages: a hand-written checker that re-reads a game that lark rejected
-
-
-_WORD = re.compile(r"[^ \t\n{};()]+")
-_WORD_END = re.compile(r"[ \t\n]|\Z")
-_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_'-]*(?![A-Za-z0-9_'-])")
-_CARD = re.compile(r"[A-Za-z]{1,3}[1-8](?![A-Za-z0-9_])")
-_COORDS = re.compile(r"(-?[0-9]+),(-?[0-9]+)(?![0-9])")
-_BRACE_COMMENT = re.compile(r"\{[^}\n]*(?:\n(?!---[ \t]*(?:\n|\Z))[^}\n]*)*\}")
-_GLYPH = re.compile(r"(?:!!|\?\?|!\?|\?!|!|\?|\$[0-9]+)(?![^ \t\n{;()])")
-_HEADER_BLOCK = re.compile(r"---[ \t]*\n(?:(?!---[ \t]*(?:\n|\Z))[^\n]*\n)*---[ \t]*(?=\n|\Z)")
-_TURN_END = frozenset(" \t\n{;()!?$")
-_PLANTING_LIKE = re.compile(r"[A-Za-z]{1,3}[0-9]+@")
-_SPACE_BEFORE_AT = re.compile(r"[A-Za-z]{1,3}[1-8][ \t]+@[^ \t\n{};()]*")
-_SPACED_CELL = re.compile(r"[ \t]*-?[0-9]+[ \t]*,[ \t]*-?[0-9]+(?![0-9])")
-_LINE_END = frozenset(" \t\n{;")
-
-DRAW_FORMS = "a draw ('d', 'd:Ma3', a player's name, 'Ana:Ja2' or '-')"
-TURN_EXAMPLE = "a turn such as '3. Ana d d Ma3@0,1 /Oa5'"
-
-
-def _show(text: str) -> str:
-    if len(text) > 24:
-        text = text[:24] + "..."
-    return repr(text) if not text.isprintable() else f"'{text}'"
-
-
-def _found(text: str, pos: int) -> str:
-    """What stands at ``pos``, for 'found ...' in a message."""
-    if pos >= len(text) or text[pos] == "\n":
-        return "end of line"
-    if text[pos] in " \t":
-        return "a space"
-    m = _WORD.match(text, pos)
-    return _show(m.group() if m else text[pos])
-
-
-class _Stop(Exception):
-    def __init__(self, pos: int, message: str) -> None:
-        super().__init__(message)
-        self.pos = pos
-        self.message = message
-
-
-class _Checker:
-    """Reads a game body token by token, the slow and careful way, and notes every fault.
-
-    A fault within one line (a turn, a reveal or result line, a glyph, a stray bracket) is noted
-    and the reading goes on at the next line, the rest of the faulty line skipped; a fault in the
-    shape of the game (an unclosed comment or variation, lines out of order) ends the reading.
-    """
-
-    def __init__(self, text: str, pos: int, first_line: int = 1) -> None:
-        self.text = text
-        self.pos = pos
-        self.n = len(text)
-        self.first_line = first_line  # file line of the text's first line
-        self.faults: list[_Stop] = []
-        self.stack: list[list[int]] = []  # [offset of '(', turns read in it]
-        self.faulty_opens: set[int] = set()  # offsets of the '(' met on the rest of a faulty line
-        self.cut_short = -1  # the end of the last line cut short (a fault at its end)
-
-    def where(self, p: int) -> str:
-        line, column = _line_col(self.text, p)
-        return f"line {line + self.first_line - 1} column {column}"
-
-    def fail(self, pos: int, message: str) -> None:
-        raise _Stop(pos, message)
-
-    def note(self, pos: int, message: str) -> None:
-        """A fault the reading goes on after."""
-        self.faults.append(_Stop(pos, message))
-
-    def on_line(self, read: Callable[[int], int], p: int) -> int:
-        """Read one part of a line with ``read``; at a fault in it, note the fault and skip the line.
-
-        Right after a line cut short (at fault for ending too soon: a line break typed too early),
-        a line that does not even start as a turn (its first word is at fault) is taken for the
-        rest of that line, not as a fault again."""
-        try:
-            return read(p)
-        except _Stop as stop:
-            if not (self.continues_cut_line(p) and stop.pos <= _WORD_END.search(self.text, p).start()):
-                self.faults.append(stop)
-            end = self.after_line(stop.pos, stop.pos)
-            if self.at_line_end(stop.pos):
-                self.cut_short = end
-            return end
-
-    def continues_cut_line(self, p: int) -> bool:
-        """Whether ``p`` is on the line right after a line cut short."""
-        return self.cut_short >= 0 and self.text.rfind("\n", 0, p) == self.cut_short
-
-    def after_line(self, p: int, fault: int = -1) -> int:
-        """The end of the line at ``p``, skipping what is left of it but its comments (which may span
-        lines) and its parentheses (which open and close variations). What is part of the fault at
-        offset ``fault`` is not told again: a '{' left open, a '(' never closed, a '(' glued to a word
-        or not followed by a turn or comment, a ')' at the fault or glued to a word."""
-        text = self.text
-        while p < self.n and text[p] != "\n":
-            c = text[p]
-            if c == "{":
-                m = _BRACE_COMMENT.match(text, p)
-                p = m.end() if m is not None else p + 1
-                continue
-            if c == ";":
-                end = text.find("\n", p)
-                return end if end >= 0 else self.n
-            if c == "(" and (p == 0 or text[p - 1] in " \t\n()") and self.opens_a_variation(p):
-                self.stack.append([p, 1])  # a variation's own faults are found in its own lines
-                self.faulty_opens.add(p)
-            elif c == ")" and p != fault and self.stack and (p + 1 == self.n or text[p + 1] in " \t\n{};()"):
-                self.stack.pop()
-            p += 1
-        return p
-
-    def at_line_end(self, p: int) -> bool:
-        return p >= self.n or self.text[p] == "\n"
-
-    def spaces(self, p: int) -> int:
-        text = self.text
-        while p < self.n and text[p] in " \t":
-            p += 1
-        return p
-
-    def separator(self, p: int, what: str, after: str) -> int:
-        """One or more spaces or tabs on the same line, then something that is not a line end."""
-        q = self.spaces(p)
-        if q == p or self.at_line_end(q):
-            self.fail(q if self.at_line_end(q) else p, f"expected {what} after '{after}', found {_found(self.text, q)}")
-        return q
-
-    def run(self) -> None:
-        text = self.text
-        stack = self.stack
-        can_branch = False
-        glyph_ok = False
-        phase = "moves"  # then "reveals", then "result"
-        while True:
-            while self.pos < self.n and text[self.pos] in " \t\n":
-                if text[self.pos] == "\n":
-                    glyph_ok = False
-                self.pos += 1
-            p = self.pos
-            if p >= self.n:
-                break
-            c = text[p]
-            if c == "{":
-                m = _BRACE_COMMENT.match(text, p)
-                if m is None:
-                    self.fail(p, f"unclosed comment: '{{' at {self.where(p)} has no '}}'")
-                self.pos = m.end()
-                glyph_ok = False
-            elif c == ";":
-                end = text.find("\n", p)
-                self.pos = end if end >= 0 else self.n
-                glyph_ok = False
-            elif c == "(":
-                if phase != "moves":
-                    self.fail(p, "a variation '(' must follow a turn, not the reveal or result lines")
-                if not can_branch:
-                    self.note(p, "a variation '(' must follow the turn it replaces")
-                if len(stack) >= MAX_VARIATION_DEPTH:
-                    self.fail(p, f"variations nest deeper than {MAX_VARIATION_DEPTH} levels")
-                stack.append([p, 0])
-                can_branch = glyph_ok = False
-                self.pos = p + 1
-            elif c == ")":
-                if not stack:
-                    self.note(p, "')' has no matching '('")
-                    self.pos = p + 1
-                    continue
-                if stack[-1][1] == 0:
-                    self.note(p, "a variation holds at least one turn, found ')'")
-                stack.pop()
-                can_branch, glyph_ok = True, False
-                self.pos = p + 1
-            elif c == "}":
-                self.note(p, "'}' has no matching '{'")
-                self.pos = self.after_line(p + 1)
-            elif c in "!?$":
-                m = _GLYPH.match(text, p)
-                if m is None:
-                    self.note(p, f"unknown glyph {_found(text, p)}: the glyphs are ! ? !! ?? !? ?! and "
-                                 "numeric glyphs such as $12")
-                elif not glyph_ok:
-                    self.note(p, "a glyph goes right after the discard of its turn, on its line and "
-                                 "before any comment")
-                else:
-                    self.pos = m.end()
-                    continue
-                self.pos = self.after_line(p)
-            elif _keyword(text, p, "reveal"):
-                if stack:
-                    self.unclosed(stack)
-                if phase == "result":
-                    self.fail(p, "reveal lines come before the result line")
-                phase = "reveals"
-                can_branch = glyph_ok = False
-                self.pos = self.on_line(self.reveal, p)
-            elif _keyword(text, p, "result"):
-                if stack:
-                    self.unclosed(stack)
-                if phase == "result":
-                    self.fail(p, "a game has one result line; a new game starts with a '---' header line")
-                phase = "result"
-                can_branch = glyph_ok = False
-                self.pos = self.on_line(self.result, p)
-            else:
-                if phase != "moves" and self.continues_cut_line(p):  # the rest of a reveal or result line
-                    self.pos = self.after_line(p)
-                    continue
-                if phase == "result":
-                    self.fail(p, f"only comments may follow the result line (a new game starts with a '---' "
-                                 f"header line), found {_found(text, p)}")
-                if phase == "reveals":
-                    self.fail(p, f"expected a reveal line, the result line or a comment after the reveal lines, "
-                                 f"found {_found(text, p)}")
-                end = text.find("\n", p)
-                segment = text[p:end if end >= 0 else self.n]
-                brace = segment.find("}")
-                if brace >= 0 and "{" not in segment[:brace]:
-                    self.note(p + brace, "'}' has no matching '{' (a comment is written {like this})")
-                    self.pos = self.after_line(p + brace + 1)
-                else:
-                    self.pos = self.on_line(self.turn, p)
-                can_branch = glyph_ok = True
-                if stack:
-                    stack[-1][1] += 1
-        if stack:
-            self.unclosed(stack)
-
-    def opens_a_variation(self, p: int) -> bool:
-        """Whether the '(' at ``p`` is followed by what a variation starts with: a turn or a comment."""
-        q = self.spaces(p + 1)
-        if q < self.n and self.text[q] in "0123456789{;(":
-            return True
-        m = _NAME.match(self.text, q)
-        return m is not None and m.group() not in RESERVED_NAMES
-
-    def unclosed(self, stack: list[list[int]]) -> None:
-        while stack and stack[-1][0] in self.faulty_opens:
-            stack.pop()
-        if stack:
-            p = stack[-1][0]
-            self.fail(p, f"unclosed variation: '(' at {self.where(p)} has no ')'")
-
-    def turn(self, p: int) -> int:
-        text = self.text
-        after: str | None = None
-        m = re.compile(r"[0-9]+").match(text, p)
-        if m:
-            q = m.end()
-            if q >= self.n or text[q] != ".":
-                self.fail(q, f"expected '.' after the turn number {m.group()}, found {_found(text, q)}")
-            after = text[p:q + 1]
-            p = self.spaces(q + 1)
-            if self.at_line_end(p):
-                self.fail(p, f"expected a player's name after '{after}', found {_found(text, p)}")
-        m = _NAME.match(text, p)
-        if m is None or m.group() in RESERVED_NAMES:
-            word = _found(text, p)
-            if m is not None and m.group() == "d":
-                self.fail(p, "'d' cannot be a player's name: it stands for a draw from the deck")
-            if after is None:
-                self.fail(p, f"expected {TURN_EXAMPLE}, found {word}")
-            self.fail(p, f"expected a player's name after '{after}', found {word}")
-        player = m.group()
-        p = self.separator(m.end(), DRAW_FORMS, player)
-        first = p
-        q = self.draw(p, player, "first")
-        previous = text[p:q]
-        try:
-            p = self.separator(q, DRAW_FORMS, previous)
-            q = self.draw(p, previous, "second")
-        except _Stop as stop:
-            self.glued_draws(first, previous, stop)
-            raise
-        previous = text[p:q]
-        p = self.separator(q, "a planting such as Ma3@0,1", previous)
-        q = self.planting(p, previous)
-        previous = text[p:q]
-        p = self.separator(q, "a discard such as /Oa5", previous)
-        if text[p] != "/":
-            self.fail(p, f"expected a discard such as /Oa5 after '{previous}', found {_found(text, p)}")
-        m = _CARD.match(text, p + 1)
-        if m is None:
-            self.fail(p + 1, f"expected a card such as Ma3 after '/', found {_found(text, p + 1)}")
-        q = m.end()
-        if q < self.n and text[q] not in _TURN_END:
-            self.fail(q, f"unexpected {_found(text, q)} after the discard '{text[p:q]}'")
-        return q
-
-    def glued_draws(self, p: int, draw: str, stop: _Stop) -> None:
-        """When the second draw is missing after 'dd' (two deck draws without a space), say so."""
-        if draw.partition(":")[0] == "dd" and stop.message.startswith(f"expected {DRAW_FORMS}"):
-            self.fail(p, f"expected two draws, found one: 'dd' is read as a player's name; "
-                         f"separate the two draws with a space: 'd {draw[1:]}'")
-
-    def draw(self, p: int, after: str, ordinal: str) -> int:
-        text = self.text
-        word = _WORD.match(text, p)
-        token = word.group() if word else ""
-        if token == "-":
-            return p + 1
-        owner, colon, card = token.partition(":")
-        if owner == "d" or (_NAME.fullmatch(owner) and owner not in RESERVED_NAMES):
-            if not colon:
-                return p + len(owner)
-            m = _CARD.match(text, p + len(owner) + 1)
-            if m is None or m.end() != p + len(token):
-                self.fail(p + len(owner) + 1,
-                          f"expected a card such as Ma3 after '{owner}:', found {_found(text, p + len(owner) + 1)}")
-            return m.end()
-        hint = " (a turn has two draws)" if _PLANTING_LIKE.match(token) or token.startswith("/") else ""
-        self.fail(p, f"expected {DRAW_FORMS} after '{after}', found {_found(text, p)}{hint}")
-        raise AssertionError  # pragma: no cover
-
-    def planting(self, p: int, after: str) -> int:
-        text = self.text
-        word = _WORD.match(text, p)
-        token = word.group() if word else ""
-        if "@" not in token:
-            spaced = _SPACE_BEFORE_AT.match(text, p)
-            if spaced:
-                self.fail(p, f"expected a planting such as Ma3@0,1 after '{after}', found {_show(spaced.group())}: "
-                             "no space is allowed before '@'")
-            hint = ""
-            if token == "d" or token == "-" or ":" in token or (_NAME.fullmatch(token) and token not in RESERVED_NAMES):
-                hint = " (a turn has exactly two draws)"
-            self.fail(p, f"expected a planting such as Ma3@0,1 after '{after}', found {_found(text, p)}{hint}")
-        m = _CARD.match(text, p)
-        if m is None or text[m.end():m.end() + 1] != "@":
-            self.fail(p, f"expected a card such as Ma3 to plant, found {_show(token.split('@')[0] or '@')}")
-        q = m.end() + 1
-        c = _COORDS.match(text, q)
-        if c is None:
-            self.fail(q, f"expected a cell x,y in whole numbers (such as 0,1 or -2,3) after '@', "
-                         f"found {self.cell_found(q)}")
-        if c.end() < self.n and text[c.end()] not in " \t\n":
-            if text[c.end()] == "/":
-                self.fail(c.end(), f"expected a space after '{text[p:c.end()]}', found {_found(text, c.end())}")
-            self.fail(q, f"expected a cell x,y in whole numbers (such as 0,1 or -2,3) after '@', "
-                         f"found {_found(text, q)}")
-        return c.end()
-
-    def cell_found(self, q: int) -> str:
-        """What stands after '@' where no cell does; when it is a cell with a space inside, the hint."""
-        text = self.text
-        spaced = _SPACED_CELL.match(text, q)
-        if spaced is None or not any(c in " \t" for c in spaced.group()):
-            return _found(text, q)
-        cell = spaced.group()
-        if cell[0] in " \t":
-            return "a space: no space is allowed after '@'"
-        comma = cell.index(",")
-        where = "before ','" if cell[comma - 1] in " \t" else "after ','"
-        return f"{_show(cell)}: no space is allowed {where}"
-
-    def reveal(self, p: int) -> int:
-        text = self.text
-        q = self.separator(p + 6, "a player's name", "reveal")
-        m = _NAME.match(text, q)
-        if m is None or m.group() in RESERVED_NAMES:
-            self.fail(q, f"expected a player's name after 'reveal', found {_found(text, q)}")
-        player = m.group()
-        q = m.end()
-        while True:
-            r = self.spaces(q)
-            if r >= self.n or text[r] in "\n{;":
-                if q < self.n and text[q] not in _LINE_END:
-                    self.fail(q, f"unexpected {_found(text, q)} in {player}'s reveal line")
-                return r
-            if r == q:
-                self.fail(q, f"expected a card such as Ma3 in {player}'s reveal line, found {_found(text, q)}")
-            c = _CARD.match(text, r)
-            if c is None or (c.end() < self.n and text[c.end()] not in _LINE_END):
-                self.fail(r, f"expected a card such as Ma3 in {player}'s reveal line, found {_found(text, r)}")
-            q = c.end()
-
-    def result(self, p: int) -> int:
-        text = self.text
-        what = "'*' or the scores such as 'Ana 24, Ben 19'"
-        q = self.separator(p + 6, what, "result")
-        if text[q] == "*":
-            r = q + 1
-            if r < self.n and text[r] not in _LINE_END:
-                self.fail(r, f"unexpected {_found(text, r)} after 'result *'")
-            return r
-        after = "result"
-        while True:
-            m = _NAME.match(text, q)
-            if m is None or m.group() in RESERVED_NAMES:
-                self.fail(q, f"expected {what if after == 'result' else 'a player name'} after '{after}', "
-                             f"found {_found(text, q)}")
-            name = m.group()
-            r = self.separator(m.end(), f"{name}'s score", name)
-            s = re.compile(r"[0-9]+").match(text, r)
-            if s is None or (s.end() < self.n and text[s.end()] not in _LINE_END and text[s.end()] != ","):
-                self.fail(r, f"expected {name}'s score (a whole number) after '{name}', found {_found(text, r)}")
-            q = s.end()
-            t = self.spaces(q)
-            if t < self.n and text[t] == ",":
-                after = ","
-                q = self.spaces(t + 1)
-                if self.at_line_end(q):
-                    self.fail(q, f"expected a player's name after ',', found {_found(text, q)}")
-                continue
-            if t >= self.n or text[t] in "\n{;":
-                return t
-            after = text[r:s.end()]
-            q = t
-
-
-def _keyword(text: str, p: int, word: str) -> bool:
-    end = p + len(word)
-    return text.startswith(word, p) and (end >= len(text) or not (text[end].isalnum() or text[end] in "_'-:"))
-
-
-def _line_col(text: str, offset: int) -> tuple[int, int]:
-    """1-based line and column of an offset within ``text`` (relative to its start)."""
-    line = text.count("\n", 0, offset) + 1
-    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
-    return line, column
-
-
-_TERMINAL_WORDS = {
-    "HEADER": "a game header ('---')",
-    "COMMENT": "a comment",
-    "LPAR": "a variation '('",
-    "RPAR": "')'",
-    "TURNS": "a turn",
-    "REVEALS": "a reveal line",
-    "RESULT": "a result line",
-    "$END": "the end of the game",
-}
-
-
-def _human_list(names: set[str]) -> str:
-    words = sorted({_TERMINAL_WORDS.get(n, "something else") for n in names})
-    if not words:
-        return "nothing more"
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
-
-
-def _body_faults(chunk: str, first_line: int, file: str, source_line: Callable[[int], str],
-                 start: int) -> list[NotationError]:
-    """Every fault the hand-written checker finds in a game's body, from offset ``start`` on."""
-    checker = _Checker(chunk, start, first_line)
-    try:
-        checker.run()
-    except _Stop as stop:
-        checker.faults.append(stop)
-    errors = []
-    for fault in sorted(checker.faults, key=lambda fault: fault.pos):
-        line, column = _line_col(chunk, fault.pos)
-        absolute = line + first_line - 1
-        errors.append(NotationError(fault.message, file=file, line=absolute, column=column,
-                                    source_line=source_line(absolute)))
-    return errors
-
-
-#: A line of a game's body: a header that holds one has lost its closing '---' line.
-_BODY_LINE = re.compile(r"^[ \t]*(?:[0-9]+\.|reveal[ \t]|result[ \t])", re.M)
-
-
-def _faults_after_header(chunk: str, first_line: int, file: str, source_line: Callable[[int], str]) -> list[NotationError]:
-    """The faults of the body of a game whose header is at fault, when it is clear where the body
-    starts (not when the header holds lines of the body: where its '---' line was meant to be is a guess)."""
-    header = _HEADER_BLOCK.match(chunk)
-    if header is None or _BODY_LINE.search(header.group()):
-        return []
-    return _body_faults(chunk, first_line, file, source_line, header.end())
-
-
-def _diagnose(chunk: str, first_line: int, exc: UnexpectedInput, file: str,
-              source_line: Callable[[int], str]) -> list[NotationError]:
-    """Turn lark's complaint about one game into NotationErrors a person understands: every fault
-    of the game's lines that the checker finds."""
-    header = _HEADER_BLOCK.match(chunk)
-    errors = _body_faults(chunk, first_line, file, source_line, header.end() if header else 0)
-    if errors:
-        return errors
-    # The checker found nothing: fall back on what lark saw (never naming its terminals).
-    if isinstance(exc, UnexpectedToken):
-        token = exc.token
-        line = getattr(token, "line", None) or 1
-        column = getattr(token, "column", None) or 1
-        expected = set(exc.expected or ())
-        found = "the end of the game" if token.type == "$END" else _show(str(token).split("\n")[0])
-    else:
-        line = getattr(exc, "line", 1) or 1
-        column = getattr(exc, "column", 1) or 1
-        expected = set(getattr(exc, "allowed", None) or ())
-        found = _found(chunk, getattr(exc, "pos_in_stream", 0) or 0)
-    absolute = line + first_line - 1
-    return [NotationError(f"expected {_human_list(expected)}, found {found}", file=file, line=absolute,
-                          column=column, source_line=source_line(absolute))]

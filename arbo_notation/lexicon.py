@@ -1,0 +1,102 @@
+"""The lexical rules of the .arb notation, each written once as regular-expression text.
+
+grammar/arbo.lark spells these rules out in its terminals (a lark regular expression cannot name
+another terminal); every module of arbo that matches names, cards, draws or glyphs builds its
+expressions from the strings here, and tests/test_lexicon.py holds the grammar's terminals equal
+to them, so a rule changes in the grammar and here together or a test fails.
+
+Pure standard library, and nothing of arbo is imported: the engine may use it. Possessive
+quantifiers (``*+``, ``++``, ``{1,3}+``) and lookaheads are part of the rules: they keep the
+meaning the grammar gives them (a name is taken whole) and spare the fast reader backtracking.
+"""
+
+from __future__ import annotations
+
+# -- Names ---------------------------------------------------------------------------------------
+
+NAME_START = r"[A-Za-z]"
+"""The first character of a player's name: a letter."""
+
+NAME_CHAR = r"[A-Za-z0-9_'-]"
+"""A character of a player's name after the first: a letter, a digit, _ ' or -."""
+
+NAME_SHAPE = rf"{NAME_START}{NAME_CHAR}*"
+"""A word shaped as a player's name (the reserved words not excluded, nothing checked after it)."""
+
+RESERVED_WORDS = ("d", "reveal", "result")
+"""The words the notation gives a meaning to, which no player may be named."""
+
+NOT_RESERVED = rf"(?!(?:{'|'.join(RESERVED_WORDS)})(?!{NAME_CHAR}))"
+"""A lookahead: what follows is not a reserved word standing alone (``dd`` or ``results`` may be names)."""
+
+NAME = rf"{NOT_RESERVED}{NAME_START}{NAME_CHAR}*+"
+"""A player's name, taken whole (the grammar's NAME)."""
+
+# -- Cards ---------------------------------------------------------------------------------------
+
+SPECIES = r"[A-Za-z]{1,3}"
+"""A species code: one to three letters (case matters)."""
+
+VALUE = r"[1-8]"
+"""A card's value: one digit from 1 to 8."""
+
+CARD_SHAPE = rf"{SPECIES}{VALUE}"
+"""A species code and a value (nothing checked after them)."""
+
+CARD_END = r"(?![A-Za-z0-9_])"
+"""A lookahead: no letter, digit or _ follows a card (``Ma3x`` and ``Ma34`` are no cards)."""
+
+CARD = rf"{SPECIES}+{VALUE}{CARD_END}"
+"""A card such as Ma3, taken whole (the grammar's CARD)."""
+
+# -- The words and pieces of a turn --------------------------------------------------------------
+
+DECK_WORD = RESERVED_WORDS[0]
+"""The word of a draw from the deck."""
+
+REVEAL_WORD = RESERVED_WORDS[1]
+"""The word that opens a reveal line."""
+
+RESULT_WORD = RESERVED_WORDS[2]
+"""The word that opens the result line."""
+
+DECK_DRAW = rf"{DECK_WORD}(?::{CARD})?(?![^ \t])"
+"""A draw from the deck, 'd' or 'd:Ma3', followed by white space (the grammar's DECK_DRAW)."""
+
+SKIP_DRAW = "-"
+"""The draw of a player who could draw no card."""
+
+COORDINATE = r"-?[0-9]++"
+"""One coordinate of a cell: a whole number, maybe negative."""
+
+TURN_NUMBER = r"[0-9]++\."
+"""A turn's number and its dot."""
+
+POINTS = r"[0-9]++"
+"""A player's score on the result line."""
+
+SCORE_SEP = r"(?:[ \t]*,[ \t]*|[ \t]+)"
+"""Between two scores of the result line: a comma or white space."""
+
+GLYPH = r"(?:!!|\?\?|!\?|\?!|!|\?|\$[0-9]++)(?![^ \t\n{;()])"
+"""A glyph, ! ? !! ?? !? ?! or $n, followed by white space, a comment, a parenthesis or the end."""
+
+TURN_END = r"(?![^ \t\n{;()!?$])"
+"""A lookahead: what may follow a turn's moves (white space, a comment, a glyph, a parenthesis)."""
+
+LINE_END = r"(?![^ \t\n{;])"
+"""A lookahead: what may follow a reveal or result line (white space, a comment, the end)."""
+
+# -- Comments and headers ------------------------------------------------------------------------
+
+BRACE_COMMENT = r"\{[^}\n]*(?:\n(?!---[ \t]*(?:\n|\Z))[^}\n]*)*\}"
+"""A {comment}: any text but '}' and a '---' line (which always opens or closes a header)."""
+
+LINE_COMMENT = r";[^\n]*+"
+"""A ; comment, to the end of its line."""
+
+HEADER_BLOCK = r"---[ \t]*\n(?:(?!---[ \t]*(?:\n|\Z))[^\n]*\n)*---[ \t]*(?=\n|\Z)"
+"""A header from its opening '---' line to its closing one, both whole lines."""
+
+HEADER = rf"(?<![^\n]){HEADER_BLOCK}"
+"""A header, its opening '---' at the start of a line (the grammar's HEADER)."""

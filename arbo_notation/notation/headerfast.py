@@ -1,0 +1,327 @@
+"""The fast reader of headers: the subset of YAML the writer writes, read without PyYAML.
+
+``fast_load`` answers the mapping that PyYAML's safe loader would (load_header_yaml in header.py),
+or None for anything outside the subset, which header.py then reads the careful way. Nearly every
+header of a real file is one the writer wrote, so this is the path of almost every game: it
+loads no YAML library (PyYAML costs some 15 ms of every start), and it compiles its larger
+regular expressions on first use, only those a file's headers need.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import functools
+import re
+from typing import Any, Callable
+
+from ..lexicon import NAME_CHAR
+
+#: The keys whose values are text as written ('round: 010' is '010', not 8).
+TEXT_KEYS = ("event", "site", "round", "annotator")
+
+# A header as the writer writes it is read here without PyYAML, some ten times faster: top-level
+# 'key: value' lines, where a value is a plain scalar (text, a small int, a date, true/false or
+# null), a quoted string, or a flow list or mapping of such scalars (wrapped onto lines indented
+# deeper), and one level of block mapping ('hands:' then '  Ana: [Ma3, Oa5]' lines). Anything
+# else (comments, anchors, tags, block lists, nesting, multi-line scalars, floats, tabs, ...)
+# makes fast_load return None and the caller use load_header_yaml. Every line must match one of
+# the regular expressions below in full, so nothing is skipped unread; the result is the same as
+# load_header_yaml's (tests/test_notation_header.py checks it with hypothesis against both
+# loaders): plain scalars are resolved with PyYAML's table of implicit types, except those of
+# the text fields (is_text_path), kept as written.
+
+#: PyYAML's table of implicit types (yaml.resolver.Resolver, YAML 1.1): (tag, pattern, flags, the
+#: first characters it is tried on), in PyYAML's order, since the first that matches wins. A copy, so
+#: that reading a header needs no YAML library; tests/test_notation_header.py holds it equal to
+#: PyYAML's own, the patterns to the letter.
+IMPLICIT_TYPES = (
+    ("tag:yaml.org,2002:bool", '''^(?:yes|Yes|YES|no|No|NO
+                    |true|True|TRUE|false|False|FALSE
+                    |on|On|ON|off|Off|OFF)$''', re.X, "yYnNtTfFoO"),
+    ("tag:yaml.org,2002:float", '''^(?:[-+]?(?:[0-9][0-9_]*)\\.[0-9_]*(?:[eE][-+][0-9]+)?
+                    |\\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?
+                    |[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\\.[0-9_]*
+                    |[-+]?\\.(?:inf|Inf|INF)
+                    |\\.(?:nan|NaN|NAN))$''', re.X, "-+0123456789."),
+    ("tag:yaml.org,2002:int", '''^(?:[-+]?0b[0-1_]+
+                    |[-+]?0[0-7_]+
+                    |[-+]?(?:0|[1-9][0-9_]*)
+                    |[-+]?0x[0-9a-fA-F_]+
+                    |[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$''', re.X, "-+0123456789"),
+    ("tag:yaml.org,2002:merge", "^(?:<<)$", 0, "<"),
+    ("tag:yaml.org,2002:null", '''^(?: ~
+                    |null|Null|NULL
+                    | )$''', re.X, ["~", "n", "N", ""]),
+    ("tag:yaml.org,2002:timestamp", '''^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]
+                    |[0-9][0-9][0-9][0-9] -[0-9][0-9]? -[0-9][0-9]?
+                     (?:[Tt]|[ \\t]+)[0-9][0-9]?
+                     :[0-9][0-9] :[0-9][0-9] (?:\\.[0-9]*)?
+                     (?:[ \\t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)$''', re.X, "0123456789"),
+    ("tag:yaml.org,2002:value", "^(?:=)$", 0, "="),
+    ("tag:yaml.org,2002:yaml", r"^(?:!|&|\*)$", 0, "!&*"),
+)
+#: YAML 1.1's words for true and false, lower-cased (yaml.constructor.SafeConstructor.bool_values).
+BOOL_WORDS = {"yes": True, "no": False, "true": True, "false": False, "on": True, "off": False}
+#: What a double-quoted string's one-character escapes stand for (yaml.scanner.Scanner's table).
+ESCAPE_REPLACEMENTS = {
+    "0": "\0", "a": "\x07", "b": "\x08", "t": "\x09", "\t": "\x09", "n": "\x0A", "v": "\x0B", "f": "\x0C",
+    "r": "\x0D", "e": "\x1B", " ": "\x20", '"': '"', "\\": "\\", "/": "/", "N": "\x85", "_": "\xA0",
+    "L": "\u2028", "P": "\u2029",
+}
+
+
+@functools.cache
+def implicit_resolvers() -> dict[str, list[tuple[str, re.Pattern[str]]]]:
+    """IMPLICIT_TYPES compiled, by first character, as PyYAML keeps them (compiled on first use)."""
+    table: dict[str, list[tuple[str, re.Pattern[str]]]] = {}
+    for tag, pattern, flags, first in IMPLICIT_TYPES:
+        compiled = re.compile(pattern, flags)
+        for character in first:
+            table.setdefault(character, []).append((tag, compiled))
+    return table
+
+
+def _compiled_on_first_use(pattern: str) -> Callable[[], re.Pattern[str]]:
+    """A regular expression compiled when first asked for: most headers need a few of them, and
+    those of the quoted strings cost a start several milliseconds each to compile."""
+    return functools.cache(lambda: re.compile(pattern))
+
+
+# Printable characters other than space, without YAML's line breaks (\x85, \u2028, \u2029):
+# written as what they are not, since a class of the wide ranges they are takes the regular
+# expression compiler twelve times as long (a tenth of a second at every start, over all patterns).
+_NONSPACE = r"[^\x00-\x20\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]"
+_QUOTED_CHAR = rf"""(?!["'\\])(?: |{_NONSPACE})"""  # a quoted string stays on one line
+_ESCAPED = r"""\\(?:[0abtnvfre"\\NL_P]|x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8})"""
+_DOUBLE = f"\"(?:{_QUOTED_CHAR}|'|{_ESCAPED})*\""
+_SINGLE = rf"""'(?:{_QUOTED_CHAR}|["\\]|'')*'"""
+_FLOW_PLAIN = r"[A-Za-z0-9_][A-Za-z0-9_ .'/()+-]*"  # as the writer's flow_scalar: no ',[]{}:#'
+# Atomic, as YAML's scanner takes a scalar whole (and so failing matches do not backtrack for ages).
+_FLOW_ITEM = f"(?>{_DOUBLE}|{_SINGLE}|{_FLOW_PLAIN})"
+_FLOW_PAIR = f"{_FLOW_ITEM} *: +{_FLOW_ITEM}"
+_SEP = "[ \n]*,[ \n]*"  # continuation lines are joined with '\n', their indentation dropped
+_FLOW_LIST = _compiled_on_first_use(rf"\[[ \n]*(?:{_FLOW_ITEM}(?:{_SEP}{_FLOW_ITEM})*[ \n]*)?\]\Z")
+_FLOW_MAP = _compiled_on_first_use(rf"\{{[ \n]*(?:{_FLOW_PAIR}(?:{_SEP}{_FLOW_PAIR})*[ \n]*)?\}}\Z")
+_FLOW_ITEMS = _compiled_on_first_use(_FLOW_ITEM)
+_FLOW_PAIRS = _compiled_on_first_use(f"({_FLOW_ITEM}) *: +({_FLOW_ITEM})")
+# A one-line plain scalar in block context, as PyYAML's scanner takes it: no indicator first
+# (but '-', '?' or ':' before a non-space), no ': ' or ':' last, no ' #' (a comment).
+_BLOCK_PLAIN = _compiled_on_first_use(rf"""(?:(?![-?:,\[\]{{}}#&*!|>'"%@`]){_NONSPACE}|[-?:](?={_NONSPACE}))"""
+                                        rf"(?:(?!:){_NONSPACE}|:(?={_NONSPACE})| +(?=[^ #]))*\Z")
+_QUOTED = _compiled_on_first_use(rf"(?:{_DOUBLE}|{_SINGLE})\Z")
+_TOP_KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_]*):(?: |\Z)")  # the value: the rest of the line
+_ENTRY_KEY = _compiled_on_first_use(rf"( *)({_DOUBLE}|{_SINGLE}|[A-Za-z_]{NAME_CHAR}*):(?: |\Z)")
+_ESCAPE = re.compile(r"\\(x..|u....|U........|.)")
+_FAST_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})\Z")
+_FAST_INT = re.compile(r"(?:0|[1-9][0-9]{0,3999})\Z")  # Python refuses more than 4300 digits
+_NO = object()  # what the fast reader cannot read
+_MAX_KEY = 1000  # PyYAML looks at most 1024 characters back for a key's ':', so longer keys are errors
+_CLOSING = {"[": "]", "{": "}"}
+
+
+def _implicit_tag(word: str) -> str | None:
+    """The type YAML gives this plain scalar (the first resolver that matches, as PyYAML picks); None for text."""
+    for tag, regexp in implicit_resolvers().get(word[:1], ()):
+        if regexp.match(word):
+            return tag
+    return None
+
+
+_PLAINS: dict[str, Any] = {}
+
+
+def _plain(word: str) -> Any:
+    """A plain scalar as YAML resolves it (text, small int, date, bool, null); _NO for anything else."""
+    value = _PLAINS.get(word, _NO)
+    if value is not _NO:
+        return value
+    tag = _implicit_tag(word)
+    if tag is None:
+        value = word
+    elif tag == "tag:yaml.org,2002:int" and _FAST_INT.match(word):
+        value = int(word)
+    elif tag == "tag:yaml.org,2002:timestamp" and (m := _FAST_DATE.match(word)):
+        try:
+            value = _dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+        except ValueError:
+            return _NO  # safe_load raises: let it say so
+    elif tag == "tag:yaml.org,2002:bool":
+        value = BOOL_WORDS[word.lower()]
+    elif tag == "tag:yaml.org,2002:null":
+        value = None
+    else:
+        return _NO
+    if len(_PLAINS) < 10000:  # card codes, names, numbers: a few hundred in practice
+        _PLAINS[word] = value
+    return value
+
+
+def _unescape(m: re.Match) -> str:
+    """The character a double-quoted string's escape (\\n, \\x41, \\u00e9, ...) stands for."""
+    code = m.group(1)
+    if len(code) == 1:
+        return ESCAPE_REPLACEMENTS[code]
+    point = int(code[1:], 16)
+    if point > 0x10FFFF or 0xD800 <= point <= 0xDFFF:  # libyaml refuses these
+        raise ValueError(code)
+    return chr(point)
+
+
+def _as_text(word: str) -> str | None:
+    """A plain scalar of a text field: the word as written, or None for YAML's nulls (~, null, empty)."""
+    return None if _implicit_tag(word) == "tag:yaml.org,2002:null" else word
+
+
+def _scalar(token: str, as_text: bool = False) -> Any:
+    """A flow item or a quoted value (already matched by a regular expression above), or _NO."""
+    if token[0] == '"':
+        body = token[1:-1]
+        if "\\" not in body:
+            return body
+        try:
+            return _ESCAPE.sub(_unescape, body)
+        except ValueError:
+            return _NO
+    if token[0] == "'":
+        return token[1:-1].replace("''", "'")
+    return _as_text(token.rstrip(" ")) if as_text else _plain(token.rstrip(" "))
+
+
+_FLOW_WORDS: dict[str, Any] = {}  # plain flow items read before (card codes, names): word -> value
+
+
+def _flow_list(text: str) -> Any:
+    """The list '[a, b, ...]' (possibly over several lines), or _NO."""
+    # The common case in one split and look-ups: a word met before is a whole _FLOW_PLAIN item
+    # with no ',' or bracket in it, so such a list is one _FLOW_LIST would match.
+    if text.endswith("]"):
+        words = text[1:-1].replace(",\n", ", ").split(", ")
+        values = list(map(_FLOW_WORDS.get, words))
+        if None not in values:
+            return values
+    if not _FLOW_LIST().match(text):
+        return _NO
+    values = []
+    for token in _FLOW_ITEMS().findall(text):
+        value = _scalar(token)
+        if value is _NO:
+            return _NO
+        if token[0] not in "\"'" and len(_FLOW_WORDS) < 10000:
+            _FLOW_WORDS[token.rstrip(" ")] = value
+        values.append(value)
+    return values
+
+
+def _flow_map(text: str, as_text: bool = False) -> Any:
+    """The mapping '{a: b, ...}' (possibly over several lines), or _NO; its values as text if ``as_text``."""
+    if not _FLOW_MAP().match(text):
+        return _NO
+    out = {}
+    for key_token, value_token in _FLOW_PAIRS().findall(text):
+        key = _scalar(key_token)
+        value = _scalar(value_token, as_text and isinstance(key, str))  # as the careful reader's paths
+        if key is _NO or value is _NO or len(key_token) > _MAX_KEY:
+            return _NO
+        out[key] = value  # a repeated key: the last value, at the first place, as PyYAML does
+    return out
+
+
+def _value(text: str, as_text: bool = False, values_as_text: bool = False) -> Any:
+    """The value after 'key: ' (flow collections possibly over several lines), or _NO.
+
+    A plain scalar stays text if ``as_text``; the values of a flow mapping if ``values_as_text``.
+    """
+    first = text[0]
+    if first == "[":
+        return _flow_list(text)
+    if first == "{":
+        return _flow_map(text, values_as_text)
+    if first in "\"'":
+        return _scalar(text) if _QUOTED().match(text) else _NO
+    if not _BLOCK_PLAIN().match(text):
+        return _NO
+    return _as_text(text) if as_text else _plain(text)
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _read_value(text: str, lines: list[str], i: int, indent: int, as_text: bool = False,
+                values_as_text: bool = False) -> tuple[Any, int]:
+    """The value that starts as ``text`` on line i - 1, and the index of the line after it.
+
+    A flow collection left open goes on over the following lines indented deeper than ``indent``.
+    """
+    close = _CLOSING.get(text[0])
+    while close is not None and not text.endswith(close):
+        if i == len(lines) or _indent(lines[i]) <= indent or not lines[i].strip(" "):
+            return _NO, i
+        text += "\n" + lines[i].strip(" ")
+        i += 1
+    return _value(text, as_text, values_as_text), i
+
+
+def _read_block(lines: list[str], i: int, values_as_text: bool = False) -> tuple[Any, int]:
+    """The value of a top-level 'key:' with nothing after it: null, or a mapping on the indented lines below."""
+    while i < len(lines) and not lines[i].strip(" "):
+        i += 1
+    if i == len(lines) or lines[i][0] != " ":
+        return None, i
+    indent = _indent(lines[i])
+    mapping: dict[Any, Any] = {}
+    entry_key = _ENTRY_KEY()
+    while i < len(lines):
+        line = lines[i]
+        if not line.strip(" "):
+            i += 1
+            continue
+        if line[0] != " ":
+            break
+        m = entry_key.match(line)
+        if m is None or len(m.group(1)) != indent:
+            return _NO, i
+        key = _scalar(m.group(2))
+        if key is _NO or key in mapping or len(m.group(2)) > _MAX_KEY:
+            return _NO, i
+        rest = line[m.end():].strip(" ")
+        if rest:
+            value, i = _read_value(rest, lines, i + 1, indent, values_as_text and isinstance(key, str))
+        else:  # 'key:' alone is null, unless more deeply indented lines follow (nesting: not here)
+            value, i = None, i + 1
+            while i < len(lines) and not lines[i].strip(" "):
+                i += 1
+            if i < len(lines) and _indent(lines[i]) > indent:
+                return _NO, i
+        if value is _NO:
+            return _NO, i
+        mapping[key] = value
+    return mapping, i
+
+
+def fast_load(text: str) -> dict[str, Any] | None:
+    """The mapping of a header as the writer writes it, as load_header_yaml gives it; None when it is not one."""
+    if "\t" in text or "\r" in text:
+        return None
+    data: dict[str, Any] = {}
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if not line.strip(" "):
+            i += 1
+            continue
+        m = _TOP_KEY.match(line)
+        if m is None:
+            return None
+        key, rest = m.group(1), line[m.end():].strip(" ")
+        if key in data or _plain(key) != key or len(key) > _MAX_KEY:
+            return None  # a repeated key is an error read_header reports; 'yes:' is the key True
+        if rest:
+            value, i = _read_value(rest, lines, i + 1, 0, key in TEXT_KEYS, key == "names")
+        else:
+            value, i = _read_block(lines, i + 1, key == "names")
+        if value is _NO:
+            return None
+        data[key] = value
+    return data or None
