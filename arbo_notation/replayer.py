@@ -14,9 +14,9 @@ from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 from .engine.cards import SPECIES_COUNT_BY_PLAYERS, Card
 from .engine.scoring import PlayerPosition, ScoreSheet, score_position, score_totals
-from .engine.state import Game, GameConfig, Setup
+from .engine.state import Game, GameConfig, KnownTurn, Setup
 from .errors import Code, Diagnostic, RuleError, Severity, TurnError
-from .notation.plain import PlainGame, PlainTurn
+from .notation.plain import PlainGame
 from .notation.record import Draw, DrawKind, GameRecord, Header, Pos, Turn, Variation
 
 #: Called after each turn played (legal, or repaired): (turn, state after it, depth of variation).
@@ -579,7 +579,7 @@ def _explain_score(game: Game, player: str) -> str:
     return _score_parts(score_game(game), player)
 
 
-def _play_cleanly(game: Game, turns: list[PlainTurn], branches: tuple = ()) -> None:
+def _play_cleanly(game: Game, turns: list[KnownTurn], branches: tuple = ()) -> None:
     """Play a line's turns, each of its variations from the position before the turn it replaces
     (as replay_line); RuleError at the first turn that is illegal or wrongly numbered."""
     done = 0

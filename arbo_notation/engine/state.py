@@ -112,9 +112,12 @@ DECK = DrawSource(DrawSourceKind.DECK)
 
 #: A turn whose cards may all be known: (number, player, first draw, second draw, card planted,
 #: its cell, card discarded). A draw is None when skipped, else (the discard pile's owner, or
-#: None for the deck; the card drawn, or None when not named).
+#: None for the deck; the card drawn, or None when not named). The number is the record's (None
+#: when it leaves it out). A plain tuple, not a record: the fast readers (notation/plain.py,
+#: notation/fastread.py) decode turns into it without building records, and the engine's fast
+#: path plays it.
 KnownDraw = tuple[str | None, Card | None] | None
-KnownTurn = tuple[int, str, KnownDraw, KnownDraw, Card, Coord, Card]
+KnownTurn = tuple[int | None, str, KnownDraw, KnownDraw, Card, Coord, Card]
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,10 +20,11 @@ import re
 from typing import Any, Iterator
 
 from ..engine.cards import Card, Coord
+from ..engine.state import KnownDraw, KnownTurn
 from ..errors import ArboError
 from . import build
 from .header import read_header
-from .plain import PlainDraw, PlainGame, PlainLine, PlainTurn
+from .plain import PlainGame, PlainLine
 from .record import Comment, GameRecord, Header, Result, Reveal, Turn, Variation
 
 # The grammar's terminals (grammar/arbo.lark), spelt out. A game text holds no '---' line past
@@ -300,9 +301,9 @@ class _KnownDraws(dict):
         super().__init__()
         self.cards = cards
 
-    def __missing__(self, text: str) -> PlainDraw:
+    def __missing__(self, text: str) -> KnownDraw:
         if text == "-":
-            draw: PlainDraw = None
+            draw: KnownDraw = None
         else:
             owner, _, card = text.partition(":")
             draw = (None if owner == "d" else owner, self.cards[card] if card else None)
@@ -338,12 +339,12 @@ class _Moves:
         self.pieces = pieces
 
     def turns(self, first: re.Match[str], text: str, at: int, line: int,
-              line_start: int) -> tuple[list[PlainTurn], int]:
+              line_start: int) -> tuple[list[KnownTurn], int]:
         """The run of turns that ``first`` starts, and where it ends (the hot loop of a check
         off the plain form: one match and a few look-ups a turn)."""
         draws, plantings, cards = self.pieces.draws, self.pieces.plantings, self.pieces.cards
         match = _TURN.match
-        turns: list[PlainTurn] = []
+        turns: list[KnownTurn] = []
         append = turns.append
         m: re.Match[str] | None = first
         end = at
@@ -392,7 +393,7 @@ _move_pieces = _MovePieces()
 
 def _line(runs: list[build.Run]) -> PlainLine:
     """A line's turns, and its variations by the index of the turn they replace."""
-    turns: list[PlainTurn] = []
+    turns: list[KnownTurn] = []
     branches = []
     for run in runs:
         turns += run.turns
