@@ -9,6 +9,7 @@ elsewhere a rule error ends the replay of that line of play. The next game is al
 from __future__ import annotations
 
 import functools
+import operator
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
@@ -559,7 +560,8 @@ def plays_cleanly(plain: PlainGame) -> bool:
         return False
     try:
         game = game_for(header)
-        _play_cleanly(game, plain.turns, plain.branches)
+        if not _play_cleanly(game, plain.turns, plain.branches):
+            return False
     except RuleError:
         return False
     claimed = plain.scores
@@ -579,21 +581,35 @@ def _explain_score(game: Game, player: str) -> str:
     return _score_parts(score_game(game), player)
 
 
-def _play_cleanly(game: Game, turns: list[KnownTurn], branches: tuple = ()) -> None:
+def _play_cleanly(game: Game, turns: list[KnownTurn], branches: tuple = ()) -> bool:
     """Play a line's turns, each of its variations from the position before the turn it replaces
-    (as replay_line); RuleError at the first turn that is illegal or wrongly numbered."""
+    (as replay_line): False at the first turn numbered wrong (replay_line's warning), RuleError
+    at the first that is illegal."""
     done = 0
     for index, lines in branches + ((len(turns), ()),):
         segment = turns[done:index]
-        if any(turn[0] is None for turn in segment):  # unnumbered: the number it must have
-            first = game.turn_number
-            segment = [(first + i, *turn[1:]) if turn[0] is None else turn for i, turn in enumerate(segment)]
+        if not _numbered_from(game.turn_number, segment):
+            return False
         played = game.play_known_turns(segment)
         for turn in segment[played:]:
-            game.play_turn(turn)  # type: ignore[arg-type]
+            game.play_turn(turn)
         for line_turns, line_branches in lines:
-            _play_cleanly(game.copy(), line_turns, line_branches)
+            if not _play_cleanly(game.copy(), line_turns, line_branches):
+                return False
         done = index
+    return True
+
+
+def _numbered_from(first: int, turns: Sequence[KnownTurn]) -> bool:
+    """Whether turns played in a row from turn ``first`` are numbered as replay_line wants them
+    (a number left out is right). Past the game's end no number is asked: such a turn is illegal."""
+    numbers = list(map(_NUMBER, turns))
+    if numbers == list(range(first, first + len(numbers))):
+        return True
+    return all(number is None or number == first + i for i, number in enumerate(numbers))
+
+
+_NUMBER = operator.itemgetter(0)
 
 
 @dataclass(slots=True)
