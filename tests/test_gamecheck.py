@@ -8,6 +8,7 @@ and validity, on records of every kind with one move changed.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 from pathlib import Path
@@ -43,8 +44,7 @@ def reference(text: str, file: str = "m.arb") -> tuple[int, int, list[Diagnostic
         if errors:
             found += [Diagnostic.from_notation_error(error, game=index) for error in errors]
             continue
-        object.__setattr__(records[0], "index", index)
-        replay = replay_game(records[0], source_lines=lines)
+        replay = replay_game(dataclasses.replace(records[0], index=index), source_lines=lines)
         valid += replay.valid
         found += replay.diagnostics
     return games, valid, sorted(found, key=lambda d: (d.line or 0, d.column or 0))
@@ -158,3 +158,20 @@ def test_the_fast_path_says_clean_exactly_when_the_full_replay_finds_nothing(edi
     for moves in readers:
         if moves is not None:
             assert plays_cleanly(moves) == (not replay.diagnostics)
+
+
+# -- a record is built knowing its place in its file (nothing writes to a frozen record) -----------
+
+@pytest.mark.parametrize("reader", ["fast", "grammar"])
+def test_each_record_is_built_with_its_place_in_the_file(reader, monkeypatch):
+    from arbo_notation.notation import reading
+
+    if reader == "grammar":  # every game read by lark's parser, as when the fast reader is unsure
+        monkeypatch.setattr(fastread, "read_game", lambda *args, **kwargs: None)
+    wrong = _FINISHED.replace(_RESULT_LINE, "result Ana 17, Ben 7\n")
+    text = "\n".join([_FINISHED, wrong, _FINISHED, wrong])
+    outcome = reading.parse_all(text, "four.arb")
+    assert [game.index for game in outcome.games] == [1, 2, 3, 4]
+    check = check_text(text, "four.arb", keep_games=False)
+    assert [(d.game, d.code) for d in check.diagnostics] == [(2, "result"), (4, "result")]
+    assert [game.record.index for game in check_text(text, "four.arb").games] == [1, 2, 3, 4]

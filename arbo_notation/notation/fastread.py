@@ -94,9 +94,10 @@ def read_header_of(text: str, file: str = "<string>", first_line: int = 1) -> tu
 
 
 def read_game(text: str, file: str = "<string>", first_line: int = 1,
-              header: tuple[Header, int] | None = None) -> GameRecord | None:
-    """The record of one game's text (``first_line``: the line of its opening '---' in its file),
-    as syntax.parse_all would read it; None when this reader is not sure (the parser must read it).
+              header: tuple[Header, int] | None = None, index: int = 1) -> GameRecord | None:
+    """The record of one game's text (``first_line``: the line of its opening '---' in its file;
+    ``index``: the game's place in its file), as syntax.parse_all would read it; None when this
+    reader is not sure (the parser must read it).
 
     ``header`` is the game's header and where its body starts, when the caller has read it
     (read_header_of).
@@ -109,7 +110,7 @@ def read_game(text: str, file: str = "<string>", first_line: int = 1,
     if len(_pieces.plantings) > _MAX_PIECES or len(_pieces.draws) > _MAX_PIECES:
         _pieces = build.Pieces()
     try:
-        return _Body(text, header[1], first_line).read(header[0], file, _Records(_pieces))
+        return _Body(text, header[1], first_line).read(header[0], file, _Records(_pieces, index))
     except (_Unsure, build.TooLong):
         return None
 
@@ -256,12 +257,14 @@ class _Body:
 
 
 class _Records:
-    """What _Body makes of the pieces it reads: the records, by build.py."""
+    """What _Body makes of the pieces it reads: the records, by build.py (of the game of that
+    ``index`` in its file)."""
 
-    __slots__ = ("pieces",)
+    __slots__ = ("pieces", "index")
 
-    def __init__(self, pieces: build.Pieces) -> None:
+    def __init__(self, pieces: build.Pieces, index: int = 1) -> None:
         self.pieces = pieces
+        self.index = index
 
     def turns(self, first: re.Match[str], text: str, at: int, line: int, line_start: int) -> tuple[list[Turn], int]:
         """The run of turns that ``first`` starts, and where it ends."""
@@ -280,7 +283,9 @@ class _Records:
     def result(text: str, line: int, column: int, comments: list[Comment]) -> Result:
         return build.result(text, build.pos(line, column), comments)
 
-    game = staticmethod(build.game)
+    def game(self, header: Header, comments: list[Comment], runs: list[build.Run], reveals: list[Reveal],
+             end: Result | None, file: str) -> GameRecord:
+        return build.game(header, comments, runs, reveals, end, file, self.index)
 
 
 class _MovePieces:
