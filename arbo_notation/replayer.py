@@ -511,7 +511,7 @@ def result_faults(totals: Mapping[str, int], claimed: Mapping[str, int] | None,
     """The scores the result line (``claimed``) and the header's result claim against the game's
     ``totals``; ``explain(player)`` says how a player's total is made up (asked only for a fault)."""
     for what, claim, at in (("result line", claimed, RESULT), ("header's result", header_claim, HEADER)):
-        if claim is None:
+        if claim is None or claim == totals:  # the second test only saves time: a true claim has no fault
             continue
         for player, score in claim.items():
             if player not in totals:
