@@ -60,13 +60,11 @@ def check_game(check: FileCheck, game: GameText, *, keep_states: bool = False,
             check.replayed_valid += 1
             return None, []
         sure = moves is not None
-    records, errors = read_game_text(text, file, line, lines, header, fast=sure)
+    records, errors = read_game_text(text, file, line, lines, header, fast=sure, index=index)
     if errors:
         check.invalid_games += 1
         return None, [Diagnostic.from_notation_error(error, game=index) for error in errors]
-    record = records[0]
-    object.__setattr__(record, "index", index)
-    replay = replay_game(record, source_lines=lines, keep_states=keep_states)
+    replay = replay_game(records[0], source_lines=lines, keep_states=keep_states)
     check.replayed += 1
     check.replayed_valid += replay.valid
     return replay, sorted(replay.diagnostics, key=_where)

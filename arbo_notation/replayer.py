@@ -9,14 +9,15 @@ elsewhere a rule error ends the replay of that line of play. The next game is al
 from __future__ import annotations
 
 import functools
+import operator
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 from .engine.cards import SPECIES_COUNT_BY_PLAYERS, Card
 from .engine.scoring import PlayerPosition, ScoreSheet, score_position, score_totals
-from .engine.state import Game, GameConfig, Setup
+from .engine.state import Game, GameConfig, KnownTurn, Setup
 from .errors import Code, Diagnostic, RuleError, Severity, TurnError
-from .notation.plain import PlainGame, PlainTurn
+from .notation.plain import PlainGame
 from .notation.record import Draw, DrawKind, GameRecord, Header, Pos, Turn, Variation
 
 #: Called after each turn played (legal, or repaired): (turn, state after it, depth of variation).
@@ -406,15 +407,19 @@ def replay_game(
     except RuleError as error:
         report(Code.SETUP, str(error), header.pos)
         return outcome
-    _check_species_count(record, report)
+    _report_faults(record, table_faults(header), report)
     trace = _LineTrace(MAIN, record.turns, 0, [game.copy()]) if keep_states else None
     outcome.legal_turns = replay_line(game, record.turns, report, hook=hook, trace=trace)
     if outcome.legal_turns == len(record.turns):
         outcome.final = game
-        _check_end(record, game, report)
+        result = record.result
+        claimed = result.as_dict() if result is not None and not result.unfinished else None
+        reveals = [(reveal.player, reveal.cards) for reveal in record.reveals]
+        _report_faults(record, end_faults(game, reveals, claimed), report)
         if game.is_over and not game.hidden_players():
-            outcome.sheet = score_game(game)
-            _check_result(record, outcome.sheet, report)
+            sheet = outcome.sheet = score_game(game)
+            explain = functools.partial(_score_parts, sheet)
+            _report_faults(record, result_faults(sheet.totals(), claimed, header.result, explain), report)
     if trace is not None:
         if outcome.final is not None:
             trace.states[-1] = game.copy()  # the end, with the hands revealed at scoring
@@ -431,77 +436,107 @@ def score_game(game: Game) -> ScoreSheet:
     return score_position(game.config.species, players, game_over=game.is_over)
 
 
-def _check_species_count(record: GameRecord, report: _Reporter) -> None:
-    header = record.header
+# -- the checks of a game's table and end, shared by replay_game and plays_cleanly ----------------
+
+#: Where an EndFault stands: the header, the result line, or (an int) the reveal line of that index.
+HEADER = "header"
+RESULT = "result"
+
+
+@dataclass(frozen=True, slots=True)
+class EndFault:
+    """A fault of a game's table or of its end, found from the facts alone (no positions):
+    replay_game makes it a located diagnostic, plays_cleanly only asks whether there is one."""
+
+    code: Code
+    message: str
+    at: str | int  # HEADER, RESULT, or the index of the reveal line
+    player: str | None = None
+    severity: Severity = Severity.ERROR
+
+
+def table_faults(header: Header) -> Iterator[EndFault]:
+    """The header's table against the rules' setup: the number of species for the players."""
     wanted = SPECIES_COUNT_BY_PLAYERS.get(len(header.players))
     if wanted is not None and len(header.species) != wanted:
-        report(
+        yield EndFault(
             Code.SPECIES_COUNT,
             f"a {len(header.players)}-player game uses {wanted} species, this one {len(header.species)}",
-            header.pos,
+            HEADER,
             severity=Severity.WARNING,
         )
 
 
-def _check_end(record: GameRecord, game: Game, report: _Reporter) -> None:
-    """The end of the record against the end of the game: unfinished marks, reveals.
+def end_faults(game: Game, reveals: Sequence[tuple[str, Sequence[Card]]],
+               claimed: Mapping[str, int] | None) -> Iterator[EndFault]:
+    """The end of the record against the end of the game (its main line played): unfinished
+    marks, reveals (each revealed hand is revealed on ``game`` as the check goes). ``claimed``
+    is the result line's scores, None for ``result *`` or no result line.
 
     A record that stops without a result line is fine (a game being recorded, say): only a result
     line with scores claims that the game is over."""
-    result = record.result
     if not game.is_over:
-        if result is not None and not result.unfinished:
-            report(
+        if claimed is not None:
+            yield EndFault(
                 Code.UNFINISHED,
                 f"the record stops after turn {game.turn_number - 1} with {game.deck_size} cards left "
                 "in the deck; mark an unfinished game with 'result *'",
-                result.pos,
+                RESULT,
             )
-        for reveal in record.reveals:
-            report(Code.REVEAL, "hands are revealed only when the game is over", reveal.pos, player=reveal.player)
+        for index, (player, _) in enumerate(reveals):
+            yield EndFault(Code.REVEAL, "hands are revealed only when the game is over", index, player)
         return
     seen: set[str] = set()
-    for reveal in record.reveals:
-        if reveal.player in seen:
-            report(Code.REVEAL, f"{reveal.player}'s hand is revealed twice", reveal.pos, player=reveal.player)
+    for index, (player, cards) in enumerate(reveals):
+        if player in seen:
+            yield EndFault(Code.REVEAL, f"{player}'s hand is revealed twice", index, player)
             continue
-        seen.add(reveal.player)
+        seen.add(player)
         try:
-            game.reveal(reveal.player, reveal.cards)
+            game.reveal(player, cards)
         except RuleError as error:
-            report(Code.REVEAL, str(error), reveal.pos, player=reveal.player)
+            yield EndFault(Code.REVEAL, str(error), index, player)
     hidden = [player for player in game.hidden_players() if player not in seen]  # a wrong reveal is told
-    if hidden and result is not None and not result.unfinished:
-        report(
+    if hidden and claimed is not None:
+        yield EndFault(
             Code.REVEAL,
             f"the result cannot be checked: {', '.join(hidden)} "
             f"{'has' if len(hidden) == 1 else 'have'} cards nobody saw; add a reveal line",
-            result.pos,
+            RESULT,
         )
 
 
-def _check_result(record: GameRecord, sheet: ScoreSheet, report: _Reporter) -> None:
-    totals = sheet.totals()
-    claims: list[tuple[str, dict[str, int], Pos | None]] = []
-    if record.result is not None and not record.result.unfinished:
-        claims.append(("result line", record.result.as_dict(), record.result.pos))
-    if record.header.result is not None:
-        claims.append(("header's result", dict(record.header.result), record.header.pos))
-    for what, claimed, pos in claims:
-        for player, score in claimed.items():
+def result_faults(totals: Mapping[str, int], claimed: Mapping[str, int] | None,
+                  header_claim: Mapping[str, int] | None, explain: Callable[[str], str]) -> Iterator[EndFault]:
+    """The scores the result line (``claimed``) and the header's result claim against the game's
+    ``totals``; ``explain(player)`` says how a player's total is made up (asked only for a fault)."""
+    for what, claim, at in (("result line", claimed, RESULT), ("header's result", header_claim, HEADER)):
+        if claim is None or claim == totals:  # the second test only saves time: a true claim has no fault
+            continue
+        for player, score in claim.items():
             if player not in totals:
-                report(Code.RESULT, f"the {what} names {player}, who is not a player", pos)
+                yield EndFault(Code.RESULT, f"the {what} names {player}, who is not a player", at)
             elif score != totals[player]:
-                report(
+                yield EndFault(
                     Code.RESULT,
-                    f"the {what} gives {player} {score}, but {player} scores {totals[player]}"
-                    f" ({_score_parts(sheet, player)})",
-                    pos,
-                    player=player,
+                    f"the {what} gives {player} {score}, but {player} scores {totals[player]} ({explain(player)})",
+                    at,
+                    player,
                 )
-        missing = [p for p in totals if p not in claimed]
+        missing = [p for p in totals if p not in claim]
         if missing:
-            report(Code.RESULT, f"the {what} has no score for {', '.join(missing)}", pos)
+            yield EndFault(Code.RESULT, f"the {what} has no score for {', '.join(missing)}", at)
+
+
+def _report_faults(record: GameRecord, faults: Iterable[EndFault], report: _Reporter) -> None:
+    for fault in faults:
+        if fault.at == HEADER:
+            pos = record.header.pos
+        elif fault.at == RESULT:
+            pos = record.result.pos if record.result is not None else None
+        else:
+            pos = record.reveals[fault.at].pos  # type: ignore[index]
+        report(fault.code, fault.message, pos, player=fault.player, severity=fault.severity)
 
 
 def _score_parts(sheet: ScoreSheet, player: str) -> str:
@@ -513,51 +548,68 @@ def _score_parts(sheet: ScoreSheet, player: str) -> str:
 
 
 def plays_cleanly(plain: PlainGame) -> bool:
-    """Whether a plain game replays with no diagnostic at all: every turn legal and numbered
-    right, the game over, every hand revealed and agreeing, the result lines true. Anything
-    else is for replay_game to report.
+    """Whether a plain game replays with no diagnostic at all, as replay_game would find: every
+    turn legal and numbered right, and no fault of its table or its end. Anything else is for
+    replay_game to report.
 
-    It must ask at least everything replay_game reports on: a new diagnostic there needs its
-    condition here too (tests/test_notation_plain.py compares the two on every sample and
-    invalid file, and test_check.py on mutated games)."""
+    The table and the end are checked by the same checks as replay_game's (table_faults,
+    end_faults, result_faults); the turns by the engine's fast path. tests/test_gamecheck.py
+    holds the two ways equal on games wrong in each way, and on every sample and invalid file."""
     header = plain.header
-    wanted = SPECIES_COUNT_BY_PLAYERS.get(len(header.players))
-    if wanted is not None and len(header.species) != wanted:
-        return False  # a warning to give
+    for _ in table_faults(header):
+        return False
     try:
         game = game_for(header)
-        _play_cleanly(game, plain.turns, plain.branches)
-        if not game.is_over or plain.scores is None:
-            return False
-        if len({player for player, _ in plain.reveals}) != len(plain.reveals):
-            return False
-        for player, cards in plain.reveals:
-            game.reveal(player, cards)
-        if game.hidden_players():
+        if not _play_cleanly(game, plain.turns, plain.branches):
             return False
     except RuleError:
         return False
-    hands = game.final_hands()
-    players = [PlayerPosition(p, game.arboretum(p), hands[p]) for p in game.players]
-    totals = score_totals(game.config.species, players)
-    return plain.scores == totals and (header.result is None or dict(header.result) == totals)
+    claimed = plain.scores
+    for _ in end_faults(game, plain.reveals, claimed):
+        return False
+    if game.is_over and not game.hidden_players():
+        hands = game.final_hands()
+        players = [PlayerPosition(p, game.arboretum(p), hands[p]) for p in game.players]
+        totals = score_totals(game.config.species, players)
+        explain = functools.partial(_explain_score, game)
+        for _ in result_faults(totals, claimed, header.result, explain):
+            return False
+    return True
 
 
-def _play_cleanly(game: Game, turns: list[PlainTurn], branches: tuple = ()) -> None:
+def _explain_score(game: Game, player: str) -> str:
+    return _score_parts(score_game(game), player)
+
+
+def _play_cleanly(game: Game, turns: list[KnownTurn], branches: tuple = ()) -> bool:
     """Play a line's turns, each of its variations from the position before the turn it replaces
-    (as replay_line); RuleError at the first turn that is illegal or wrongly numbered."""
+    (as replay_line): False at the first turn numbered wrong (replay_line's warning), RuleError
+    at the first that is illegal."""
     done = 0
     for index, lines in branches + ((len(turns), ()),):
         segment = turns[done:index]
-        if any(turn[0] is None for turn in segment):  # unnumbered: the number it must have
-            first = game.turn_number
-            segment = [(first + i, *turn[1:]) if turn[0] is None else turn for i, turn in enumerate(segment)]
+        if not _numbered_from(game.turn_number, segment):
+            return False
         played = game.play_known_turns(segment)
         for turn in segment[played:]:
-            game.play_turn(turn)  # type: ignore[arg-type]
+            game.play_turn(turn)
         for line_turns, line_branches in lines:
-            _play_cleanly(game.copy(), line_turns, line_branches)
+            if not _play_cleanly(game.copy(), line_turns, line_branches):
+                return False
         done = index
+    return True
+
+
+def _numbered_from(first: int, turns: Sequence[KnownTurn]) -> bool:
+    """Whether turns played in a row from turn ``first`` are numbered as replay_line wants them
+    (a number left out is right). Past the game's end no number is asked: such a turn is illegal."""
+    numbers = list(map(_NUMBER, turns))
+    if numbers == list(range(first, first + len(numbers))):
+        return True
+    return all(number is None or number == first + i for i, number in enumerate(numbers))
+
+
+_NUMBER = operator.itemgetter(0)
 
 
 @dataclass(slots=True)
@@ -605,7 +657,10 @@ def check_text(
 
 
 __all__ = [
+    "HEADER",
     "MAIN",
+    "RESULT",
+    "EndFault",
     "FileCheck",
     "GameReplay",
     "Line",
@@ -614,10 +669,13 @@ __all__ = [
     "TurnError",
     "TurnFaults",
     "check_text",
+    "end_faults",
     "new_game",
     "play_turn",
     "replay_game",
     "replay_line",
     "replay_turn",
+    "result_faults",
     "score_game",
+    "table_faults",
 ]

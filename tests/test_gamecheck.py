@@ -8,6 +8,7 @@ and validity, on records of every kind with one move changed.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 from pathlib import Path
@@ -19,10 +20,15 @@ from test_notation_fastread import engine_records
 
 from arbo_notation import gamecheck
 from arbo_notation.errors import Diagnostic
+from arbo_notation.notation import fastread
 from arbo_notation.notation.games import cut_games, normalise
+from arbo_notation.notation.plain import read_plain_game
 from arbo_notation.notation.reading import SourceLines
-from arbo_notation.notation.syntax import parse_game
-from arbo_notation.replayer import check_text, replay_game
+from arbo_notation.notation.syntax import parse, parse_game
+from arbo_notation.notation.views import partial_record
+from arbo_notation.notation.writer import format_game
+from arbo_notation.replayer import check_text, plays_cleanly, replay_game
+from arbo_notation.simulate import simulate_game
 
 
 def reference(text: str, file: str = "m.arb") -> tuple[int, int, list[Diagnostic]]:
@@ -38,8 +44,7 @@ def reference(text: str, file: str = "m.arb") -> tuple[int, int, list[Diagnostic
         if errors:
             found += [Diagnostic.from_notation_error(error, game=index) for error in errors]
             continue
-        object.__setattr__(records[0], "index", index)
-        replay = replay_game(records[0], source_lines=lines)
+        replay = replay_game(dataclasses.replace(records[0], index=index), source_lines=lines)
         valid += replay.valid
         found += replay.diagnostics
     return games, valid, sorted(found, key=lambda d: (d.line or 0, d.column or 0))
@@ -99,3 +104,74 @@ def test_a_variation_is_checked_the_fast_way_as_the_full_replay_does(old, new):
     check = check_text(text, "m.arb", keep_games=False)
     assert (check.game_count, check.valid_count, check.diagnostics) == (games, valid, diagnostics)
     assert bool(diagnostics) == (new[0] != "A")
+
+
+# -- the end of a game: plays_cleanly and replay_game share their checks ---------------------------
+
+_FINISHED = format_game(partial_record(simulate_game(("Ana", "Ben"), "end-1"), None))  # reveal lines
+_RESULT_LINE = "result Ana 16, Ben 7\n"
+_REVEAL_BEN = "reveal Ben Cb6 Dw6 Dw7 Dw8 Ja7 Ma1 Ma8\n"
+_LAST_TURN = "18. Ben d d Ja1@-3,-1 /Dw5\n"
+
+
+def _unfinished(text: str, result: str) -> str:
+    """The game stopped before its last turn, with no reveals, and ``result`` as its end."""
+    return text[:text.index(_LAST_TURN)] + result
+
+
+@pytest.mark.parametrize("edit, codes", [
+    (lambda t: t, []),
+    (lambda t: t.replace(_RESULT_LINE, "result *\n"), []),  # a finished game need not claim scores
+    (lambda t: t.replace(_RESULT_LINE, ""), []),
+    (lambda t: t.replace(_RESULT_LINE, "result Ana 17, Ben 7\n"), ["result"]),
+    (lambda t: t.replace(_RESULT_LINE, "result Ben 7, Ana 16\n"), []),
+    (lambda t: t.replace(_RESULT_LINE, "result Ana 16, Ben 7, Cleo 3\n"), ["result"]),
+    (lambda t: t.replace(_RESULT_LINE, "result Ana 16\n"), ["result"]),
+    (lambda t: t.replace("---\n1.", "result: {Ana: 16, Ben: 8}\n---\n1."), ["result"]),
+    (lambda t: t.replace("---\n1.", "result: {Ana: 16, Ben: 7}\n---\n1."), []),
+    (lambda t: t.replace("---\n1.", "result: {Ana: 16, Ben: 7}\n---\n1.").replace(_RESULT_LINE, "result *\n"),
+     []),
+    (lambda t: t.replace(_REVEAL_BEN, ""), ["reveal"]),  # Ben's hand unseen: the result cannot be checked
+    (lambda t: t.replace(_REVEAL_BEN, "").replace(_RESULT_LINE, "result *\n"), []),
+    (lambda t: t.replace(_REVEAL_BEN, "").replace(_RESULT_LINE, ""), []),
+    (lambda t: t.replace(_REVEAL_BEN, _REVEAL_BEN * 2), ["reveal"]),
+    (lambda t: t.replace(_REVEAL_BEN, _REVEAL_BEN.replace("Ma8", "Ma4")), ["reveal"]),  # Ma4 is planted
+    (lambda t: t.replace(_REVEAL_BEN, _REVEAL_BEN.replace(" Ma8", "")), ["reveal"]),  # a card short
+    (lambda t: _unfinished(t, _RESULT_LINE), ["unfinished"]),
+    (lambda t: _unfinished(t, "result *\n"), []),
+    (lambda t: _unfinished(t, ""), []),
+    (lambda t: _unfinished(t, _REVEAL_BEN + "result *\n"), ["reveal"]),
+    (lambda t: _unfinished(t, _REVEAL_BEN + _RESULT_LINE), ["unfinished", "reveal"]),
+    (lambda t: t.replace("Ma]", "Ma, Oa]"), ["species-count", "unfinished", "reveal", "reveal"]),  # a longer deck
+    (lambda t: _unfinished(t.replace("Ma]", "Ma, Oa]"), "result *\n"), ["species-count"]),
+    (lambda t: t.replace("\n5. Ana", "\n6. Ana"), ["turn-number"]),
+    (lambda t: t.replace("\n5. Ana", "\nAna"), []),  # a number left out is fine
+], ids=lambda value: "" if callable(value) else "+".join(value) or "clean")
+def test_the_fast_path_says_clean_exactly_when_the_full_replay_finds_nothing(edit, codes):
+    text = edit(_FINISHED)
+    assert text != _FINISHED or codes == []
+    [record] = parse(text)
+    replay = replay_game(record)
+    assert [d.code for d in replay.diagnostics] == codes
+    readers = [read_plain_game(text), fastread.read_moves(text)]
+    assert readers[1] is not None
+    for moves in readers:
+        if moves is not None:
+            assert plays_cleanly(moves) == (not replay.diagnostics)
+
+
+# -- a record is built knowing its place in its file (nothing writes to a frozen record) -----------
+
+@pytest.mark.parametrize("reader", ["fast", "grammar"])
+def test_each_record_is_built_with_its_place_in_the_file(reader, monkeypatch):
+    from arbo_notation.notation import reading
+
+    if reader == "grammar":  # every game read by lark's parser, as when the fast reader is unsure
+        monkeypatch.setattr(fastread, "read_game", lambda *args, **kwargs: None)
+    wrong = _FINISHED.replace(_RESULT_LINE, "result Ana 17, Ben 7\n")
+    text = "\n".join([_FINISHED, wrong, _FINISHED, wrong])
+    outcome = reading.parse_all(text, "four.arb")
+    assert [game.index for game in outcome.games] == [1, 2, 3, 4]
+    check = check_text(text, "four.arb", keep_games=False)
+    assert [(d.game, d.code) for d in check.diagnostics] == [(2, "result"), (4, "result")]
+    assert [game.record.index for game in check_text(text, "four.arb").games] == [1, 2, 3, 4]

@@ -23,3 +23,15 @@ def test_no_file_holds_a_conflict_marker():
             if line.startswith(("<<<<<<< ", ">>>>>>> ")) or line == "=======":
                 marked.append(f"{name}:{number}")
     assert marked == []
+
+
+def test_no_code_writes_to_a_frozen_record():
+    """object.__setattr__ only where the engine's value classes build themselves (interned cards and
+    cells in __new__, a score's total in __post_init__): records are built whole (build.py)."""
+    allowed = {"arbo_notation/engine/cards.py": 4, "arbo_notation/engine/scoring.py": 1}
+    found = {}
+    for path in sorted((ROOT / "arbo_notation").rglob("*.py")):
+        count = path.read_text(encoding="utf-8").count("object.__setattr__(")
+        if count:
+            found[str(path.relative_to(ROOT))] = count
+    assert found == allowed

@@ -112,9 +112,13 @@ DECK = DrawSource(DrawSourceKind.DECK)
 
 #: A turn whose cards may all be known: (number, player, first draw, second draw, card planted,
 #: its cell, card discarded). A draw is None when skipped, else (the discard pile's owner, or
-#: None for the deck; the card drawn, or None when not named).
+#: None for the deck; the card drawn, or None when not named). The number is the record's (None
+#: when it leaves it out), which the engine does not read: numbering is the record's business
+#: (the replayer's). A plain tuple, not a record: the fast readers (notation/plain.py,
+#: notation/fastread.py) decode turns into it without building records, and the engine's fast
+#: path plays it.
 KnownDraw = tuple[str | None, Card | None] | None
-KnownTurn = tuple[int, str, KnownDraw, KnownDraw, Card, Coord, Card]
+KnownTurn = tuple[int | None, str, KnownDraw, KnownDraw, Card, Coord, Card]
 
 
 @dataclass(frozen=True, slots=True)
@@ -450,10 +454,10 @@ class Game:
 
     def play_turn(self, turn: KnownTurn) -> None:
         """Play one whole turn with the single actions; RuleError says what is illegal (the turn
-        is then left as far as it got)."""
-        number, player, first, second, card, coord, discard = turn
-        if self._phase is not Phase.OVER and (player != self.current_player or number != self._turn):
-            raise RuleError(f"turn {self._turn} is {self.current_player}'s, not turn {number} of {player}")
+        is then left as far as it got). The turn's number is not read (see KnownTurn)."""
+        _, player, first, second, card, coord, discard = turn
+        if self._phase is not Phase.OVER and player != self.current_player:
+            raise RuleError(f"turn {self._turn} is {self.current_player}'s, not {player}'s")
         for draw in (first, second):
             if draw is None:
                 self.skip_draw()
@@ -471,8 +475,9 @@ class Game:
         loop, for omniscient records and for records with hidden cards alike (a draw from an
         unknown deck, named or not; a card planted or discarded from a hand's hidden cards). It
         stops, before touching the state, at the first turn that is illegal or not plain (a
-        skipped draw, a wrong turn number or player): the caller plays that turn with play_turn,
-        which says what is wrong. tests/test_engine_fast.py holds the two paths equal.
+        skipped draw, a wrong player): the caller plays that turn with play_turn, which says what
+        is wrong. Turn numbers are not read (see KnownTurn). tests/test_engine_fast.py holds the
+        two paths equal.
         """
         if self._phase is not Phase.DRAW or self._draws_taken:
             return 0
@@ -484,8 +489,8 @@ class Game:
         hands, hidden, piles, arbs, all_cells = self._hands, self._hidden, self._discards, self._arbs, self._cells
         current, turn, left = self._current, self._turn, self._deck_count
         played = 0
-        for number, player, first, second, card, coord, discard in turns:
-            if number != turn or player != players[current] or first is None or second is None:
+        for _, player, first, second, card, coord, discard in turns:
+            if player != players[current] or first is None or second is None:
                 break
             hand = hands[player]
             # Each draw takes the top of a pile (the known deck, a discard pile), or a card of an

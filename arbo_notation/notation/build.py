@@ -452,8 +452,9 @@ def result(text: str, at: Pos, comments: Iterable[Comment]) -> Result:
 
 
 def game(header: Header, comments: list[Comment], runs: list[Run], found: list[Reveal], end: Result | None,
-         file: str) -> GameRecord:
-    """A game: its header, the comments before its first run, its runs, reveals and result."""
+         file: str, index: int = 1) -> GameRecord:
+    """A game: its header, the comments before its first run, its runs, reveals and result;
+    ``index`` is its place in its file (1-based)."""
     comments = list(comments)
     turns, trailing = _assemble(runs)
     if turns and turns[0].comments_before:  # comments before the first turn are the game's
@@ -462,4 +463,4 @@ def game(header: Header, comments: list[Comment], runs: list[Run], found: list[R
     if trailing:
         last = turns[-1]
         turns[-1] = _rebuilt(last, comments_after=last.comments_after + tuple(trailing))
-    return GameRecord(header, tuple(turns), tuple(comments), tuple(found), end, file)
+    return GameRecord(header, tuple(turns), tuple(comments), tuple(found), end, file, index)

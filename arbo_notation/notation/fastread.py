@@ -20,12 +20,13 @@ import re
 from typing import Any, Iterator
 
 from ..engine.cards import Card, Coord
+from ..engine.state import KnownDraw, KnownTurn
 from ..errors import ArboError
 from ..lexicon import (CARD, CARD_SHAPE, COORDINATE, DECK_DRAW, GLYPH, LINE_COMMENT, LINE_END, NAME, NAME_SHAPE,
                        POINTS, RESULT_WORD, REVEAL_WORD, SCORE_SEP, SKIP_DRAW, TURN_END)
 from . import build
 from .header import read_header
-from .plain import PlainDraw, PlainGame, PlainLine, PlainTurn
+from .plain import PlainGame, PlainLine
 from .record import Comment, GameRecord, Header, Result, Reveal, Turn, Variation
 
 # The grammar's terminals (grammar/arbo.lark), from the lexicon. A game text holds no '---' line
@@ -95,9 +96,10 @@ def read_header_of(text: str, file: str = "<string>", first_line: int = 1) -> tu
 
 
 def read_game(text: str, file: str = "<string>", first_line: int = 1,
-              header: tuple[Header, int] | None = None) -> GameRecord | None:
-    """The record of one game's text (``first_line``: the line of its opening '---' in its file),
-    as syntax.parse_all would read it; None when this reader is not sure (the parser must read it).
+              header: tuple[Header, int] | None = None, index: int = 1) -> GameRecord | None:
+    """The record of one game's text (``first_line``: the line of its opening '---' in its file;
+    ``index``: the game's place in its file), as syntax.parse_all would read it; None when this
+    reader is not sure (the parser must read it).
 
     ``header`` is the game's header and where its body starts, when the caller has read it
     (read_header_of).
@@ -110,7 +112,7 @@ def read_game(text: str, file: str = "<string>", first_line: int = 1,
     if len(_pieces.plantings) > _MAX_PIECES or len(_pieces.draws) > _MAX_PIECES:
         _pieces = build.Pieces()
     try:
-        return _Body(text, header[1], first_line).read(header[0], file, _Records(_pieces))
+        return _Body(text, header[1], first_line).read(header[0], file, _Records(_pieces, index))
     except (_Unsure, build.TooLong):
         return None
 
@@ -257,12 +259,14 @@ class _Body:
 
 
 class _Records:
-    """What _Body makes of the pieces it reads: the records, by build.py."""
+    """What _Body makes of the pieces it reads: the records, by build.py (of the game of that
+    ``index`` in its file)."""
 
-    __slots__ = ("pieces",)
+    __slots__ = ("pieces", "index")
 
-    def __init__(self, pieces: build.Pieces) -> None:
+    def __init__(self, pieces: build.Pieces, index: int = 1) -> None:
         self.pieces = pieces
+        self.index = index
 
     def turns(self, first: re.Match[str], text: str, at: int, line: int, line_start: int) -> tuple[list[Turn], int]:
         """The run of turns that ``first`` starts, and where it ends."""
@@ -281,7 +285,9 @@ class _Records:
     def result(text: str, line: int, column: int, comments: list[Comment]) -> Result:
         return build.result(text, build.pos(line, column), comments)
 
-    game = staticmethod(build.game)
+    def game(self, header: Header, comments: list[Comment], runs: list[build.Run], reveals: list[Reveal],
+             end: Result | None, file: str) -> GameRecord:
+        return build.game(header, comments, runs, reveals, end, file, self.index)
 
 
 class _MovePieces:
@@ -302,9 +308,9 @@ class _KnownDraws(dict):
         super().__init__()
         self.cards = cards
 
-    def __missing__(self, text: str) -> PlainDraw:
+    def __missing__(self, text: str) -> KnownDraw:
         if text == "-":
-            draw: PlainDraw = None
+            draw: KnownDraw = None
         else:
             owner, _, card = text.partition(":")
             draw = (None if owner == "d" else owner, self.cards[card] if card else None)
@@ -340,12 +346,12 @@ class _Moves:
         self.pieces = pieces
 
     def turns(self, first: re.Match[str], text: str, at: int, line: int,
-              line_start: int) -> tuple[list[PlainTurn], int]:
+              line_start: int) -> tuple[list[KnownTurn], int]:
         """The run of turns that ``first`` starts, and where it ends (the hot loop of a check
         off the plain form: one match and a few look-ups a turn)."""
         draws, plantings, cards = self.pieces.draws, self.pieces.plantings, self.pieces.cards
         match = _TURN.match
-        turns: list[PlainTurn] = []
+        turns: list[KnownTurn] = []
         append = turns.append
         m: re.Match[str] | None = first
         end = at
@@ -394,7 +400,7 @@ _move_pieces = _MovePieces()
 
 def _line(runs: list[build.Run]) -> PlainLine:
     """A line's turns, and its variations by the index of the turn they replace."""
-    turns: list[PlainTurn] = []
+    turns: list[KnownTurn] = []
     branches = []
     for run in runs:
         turns += run.turns

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from ..engine.cards import Card, Coord
+from ..engine.state import KnownDraw, KnownTurn
 from ..errors import ArboError
 from ..lexicon import CARD_SHAPE, DECK_WORD, NAME_SHAPE, NOT_RESERVED, RESULT_WORD, REVEAL_WORD, SKIP_DRAW
 from .header import read_header
@@ -33,17 +34,10 @@ _REVEAL = re.compile(rf"{REVEAL_WORD} ({_NAME})((?: {_CARD})*)")
 _RESULT = re.compile(rf"{RESULT_WORD} (?:\*|{_NAME} [0-9]+(?:, {_NAME} [0-9]+)*)")
 _SCORE = re.compile(rf"({_NAME}) ([0-9]+)")
 
-#: A draw: None for a skipped draw, else (owner, card): owner None for the deck, card None unknown.
-PlainDraw = tuple[str | None, Card | None] | None
-
-
-#: A turn: (number, player, first draw, second draw, card planted, its cell, card discarded).
-#: A plain tuple, not a record: building records is the cost this reader exists to avoid. The
-#: number is None when the record leaves it out (never in the plain form: fastread.read_moves).
-PlainTurn = tuple[int | None, str, PlainDraw, PlainDraw, Card, Coord, Card]
-
-#: A variation: its turns, and the variations of its own turns, as PlainGame.branches.
-PlainLine = tuple[list[PlainTurn], tuple[tuple[int, tuple["PlainLine", ...]], ...]]
+#: A variation: its turns (engine.state.KnownTurn: their number is never None in the plain form,
+#: and None where fastread.read_moves finds it left out), and the variations of its own turns, as
+#: PlainGame.branches.
+PlainLine = tuple[list[KnownTurn], tuple[tuple[int, tuple["PlainLine", ...]], ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +47,7 @@ class PlainGame:
     the order of the turns; a game in the plain form has none."""
 
     header: Header
-    turns: list[PlainTurn]
+    turns: list[KnownTurn]
     reveals: list[tuple[str, tuple[Card, ...]]]
     scores: dict[str, int] | None
     branches: tuple[tuple[int, tuple[PlainLine, ...]], ...] = ()
@@ -62,7 +56,7 @@ class PlainGame:
 # Each token is decoded once and then looked up: a file repeats the same few thousand of them.
 _NUMBERS: dict[str, int] = {}
 _NAMES: dict[str, str] = {}
-_DRAWS: dict[str, PlainDraw] = {}
+_DRAWS: dict[str, KnownDraw] = {}
 _PLANTS: dict[str, tuple[Card, Coord]] = {}
 _DISCARDS: dict[str, Card] = {}
 _CARDS: dict[str, Card] = {}
@@ -76,7 +70,7 @@ def _card(text: str) -> Card:
     return card
 
 
-def _draw(text: str) -> PlainDraw:
+def _draw(text: str) -> KnownDraw:
     if text == "-":
         return None
     owner, _, card = text.partition(":")
@@ -122,7 +116,7 @@ def _learn(rows: list[list[str]]) -> bool:
 _NOT_PLAIN = ("\t", "  ", "{", ";", "(", ")", "!", "?", "$")
 
 
-def _decode_turns(block: str) -> list[PlainTurn] | None:
+def _decode_turns(block: str) -> list[KnownTurn] | None:
     """The turns of a run of turn lines, each ending in a newline; None when one is not a turn."""
     for text in _NOT_PLAIN:
         if text in block:

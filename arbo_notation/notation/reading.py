@@ -8,7 +8,7 @@ needs it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
@@ -69,17 +69,21 @@ class ParseOutcome:
 
 def read_game_text(part: str, file: str, line: int, source_line: Callable[[int], str],
                    header: tuple[Header, int] | None = None,
-                   fast: bool = True) -> tuple[list[GameRecord], list[NotationError]]:
-    """Read one game's text (its opening '---' at ``line`` of the file): its record, or its syntax
-    errors (every fault of its lines, in order). ``source_line(n)`` gives line ``n`` of the file, for an error message;
-    ``header`` the game's header and where its body starts, when already read; ``fast`` false
-    when the fast reader is known to be unsure of the text."""
-    record = fastread.read_game(part, file, line, header) if fast else None
+                   fast: bool = True, index: int = 1) -> tuple[list[GameRecord], list[NotationError]]:
+    """Read one game's text (its opening '---' at ``line`` of the file, ``index`` its place in
+    the file): its record, or its syntax errors (every fault of its lines, in order).
+    ``source_line(n)`` gives line ``n`` of the file, for an error message; ``header`` the game's
+    header and where its body starts, when already read; ``fast`` false when the fast reader is
+    known to be unsure of the text."""
+    record = fastread.read_game(part, file, line, header, index) if fast else None
     if record is not None:
         return [record], []
     from .syntax import parse_game
 
-    return parse_game(part, file, line, source_line)
+    games, errors = parse_game(part, file, line, source_line)
+    if index != 1:  # a new record, once per game the grammar's parser reads (no hot path)
+        games = [replace(game, index=index) for game in games]
+    return games, errors
 
 
 class SourceLines:
@@ -119,7 +123,7 @@ def read_pieces(pieces: Iterable[str | GameText], file: str,
         line = piece.first_line + shift
         lines = SourceLines(piece.text, line)
         if piece.closed:
-            games, errors = read_game_text(piece.text, file, line, lines)
+            games, errors = read_game_text(piece.text, file, line, lines, index=piece.index)
         else:
             from .syntaxfaults import unclosed_error
 
@@ -128,7 +132,6 @@ def read_pieces(pieces: Iterable[str | GameText], file: str,
         if not games:
             yield span, None
         for game in games:
-            object.__setattr__(game, "index", piece.index)
             yield span, game
 
 
