@@ -8,6 +8,7 @@ import stat
 from pathlib import Path
 
 import pytest
+import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_notation_fastread import engine_records
@@ -19,7 +20,8 @@ from arbo_notation.errors import NotationErrors
 from arbo_notation.notation import convert
 from arbo_notation.notation.games import cut_games, normalise, stream_games
 from arbo_notation.notation.reading import parse
-from arbo_notation.notation.structstream import NotStreamable, json_games, json_pieces, yaml_pieces
+from arbo_notation.notation.structstream import NotStreamable, _Unsure, block_yaml, json_games, json_pieces, yaml_pieces
+from arbo_notation.simulate import simulate_games
 from arbo_notation.sources import read_text, text_blocks
 from arbo_notation.spool import same_text
 
@@ -77,6 +79,51 @@ def test_json_and_yaml_written_a_game_at_a_time_are_the_whole_dumps(text, other)
     assert "".join(yaml_pieces(games[:1])) == convert.dumps_yaml(games[:1])
     assert "".join(json_pieces([])) == convert.dumps_json([])
     assert "".join(yaml_pieces([])) == convert.dumps_yaml([])
+
+
+_SCALARS = st.one_of(
+    st.none(), st.booleans(), st.integers(-10**40, 10**40),
+    st.text(st.characters(blacklist_categories=("Cs",)), max_size=12),
+    st.sampled_from(["2026", "yes", "null", "~", "- x", "a: b", "#c", "'q'", "x #y", " lead", "Ma3", "1.5", "0o7",
+                     "é ü", "\ufeff", "\x85", "a\u2028b", "-", "?", "!tag", "%", "@", "`", "[", "{x}", "a,b"]),
+    st.builds(lambda words: " ".join(words), st.lists(st.sampled_from(["a", "bb", "ccc:", "dd-d", "''"]),
+                                                        min_size=2, max_size=40)),
+)
+_KEYS = st.one_of(st.sampled_from(["header", "players", "y", "yes", "2", "a b", "-", "x:"]), st.text(max_size=6))
+_DATA = st.recursive(_SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                                       st.dictionaries(_KEYS, inner, max_size=4)), max_leaves=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.lists(_DATA, min_size=1, max_size=3))
+def test_yaml_written_line_by_line_is_what_pyyaml_writes_or_is_left_to_it(data):
+    try:
+        written = block_yaml(data)
+    except _Unsure:
+        return
+    assert written == yaml.dump(data, Dumper=convert._Dumper, sort_keys=False, allow_unicode=True,
+                                default_flow_style=False, width=100)
+
+
+def test_yaml_of_simulated_and_sample_games_is_written_line_by_line():
+    games = list(simulate_games(4, 3, seed=7, bots=("random",) * 4))
+    for name in ("four-players.arb", "house-discards.arb", "three-player-spectator.arb", "unfinished.arb"):
+        games += parse((SAMPLES / name).read_text())
+    for game in games:
+        data = [convert.game_to_data(game)]
+        assert block_yaml(data) == convert.dumps_yaml([game]).split("games:\n", 1)[1]
+
+
+def test_yaml_of_deep_variations_and_long_comments_is_left_to_pyyaml():
+    game = parse((SAMPLES / "annotated.arb").read_text())[0]  # comments longer than a line
+    with pytest.raises(_Unsure):
+        block_yaml([convert.game_to_data(game)])
+    deep = [[[[]]]]
+    for _ in range(300):
+        deep = [deep]
+    with pytest.raises(_Unsure):
+        block_yaml([deep])
+    assert "".join(yaml_pieces([game])) == convert.dumps_yaml([game])
 
 
 @SETTINGS

@@ -15,7 +15,7 @@ from typing import Iterable, Iterator
 
 import yaml
 
-from .convert import FORMAT, VERSION, _Dumper, _Reader, game_to_data
+from .convert import FORMAT, VERSION, _Dumper, _Reader, _yaml_events, game_to_data
 from .record import GameRecord
 
 
@@ -38,20 +38,130 @@ def json_pieces(games: Iterable[GameRecord]) -> Iterator[str]:
 
 
 def _yaml(data: object) -> str:
-    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100)
+    """Plain data as dumps_yaml writes it (PyYAML's emitter, without recursion)."""
+    return yaml.emit(_yaml_events(data), Dumper=_Dumper, allow_unicode=True, width=100)
 
 
 def yaml_pieces(games: Iterable[GameRecord]) -> Iterator[str]:
     """dumps_yaml(games), a game at a time (a block sequence under a mapping is not indented, so
-    each game is dumped as a list of one at the same columns)."""
+    each game is written as a list of one at the same columns)."""
     first = True
     for game in games:
         if first:
             yield "format: arbo\nversion: 1\ngames:\n"
             first = False
-        yield _yaml([game_to_data(game)])
+        data = [game_to_data(game)]
+        try:
+            yield block_yaml(data)
+        except _Unsure:
+            yield _yaml(data)
     if first:
         yield _yaml({"format": FORMAT, "version": VERSION, "games": []})
+
+
+# PyYAML's emitter is pure Python, and some 60 ms a game (an hour for 50,000 games): a record's
+# data is written here instead, line by line, as the emitter writes it in block style. Each
+# scalar is written as the emitter writes it alone (memoised), which is how it writes it anywhere
+# on a line when the scalar is not empty, has no line break and cannot be folded at the width (it
+# has no space, or ends within the width); for anything else the emitter writes the game.
+
+_WIDTH = 100  # as dumps_yaml's width
+_MAX_DEPTH = 200  # deeper data (variations in variations) is left to the emitter, which does not recurse
+_LINE_BREAK = re.compile("[\n\r\x85\u2028\u2029]")
+_SCALARS: dict[str, tuple[str, bool] | None] = {}  # a text -> as written, and whether it may fold
+
+
+class _Unsure(Exception):
+    """Data that block_yaml does not write as PyYAML's emitter would be sure to."""
+
+
+def _scalar_text(text: str) -> tuple[str, bool] | None:
+    found = _SCALARS.get(text, False)
+    if found is False:
+        found = None
+        if text and len(text) <= 90 and not _LINE_BREAK.search(text):
+            written = yaml.dump([text], Dumper=_Dumper, allow_unicode=True, width=_WIDTH, default_flow_style=False)
+            if written.startswith("- ") and written.count("\n") == 1:
+                body = written[2:-1]
+                found = body, " " in text or body.startswith('"')
+        if len(_SCALARS) >= 1 << 16:
+            _SCALARS.clear()
+        _SCALARS[text] = found
+    return found  # type: ignore[return-value]
+
+
+def _scalar(value: object, column: int) -> str:
+    """A scalar as the emitter writes it from ``column`` on; _Unsure when that is not sure."""
+    kind = type(value)
+    if kind is str:
+        found = _scalar_text(value)  # type: ignore[arg-type]
+        if found is None or (found[1] and column + len(found[0]) > _WIDTH):
+            raise _Unsure
+        return found[0]
+    if kind is int and -10**30 < value < 10**30:  # type: ignore[operator]
+        return str(value)
+    if value is None:
+        return "null"
+    if kind is bool:
+        return "true" if value else "false"
+    raise _Unsure
+
+
+def block_yaml(data: list) -> str:
+    """A non-empty list of plain data as PyYAML writes it in block style at the top of a document
+    (keys in order, no aliases, width 100); _Unsure when it is not sure to write it the same."""
+    out: list[str] = []
+    _sequence(data, 0, "", out, 0)
+    return "".join(out)
+
+
+def _sequence(items: list, column: int, lead: str, out: list[str], depth: int) -> None:
+    """Items written as '- item' at ``column``, the first line opened by ``lead``."""
+    if depth > _MAX_DEPTH:
+        raise _Unsure
+    pad = " " * column
+    for item in items:
+        start = lead + "- "
+        lead = pad
+        kind = type(item)
+        if kind is dict:
+            if item:
+                _mapping(item, column + 2, start, out, depth + 1)
+            else:
+                out.append(start + "{}\n")
+        elif kind is list:
+            if item:
+                _sequence(item, column + 2, start, out, depth + 1)
+            else:
+                out.append(start + "[]\n")
+        else:
+            out.append(start + _scalar(item, column + 2) + "\n")
+
+
+def _mapping(mapping: dict, column: int, lead: str, out: list[str], depth: int) -> None:
+    """Entries written as 'key: value' at ``column``, the first line opened by ``lead`` (a list
+    under a key stands at the key's column, a mapping two further)."""
+    if depth > _MAX_DEPTH:
+        raise _Unsure
+    pad = " " * column
+    for key, value in mapping.items():
+        start = lead + _scalar(key, column)
+        lead = pad
+        kind = type(value)
+        if kind is dict:
+            if value:
+                out.append(start + ":\n")
+                _mapping(value, column + 2, " " * (column + 2), out, depth + 1)
+            else:
+                out.append(start + ": {}\n")
+        elif kind is list:
+            if value:
+                out.append(start + ":\n")
+                _sequence(value, column, pad, out, depth + 1)
+            else:
+                out.append(start + ": []\n")
+        else:
+            out.append(start + ": " + _scalar(value, len(start) + 2) + "\n")
 
 
 # -- reading JSON --------------------------------------------------------------------------------
