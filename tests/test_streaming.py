@@ -20,7 +20,17 @@ from arbo_notation.errors import NotationErrors
 from arbo_notation.notation import convert
 from arbo_notation.notation.games import cut_games, normalise, stream_games
 from arbo_notation.notation.reading import parse
-from arbo_notation.notation.structstream import NotStreamable, _Unsure, block_yaml, json_games, json_pieces, yaml_pieces
+from arbo_notation.notation.structstream import (
+    NotStreamable,
+    _Lines,
+    _Unread,
+    _Unsure,
+    block_yaml,
+    json_games,
+    json_pieces,
+    yaml_games,
+    yaml_pieces,
+)
 from arbo_notation.simulate import simulate_games
 from arbo_notation.sources import read_text, text_blocks
 from arbo_notation.spool import same_text
@@ -135,6 +145,75 @@ def test_json_read_a_game_at_a_time_is_the_json_read_whole(text, other, sizes):
     assert streamed == convert.loads_json(dumped, "g.json")
 
 
+@SETTINGS
+@given(text=engine_records(), other=engine_records(), sizes=st.lists(st.integers(1, 400), max_size=30))
+def test_yaml_read_a_game_at_a_time_is_the_yaml_read_whole(text, other, sizes):
+    games = parse(text + "\n" + other)
+    dumped = convert.dumps_yaml(games)
+    streamed = list(yaml_games(_cut(dumped, sizes), "g.yaml"))
+    assert streamed == convert.loads_yaml(dumped, "g.yaml")
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=_DATA.filter(lambda d: type(d) in (dict, list) and d))
+def test_yaml_lines_read_back_as_block_yaml_wrote_them_are_what_yaml_reads(data):
+    try:
+        written = block_yaml([data])
+    except _Unsure:
+        return
+    lines = written.split("\n")[:-1]
+    try:
+        reader = _Lines(lines)
+        read = reader.item(2, 0)
+    except (_Unread, IndexError):
+        return
+    if reader.at == len(lines):
+        assert read == yaml.safe_load(written)[0]
+
+
+_LINES = ["- a: 1", "  b: x", "  - 2", "  c:", "    d: 'q'' r'", "  - - 3", "    - y z", "  e: []", "  - {}", "  - ",
+          "  f: yes", "   g: 1", "  h: 012", "  i: -0", "  j: a #b", "  k: 'x", "  l: Ana's", "  m: 1e3", "- n"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(lines=st.lists(st.sampled_from(_LINES), min_size=1, max_size=8).map(lambda ls: ["- a: 1", *ls[1:]]))
+def test_yaml_lines_read_back_are_what_yaml_reads_or_left_to_it(lines):
+    try:
+        reader = _Lines(lines)
+        read = reader.item(2, 0)
+    except (_Unread, IndexError):
+        return
+    if reader.at != len(lines):
+        return
+    assert [read] == yaml.safe_load("\n".join(lines) + "\n")
+
+
+@pytest.mark.parametrize("text", [
+    "version: 1\nformat: arbo\ngames: []\n",  # another order
+    "format: arbo\nversion: 1\ngames: []\n",
+    "format: arbo\nversion: 1\ngames:\n",
+    "format: arbo\nversion: 2\ngames:\n- header: {}\n",
+    "format: arbo\nversion: 1\ngames:\n- header: 3\n",
+    "format: arbo\nversion: 1\ngames:\n- header: {players: [Ana, Ben]\n",
+    "format: arbo\nversion: 1\ngames:\n- header:\n    players: [Ana, Ben]\n...\n",
+    "format: arbo\r\nversion: 1\r\ngames: []\r\n",
+])
+def test_yaml_laid_out_otherwise_or_faulty_is_read_whole(text):
+    with pytest.raises(NotStreamable):
+        list(yaml_games([text], "g.yaml"))
+
+
+def test_yaml_games_written_by_hand_are_read_alone_by_the_safe_loader():
+    games = parse((SAMPLES / "four-players.arb").read_text() + "\n" + (SAMPLES / "annotated.arb").read_text())
+    dumped = convert.dumps_yaml(games)
+    second = dumped.rindex("\n- header:\n")
+    hand = dumped[:second] + "\n# the next game\n-\n  header:\n" + dumped[second + 11:]  # comments, another layout
+    hand = hand.replace("    players:\n", "    players: # who plays\n", 1)
+    assert hand != dumped
+    assert list(yaml_games([hand], "g.yaml")) == convert.loads_yaml(dumped, "g.yaml") == \
+        convert.loads_yaml(hand, "g.yaml")
+
+
 @pytest.mark.parametrize("text", [
     '{"games": [], "format": "arbo", "version": 1}',  # another order
     '[]',
@@ -221,6 +300,16 @@ def test_convert_both_ways_a_game_at_a_time_is_the_whole_conversion(tmp_path: Pa
     json_path.write_text(to_json.stdout)
     back = runner.invoke(app, ["convert", str(json_path), "--to", "arb"])
     assert back.exit_code == 0 and back.stdout == canonical_text(path.read_text(), str(path))
+    to_yaml = runner.invoke(app, ["convert", str(path), "--to", "yaml"])
+    assert to_yaml.exit_code == 0 and to_yaml.stdout == convert.dumps_yaml(games)
+    yaml_path = tmp_path / "big.yaml"
+    yaml_path.write_text(to_yaml.stdout)
+    assert runner.invoke(app, ["convert", "--from", "yaml", str(yaml_path), "--to", "arb"]).stdout == back.stdout
+    faulty_yaml = tmp_path / "faulty.yaml"
+    faulty_yaml.write_text(to_yaml.stdout.replace("  turns:\n", "  turns: 7\n  x:\n", 1))
+    done = runner.invoke(app, ["convert", str(faulty_yaml), "--to", "arb"])
+    assert (done.exit_code, done.stdout) == (1, "")
+    assert "games[0]" in done.stderr
     compact = tmp_path / "compact.json"
     compact.write_text(json.dumps(json.loads(to_json.stdout)["games"]))  # a list: read whole
     assert runner.invoke(app, ["convert", str(compact), "--to", "arb"]).stdout == back.stdout

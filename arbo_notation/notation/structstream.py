@@ -1,10 +1,11 @@
-"""The structured forms of records (convert.py) a game at a time: JSON and YAML written game by game,
-and JSON read game by game, with memory for one game whatever the size of the file.
+"""The structured forms of records (convert.py) a game at a time: JSON and YAML written and read
+game by game, with memory for one game whatever the size of the file.
 
-The text written is exactly what dumps_json and dumps_yaml give for all the games at once. JSON is
-read a game at a time when it is laid out as dumps_json lays it out (the keys "format", "version"
-and "games", in that order); any other JSON, and any fault, makes the reader give up (NotStreamable)
-so that the caller reads the file whole with loads_json, which gives the one error message.
+The text written is exactly what dumps_json and dumps_yaml give for all the games at once. JSON
+and YAML are read a game at a time when laid out as dumps_json and dumps_yaml lay them out (the
+keys "format", "version" and "games", in that order); any other layout, and any fault, makes the
+reader give up (NotStreamable) so that the caller reads the file whole with loads_json or
+loads_yaml, which gives the one error message.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from .record import GameRecord
 
 
 class NotStreamable(Exception):
-    """The JSON is not laid out as dumps_json lays it out, or holds a fault: read it whole."""
+    """The JSON or YAML is not laid out as dumps_json or dumps_yaml lays it out, or holds a fault:
+    read it whole."""
 
 
 # -- writing -------------------------------------------------------------------------------------
@@ -276,3 +278,184 @@ def json_games(blocks: Iterable[str], file: str) -> Iterator[GameRecord]:
     source.expect("}")
     if source.skip() != "":
         raise NotStreamable
+
+
+# -- reading YAML --------------------------------------------------------------------------------
+#
+# PyYAML composes a 50,000-game file whole (gigabytes of nodes), and even its C parser's events
+# cost some 20 ms a game in Python. YAML laid out as dumps_yaml lays it out is cut into games at
+# its lines '- ' (each game's entry in the list "games"), and each game's lines are read back as
+# block_yaml writes them, scalars resolved as YAML resolves them; a game written any other way
+# (quoted texts over lines, comments, flow style, ...) is loaded alone by the safe loader, and
+# anything else makes the reader give up (NotStreamable), as for JSON.
+
+_YAML_HEAD = "format: arbo\nversion: 1\ngames:\n"
+_YAML_KEY = re.compile(r"([A-Za-z_]\w*):(?: |$)")
+_PLAIN = re.compile(r"-?(?:0|[1-9][0-9]{0,17})|[A-Za-z][\w'-]*(?: [\w'-]+)*\Z")
+_QUOTED = re.compile(r"'((?:[^'\n]|'')*)'\Z")
+_RESOLVED: dict[str, object] = {}  # a plain scalar -> its value (_RESOLVED_UNSURE: not resolved here)
+_RESOLVED_UNSURE = object()
+_RESOLVER = yaml.resolver.Resolver()  # the safe loaders' own
+
+
+class _Unread(Exception):
+    """Lines that are not laid out as block_yaml lays them out."""
+
+
+def _plain_value(text: str) -> object:
+    found = _RESOLVED.get(text, _RESOLVED_UNSURE)
+    if found is _RESOLVED_UNSURE and text not in _RESOLVED:
+        if _PLAIN.fullmatch(text):
+            tag = _RESOLVER.resolve(yaml.ScalarNode, text, (True, False))
+            kind = tag.rsplit(":", 1)[-1]
+            if kind == "str":
+                found = text
+            elif kind == "int" and text[0] in "-0123456789":
+                found = int(text)
+            elif kind == "bool":
+                found = yaml.constructor.SafeConstructor.bool_values[text.lower()]
+            elif kind == "null":
+                found = None
+        if len(_RESOLVED) >= 1 << 16:
+            _RESOLVED.clear()
+        _RESOLVED[text] = found
+    if found is _RESOLVED_UNSURE:
+        raise _Unread
+    return found
+
+
+def _scalar_value(text: str) -> object:
+    if text.startswith("'"):
+        quoted = _QUOTED.match(text)
+        if quoted is None:
+            raise _Unread
+        return quoted.group(1).replace("''", "'")
+    if text == "[]":
+        return []
+    if text == "{}":
+        return {}
+    return _plain_value(text)
+
+
+class _Lines:
+    """The lines of one game, read as block_yaml writes them (the inverse of _sequence and _mapping)."""
+
+    __slots__ = ("lines", "at")
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.at = 0
+
+    def opens(self, column: int, text: str) -> bool:
+        """Whether the next line is ``column`` spaces, then ``text``, then something not a space."""
+        if self.at >= len(self.lines):
+            return False
+        line = self.lines[self.at]
+        end = column + len(text)
+        return line.startswith(" " * column) and line.startswith(text, column) and line[end:end + 1] not in (" ", "")
+
+    def item(self, column: int, depth: int) -> object:
+        """What follows '- ' at ``column`` on the current line."""
+        if depth > _MAX_DEPTH:
+            raise _Unread
+        line = self.lines[self.at]
+        rest = line[column:]
+        if rest.startswith("- "):
+            return self.sequence(column, depth + 1)
+        if _YAML_KEY.match(rest):
+            return self.mapping(column, depth + 1)
+        self.at += 1
+        return _scalar_value(rest)
+
+    def sequence(self, column: int, depth: int) -> list:
+        """Items at ``column``, the first on the current line from ``column`` on."""
+        items = [self.item(column + 2, depth)]
+        while self.opens(column, "- "):
+            items.append(self.item(column + 2, depth))
+        return items
+
+    def mapping(self, column: int, depth: int) -> dict:
+        """Entries at ``column``, the first on the current line from ``column`` on."""
+        entries: dict = {}
+        while True:
+            line = self.lines[self.at]
+            key = _YAML_KEY.match(line, column)
+            if key is None:
+                raise _Unread
+            name = key.group(1)
+            rest = line[key.end():]
+            self.at += 1
+            if rest:
+                entries[_plain_value(name)] = _scalar_value(rest)  # type: ignore[index]
+            elif self.opens(column, "- "):
+                entries[_plain_value(name)] = self.sequence(column, depth)  # type: ignore[index]
+            elif self.opens(column + 2, "") and _YAML_KEY.match(self.lines[self.at], column + 2):
+                entries[_plain_value(name)] = self.mapping(column + 2, depth)  # type: ignore[index]
+            else:
+                raise _Unread  # 'key:' alone is a null, which block_yaml writes 'key: null'
+            if not (self.opens(column, "") and _YAML_KEY.match(self.lines[self.at], column)):
+                return entries
+
+
+def _game_data(lines: list[str]) -> object:
+    """The data of a game's lines (its entry '- ...' in the list "games", through its last line)."""
+    try:
+        reader = _Lines(lines)
+        data = reader.item(2, 0)
+        if reader.at == len(lines):
+            return data
+    except (_Unread, IndexError):
+        pass
+    from .convert import RECORD_MAX_DEPTH
+    from .safeyaml import load_yaml
+
+    try:
+        loaded = load_yaml("".join(line + "\n" for line in lines), what="a record", max_depth=RECORD_MAX_DEPTH - 1)
+    except Exception:  # noqa: BLE001 - any fault is named by loads_yaml, reading the whole text
+        raise NotStreamable from None
+    if not isinstance(loaded, list) or len(loaded) != 1:
+        raise NotStreamable
+    return loaded[0]
+
+
+def _lines(blocks: Iterable[str]) -> Iterator[str]:
+    carry = ""
+    for block in blocks:
+        lines = (carry + block).split("\n")
+        carry = lines.pop()
+        yield from lines
+    if carry:
+        yield carry
+
+
+def yaml_games(blocks: Iterable[str], file: str) -> Iterator[GameRecord]:
+    """The games of YAML text given in blocks, as loads_yaml reads them; NotStreamable (maybe
+    after some games) when the text is not laid out as dumps_yaml lays it out or holds any fault."""
+    lines = _lines(blocks)
+    for expected in _YAML_HEAD.split("\n")[:-1]:
+        if next(lines, None) != expected:
+            raise NotStreamable
+    reader = _Reader(file)
+    game: list[str] = []
+    index = 0
+    for line in lines:
+        if line.startswith("-") and (line == "-" or line[1] == " "):
+            if game:
+                yield _game(reader, game, index)
+                index += 1
+            game = [line]
+        elif not game or not line.startswith((" ", "#")) and line:
+            raise NotStreamable  # the end of the list "games" before the end of the text
+        else:
+            game.append(line)
+    if not game:
+        raise NotStreamable  # no game: 'games: []', read whole
+    yield _game(reader, game, index)
+
+
+def _game(reader: _Reader, lines: list[str], index: int) -> GameRecord:
+    data = _game_data(lines)
+    try:
+        return reader.game(data, f"games[{index}]", index + 1)
+    except Exception:  # noqa: BLE001 - the fault is named by loads_yaml, which also sees the YAML after it
+        raise NotStreamable from None
