@@ -216,7 +216,8 @@ def test_yaml_games_written_by_hand_are_read_alone_by_the_safe_loader():
 
 @pytest.mark.parametrize("text", [
     '{"games": [], "format": "arbo", "version": 1}',  # another order
-    '[]',
+    '[1, 2',
+    '[] []',
     '{"format": "arbo", "version": 2, "games": []}',
     '{"format": "arbo", "version": 1, "games": [{"header": 3}]}',
     '{"format": "arbo", "version": 1, "games": [], "games": []}',
@@ -238,6 +239,17 @@ def test_json_cut_anywhere_in_a_word_or_number_still_streams(size):
     for at in range(text.index('"flags"'), text.index("123456789") + 10):
         blocks = [text[:at], text[at:at + size], text[at + size:]]
         assert list(json_games(blocks, "g.json")) == convert.loads_json(text, "g.json")
+
+
+@pytest.mark.parametrize("size", [1, 7, 100, 10**6])
+def test_a_list_of_games_alone_streams_in_json_and_yaml(size):
+    games = parse((SAMPLES / "four-players.arb").read_text() + "\n" + (SAMPLES / "unfinished.arb").read_text())
+    listed = json.dumps(json.loads(convert.dumps_json(games))["games"])
+    assert list(json_games(_cut(listed, [size] * 3), "g.json")) == convert.loads_json(listed, "g.json") == games
+    listed = convert.dumps_yaml(games).split("games:\n", 1)[1]
+    assert listed.startswith("- header:\n")
+    assert list(yaml_games(_cut(listed, [size] * 3), "g.yaml")) == convert.loads_yaml(listed, "g.yaml") == games
+    assert list(json_games(["[]"], "g.json")) == []
 
 
 def test_an_empty_games_list_streams():
@@ -311,7 +323,7 @@ def test_convert_both_ways_a_game_at_a_time_is_the_whole_conversion(tmp_path: Pa
     assert (done.exit_code, done.stdout) == (1, "")
     assert "games[0]" in done.stderr
     compact = tmp_path / "compact.json"
-    compact.write_text(json.dumps(json.loads(to_json.stdout)["games"]))  # a list: read whole
+    compact.write_text(json.dumps(json.loads(to_json.stdout)["games"]))  # a list of games alone, on one line
     assert runner.invoke(app, ["convert", str(compact), "--to", "arb"]).stdout == back.stdout
     faulty = tmp_path / "faulty.json"
     faulty.write_text(to_json.stdout.replace('"turns": [', '"turns": 7, "x": [', 1))

@@ -10,6 +10,7 @@ loads_yaml, which gives the one error message.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from typing import Iterable, Iterator
@@ -242,19 +243,22 @@ class _Buffer:
 
 def json_games(blocks: Iterable[str], file: str) -> Iterator[GameRecord]:
     """The games of JSON text given in blocks, as loads_json reads them; NotStreamable (maybe after
-    some games) when the text is not laid out as dumps_json lays it out or holds any fault."""
+    some games) when the text is not laid out as dumps_json lays it out (or as a list of games
+    alone) or holds any fault."""
     decoder = json.JSONDecoder()
     source = _Buffer(blocks)
-    source.expect("{")
-    source.key("format")
-    if source.value(decoder) != FORMAT:
-        raise NotStreamable
-    source.expect(",")
-    source.key("version")
-    if source.value(decoder) != VERSION:
-        raise NotStreamable
-    source.expect(",")
-    source.key("games")
+    listed = source.skip() == "["  # a list of games alone
+    if not listed:
+        source.expect("{")
+        source.key("format")
+        if source.value(decoder) != FORMAT:
+            raise NotStreamable
+        source.expect(",")
+        source.key("version")
+        if source.value(decoder) != VERSION:
+            raise NotStreamable
+        source.expect(",")
+        source.key("games")
     source.expect("[")
     reader = _Reader(file)
     index = 0
@@ -275,7 +279,8 @@ def json_games(blocks: Iterable[str], file: str) -> Iterator[GameRecord]:
                 break
             if following != ",":
                 raise NotStreamable
-    source.expect("}")
+    if not listed:
+        source.expect("}")
     if source.skip() != "":
         raise NotStreamable
 
@@ -430,13 +435,21 @@ def _lines(blocks: Iterable[str]) -> Iterator[str]:
 
 def yaml_games(blocks: Iterable[str], file: str) -> Iterator[GameRecord]:
     """The games of YAML text given in blocks, as loads_yaml reads them; NotStreamable (maybe
-    after some games) when the text is not laid out as dumps_yaml lays it out or holds any fault."""
+    after some games) when the text is not laid out as dumps_yaml lays it out (or as a list of
+    games alone) or holds any fault."""
     lines = _lines(blocks)
-    for expected in _YAML_HEAD.split("\n")[:-1]:
-        if next(lines, None) != expected:
-            raise NotStreamable
-    reader = _Reader(file)
+    first = next(lines, None)
     game: list[str] = []
+    if first is not None and first.startswith("- "):  # a list of games alone
+        game = [first]
+    else:
+        for expected in _YAML_HEAD.split("\n")[:-1]:
+            if first != expected:
+                raise NotStreamable
+            first = next(lines, None)
+        if first is not None:
+            lines = itertools.chain([first], lines)
+    reader = _Reader(file)
     index = 0
     for line in lines:
         if line.startswith("-") and (line == "-" or line[1] == " "):
