@@ -255,3 +255,25 @@ async def test_a_long_comment_scrolls_in_the_notes():
         assert box.virtual_size.height > box.scrollable_content_region.height
         await pilot.press("right")
         assert box.virtual_size.height <= box.scrollable_content_region.height
+
+
+async def test_a_step_paints_what_a_fresh_screen_at_that_turn_paints():
+    """A step repaints only what changed (a panel's border line alone when its title changes):
+    the screen it leaves is the screen opened at that turn."""
+    from tui_support import screen_lines
+
+    app = make_app(four_player())
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen_lines(app)  # painted once whole, then step by step
+        for turn in range(1, 7):
+            await pilot.press("right")
+            await pilot.pause()
+            stepped = screen_lines(app)
+            model = ReplayModel.from_record(four_player())
+            model.move_to(Cursor(MAIN, turn))
+            fresh = ReplayApp(model)
+            async with fresh.run_test(size=SIZE) as fresh_pilot:
+                await fresh_pilot.pause()
+                assert stepped == screen_lines(fresh)
+            assert sum(line.count("▶") for line in stepped) == 1
