@@ -258,22 +258,26 @@ async def test_a_long_comment_scrolls_in_the_notes():
 
 
 async def test_a_step_paints_what_a_fresh_screen_at_that_turn_paints():
-    """A step repaints only what changed (a panel's border line alone when its title changes):
-    the screen it leaves is the screen opened at that turn."""
-    from tui_support import screen_lines
+    """A step repaints only what changed (a panel's border line alone when its title changes, the
+    move list's old and new highlighted rows): the screen it leaves, characters and styles, is
+    the screen opened at that turn."""
+
+    def painted(app) -> list[list[tuple[str, str]]]:
+        return [[(segment.text, str(segment.style)) for segment in strip]
+                for strip in app.screen._compositor.render_strips()]
 
     app = make_app(four_player())
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        screen_lines(app)  # painted once whole, then step by step
-        for turn in range(1, 7):
-            await pilot.press("right")
+        painted(app)  # painted once whole, then step by step
+        for turn in [1, 2, 3, 4, 5, 6, 5, 4, 7]:
+            app.cursor = Cursor(MAIN, turn)
             await pilot.pause()
-            stepped = screen_lines(app)
+            stepped = painted(app)
             model = ReplayModel.from_record(four_player())
             model.move_to(Cursor(MAIN, turn))
             fresh = ReplayApp(model)
             async with fresh.run_test(size=SIZE) as fresh_pilot:
                 await fresh_pilot.pause()
-                assert stepped == screen_lines(fresh)
-            assert sum(line.count("▶") for line in stepped) == 1
+                assert stepped == painted(fresh), turn
+            assert sum(text.count("▶") for line in stepped for text, _ in line) == 1

@@ -470,6 +470,9 @@ class MoveList(OptionList):
             self.target = target
 
     current: var[int] = var(0, init=False)
+    # A new highlight repaints the rows of the old and the new one, not the whole list (a step
+    # that does not scroll the list changes two rows).
+    highlighted: reactive[int | None] = reactive(None, repaint=False)
 
     def __init__(self, rows: tuple[MoveRow, ...], **kwargs) -> None:
         self.rows = rows
@@ -514,6 +517,16 @@ class MoveList(OptionList):
 
     def watch_current(self, current: int) -> None:
         self.highlighted = current
+
+    def watch_highlighted(self, old: int | None, highlighted: int | None) -> None:  # type: ignore[override]
+        try:
+            lines = [self._index_to_line[index] for index in (old, highlighted) if index is not None]
+        except (AttributeError, KeyError):  # the rows not laid out yet: the whole list
+            self.refresh()
+        else:
+            for line in lines:
+                self.refresh_line(line)
+        super().watch_highlighted(highlighted)
 
     def on_mount(self) -> None:
         self.highlighted = self.current
