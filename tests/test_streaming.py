@@ -115,6 +115,26 @@ def test_yaml_written_line_by_line_is_what_pyyaml_writes_or_is_left_to_it(data):
                                 default_flow_style=False, width=100)
 
 
+_WORDS = st.lists(st.sampled_from(["a", "bb", "ccc", "dddddddddd", "e:", "f'g", "'", "h-", "#i", "j,", "é", "  "]),
+                  min_size=25, max_size=90).map(" ".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=_WORDS, depth=st.integers(0, 12), key=st.sampled_from(["text", "a_long_key_name", "k"]),
+       listed=st.booleans())
+def test_long_texts_are_folded_at_the_width_as_pyyaml_folds_them(text, depth, key, listed):
+    data: object = [text] if listed else {key: text}
+    for level in range(depth):
+        data = {f"k{level}": data} if level % 2 else [data]
+    try:
+        written = block_yaml([data])
+    except _Unsure:
+        assert '"' in yaml.dump([data], Dumper=convert._Dumper, allow_unicode=True, width=100)
+        return
+    assert written == yaml.dump([data], Dumper=convert._Dumper, sort_keys=False, allow_unicode=True,
+                                default_flow_style=False, width=100)
+
+
 def test_yaml_of_simulated_and_sample_games_is_written_line_by_line():
     games = list(simulate_games(4, 3, seed=7, bots=("random",) * 4))
     for name in ("four-players.arb", "house-discards.arb", "three-player-spectator.arb", "unfinished.arb"):
@@ -124,10 +144,9 @@ def test_yaml_of_simulated_and_sample_games_is_written_line_by_line():
         assert block_yaml(data) == convert.dumps_yaml([game]).split("games:\n", 1)[1]
 
 
-def test_yaml_of_deep_variations_and_long_comments_is_left_to_pyyaml():
-    game = parse((SAMPLES / "annotated.arb").read_text())[0]  # comments longer than a line
-    with pytest.raises(_Unsure):
-        block_yaml([convert.game_to_data(game)])
+def test_yaml_of_deep_variations_is_left_to_pyyaml():
+    game = parse((SAMPLES / "annotated.arb").read_text())[0]  # comments longer than a line: folded
+    assert block_yaml([convert.game_to_data(game)]) == convert.dumps_yaml([game]).split("games:\n", 1)[1]
     deep = [[[[]]]]
     for _ in range(300):
         deep = [deep]

@@ -64,43 +64,59 @@ def yaml_pieces(games: Iterable[GameRecord]) -> Iterator[str]:
 
 # PyYAML's emitter is pure Python, and some 60 ms a game (an hour for 50,000 games): a record's
 # data is written here instead, line by line, as the emitter writes it in block style. Each
-# scalar is written as the emitter writes it alone (memoised), which is how it writes it anywhere
-# on a line when the scalar is not empty, has no line break and cannot be folded at the width (it
-# has no space, or ends within the width); for anything else the emitter writes the game.
+# text is quoted (or not) as the emitter quotes it alone (memoised), which is how it quotes it
+# anywhere when it is not empty and has no line break; a plain or single-quoted text that goes
+# past the width is folded at its spaces as the emitter folds it (write_plain and
+# write_single_quoted), a double-quoted one is left to the emitter, which writes the game.
 
 _WIDTH = 100  # as dumps_yaml's width
+_KEY_LENGTH = 100  # a key is written as a simple key (no '? ') below 128 characters, its tag counted
 _MAX_DEPTH = 200  # deeper data (variations in variations) is left to the emitter, which does not recurse
 _LINE_BREAK = re.compile("[\n\r\x85\u2028\u2029]")
-_SCALARS: dict[str, tuple[str, bool] | None] = {}  # a text -> as written, and whether it may fold
+_SCALARS: dict[str, tuple[str, str] | None] = {}  # a text -> as written on one line, and its style
 
 
 class _Unsure(Exception):
     """Data that block_yaml does not write as PyYAML's emitter would be sure to."""
 
 
-def _scalar_text(text: str) -> tuple[str, bool] | None:
+def _scalar_text(text: str) -> tuple[str, str] | None:
+    """A text as the emitter writes it on a line without folding, and its style: 'plain', "'"
+    or '"' (None: empty or over lines, left to the emitter)."""
     found = _SCALARS.get(text, False)
     if found is False:
         found = None
-        if text and len(text) <= 90 and not _LINE_BREAK.search(text):
-            written = yaml.dump([text], Dumper=_Dumper, allow_unicode=True, width=_WIDTH, default_flow_style=False)
+        if text and not _LINE_BREAK.search(text):
+            written = yaml.dump([text], Dumper=_Dumper, allow_unicode=True, width=1 << 30, default_flow_style=False)
             if written.startswith("- ") and written.count("\n") == 1:
                 body = written[2:-1]
-                found = body, " " in text or body.startswith('"')
+                style = body[0] if body[0] in "'\"" else "plain"
+                if style != "plain" or body == text:
+                    found = body, style
         if len(_SCALARS) >= 1 << 16:
             _SCALARS.clear()
         _SCALARS[text] = found
     return found  # type: ignore[return-value]
 
 
-def _scalar(value: object, column: int) -> str:
-    """A scalar as the emitter writes it from ``column`` on; _Unsure when that is not sure."""
+def _scalar(value: object, column: int, indent: int | None) -> str:
+    """A scalar as the emitter writes it from ``column`` on, a value folded to ``indent`` (None:
+    a key, never folded); _Unsure when that is not sure."""
     kind = type(value)
     if kind is str:
         found = _scalar_text(value)  # type: ignore[arg-type]
-        if found is None or (found[1] and column + len(found[0]) > _WIDTH):
+        if found is None:
             raise _Unsure
-        return found[0]
+        body, style = found
+        if indent is None:
+            if len(value) >= _KEY_LENGTH:  # type: ignore[arg-type]
+                raise _Unsure
+            return body
+        if column + len(body) <= _WIDTH:
+            return body
+        if style == '"':
+            raise _Unsure
+        return _folded(value, style == "'", column, indent)  # type: ignore[arg-type]
     if kind is int and -10**30 < value < 10**30:  # type: ignore[operator]
         return str(value)
     if value is None:
@@ -108,6 +124,41 @@ def _scalar(value: object, column: int) -> str:
     if kind is bool:
         return "true" if value else "false"
     raise _Unsure
+
+
+def _folded(text: str, quoted: bool, column: int, indent: int) -> str:
+    """A text without line breaks written plain or single-quoted from ``column`` on, a single
+    space past the width becoming a new line at ``indent`` (the emitter's write_plain and
+    write_single_quoted)."""
+    out = ["'"] if quoted else []
+    column += quoted
+    start = 0
+    spaces = False
+    size = len(text)
+    for end in range(size + 1):
+        char = text[end] if end < size else None
+        if spaces:
+            if char != " ":
+                if start + 1 == end and column > _WIDTH and (not quoted or (start != 0 and end != size)):
+                    out.append("\n" + " " * indent)
+                    column = indent
+                else:
+                    out.append(text[start:end])
+                    column += end - start
+                start = end
+        elif char is None or char == " " or (quoted and char == "'"):
+            if start < end:
+                out.append(text[start:end])
+                column += end - start
+            start = end
+        if quoted and char == "'":
+            out.append("''")
+            column += 2
+            start = end + 1
+        spaces = char == " "
+    if quoted:
+        out.append("'")
+    return "".join(out)
 
 
 def block_yaml(data: list) -> str:
@@ -138,7 +189,7 @@ def _sequence(items: list, column: int, lead: str, out: list[str], depth: int) -
             else:
                 out.append(start + "[]\n")
         else:
-            out.append(start + _scalar(item, column + 2) + "\n")
+            out.append(start + _scalar(item, column + 2, column + 2) + "\n")
 
 
 def _mapping(mapping: dict, column: int, lead: str, out: list[str], depth: int) -> None:
@@ -148,7 +199,7 @@ def _mapping(mapping: dict, column: int, lead: str, out: list[str], depth: int) 
         raise _Unsure
     pad = " " * column
     for key, value in mapping.items():
-        start = lead + _scalar(key, column)
+        start = lead + _scalar(key, column, None)
         lead = pad
         kind = type(value)
         if kind is dict:
@@ -164,7 +215,7 @@ def _mapping(mapping: dict, column: int, lead: str, out: list[str], depth: int) 
             else:
                 out.append(start + ": []\n")
         else:
-            out.append(start + ": " + _scalar(value, len(start) + 2) + "\n")
+            out.append(start + ": " + _scalar(value, len(start) + 2, column + 2) + "\n")
 
 
 # -- reading JSON --------------------------------------------------------------------------------
