@@ -255,3 +255,29 @@ async def test_a_long_comment_scrolls_in_the_notes():
         assert box.virtual_size.height > box.scrollable_content_region.height
         await pilot.press("right")
         assert box.virtual_size.height <= box.scrollable_content_region.height
+
+
+async def test_a_step_paints_what_a_fresh_screen_at_that_turn_paints():
+    """A step repaints only what changed (a panel's border line alone when its title changes, the
+    move list's old and new highlighted rows): the screen it leaves, characters and styles, is
+    the screen opened at that turn."""
+
+    def painted(app) -> list[list[tuple[str, str]]]:
+        return [[(segment.text, str(segment.style)) for segment in strip]
+                for strip in app.screen._compositor.render_strips()]
+
+    app = make_app(four_player())
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        painted(app)  # painted once whole, then step by step
+        for turn in [1, 2, 3, 4, 5, 6, 5, 4, 7]:
+            app.cursor = Cursor(MAIN, turn)
+            await pilot.pause()
+            stepped = painted(app)
+            model = ReplayModel.from_record(four_player())
+            model.move_to(Cursor(MAIN, turn))
+            fresh = ReplayApp(model)
+            async with fresh.run_test(size=SIZE) as fresh_pilot:
+                await fresh_pilot.pause()
+                assert stepped == painted(fresh), turn
+            assert sum(text.count("▶") for line in stepped for text, _ in line) == 1

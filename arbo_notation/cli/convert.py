@@ -80,14 +80,14 @@ def _arb_games(pieces: Iterator, name: str) -> Iterator:
 def _streamed_games(path: str, name: str, form: Format) -> Iterator:
     """The games of a file read a game at a time (NotStreamable: read it whole instead)."""
     from ..notation.games import stream_games
-    from ..notation.structstream import NotStreamable, json_games
+    from ..notation.structstream import json_games, yaml_games
     from ..sources import text_blocks
 
     if form is Format.arb:
         return _arb_games(stream_games(text_blocks(path)), name)
     if form is Format.json:
         return json_games(text_blocks(path, normalised=False), name)
-    raise NotStreamable
+    return yaml_games(text_blocks(path, normalised=False), name)
 
 
 def _pieces(games: Iterable, form: Format) -> Iterator[str]:
@@ -149,7 +149,7 @@ def convert(
             form = source or detect_format(file, _first_text(file))
             for piece in _pieces(_streamed_games(file, file, form), to):
                 out.write(piece)
-        except NotStreamable:  # standard input, YAML, JSON laid out otherwise or with a fault: whole
+        except NotStreamable:  # standard input, JSON or YAML laid out otherwise or with a fault: whole
             out.close()
             out = Spool()
             text, name = read_input(file)

@@ -58,42 +58,112 @@ def _games(numbers: list[int]) -> str:
     return f"games {', '.join(map(str, numbers[:-1]))} and {numbers[-1]} are"
 
 
-def score_record_text(text: str, name: str, game: int | None) -> tuple[list[tuple[int, "ScoreSheet"]], bool]:
-    """Replay a record and score its valid finished games (or game number ``game`` alone); also say
-    whether every game asked for was valid. Diagnostics go to stderr; ArboError when nothing can be
-    scored, and a usage error (exit 2) when there is no game ``game``.
-    """
-    from ..replayer import check_text
+class _Sheets:
+    """The score sheets of a record's games, rendered as they come into a spool (text, or JSON
+    items of a list), so that a game's replay is dropped once it is scored; the first is also
+    kept alone, for a record with one sheet (printed as the sheet itself, not a list)."""
 
-    check = check_text(text, name)
-    if game is not None and not 1 <= game <= check.game_count:
-        count = check.game_count
-        fail(f"{name} holds {count} game{'' if count == 1 else 's'}; there is no game {game}", EXIT_USAGE)
-    diagnostics = [d for d in check.diagnostics if game is None or d.game == game]
-    for diagnostic in diagnostics:
-        typer.echo(diagnostic.show(), err=True)
-    valid = check.valid if game is None else not any(d.severity is Severity.ERROR for d in diagnostics)
-    sheets, unfinished, unrevealed = [], [], []
-    for replay in check.games:
+    def __init__(self, name: str, as_json: bool) -> None:
+        from ..spool import Spool
+
+        self.name = name
+        self.as_json = as_json
+        self.out = Spool()
+        self.count = 0
+        self.alone = ""
+
+    def add(self, index: int, sheet: "ScoreSheet") -> None:
+        if self.as_json:
+            import json
+
+            from ..report import sheet_to_json
+
+            data = sheet_to_json(sheet)
+            if not self.count:
+                self.alone = json.dumps(data, indent=2)
+            item = json.dumps({"game": index, **data}, indent=2).replace("\n", "\n  ")
+            self.out.write(("[\n  " if not self.count else ",\n  ") + item)
+        else:
+            from ..report import render_sheet
+
+            title = None if self.name == "<stdin>" else self.name
+            if index:
+                title = f"{self.name}, game {index}"
+            self.out.write(render_sheet(sheet, title=title))
+        self.count += 1
+
+    def pieces(self, single: bool):
+        """The text to print: each sheet, or (JSON) the list of them or the one sheet alone."""
+        if self.as_json and single:
+            yield self.alone + "\n"
+            return
+        yield from self.out.pieces()
+        if self.as_json:
+            yield "\n]\n"
+
+    def close(self) -> None:
+        self.out.close()
+
+
+def score_record(pieces, name: str, game: int | None, sheets: _Sheets) -> bool:
+    """Replay a record's games (as stream_games cuts them) a game at a time and score its valid
+    finished games (or game number ``game`` alone) into ``sheets``; say whether every game asked
+    for was valid. Diagnostics go to stderr once every game is read, in the order of the file;
+    ArboError when nothing can be scored, and a usage error (exit 2) when there is no game ``game``.
+    """
+    from ..gamecheck import check_games
+
+    syntax: list = []
+    findings: list = []
+    unfinished: list[int] = []
+    unrevealed: list[int] = []
+
+    def each(replay, found) -> None:
+        if game is not None:
+            found = [d for d in found if d.game == game]
+        (findings if replay is not None else syntax).extend(found)
+        if replay is None or (game is not None and replay.record.index != game):
+            return
         index = replay.record.index
-        if game is not None and index != game:
-            continue
         if replay.sheet is not None and replay.valid:
-            sheets.append((index, replay.sheet))
+            sheets.add(index, replay.sheet)
         elif replay.valid:
             over = replay.final is not None and replay.final.is_over
             (unrevealed if over else unfinished).append(index)
+
+    check = check_games(pieces, name, keep_games=False, each=each)
+    if game is not None and not 1 <= game <= check.game_count:
+        count = check.game_count
+        fail(f"{name} holds {count} game{'' if count == 1 else 's'}; there is no game {game}", EXIT_USAGE)
+    diagnostics = sorted(syntax + findings, key=lambda d: (d.line or 0, d.column or 0))
+    for diagnostic in diagnostics:
+        typer.echo(diagnostic.show(), err=True)
+    valid = check.valid if game is None else not any(d.severity is Severity.ERROR for d in diagnostics)
     if unfinished or unrevealed:  # one message for them all, and none more when it is why nothing is scored
         reasons = [f"{_games(unfinished)} not finished"] if unfinished else []
         if unrevealed:
             reasons.append(f"{_games(unrevealed)} over but a hand is unknown (add a reveal line)")
-        message = f"{name}: {'; '.join(reasons)}: {'not scored' if sheets else 'nothing to score'}"
-        if not sheets:
+        message = f"{name}: {'; '.join(reasons)}: {'not scored' if sheets.count else 'nothing to score'}"
+        if not sheets.count:
             raise ArboError(message)
         typer.echo(message, err=True)
-    if not sheets and not diagnostics:
+    if not sheets.count and not diagnostics:
         raise ArboError(f"{name}: no game to score")
-    return sheets, valid
+    return valid
+
+
+def _record_pieces(file: str):
+    """The games of a record file a game at a time (None: not a record, but a position, whose
+    text is given instead), and the name to show."""
+    from ..notation.games import normalise, stream_games
+    from ..sources import text_blocks
+
+    if file != "-" and file.endswith(".arb"):
+        return stream_games(text_blocks(file)), None, file
+    text, name = read_input(file)
+    if is_record(text, name):
+        return stream_games([normalise(text)]), None, name
+    return None, text, name
 
 
 def register(app: typer.Typer) -> None:
@@ -110,34 +180,35 @@ def register(app: typer.Typer) -> None:
         ),
     ) -> None:
         valid = True
+        sheets = None
         try:
-            text, name = read_input(file)
-            if is_record(text, name):
-                sheets, valid = score_record_text(text, name, game)
-                if not sheets:  # the diagnostics said why
+            pieces, text, name = _record_pieces(file)
+            if pieces is not None:
+                sheets = _Sheets(name, as_json)
+                valid = score_record(pieces, name, game, sheets)
+                if not sheets.count:  # the diagnostics said why
                     raise typer.Exit(EXIT_INVALID)
-                single = game is not None or len(sheets) == 1
+                output = sheets.pieces(game is not None or sheets.count == 1)
             else:
-                sheets, single = [(0, score_position_text(text, name))], True
+                output = iter([_position_output(score_position_text(text, name), name, as_json)])
+            for piece in output:
+                typer.echo(piece, nl=False)
         except ArboError as error:
             echo_error(error)
             raise typer.Exit(EXIT_INVALID) from None
-        if as_json:
-            import json
-
-            from ..report import sheet_to_json
-
-            if single and sheets:
-                payload = sheet_to_json(sheets[0][1])
-            else:
-                payload = [{"game": index, **sheet_to_json(sheet)} for index, sheet in sheets]
-            typer.echo(json.dumps(payload, indent=2))
-        else:
-            from ..report import render_sheet
-
-            for index, sheet in sheets:
-                title = None if name == "<stdin>" else name
-                if index:
-                    title = f"{name}, game {index}"
-                typer.echo(render_sheet(sheet, title=title), nl=False)
+        finally:
+            if sheets is not None:
+                sheets.close()
         raise typer.Exit(0 if valid else EXIT_INVALID)
+
+
+def _position_output(sheet: "ScoreSheet", name: str, as_json: bool) -> str:
+    if as_json:
+        import json
+
+        from ..report import sheet_to_json
+
+        return json.dumps(sheet_to_json(sheet), indent=2) + "\n"
+    from ..report import render_sheet
+
+    return render_sheet(sheet, title=None if name == "<stdin>" else name)

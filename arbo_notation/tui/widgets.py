@@ -7,6 +7,7 @@ was chosen with a message ("messages up").
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
@@ -17,6 +18,7 @@ from textual.containers import Vertical
 from textual.markup import escape
 from textual.message import Message
 from textual.reactive import reactive, var
+from textual.geometry import Region
 from textual.widget import Widget
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
@@ -420,10 +422,30 @@ class PlayerPanel(Vertical):
         pile.cards = view.pile
         if old is None or old.to_move != view.to_move:
             # the title, not the border's colour: a style change would cost a new layout
-            self.border_title = f"[b $accent]▶ {escape(view.name)}[/]" if view.to_move else escape(view.name)
+            with self._border_line(top=True):
+                self.border_title = f"[b $accent]▶ {escape(view.name)}[/]" if view.to_move else escape(view.name)
         if old is None or len(old.trees) != len(view.trees):
             trees = len(view.trees)
-            self.border_subtitle = f"{trees} tree{'s' if trees != 1 else ''}"
+            with self._border_line(top=False):
+                self.border_subtitle = f"{trees} tree{'s' if trees != 1 else ''}"
+
+    @contextmanager
+    def _border_line(self, *, top: bool):
+        """While a border's title changes, a repaint of that line alone (not of the whole panel,
+        which would composite every line of the cards and the arboretum again)."""
+        self._repaint_line = top
+        try:
+            yield
+        finally:
+            self._repaint_line = None
+
+    def refresh(self, *regions: Region, **options) -> "PlayerPanel":
+        line = getattr(self, "_repaint_line", None)
+        if line is not None and not regions and not options and self.is_mounted and self.outer_size.height:
+            offset = self.content_offset
+            y = -offset.y if line else self.outer_size.height - 1 - offset.y
+            regions = (Region(-offset.x, y, self.outer_size.width, 1),)
+        return super().refresh(*regions, **options)
 
     def watch_full_pile(self, full: bool) -> None:
         self.pile_line.full = full
@@ -448,6 +470,9 @@ class MoveList(OptionList):
             self.target = target
 
     current: var[int] = var(0, init=False)
+    # A new highlight repaints the rows of the old and the new one, not the whole list (a step
+    # that does not scroll the list changes two rows).
+    highlighted: reactive[int | None] = reactive(None, repaint=False)
 
     def __init__(self, rows: tuple[MoveRow, ...], **kwargs) -> None:
         self.rows = rows
@@ -492,6 +517,16 @@ class MoveList(OptionList):
 
     def watch_current(self, current: int) -> None:
         self.highlighted = current
+
+    def watch_highlighted(self, old: int | None, highlighted: int | None) -> None:  # type: ignore[override]
+        try:
+            lines = [self._index_to_line[index] for index in (old, highlighted) if index is not None]
+        except (AttributeError, KeyError):  # the rows not laid out yet: the whole list
+            self.refresh()
+        else:
+            for line in lines:
+                self.refresh_line(line)
+        super().watch_highlighted(highlighted)
 
     def on_mount(self) -> None:
         self.highlighted = self.current
