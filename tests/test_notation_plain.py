@@ -54,10 +54,24 @@ def test_a_simulated_record_is_plain_and_decodes_as_the_parser_does(index: int):
 
 def test_annotated_and_untidy_games_are_not_plain():
     assert read_plain_game((SAMPLES / "annotated.arb").read_text()) is None  # comments, variations
-    untidy = _TEXTS[0].replace("\n2. ", "\n2.  ", 1)
-    assert read_plain_game(untidy) is None
+    for untidy in ("\n2.", "\n 2. ", "\n\t2. "):  # no gap after the number's '.', a gap at an end
+        assert read_plain_game(_TEXTS[0].replace("\n2. ", untidy, 1)) is None
+    assert read_plain_game(_TEXTS[0].replace("\n", " \n", 20)) is None  # a gap at the end of a line
     no_result = _TEXTS[0][: _TEXTS[0].index("result")]
     assert read_plain_game(no_result) is None
+
+
+@pytest.mark.parametrize("index", range(len(_TEXTS)))
+def test_turns_typed_by_hand_with_runs_of_spaces_and_tabs_decode_as_the_parser_does(index: int):
+    import random
+    import re
+
+    rng = random.Random(index)
+    text = re.sub(r"(?m)^([0-9]+\.) (.*)$",
+                  lambda m: m[1] + rng.choice(("", " ", "\t")) + " " + m[2].replace(" ", rng.choice(("  ", "\t", " \t "))),
+                  _TEXTS[index])
+    assert "\t" in text and "  " in text
+    _agrees_with_the_parser(text)
 
 
 def test_the_token_caches_start_again_when_full_and_still_decode_right(monkeypatch):

@@ -1,8 +1,9 @@
 """A fast reader for games in the plain canonical form, for checking big files.
 
 A game is plain when its body holds only canonical turn lines (``12. Ana d:Ma3 Ben:Wi7 Ma3@0,1
-/Oa5``: numbered, single spaces, no glyph or comment), then reveal lines and a result line, as
-`arbo simulate` and `arbo fmt` write them. Such a game is decoded without building records; any
+/Oa5``: numbered, one turn a line, no glyph or comment), then reveal lines and a result line, as
+`arbo simulate` and `arbo fmt` write them; the parts of a turn may be spaced by any run of spaces
+and tabs, as a record typed by hand often is. Such a game is decoded without building records; any
 other game gets None, and the caller reads it with the full parser (grammar/arbo.lark). The
 patterns below accept only text the grammar accepts, and decode it the same way
 (tests/test_notation_plain.py checks both).
@@ -116,9 +117,11 @@ def _learn(rows: list[list[str]]) -> bool:
     return True
 
 
-#: Characters no plain turn line holds (glyphs, comments, variations, tabs), and a double space:
-#: a block with any of them is not plain, which is found before splitting all its lines.
-_NOT_PLAIN = ("\t", "  ", "{", ";", "(", ")", "!", "?", "$")
+#: Characters no plain turn line holds (glyphs, comments, variations): a block with any of them
+#: is not plain, which is found before splitting all its lines.
+_NOT_PLAIN = ("{", ";", "(", ")", "!", "?", "$")
+#: A run of spaces and tabs, which the grammar takes between the parts of a turn as one space.
+_GAP = re.compile(r"[ \t]{2,}|\t")
 
 
 def _decode_turns(block: str) -> list[PlainTurn] | None:
@@ -126,6 +129,10 @@ def _decode_turns(block: str) -> list[PlainTurn] | None:
     for text in _NOT_PLAIN:
         if text in block:
             return None
+    if "\t" in block or "  " in block:
+        # Typed by hand. A gap at the start or end of a line (or none after a number's '.')
+        # leaves a line that does not split into six parts: the fast reader reads it.
+        block = _GAP.sub(" ", block)
     rows = [line.split(" ") for line in block.split("\n")[:-1]]
     numbers, names, draws, plants, discards = _NUMBERS, _NAMES, _DRAWS, _PLANTS, _DISCARDS
     for _ in range(2):  # a token met for the first time is learnt, then the turns decoded again
