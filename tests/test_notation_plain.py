@@ -74,6 +74,52 @@ def test_turns_typed_by_hand_with_runs_of_spaces_and_tabs_decode_as_the_parser_d
     _agrees_with_the_parser(text)
 
 
+@pytest.mark.parametrize("annotations", [
+    ("!", "?!", "$12", "!! ?", "{a quiet move}", "! {a} {b}", "; to the end of the line", "? {c} ; d", "  \t"),
+])
+def test_turns_with_annotations_on_their_line_and_variations_of_one_turn_are_read(annotations):
+    from arbo_notation.notation.fastread import read_moves
+
+    lines = _TEXTS[5].split("\n")
+    turns = [i for i, line in enumerate(lines) if line[:1].isdigit()]
+    out = []
+    for i, line in enumerate(lines):
+        out.append(line + " " + annotations[i % len(annotations)] if i in turns[3::4] else line)
+        if i in turns[2::5]:
+            out.append(f"  ({line} ? {{played again}})")
+            out.append("; a comment line")
+            out.append(f"( {line} {{and again}} )")
+        if i == turns[10]:
+            out.append("{a comment} {on its own line}")
+    text = "\n".join(out)
+    plain = read_plain_game(text)
+    assert plain is not None and plain.branches
+    assert plain == read_moves(text)
+    _agrees_with_the_parser(text)
+
+
+@pytest.mark.parametrize("line", [
+    "(1. Ana d d Ma3@0,0 /Oa5 ; swallows the parenthesis)",  # the grammar's line comment takes the ')'
+    "(1. Ana d d Ma3@0,0 /Oa5 2. Ben d d Ma3@0,0 /Oa5)",  # two turns: the fast reader's
+    "(1. Ana d d Ma3@0,0 /Oa5 (1. Ana d d Ma3@0,0 /Oa5))",  # nested
+    "(1. Ana d d Ma3@0,0 /Oa5) {after}",
+    "()",
+])
+def test_other_variations_are_left_to_the_fast_reader(line):
+    lines = _TEXTS[0].split("\n")
+    at = next(i for i, text in enumerate(lines) if text.startswith("3. "))
+    text = "\n".join(lines[:at] + [line] + lines[at:])
+    assert read_plain_game(text) is None
+
+
+@pytest.mark.parametrize("tail", ["!!!", "{a} !", "{a", "!(", "$", "?x", "! ?!?", "{a}}"])
+def test_annotations_the_grammar_refuses_are_not_read(tail):
+    lines = _TEXTS[0].split("\n")
+    at = next(i for i, text in enumerate(lines) if text.startswith("3. "))
+    lines[at] += " " + tail
+    assert read_plain_game("\n".join(lines)) is None
+
+
 def test_the_token_caches_start_again_when_full_and_still_decode_right(monkeypatch):
     from arbo_notation.notation import plain
 
