@@ -530,21 +530,38 @@ class Game:
                 left -= 1
             cells = all_cells[player]
             x, y = coord.x, coord.y
+            # The cards planted and discarded: in the hand, or hidden cards of it that they must
+            # be (cards in play seen nowhere yet); a spectator's record has one such a turn.
+            unseen = (card not in hand) + (discard not in hand)
             if (
                 card is discard
                 or ((x + 1, y) not in cells and (x - 1, y) not in cells
                     and (x, y + 1) not in cells and (x, y - 1) not in cells
                     and (cells or coord is not ORIGIN))
                 or (x, y) in cells
-            ) or not (card in hand and discard in hand
-                      or _unseen_into_hand(card, discard, hand, hidden, player, in_play, located)):
+            ) or (unseen and (
+                unseen > hidden[player]
+                or (card not in hand and (card not in in_play or card in located))
+                or (discard not in hand and (discard not in in_play or discard in located))
+            )):
                 left += _undraw(owner2, pile2, got2, hand, hidden, player, located)
                 left += _undraw(owner, pile, got, hand, hidden, player, located)
                 break
-            del hand[card]
+            if unseen:  # (a card in the hand is located already)
+                hidden[player] -= unseen
+                if card in hand:
+                    del hand[card]
+                else:
+                    located.add(card)
+                if discard in hand:
+                    del hand[discard]
+                else:
+                    located.add(discard)
+            else:
+                del hand[card]
+                del hand[discard]
             arbs[player][coord] = card
             cells.add((x, y))
-            del hand[discard]
             piles[player].append(discard)
             played += 1
             if left == 0:
@@ -605,20 +622,6 @@ class Game:
 
     def species_planted(self, player: str) -> int:
         return len({card.species for card in self._arbs[player].values()})
-
-
-def _unseen_into_hand(card: Card, discard: Card, hand: dict[Card, None], hidden: dict[str, int], player: str,
-                      in_play: frozenset[Card], located: set[Card]) -> bool:
-    """Turn hidden cards of the hand into the cards planted and discarded that are not among its
-    known ones, when they can be (cards in play seen nowhere yet); False, changing nothing, if not."""
-    unseen = [c for c in (card, discard) if c not in hand]
-    if len(unseen) > hidden[player] or any(c not in in_play or c in located for c in unseen):
-        return False
-    for c in unseen:
-        hand[c] = None
-        located.add(c)
-    hidden[player] -= len(unseen)
-    return True
 
 
 def _undraw(owner: str | None, pile: list[Card] | None, got: Card | None, hand: dict[Card, None],
