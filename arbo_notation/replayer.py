@@ -556,6 +556,10 @@ def _play_cleanly(game: Game, turns: list[PlainTurn], branches: tuple = ()) -> N
         for turn in segment[played:]:
             game.play_turn(turn)  # type: ignore[arg-type]
         for line_turns, line_branches in lines:
+            if len(line_turns) == 1 and not line_branches:  # one turn: played and taken back, no copy
+                turn = line_turns[0]
+                if game.plays_known_turn(turn if turn[0] is not None else (game.turn_number, *turn[1:])):
+                    continue
             _play_cleanly(game.copy(), line_turns, line_branches)
         done = index
 

@@ -169,6 +169,24 @@ def test_the_fast_check_finds_what_the_full_check_finds(path: Path):
     assert fast.diagnostics == full.diagnostics
 
 
+@pytest.mark.parametrize("change", [
+    lambda turn: turn,  # the same turn again: legal
+    lambda turn: turn.rsplit(" /", 1)[0] + " /Zz1",  # a card not in play
+    lambda turn: turn.replace("@", "@9", 1),  # off the arboretum
+    lambda turn: turn.split(". ", 1)[1],  # unnumbered: the number it must have
+    lambda turn: "99. " + turn.split(". ", 1)[1],  # wrongly numbered
+])
+def test_the_fast_check_of_variations_of_one_turn_finds_what_the_full_check_finds(change):
+    lines = _TEXTS[4].split("\n")
+    for at in [i for i, line in enumerate(lines) if line[:1].isdigit()][2::7][::-1]:
+        lines.insert(at + 1, f"({change(lines[at])})")
+    text = "\n".join(lines)
+    full = check_text(text, "v.arb")
+    fast = check_text(text, "v.arb", keep_games=False)
+    assert (fast.game_count, fast.valid_count, fast.diagnostics) == (full.game_count, full.valid_count,
+                                                                     full.diagnostics)
+
+
 def test_the_fast_check_of_many_games_counts_them_all():
     text = "\n".join(_TEXTS * 30)
     fast = check_text(text, "many.arb", keep_games=False)
