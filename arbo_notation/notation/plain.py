@@ -130,6 +130,7 @@ _TAIL = re.compile(rf"(?:[ \t]*{_GLYPH})*(?:[ \t]*\{{[^}}\n]*\}})*(?:[ \t]*;.*)?
 _VARIATION_TAIL = re.compile(rf"(?:[ \t]*{_GLYPH})*(?:[ \t]*\{{[^}}\n]*\}})*[ \t]*")
 #: A line of comments alone: they belong to the turn that follows, or to the run before.
 _COMMENT_LINE = re.compile(r"[ \t]*(?:;.*|(?:\{[^}\n]*\}[ \t]*)+(?:;.*)?)")
+_COMMENT_STARTS = ("", " ", "\t", ";", "{")  # how a blank line or a line of comments starts
 
 
 #: White space str.split() takes and the grammar does not, in ASCII text.
@@ -157,14 +158,9 @@ def _rows(block: str) -> list[list[str]] | None:
             break
     else:
         return [line.split(separator) for line in lines]
-    rows = []
-    tail = _TAIL.fullmatch
-    for line in lines:
-        parts = line.split(separator, 6)
-        if len(parts) == 7 and tail(parts.pop()) is None:
-            return None
-        rows.append(parts)
-    return rows
+    rows = [line.split(separator, 6) for line in lines]
+    tails = [row.pop() for row in rows if len(row) == 7]
+    return None if None in map(_TAIL.fullmatch, tails) else rows
 
 
 def _decode_rows(rows: list[list[str]]) -> list[PlainTurn] | None:
@@ -255,7 +251,7 @@ def read_plain_body(header: Header, body: str) -> PlainGame | None:
             end = size
         line = body[pos:end]
         pos = end + 1
-        if not line.strip(" \t") or _COMMENT_LINE.fullmatch(line):
+        if line[:1] in _COMMENT_STARTS and (not line.strip(" \t") or _COMMENT_LINE.fullmatch(line)):
             continue  # (the grammar takes comments anywhere between the lines of a body)
         if finished:
             return None
