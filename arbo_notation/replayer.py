@@ -594,6 +594,9 @@ def _play_cleanly(game: Game, turns: list[KnownTurn], branches: tuple = ()) -> b
         for turn in segment[played:]:
             game.play_turn(turn)
         for line_turns, line_branches in lines:
+            if len(line_turns) == 1 and not line_branches and _numbered_from(game.turn_number, line_turns):
+                if game.plays_known_turn(line_turns[0]):  # one turn: played and taken back, no copy
+                    continue
             if not _play_cleanly(game.copy(), line_turns, line_branches):
                 return False
         done = index

@@ -119,6 +119,29 @@ def test_a_mutated_turn_stops_the_fast_path_no_later_and_the_single_actions_agre
     assert snapshot(fast) == snapshot(slow)
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10**6),
+    index=st.integers(0, 200),
+    what=st.sampled_from(["same", "number", "player", "card", "discard", "coord", "first-draw", "second-draw"]),
+    value=st.integers(0, 1000),
+    view=st.sampled_from(VIEWS),
+    players=st.integers(2, 4),
+)
+def test_a_turn_tried_and_taken_back_answers_as_the_fast_path_on_a_copy_and_leaves_the_game(
+        seed, index, what, value, view, players):
+    plain = simulated(players, seed, "random", view)
+    at = index % len(plain.turns)
+    game = game_for(plain.header)
+    assert game.play_known_turns(plain.turns[:at]) == at
+    for turn in (plain.turns[at], _mutated(plain.turns[at], what, value, plain.header.players)
+                 if what != "same" else plain.turns[at]):
+        before = snapshot(game)
+        assert game.plays_known_turn(turn) == (game.copy().play_known_turns([turn]) == 1)
+        assert snapshot(game) == before
+    assert game.play_known_turns(plain.turns[at:]) == len(plain.turns) - at  # and plays on as before
+
+
 # -- hand-worked: each turn the fast path leaves to the single actions, and leaves untouched ---------
 
 

@@ -17,8 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arbo_notation.notation.fastread import read_game
+from arbo_notation.notation.fastread import read_game, read_moves
 from arbo_notation.notation.games import cut_games, normalise
+from arbo_notation.notation.plain import read_plain_game
 from arbo_notation.notation.reading import SourceLines
 from arbo_notation.notation.record import GLYPHS, Comment, GameRecord, Turn, Variation
 from arbo_notation.notation.syntax import parse_game
@@ -45,7 +46,8 @@ def deep(value: object) -> object:
 
 
 def compare_readers(text: str, must_read: bool = False) -> int:
-    """Read every game of ``text`` both ways; return how many the fast reader read."""
+    """Read every game of ``text`` both ways; return how many the fast reader read. Whatever the
+    plain reader (a check's first reader) reads must be what the fast reader's moves say."""
     text = normalise(text)
     _, chunks = cut_games(text)
     lines = SourceLines(text)
@@ -56,6 +58,10 @@ def compare_readers(text: str, must_read: bool = False) -> int:
         part = text[chunk.start:chunk.end]
         fast = read_game(part, "t.arb", chunk.first_line)
         records, errors = parse_game(part, "t.arb", chunk.first_line, lines)
+        plain = read_plain_game(part, "t.arb", chunk.first_line)
+        if plain is not None:
+            assert not errors, f"the plain reader read a game the parser refuses ({errors}):\n{part}"
+            assert plain == read_moves(part, "t.arb", chunk.first_line), part
         if fast is None:
             assert not (must_read and not errors), f"the fast reader refused a game the parser reads:\n{part}"
             continue

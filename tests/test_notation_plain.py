@@ -54,10 +54,70 @@ def test_a_simulated_record_is_plain_and_decodes_as_the_parser_does(index: int):
 
 def test_annotated_and_untidy_games_are_not_plain():
     assert read_plain_game((SAMPLES / "annotated.arb").read_text()) is None  # comments, variations
-    untidy = _TEXTS[0].replace("\n2. ", "\n2.  ", 1)
-    assert read_plain_game(untidy) is None
+    for untidy in ("\n2.", "\n 2. ", "\n\t2. "):  # no gap after the number's '.', a gap at an end
+        assert read_plain_game(_TEXTS[0].replace("\n2. ", untidy, 1)) is None
+    assert read_plain_game(_TEXTS[0].replace("\n", " \n", 20)) is None  # a gap at the end of a line
     no_result = _TEXTS[0][: _TEXTS[0].index("result")]
     assert read_plain_game(no_result) is None
+
+
+@pytest.mark.parametrize("index", range(len(_TEXTS)))
+def test_turns_typed_by_hand_with_runs_of_spaces_and_tabs_decode_as_the_parser_does(index: int):
+    import random
+    import re
+
+    rng = random.Random(index)
+    text = re.sub(r"(?m)^([0-9]+\.) (.*)$",
+                  lambda m: m[1] + rng.choice(("", " ", "\t")) + " " + m[2].replace(" ", rng.choice(("  ", "\t", " \t "))),
+                  _TEXTS[index])
+    assert "\t" in text and "  " in text
+    _agrees_with_the_parser(text)
+
+
+@pytest.mark.parametrize("annotations", [
+    ("!", "?!", "$12", "!! ?", "{a quiet move}", "! {a} {b}", "; to the end of the line", "? {c} ; d", "  \t"),
+])
+def test_turns_with_annotations_on_their_line_and_variations_of_one_turn_are_read(annotations):
+    from arbo_notation.notation.fastread import read_moves
+
+    lines = _TEXTS[5].split("\n")
+    turns = [i for i, line in enumerate(lines) if line[:1].isdigit()]
+    out = []
+    for i, line in enumerate(lines):
+        out.append(line + " " + annotations[i % len(annotations)] if i in turns[3::4] else line)
+        if i in turns[2::5]:
+            out.append(f"  ({line} ? {{played again}})")
+            out.append("; a comment line")
+            out.append(f"( {line} {{and again}} )")
+        if i == turns[10]:
+            out.append("{a comment} {on its own line}")
+    text = "\n".join(out)
+    plain = read_plain_game(text)
+    assert plain is not None and plain.branches
+    assert plain == read_moves(text)
+    _agrees_with_the_parser(text)
+
+
+@pytest.mark.parametrize("line", [
+    "(1. Ana d d Ma3@0,0 /Oa5 ; swallows the parenthesis)",  # the grammar's line comment takes the ')'
+    "(1. Ana d d Ma3@0,0 /Oa5 2. Ben d d Ma3@0,0 /Oa5)",  # two turns: the fast reader's
+    "(1. Ana d d Ma3@0,0 /Oa5 (1. Ana d d Ma3@0,0 /Oa5))",  # nested
+    "(1. Ana d d Ma3@0,0 /Oa5) {after}",
+    "()",
+])
+def test_other_variations_are_left_to_the_fast_reader(line):
+    lines = _TEXTS[0].split("\n")
+    at = next(i for i, text in enumerate(lines) if text.startswith("3. "))
+    text = "\n".join(lines[:at] + [line] + lines[at:])
+    assert read_plain_game(text) is None
+
+
+@pytest.mark.parametrize("tail", ["!!!", "{a} !", "{a", "!(", "$", "?x", "! ?!?", "{a}}"])
+def test_annotations_the_grammar_refuses_are_not_read(tail):
+    lines = _TEXTS[0].split("\n")
+    at = next(i for i, text in enumerate(lines) if text.startswith("3. "))
+    lines[at] += " " + tail
+    assert read_plain_game("\n".join(lines)) is None
 
 
 def test_the_token_caches_start_again_when_full_and_still_decode_right(monkeypatch):
@@ -107,6 +167,24 @@ def test_the_fast_check_finds_what_the_full_check_finds(path: Path):
     fast = check_text(text, path.name, keep_games=False)
     assert (fast.game_count, fast.valid_count) == (full.game_count, full.valid_count)
     assert fast.diagnostics == full.diagnostics
+
+
+@pytest.mark.parametrize("change", [
+    lambda turn: turn,  # the same turn again: legal
+    lambda turn: turn.rsplit(" /", 1)[0] + " /Zz1",  # a card not in play
+    lambda turn: turn.replace("@", "@9", 1),  # off the arboretum
+    lambda turn: turn.split(". ", 1)[1],  # unnumbered: the number it must have
+    lambda turn: "99. " + turn.split(". ", 1)[1],  # wrongly numbered
+])
+def test_the_fast_check_of_variations_of_one_turn_finds_what_the_full_check_finds(change):
+    lines = _TEXTS[4].split("\n")
+    for at in [i for i, line in enumerate(lines) if line[:1].isdigit()][2::7][::-1]:
+        lines.insert(at + 1, f"({change(lines[at])})")
+    text = "\n".join(lines)
+    full = check_text(text, "v.arb")
+    fast = check_text(text, "v.arb", keep_games=False)
+    assert (fast.game_count, fast.valid_count, fast.diagnostics) == (full.game_count, full.valid_count,
+                                                                     full.diagnostics)
 
 
 def test_the_fast_check_of_many_games_counts_them_all():

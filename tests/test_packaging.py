@@ -53,6 +53,35 @@ def test_version_and_help_load_neither_textual_nor_lark(args: list[str]):
     assert {name for name in loaded if name.split(".")[0] in ("textual", "lark", "rich", "pydantic")} == set()
 
 
+@pytest.mark.parametrize("args, expected", [
+    (["--version"], []),
+    (["check", "-q", "-j", "1", "SAMPLE"], ["arbo_notation.cli.check"]),
+    (["score", "SAMPLE"], ["arbo_notation.cli.score"]),
+])
+def test_a_command_imports_its_own_module_and_no_other_commands(args: list[str], expected: list[str]):
+    """The command table is lazy (cli/__init__.py): a command pays for its own imports only."""
+    sample = str(ROOT / "samples" / "two-player-omniscient.arb")
+    script = (
+        "import sys; from arbo_notation.cli import COMMANDS, app\n"
+        "try:\n    app(sys.argv[1:])\n"
+        "except SystemExit:\n    pass\n"
+        "print(sorted(f'arbo_notation.cli.{c}' for c in COMMANDS if f'arbo_notation.cli.{c}' in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", script, *(sample if a == "SAMPLE" else a for a in args)],
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.strip().splitlines()[-1] == repr(expected)
+
+
+def test_the_help_lists_every_command_of_the_lazy_table():
+    from arbo_notation.cli import COMMANDS, app
+    from typer.testing import CliRunner
+
+    lines = CliRunner().invoke(app, ["--help"]).output.split("Commands:")[1].splitlines()
+    listed = [line.split()[0] for line in lines if line.startswith("  ") and not line.startswith("   ")]
+    assert listed == list(COMMANDS)
+    assert len(COMMANDS) == 12
+
+
 @pytest.mark.parametrize("command", ["check", "score", "state"])
 def test_a_command_on_a_small_record_loads_neither_pydantic_nor_rich(command: str):
     # typer 0.29 would build a pydantic adapter for every option value, and its rich help a

@@ -474,6 +474,32 @@ def test_best_paths_agrees_with_brute_force(trees):
         assert scored.cards[0].species == scored.cards[-1].species == code
 
 
+@settings(max_examples=150, deadline=None)
+@given(small_arboretums(), st.sets(st.sampled_from(["Ma", "Oa", "Wi"])))
+def test_best_points_agrees_with_best_paths_and_brute_force(trees, species):
+    from arbo_notation.engine.scoring import best_points
+
+    arboretum = {Coord(x, y): Card(code, value) for (x, y), (code, value) in trees.items()}
+    expected = {code: points for code, (points, _) in brute_force_best(trees).items()}
+    assert best_points(arboretum) == expected
+    assert best_points(arboretum, species) == {code: p for code, p in expected.items() if code in species}
+    assert best_points(arboretum, species) == {code: p.points for code, p in best_paths(arboretum, species).items()}
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(small_arboretums(), min_size=2, max_size=4), st.randoms(use_true_random=False))
+def test_score_totals_equals_the_sheets_totals_on_any_table(arboretums, rng):
+    from arbo_notation.engine.scoring import score_totals
+
+    species = ("Ma", "Oa", "Wi", "Ja")
+    deck = [Card(code, value) for code in species for value in range(1, 9)]
+    rng.shuffle(deck)
+    table = [PlayerPosition(f"P{i}", {Coord(x, y): Card(c, v) for (x, y), (c, v) in trees.items()},
+                            tuple(deck[7 * i:7 * i + rng.randint(0, 7)]))
+             for i, trees in enumerate(arboretums)]
+    assert score_totals(species, table) == score_position(species, table).totals()
+
+
 def test_score_totals_equals_the_sheets_totals_on_played_tables():
     from arbo_notation.engine.scoring import score_totals
     from arbo_notation.replayer import new_game, play_turn

@@ -2,19 +2,37 @@
 
 from __future__ import annotations
 
-import typer
+import importlib
 
-from . import check, convert, export, fmt, new, record, render, replay, score, simulate, species, state
+import typer
+import typer.main
+
 from .usage import ArboApp, ArboGroup
+
+#: The commands, in the order of `arbo --help`; each lives in the module of its name, imported
+#: when it is invoked (or when the help lists them all): a command pays for its own imports only.
+COMMANDS = ("record", "check", "score", "state", "fmt", "convert", "simulate", "new", "species", "replay",
+            "export", "render")
 
 HELP = """Record, check, score and replay games of Arboretum written in the .arb notation.
 
 Every command has --help with examples. Data goes to stdout, messages to stderr. The exit status is 0 when all is well, 1 for bad input data (a malformed, missing or unreadable file, an illegal move, a wrong result) and 2 for a usage error, including an option value that does not fit the record (such as --turn 99 of a 40-turn game, or --game 3 of a file of 2 games).
 """
 
+def _load_command(name: str) -> typer.main.click.Command:
+    """The click command ``name``, built as typer builds it from its module's ``register``."""
+    module = importlib.import_module(f"{__name__}.{name}")
+    holder = ArboApp()
+    module.register(holder)
+    (info,) = holder.registered_commands
+    return typer.main.get_command_from_info(
+        info, pretty_exceptions_short=app.pretty_exceptions_short, rich_markup_mode=app.rich_markup_mode
+    )
+
+
 app = ArboApp(
     name="arbo",
-    cls=ArboGroup,
+    cls=ArboGroup.of_commands(COMMANDS, _load_command),
     help=HELP,
     no_args_is_help=True,
     rich_markup_mode=None,
@@ -39,10 +57,6 @@ def arbo(
     ),
 ) -> None:
     """The options of `arbo` itself (before the command)."""
-
-
-for module in (record, check, score, state, fmt, convert, simulate, new, species, replay, export, render):
-    module.register(app)
 
 
 def main() -> None:

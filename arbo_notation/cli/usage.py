@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import MutableMapping
 from enum import Enum
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import typer
 from typer._coercion import RuntimeParam
@@ -167,8 +168,62 @@ class ArboCommand(TyperCommand):
         return _tidy(super().get_params(ctx))
 
 
+class LazyCommands(MutableMapping):
+    """A group's commands by name, each built by ``load(name)`` when first looked up: the names
+    are known at once (for suggestions on a typo), the commands' modules imported when needed."""
+
+    def __init__(self, names: Sequence[str], load: Callable[[str], Any], built: dict[str, Any]) -> None:
+        self._names = list(names)
+        self._load = load
+        self._built = dict(built)
+        self._names += [name for name in built if name not in self._names]
+
+    def __getitem__(self, name: str) -> Any:
+        command = self._built.get(name)
+        if command is None:
+            if name not in self._names:
+                raise KeyError(name)
+            command = self._built[name] = self._load(name)
+        return command
+
+    def __setitem__(self, name: str, command: Any) -> None:
+        if name not in self._names:
+            self._names.append(name)
+        self._built[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        self._names.remove(name)
+        self._built.pop(name, None)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._names))
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names
+
+
 class ArboGroup(TyperGroup):
     """The `arbo` command: its help as its commands', and every usage error as one line, exit 2."""
+
+    #: The names of the commands built on demand (of_commands), and how to build one.
+    lazy_names: Sequence[str] = ()
+    lazy_load: Callable[[str], Any] | None = None
+
+    @classmethod
+    def of_commands(cls, names: Sequence[str], load: Callable[[str], Any]) -> type["ArboGroup"]:
+        """A group whose commands ``names`` are built by ``load(name)`` when first needed."""
+        return type(cls.__name__, (cls,), {"__module__": cls.__module__, "lazy_names": tuple(names), "lazy_load": staticmethod(load)})
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.lazy_load is not None:
+            self.commands = LazyCommands(self.lazy_names, self.lazy_load, dict(self.commands))
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return list(self.commands)  # the names, without building the commands
 
     def get_params(self, ctx: Any) -> list:
         return _tidy(super().get_params(ctx))

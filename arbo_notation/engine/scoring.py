@@ -81,8 +81,18 @@ def best_paths(arboretum: Mapping[Coord, Card], species: Iterable[str] | None = 
 
 
 def best_points(arboretum: Mapping[Coord, Card], species: Iterable[str] | None = None) -> dict[str, int]:
-    """The points of each species' best path, as best_paths finds it, without building the path."""
-    return {code: points for code, (points, _, _) in _search(arboretum, species).items()}
+    """The points of each species' best path, as best_paths finds it, without building the path
+    (the same search, keeping only the most points: no path, no order of the starts)."""
+    planted = [card.species for card in arboretum.values()]
+    wanted = {code for code in (set(planted) if species is None else species) if planted.count(code) >= 2}
+    if not wanted:
+        return {}
+    rising: dict[Coord, list[Coord]] = {}
+    best: dict[str, int] = {}
+    for start, card in arboretum.items():
+        if card.species in wanted:
+            _climb(arboretum, rising, best, start, 1, card.species, True, 1 if card.value == MIN_VALUE else 0)
+    return best
 
 
 _BY_X_THEN_Y = attrgetter("x", "y")
@@ -132,6 +142,36 @@ def _extend(
                 best[code] = (points, length, tuple(path))
         _extend(trees, rising, best, path, code, same, start_bonus)
         path.pop()
+
+
+def _climb(
+    trees: Mapping[Coord, Card],
+    rising: dict[Coord, list[Coord]],
+    best: dict[str, int],
+    last: Coord,
+    length: int,
+    code: str,
+    all_same: bool,
+    start_bonus: int,
+) -> None:
+    """_extend for the points alone: each rising step from ``last``, the end of a path of ``length``
+    cards, keeping in ``best`` the most points of a path of ``code``."""
+    nexts = rising.get(last)
+    if nexts is None:
+        nexts = _higher_neighbours(trees, rising, last)
+    length += 1
+    for nxt in nexts:
+        card = trees[nxt]
+        if card.species == code:
+            points = length + start_bonus + (2 if card.value == MAX_VALUE else 0)
+            if all_same and length >= SAME_SPECIES_MIN_LENGTH:
+                points += length
+            if points > best.get(code, 0):
+                best[code] = points
+            if rising.get(nxt, True):  # not a tree known to have no higher neighbour
+                _climb(trees, rising, best, nxt, length, code, all_same, start_bonus)
+        elif rising.get(nxt, True):
+            _climb(trees, rising, best, nxt, length, code, False, start_bonus)
 
 
 def _search(
@@ -329,8 +369,15 @@ def score_position(
 
 def score_totals(species: Sequence[str], players: Sequence[PlayerPosition]) -> dict[str, int]:
     """Each player's total, as score_position counts it, without the sheet's details."""
-    _, _, points = _rights_and_paths(species, players, best_points)
-    return {name: sum(found.values()) for name, found in points.items()}
+    sums = all_hand_sums(species, {p.name: p.hand for p in players})
+    held = {card.species for p in players for card in p.hand}
+    tops = {code: max(sums[code].values()) for code in held if code in sums}
+    totals = {}
+    for player in players:
+        name = player.name
+        rights = [code for code in species if code not in tops or sums[code][name] == tops[code]]
+        totals[name] = sum(best_points(player.arboretum, rights).values())
+    return totals
 
 
 def _winners(scores: Sequence[PlayerScore]) -> tuple[tuple[str, ...], str | None]:

@@ -535,21 +535,38 @@ class Game:
                 left -= 1
             cells = all_cells[player]
             x, y = coord.x, coord.y
+            # The cards planted and discarded: in the hand, or hidden cards of it that they must
+            # be (cards in play seen nowhere yet); a spectator's record has one such a turn.
+            unseen = (card not in hand) + (discard not in hand)
             if (
                 card is discard
                 or ((x + 1, y) not in cells and (x - 1, y) not in cells
                     and (x, y + 1) not in cells and (x, y - 1) not in cells
                     and (cells or coord is not ORIGIN))
                 or (x, y) in cells
-            ) or not (card in hand and discard in hand
-                      or _unseen_into_hand(card, discard, hand, hidden, player, in_play, located)):
+            ) or (unseen and (
+                unseen > hidden[player]
+                or (card not in hand and (card not in in_play or card in located))
+                or (discard not in hand and (discard not in in_play or discard in located))
+            )):
                 left += _undraw(owner2, pile2, got2, hand, hidden, player, located)
                 left += _undraw(owner, pile, got, hand, hidden, player, located)
                 break
-            del hand[card]
+            if unseen:  # (a card in the hand is located already)
+                hidden[player] -= unseen
+                if card in hand:
+                    del hand[card]
+                else:
+                    located.add(card)
+                if discard in hand:
+                    del hand[discard]
+                else:
+                    located.add(discard)
+            else:
+                del hand[card]
+                del hand[discard]
             arbs[player][coord] = card
             cells.add((x, y))
-            del hand[discard]
             piles[player].append(discard)
             played += 1
             if left == 0:
@@ -559,6 +576,39 @@ class Game:
             turn += 1
         self._current, self._turn, self._deck_count = current, turn, left
         return played
+
+    def plays_known_turn(self, turn: KnownTurn) -> bool:
+        """Whether play_known_turns plays this one turn from here; the state is left as it was.
+
+        A variation of one turn is checked so: the turn played, then taken back, touches a
+        hand, a few piles and a cell, where a copy of the game copies every one of them.
+        """
+        _, player, first, second, card, coord, discard = turn
+        hands, piles, located = self._hands, self._discards, self._located
+        if player not in hands:
+            return False  # (play_known_turns refuses it: not the current player)
+        # What the turn can change: the player's hand, hidden cards, tree and pile, the cards it
+        # brings to light, and the tops of the piles it draws from (a pile loses two cards at most).
+        hand = hands[player]
+        kept = (hand.copy(), self._hidden[player], self._current, self._turn, self._deck_count, self._phase)
+        fresh = [c for c in (first and first[1], second and second[1], card, discard)
+                 if c is not None and c not in located]
+        changed = [piles[player]]
+        for draw in (first, second):
+            if draw is not None:
+                pile = self._deck if draw[0] is None else piles.get(draw[0])
+                if pile is not None and all(pile is not other for other in changed):
+                    changed.append(pile)
+        tops = [(pile, len(pile), pile[-2:]) for pile in changed]
+        if not self.play_known_turns((turn,)):
+            return False  # (left as it was)
+        hands[player], self._hidden[player], self._current, self._turn, self._deck_count, self._phase = kept
+        located.difference_update(fresh)
+        for pile, size, top in tops:
+            pile[size - len(top):] = top
+        del self._arbs[player][coord]
+        self._cells[player].discard((coord.x, coord.y))
+        return True
 
     def _end_turn(self) -> None:
         self._draws_taken = 0
@@ -610,20 +660,6 @@ class Game:
 
     def species_planted(self, player: str) -> int:
         return len({card.species for card in self._arbs[player].values()})
-
-
-def _unseen_into_hand(card: Card, discard: Card, hand: dict[Card, None], hidden: dict[str, int], player: str,
-                      in_play: frozenset[Card], located: set[Card]) -> bool:
-    """Turn hidden cards of the hand into the cards planted and discarded that are not among its
-    known ones, when they can be (cards in play seen nowhere yet); False, changing nothing, if not."""
-    unseen = [c for c in (card, discard) if c not in hand]
-    if len(unseen) > hidden[player] or any(c not in in_play or c in located for c in unseen):
-        return False
-    for c in unseen:
-        hand[c] = None
-        located.add(c)
-    hidden[player] -= len(unseen)
-    return True
 
 
 def _undraw(owner: str | None, pile: list[Card] | None, got: Card | None, hand: dict[Card, None],

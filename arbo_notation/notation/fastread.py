@@ -197,7 +197,8 @@ class _Body:
             if phase == _MOVES and c not in "()":
                 turn = _TURN.match(text, pos)
                 if turn is not None:
-                    self.locate(pos)
+                    if make.positions:
+                        self.locate(pos)
                     turns, pos = make.turns(turn, text, pos, self.line, self.line_start)
                     frame.runs.append(build.Run(turns))
                     continue
@@ -220,7 +221,8 @@ class _Body:
             elif c == "(":
                 if phase != _MOVES or not frame.runs or len(stack) > build.MAX_VARIATION_DEPTH:
                     raise _Unsure
-                self.locate(pos)
+                if make.positions:
+                    self.locate(pos)
                 stack.append(_Frame((self.line, pos - self.line_start + 1)))
                 pos += 1
             elif c == ")":
@@ -263,6 +265,7 @@ class _Records:
     ``index`` in its file)."""
 
     __slots__ = ("pieces", "index")
+    positions = True  # every piece's line and column are wanted
 
     def __init__(self, pieces: build.Pieces, index: int = 1) -> None:
         self.pieces = pieces
@@ -341,6 +344,7 @@ class _Moves:
     comments, glyphs or positions: a game that plays cleanly needs none of them)."""
 
     __slots__ = ("pieces",)
+    positions = False  # a game that plays cleanly needs no positions
 
     def __init__(self, pieces: _MovePieces) -> None:
         self.pieces = pieces

@@ -65,7 +65,18 @@ class GameText:
     index: int
 
 
-_MARK = re.compile(r"^---[ \t]*$", re.MULTILINE)
+# A '---' line: after a line end (a pattern that opens with a literal text is searched for
+# fast; one that opens with '^' is tried at every character), or at the start of the text.
+_MARK = re.compile(r"\n---[ \t]*(?=\n|\Z)")
+_MARK_AT_START = re.compile(r"---[ \t]*(?=\n|\Z)")
+
+
+def _marks(lines: str) -> Iterator[int]:
+    """Where the '---' lines of a text that starts at a line's start begin."""
+    if lines.startswith("---") and _MARK_AT_START.match(lines):
+        yield 0
+    for mark in _MARK.finditer(lines):
+        yield mark.start() + 1
 
 
 def stream_games(blocks: Iterable[str]) -> Iterator[str | GameText]:
@@ -90,16 +101,16 @@ def stream_games(blocks: Iterable[str]) -> Iterator[str | GameText]:
             cut = lines.rfind("\n") + 1
             lines, carry = lines[:cut], lines[cut:]
         taken = 0
-        for mark in _MARK.finditer(lines):
+        for mark in _marks(lines):
             marks += 1
             if marks % 2 == 0:
                 continue  # a closing '---'
-            piece = lines[taken:mark.start()]
+            piece = lines[taken:mark]
             parts.append(piece)
             yield _piece(parts, start_line, marks > 1, index)
             line += piece.count("\n")
             start_line = line
-            parts, taken, index = [], mark.start(), index + 1
+            parts, taken, index = [], mark, index + 1
         rest = lines[taken:]
         parts.append(rest)
         line += rest.count("\n")

@@ -1,11 +1,13 @@
-"""A fast reader for games in the plain canonical form, for checking big files.
+"""A fast reader for games whose turns are on lines of their own, for checking big files.
 
-A game is plain when its body holds only canonical turn lines (``12. Ana d:Ma3 Ben:Wi7 Ma3@0,1
-/Oa5``: numbered, single spaces, no glyph or comment), then reveal lines and a result line, as
-`arbo simulate` and `arbo fmt` write them. Such a game is decoded without building records; any
-other game gets None, and the caller reads it with the full parser (grammar/arbo.lark). The
-patterns below accept only text the grammar accepts, and decode it the same way
-(tests/test_notation_plain.py checks both).
+A game is read here when its body holds numbered turn lines, one turn a line (``12. Ana d:Ma3
+Ben:Wi7 Ma3@0,1 /Oa5``), then reveal lines and a result line, as `arbo simulate` and `arbo fmt`
+write them; the parts of a turn may be spaced by any run of spaces and tabs, as a record typed by
+hand often is, a turn's line may end in glyphs and comments, a line may hold comments alone, and a
+variation of one turn may stand on a line of its own. Such a game is decoded without building
+records; any other game gets None, and the caller reads it with the fast reader or the full parser
+(grammar/arbo.lark). The patterns below accept only text the grammar accepts, and decode it the
+same way (tests/test_notation_plain.py and tests/test_notation_fastread.py check both).
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from dataclasses import dataclass
 from ..engine.cards import Card, Coord
 from ..engine.state import KnownDraw, KnownTurn
 from ..errors import ArboError
-from ..lexicon import CARD_SHAPE, DECK_WORD, NAME_SHAPE, NOT_RESERVED, RESULT_WORD, REVEAL_WORD, SKIP_DRAW
+from ..lexicon import (CARD_SHAPE, DECK_WORD, GLYPH, LINE_COMMENT, NAME_SHAPE, NOT_RESERVED, RESULT_WORD, REVEAL_WORD,
+                       SKIP_DRAW)
 from .header import read_header
 from .record import Header
 
@@ -111,17 +114,54 @@ def _learn(rows: list[list[str]]) -> bool:
     return True
 
 
-#: Characters no plain turn line holds (glyphs, comments, variations, tabs), and a double space:
-#: a block with any of them is not plain, which is found before splitting all its lines.
-_NOT_PLAIN = ("\t", "  ", "{", ";", "(", ")", "!", "?", "$")
+#: Characters of annotations (glyphs, comments, variations): a block of turn lines without any
+#: of them is decoded without looking for annotations.
+_NOT_PLAIN = ("{", ";", "(", ")", "!", "?", "$")
+#: A run of spaces and tabs, which the grammar takes between the parts of a turn as one space.
+_GAP = re.compile(r"[ \t]{2,}|\t")
+#: What the grammar lets follow a turn on its line: glyphs, comments in braces, a comment to the end
+#: of the line (a brace comment over several lines, a variation on the line: the fast reader's).
+_BRACE_ON_LINE = r"\{[^}\n]*\}"  # (a brace comment over several lines is the fast reader's)
+_TAIL = re.compile(rf"(?:[ \t]*{GLYPH})*(?:[ \t]*{_BRACE_ON_LINE})*(?:[ \t]*{LINE_COMMENT})?[ \t]*")
+#: The same in a variation, where a comment to the end of the line would swallow its ')'.
+_VARIATION_TAIL = re.compile(rf"(?:[ \t]*{GLYPH})*(?:[ \t]*{_BRACE_ON_LINE})*[ \t]*")
+#: A line of comments alone: they belong to the turn that follows, or to the run before.
+_COMMENT_LINE = re.compile(rf"[ \t]*(?:{LINE_COMMENT}|(?:{_BRACE_ON_LINE}[ \t]*)+(?:{LINE_COMMENT})?)")
+_COMMENT_STARTS = ("", " ", "\t", ";", "{")  # how a blank line or a line of comments starts
 
 
-def _decode_turns(block: str) -> list[KnownTurn] | None:
-    """The turns of a run of turn lines, each ending in a newline; None when one is not a turn."""
+#: White space str.split() takes and the grammar does not, in ASCII text.
+_ODD_SPACE = re.compile(r"[\x0b\x0c\r\x1c-\x1f]")
+
+
+def _separator(text: str) -> str | None:
+    """How to split the parts of turns in this text: at single spaces, or at any run of spaces and
+    tabs, as the grammar takes them (the text typed by hand: ``None``, what str.split takes)."""
+    if "\t" not in text and "  " not in text:
+        return " "
+    return None if text.isascii() and _ODD_SPACE.search(text) is None else ""
+
+
+def _rows(block: str) -> list[list[str]] | None:
+    """The six parts of each turn line of a block (each line ending in a newline); None when a
+    line's annotations are not ones this reader knows the grammar takes."""
+    separator = _separator(block)
+    if separator == "":  # spaced by hand, and other white space in it: one space for each gap
+        block, separator = _GAP.sub(" ", block), " "
+    lines = block.split("\n")
+    lines.pop()
     for text in _NOT_PLAIN:
         if text in block:
-            return None
-    rows = [line.split(" ") for line in block.split("\n")[:-1]]
+            break
+    else:
+        return [line.split(separator) for line in lines]
+    rows = [line.split(separator, 6) for line in lines]
+    tails = [row.pop() for row in rows if len(row) == 7]
+    return None if None in map(_TAIL.fullmatch, tails) else rows
+
+
+def _decode_rows(rows: list[list[str]]) -> list[KnownTurn] | None:
+    """The turns of the parts of turn lines; None when one is not a turn."""
     numbers, names, draws, plants, discards = _NUMBERS, _NAMES, _DRAWS, _PLANTS, _DISCARDS
     for _ in range(2):  # a token met for the first time is learnt, then the turns decoded again
         try:
@@ -135,6 +175,31 @@ def _decode_turns(block: str) -> list[KnownTurn] | None:
             except ValueError:  # a number too long for int(): the parser says where
                 return None
     return None
+
+
+def _decode_turns(block: str) -> list[KnownTurn] | None:
+    """The turns of a run of turn lines, each ending in a newline; None when one is not a turn."""
+    rows = _rows(block)
+    return None if rows is None else _decode_rows(rows)
+
+
+def _variation(line: str) -> PlainLine | None:
+    """The variation a line holds alone: '(' one turn, its glyphs and brace comments ')'; None
+    for any other line (a longer variation, one within another: the fast reader's)."""
+    inner = line.strip(" \t")
+    if not (inner.startswith("(") and inner.endswith(")")):
+        return None
+    inner = inner[1:-1]
+    if "(" in inner or ")" in inner:
+        return None
+    separator = _separator(inner)
+    if separator == "":
+        return None
+    parts = inner.strip(" \t").split(separator, 6)
+    if len(parts) == 7 and _VARIATION_TAIL.fullmatch(parts.pop()) is None:
+        return None
+    turns = _decode_rows([parts])
+    return None if turns is None else (turns, ())
 
 
 def read_plain_game(text: str, file: str = "<string>", first_line: int = 1) -> PlainGame | None:
@@ -156,17 +221,35 @@ def read_plain_game(text: str, file: str = "<string>", first_line: int = 1) -> P
 
 
 def read_plain_body(header: Header, body: str) -> PlainGame | None:
-    """The game of a header and the text after its closing '---' line, if that text is plain."""
-    split = _TURN_LINES.match(body).end()  # type: ignore[union-attr]  (it matches the empty string)
-    turns = _decode_turns(body[:split])
-    if turns is None:
-        return None
+    """The game of a header and the text after its closing '---' line, if this reader is sure of
+    it: turn lines, with their annotations on the line (see _TAIL), lines of comments, variations
+    of one turn on a line of their own, then reveal lines and a result line."""
+    turns: list[KnownTurn] = []
+    branches: list[tuple[int, tuple[PlainLine, ...]]] = []
+    lines: list[PlainLine] = []  # the variations of the last turn read, until the next turn
     reveals: list[tuple[str, tuple[Card, ...]]] = []
     scores: dict[str, int] | None = None
     finished = False
-    for line in body[split:].split("\n"):
-        if not line:
+    pos, size = 0, len(body)
+    while pos < size:
+        split = _TURN_LINES.match(body, pos).end()  # type: ignore[union-attr]  (it matches the empty string)
+        if split > pos:
+            run = _decode_turns(body[pos:split]) if not reveals and not finished else None
+            if run is None:
+                return None
+            if lines:
+                branches.append((len(turns) - 1, tuple(lines)))
+                lines = []
+            turns += run
+            pos = split
             continue
+        end = body.find("\n", pos)
+        if end < 0:
+            end = size
+        line = body[pos:end]
+        pos = end + 1
+        if line[:1] in _COMMENT_STARTS and (not line.strip(" \t") or _COMMENT_LINE.fullmatch(line)):
+            continue  # (the grammar takes comments anywhere between the lines of a body)
         if finished:
             return None
         if line.startswith("reveal ") and _REVEAL.fullmatch(line):
@@ -183,6 +266,12 @@ def read_plain_body(header: Header, body: str) -> PlainGame | None:
                         scores[name] = int(points)
                     except ValueError:  # a number too long for int(): the parser says where
                         return None
-        else:
+        elif not turns or reveals or (variation := _variation(line)) is None:
             return None
-    return PlainGame(header, turns, reveals, scores) if finished else None
+        else:
+            lines.append(variation)
+    if not finished:
+        return None
+    if lines:
+        branches.append((len(turns) - 1, tuple(lines)))
+    return PlainGame(header, turns, reveals, scores, tuple(branches))
