@@ -19,6 +19,7 @@ HELP = """Record, check, score and replay games of Arboretum written in the .arb
 Every command has --help with examples. Data goes to stdout, messages to stderr. The exit status is 0 when all is well, 1 for bad input data (a malformed, missing or unreadable file, an illegal move, a wrong result) and 2 for a usage error, including an option value that does not fit the record (such as --turn 99 of a 40-turn game, or --game 3 of a file of 2 games).
 """
 
+
 def _load_command(name: str) -> typer.main.click.Command:
     """The click command ``name``, built as typer builds it from its module's ``register``."""
     module = importlib.import_module(f"{__name__}.{name}")
