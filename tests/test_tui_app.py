@@ -148,6 +148,30 @@ async def test_scoring_screen_numbers_are_the_score_sheets():
         assert not isinstance(app.screen, ScoringScreen)
 
 
+async def test_a_narrow_scoring_screen_marks_the_rights_beside_the_hand_sums_and_fits_four_players():
+    record = four_player()
+    expected = sheet_to_json(replay_game(record).sheet)
+    app = make_app(record)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("end", "s")
+        table = app.screen.query_one("#score-table", DataTable)
+        assert [str(c.label) for c in table.columns.values()][:3] == ["species\n(✓ right to score)", "Ana\nhand", "\npts"]
+        for player in expected["players"]:
+            for code, score in player["species"].items():
+                mark = "✓" if score["rights"] else " "
+                assert str(table.get_cell(code, f"{player['name']}:hand")) == f"{score['hand_sum']}{mark}"
+                assert int(str(table.get_cell(code, f"{player['name']}:pts"))) == score["points"]
+        assert table.virtual_size.width <= table.size.width  # no column out of sight
+        await pilot.resize_terminal(120, 40)  # wide enough again: a column of rights per player
+        await pilot.pause()
+        table = app.screen.query_one("#score-table", DataTable)
+        assert str(table.get_cell("Bs", "Ana:right")) in ("yes", "no")
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        table = app.screen.query_one("#score-table", DataTable)
+        assert "Ana:right" not in table.columns
+
+
 async def test_scoring_highlights_the_scored_paths():
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:

@@ -19,7 +19,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Input, Label, Static
 
 from ..engine.cards import species_name
-from ..engine.scoring import ScoreSheet
+from ..engine.scoring import ScoreSheet, SpeciesScore
 from ..files import write_atomic
 from ..gcpause import freeze_long_lived, thaw_long_lived
 from ..navigation import Cursor, Notes, ReplayModel, scored_cells
@@ -200,6 +200,10 @@ class PathsPanel(Vertical):
         yield Static(lines or Text("no path scored"), classes="paths")
 
 
+#: Beside a hand sum in the narrow scoring table: the player has the right to score the species.
+RIGHT_MARK = "\u2713"
+
+
 class ScoringScreen(Screen[None]):
     """Rights, paths and points per species and player; totals; the winner; the paths on the grids."""
 
@@ -218,6 +222,20 @@ class ScoringScreen(Screen[None]):
         super().__init__()
         self.model = model
         self.sheet = model.sheet()
+        self._compact = False
+
+    def on_resize(self) -> None:
+        if self.sheet is not None and self._fits_compact_only() != self._compact:
+            self.refresh(recompose=True)
+
+    def _fits_compact_only(self) -> bool:
+        """Whether the table is too wide for the screen with a column of rights per player (then
+        each hand sum carries a mark of the right instead: four players fit in 80 columns)."""
+        sheet = self.sheet
+        assert sheet is not None
+        species = 2 + 5 + max(len(species_name(code)) for code in sheet.species)
+        players = sum(2 + max(len(player.name), 4) + 7 + 5 for player in sheet.players)
+        return 2 + species + players + 2 > self.app.size.width  # margins, the scroll bar
 
     def compose(self) -> ComposeResult:
         model = self.model
@@ -239,12 +257,14 @@ class ScoringScreen(Screen[None]):
         yield KeyBar(SCORING_KEYS)
 
     def _table(self, sheet: ScoreSheet) -> DataTable:
+        compact = self._compact = self._fits_compact_only()
         table: DataTable = DataTable(id="score-table", cursor_type="none", zebra_stripes=True, header_height=2)
-        table.add_column(Text("species\n"), key="species")
+        table.add_column(Text("species\n" + (f"({RIGHT_MARK} right to score)" if compact else "")), key="species")
         for player in sheet.players:
             name = player.name
             table.add_column(Text(f"{name}\nhand", justify="right"), key=f"{name}:hand")
-            table.add_column(Text("\nright", justify="center"), key=f"{name}:right")
+            if not compact:
+                table.add_column(Text("\nright", justify="center"), key=f"{name}:right")
             table.add_column(Text("\npts", justify="right"), key=f"{name}:pts")
         styles = species_styles(self.model.species)
         for code in sheet.species:
@@ -253,21 +273,29 @@ class ScoringScreen(Screen[None]):
             label.append(f" {species_name(code)}")
             cells: list[Text | str] = [label]
             for player in sheet.players:
-                score = player.species[code]
-                strong = "bold" if score.rights else "dim"
-                cells.append(Text(str(score.hand_sum), style=strong, justify="right"))
-                cells.append(Text("yes" if score.rights else "no", style=strong, justify="center"))
-                points = Text(str(score.points), justify="right", style="bold green" if score.points else "dim")
-                cells.append(points)
+                cells += self._cells(player.species[code], compact)
             table.add_row(*cells, key=code)
+        blanks = [Text("")] * (1 if compact else 2)
         total = [Text("total", style="bold")]
         planted = [Text("species planted", style="dim")]
         for player in sheet.players:
-            total += [Text(""), Text(""), Text(str(player.total), style="bold green", justify="right")]
-            planted += [Text(""), Text(""), Text(str(player.species_planted), style="dim", justify="right")]
+            total += [*blanks, Text(str(player.total), style="bold green", justify="right")]
+            planted += [*blanks, Text(str(player.species_planted), style="dim", justify="right")]
         table.add_row(*total, key="total")
         table.add_row(*planted, key="planted")
         return table
+
+    @staticmethod
+    def _cells(score: SpeciesScore, compact: bool) -> list[Text]:
+        """A player's cells of one species: the hand sum, the right to score (a mark beside the sum
+        when ``compact``) and the points."""
+        strong = "bold" if score.rights else "dim"
+        points = Text(str(score.points), justify="right", style="bold green" if score.points else "dim")
+        if compact:
+            mark = RIGHT_MARK if score.rights else " "
+            return [Text(f"{score.hand_sum}{mark}", style=strong, justify="right"), points]
+        right = Text("yes" if score.rights else "no", style=strong, justify="center")
+        return [Text(str(score.hand_sum), style=strong, justify="right"), right, points]
 
     @staticmethod
     def _winner(sheet: ScoreSheet) -> str:
