@@ -296,3 +296,22 @@ def test_the_engine_plays_a_turn_whatever_its_number_says(number):
     slow.play_turn(turn)
     assert snapshot(fast) == snapshot(slow)
     assert (fast.current_player, fast.turn_number) == ("Ana", 3)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(2, 4), seed=st.integers(0, 10**6), view=st.sampled_from(VIEWS), order=st.randoms())
+def test_revealing_a_hand_known_whole_leaves_the_game_as_the_card_by_card_checks_do(players, seed, view, order):
+    plain = simulated(players, seed, "random", view)
+    game = game_for(plain.header)
+    assert game.play_known_turns(plain.turns) == len(plain.turns)
+    for player, cards in plain.reveals:
+        cards = list(cards)
+        order.shuffle(cards)
+        quick, checked = game.copy(), game.copy()
+        quick.reveal(player, cards)
+        checked._reveal_checked(player, cards)
+        assert snapshot(quick) == snapshot(checked)
+        assert list(quick._hands[player]) == list(checked._hands[player]) == cards  # in the order revealed
+        assert quick._revealed == checked._revealed == game._revealed | {player}
+        game.reveal(player, cards)
+    assert not game.hidden_players()

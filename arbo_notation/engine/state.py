@@ -597,8 +597,8 @@ class Game:
         for draw in (first, second):
             if draw is not None:
                 pile = self._deck if draw[0] is None else piles.get(draw[0])
-                if pile is not None and all(pile is not other for other in changed):
-                    changed.append(pile)
+                if pile is not None:
+                    changed.append(pile)  # a pile met twice is put back twice, the same way
         tops = [(pile, len(pile), pile[-2:]) for pile in changed]
         if not self.play_known_turns((turn,)):
             return False  # (left as it was)
@@ -623,6 +623,15 @@ class Game:
         """Reveal a hand at scoring: it must agree with every card known to be in it."""
         self.config.seat(player)
         cards = list(cards)
+        known = self._hands[player]
+        if not self._hidden[player] and len(cards) == len(known) and known.keys() == set(cards):
+            self._hands[player] = dict.fromkeys(cards)  # the hand known whole: what _reveal_checked does
+            self._revealed.add(player)
+            return
+        self._reveal_checked(player, cards)
+
+    def _reveal_checked(self, player: str, cards: list[Card]) -> None:
+        """Reveal a hand, each card checked against what is known (a hand with hidden cards, or a fault)."""
         known = self._hands[player]
         if len(cards) != len(known) + self._hidden[player]:
             raise RuleError(

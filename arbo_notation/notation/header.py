@@ -17,6 +17,7 @@ from ..engine.cards import CARD_RE, Card, is_species_code
 from ..errors import HeaderFault, NotationError
 from ..lexicon import NAME_CHAR, NAME_SHAPE
 from .headerfast import TEXT_KEYS, fast_load
+from .headerwritten import read_written_header
 from .record import HEADER_KEYS, RESERVED_NAMES, Header, Pos
 
 PLAYER_NAME_RE = re.compile(rf"{NAME_SHAPE}\Z")
@@ -154,7 +155,7 @@ def _cards(key: str, value: object) -> tuple[Card, ...]:
         cards = list(map(_CARD_TEXTS.get, items))
     except TypeError:  # an unhashable item (a list, a mapping): _card says what is wrong
         cards = [None]
-    if None in cards:
+    if not all(cards):  # not 'None in cards', which would call Card's comparisons
         cards = [_card(key, item) for item in items]
     return tuple(cards)
 
@@ -358,6 +359,9 @@ def read_header(yaml_text: str, *, file: str = "<string>", line: int = 2, header
     Raises NotationError located at the offending key (or item) when the header is not valid.
     """
     opening = header_line if header_line is not None else line - 1
+    written = read_written_header(yaml_text, Pos(opening, 1))
+    if written is not None:
+        return written
     lines = yaml_text.split("\n")
 
     def error(message: str, at: int | None = None, column: int = 1) -> NotationError:

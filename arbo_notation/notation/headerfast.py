@@ -325,3 +325,18 @@ def fast_load(text: str) -> dict[str, Any] | None:
             return None
         data[key] = value
     return data or None
+
+
+#: What value_of answers for a text it cannot read.
+NOT_READ = _NO
+
+
+def value_of(text: str, as_text: bool = False) -> Any:
+    """The one-line value after a top-level 'key: ', as fast_load reads it (plain scalars kept as
+    text if ``as_text``), or NOT_READ."""
+    return _value(text, as_text)
+
+
+def word_reads_as_itself(word: str) -> bool:
+    """Whether fast_load reads ``word``, written plain, as that very text, in a flow list and as a value."""
+    return _flow_list(f"[{word}]") == [word] and _value(word) == word

@@ -254,7 +254,8 @@ def read_plain_body(header: Header, body: str) -> PlainGame | None:
             return None
         if line.startswith("reveal ") and _REVEAL.fullmatch(line):
             player, *cards = line[7:].split(" ")
-            reveals.append((player, tuple(map(_card, cards))))
+            hand = tuple(map(_CARDS.get, cards))  # look-ups; all(), not 'None in', which calls Card.__eq__
+            reveals.append((player, hand if all(hand) else tuple(map(_card, cards))))
         elif line.startswith("result ") and _RESULT.fullmatch(line):
             finished = True
             if line != "result *":
