@@ -105,9 +105,11 @@ def _check_run(unit: tuple[str, list[str | GameText]]) -> FileSummary:
 SECONDS_PER_BYTE = 1 / 8e6
 SECONDS_PER_FILE = 2e-4
 #: Below this much work, workers cost more than they save: forking and feeding them, and a fifth
-#: more work in all than in one process (measured on 1,000 games, one file or one per file, where
-#: -j 2 was no faster than -j 1 on a busy two-core machine; on 10,000 it was twice as fast).
-PARALLEL_FROM_SECONDS = 1.0
+#: more work in all than in one process. Measured on two cores, -j 2 against -j 1: 1,000 games
+#: (about 0.3 s of work), one file or one per file, 10-25% quicker on a quiet machine and as quick
+#: on a busy one; 500 games in one file (0.16 s) as quick; 250 (0.08 s) 15% slower. A spectator's
+#: record says less per turn: 1,000 of its games are 1.9 MB (0.23 s by this count).
+PARALLEL_FROM_SECONDS = 0.2
 #: A file from this size on is cut into runs of games here; smaller files go to workers by name.
 SPLIT_FROM = 1 << 20
 #: A run of games of a big file, or a batch of small files, holds about this many bytes ...

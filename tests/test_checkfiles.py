@@ -53,9 +53,10 @@ def test_the_default_uses_workers_only_for_work_worth_them(monkeypatch, tmp_path
     monkeypatch.setattr(checkfiles, "usable_cores", lambda: 4)
     one = tmp_path / "one.arb"
     one.write_text((SAMPLES / "annotated.arb").read_text())
-    assert auto_jobs([str(one)] * 1000) == 1  # a thousand small files: quicker here than starting workers
-    assert auto_jobs([str(one)] * 10000) == 4  # ten thousand: worth it
-    assert auto_jobs([str(one)], [3 << 20]) == 1  # three megabytes (a thousand games): here
+    assert auto_jobs([str(one)] * 100) == 1  # a hundred small files: quicker here than starting workers
+    assert auto_jobs([str(one)] * 1000) == 4  # a thousand: worth it
+    assert auto_jobs([str(one)], [1 << 20]) == 1  # a megabyte (four hundred games): here
+    assert auto_jobs([str(one)], [3 << 20]) == 4  # three megabytes (a thousand games): twelve runs of games
     assert auto_jobs([str(one)], [30 << 20]) == 4  # thirty: a hundred and twenty runs of games
     assert auto_jobs([str(one)] * 2, [9 << 20, 100]) == 4
     monkeypatch.setattr(checkfiles, "usable_cores", lambda: 1)

@@ -59,7 +59,7 @@ def check(
     1 invalid". In --json, "valid" counts every valid game and "valid_with_warnings" those of them
     with a warning. The exit status is 1 when any game is invalid or a file cannot be read.
 
-    Big inputs (several megabytes, or thousands of files) are shared out among worker processes, one per core, whole games at a time; -j sets their number, -j 1 checks in this process.
+    Big inputs (from about a thousand games: two megabytes, or a thousand files) are shared out among worker processes, one per core, whole games at a time; -j sets their number, -j 1 checks in this process.
 
     Examples:
 
