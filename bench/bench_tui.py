@@ -5,6 +5,10 @@ presses Right once per turn to the end, timing each step: the key press and the 
 that follows. Prints the median and the maximum milliseconds per step.
 
     python bench/bench_tui.py [--seed 7 | --record samples/four-players.arb] [--size 120x40] [--rounds 3]
+                              [--load N]
+
+``--load N`` runs N processes that keep a core busy while the steps are timed: "under load",
+made the same on every run (``--load 2`` on this two-core machine: every core contended).
 
 Two clocks, because textual's Pilot sleeps by design: ``pilot.press`` and ``pilot.pause`` each
 wait for the process to look idle in steps of 20 ms (``textual._wait.SLEEP_GRANULARITY``), so
@@ -24,6 +28,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import multiprocessing
 import statistics
 import time
 
@@ -79,13 +85,40 @@ def _summary(times: list[float]) -> str:
     return f"median {statistics.median(times):5.1f} ms, max {max(times):5.1f} ms"
 
 
+def _spin() -> None:
+    while True:
+        pass
+
+
+@contextlib.contextmanager
+def busy_cores(count: int):
+    """``count`` processes spinning on the CPU while the block runs."""
+    spinners = [multiprocessing.Process(target=_spin, daemon=True) for _ in range(count)]
+    for spinner in spinners:
+        spinner.start()
+    try:
+        yield
+    finally:
+        for spinner in spinners:
+            spinner.terminate()
+            spinner.join()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", default="7")
     parser.add_argument("--record", help="step through the first game of this record instead of a simulated one")
     parser.add_argument("--size", default="120x40")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--load", type=int, default=0, help="processes keeping a core busy meanwhile")
     args = parser.parse_args()
+    with busy_cores(args.load):
+        if args.load:
+            print(f"under load: {args.load} busy process{'es' if args.load > 1 else ''}")
+        measure(args)
+
+
+def measure(args: argparse.Namespace) -> None:
     width, height = (int(v) for v in args.size.split("x"))
     size = (width, height)
     if args.record:
