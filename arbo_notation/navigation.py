@@ -28,7 +28,7 @@ from .engine.scoring import ScoreSheet
 from .engine.state import Game
 from .errors import ArboError, Diagnostic, Severity
 from .notation.record import Comment, DrawKind, GameRecord, Header, Turn, Variation
-from .replayer import MAIN, Line, LineError, LinePath, score_game
+from .replayer import MAIN, Line, LinePath, score_game
 from .tree import GameTree, load_tree
 
 

@@ -9,7 +9,7 @@ import textwrap
 from typing import Any, Sequence
 
 from .engine.cards import species_name
-from .engine.scoring import PathScore, PlayerScore, ScoreSheet, SpeciesScore, Tiebreak
+from .engine.scoring import PathScore, PlayerScore, ScoreSheet, Tiebreak
 
 #: The report's lines stay within this many columns (long player names aside).
 WIDTH = 100

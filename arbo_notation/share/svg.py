@@ -311,7 +311,7 @@ def render_diagram(diagram: Diagram) -> str:
         f'width="{_n(shown)}" height="{_n(height * scale)}" role="img">',
         f"<title>{xml_text(' · '.join(t for t in (diagram.title, diagram.subtitle, verdict) if t))}</title>",
         f"<style>{STYLE}</style>",
-        f'<rect width="100%" height="100%" fill="#f6f4ee"/>',
+        '<rect width="100%" height="100%" fill="#f6f4ee"/>',
     ]
     if diagram.title:
         head.append(f'<text x="{margin}" y="{margin + 16}" class="title">{xml_text(diagram.title)}</text>')
