@@ -8,7 +8,7 @@ needs it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
@@ -80,10 +80,7 @@ def read_game_text(part: str, file: str, line: int, source_line: Callable[[int],
         return [record], []
     from .syntax import parse_game
 
-    games, errors = parse_game(part, file, line, source_line)
-    if index != 1:  # a new record, once per game the grammar's parser reads (no hot path)
-        games = [replace(game, index=index) for game in games]
-    return games, errors
+    return parse_game(part, file, line, source_line, index)
 
 
 class SourceLines:

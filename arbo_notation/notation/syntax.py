@@ -75,12 +75,14 @@ class _Builder:
     def __init__(self) -> None:
         self.file = "<string>"
         self.offset = 0  # lines before the text being parsed
+        self.index = 1  # the game's place in its file
         self.depth = 0
         self.pieces = build.Pieces()
 
-    def reset(self, file: str) -> None:
+    def reset(self, file: str, index: int = 1) -> None:
         self.file = file
         self.offset = 0
+        self.index = index
         self.depth = 0
         self.pieces = build.Pieces()
 
@@ -159,7 +161,7 @@ class _Builder:
                 result = child
             else:
                 comments.append(build.comment_of(str(child)))
-        return build.game(header, comments, runs, reveals, result, self.file)
+        return build.game(header, comments, runs, reveals, result, self.file, self.index)
 
     def start(self, children: list) -> list[GameRecord]:
         return children
@@ -173,16 +175,17 @@ class _Builder:
 _LOCK = threading.Lock()
 
 
-def parse_game(part: str, file: str, line: int,
-               source_line: Callable[[int], str]) -> tuple[list[GameRecord], list[NotationError]]:
+def parse_game(part: str, file: str, line: int, source_line: Callable[[int], str],
+               index: int = 1) -> tuple[list[GameRecord], list[NotationError]]:
     """Read one game's text (as notation/games.py cuts it, its opening '---' at ``line`` of the
-    file) with the grammar's parser: its record, or its syntax errors (every fault of its lines
-    that the checker finds, in order). ``source_line(n)`` gives line ``n`` of the file."""
+    file, the game ``index`` of it) with the grammar's parser: its record, or its syntax errors
+    (every fault of its lines that the checker finds, in order). ``source_line(n)`` gives line
+    ``n`` of the file."""
     parser, builder = _parser()
     errors: list[NotationError] = []
     games: list[GameRecord] = []
     with _LOCK:
-        builder.reset(file)
+        builder.reset(file, index)
         builder.offset = line - 1
         try:
             games = parser.parse(part)
