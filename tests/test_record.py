@@ -137,8 +137,12 @@ class Recorder:
         return [self.process.stderr.readline().rstrip("\n") for _ in range(3)]  # message, line, caret
 
     def close(self) -> int:
+        """End the input, wait for the process and close its pipes; its exit status."""
         self.process.stdin.close()
-        return self.process.wait(timeout=60)
+        status = self.process.wait(timeout=60)
+        self.process.stdout.close()
+        self.process.stderr.close()
+        return status
 
 
 def test_an_illegal_turn_is_refused_with_the_checkers_message_and_the_file_is_left_unchanged(tmp_path, two):
@@ -175,8 +179,7 @@ def test_killing_the_recorder_between_two_turns_leaves_every_accepted_turn_valid
     for line in typed[:14]:  # the hand and 13 turns
         recorder.ok(line)
     recorder.process.send_signal(signal.SIGKILL)
-    recorder.process.wait(timeout=60)
-    assert recorder.process.returncode == -signal.SIGKILL
+    assert recorder.close() == -signal.SIGKILL
     view = seat_view(three, "Ben")
     expected = format_game(dataclasses.replace(view, turns=view.turns[:13], reveals=(), result=None))
     assert out.read_text() == expected
