@@ -10,7 +10,7 @@ import stat
 from contextlib import contextmanager
 from typing import Iterable, Iterator
 
-__all__ = ["FileBusy", "held_for_writing", "write_atomic"]
+__all__ = ["FileBusy", "LockRefused", "held_for_writing", "write_atomic"]
 
 #: Bytes handed to one os.write: a disk that fills up fails part way, as it would for a real file.
 _CHUNK = 1 << 20
@@ -125,15 +125,30 @@ def lock_path(path: str | os.PathLike[str]) -> str:
     return os.path.join(folder, f".{base}.lock")
 
 
+class LockRefused(OSError):
+    """The lock file beside a file is something other than a regular file of this user's (a
+    symbolic link, a FIFO, a device, a folder, a file of another user's or with other names, or
+    one that cannot be opened): it is left untouched and the file is not written. ``lock`` is its
+    path and ``reason`` says what it is."""
+
+    def __init__(self, path: str, lock: str, reason: str) -> None:
+        super().__init__(errno.EPERM, f"its lock file {lock} {reason}; remove it if no arbo record is running", path)
+        self.lock = lock
+        self.reason = reason
+
+
 @contextmanager
 def held_for_writing(path: str | os.PathLike[str]) -> Iterator[None]:
     """Hold ``path`` for this process's writes while the block runs: a second process asking for
     the same file meanwhile gets FileBusy (naming the holder's process id) at once, not a wait.
 
     The hold is an advisory lock (flock) on a lock file beside ``path``, so it ends with the
-    process however that ends, and the lock file is removed when the block ends. Where no lock
-    file can be made (a read-only folder: nothing could be written there either) or the system
-    has no flock, the block runs unheld."""
+    process however that ends, and the lock file is removed when the block ends; one left by a
+    process that was killed is taken over. The lock file is opened without following a symbolic
+    link and written only once it is known to be a regular file of this user's with no other
+    name: anything else there raises LockRefused and nothing is touched. Where no lock file can
+    be made because the folder cannot be written (nothing could be written there either) or the
+    system has no flock, the block runs unheld."""
     try:
         import fcntl
     except ImportError:  # not a POSIX system
@@ -148,33 +163,89 @@ def held_for_writing(path: str | os.PathLike[str]) -> Iterator[None]:
         yield
     finally:
         try:
-            os.unlink(name)  # before unlocking: whoever opens the name next makes a new file
+            if _same_file(fd, name):  # before unlocking: whoever opens the name next makes a new file
+                os.unlink(name)
         except OSError:
             pass
         os.close(fd)
+
+
+#: How the lock file is opened: never through a symbolic link, never waiting (a FIFO would block
+#: an open for reading and writing on some systems), never inherited by a child process.
+_LOCK_FLAGS = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(
+    os, "O_CLOEXEC", 0)
+
+
+def _unsafe_lock(info: os.stat_result) -> str | None:
+    """What is wrong with a lock file of this description, or None when it is ours to use."""
+    mode = info.st_mode
+    if stat.S_ISLNK(mode):
+        return "is a symbolic link"
+    if stat.S_ISDIR(mode):
+        return "is a folder"
+    if stat.S_ISFIFO(mode):
+        return "is a FIFO"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "is a device"
+    if not stat.S_ISREG(mode):
+        return "is not a regular file"
+    if hasattr(os, "geteuid") and info.st_uid != os.geteuid():
+        return "belongs to another user"
+    if info.st_nlink != 1:
+        return "has other names (hard links)"
+    return None
+
+
+def _same_file(fd: int, name: str) -> bool:
+    try:
+        info = os.lstat(name)
+    except FileNotFoundError:
+        return False
+    held = os.fstat(fd)
+    return (info.st_dev, info.st_ino) == (held.st_dev, held.st_ino)
 
 
 def _acquire(fcntl, name: str, path: str) -> int | None:
     """The descriptor of the lock file ``name``, locked; None when it cannot be made."""
     while True:
         try:
-            fd = os.open(name, os.O_RDWR | os.O_CREAT, 0o666)
-        except OSError:
-            return None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.read(fd, 32).decode("ascii", "replace").strip()
-            os.close(fd)
-            raise FileBusy(path, holder) from None
-        except OSError:
-            os.close(fd)
-            return None
-        try:
-            same = os.fstat(fd).st_ino == os.stat(name).st_ino
+            existing = os.lstat(name)
         except FileNotFoundError:
-            same = False
-        if same:  # not a file its last holder removed between our open and our lock
+            existing = None
+        except OSError as error:
+            raise LockRefused(path, name, f"cannot be examined ({error.strerror})") from None
+        if existing is not None and (reason := _unsafe_lock(existing)):
+            raise LockRefused(path, name, reason)  # told before any open, which may act on a device
+        try:
+            fd = os.open(name, _LOCK_FLAGS, 0o600)
+        except FileNotFoundError:
+            continue  # removed between the look and the open
+        except OSError as error:
+            if existing is None and error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+                return None  # a folder that cannot be written: nothing will be written there either
+            if error.errno == errno.ELOOP:
+                raise LockRefused(path, name, "is a symbolic link") from None
+            raise LockRefused(path, name, f"cannot be opened ({error.strerror})") from None
+        try:
+            reason = _unsafe_lock(os.fstat(fd))  # what was opened, whatever the name held before
+            if reason:
+                raise LockRefused(path, name, reason)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = os.read(fd, 32).decode("ascii", "replace").strip()
+                raise FileBusy(path, "".join(c for c in holder if c.isprintable())) from None
+            except OSError:
+                os.close(fd)
+                return None  # a file system without flock
+        except BaseException:
+            if fd >= 0:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+            raise
+        if _same_file(fd, name):  # not a file its last holder removed between our open and our lock
             os.ftruncate(fd, 0)
             os.write(fd, f"process {os.getpid()}".encode("ascii"))
             return fd

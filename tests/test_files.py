@@ -279,11 +279,139 @@ def test_a_file_in_a_folder_where_no_lock_can_be_made_is_written_unheld(tmp_path
     folder.mkdir()
     folder.chmod(0o555)
     try:
-        if os.access(folder, os.W_OK):  # root writes anywhere: nothing to refuse it
+        if os.access(folder, os.W_OK):  # root writes anywhere: the folder cannot refuse it
             folder.chmod(0o755)
-            (folder / ".game.arb.lock").mkdir()  # a lock that cannot be opened as a file
-        with held_for_writing(folder / "game.arb"):
-            entered = True
+            import unittest.mock
+
+            refused = PermissionError(errno.EACCES, "Permission denied")
+            with unittest.mock.patch("os.open", side_effect=refused):
+                with held_for_writing(folder / "game.arb"):
+                    entered = True
+        else:
+            with held_for_writing(folder / "game.arb"):
+                entered = True
         assert entered
     finally:
         folder.chmod(0o755)
+
+
+# -- the lock file: never followed, never anything but a regular file of ours ----------------------
+
+
+def record_process(path: Path, *options: str, timeout: float = 30) -> subprocess.CompletedProcess:
+    """`arbo record PATH --plain` as its own process, standard input empty."""
+    return subprocess.run(
+        [sys.executable, "-m", "arbo_notation", "record", str(path), "--plain",
+         "--players", "Ana,Ben", "--species", "Bs,Ca,Cb,Dw,Ja,Ma",
+         "--date", "2026-01-01", *options],
+        input="", capture_output=True, text=True, timeout=timeout, cwd=ROOT,
+    )
+
+
+def test_a_lock_that_is_a_symbolic_link_is_refused_and_its_target_untouched(tmp_path):
+    victim = tmp_path / "precious.txt"
+    victim.write_text("keep me\n")
+    lock = tmp_path / ".game.arb.lock"
+    lock.symlink_to(victim)
+    done = record_process(tmp_path / "game.arb")
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == (
+        f"arbo: {tmp_path / 'game.arb'}: not recorded: its lock file {lock} is a symbolic link; "
+        "remove it if no arbo record is running\n")
+    assert victim.read_text() == "keep me\n" and lock.is_symlink() and not (tmp_path / "game.arb").exists()
+
+
+def test_a_lock_linked_to_a_missing_file_creates_nothing(tmp_path):
+    lock = tmp_path / ".game.arb.lock"
+    lock.symlink_to(tmp_path / "elsewhere" / "made.txt")
+    (tmp_path / "elsewhere").mkdir()
+    done = record_process(tmp_path / "game.arb")
+    assert done.returncode == 1 and "is a symbolic link" in done.stderr
+    assert list((tmp_path / "elsewhere").iterdir()) == []
+
+
+def test_a_lock_linked_to_the_record_itself_leaves_the_record_whole(tmp_path):
+    record = untidy_file(tmp_path)
+    (tmp_path / ".game.arb.lock").symlink_to(record)
+    done = record_process(record)
+    assert done.returncode == 1 and "is a symbolic link" in done.stderr
+    assert record.read_text(encoding="utf-8") == UNTIDY
+
+
+@pytest.mark.parametrize("kind, reason", [
+    ("fifo", "is a FIFO"), ("folder", "is a folder"), ("dev-null", "is a symbolic link"),
+    ("other-user", "belongs to another user"), ("hard-link", "has other names (hard links)"),
+])
+def test_a_lock_that_is_not_a_regular_file_of_ours_is_refused_with_a_message(tmp_path, kind, reason):
+    lock = tmp_path / ".game.arb.lock"
+    if kind == "fifo":
+        os.mkfifo(lock)
+    elif kind == "folder":
+        lock.mkdir()
+    elif kind == "dev-null":
+        lock.symlink_to("/dev/null")
+    elif kind == "other-user":
+        lock.write_text("")
+        os.chown(lock, 65534, 65534)  # the suite runs as root here; see the ownership check below
+    else:
+        (tmp_path / "other.txt").write_text("another name\n")
+        os.link(tmp_path / "other.txt", lock)
+    done = record_process(tmp_path / "game.arb", timeout=20)
+    assert done.returncode == 1, done.stderr
+    assert f"its lock file {lock} {reason}; remove it if no arbo record is running" in done.stderr
+    assert "Traceback" not in done.stderr and not (tmp_path / "game.arb").exists()
+    if kind == "hard-link":
+        assert (tmp_path / "other.txt").read_text() == "another name\n"
+
+
+def test_a_device_or_unopenable_lock_is_refused():
+    from arbo_notation.files import _unsafe_lock
+
+    assert _unsafe_lock(os.stat("/dev/null")) == "is a device"
+    assert _unsafe_lock(os.lstat(__file__)) in (None, "has other names (hard links)", "belongs to another user")
+
+
+def test_a_lock_that_cannot_be_opened_is_refused_not_ignored(tmp_path, monkeypatch):
+    from arbo_notation.files import LockRefused, held_for_writing
+
+    lock = tmp_path / ".game.arb.lock"
+    lock.write_text("")
+    real_open = os.open
+
+    def refusing(name, *args, **kwargs):
+        if os.fspath(name) == str(lock):
+            raise PermissionError(errno.EACCES, "Permission denied")
+        return real_open(name, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refusing)
+    with pytest.raises(LockRefused, match=r"cannot be opened \(Permission denied\)"):
+        with held_for_writing(tmp_path / "game.arb"):
+            raise AssertionError("the block must not run")
+
+
+def test_a_stale_lock_left_by_a_killed_recorder_is_taken_over(tmp_path):
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import sys, time\nfrom arbo_notation.files import held_for_writing\n"
+         f"with held_for_writing({str(tmp_path / 'game.arb')!r}):\n    print('held', flush=True)\n    time.sleep(60)\n"],
+        stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        busy = record_process(tmp_path / "game.arb")
+        assert busy.returncode == 1 and f"(process {holder.pid})" in busy.stderr
+    finally:
+        holder.kill()
+        holder.wait()
+        holder.stdout.close()
+    lock = tmp_path / ".game.arb.lock"
+    assert lock.read_text() == f"process {holder.pid}"  # left behind by the kill
+    done = record_process(tmp_path / "game.arb")
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "game.arb").exists() and not lock.exists()
+
+
+def test_the_lock_is_created_private_to_its_owner(tmp_path):
+    from arbo_notation.files import held_for_writing
+
+    with held_for_writing(tmp_path / "game.arb"):
+        assert stat.S_IMODE((tmp_path / ".game.arb.lock").stat().st_mode) == 0o600

@@ -53,7 +53,7 @@ def record(
     date: Optional[str] = typer.Option(None, "--date", help="The date, YYYY-MM-DD. [default: today, for a new FILE]"),
     plain: bool = typer.Option(False, "--plain", help="Read entries as lines of standard input; no screen."),
 ) -> None:
-    from ..files import FileBusy, held_for_writing
+    from ..files import FileBusy, LockRefused, held_for_writing
     from .new import iso_date, parse_names, parse_players, parse_seat, parse_species
 
     if file == "-":
@@ -77,6 +77,9 @@ def record(
     except FileBusy as error:
         by = f" ({error.holder})" if error.holder else ""
         fail(f"{file}: another arbo record is recording this file{by}; finish that one first", EXIT_INVALID)
+    except LockRefused as error:
+        fail(f"{file}: not recorded: its lock file {error.lock} {error.reason}; "
+             "remove it if no arbo record is running", EXIT_INVALID)
 
 
 def _record(file, table, chosen, seat, species_names, event, site, when, seed, plain) -> None:
