@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import secrets
 import stat
+import time
 from contextlib import contextmanager
 from typing import Iterable, Iterator
 
@@ -32,6 +34,10 @@ def write_atomic(
     those this process may write (a read-only file is refused, as writing it in place would be);
     a file with several hard links loses them (the other names keep the old text).
 
+    The temporary copy is named ``.<name>.arbo-<8 hex>.tmp`` (the name cut to fit NAME_MAX) and
+    never has a wider mode than the file will; one left by a kill -9 is removed by a later write in
+    its folder once it has been still for STALE_AFTER seconds and no writer holds it.
+
     Raises OSError, with the path as written, when it cannot be done; then nothing has changed
     and no temporary file is left.
     """
@@ -48,13 +54,15 @@ def write_atomic(
         raise PermissionError(errno.EACCES, "Permission denied", name)
     target = os.path.realpath(name) if os.path.islink(name) else name
     folder = os.path.dirname(target) or "."
-    temporary, fd = _create_temporary(folder, os.path.basename(target))
+    # A new file gets 0o666 less the umask; a copy of an old one is private until it has the old
+    # owner and mode, before any data is in it: no other user reads a 0600 record through it.
+    temporary, fd = _create_temporary(folder, os.path.basename(target), 0o666 if old is None else 0o600)
     try:
         try:
-            for piece in pieces:
-                _write_all(fd, piece.encode(encoding) if isinstance(piece, str) else bytes(piece))
             if old is not None:
                 _keep_owner_and_mode(fd, old)
+            for piece in pieces:
+                _write_all(fd, piece.encode(encoding) if isinstance(piece, str) else bytes(piece))
             os.fsync(fd)
         finally:
             os.close(fd)
@@ -68,15 +76,85 @@ def write_atomic(
     _sync_folder(folder)
 
 
-def _create_temporary(folder: str, base: str) -> tuple[str, int]:
-    """A new empty file beside the target (hidden, named after it) and its descriptor."""
+#: How a temporary copy's name ends: ``.arbo-<8 hex digits>.tmp`` after the target's name, so one
+#: left by a killed writer is known for what it is and removed by a later write in its folder.
+_TEMPORARY_NAME = re.compile(r"\A\..*\.arbo-[0-9a-f]{8}\.tmp\Z", re.DOTALL)
+
+#: Bytes a file name may take on the usual file systems (NAME_MAX).
+_NAME_MAX = 255
+
+#: A temporary copy untouched this long, and held by no writer, is a kill's leftover.
+STALE_AFTER = 60.0
+
+#: Folders whose leftovers this process has already looked for (once a folder is enough).
+_swept: set[str] = set()
+
+
+def _temporary_name(base: str, token: str) -> str:
+    """The temporary copy's name: hidden, named after the target, cut so it fits in NAME_MAX
+    (the bytes of a cut character are kept as bytes: the name only has to be unique)."""
+    suffix = f".arbo-{token}.tmp"
+    room = _NAME_MAX - 1 - len(suffix)
+    return f".{os.fsdecode(os.fsencode(base)[:room])}{suffix}"
+
+
+def _create_temporary(folder: str, base: str, mode: int) -> tuple[str, int]:
+    """A new empty file beside the target (hidden, named after it, ``mode`` less the umask) and
+    its descriptor, held with flock while it is written so a sweep can tell it from a leftover."""
+    _sweep_leftovers(folder)
     while True:
-        candidate = os.path.join(folder, f".{base}.{secrets.token_hex(4)}.tmp")
+        candidate = os.path.join(folder, _temporary_name(base, secrets.token_hex(4)))
         try:
-            # 0o666: the umask applies, as it does to any new file.
-            return candidate, os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), mode)
         except FileExistsError:
             continue
+        try:
+            import fcntl
+
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except (ImportError, OSError):
+            pass  # no flock: a sweep still waits for STALE_AFTER of stillness
+        return candidate, fd
+
+
+def _sweep_leftovers(folder: str) -> None:
+    """Remove the temporary copies that writers killed mid-write (kill -9, power loss) left in
+    ``folder``: ours, named as _create_temporary names them, untouched for STALE_AFTER seconds,
+    and held by no process. Each folder is looked at once per process."""
+    key = os.path.abspath(folder)
+    if key in _swept:
+        return
+    _swept.add(key)
+    try:
+        import fcntl
+    except ImportError:
+        return
+    try:
+        entries = [entry.name for entry in os.scandir(folder) if _TEMPORARY_NAME.match(entry.name)]
+    except OSError:
+        return
+    now = time.time()
+    for name in entries:
+        path = os.path.join(folder, name)
+        try:
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        except OSError:
+            continue
+        try:
+            info = os.fstat(fd)
+            if (not stat.S_ISREG(info.st_mode) or info.st_nlink != 1 or now - info.st_mtime < STALE_AFTER
+                    or (hasattr(os, "geteuid") and info.st_uid != os.geteuid())):
+                continue
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                continue  # a writer at work
+            if _same_file(fd, path):
+                os.unlink(path)
+        except OSError:
+            continue
+        finally:
+            os.close(fd)
 
 
 def _write_all(fd: int, payload: bytes) -> None:

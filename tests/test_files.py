@@ -215,11 +215,10 @@ def test_fmt_in_place_killed_in_the_middle_of_writing_leaves_the_old_file(tmp_pa
     script = (
         "import os, signal, sys\n"
         "import arbo_notation.files as files\n"
-        "real = os.write\n"
-        "def write_half_then_die(fd, data):\n"
-        "    real(fd, bytes(data[: len(data) // 2]))\n"
+        "def write_half_then_die(fd, data):\n"  # the writer's own writes (os.write is used elsewhere too)
+        "    os.write(fd, bytes(data[: len(data) // 2]))\n"
         "    os.kill(os.getpid(), signal.SIGKILL)\n"
-        "files.os.write = write_half_then_die\n"
+        "files._write_all = write_half_then_die\n"
         "from arbo_notation.cli import app\n"
         "sys.argv = ['arbo', 'fmt', '--in-place', sys.argv[1]]\n"
         "app()\n"
@@ -228,6 +227,72 @@ def test_fmt_in_place_killed_in_the_middle_of_writing_leaves_the_old_file(tmp_pa
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.returncode == -signal.SIGKILL, done.stderr.decode()
     assert path.read_text(encoding="utf-8") == UNTIDY
+    leftovers = left_over(tmp_path)
+    assert len(leftovers) == 1 and leftovers[0].startswith(".game.arb.arbo-")  # the kill's leftover
+    # Once it has been still for a while, the next writer in the folder removes it.
+    old = os.stat(tmp_path / leftovers[0]).st_mtime - files.STALE_AFTER - 1
+    os.utime(tmp_path / leftovers[0], (old, old))
+    again = subprocess.run([sys.executable, "-m", "arbo_notation", "fmt", "--in-place", str(path)],
+                           capture_output=True, timeout=60, cwd=ROOT)
+    assert again.returncode == 0, again.stderr.decode()
+    assert left_over(tmp_path) == []
+
+
+def test_a_temporary_copy_being_written_or_recent_is_not_swept(tmp_path: Path, monkeypatch):
+    recent = tmp_path / ".a.arb.arbo-0123abcd.tmp"
+    recent.write_text("half")
+    held = tmp_path / ".b.arb.arbo-89abcdef.tmp"
+    held.write_text("half")
+    mine = tmp_path / ".c.arb.12345678.tmp"  # not named as ours: someone else's file
+    mine.write_text("other")
+    old = recent.stat().st_mtime - files.STALE_AFTER - 1
+    os.utime(held, (old, old))
+    os.utime(mine, (old, old))
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import fcntl, os, sys, time\nfd = os.open(sys.argv[1], os.O_RDWR)\n"
+         "fcntl.flock(fd, fcntl.LOCK_EX)\nprint('held', flush=True)\ntime.sleep(60)\n", str(held)],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        monkeypatch.setattr(files, "_swept", set())
+        write_atomic(tmp_path / "d.arb", "x")
+    finally:
+        holder.kill()
+        holder.wait()
+        holder.stdout.close()
+    assert recent.exists() and held.exists() and mine.exists()
+
+
+def test_the_temporary_copy_never_has_a_wider_mode_than_the_file(tmp_path: Path, monkeypatch):
+    path = tmp_path / "private.arb"
+    path.write_text("secret\n")
+    path.chmod(0o600)
+    seen = []
+    real = files._write_all
+
+    def watching(fd, payload):
+        seen.append(stat.S_IMODE(os.fstat(fd).st_mode))
+        real(fd, payload)
+
+    monkeypatch.setattr(files, "_write_all", watching)
+    monkeypatch.setattr(os, "umask", os.umask)
+    write_atomic(path, "still secret\n")
+    assert seen == [0o600] and stat.S_IMODE(path.stat().st_mode) == 0o600
+    path.chmod(0o640)
+    seen.clear()
+    write_atomic(path, "shared\n")
+    assert seen == [0o640] and stat.S_IMODE(path.stat().st_mode) == 0o640
+
+
+@pytest.mark.parametrize("length", [241, 242, 250, 255])
+def test_a_name_up_to_name_max_can_be_written(tmp_path: Path, length: int):
+    path = tmp_path / ("g" * (length - 4) + ".arb")
+    write_atomic(path, "x\n")
+    assert path.read_text() == "x\n" and left_over(tmp_path) == []
+    wide = tmp_path / ("é" * ((length - 4) // 2) + ".arb")  # two bytes a letter: a cut one is kept as bytes
+    write_atomic(wide, "y\n")
+    assert wide.read_text() == "y\n" and left_over(tmp_path) == []
 
 
 def test_simulate_out_writes_through_the_atomic_writer(tmp_path: Path, monkeypatch):
