@@ -35,6 +35,22 @@ def _shown(char: str) -> str:
     return char if char.isprintable() else char.encode("unicode_escape").decode("ascii")
 
 
+def visible(text: str, keep: str = "") -> str:
+    """``text`` safe to show on a terminal or in an SVG: every character that is not printable
+    (control bytes such as ESC that start terminal commands, bidirectional controls that reorder
+    what follows, invisible spaces and marks) written as Python escapes it, e.g. ``\\x1b`` or
+    ``\\u202e``; the characters in ``keep`` (say a newline) are left as they are.
+
+    The one sanitiser of record text on its way to a screen: `check`'s source excerpts, the
+    replayer, `state`, `render` and the messages all show text through it; `fmt` and `convert`
+    write records as they are and do not."""
+    if text.isprintable():
+        return text
+    return "".join(
+        char if char.isprintable() or char in keep else char.encode("unicode_escape").decode("ascii") for char in text
+    )
+
+
 def _window(pieces: list[str], at: int, budget: int) -> tuple[int, int]:
     """The pieces to show, ``pieces[start:end]``, at most ``budget`` columns around index ``at``."""
     start = end = min(at, len(pieces))
@@ -108,7 +124,7 @@ class NotationError(ArboError):
 
     def show(self) -> str:
         """The error as a compiler prints it: location, message, source line and caret."""
-        text = f"{self.file}:{self.line}:{self.column}: error: {self.message}"
+        text = visible(f"{self.file}:{self.line}:{self.column}: error: {self.message}", "\n")
         excerpt = self.excerpt()
         return f"{text}\n{excerpt}" if excerpt else text
 
@@ -223,7 +239,7 @@ class Diagnostic:
         return f"{self.file}:{self.line}:{self.column or 1}"
 
     def show(self) -> str:
-        text = f"{self.location()}: {self.severity}: {self.message} [{self.code}]"
+        text = visible(f"{self.location()}: {self.severity}: {self.message} [{self.code}]", "\n")
         if self.source_line is not None and self.line is not None:
             text += "\n" + caret_excerpt(self.source_line, self.column or 1)
         return text

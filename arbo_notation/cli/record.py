@@ -121,10 +121,11 @@ def record_lines(session, lines: Iterable[str | None], out: IO[str], err: IO[str
     """Take entries line by line: each accepted one answered on ``out`` with ``ok`` and the lines
     written, each refused one on ``err`` as `arbo check` shows an error. The exit status: 0."""
     from ..recording import EntryError, Phase
+    from ..errors import visible
     from ..report import render_sheet
 
     def say(text: str, stream: IO[str]) -> None:
-        stream.write(text + "\n")
+        stream.write(visible(text, "\n") + "\n")  # a resumed record's text sends the terminal no commands
         stream.flush()
 
     if prompts:

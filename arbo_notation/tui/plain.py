@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..board import render_game
+from ..errors import visible
 from ..notation.record import Comment, Turn
 from ..navigation import MAIN, Cursor, Line, ReplayModel, seen_notation
 
@@ -43,7 +44,13 @@ def _variation_lines(model: ReplayModel, path: tuple[tuple[int, int], ...], inde
 
 
 def plain_lines(model: ReplayModel, start: int = 0) -> Iterator[str]:
-    """The main line from the position after turn ``start`` to its end, then the scoring."""
+    """The main line from the position after turn ``start`` to its end, then the scoring: text
+    from the record (header fields, comments) with its unprintable characters made visible, so
+    a record cannot send the terminal commands."""
+    return (visible(line, "\n") for line in _plain_lines(model, start))
+
+
+def _plain_lines(model: ReplayModel, start: int = 0) -> Iterator[str]:
     from ..report import render_sheet
 
     main = model.lines[MAIN]
