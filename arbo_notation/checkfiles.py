@@ -21,7 +21,7 @@ from typing import Callable, Iterable, Iterator
 from .errors import ArboError, Code, Diagnostic, NotationErrors, Severity
 from .gcpause import frozen_for_workers
 from .notation.games import GameText, normalise, stream_games
-from .sources import decode, text_blocks
+from .sources import decode, refuse_endless, text_blocks
 
 
 @dataclass(slots=True)
@@ -60,7 +60,8 @@ def unreadable(path: str, error: ArboError) -> FileSummary:
     if isinstance(error, NotationErrors):
         diagnostics = [Diagnostic.from_notation_error(e) for e in error.errors]
     else:
-        diagnostics = [Diagnostic(Code.FILE, str(error).removeprefix(f"{path}: "), path)]
+        said = str(error).removeprefix(f"{path}: ").removeprefix(f"{_name(path)}: ")
+        diagnostics = [Diagnostic(Code.FILE, said, path)]
     return FileSummary(path, diagnostics=diagnostics, unreadable=True)
 
 
@@ -74,6 +75,7 @@ def game_pieces(path: str) -> Iterator[str | GameText]:
     if path == "-":
         import sys
 
+        refuse_endless(sys.stdin.buffer, "<stdin>")
         return stream_games([normalise(decode(sys.stdin.buffer.read(), "<stdin>"))])
     return stream_games(text_blocks(path))
 

@@ -9,7 +9,7 @@ from typing import NoReturn
 import typer
 
 from ..errors import ArboError, NotationError, visible
-from ..sources import decode, read_text
+from ..sources import decode, read_text, refuse_endless
 
 EXIT_OK = 0
 EXIT_INVALID = 1
@@ -19,6 +19,7 @@ EXIT_USAGE = 2
 def read_input(path: str) -> tuple[str, str]:
     """The text of a file, or of standard input for '-', with the name to show in messages."""
     if path == "-":
+        refuse_endless(sys.stdin.buffer, "<stdin>")
         return decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>"
     return read_text(path)
 

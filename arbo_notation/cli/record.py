@@ -54,11 +54,12 @@ def record(
     plain: bool = typer.Option(False, "--plain", help="Read entries as lines of standard input; no screen."),
 ) -> None:
     from ..files import FileBusy, LockRefused, held_for_writing
-    from .new import iso_date, parse_names, parse_players, parse_seat, parse_species
+    from .new import iso_date, parse_names, parse_players, parse_seat, parse_species, text_option
 
     if file == "-":
         raise typer.BadParameter("the record is a file to write, not standard input", param_hint="'FILE'")
     table = parse_players(players) if players is not None else None
+    event, site = text_option(event, "--event"), text_option(site, "--site")
     species_names = parse_names(names)
     chosen = None
     if species_names and species is None:

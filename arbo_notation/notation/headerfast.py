@@ -220,9 +220,9 @@ def _flow_map(text: str, as_text: bool = False) -> Any:
     for key_token, value_token in _FLOW_PAIRS().findall(text):
         key = _scalar(key_token)
         value = _scalar(value_token, as_text and isinstance(key, str))  # as the careful reader's paths
-        if key is _NO or value is _NO or len(key_token) > _MAX_KEY:
-            return _NO
-        out[key] = value  # a repeated key: the last value, at the first place, as PyYAML does
+        if key is _NO or value is _NO or len(key_token) > _MAX_KEY or key in out:
+            return _NO  # a repeated key: an error the careful reader reports where it stands
+        out[key] = value
     return out
 
 
