@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
+from typing import TypeVar
 
 
 class ArboError(Exception):
@@ -127,6 +128,38 @@ class NotationError(ArboError):
         text = visible(f"{self.file}:{self.line}:{self.column}: error: {self.message}", "\n")
         excerpt = self.excerpt()
         return f"{text}\n{excerpt}" if excerpt else text
+
+
+#: Syntax errors reported at most for one game: past these, one more error says how many were left
+#: out (a line of 400 KB of ')' would otherwise be 400,000 errors). docs/NOTATION.md states it.
+MAX_ERRORS_PER_GAME = 1000
+
+_Kept = TypeVar("_Kept", bound=BaseException)
+
+
+def detached(error: _Kept) -> _Kept:
+    """``error`` without its traceback and the exceptions it was raised during: an error that is
+    kept (to be reported with the others of its file) must not keep the parser's frames, some
+    8 KB each, alive with it."""
+    error.__traceback__ = None
+    error.__context__ = None
+    error.__cause__ = None
+    return error
+
+
+def capped(errors: list[NotationError], total: int | None = None) -> list[NotationError]:
+    """The first MAX_ERRORS_PER_GAME of one game's errors, then one (at the first left out) saying
+    how many more there are; ``total`` counts them all when ``errors`` holds only the first ones
+    (at least one past the cap)."""
+    total = len(errors) if total is None else total
+    if total <= MAX_ERRORS_PER_GAME:
+        return errors
+    first_left_out = errors[MAX_ERRORS_PER_GAME]
+    left_out = total - MAX_ERRORS_PER_GAME
+    return errors[:MAX_ERRORS_PER_GAME] + [NotationError(
+        f"{left_out} more syntax error{'s' if left_out != 1 else ''} in this game, from here on, not shown "
+        f"(at most {MAX_ERRORS_PER_GAME} are reported a game)", file=first_left_out.file,
+        line=first_left_out.line, column=first_left_out.column, source_line=first_left_out.source_line)]
 
 
 class NotationErrors(ArboError):
