@@ -108,6 +108,7 @@ class _Checker:
         self.faulty_opens: set[int] = set()  # offsets of the '(' met on the rest of a faulty line
         self.cut_short = -1  # the end of the last line cut short (a fault at its end)
         self.lines = _LineIndex(text)
+        self.dropped = 0  # faults past the first ones kept: counted, not kept
 
     def where(self, p: int) -> str:
         line, column = self.lines.line_col(p)
@@ -118,7 +119,16 @@ class _Checker:
 
     def note(self, pos: int, message: str) -> None:
         """A fault the reading goes on after."""
-        self.faults.append(_Stop(pos, message))
+        self.keep(_Stop(pos, message))
+
+    def keep(self, fault: _Stop) -> None:
+        """Keep a fault: only the first ones by place are kept past a bound (all are counted), so a
+        line of 400,000 stray ')' costs no more memory than 4,000 faults."""
+        self.faults.append(fault)
+        if len(self.faults) >= 4 * MAX_ERRORS_PER_GAME:
+            self.faults.sort(key=lambda kept: kept.pos)
+            self.dropped += len(self.faults) - (MAX_ERRORS_PER_GAME + 1)
+            del self.faults[MAX_ERRORS_PER_GAME + 1:]
 
     def on_line(self, read: Callable[[int], int], p: int) -> int:
         """Read one part of a line with ``read``; at a fault in it, note the fault and skip the line.
@@ -131,7 +141,7 @@ class _Checker:
         except _Stop as stop:
             detached(stop)
             if not (self.continues_cut_line(p) and stop.pos <= _WORD_END.search(self.text, p).start()):
-                self.faults.append(stop)
+                self.keep(stop)
             end = self.after_line(stop.pos, stop.pos)
             if self.at_line_end(stop.pos):
                 self.cut_short = end
@@ -500,7 +510,7 @@ def _body_faults(chunk: str, first_line: int, file: str, source_line: Callable[[
     try:
         checker.run()
     except _Stop as stop:
-        checker.faults.append(detached(stop))
+        checker.keep(detached(stop))
     faults = sorted(checker.faults, key=lambda fault: fault.pos)
     shown = faults[: MAX_ERRORS_PER_GAME + 1]  # one past the cap: where the ones left out start
     errors = []
@@ -509,7 +519,7 @@ def _body_faults(chunk: str, first_line: int, file: str, source_line: Callable[[
         absolute = line + first_line - 1
         errors.append(NotationError(fault.message, file=file, line=absolute, column=column,
                                     source_line=source_line(absolute)))
-    return capped(errors, len(faults))
+    return capped(errors, len(faults) + checker.dropped)
 
 
 class _LineIndex:
