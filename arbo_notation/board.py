@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from .engine.cards import Card, Coord
 from .engine.state import Game
@@ -52,8 +52,12 @@ def pile_text(game: Game, player: str) -> str:
     return " ".join(str(c) for c in pile) + f"  (top {pile[-1]}, {len(pile)} card{'s' if len(pile) != 1 else ''})"
 
 
-def render_game(game: Game, *, title: str | None = None, hidden_hands: frozenset[str] = frozenset()) -> str:
-    """The whole table as text: whose turn, deck, then each player's arboretum, hand and pile."""
+def render_game(game: Game, *, title: str | None = None, hidden_hands: frozenset[str] = frozenset(),
+                hands: Mapping[str, Sequence[str]] | None = None) -> str:
+    """The whole table as text: whose turn, deck, then each player's arboretum, hand and pile.
+
+    ``hands`` gives each hand as a point of view knows it (``Knowledge``'s hands shown), in place
+    of the table's own knowledge."""
     out: list[str] = []
     if title:
         out += [title, ""]
@@ -66,6 +70,9 @@ def render_game(game: Game, *, title: str | None = None, hidden_hands: frozenset
         trees = len(game.arboretum(player))
         out += ["", f"{player} ({trees} tree{'s' if trees != 1 else ''})"]
         out += ["  " + line for line in grid_lines(game.arboretum(player))]
-        out.append(f"  hand:    {hand_text(game, player, hide=player in hidden_hands)}")
+        if hands is not None:
+            out.append(f"  hand:    {' '.join(hands[player]) or '(empty)'}")
+        else:
+            out.append(f"  hand:    {hand_text(game, player, hide=player in hidden_hands)}")
         out.append(f"  discard: {pile_text(game, player)}")
     return "\n".join(out)

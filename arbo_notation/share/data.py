@@ -187,7 +187,7 @@ class _Builder:
         reason = self.model.unscored_reason(cursor)
         if reason:
             return reason
-        hidden = [view.name for view in views if view.hand_hidden]
+        hidden = [view.name for view in views if HIDDEN in view.hand]
         if hidden:
             return f"cannot score here: {self.viewer}'s view hides the other hands"
         return ""

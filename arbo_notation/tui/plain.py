@@ -65,7 +65,7 @@ def plain_lines(model: ReplayModel, start: int = 0) -> Iterator[str]:
             yield from _comments(turn.comments_before + turn.comments_after)
             for number in range(len(turn.variations)):
                 yield from _variation_lines(model, ((index - 1, number),), "  ")
-        yield render_game(model.state_at(cursor), hidden_hands=model.hidden_hands(cursor))
+        yield render_game(model.state_at(cursor), hands=model.shown_hands(cursor))
     if main.error is not None:
         yield ""
         yield f"== the replay stops: {main.error} =="
