@@ -110,3 +110,53 @@ def test_different_games_do_not_merge():
 def test_merge_needs_two_files():
     result = CliRunner().invoke(app, ["merge", "only.arb"])
     assert result.exit_code == 2 and "two seats or more" in result.stderr
+
+
+# -- the README's section and its samples --------------------------------------------------------
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
+SEATS_NOTES = {"Ana": (3, "Ma8 early: my maple path ends here"), "Ben": (4, "Rp1 beside Cb1: a path can start from it")}
+
+
+def seats_game():
+    return simulate_game(["Ana", "Ben", "Cleo"], "seats", ["greedy"], event="Seat records", date="2026-11-20")
+
+
+def test_the_seat_samples_are_the_seats_of_a_simulated_game_with_a_comment_each():
+    game = seats_game()
+    for seat in game.header.players:
+        expected = partial_record(game, seat)
+        if seat in SEATS_NOTES:
+            index, text = SEATS_NOTES[seat]
+            turns = list(expected.turns)
+            turns[index] = replace(turns[index], comments_after=(Comment(text),))
+            expected = replace(expected, turns=tuple(turns))
+        sample = ROOT / "samples" / "seats" / f"{seat.lower()}.arb"
+        assert sample.read_text(encoding="utf-8") == format_game(expected)
+
+
+def test_the_readmes_knowledge_commands_run_and_say_what_it_says(tmp_path, monkeypatch):
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## What each player knows, and merging seats", 1)[1].split("\n## ", 1)[0]
+    commands = section.split("```sh\n", 1)[1].split("```", 1)[0].splitlines()
+    assert [c.split()[1] for c in commands] == ["state", "replay", "merge"]
+    monkeypatch.chdir(ROOT)
+    runner = CliRunner()
+    state = runner.invoke(app, commands[0].split()[1:])
+    assert state.exit_code == 0
+    assert "hand:    Rp3 ?? ?? ?? ?? ?? ??" in state.stdout and "hand:    Ca2 Cb1 Cb3 Tp2 ?? ?? ??" in state.stdout
+    words = commands[1].split()[1:]
+    target = words[words.index("--screenshot") + 1]
+    words[words.index("--screenshot") + 1] = str(tmp_path / "shot.svg")
+    assert runner.invoke(app, words).exit_code == 0
+    assert (tmp_path / "shot.svg").read_text(encoding="utf-8") == (ROOT / target).read_text(encoding="utf-8")
+    assert f"]({target})" in section
+    words = commands[2].split()[1:]
+    words[words.index("-o") + 1] = str(tmp_path / "table.arb")
+    assert runner.invoke(app, words).exit_code == 0
+    merged = arbo.read_games(tmp_path / "table.arb")[0]
+    game = seats_game()
+    assert merged.header == game.header and merged.reveals == game.reveals and merged.result == game.result
+    assert [t.notation() for t in merged.turns] == [t.notation() for t in game.turns]
+    assert [c.text for c in merged.turns[3].comments_after] == ["Ana: Ma8 early: my maple path ends here"]
+    assert "{Ana: Ma8 early: my maple path ends here}" in section
