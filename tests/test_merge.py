@@ -160,3 +160,16 @@ def test_the_readmes_knowledge_commands_run_and_say_what_it_says(tmp_path, monke
     assert [t.notation() for t in merged.turns] == [t.notation() for t in game.turns]
     assert [c.text for c in merged.turns[3].comments_after] == ["Ana: Ma8 early: my maple path ends here"]
     assert "{Ana: Ma8 early: my maple path ends here}" in section
+
+
+def test_a_missing_or_unreadable_file_is_one_message(tmp_path):
+    runner = CliRunner()
+    seat = str(ROOT / "samples" / "seats" / "ana.arb")
+    missing = runner.invoke(app, ["merge", str(tmp_path / "nothere.arb"), seat])
+    assert missing.exit_code == 1 and missing.stderr == f"arbo: {tmp_path / 'nothere.arb'}: no such file\n"
+    broken = tmp_path / "broken.arb"
+    broken.write_text("---\nplayers: [Ana, Ben]\n---\n1. Ana d d\n", encoding="utf-8")
+    bad = runner.invoke(app, ["merge", str(broken), seat])
+    assert bad.exit_code == 1 and "broken.arb:" in bad.stderr and "Traceback" not in bad.output
+    other = runner.invoke(app, ["merge", seat, str(ROOT / "samples" / "four-players.arb")])
+    assert other.exit_code == 1 and "not the same game" in other.stderr

@@ -36,13 +36,15 @@ def merge(
         fail("merge needs the records of two seats or more", EXIT_USAGE)
     games = []
     for path in files:
-        text, name = read_input(path)
         try:
+            text, name = read_input(path)
             games.append(parse(text, name))
         except NotationErrors as error:
             for notation_error in error.errors:
                 echo_error(notation_error)
             raise typer.Exit(EXIT_INVALID) from None
+        except ArboError as error:
+            fail(str(error))
     counts = {len(g) for g in games}
     if len(counts) != 1:
         fail("the files hold different numbers of games: "
