@@ -66,4 +66,4 @@ def merge(
 
 
 def register(app: typer.Typer) -> None:
-    app.command()(merge)
+    app.command("merge", short_help="Join the records of one game made from different seats into one.")(merge)
