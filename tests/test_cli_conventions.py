@@ -327,7 +327,7 @@ class _FakeApp:
 
     runs: list = []
 
-    def __init__(self, model) -> None:
+    def __init__(self, model, **options) -> None:
         self.model = model
 
     def run(self) -> None:

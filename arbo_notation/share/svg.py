@@ -320,8 +320,9 @@ def render_diagram(diagram: Diagram) -> str:
 
 
 def seats_of(game: Game, *, hidden: Iterable[str] = (), marked: Mapping[str, Coord] | None = None,
-             only: str | None = None) -> tuple[Seat, ...]:
-    """The panels of a position: every player (or ``only`` one), hands in ``hidden`` as unseen cards."""
+             only: str | None = None, hands: Mapping[str, tuple[str, ...]] | None = None) -> tuple[Seat, ...]:
+    """The panels of a position: every player (or ``only`` one), hands in ``hidden`` as unseen cards
+    (or each hand as ``hands`` shows it: a point of view's knowledge)."""
     hidden = set(hidden)
     marked = marked or {}
     seats = []
@@ -329,7 +330,9 @@ def seats_of(game: Game, *, hidden: Iterable[str] = (), marked: Mapping[str, Coo
         if only is not None and player != only:
             continue
         view = game.hand(player)
-        if player in hidden:
+        if hands is not None:
+            hand = hands[player]
+        elif player in hidden:
             hand: tuple[str, ...] = (HIDDEN,) * len(view)
         else:
             hand = tuple(str(c) for c in view.known) + (HIDDEN,) * view.hidden
