@@ -51,7 +51,7 @@ def export(
 
     title = _title(loaded)
     page = build_page(loaded.trees, viewer=viewer, unread=loaded.unread, title=title)
-    write_output(page, out)
+    write_output(page, out, "HTML page")
     raise typer.Exit(EXIT_INVALID if loaded.findings else 0)
 
 
