@@ -134,29 +134,14 @@ def _format_of(out: str | None, asked: PictureFormat | None, animation: bool) ->
 
 def _position_svg(model, player: str | None, score: bool) -> str:
     """The SVG of the model's current position (scored when asked: status 2 when it cannot be)."""
-    from ..share.svg import Diagram, render_diagram, seats_of
+    from ..share.svg import position_diagram, render_diagram
 
-    state = model.state
-    sheet = None
     if score:
-        hidden = model.hidden_hands()
-        if hidden:
+        if model.hidden_hands():
             fail(f"--score shows every hand, and {model.perspective}'s view hides the others' before the end", EXIT_USAGE)
-        sheet = model.sheet()
-        if sheet is None:
+        if model.sheet() is None:
             fail(f"--score: {model.unscored_reason()} after turn {model.turns_played}", EXIT_USAGE)
-    marked = {}
-    if model.turn is not None:
-        marked[model.turn.player] = model.turn.plant.coord
-    diagram = Diagram(
-        seats=seats_of(state, hidden=model.hidden_hands(), marked=marked, only=player),
-        species=model.species,
-        title=_title(model),
-        subtitle=_subtitle(model),
-        sheet=sheet,
-        columns=1 if player is not None else 2,
-    )
-    return render_diagram(diagram)
+    return render_diagram(position_diagram(model, player=player, scored=score))
 
 
 def _write_animation(model, player: str | None, kind: PictureFormat, scale: float | None, out: str | None) -> None:
@@ -175,27 +160,6 @@ def _write_animation(model, player: str | None, kind: PictureFormat, scale: floa
         frames[-1] = Frame(frames[-1].svg, LAST_MS)
     animation = animation_of(frames, Motion(kind.value), scale or ANIMATION_SCALE)
     write_output(animation, out, f"{kind.value.upper()} of {len(frames)} frames")
-
-
-def _title(model) -> str:
-    header = model.header
-    players = model.players
-    names = " vs ".join(players) if len(players) == 2 else ", ".join(players)
-    return " · ".join(part for part in (header.event, header.date, names) if part)
-
-
-def _subtitle(model) -> str:
-    state = model.state
-    played = model.turns_played
-    if state.is_over:
-        where = f"after turn {played}: game over"
-    elif played == 0:
-        where = f"start: {state.current_player} to play turn 1"
-    else:
-        where = f"after turn {played}: {state.current_player} to play"
-    deck = f"deck {state.deck_size} card{'s' if state.deck_size != 1 else ''}"
-    view = f"{model.perspective}'s view" if model.perspective and not state.is_over else ""
-    return " · ".join(part for part in (where, deck, view) if part)
 
 
 def register(app: typer.Typer) -> None:

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
 from ..engine.cards import Card, Coord
 from ..engine.scoring import PathScore, ScoreSheet
 from ..engine.state import Game
 from .palette import HIDDEN_FILL, HIDDEN_INK, Colour, species_colours
+
+if TYPE_CHECKING:
+    from ..navigation import ReplayModel
 
 CELL = 46  # a card on the grid
 STEP = 50  # from one grid cell to the next
@@ -380,3 +383,40 @@ def seats_of(game: Game, *, hidden: Iterable[str] = (), marked: Mapping[str, Coo
             marked=marked.get(player),
         ))
     return tuple(seats)
+
+
+def position_diagram(model: "ReplayModel", *, player: str | None = None, scored: bool = False) -> Diagram:
+    """The diagram of a replay's current position as its perspective sees it (only ``player``'s
+    panel when given), scored when asked and it can be (see ``ReplayModel.sheet``)."""
+    marked = {}
+    if model.turn is not None:
+        marked[model.turn.player] = model.turn.plant.coord
+    return Diagram(
+        seats=seats_of(model.state, hidden=model.hidden_hands(), marked=marked, only=player),
+        species=model.species,
+        title=_title(model),
+        subtitle=_subtitle(model),
+        sheet=model.sheet() if scored and not model.hidden_hands() else None,
+        columns=1 if player is not None else 2,
+    )
+
+
+def _title(model: "ReplayModel") -> str:
+    header = model.header
+    players = model.players
+    names = " vs ".join(players) if len(players) == 2 else ", ".join(players)
+    return " · ".join(part for part in (header.event, header.date, names) if part)
+
+
+def _subtitle(model: "ReplayModel") -> str:
+    state = model.state
+    played = model.turns_played
+    if state.is_over:
+        where = f"after turn {played}: game over"
+    elif played == 0:
+        where = f"start: {state.current_player} to play turn 1"
+    else:
+        where = f"after turn {played}: {state.current_player} to play"
+    deck = f"deck {state.deck_size} card{'s' if state.deck_size != 1 else ''}"
+    view = f"{model.perspective}'s view" if model.perspective and not state.is_over else ""
+    return " · ".join(part for part in (where, deck, view) if part)
