@@ -60,6 +60,17 @@ def png_of(svg: str, scale: float = DEFAULT_SCALE) -> bytes:
     ))
 
 
+def compact_png(svg: str, scale: float = ANIMATION_SCALE, colours: int = 128) -> bytes:
+    """The PNG of an SVG diagram in a palette of ``colours`` (a third of the size or less: the
+    diagrams have few colours besides the edges of their letters), for embedding."""
+    from PIL import Image
+
+    picture = Image.open(io.BytesIO(png_of(svg, scale))).convert("RGB")
+    out = io.BytesIO()
+    picture.quantize(colors=colours, method=Image.Quantize.MEDIANCUT).save(out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
 def png_size(png: bytes) -> tuple[int, int]:
     """A PNG's width and height in pixels, from its header."""
     if png[:8] != b"\x89PNG\r\n\x1a\n":
