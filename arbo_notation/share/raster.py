@@ -14,7 +14,7 @@ from enum import Enum
 from importlib import resources
 from typing import Sequence
 
-FONT_FAMILY = "DejaVu Sans"
+FONT_FAMILY = "DejaVu Sans Arbo"
 #: Put before the SVG's own style: its system font list finds nothing on a bare machine.
 FONT_STYLE = f"text {{ font-family: '{FONT_FAMILY}', sans-serif !important; }}"
 BACKGROUND = (0xF6, 0xF4, 0xEE)  # the diagrams' background, for frames of different sizes
