@@ -200,3 +200,16 @@ def test_autoplay_steps_through_the_game_pauses_and_keeps_its_speed(page, pages,
         play.click()  # at the end: from the start again
         assert tab.status() == "Start: Ana to play turn 1"
         assert tab.errors == []
+
+
+def test_the_docs_screenshots_are_made_by_their_script(tmp_path):
+    import runpy
+
+    script = runpy.run_path(str(ROOT / "docs" / "screenshots.py"))
+    written = script["screenshots"](tmp_path)
+    assert [path.name for path in written] == ["page-phone.png", "page-desktop.png"]
+    assert [Image.open(path).size for path in written] == [(360, 800), (1280, 900)]
+    for name, size in (("page-phone.png", (360, 800)), ("page-desktop.png", (1280, 900))):
+        assert Image.open(ROOT / "docs" / name).size == size  # the committed ones, made so
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "](docs/page-phone.png)" in readme and "python docs/screenshots.py" in readme

@@ -102,3 +102,38 @@ def test_a_game_animation_is_also_written_as_webp_or_apng(tmp_path, suffix, kind
     animation = picture(out.read_bytes())
     assert result.exit_code == 0
     assert animation.format == kind and animation.n_frames == 19
+
+
+def og_tags(page: str) -> dict[str, str]:
+    import html
+
+    return {name: html.unescape(value) for name, value in re.findall(r'<meta property="(og:[a-z:]+)" content="([^"]*)">', page)}
+
+
+def test_the_page_carries_open_graph_tags_with_the_final_position_embedded(tmp_path):
+    import base64
+
+    result = runner.invoke(app, ["export", FOUR, "--to", "html"])
+    tags = og_tags(result.stdout)
+    assert result.exit_code == 0
+    assert tags["og:title"] == "Family table · 2026-11-01 · Ana, Ben, Cleo, Dev"
+    assert tags["og:description"] == "Dev wins with 19 (Cleo 17, Ana 3, Ben 0) · 36 turns"
+    prefix = "data:image/png;base64,"
+    assert tags["og:image"].startswith(prefix) and tags["og:image:type"] == "image/png"
+    embedded = picture(base64.b64decode(tags["og:image"][len(prefix):]))
+    scored = picture(png_of(render(FOUR, "--score").stdout, 1))
+    assert embedded.size == scored.size and difference(embedded, scored) < 2
+    assert len(tags["og:image"]) < 90_000
+
+
+def test_a_players_view_shows_that_view_in_the_preview_and_no_preview_leaves_it_out():
+    import base64
+
+    unfinished = str(ROOT / "samples" / "unfinished.arb")
+    tags = og_tags(runner.invoke(app, ["export", unfinished, "--to", "html", "--as", "Ana"]).stdout)
+    assert tags["og:description"] == "after turn 14: Ana to play · deck 7 cards · Ana's view · 14 turns"
+    embedded = picture(base64.b64decode(tags["og:image"].split(",", 1)[1]))
+    view = picture(png_of(render(unfinished, "--as", "Ana").stdout, 1))
+    assert difference(embedded, view) < 2  # the others' hands hidden, as in Ana's view
+    bare = runner.invoke(app, ["export", unfinished, "--to", "html", "--no-preview"])
+    assert bare.exit_code == 0 and og_tags(bare.stdout) == {} and "og:" not in bare.stdout
