@@ -25,30 +25,34 @@ def export(page: Path) -> None:
     subprocess.run(command, check=True, capture_output=True)
 
 
-def screenshots(folder: Path) -> list[Path]:
-    """Write the screenshots into ``folder``; their paths."""
+def screenshots(folder: Path, browser) -> list[Path]:
+    """Write the screenshots into ``folder`` with a playwright browser; their paths."""
+    written = []
+    with tempfile.TemporaryDirectory() as work:
+        page_file = Path(work) / "four-players.html"
+        export(page_file)
+        for name, (width, height) in SHOTS.items():
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.goto(page_file.as_uri() + FRAGMENT)
+            page.screenshot(path=str(folder / name))
+            written.append(folder / name)
+            page.close()
+    return written
+
+
+def main(folder: Path) -> None:
     sys.path.insert(0, str(ROOT / "tests"))
     from browser_support import CHROMIUM_ARGS, chromium_path
     from playwright.sync_api import sync_playwright
 
-    written = []
-    with tempfile.TemporaryDirectory() as work, sync_playwright() as playwright:
-        page_file = Path(work) / "four-players.html"
-        export(page_file)
+    with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         try:
-            for name, (width, height) in SHOTS.items():
-                page = browser.new_page(viewport={"width": width, "height": height})
-                page.goto(page_file.as_uri() + FRAGMENT)
-                page.screenshot(path=str(folder / name))
-                written.append(folder / name)
-                page.close()
+            for path in screenshots(folder, browser):
+                print(f"wrote {path}", file=sys.stderr)
         finally:
             browser.close()
-    return written
 
 
 if __name__ == "__main__":
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs"
-    for path in screenshots(target):
-        print(f"wrote {path}", file=sys.stderr)
+    main(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs")
