@@ -137,3 +137,21 @@ def test_a_players_view_shows_that_view_in_the_preview_and_no_preview_leaves_it_
     assert difference(embedded, view) < 2  # the others' hands hidden, as in Ana's view
     bare = runner.invoke(app, ["export", unfinished, "--to", "html", "--no-preview"])
     assert bare.exit_code == 0 and og_tags(bare.stdout) == {} and "og:" not in bare.stdout
+
+
+def test_image_url_puts_the_hosted_picture_in_the_preview_and_nothing_else():
+    result = runner.invoke(app, ["export", TWO, "--to", "html", "--image-url", "https://example.org/end.png"])
+    tags = og_tags(result.stdout)
+    assert result.exit_code == 0 and tags["og:image"] == "https://example.org/end.png"
+    assert "data:image/png" not in result.stdout
+
+
+@pytest.mark.parametrize("args", [
+    ["--image-url", "end.png"],
+    ["--image-url", "javascript:alert(1)"],
+    ["--image-url", "https://example.org/end.png", "--no-preview"],
+])
+def test_image_url_is_an_http_address_of_a_preview(args):
+    result = runner.invoke(app, ["export", TWO, "--to", "html", *args])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == f"arbo: --image-url {args[1]}: give the http(s) address of the picture, without --no-preview\n"

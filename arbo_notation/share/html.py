@@ -76,10 +76,12 @@ def page_data(trees: Sequence[GameTree], viewer: str | None = None, unread: Sequ
 @dataclass(frozen=True, slots=True)
 class Preview:
     """What a chat shows of a link to the page once it is hosted (Open Graph): a line about the
-    game and a picture of its final position, embedded in the page as a PNG."""
+    game and a picture of its final position, embedded in the page as a PNG (some link previewers
+    take only a picture at an address: ``image_url``)."""
 
     description: str
     png: bytes | None = None
+    image_url: str | None = None  # where the picture is hosted, taken over the embedded one
 
 
 def preview_tags(title: str, preview: Preview | None) -> str:
@@ -87,8 +89,10 @@ def preview_tags(title: str, preview: Preview | None) -> str:
     if preview is None:
         return ""
     tags = [("og:type", "website"), ("og:title", title), ("og:description", preview.description)]
-    if preview.png is not None:
+    image = preview.image_url
+    if image is None and preview.png is not None:
         image = "data:image/png;base64," + base64.b64encode(preview.png).decode("ascii")
+    if image is not None:
         tags += [("og:image", image), ("og:image:type", "image/png"), ("og:image:alt", preview.description)]
     lines = [f'<meta property="{name}" content="{escape(value)}">' for name, value in tags]
     lines.append(f'<meta name="description" content="{escape(preview.description)}">')
