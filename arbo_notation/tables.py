@@ -188,6 +188,14 @@ def is_export(folder: Path) -> bool:
     return games.is_dir() and any(_PART.fullmatch(p.name) for p in games.iterdir())
 
 
+def schema_version_of(table_folder: Path) -> str | None:
+    """The schema version its first part's metadata gives a table (None when it gives none)."""
+    parts = sorted(p for p in table_folder.iterdir() if _PART.fullmatch(p.name))
+    metadata = pq.read_schema(parts[0]).metadata or {}
+    version = metadata.get(b"arbo.schema_version")
+    return None if version is None else version.decode()
+
+
 def part_glob(folder: Path, table: str) -> str:
     """The pattern of a table's parts, as DuckDB's read_parquet takes it."""
     return str(folder / table / "part-*.parquet")
