@@ -42,7 +42,7 @@ SELECT grouped, player, count(*) AS games,
        first(file ORDER BY score DESC, file, game) AS best_file,
        first(game ORDER BY score DESC, file, game) AS best_game
 FROM seated GROUP BY ALL
-ORDER BY grouped, wins / games DESC, wins DESC, mean_score DESC, player
+ORDER BY grouped, wins DESC, wins / games DESC, mean_score DESC, player
 """
 
 _SEATS = """
