@@ -3,7 +3,9 @@ more than once (the same game twice, or the same game from different seats).
 
 A filter reads a game's header alone unless it asks who won (the game is then replayed and
 scored by the engine); duplicates compare the games' deals and turns, whatever their headers,
-comments, glyphs and variations.
+comments, glyphs and variations, by two digests a game (what every seat sees, and all the record
+knows); the few games recorded in more than one way are read again to tell records from other
+seats, which agree wherever both know a card, from records that disagree.
 """
 
 from __future__ import annotations
@@ -102,6 +104,31 @@ def record_key(record: GameRecord) -> bytes:
     return _digest(parts)
 
 
+def knowledge(record: GameRecord) -> tuple:
+    """What a record knows of the hidden cards: the deck, the dealt hands, the card of each draw
+    (None where it does not say) and the revealed hands."""
+    header = record.header
+    return (
+        header.deck,
+        {name: sorted(map(str, cards)) for name, cards in header.hands.items()},
+        [draw.card for turn in record.turns for draw in turn.draws],
+        {reveal.player: sorted(map(str, reveal.cards)) for reveal in record.reveals},
+    )
+
+
+def compatible(one: tuple, other: tuple) -> bool:
+    """Whether two records of the same play (the same public key) can be of one game: wherever
+    both know a card, they know the same."""
+    (deck, hands, draws, reveals), (deck2, hands2, draws2, reveals2) = one, other
+    if deck is not None and deck2 is not None and deck != deck2:
+        return False
+    if any(hands2.get(name, cards) != cards for name, cards in hands.items()):
+        return False
+    if any(a is not None and b is not None and a != b for a, b in zip(draws, draws2)):
+        return False
+    return all(reveals2.get(name, cards) == cards for name, cards in reveals.items())
+
+
 @dataclass(slots=True)
 class Duplicates:
     """The games seen so far, by what every seat sees of them and by all their record knows."""
@@ -112,16 +139,36 @@ class Duplicates:
         records = self.seen.setdefault(public_key(record), {})
         records.setdefault(record_key(record), []).append(place)
 
-    def groups(self) -> Iterator[tuple[str, list[Place]]]:
-        """("same game", the places of one game recorded the same way more than once) and
-        ("other seats", a place of each way the same game was recorded, more than one), in the
-        order the games were met."""
+    def to_compare(self) -> set[Place]:
+        """A place of each way a game was recorded, for the games recorded in more than one way:
+        their records are read again (a game at a time, so that no record is kept meanwhile)."""
+        return {places[0] for records in self.seen.values() if len(records) > 1 for places in records.values()}
+
+    def groups(self, known: dict[Place, tuple]) -> Iterator[tuple[str, list[Place]]]:
+        """In the order the games were met: ("same game", the places of a game recorded the same
+        way more than once); ("other seats", a place of each way the same game was recorded, more
+        than one, that agree wherever both know a card); ("conflicting", a place of each way
+        that disagrees with the others on a card). ``known`` gives the knowledge of each place
+        of to_compare()."""
         for records in self.seen.values():
             for places in records.values():
                 if len(places) > 1:
                     yield "same game", places
-            if len(records) > 1:
-                yield "other seats", [places[0] for places in records.values()]
+            if len(records) < 2:
+                continue
+            clusters: list[list[Place]] = []
+            for places in records.values():
+                place = places[0]
+                cluster = next((c for c in clusters if all(compatible(known[place], known[p]) for p in c)), None)
+                if cluster is None:
+                    clusters.append([place])
+                else:
+                    cluster.append(place)
+            for cluster in clusters:
+                if len(cluster) > 1:
+                    yield "other seats", cluster
+            if len(clusters) > 1:
+                yield "conflicting", [cluster[0] for cluster in clusters]
 
 
 def piece_place(file: str, piece: GameText, header: Header | None) -> Place:

@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arbo_notation.cli import app
+from arbo_notation.engine.cards import Card
 from arbo_notation.notation.reading import parse
 from arbo_notation.notation.record import Comment, Draw, DrawKind
 from arbo_notation.notation.writer import format_game
@@ -148,3 +149,19 @@ def test_duplicates_across_headers_and_annotations_and_from_other_seats(club, tm
 
 def test_different_games_are_no_duplicates(club):
     assert run("grep", club, "--duplicates").stdout == ""
+
+
+def test_records_of_the_same_turns_that_disagree_on_a_card_are_conflicting(club, tmp_path):
+    [game] = parse((club / "two-player-omniscient.arb").read_text())
+    turns = list(game.turns)
+    first = turns[0]
+    slipped = Draw(DrawKind.DECK, card=Card("Ma", 1))  # 1. Ana d:Ja6 d:Ma7 ... with Ma7 written Ma1
+    turns[0] = dataclasses.replace(first, draws=(first.draws[0], slipped))
+    (tmp_path / "slip.arb").write_text(format_game(dataclasses.replace(game, turns=tuple(turns))))
+    (tmp_path / "ana.arb").write_text(format_game(_from_anas_seat(game)))
+    done = run("grep", club / "two-player-omniscient.arb", tmp_path / "slip.arb", tmp_path / "ana.arb",
+               "--duplicates")
+    original = f"{club / 'two-player-omniscient.arb'}:1 (game 1)"
+    slip, seat = f"{tmp_path / 'slip.arb'}:1 (game 1)", f"{tmp_path / 'ana.arb'}:1 (game 1, as Ana)"
+    # Ana's record knows her own draw Ma7: it agrees with the referee's, not with the slip
+    assert done.stdout.splitlines() == [f"other seats: {original}, {seat}", f"conflicting: {original}, {slip}"]

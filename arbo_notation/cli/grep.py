@@ -17,7 +17,7 @@ FILE... are records (.arb) and folders (their .arb files at any depth). Every op
 
 The games are printed as they are written, comments and all, a blank line between them; --list prints their places instead (FILE:LINE (game N)).
 
---duplicates prints, among the games that match, each game recorded more than once: "same game" for the same deal and turns recorded the same way (whatever the headers, comments, glyphs and variations), and "other seats" for the same game recorded from different seats (one record of each), which `arbo merge` joins.
+--duplicates prints, among the games that match, each game recorded more than once: "same game" for the same deal and turns recorded the same way (whatever the headers, comments, glyphs and variations); "other seats" for the same game recorded from different seats (one record of each), which agree wherever both know a card and which `arbo merge` joins; and "conflicting" for records of the same turns on the table that disagree on a card (a slip in one of them).
 
 A game that cannot be read is named on stderr when a filter needs more than its header (the exit status is then 1); no match is not an error.
 
@@ -119,10 +119,41 @@ def run(paths: list[str], filters, *, listed: bool, duplicates: bool) -> int:
         except ArboError as error:
             status = EXIT_INVALID
             typer.echo(f"arbo: {error}", err=True)
-    for kind, places in found.groups():
-        typer.echo(f"{kind}: {', '.join(map(str, places))}")
+    if duplicates:
+        known, unread = _knowledge(found.to_compare())
+        status = status or unread
+        for kind, places in found.groups(known):
+            typer.echo(f"{kind}: {', '.join(map(str, places))}")
     sys.stdout.flush()
     return status
+
+
+def _knowledge(places) -> tuple[dict, int]:
+    """The knowledge of the games at the places, read again; and the exit status of reading them."""
+    from ..corpus import file_pieces
+    from ..grep import knowledge, piece_place
+    from ..notation import fastread
+    from ..notation.games import GameText
+
+    wanted: dict[str, set[int]] = {}
+    for place in places:
+        wanted.setdefault(place.file, set()).add(place.game)
+    known = {}
+    for name, games in wanted.items():
+        try:
+            for piece in file_pieces("-" if name == "<stdin>" else name):
+                if isinstance(piece, GameText) and piece.index in games:
+                    header = fastread.read_header_of(piece.text, name, piece.first_line)
+                    record = _record(name, piece, header)
+                    if record is not None:
+                        known[piece_place(name, piece, record.header)] = knowledge(record)
+        except ArboError as error:  # the file changed since it was read
+            typer.echo(f"arbo: {error}", err=True)
+            return known, EXIT_INVALID
+    if len(known) != len(places):
+        typer.echo("arbo: the files changed while they were read: run again", err=True)
+        return {place: known.get(place, (None, {}, [], {})) for place in places}, EXIT_INVALID
+    return known, 0
 
 
 def _record(name: str, piece, header):
