@@ -110,6 +110,20 @@ class GameRows:
     def of(self, table: str) -> list[tuple]:
         return [self.game] if table == "games" else self.turns if table == "turns" else self.scores
 
+    @property
+    def number(self) -> int:
+        """The game's place in its file (its ``game``)."""
+        return self.game[1]
+
+    @property
+    def valid(self) -> bool:
+        return self.game[3]
+
+    @property
+    def error(self) -> str | None:
+        """Its first error, as `arbo check` prints it (None when valid)."""
+        return self.game[4]
+
 
 def game_rows(file: str, piece: GameText, *, with_turns: bool = True) -> GameRows:
     """The rows of one game cut from the file ``file`` (as given), read and replayed; a game that
@@ -346,7 +360,7 @@ def load_files(files: Iterable[str], sink, *, with_turns: bool = True, invalid=N
             for rows in file_rows(path, with_turns=with_turns, report=preamble):
                 sink.add(rows)
                 tally.games += 1
-                if not rows.game[3]:
+                if not rows.valid:
                     tally.invalid += 1
                     if invalid is not None:
                         invalid(rows)

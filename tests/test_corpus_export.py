@@ -213,3 +213,28 @@ def test_simulate_to_parquet_writes_the_tables_the_export_of_its_records_writes(
 def test_simulate_to_parquet_needs_a_directory():
     done = run("simulate", "-p", "2", "--to", "parquet")
     assert done.exit_code == 2 and "give --out DIR" in done.stderr
+
+
+@pytest.mark.parametrize("args, missing", [
+    (["convert", "SAMPLE", "--to", "parquet", "-o", "OUT"], "pyarrow"),
+    (["simulate", "-p", "2", "--out", "OUT", "--to", "parquet"], "pyarrow"),
+    (["stats", "SAMPLE"], "duckdb"),
+])
+def test_without_the_data_extra_the_commands_that_need_it_say_how_to_install_it(args, missing, tmp_path):
+    import subprocess
+    import sys
+
+    script = f"import sys; sys.modules[{missing!r}] = None\nfrom arbo_notation.cli import main; main()"
+    values = [str(SAMPLES / "annotated.arb") if a == "SAMPLE" else str(tmp_path / "t") if a == "OUT" else a
+              for a in args]
+    done = subprocess.run([sys.executable, "-c", script, *values], capture_output=True, text=True)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert f"arbo: {missing} is not installed" in done.stderr and "pip install 'arbo-notation[data]'" in done.stderr
+    assert not (tmp_path / "t").exists()
+
+
+def test_standard_input_is_exported_as_stdin(tmp_path):
+    text = (SAMPLES / "annotated.arb").read_text()
+    done = runner.invoke(app, ["convert", "-", "--to", "parquet", "-o", str(tmp_path)], input=text)
+    assert done.exit_code == 0, done.output
+    assert pq.read_table(tmp_path / "games").column("file").to_pylist() == ["<stdin>"]

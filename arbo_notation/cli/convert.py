@@ -3,7 +3,6 @@ corpus of records to Parquet tables (games, turns, scores) for DuckDB, Polars or
 
 from __future__ import annotations
 
-import sys
 from enum import Enum
 from pathlib import Path, PurePath
 from typing import Iterable, Iterator, List, Optional
@@ -179,13 +178,10 @@ def convert(
     convert_one(files[0], to, source)
 
 
-#: From this much .arb text on, a terminal gets a progress bar on stderr.
-PROGRESS_FROM_BYTES = 16 << 20
-
-
 def export_parquet(paths: list[str], out: Path, *, games_per_part: int, quiet: bool) -> int:
     """Write the games of the paths as Parquet tables in ``out``; the exit status."""
     from ..corpus import expand_paths, load_files
+    from .common import corpus_progress
 
     files = expand_paths(paths)
     try:
@@ -215,25 +211,7 @@ def _say(text: str) -> None:
 
 
 def _say_invalid(rows) -> None:
-    game = rows.game
-    typer.echo(f"{game[4]} (game {game[1]}, exported with valid = false)", err=True)
-
-
-def corpus_progress(files: list[str], label: str):
-    """A context giving ``advance(chars)``: a progress bar on a terminal for big inputs, else nothing."""
-    import contextlib
-    import os
-
-    sizes = sum(os.path.getsize(f) for f in files if f != "-" and os.path.isfile(f))
-    if sizes < PROGRESS_FROM_BYTES or not sys.stderr.isatty():
-        return contextlib.nullcontext(None)
-
-    @contextlib.contextmanager
-    def bar():
-        with typer.progressbar(length=sizes, label=label, file=sys.stderr) as progress:
-            yield progress.update
-
-    return bar()
+    typer.echo(f"{rows.error} (game {rows.number}, exported with valid = false)", err=True)
 
 
 def convert_one(file: str, to: Format, source: Optional[Format]) -> None:

@@ -33,8 +33,7 @@ Examples:
 
 
 def _say_invalid(rows) -> None:
-    game = rows.game
-    typer.echo(f"{game[4]} (game {game[1]}, not counted)", err=True)
+    typer.echo(f"{rows.error} (game {rows.number}, not counted)", err=True)
 
 
 def _say(text: str) -> None:
@@ -46,7 +45,7 @@ def gather(paths: list[str], by: Optional[str]) -> tuple[list, int]:
     from ..corpus import expand_paths, load_files
     from ..stats import compute, connect, load_export
     from ..tables import DuckDBCorpus, is_export
-    from .convert import corpus_progress
+    from .common import corpus_progress
 
     connection = connect()
     corpus = DuckDBCorpus(connection, tables=("games", "scores"))
