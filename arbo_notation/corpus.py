@@ -160,7 +160,8 @@ def record_rows(file: str, record: GameRecord, *, line: int | None = None, sourc
 
     replay = replay_game(record, source_lines=source_lines, hook=score_each_turn if with_turns else None)
     errors = [d for d in replay.diagnostics if d.severity is Severity.ERROR]
-    rows = GameRows(_game_row(file, record, line, errors[0] if errors else None, replay.sheet))
+    first = min(errors, key=lambda d: (d.line or 0, d.column or 0)) if errors else None  # as check orders them
+    rows = GameRows(_game_row(file, record, line, first, replay.sheet))
     if with_turns:
         rows.turns = [_turn_row(file, record.index, number, turn, mover_scores)
                       for number, turn in enumerate(record.turns, 1)]

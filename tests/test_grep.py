@@ -8,6 +8,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from arbo_notation.cli import app
@@ -165,3 +167,16 @@ def test_records_of_the_same_turns_that_disagree_on_a_card_are_conflicting(club,
     slip, seat = f"{tmp_path / 'slip.arb'}:1 (game 1)", f"{tmp_path / 'ana.arb'}:1 (game 1, as Ana)"
     # Ana's record knows her own draw Ma7: it agrees with the referee's, not with the slip
     assert done.stdout.splitlines() == [f"other seats: {original}, {seat}", f"conflicting: {original}, {slip}"]
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_any_game_and_its_record_from_a_seat_are_one_game_seen_otherwise(seed):
+    from arbo_notation.grep import compatible, knowledge, public_key, record_key
+    from arbo_notation.simulate import simulate_game
+
+    game = simulate_game(("Ana", "Ben"), seed)
+    seat = _from_anas_seat(game)
+    assert public_key(seat) == public_key(game) and record_key(seat) != record_key(game)
+    assert compatible(knowledge(game), knowledge(seat)) and compatible(knowledge(seat), knowledge(game))
+    assert record_key(_annotated_copy(game)) == record_key(game)
