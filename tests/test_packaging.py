@@ -201,3 +201,23 @@ def test_the_data_extra_is_declared_and_the_tests_install_it():
     assert {spec.split(">")[0] for spec in extras["data"]} == {"pyarrow", "duckdb"}
     assert "arbo-notation[data]" in extras["test"]
     assert not {"pyarrow", "duckdb"} & {spec.split(">")[0] for spec in config["project"]["dependencies"]}
+
+
+def test_no_module_imports_a_private_name_of_a_dependency():
+    """typer floats within its major version (pyproject.toml): arbo reaches only its public names."""
+    import ast
+
+    private = []
+    for path in sorted((ROOT / "arbo_notation").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            private += [f"{path.name}: {name}" for name in names
+                        if any(part.startswith("_") and not part.startswith("__") for part in name.split("."))]
+    assert private == []
+    dependencies = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    assert "typer>=0.29,<1" in dependencies

@@ -2,7 +2,8 @@
 
 ``yaml.safe_load`` alone is not enough for input from anyone: aliases let 350 bytes expand past a
 gigabyte ("billion laughs") or refer to themselves (data no writer can write back); deep nesting
-makes PyYAML's C composer crash the interpreter and the writers hit RecursionError; and a tagged
+makes PyYAML's C composer crash the interpreter (or, from PyYAML 6.0.4, libyaml refuse it in its own
+words, at a column of its own) and the writers hit RecursionError; and a tagged
 scalar it cannot build (``!!int ""``, ``!!bool x``) raises IndexError or KeyError rather than a
 YAMLError. ``load_yaml`` composes the document itself from the parser's events, refusing anchors,
 aliases and nesting deeper than a bound as it goes, then builds it with the safe constructor; any
@@ -62,7 +63,15 @@ def load_yaml(text: str, *, what: str, max_depth: int, text_at: Callable[[tuple[
     reader = loader(text)  # the pure-Python reader checks the characters here: a YAMLError
     try:
         composer = _Composer(reader, what, max_depth, text_at)
-        node = composer.document()
+        try:
+            node = composer.document()
+        except yaml.MarkedYAMLError as error:
+            if loader is yaml.SafeLoader or not _refused_nesting(error):
+                raise
+            # libyaml (0.2.6 and after) refuses a nesting of 1000 itself, while scanning ahead of
+            # the events our composer bounds: the pure reader, which scans no further than it
+            # must, meets our bound first and says where, in our words.
+            return load_yaml(text, what=what, max_depth=max_depth, text_at=text_at, loader=yaml.SafeLoader)
         if node is None:
             return None
         try:
@@ -73,6 +82,11 @@ def load_yaml(text: str, *, what: str, max_depth: int, text_at: Callable[[tuple[
             raise _construction_fault(node, error, composer.tagged) from None
     finally:
         reader.dispose()
+
+
+def _refused_nesting(error: yaml.MarkedYAMLError) -> bool:
+    """Whether the error is the C scanner's own refusal of deep nesting (flow or block)."""
+    return "nesting depth" in (error.problem or "")
 
 
 def deeper_than(value: Any, limit: int) -> bool:
