@@ -1,7 +1,8 @@
 """Hostile sizes: a record big in one way (broken turn lines, trailing comments, stray ')', '---'
 lines, a long header value or glyph run) is read in time linear in its size and memory bounded
-by it. Measured as growth, n against 2n within one run (CPU time, the best of three; traced
-memory), with margins wide enough for a busy machine: linear time doubles, quadratic quadruples."""
+by it. Measured as growth within one run: time n against 4n (CPU time, the best of three: linear
+time grows 4 times, quadratic 16, and the bound of 8 holds on a busy machine, where n against 2n
+with a bound of 3.2 failed once under a load of 19), memory n against 2n (traced)."""
 
 from __future__ import annotations
 
@@ -58,10 +59,12 @@ def check(text: str) -> None:
 @pytest.mark.parametrize("kind", SIZES)
 def test_check_time_grows_linearly(kind):
     n = SIZES[kind]
-    small, big = hostile(kind, n), hostile(kind, 2 * n)
+    small, big = hostile(kind, n), hostile(kind, 4 * n)
     check(small)  # the first run imports the parser
+    # Four times the input: linear time gives about 4, quadratic 16; the bound sits between, far
+    # enough from both that a busy machine (caches shared with other processes) cannot cross it.
     ratio = cpu(lambda: check(big)) / cpu(lambda: check(small))
-    assert ratio < 3.2, f"{kind}: twice the input took {ratio:.1f} times the CPU time"
+    assert ratio < 8, f"{kind}: four times the input took {ratio:.1f} times the CPU time"
 
 
 @pytest.mark.parametrize("kind", ["broken turn lines", "trailing comments", "long header value"])
@@ -69,7 +72,7 @@ def test_check_time_grows_linearly(kind):
 def test_fmt_and_convert_time_grows_linearly(tmp_path, kind, command):
     n = SIZES[kind]
     paths = []
-    for size in (n, 2 * n):
+    for size in (n, 4 * n):
         path = tmp_path / f"{size}.arb"
         path.write_text(hostile(kind, size), encoding="utf-8")
         paths.append(str(path))
@@ -79,7 +82,7 @@ def test_fmt_and_convert_time_grows_linearly(tmp_path, kind, command):
 
     run(paths[0])()
     ratio = cpu(run(paths[1])) / cpu(run(paths[0]))
-    assert ratio < 3.2, f"{kind}, {command[0]}: twice the input took {ratio:.1f} times the CPU time"
+    assert ratio < 8, f"{kind}, {command[0]}: four times the input took {ratio:.1f} times the CPU time"
 
 
 @pytest.mark.parametrize("kind", ["long header value", "long glyph run", "broken turn lines", "--- lines"])

@@ -9,7 +9,7 @@ from typing import Iterable, Iterator, List, Optional
 
 import typer
 
-from ..errors import ArboError, NotationErrors
+from ..errors import ArboError, NotationErrors, visible
 from .common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, read_input, write_data
 from .usage import one_of, whole_number
 
@@ -207,11 +207,11 @@ def export_parquet(paths: list[str], out: Path, *, games_per_part: int, quiet: b
 
 
 def _say(text: str) -> None:
-    typer.echo(text, err=True)
+    typer.echo(visible(text, "\n"), err=True)  # it may quote the record: no terminal commands from it
 
 
 def _say_invalid(rows) -> None:
-    typer.echo(f"{rows.error} (game {rows.number}, exported with valid = false)", err=True)
+    typer.echo(visible(f"{rows.error} (game {rows.number}, exported with valid = false)", "\n"), err=True)
 
 
 def convert_one(file: str, to: Format, source: Optional[Format]) -> None:
