@@ -326,3 +326,18 @@ def test_state_json_with_its_knowledge_is_still_what_score_reads(tmp_path):
     spectator = json.loads(runner.invoke(app, ["state", sample, "--turn", "20", "--as", "all", "--json"]).stdout)
     assert spectator["knowledge"]["view"]["omniscient"] is True
     assert runner.invoke(app, ["state", sample, "--as", "Zed"]).exit_code == 2
+
+
+def test_a_record_with_repaired_faults_keeps_every_view_whole():
+    # samples/invalid/rule-several-faults.arb: a wrong player's turn, draws naming cards that were
+    # not on top, and two reveals naming the same card: the replay repairs them, and every view
+    # keeps each hand to the cards the replay placed there.
+    tree = arbo.replay(arbo.read_games(ROOT / "samples" / "invalid" / "rule-several-faults.arb")[0])
+    for node in tree.walk():
+        position = node.position
+        for view in _views(tree.record.header.players):
+            for known in (node.knowledge(view), node.knowledge(view.with_hindsight())):
+                assert sum(h.unknown for h in known.hands.values()) + known.deck_size == len(known.unseen)
+                for player, hand in known.hands.items():
+                    assert len(hand) == len(position.hand(player))
+                    assert set(hand.known) <= set(position.hand(player).known)  # (the record knows every hand)
