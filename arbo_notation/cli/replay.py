@@ -5,6 +5,7 @@ Only the terminal UI imports textual, and only when it really opens (or renders 
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import Any, Optional
 
@@ -84,7 +85,12 @@ def _screenshot(model, size: tuple[int, int], knowledge: bool = False) -> str:
             await pilot.pause()
             return app.export_screenshot()
 
-    return asyncio.run(render())
+    return _XML_UNSAFE.sub("\ufffd", asyncio.run(render()))
+
+
+#: Characters XML 1.0 cannot hold: the screen shows record text made visible (errors.visible),
+#: and anything left over is replaced, so the screenshot is always an XML document.
+_XML_UNSAFE = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 def replay(

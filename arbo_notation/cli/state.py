@@ -7,7 +7,7 @@ from typing import NoReturn, Optional
 
 import typer
 
-from ..errors import ArboError
+from ..errors import ArboError, visible
 from .common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, read_input
 from .usage import whole_number
 
@@ -128,7 +128,8 @@ def state(
     else:
         title = " - ".join(x for x in (header.event, header.date) if x) or replay.record.file
         hands = {p: hand.shown() for p, hand in known.hands.items()}
-        typer.echo(render_game(position, title=f"{title}, game {game_number}, after turn {wanted}", hands=hands))
+        board = render_game(position, title=f"{title}, game {game_number}, after turn {wanted}", hands=hands)
+        typer.echo(visible(board, "\n"))  # the title is the record's: no terminal commands from it
     if replay.errors and turn is None:
         raise typer.Exit(EXIT_INVALID)
 

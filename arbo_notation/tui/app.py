@@ -20,6 +20,7 @@ from textual.widgets import DataTable, Input, Label, Static
 
 from ..engine.cards import species_name
 from ..engine.scoring import ScoreSheet, SpeciesScore
+from ..errors import visible
 from ..files import write_atomic
 from ..gcpause import freeze_long_lived, thaw_long_lived
 from ..navigation import Cursor, Notes, ReplayModel, scored_cells
@@ -246,11 +247,11 @@ class ScoringScreen(Screen[None]):
         when = f"after turn {model.turns_played}"
         if not state.is_over:
             when += " (as if the game ended here)"
-        yield Static(Text(f"Scoring {when} · {model.title()}"), id="score-title")
+        yield Static(Text(f"Scoring {when} · {visible(model.title())}"), id="score-title")
         with VerticalScroll(id="score-body"):
             sheet = self.sheet
             if sheet is None:
-                yield Static(Text(model.unscored_reason() or "this position cannot be scored"), id="unscored")
+                yield Static(Text(visible(model.unscored_reason() or "this position cannot be scored")), id="unscored")
             else:
                 yield self._table(sheet)
                 yield Static(Text(self._winner(sheet)), id="winner")
@@ -309,18 +310,18 @@ class ScoringScreen(Screen[None]):
 
 def turn_line(notes: Notes) -> Text:
     """The current turn in one line, for narrow screens where the notes panel is hidden."""
-    text = Text(notes.heading, style="bold")
+    text = Text(visible(notes.heading), style="bold")
     if notes.glyphs:
-        text.append(" " + " ".join(notes.glyphs), style="bold yellow")
+        text.append(visible(" " + " ".join(notes.glyphs)), style="bold yellow")
     if notes.in_variation:
-        text.append(f" · {notes.in_variation}", style="cyan")
+        text.append(visible(f" · {notes.in_variation}"), style="cyan")
     comments = notes.variation_before + notes.before + notes.after + notes.variation_after
     if comments:
-        text.append(" · " + " ".join(c.text.strip() for c in comments), style="italic")
+        text.append(visible(" · " + " ".join(c.text.strip() for c in comments)), style="italic")
     if notes.variations_here:
         text.append(f" · v: {notes.variations_here} variation{'s' if notes.variations_here > 1 else ''}", style="cyan")
     for problem in notes.problems:
-        text.append(f" · ✗ {problem}", style="bold red")
+        text.append(visible(f" · ✗ {problem}"), style="bold red")
     text.no_wrap = True
     text.overflow = "ellipsis"
     return text
@@ -396,7 +397,7 @@ class ReplayApp(App[None]):
     def _title_text(self) -> Text:
         text = Text("arbo replay", style="bold")
         text.append("  │  ", style="dim")
-        text.append(self.model.title())
+        text.append(visible(self.model.title()))
         return text
 
     # -- showing the cursor -----------------------------------------------------------------
@@ -409,7 +410,7 @@ class ReplayApp(App[None]):
         status = model.status()
         if status != self._status_text:
             self._status_text = status
-            self._status.update(Text(status), layout=False)
+            self._status.update(Text(visible(status)), layout=False)
         notes = model.notes()
         turn_text = turn_line(notes)
         if turn_text != self._turn_text:

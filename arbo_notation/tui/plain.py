@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..board import knowledge_lines, render_game
+from ..errors import visible
 from ..notation.record import Comment, Turn
 from ..navigation import MAIN, Cursor, Line, ReplayModel, seen_notation
 
@@ -44,7 +45,13 @@ def _variation_lines(model: ReplayModel, path: tuple[tuple[int, int], ...], inde
 
 def plain_lines(model: ReplayModel, start: int = 0, *, knowledge: bool = False) -> Iterator[str]:
     """The main line from the position after turn ``start`` to its end, then the scoring; with
-    ``knowledge``, what the view knows after each position (unseen cards, rights to score)."""
+    ``knowledge``, what the view knows after each position (unseen cards, rights to score). Text
+    from the record (header fields, comments) has its unprintable characters made visible, so a
+    record cannot send the terminal commands."""
+    return (visible(line, "\n") for line in _plain_lines(model, start, knowledge=knowledge))
+
+
+def _plain_lines(model: ReplayModel, start: int = 0, *, knowledge: bool = False) -> Iterator[str]:
     from ..report import render_sheet
 
     main = model.lines[MAIN]
