@@ -303,10 +303,13 @@ def _is_end(node: "Node") -> bool:
 
 
 def _reveals(node: "Node") -> list[tuple[str, tuple[Card, ...]]]:
-    if not _is_end(node) or not _table(node).is_over:
+    """The hands shown at scoring, at the main line's end: as the replay took them (a reveal it
+    refused, naming a card seen elsewhere, reveals nothing)."""
+    table = _table(node)
+    if not _is_end(node) or not table.is_over:
         return []
-    players = set(node.tree.record.header.players)
-    return [(r.player, r.cards) for r in node.tree.record.reveals if r.player in players]
+    shown = {r.player for r in node.tree.record.reveals}
+    return [(p, table.hand(p).known) for p in table.players if p in shown and not table.hand(p).hidden]
 
 
 def knowledge(node: "Node", view: View) -> Knowledge:
@@ -316,6 +319,12 @@ def knowledge(node: "Node", view: View) -> Knowledge:
         tracker.reveal(player, cards)
     position = _table(node)
     tracker.deck = position.deck_size
+    for player in position.players:
+        # A view knows no more than the record: a record whose faults the replay repaired keeps
+        # every hand to the cards the replay placed there.
+        table_hand = position.hand(player)
+        tracker.known[player] &= set(table_hand.known)
+        tracker.unknown[player] = len(table_hand) - len(tracker.known[player])
     unseen = _unseen(position, tracker)
     holders = [p for p in position.players if tracker.unknown[p] > 0]
     plain = frozenset(holders + ([None] if tracker.deck else []))

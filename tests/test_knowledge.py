@@ -210,6 +210,24 @@ def _check(known, position, truth):
         assert known.hands[seat].unknown == 0
 
 
+def _check_rights(known, position):
+    """The rights as known hold of the true hands: the true sum is within the range, a certain
+    right is held, an impossible one is not."""
+    from arbo_notation.engine.scoring import hand_sums, rights
+
+    hands = {p: position.hand(p).known for p in position.players}
+    for species in position.config.species:
+        sums = hand_sums(species, hands)
+        holders = rights(species, hands)
+        for player in position.players:
+            right = known.right(player, species)
+            assert right.low <= sums[player] <= right.high, f"{known.view}: {right} but the sum is {sums[player]}"
+            if right.status is Certainty.CERTAIN:
+                assert player in holders, f"{known.view}: {right} but {player} has no right"
+            if right.status is Certainty.IMPOSSIBLE:
+                assert player not in holders, f"{known.view}: {right} but {player} has the right"
+
+
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.integers(2, 4), seed=st.integers(0, 10_000), bot=st.sampled_from(["random", "greedy"]))
 def test_every_view_at_every_turn_is_true_to_the_omniscient_record(players, seed, bot):
@@ -220,10 +238,14 @@ def test_every_view_at_every_turn_is_true_to_the_omniscient_record(players, seed
         position = node.position
         truth = _truth(position)
         for view in views:
-            _check(node.knowledge(view), position, truth)
+            known = node.knowledge(view)
+            _check(known, position, truth)
+            _check_rights(known, position)
         if number % 5 == 0:  # hindsight costs a matching per view: every fifth turn is enough
             for view in views:
-                _check(node.knowledge(view.with_hindsight()), position, truth)
+                later = node.knowledge(view.with_hindsight())
+                _check(later, position, truth)
+                _check_rights(later, position)
 
 
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -304,3 +326,18 @@ def test_state_json_with_its_knowledge_is_still_what_score_reads(tmp_path):
     spectator = json.loads(runner.invoke(app, ["state", sample, "--turn", "20", "--as", "all", "--json"]).stdout)
     assert spectator["knowledge"]["view"]["omniscient"] is True
     assert runner.invoke(app, ["state", sample, "--as", "Zed"]).exit_code == 2
+
+
+def test_a_record_with_repaired_faults_keeps_every_view_whole():
+    # samples/invalid/rule-several-faults.arb: a wrong player's turn, draws naming cards that were
+    # not on top, and two reveals naming the same card: the replay repairs them, and every view
+    # keeps each hand to the cards the replay placed there.
+    tree = arbo.replay(arbo.read_games(ROOT / "samples" / "invalid" / "rule-several-faults.arb")[0])
+    for node in tree.walk():
+        position = node.position
+        for view in _views(tree.record.header.players):
+            for known in (node.knowledge(view), node.knowledge(view.with_hindsight())):
+                assert sum(h.unknown for h in known.hands.values()) + known.deck_size == len(known.unseen)
+                for player, hand in known.hands.items():
+                    assert len(hand) == len(position.hand(player))
+                    assert set(hand.known) <= set(position.hand(player).known)  # (the record knows every hand)
