@@ -111,6 +111,9 @@ TABLE = [
     ("score TWO --game 0", 2, "--game must be 1 or more, not 0"),
     ("check -j -1 CLEAN", 2, "--jobs must be 0 or more, not -1"),
     ("check", 2, "missing argument 'FILE...'"),
+    ("new", 2, "missing option '--players' / '-p' (see 'arbo new --help')"),
+    ("record", 2, "missing argument 'FILE' (see 'arbo record --help')"),
+    ("simulate", 2, "missing option '--players' / '-p' (see 'arbo simulate --help')"),
     ("check --jsn CLEAN", 2, "no such option: --jsn"),
     ("fmt --check --in-place CLEAN", 2, "--check and --in-place exclude each other"),
     ("convert CLEAN --to xml", 2, "--to must be one of json, yaml, arb, not 'xml'"),
@@ -145,6 +148,14 @@ def test_exit_status_and_one_message(files, line: str, status: int, message: str
     assert len(messages) == 1, result.stderr
     if status == 2:
         assert result.stderr.startswith("arbo: ") and result.stderr.count("\n") == 1
+
+
+def test_bare_arbo_lists_the_commands_and_exits_2():
+    result = run()
+    assert result.exit_code == 2
+    assert result.stderr.startswith("Usage: arbo [OPTIONS] COMMAND [ARGS]...")
+    assert "Commands:" in result.stderr and "  record " in result.stderr and "  render " in result.stderr
+    assert result.stdout == ""
 
 
 def test_a_turn_an_illegal_turn_stops_short_of_is_bad_data_not_usage(files):

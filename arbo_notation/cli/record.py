@@ -155,5 +155,4 @@ def record_lines(session, lines: Iterable[str | None], out: IO[str], err: IO[str
 
 
 def register(app: typer.Typer) -> None:
-    app.command("record", help=HELP, short_help="Record a game at the table, each turn checked as it is entered.",
-                no_args_is_help=True)(record)
+    app.command("record", help=HELP, short_help="Record a game at the table, each turn checked as it is entered.")(record)

@@ -134,4 +134,4 @@ def simulate(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("simulate", no_args_is_help=True)(simulate)
+    app.command("simulate")(simulate)
