@@ -39,6 +39,8 @@ def files(tmp_path_factory) -> dict[str, str]:
     blocker.write_text("")
     bad_position = folder / "bad.yaml"
     bad_position.write_text("species: [Ma]\nplayers: 3\n")
+    empty = folder / "empty"
+    empty.mkdir()
     binary = folder / "binary.arb"
     binary.write_bytes(b"---\nplayers: [Ana, Ben]\n\xff\xfe\n---\n")
     return {
@@ -54,6 +56,7 @@ def files(tmp_path_factory) -> dict[str, str]:
         "BINARY": str(binary),
         "MISSING": str(folder / "missing.arb"),
         "FOLDER": str(folder),
+        "EMPTY": str(empty),
         "BLOCKER": str(blocker),
         "PNG": str(folder / "out.png"),
         "OUT": str(folder / "out"),
@@ -74,7 +77,8 @@ TABLE = [
     ("replay FOUR --plain", 0, None),
     # bad input data: 1
     ("check MISSING", 1, "no such file"),
-    ("check FOLDER", 1, "is a directory"),
+    ("check EMPTY", 1, "is a directory, not a file"),  # a folder without a record in it
+    ("score FOLDER", 1, "is a directory, not a file"),
     ("check MALFORMED", 1, "error:"),
     ("check ILLEGAL", 1, "none of Ben's trees is adjacent"),
     ("check WRONG_RESULT", 1, "the result line gives Ben 6"),
@@ -102,6 +106,8 @@ TABLE = [
     ("state TWO --game 7", 2, "holds 2 games; there is no game 7\n"),
     ("replay TWO --game 7", 2, "holds 2 games; there is no game 7\n"),
     ("score TWO --game 7", 2, "holds 2 games; there is no game 7\n"),
+    ("score POSITION --game 2", 2, "club-final.yaml is a position, of one game; there is no game 2\n"),
+    ("score POSITION --game 1", 0, None),
     ("replay TWO --as Zed", 2, "arbo: --as Zed: not a player of this game (Ana, Ben)\n"),
     ("replay TWO --screenshot PNG", 2, "--screenshot writes SVG: give a file name ending in .svg"),
     ("replay TWO --size 3x3", 2, "--size 3x3: the width is 40 to 500 and the height 10 to 300"),
@@ -148,6 +154,17 @@ def test_exit_status_and_one_message(files, line: str, status: int, message: str
     assert len(messages) == 1, result.stderr
     if status == 2:
         assert result.stderr.startswith("arbo: ") and result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("command", ["export CLEAN --to html -o OUT.html", "render CLEAN -o OUT.svg"])
+def test_export_and_render_say_what_they_wrote_unless_quiet(files, command: str):
+    args = [files["OUT"] + word[3:] if word.startswith("OUT.") else files.get(word, word) for word in command.split()]
+    written = args[-1]
+    result = run(*args)
+    assert (result.exit_code, result.stderr, result.stdout) == (0, f"wrote {written}\n", "")
+    assert Path(written).stat().st_size > 1000
+    result = run(*args, "-q")
+    assert (result.exit_code, result.stderr) == (0, "")
 
 
 def test_bare_arbo_lists_the_commands_and_exits_2():

@@ -32,6 +32,22 @@ def check_files(files: list[str], jobs: int = 0, *, progress: bool = False) -> l
     return check_all(files, jobs)
 
 
+def records_under(paths: list[str]) -> list[str]:
+    """The files to check: each file as given, and for a folder the .arb files under it, at any
+    depth, in sorted order (as linters read a folder). A folder without one stays, to be reported."""
+    files = []
+    for path in paths:
+        if path == "-" or not os.path.isdir(path):
+            files.append(path)
+            continue
+        found = []
+        for folder, subfolders, names in os.walk(path):
+            subfolders[:] = sorted(name for name in subfolders if not name.startswith("."))
+            found += [os.path.join(folder, name) for name in sorted(names) if name.endswith(".arb")]
+        files += found or [path]
+    return files
+
+
 def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
@@ -44,7 +60,8 @@ def summary_counts(valid: int, warned: int, invalid: int) -> str:
 
 
 def check(
-    files: List[str] = typer.Argument(..., help="Record files to check ('-' reads standard input).", metavar="FILE..."),
+    files: List[str] = typer.Argument(..., help="Record files to check ('-' reads standard input); a folder: the .arb files under it.",
+                              metavar="FILE..."),
     as_json: bool = typer.Option(False, "--json", help="Print the findings as JSON on stdout."),
     jobs: int = typer.Option(
         0, "--jobs", "-j", metavar="N", parser=whole_number("--jobs", 0),
@@ -67,9 +84,11 @@ def check(
 
         arbo check games/*.arb -j 2
 
+        arbo check games/
+
         arbo check --json game.arb | jq '.files[].diagnostics'
     """
-    summaries = check_files(files, jobs, progress=sys.stderr.isatty())
+    summaries = check_files(records_under(files), jobs, progress=sys.stderr.isatty())
     games = sum(s.games for s in summaries)
     valid = sum(s.valid for s in summaries)
     warned = sum(s.warned for s in summaries)

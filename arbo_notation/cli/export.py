@@ -36,6 +36,7 @@ def export(
     file: str = typer.Argument(..., metavar="FILE", help="A record file ('-' reads standard input)."),
     to: PageFormat = typer.Option(..., "--to", metavar="FORMAT", help="What to make: html, a page that replays the game."),
     out: Optional[str] = typer.Option(None, "--out", "-o", metavar="OUT.html", help="The file to write (default: standard output)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not say which file -o wrote."),
     game_number: Optional[int] = typer.Option(
         None, "--game", "-g", metavar="N", parser=whole_number("--game", 1), help="Only this game of the file (1-based)."
     ),
@@ -51,7 +52,7 @@ def export(
 
     title = _title(loaded)
     page = build_page(loaded.trees, viewer=viewer, unread=loaded.unread, title=title)
-    write_output(page, out)
+    write_output(page, out, quiet)
     raise typer.Exit(EXIT_INVALID if loaded.findings else 0)
 
 

@@ -30,6 +30,7 @@ Examples:
 def render(
     file: str = typer.Argument(..., metavar="FILE", help="A record file ('-' reads standard input)."),
     out: Optional[str] = typer.Option(None, "--out", "-o", metavar="OUT.svg", help="The file to write (default: standard output)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not say which file -o wrote."),
     turn: Optional[int] = typer.Option(
         None, "--turn", "-t", metavar="N", parser=whole_number("--turn", 0),
         help="After this many turns of the main line (default: the end).",
@@ -83,7 +84,7 @@ def render(
         sheet=sheet,
         columns=1 if player is not None else 2,
     )
-    write_output(render_diagram(diagram), out)
+    write_output(render_diagram(diagram), out, quiet)
     raise typer.Exit(EXIT_INVALID if loaded.findings and turn is None else 0)
 
 

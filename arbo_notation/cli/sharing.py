@@ -104,8 +104,9 @@ def viewer_for(as_player: str | None, trees: list["GameTree"]) -> str | None:
     return as_player
 
 
-def write_output(text: str, out: str | None) -> None:
-    """Write the text to ``out`` whole, or to standard output when ``out`` is None or '-'."""
+def write_output(text: str, out: str | None, quiet: bool = False) -> None:
+    """Write the text to ``out`` whole, saying so on stderr unless ``quiet`` (as every writer of
+    files does), or to standard output when ``out`` is None or '-'."""
     if out is None or out == "-":
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -114,5 +115,7 @@ def write_output(text: str, out: str | None) -> None:
         write_atomic(out, text)
     except OSError as error:
         fail(f"{out}: cannot be written ({error.strerror or error})", EXIT_INVALID)
+    if not quiet:
+        typer.echo(f"wrote {out}", err=True)
 
 
