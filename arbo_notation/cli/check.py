@@ -65,7 +65,7 @@ def check(
     as_json: bool = typer.Option(False, "--json", help="Print the findings as JSON on stdout."),
     jobs: int = typer.Option(
         0, "--jobs", "-j", metavar="N", parser=whole_number("--jobs", 0),
-        help="Worker processes: 1 checks in this process; 0 (the default) uses every core for big inputs.",
+        help="Worker processes: 1 checks in this process; 0 (the default) uses the cores idle now for big inputs.",
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print errors only, no warnings or summary."),
 ) -> None:
@@ -76,7 +76,7 @@ def check(
     1 invalid". In --json, "valid" counts every valid game and "valid_with_warnings" those of them
     with a warning. The exit status is 1 when any game is invalid or a file cannot be read.
 
-    Big inputs (from about a thousand games: two megabytes, or a thousand files) are shared out among worker processes, one per core, whole games at a time; -j sets their number, -j 1 checks in this process.
+    Big inputs (from about a thousand games: two megabytes, or a thousand files) are shared out among worker processes, one per idle core (the cores this process may run on, less the machine's load over the last minute; with fewer than two idle, none), whole games at a time; -j sets their number, -j 1 checks in this process.
 
     Examples:
 
