@@ -16,7 +16,7 @@ from ..notation.record import Comment
 from ..replayer import Line, LinePath
 from ..report import winner_line
 from ..tree import GameTree
-from ..navigation import HIDDEN, Cursor, ReplayModel, seen_notation
+from ..navigation import HIDDEN, Cursor, ReplayModel, glyph_meaning, seen_notation
 
 #: A viewer who is no player (names start with a letter): sees no card another player drew from the deck.
 NOBODY = ""
@@ -51,6 +51,8 @@ def game_data(tree: GameTree, viewer: str | None = None) -> dict[str, Any]:
         perspective = tree.record.header.perspective
         default = perspective if perspective in views else None
     builder = _Builder(model, viewer)
+    lines = [builder.line(line) for line in model.lines.values()]
+    rows = builder.rows()
     return {
         "index": tree.record.index,
         "title": _title(model),
@@ -61,14 +63,16 @@ def game_data(tree: GameTree, viewer: str | None = None) -> dict[str, Any]:
         ],
         "views": views,
         "view": default,
-        "lines": [builder.line(line) for line in model.lines.values()],
+        "lines": lines,
         "positions": builder.positions,
-        "rows": builder.rows(),
+        "rows": rows,
         "sheets": builder.sheets,
         "end": builder.position_id[Cursor((), model.lines[()].legal)],
         "diagnostics": [d.message for d in tree.diagnostics],
         "valid": tree.valid,
         "result": _result(tree),
+        # what each glyph of the game says, NAGs included (the page shows it by the glyph)
+        "glyphs": {glyph: glyph_meaning(glyph) for row in rows for glyph in row["glyphs"]},
     }
 
 
