@@ -543,6 +543,10 @@
         var cell = el("td", score.rights ? "right" : "no-right");
         var line = el("div", "score-line");
         line.appendChild(el("span", "hand-sum", "hand " + score.hand_sum));
+        if (score.eight_cancelled_by) {
+          line.appendChild(el("span", "cancelled",
+            " (" + code + "8 counts 0: " + score.eight_cancelled_by + " holds " + code + "1)"));
+        }
         line.appendChild(el("span", "right-mark", score.rights ? " ✓" : " ✗"));
         line.appendChild(el("span", "points", " " + score.points + " pts"));
         cell.appendChild(line);
