@@ -355,7 +355,7 @@ class _FakeApp:
 
     runs: list = []
 
-    def __init__(self, model) -> None:
+    def __init__(self, model, **options) -> None:
         self.model = model
 
     def run(self) -> None:
