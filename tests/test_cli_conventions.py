@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
 INVALID = SAMPLES / "invalid"
 CLEAN = SAMPLES / "two-player-omniscient.arb"
-COMMANDS = ("check", "score", "state", "fmt", "convert", "simulate", "new", "replay", "export", "render")
+COMMANDS = ("check", "score", "state", "fmt", "convert", "simulate", "stats", "grep", "new", "replay", "export", "render")
 
 runner = CliRunner()
 
@@ -122,7 +122,7 @@ TABLE = [
     ("simulate", 2, "missing option '--players' / '-p' (see 'arbo simulate --help')"),
     ("check --jsn CLEAN", 2, "no such option: --jsn"),
     ("fmt --check --in-place CLEAN", 2, "--check and --in-place exclude each other"),
-    ("convert CLEAN --to xml", 2, "--to must be one of json, yaml, arb, not 'xml'"),
+    ("convert CLEAN --to xml", 2, "--to must be one of json, yaml, arb, parquet, not 'xml'"),
     ("convert CLEAN", 2, "missing option '--to'"),
     ("simulate --players 5", 2, "--players must be 2, 3 or 4, not 5"),
     ("simulate --players 2 --games 0", 2, "--games must be 1 or more, not 0"),
@@ -157,14 +157,13 @@ def test_exit_status_and_one_message(files, line: str, status: int, message: str
 
 
 @pytest.mark.parametrize("command", ["export CLEAN --to html -o OUT.html", "render CLEAN -o OUT.svg"])
-def test_export_and_render_say_what_they_wrote_unless_quiet(files, command: str):
+def test_export_and_render_say_what_they_wrote(files, command: str):
     args = [files["OUT"] + word[3:] if word.startswith("OUT.") else files.get(word, word) for word in command.split()]
     written = args[-1]
     result = run(*args)
-    assert (result.exit_code, result.stderr, result.stdout) == (0, f"wrote {written}\n", "")
+    assert (result.exit_code, result.stdout) == (0, "")
+    assert result.stderr.startswith(f"arbo: wrote {written} (") and result.stderr.count("\n") == 1
     assert Path(written).stat().st_size > 1000
-    result = run(*args, "-q")
-    assert (result.exit_code, result.stderr) == (0, "")
 
 
 def test_bare_arbo_lists_the_commands_and_exits_2():
@@ -219,6 +218,16 @@ OPTION_METAVARS = [
     ("simulate", "--out", "DIR|-"),
     ("simulate", "--bot", "greedy|random"),
     ("simulate", "--event", "TEXT"),
+    ("simulate", "--to", "FORMAT"),
+    ("simulate", "--jobs", "N"),
+    ("convert", "--output", "DIR"),
+    ("convert", "--games-per-part", "N"),
+    ("stats", "--by", "event|date|players"),
+    ("grep", "--player", "NAME"),
+    ("grep", "--species", "CODES"),
+    ("grep", "--date", "DATE"),
+    ("grep", "--event", "TEXT"),
+    ("grep", "--site", "TEXT"),
     ("new", "--players", "NAME,NAME[,...]"),
     ("new", "--seed", "SEED"),
     ("new", "--date", "YYYY-MM-DD"),
@@ -244,7 +253,7 @@ def test_every_option_that_takes_a_value_names_it(command: str, option: str, met
     [
         (["state", str(CLEAN), "--turn", "-1"], "arbo: --turn must be 0 or more, not -1 (see 'arbo state --help')\n"),
         (["convert", str(CLEAN), "--to", "xml"],
-         "arbo: --to must be one of json, yaml, arb, not 'xml' (see 'arbo convert --help')\n"),
+         "arbo: --to must be one of json, yaml, arb, parquet, not 'xml' (see 'arbo convert --help')\n"),
         (["check", "-j", "many", str(CLEAN)],
          "arbo: --jobs takes a whole number (0 or more), not 'many' (see 'arbo check --help')\n"),
         (["simulate", "--players", "1"], "arbo: --players must be 2, 3 or 4, not 1 (see 'arbo simulate --help')\n"),
@@ -272,7 +281,7 @@ def test_shell_completion_is_typers_own():
 
 
 @pytest.mark.parametrize(
-    ("words", "expected"), [("arbo con", ["convert"]), ("arbo convert g.arb --to ", ["json", "yaml", "arb"])]
+    ("words", "expected"), [("arbo con", ["convert"]), ("arbo convert g.arb --to ", ["json", "yaml", "arb", "parquet"])]
 )
 def test_completion_offers_commands_and_formats(words: str, expected: list[str]):
     env = {"_ARBO_COMPLETE": "complete_bash", "COMP_WORDS": words, "COMP_CWORD": str(len(words.split(" ")) - 1)}

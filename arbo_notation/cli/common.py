@@ -57,3 +57,24 @@ def drop_stdout() -> None:
     null = os.open(os.devnull, os.O_WRONLY)
     os.dup2(null, fd)
     os.close(null)
+
+
+#: From this much record text on, a command reading a collection shows a progress bar on a terminal.
+PROGRESS_FROM_BYTES = 16 << 20
+
+
+def corpus_progress(files: list[str], label: str):
+    """A context giving ``advance(chars)`` to a progress bar on stderr when it is a terminal and
+    the files are big, else None."""
+    import contextlib
+
+    size = sum(os.path.getsize(f) for f in files if f != "-" and os.path.isfile(f))
+    if size < PROGRESS_FROM_BYTES or not sys.stderr.isatty():
+        return contextlib.nullcontext(None)
+
+    @contextlib.contextmanager
+    def bar():
+        with typer.progressbar(length=size, label=label, file=sys.stderr) as progress:
+            yield progress.update
+
+    return bar()

@@ -44,6 +44,24 @@ def whole_number(option: str, minimum: int, maximum: int | None = None) -> Calla
     return parse
 
 
+def number_between(option: str, minimum: float, maximum: float) -> Callable[[Any], float]:
+    """A parser of a number (a fraction allowed) from ``minimum`` to ``maximum`` for ``option``."""
+    bounds = f"{minimum:g} to {maximum:g}"
+
+    def parse(text: Any) -> float:
+        if isinstance(text, (int, float)):
+            return float(text)
+        try:
+            value = float(str(text).strip())
+        except ValueError:
+            raise typer.BadParameter(f"{option} takes a number ({bounds}), not {text!r}") from None
+        if not minimum <= value <= maximum:  # NaN too
+            raise typer.BadParameter(f"{option} must be {bounds}, not {text.strip()}")
+        return value
+
+    return parse
+
+
 def one_of(option: str, choices: Sequence[str], make: Callable[[str], Any] = str) -> Callable[[Any], Any]:
     """A parser of one of ``choices`` (any case) for ``option``; ``make`` builds the value."""
 

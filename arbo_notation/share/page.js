@@ -16,6 +16,7 @@
     scoring: false, // the scoring "as if the game ended here" asked for
     species: null, // the species whose paths the grids highlight (null: every scored path)
     knowledge: false, // the knowledge panel shown
+    timer: null, // the autoplay's interval while it plays
   };
 
   // -- small helpers --------------------------------------------------------------------------
@@ -110,6 +111,56 @@
 
   function end() {
     return moveTo(ui.line, currentLine().legal);
+  }
+
+  // -- autoplay: a turn every so often along the line, to its end ----------------------------
+
+  function playing() {
+    return ui.timer !== null;
+  }
+
+  function play() {
+    if (playing() || !ui.game) return;
+    if (ui.index >= currentLine().legal) home();
+    ui.timer = setInterval(playStep, Number($("speed").value));
+    drawPlay();
+  }
+
+  function pause() {
+    if (!playing()) return;
+    clearInterval(ui.timer);
+    ui.timer = null;
+    drawPlay();
+  }
+
+  function playStep() {
+    if (!next() || ui.index >= currentLine().legal) pause();
+  }
+
+  function togglePlay() {
+    if (playing()) pause();
+    else play();
+  }
+
+  function changeSpeed() {
+    if (!playing()) return;
+    pause();
+    play();
+  }
+
+  function drawPlay() {
+    var button = $("play");
+    button.textContent = playing() ? "Pause" : "Play";
+    button.setAttribute("aria-pressed", playing() ? "true" : "false");
+    button.title = playing() ? "Pause (p)" : "Play the game turn by turn (p)";
+  }
+
+  // A move asked for by hand stops the autoplay first.
+  function byHand(action) {
+    return function () {
+      pause();
+      return action.apply(null, arguments);
+    };
   }
 
   function variationsHere() {
@@ -209,6 +260,7 @@
   // -- the game list --------------------------------------------------------------------------
 
   function showGameList() {
+    pause();
     ui.game = null;
     document.body.classList.add("listing");
     document.title = DATA.title;
@@ -235,6 +287,7 @@
   }
 
   function openGame(game, quiet) {
+    pause();
     ui.game = game;
     ui.lines = {};
     game.lines.forEach(function (line) {
@@ -300,6 +353,7 @@
       }
       button.addEventListener("click", function () {
         var target = ui.game.positions[row.position];
+        pause();
         moveTo(target.line, target.index);
       });
       item.appendChild(button);
@@ -599,6 +653,7 @@
       sheet.players.forEach(function (player) {
         var score = player.species[code];
         var cell = el("td", score.rights ? "right" : "no-right");
+        cell.dataset.name = player.name;
         var line = el("div", "score-line");
         line.appendChild(el("span", "hand-sum", "hand " + score.hand_sum));
         if (score.eight_cancelled_by) {
@@ -637,6 +692,8 @@
     totals.appendChild(el("th", null, "Total"));
     sheet.players.forEach(function (player) {
       var cell = el("td", "total", player.total);
+      cell.dataset.name = player.name;
+      if (sheet.winners.indexOf(player.name) >= 0) cell.className += " winner";
       if (live) {
         cell.dataset.player = player.name;
         cell.dataset.total = String(player.total);
@@ -647,7 +704,9 @@
     var planted = el("tr", "planted");
     planted.appendChild(el("th", null, "Species planted"));
     sheet.players.forEach(function (player) {
-      planted.appendChild(el("td", null, player.species_planted));
+      var count = el("td", null, player.species_planted);
+      count.dataset.name = player.name;
+      planted.appendChild(count);
     });
     foot.appendChild(planted);
     table.appendChild(foot);
@@ -705,14 +764,15 @@
     var tag = event.target && event.target.tagName;
     if (tag === "SELECT" || tag === "INPUT" || tag === "TEXTAREA") return;
     var actions = {
-      ArrowRight: next,
-      ArrowLeft: previous,
-      Home: home,
-      End: end,
-      v: toggleVariation,
-      Escape: leaveVariation,
+      ArrowRight: byHand(next),
+      ArrowLeft: byHand(previous),
+      Home: byHand(home),
+      End: byHand(end),
+      v: byHand(toggleVariation),
+      Escape: byHand(leaveVariation),
       s: toggleScoring,
       k: toggleKnowledge,
+      p: togglePlay,
     };
     var action = actions[event.key];
     if (action) {
@@ -729,10 +789,12 @@
   }
 
   function wire() {
-    $("start").addEventListener("click", home);
-    $("back").addEventListener("click", previous);
-    $("forward").addEventListener("click", next);
-    $("end").addEventListener("click", end);
+    $("start").addEventListener("click", byHand(home));
+    $("back").addEventListener("click", byHand(previous));
+    $("forward").addEventListener("click", byHand(next));
+    $("end").addEventListener("click", byHand(end));
+    $("play").addEventListener("click", togglePlay);
+    $("speed").addEventListener("change", changeSpeed);
     $("score-here").addEventListener("click", toggleScoring);
     $("knowledge-toggle").addEventListener("click", toggleKnowledge);
     $("view").addEventListener("change", function (event) {
