@@ -134,18 +134,34 @@ def _sizes(files: list[str]) -> list[int]:
 
 
 def usable_cores() -> int:
-    """The cores this process may run on. (Not fewer when other processes keep them busy: the
-    scheduler shares a core out by process, so on a busy machine two workers still get twice the
-    time one process gets.)"""
+    """The cores this process may run on (its affinity), busy or not."""
     try:
         return len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         return os.cpu_count() or 1
 
 
+def idle_cores() -> int:
+    """The cores this process may use now: those it may run on, less those other processes keep
+    busy (the machine's load over the last minute), and at least one.
+
+    A worker on a core another process keeps busy gets half of it, and pays its start, its
+    imports and the shipping of results besides: with one of two cores busy the default once
+    ran up to 1.54 times slower than -j 1 (bench_kinds.py). So the default only counts a core
+    that is free."""
+    usable = usable_cores()
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # no load average on this system: count every core
+        return usable
+    free = (os.cpu_count() or usable) - load
+    return max(1, min(usable, int(free + 0.5)))
+
+
 def auto_jobs(files: list[str], sizes: list[int] | None = None) -> int:
     """Worker processes for the default -j: none (1, this process) unless the work, by bytes and
-    by files, is worth starting them; never more than the cores or the runs of work there are."""
+    by files, is worth starting them, and unless at least two cores are idle now (a worker on a
+    busy core makes a run slower than -j 1); never more than the idle cores or the runs of work."""
     sizes = _sizes(files) if sizes is None else sizes
     work = sum(sizes) * SECONDS_PER_BYTE + len(files) * SECONDS_PER_FILE
     if work < PARALLEL_FROM_SECONDS:
@@ -153,7 +169,7 @@ def auto_jobs(files: list[str], sizes: list[int] | None = None) -> int:
     units = sum(max(1, size // UNIT_BYTES) if size >= SPLIT_FROM else 0 for size in sizes)
     small = sum(1 for size in sizes if size < SPLIT_FROM)
     units += -(-small // BATCH_FILES)
-    return max(1, min(usable_cores(), 8, units))
+    return max(1, min(idle_cores(), 8, units))
 
 
 # -- checking ------------------------------------------------------------------------------------

@@ -42,6 +42,36 @@ GLYPH_MEANINGS = {
     "??": "blunder",
 }
 
+#: The numeric glyphs (PGN's NAGs) whose standard meaning is not about chess: $1 to $6 are the six
+#: symbols' ($1 is !, $2 ?, $3 !!, $4 ??, $5 !?, $6 ?!), the rest as the PGN standard names them.
+NAG_MEANINGS = {
+    0: "no annotation",
+    1: "good",
+    2: "mistake",
+    3: "brilliant",
+    4: "blunder",
+    5: "interesting",
+    6: "dubious",
+    7: "forced",
+    8: "the only move",
+    9: "the worst move",
+    10: "an even position",
+    11: "even chances, a quiet position",
+    12: "even chances, an active position",
+    13: "an unclear position",
+}
+
+
+def glyph_meaning(glyph: str) -> str:
+    """What a glyph says, for a reader: 'interesting' for !? and for $5, and a numeric glyph
+    without a standard meaning here by its number ('numeric annotation glyph 14')."""
+    if glyph in GLYPH_MEANINGS:
+        return GLYPH_MEANINGS[glyph]
+    number = int(glyph[1:]) if glyph[:1] == "$" and glyph[1:].isdigit() else None
+    if number is None:
+        return glyph
+    return NAG_MEANINGS.get(number, f"numeric annotation glyph {number}")
+
 
 @dataclass(frozen=True, slots=True)
 class Cursor:

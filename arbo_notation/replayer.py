@@ -410,6 +410,8 @@ def replay_game(
     _report_faults(record, table_faults(header), report)
     trace = _LineTrace(MAIN, record.turns, 0, [game.copy()]) if keep_states else None
     outcome.legal_turns = replay_line(game, record.turns, report, hook=hook, trace=trace)
+    if record.result is not None and not record.result.unfinished:
+        _report_faults(record, result_line_faults(header.players, record.result.scores), report)
     if outcome.legal_turns == len(record.turns):
         outcome.final = game
         result = record.result
@@ -506,6 +508,21 @@ def end_faults(game: Game, reveals: Sequence[tuple[str, Sequence[Card]]],
         )
 
 
+def result_line_faults(players: Sequence[str], scores: Iterable[tuple[str, int]]) -> Iterator[EndFault]:
+    """The result line against the table, whatever the game: it names each player once, and no
+    one else (``scores`` as the line gives them, in its order)."""
+    named: set[str] = set()
+    for player, _ in scores:
+        if player in named:
+            yield EndFault(Code.RESULT, f"the result line names {player} twice", RESULT, player)
+        elif player not in players:
+            yield EndFault(Code.RESULT, f"the result line names {player}, who is not a player", RESULT)
+        named.add(player)
+    missing = [p for p in players if p not in named]
+    if missing:
+        yield EndFault(Code.RESULT, f"the result line has no score for {', '.join(missing)}", RESULT)
+
+
 def result_faults(totals: Mapping[str, int], claimed: Mapping[str, int] | None,
                   header_claim: Mapping[str, int] | None, explain: Callable[[str], str]) -> Iterator[EndFault]:
     """The scores the result line (``claimed``) and the header's result claim against the game's
@@ -515,7 +532,8 @@ def result_faults(totals: Mapping[str, int], claimed: Mapping[str, int] | None,
             continue
         for player, score in claim.items():
             if player not in totals:
-                yield EndFault(Code.RESULT, f"the {what} names {player}, who is not a player", at)
+                if at == HEADER:  # the result line's names are result_line_faults'
+                    yield EndFault(Code.RESULT, f"the {what} names {player}, who is not a player", at)
             elif score != totals[player]:
                 yield EndFault(
                     Code.RESULT,
@@ -524,7 +542,7 @@ def result_faults(totals: Mapping[str, int], claimed: Mapping[str, int] | None,
                     player,
                 )
         missing = [p for p in totals if p not in claim]
-        if missing:
+        if missing and at == HEADER:
             yield EndFault(Code.RESULT, f"the {what} has no score for {', '.join(missing)}", at)
 
 
@@ -565,6 +583,9 @@ def plays_cleanly(plain: PlainGame) -> bool:
     except RuleError:
         return False
     claimed = plain.scores
+    if claimed is not None:
+        for _ in result_line_faults(header.players, claimed.items()):
+            return False
     for _ in end_faults(game, plain.reveals, claimed):
         return False
     if game.is_over and not game.hidden_players():
@@ -679,6 +700,7 @@ __all__ = [
     "replay_line",
     "replay_turn",
     "result_faults",
+    "result_line_faults",
     "score_game",
     "table_faults",
 ]

@@ -173,11 +173,24 @@ class GameTree:
     # -- walking ----------------------------------------------------------------------------
 
     def mainline(self) -> Iterator[Node]:
-        """The root, then one node per turn played of the main line."""
+        """The main line's nodes, starting at the setup: the root (no turn, the position dealt),
+        then one node per legal turn. (python-chess's ``mainline()`` yields the moves; here
+        ``node.turn`` is the move, None at the root.)"""
         node: Node | None = self.root
         while node is not None:
             yield node
             node = node.next()
+
+    def node(self, number: int) -> Node:
+        """The node after turn ``number`` of the main line (0: the root, the setup); IndexError,
+        saying how many turns there are, for a turn the main line does not reach."""
+        if type(number) is int and number >= 0:
+            for node in self.mainline():
+                if node.number == number:
+                    return node
+        played = self.end().number
+        raise IndexError(f"the main line has {played} turn{'' if played == 1 else 's'} played; "
+                         f"there is no node after turn {number!r}")
 
     def end(self) -> Node:
         """The last node of the main line (the hands revealed there once the game is over)."""

@@ -209,3 +209,15 @@ def test_the_lazy_exports_answer_like_plain_attributes():
         arbo.no_such_name
     with pytest.raises(AttributeError, match="module 'arbo_notation.notation' has no attribute 'Tree'"):
         notation.Tree
+
+
+def test_tree_node_is_the_node_after_a_turn_of_the_main_line():
+    import arbo_notation as arbo
+
+    tree = arbo.load_game(ROOT / "samples" / "annotated.arb", 1)
+    nodes = list(tree.mainline())
+    assert [tree.node(n) for n in range(len(nodes))] == nodes and tree.node(0) is tree.root
+    assert tree.node(17) is tree.end()
+    for wrong in (18, -1, "3"):
+        with pytest.raises(IndexError, match="the main line has 17 turns played; there is no node after turn"):
+            tree.node(wrong)

@@ -412,3 +412,21 @@ def test_a_position_or_structured_record_with_a_number_too_long_fails_cleanly(tm
     result = run("convert", str(records), "--to", "arb")
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "not valid" in result.output
+
+
+def test_check_of_a_folder_reads_the_records_under_it_sorted(tmp_path: Path):
+    root = Path(__file__).resolve().parent.parent / "samples"
+    (tmp_path / "b" / "deeper").mkdir(parents=True)
+    (tmp_path / ".hidden").mkdir()
+    (tmp_path / "b" / "deeper" / "two.arb").write_text((root / "two-player-omniscient.arb").read_text())
+    (tmp_path / "a.arb").write_text((root / "annotated.arb").read_text())
+    (tmp_path / "notes.txt").write_text("not a record")
+    (tmp_path / ".hidden" / "x.arb").write_text("not read")
+    result = CliRunner().invoke(app, ["check", "--json", str(tmp_path)])
+    assert result.exit_code == 0, result.stderr
+    files = [entry["file"] for entry in json.loads(result.stdout)["files"]]
+    assert files == [str(tmp_path / "a.arb"), str(tmp_path / "b" / "deeper" / "two.arb")]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = CliRunner().invoke(app, ["check", str(empty)])
+    assert result.exit_code == 1 and "is a directory, not a file" in result.stderr

@@ -51,6 +51,8 @@ def test_workers_find_what_one_process_finds(tmp_path: Path, big_text: str, monk
 
 def test_the_default_uses_workers_only_for_work_worth_them(monkeypatch, tmp_path: Path):
     monkeypatch.setattr(checkfiles, "usable_cores", lambda: 4)
+    monkeypatch.setattr(checkfiles.os, "cpu_count", lambda: 4)
+    monkeypatch.setattr(checkfiles.os, "getloadavg", lambda: (0.0, 0.0, 0.0))  # an idle machine
     one = tmp_path / "one.arb"
     one.write_text((SAMPLES / "annotated.arb").read_text())
     assert auto_jobs([str(one)] * 100) == 1  # a hundred small files: quicker here than starting workers
@@ -61,3 +63,22 @@ def test_the_default_uses_workers_only_for_work_worth_them(monkeypatch, tmp_path
     assert auto_jobs([str(one)] * 2, [9 << 20, 100]) == 4
     monkeypatch.setattr(checkfiles, "usable_cores", lambda: 1)
     assert auto_jobs([str(one)] * 10000) == 1
+
+
+@pytest.mark.parametrize("cpus, affinity, load, expected", [
+    (2, 2, 0.0, 2),  # both cores idle: two workers
+    (2, 2, 0.4, 2),  # a little load: still two
+    (2, 2, 1.0, 1),  # the other core busy: -j 1, never slower than it
+    (2, 2, 7.5, 1),  # a machine shared by eight: -j 1
+    (8, 8, 3.0, 5),  # five of eight cores free
+    (8, 2, 0.0, 2),  # the cores this process may run on, not the machine's
+    (8, 2, 6.6, 1),  # ... and only those free now
+])
+def test_the_default_counts_the_cores_free_now(monkeypatch, tmp_path: Path, cpus, affinity, load, expected):
+    monkeypatch.setattr(checkfiles.os, "cpu_count", lambda: cpus)
+    monkeypatch.setattr(checkfiles.os, "sched_getaffinity", lambda pid: set(range(affinity)))
+    monkeypatch.setattr(checkfiles.os, "getloadavg", lambda: (load, load, load))
+    one = tmp_path / "one.arb"
+    one.write_text((SAMPLES / "annotated.arb").read_text())
+    assert checkfiles.idle_cores() == expected
+    assert auto_jobs([str(one)], [30 << 20]) == expected  # work worth eight workers

@@ -39,6 +39,8 @@ def files(tmp_path_factory) -> dict[str, str]:
     blocker.write_text("")
     bad_position = folder / "bad.yaml"
     bad_position.write_text("species: [Ma]\nplayers: 3\n")
+    empty = folder / "empty"
+    empty.mkdir()
     binary = folder / "binary.arb"
     binary.write_bytes(b"---\nplayers: [Ana, Ben]\n\xff\xfe\n---\n")
     return {
@@ -54,6 +56,7 @@ def files(tmp_path_factory) -> dict[str, str]:
         "BINARY": str(binary),
         "MISSING": str(folder / "missing.arb"),
         "FOLDER": str(folder),
+        "EMPTY": str(empty),
         "BLOCKER": str(blocker),
         "PNG": str(folder / "out.png"),
         "OUT": str(folder / "out"),
@@ -74,7 +77,8 @@ TABLE = [
     ("replay FOUR --plain", 0, None),
     # bad input data: 1
     ("check MISSING", 1, "no such file"),
-    ("check FOLDER", 1, "is a directory"),
+    ("check EMPTY", 1, "is a directory, not a file"),  # a folder without a record in it
+    ("score FOLDER", 1, "is a directory, not a file"),
     ("check MALFORMED", 1, "error:"),
     ("check ILLEGAL", 1, "none of Ben's trees is adjacent"),
     ("check WRONG_RESULT", 1, "the result line gives Ben 6"),
@@ -102,6 +106,8 @@ TABLE = [
     ("state TWO --game 7", 2, "holds 2 games; there is no game 7\n"),
     ("replay TWO --game 7", 2, "holds 2 games; there is no game 7\n"),
     ("score TWO --game 7", 2, "holds 2 games; there is no game 7\n"),
+    ("score POSITION --game 2", 2, "club-final.yaml is a position, of one game; there is no game 2\n"),
+    ("score POSITION --game 1", 0, None),
     ("replay TWO --as Zed", 2, "arbo: --as Zed: not a player of this game (Ana, Ben)\n"),
     ("replay TWO --screenshot PNG", 2, "--screenshot writes SVG: give a file name ending in .svg"),
     ("replay TWO --size 3x3", 2, "--size 3x3: the width is 40 to 500 and the height 10 to 300"),
@@ -111,6 +117,9 @@ TABLE = [
     ("score TWO --game 0", 2, "--game must be 1 or more, not 0"),
     ("check -j -1 CLEAN", 2, "--jobs must be 0 or more, not -1"),
     ("check", 2, "missing argument 'FILE...'"),
+    ("new", 2, "missing option '--players' / '-p' (see 'arbo new --help')"),
+    ("record", 2, "missing argument 'FILE' (see 'arbo record --help')"),
+    ("simulate", 2, "missing option '--players' / '-p' (see 'arbo simulate --help')"),
     ("check --jsn CLEAN", 2, "no such option: --jsn"),
     ("fmt --check --in-place CLEAN", 2, "--check and --in-place exclude each other"),
     ("convert CLEAN --to xml", 2, "--to must be one of json, yaml, arb, parquet, not 'xml'"),
@@ -145,6 +154,24 @@ def test_exit_status_and_one_message(files, line: str, status: int, message: str
     assert len(messages) == 1, result.stderr
     if status == 2:
         assert result.stderr.startswith("arbo: ") and result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("command", ["export CLEAN --to html -o OUT.html", "render CLEAN -o OUT.svg"])
+def test_export_and_render_say_what_they_wrote(files, command: str):
+    args = [files["OUT"] + word[3:] if word.startswith("OUT.") else files.get(word, word) for word in command.split()]
+    written = args[-1]
+    result = run(*args)
+    assert (result.exit_code, result.stdout) == (0, "")
+    assert result.stderr.startswith(f"arbo: wrote {written} (") and result.stderr.count("\n") == 1
+    assert Path(written).stat().st_size > 1000
+
+
+def test_bare_arbo_lists_the_commands_and_exits_2():
+    result = run()
+    assert result.exit_code == 2
+    assert result.stderr.startswith("Usage: arbo [OPTIONS] COMMAND [ARGS]...")
+    assert "Commands:" in result.stderr and "  record " in result.stderr and "  render " in result.stderr
+    assert result.stdout == ""
 
 
 def test_a_turn_an_illegal_turn_stops_short_of_is_bad_data_not_usage(files):

@@ -305,3 +305,27 @@ def test_a_single_player_position_scores():
     assert sheet_to_json(sheet)["players"][0]["species"]["Ma"]["breakdown"] == {
         "cards": 2, "same_species": 0, "starts_with_1": 1, "ends_with_8": 2,
     }
+
+
+def test_an_eight_cancelled_by_an_opponents_one_says_why_its_hand_is_0(tmp_path):
+    from arbo_notation.engine.cards import Card
+    from arbo_notation.engine.scoring import cancelled_eights
+    from arbo_notation.share.data import sheet_data
+
+    position = tmp_path / "cancel.yaml"
+    position.write_text("species: [Ma, Oa]\nplayers:\n  - name: Ana\n    trees: [[0, 0, Ma2], [1, 0, Ma3]]\n"
+                        "    hand: [Ma8]\n  - name: Ben\n    trees: [[0, 0, Oa2]]\n    hand: [Ma1]\n")
+    result = CliRunner().invoke(app, ["score", str(position)])
+    assert "    Ana  hand  0  right no    0 pts  (Ma8 counts 0: Ben holds Ma1)\n" in result.stdout
+    assert "  * Ben  hand  1  right yes   0 pts  (no path)\n" in result.stdout
+    hands = {"Ana": [Card("Ma", 8), Card("Ma", 1)], "Ben": [Card("Oa", 8)], "Cleo": [Card("Oa", 1), Card("Ma", 1)]}
+    assert cancelled_eights(["Ma", "Oa"], hands) == {("Ma", "Ana"): "Cleo", ("Oa", "Ben"): "Cleo"}  # one's own 1: no
+    from arbo_notation.notation.position import read_position
+
+    sheet = read_position(position.read_text(), str(position)).score()
+    assert sheet.player("Ana").species["Ma"].eight_cancelled_by == "Ben"
+    assert sheet.player("Ben").species["Ma"].eight_cancelled_by is None
+    data = sheet_data(sheet)  # the page says it too
+    assert data["players"][0]["species"]["Ma"]["eight_cancelled_by"] == "Ben"
+    assert "eight_cancelled_by" not in data["players"][1]["species"]["Ma"]
+    assert "eight_cancelled_by" not in json.dumps(sheet.to_json())  # arbo score --json is as before

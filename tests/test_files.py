@@ -209,6 +209,20 @@ def test_fmt_in_place_of_dev_stdin_does_not_hang():
     assert b"--in-place rewrites regular files only" in done.stderr and b"Traceback" not in done.stderr
 
 
+@pytest.mark.parametrize("name", ["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"])
+def test_fmt_in_place_of_standard_input_from_a_file_leaves_the_file_alone(tmp_path: Path, name: str):
+    # /dev/stdin is then a regular file, the one the shell opened: still a usage error (README)
+    path = tmp_path / "untidy.arb"
+    path.write_text(SAMPLE.read_text().replace("1. ", "1.  ", 1))
+    before = path.read_bytes()
+    with path.open("rb") as given:
+        done = subprocess.run([sys.executable, "-m", "arbo_notation", "fmt", "-i", name], stdin=given,
+                              capture_output=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert (done.returncode, done.stderr) == (2, f"arbo: {name}: --in-place rewrites regular files only, and this "
+                                                 "is not one\n".encode())
+    assert path.read_bytes() == before
+
+
 def test_fmt_in_place_killed_in_the_middle_of_writing_leaves_the_old_file(tmp_path: Path):
     """SIGKILL while half of the new text is on the disk: the file still holds the old text, whole."""
     path = untidy_file(tmp_path)

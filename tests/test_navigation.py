@@ -233,3 +233,23 @@ def test_a_four_player_game_steps_to_its_end():
     assert count == len(four_player().turns) == model.main_turns
     assert model.state.is_over and model.sheet() is not None
     assert all(len(model.player_view(p).hand) == 7 for p in model.players)
+
+
+def test_every_glyph_has_its_name_nags_included():
+    from arbo_notation.navigation import glyph_meaning
+
+    assert [glyph_meaning(g) for g in ("!", "?", "!!", "??", "!?", "?!")] == [
+        "good", "mistake", "brilliant", "blunder", "interesting", "dubious"]
+    assert [glyph_meaning(f"${n}") for n in range(1, 7)] == [
+        "good", "mistake", "brilliant", "blunder", "interesting", "dubious"]  # PGN's $1 to $6 are the symbols
+    assert glyph_meaning("$7") == "forced" and glyph_meaning("$13") == "an unclear position"
+    assert glyph_meaning("$14") == "numeric annotation glyph 14"  # a chess meaning (White is better) left out
+    assert glyph_meaning("$255") == "numeric annotation glyph 255"
+
+
+def test_the_replayers_notes_name_a_numeric_glyph():
+    from arbo_notation.navigation import Notes
+    from arbo_notation.tui.widgets import notes_text
+
+    shown = notes_text(Notes("3. Ana d:Bs8 d:Ma7 Ma6@-1,0 /Ma2", glyphs=("$1", "!?"))).plain
+    assert shown.splitlines()[1] == "$1 good, !? interesting"

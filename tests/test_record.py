@@ -168,7 +168,7 @@ def test_an_illegal_turn_is_refused_with_the_checkers_message_and_the_file_is_le
                                  f"none of {tenth.player}'s trees is adjacent"
     assert out.read_text() == before
     assert recorder.ok(tenth.notation()) == f"ok 10. {tenth.notation()}"  # and it goes on
-    assert recorder.close() == 0
+    assert recorder.close() == 1  # an entry was refused: the status says so (the file stays valid)
     assert checks_clean(out.read_text())
 
 
@@ -217,7 +217,7 @@ def test_plain_answers_every_kind_of_entry(tmp_path, two):
     lines = ["{before the first turn}", first, "!?", "{a comment}", "!", "; last word", "undo", first, "undo",
              "undo", first, second, "$14"]
     done = arbo("record", str(out), "--plain", *start_options(two, None), input="\n".join(lines) + "\n")
-    assert done.exit_code == 0
+    assert done.exit_code == 1  # an entry was refused (undo with no turn)
     assert done.stdout.splitlines() == [
         "ok {before the first turn}",
         f"ok 1. {first}",
@@ -569,7 +569,7 @@ def test_the_readme_recording_example_runs_as_shown(tmp_path, monkeypatch):
     assert args[-2:] == ["<", "tonight.txt"]
     monkeypatch.chdir(tmp_path)
     done = runner.invoke(app, ["record", *args[:-2]], input=typed)
-    assert done.exit_code == 0
+    assert done.exit_code == 1  # the third line was refused
     assert done.output == shown_output  # stdout and stderr as a terminal shows them
     assert (tmp_path / "tonight.arb").read_text() == shown_file
 
@@ -584,3 +584,22 @@ def test_the_docs_list_the_species_codes_arbo_knows():
         for species in ZMAN_SPECIES:
             assert f"{species.name} (`{species.code}`)" in text or f"`{species.code}` {species.name}" in text
         assert "arbo species" in text and "arbo record" in text
+
+
+def test_plain_input_that_ends_in_the_reveals_says_what_is_needed_and_fills_what_is_determined(tmp_path, three):
+    typed = entries(three, "Ana")
+    reveals = [line for line in typed if line.startswith("reveal ")]
+    assert len(reveals) == 2  # Ben's and Cleo's hands: nobody saw them
+    out = tmp_path / "game.arb"
+    done = arbo("record", str(out), "--plain", *start_options(three, "Ana"), input="\n".join(typed[:-2]) + "\n")
+    assert done.exit_code == 0
+    first = reveals[0].split()[1]
+    assert done.stderr.startswith(f"arbo: the input ended; the record still needs the deck is empty: reveal {first}'s hand, "
+                                  "7 cards")
+    assert done.stderr.count("\n") == 1
+    # one hand typed: the last one is the cards nobody saw, so the record determines it
+    done = arbo("record", str(out), "--plain", input=reveals[0] + "\n")
+    assert (done.exit_code, done.stderr) == (0, "")
+    assert done.stdout.splitlines() == [f"ok {reveals[0]}", f"ok {reveals[1]}",
+                                        "ok result " + ", ".join(f"{p} {s}" for p, s in three.result.scores)]
+    assert out.read_text() == format_game(seat_view(three, "Ana"))

@@ -95,6 +95,34 @@ def test_each_rule_fault_is_reported_where_it_stands(old, new, code, line, colum
     assert message in found[0][3]
 
 
+@pytest.mark.parametrize("layout", ["a turn a line", "turns run on", "full replay"])
+@pytest.mark.parametrize(("result", "message"), [
+    ("result Ana 11, Ana 11, Ben 4", "the result line names Ana twice"),
+    ("result Ben 4, Ana 11, Ben 4", "the result line names Ben twice"),
+    ("result Ana 11", "the result line has no score for Ben"),
+    ("result Ana 11, Ben 4, Cleo 0", "the result line names Cleo, who is not a player"),
+])
+def test_a_result_line_names_each_player_once_whichever_reader_reads_it(layout, result, message):
+    # Each reader path (the plain reader, the fast reader's moves, the records and the full
+    # replay) reports the same located error: the rule is written once (replayer.result_line_faults).
+    text = MINI.replace("result Ana 11, Ben 4", result)
+    if layout == "turns run on":
+        text = text.replace("/Wi4\n2. Ben", "/Wi4 2. Ben")
+    if layout == "full replay":
+        [record] = parse(text)
+        found = [(d.code, d.line, d.column, d.message) for d in replay_game(record).diagnostics
+                 if d.severity is Severity.ERROR]
+    else:
+        found = errors_of(text)
+    assert found == [("result", 18 - (layout == "turns run on"), 1, message)]
+
+
+def test_a_result_line_is_checked_for_names_even_when_hands_are_hidden():
+    [record] = parse(MINI.replace("result Ana 11, Ben 4", "result Ana 11, Ana 11, Ben 4"))
+    messages = [d.message for d in replay_game(partial_record(record)).diagnostics]
+    assert "the result line names Ana twice" in messages
+
+
 def test_a_turn_after_the_end_is_an_error():
     text = MINI.replace("reveal Ana", "8. Ben d d Oa2@0,1 /Wi1\nreveal Ana")
     [(code, line, _, message)] = errors_of(text)

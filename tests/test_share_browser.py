@@ -329,6 +329,15 @@ def test_print_shows_the_move_list_and_the_final_position(browser, pages):
         assert tab.page.locator("#final [data-total]").count() == 0  # the totals to read stay unique
 
 
+def test_a_numeric_glyph_is_named_as_the_symbols_are(browser, pages):
+    with Tab(browser, pages(ROOT / "samples" / "annotated.arb")) as tab:
+        titles = tab.page.eval_on_selector_all("#moves .glyph", "es => es.map(e => [e.textContent, e.title])")
+        assert ["$1", "good"] in titles and ["?!", "dubious"] in titles
+        tab.click_move("Ma6@-1,0")
+        assert "$1 (good)" in tab.page.text_content("body")
+        assert tab.errors == []
+
+
 def test_the_knowledge_panel_shows_what_the_view_knows(browser, pages):
     source = ROOT / "samples" / "four-players.arb"
     with Tab(browser, pages(source), "#turn=20") as tab:

@@ -102,6 +102,9 @@ def test_the_totals_in_the_data_are_those_of_arbo_score(source):
         assert not end["over"] or end["sheet"] is None
         return
     sheet = data["sheets"][end["sheet"]]
+    for player in sheet["players"]:  # what the page adds: why an 8 counts 0
+        for species in player["species"].values():
+            species.pop("eight_cancelled_by", None)
     assert {k: v for k, v in sheet.items() if k != "verdict"} == json.loads(score.stdout)
 
 
@@ -230,3 +233,11 @@ def test_the_readmes_sharing_commands_run_and_its_picture_is_what_render_makes(t
         if target.startswith("docs/"):  # the committed picture is the command's output today
             assert (tmp_path / Path(target).name).read_bytes() == (ROOT / target).read_bytes()
             assert f"]({target})" in section
+
+
+def test_the_page_names_every_glyph_of_the_game_nags_included():
+    tree = arbo.load_game(Path(__file__).resolve().parent.parent / "samples" / "annotated.arb", 1)
+    data = game_data(tree)
+    assert data["glyphs"]["$1"] == "good"  # turn 3's $1 showed raw where !? was explained
+    assert set(data["glyphs"]) == {glyph for row in data["rows"] for glyph in row["glyphs"]}
+    assert all(meaning and not meaning.startswith("$") for meaning in data["glyphs"].values())

@@ -215,3 +215,44 @@ async def test_tab_acts_in_turn_with_the_keys_typed_before_it(tmp_path):
             entry.post_message(events.Key(key, character))  # all at once, before any is handled
         await pilot.pause()
         assert entry.value == f"{draws}{first.plant} /{known[1 % len(known)]} "
+
+
+@pytest.mark.parametrize("key", ["left", "h", "s", "escape"])
+async def test_the_scoring_screen_answers_the_keys_its_footer_lists(tmp_path, key):
+    view = partial_record(RECORD, "Ana")
+    session = session_for(tmp_path, turns=len(view.turns))
+    ben = dict((r.player, r.cards) for r in RECORD.reveals)["Ben"]
+    session.enter("reveal Ben " + " ".join(str(c) for c in sorted(ben)))
+    assert session.phase is Phase.DONE
+    app = RecordApp(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f2")
+        assert isinstance(app.screen, RecordScoring)
+        footer = shown(app.screen.query_one("KeyBar"))
+        assert "Back" in footer and "Help" in footer and "Quit" in footer
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, RecordHelp)
+        await pilot.press("escape")
+        assert isinstance(app.screen, RecordScoring)
+        await pilot.press(key)
+        assert not isinstance(app.screen, RecordScoring)
+        await pilot.press("f2")
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code in (0, None) and not app.is_running
+
+
+@pytest.mark.parametrize("line", ["dd", "d d Ma3@5,5 /Oa5"])
+async def test_a_refused_entry_is_shown_once_as_plain_shows_it(tmp_path, line):
+    session = session_for(tmp_path, turns=2)
+    app = RecordApp(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter(app, pilot, line)
+        await pilot.pause()
+        message = shown(app.query_one("#message"))
+        choices = shown(app.query_one("#choices"))
+        assert message.startswith("✗ ") and "✗" not in choices, (message, choices)
+        assert "is not a player" not in message + choices or line != "dd"
+        assert app.query_one("#entry", Input).value == line  # kept, to be mended
+        clear = app.active_bindings["escape"].binding  # the way to clear it is in the footer, not in F1 alone
+        assert (clear.action, clear.show, clear.key_display) == ("clear", True, "Esc")

@@ -32,6 +32,22 @@ def check_files(files: list[str], jobs: int = 0, *, progress: bool = False) -> l
     return check_all(files, jobs)
 
 
+def records_under(paths: list[str]) -> list[str]:
+    """The files to check: each file as given, and for a folder the .arb files under it, at any
+    depth, in sorted order (as linters read a folder). A folder without one stays, to be reported."""
+    files = []
+    for path in paths:
+        if path == "-" or not os.path.isdir(path):
+            files.append(path)
+            continue
+        found = []
+        for folder, subfolders, names in os.walk(path):
+            subfolders[:] = sorted(name for name in subfolders if not name.startswith("."))
+            found += [os.path.join(folder, name) for name in sorted(names) if name.endswith(".arb")]
+        files += found or [path]
+    return files
+
+
 def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
@@ -44,11 +60,12 @@ def summary_counts(valid: int, warned: int, invalid: int) -> str:
 
 
 def check(
-    files: List[str] = typer.Argument(..., help="Record files to check ('-' reads standard input).", metavar="FILE..."),
+    files: List[str] = typer.Argument(..., help="Record files to check ('-' reads standard input); a folder: the .arb files under it.",
+                              metavar="FILE..."),
     as_json: bool = typer.Option(False, "--json", help="Print the findings as JSON on stdout."),
     jobs: int = typer.Option(
         0, "--jobs", "-j", metavar="N", parser=whole_number("--jobs", 0),
-        help="Worker processes: 1 checks in this process; 0 (the default) uses every core for big inputs.",
+        help="Worker processes: 1 checks in this process; 0 (the default) uses the cores idle now for big inputs.",
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print errors only, no warnings or summary."),
 ) -> None:
@@ -59,7 +76,7 @@ def check(
     1 invalid". In --json, "valid" counts every valid game and "valid_with_warnings" those of them
     with a warning. The exit status is 1 when any game is invalid or a file cannot be read.
 
-    Big inputs (from about a thousand games: two megabytes, or a thousand files) are shared out among worker processes, one per core, whole games at a time; -j sets their number, -j 1 checks in this process.
+    Big inputs (from about a thousand games: two megabytes, or a thousand files) are shared out among worker processes, one per idle core (the cores this process may run on, less the machine's load over the last minute; with fewer than two idle, none), whole games at a time; -j sets their number, -j 1 checks in this process.
 
     Examples:
 
@@ -67,12 +84,14 @@ def check(
 
         arbo check games/*.arb -j 2
 
+        arbo check games/
+
         arbo check --json game.arb | jq '.files[].diagnostics'
     """
     from ..checkfiles import WorkerLost
 
     try:
-        summaries = check_files(files, jobs, progress=sys.stderr.isatty())
+        summaries = check_files(records_under(files), jobs, progress=sys.stderr.isatty())
     except WorkerLost as error:
         fail(str(error), EXIT_INVALID)
     games = sum(s.games for s in summaries)

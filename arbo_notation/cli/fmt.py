@@ -144,8 +144,24 @@ def _refuse_special_files(files: list[str]) -> None:
             mode = os.stat(path).st_mode
         except OSError:
             continue  # missing or unreadable: reported with the others when it is read
-        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):  # a folder: reported as unreadable
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)) or _names_a_stream(path):  # a folder: unreadable
             fail(f"{path}: --in-place rewrites regular files only, and this is not one", EXIT_USAGE)
+
+
+def _names_a_stream(path: str) -> bool:
+    """Whether ``path`` reaches its file through /dev or /proc (/dev/stdin, /dev/fd/0,
+    /proc/self/fd/1): a stream this process was given, even when it is a regular file
+    (``arbo fmt -i /dev/stdin < game.arb`` would rewrite game.arb)."""
+    seen = 0
+    current = os.path.abspath(path)
+    while seen < 40:  # the kernel's own bound on a chain of links
+        if current.startswith(("/dev/", "/proc/")):
+            return True
+        if not os.path.islink(current):
+            return False
+        current = os.path.join(os.path.dirname(current), os.readlink(current))
+        seen += 1
+    return False
 
 
 def _report(error: ArboError) -> None:

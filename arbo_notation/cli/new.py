@@ -196,4 +196,4 @@ def new(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("new", no_args_is_help=True)(new)
+    app.command("new")(new)

@@ -21,7 +21,7 @@ A new FILE needs --players; the species are chosen at random unless --species gi
 
 Type each turn in the notation, the turn number and player left out if you like: `d d:Ma3 Ma3@0,1 /Oa5`, or `Ben:Oa5 d Oa5@1,0 /Wi7`. Tab completes what is legal now. Also: `undo` takes back the last turn; `{a comment}` or a glyph such as `!?` goes on the last turn. When the deck runs out, give each hand nobody saw: `reveal Ben Oa2 Ja1 ...` (the hands the record knows are revealed for you); the result line is the engine's scoring.
 
-With --plain, or when standard input is not a terminal, each line of standard input is an entry; each accepted one is answered on standard output with `ok` and what was written, each refused one on standard error with the message `arbo check` would give, and nothing is written for it. The exit status is 0 when FILE is left a valid record.
+With --plain, or when standard input is not a terminal, each line of standard input is an entry; each accepted one is answered on standard output with `ok` and what was written, each refused one on standard error with the message `arbo check` would give, and nothing is written for it. When the input ends, a hand the record already determines is revealed without being typed, and if the reveals are not done, standard error says what the record still needs. The exit status is 1 when any entry was refused, else 0 (FILE is always left a valid record).
 
 Examples:
 
@@ -120,7 +120,10 @@ def _stdin_lines() -> Iterable[str | None]:
 
 def record_lines(session, lines: Iterable[str | None], out: IO[str], err: IO[str], *, prompts: bool = False) -> int:
     """Take entries line by line: each accepted one answered on ``out`` with ``ok`` and the lines
-    written, each refused one on ``err`` as `arbo check` shows an error. The exit status: 0."""
+    written, each refused one on ``err`` as `arbo check` shows an error. When the input ends, a
+    hand the record already determines is revealed (as the screen fills it in), and if the
+    reveals are not done, ``err`` says what the record still needs. The exit status: 1 when any
+    entry was refused, else 0."""
     from ..recording import EntryError, Phase
     from ..errors import visible
     from ..report import render_sheet
@@ -129,16 +132,31 @@ def record_lines(session, lines: Iterable[str | None], out: IO[str], err: IO[str
         stream.write(visible(text, "\n") + "\n")  # a resumed record's text sends the terminal no commands
         stream.flush()
 
+    def answer(accepted) -> None:
+        for written in accepted.lines:
+            say(f"ok {'undo ' if accepted.kind == 'undo' else ''}{written}", out)
+
+    def fill_determined() -> None:
+        while session.phase is Phase.REVEAL:
+            player = session.pending_reveals()[0]
+            line = session.reveal_prefill(player)
+            if len(line.split()) - 2 != len(session.game.hand(player)):
+                return  # cards nobody saw: for the table to say
+            answer(session.enter(line))
+
+    refused = 0
     if prompts:
         say(f"recording {session.name} · {session.prompt()}", err)
     for number, line in enumerate(lines, 1):
         if line is None:
             say(f"<stdin>:{number}:1: error: this line is not UTF-8 text [syntax]", err)
+            refused += 1
             continue
         was_done = session.phase is Phase.DONE
         try:
             accepted = session.enter(line)
         except EntryError as error:
+            refused += 1
             where = f"<stdin>:{number}:{error.column or 1}"
             shown = f"{where}: error: {error.message} [{error.code}]"
             if error.column is not None:
@@ -149,16 +167,17 @@ def record_lines(session, lines: Iterable[str | None], out: IO[str], err: IO[str
             continue
         if accepted is None:
             continue
-        for written in accepted.lines:
-            say(f"ok {'undo ' if accepted.kind == 'undo' else ''}{written}", out)
+        answer(accepted)
         if prompts:
             sheet = session.sheet()
             if session.phase is Phase.DONE and not was_done and sheet is not None:
                 say(render_sheet(sheet, "Scoring").rstrip("\n"), err)
             say(session.prompt(), err)
-    return 0
+    fill_determined()  # the input ended: what the record already determines is written
+    if session.phase in (Phase.REVEAL, Phase.HAND):  # ... and what it still waits for is said
+        say(f"arbo: the input ended; the record still needs {session.prompt()}", err)
+    return 1 if refused else 0
 
 
 def register(app: typer.Typer) -> None:
-    app.command("record", help=HELP, short_help="Record a game at the table, each turn checked as it is entered.",
-                no_args_is_help=True)(record)
+    app.command("record", help=HELP, short_help="Record a game at the table, each turn checked as it is entered.")(record)

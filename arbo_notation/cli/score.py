@@ -190,6 +190,8 @@ def register(app: typer.Typer) -> None:
                     raise typer.Exit(EXIT_INVALID)
                 output = sheets.pieces(game is not None or sheets.count == 1)
             else:
+                if game is not None and game != 1:  # a position is one game's
+                    fail(f"{name} is a position, of one game; there is no game {game}", EXIT_USAGE)
                 output = iter([_position_output(score_position_text(text, name), name, as_json)])
             for piece in output:
                 typer.echo(piece, nl=False)

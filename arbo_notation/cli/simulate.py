@@ -207,4 +207,4 @@ def _rows_then(seed: str):
 
 
 def register(app: typer.Typer) -> None:
-    app.command("simulate", no_args_is_help=True)(simulate)
+    app.command("simulate")(simulate)

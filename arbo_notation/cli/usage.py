@@ -210,7 +210,8 @@ def usage_message(error: Any) -> str:
 
 
 def _report_usage(error: Exception) -> None:
-    if type(error).__name__ == "NoArgsIsHelpError":  # the help was the answer
+    if type(error).__name__ == "NoArgsIsHelpError":  # bare `arbo`: its help, the commands listed
+        typer.echo(error.ctx.get_help(), err=True)
         raise typer.Exit(EXIT_USAGE)
     typer.echo(f"arbo: {usage_message(error)}", err=True)
     raise typer.Exit(EXIT_USAGE)

@@ -211,9 +211,33 @@ def all_hand_sums(species: Iterable[str], hands: Mapping[str, Sequence[Card]]) -
                 ones.setdefault(card.species, set()).add(player)
             per_player[player] += card.value
     for code, player in eights:
-        if not ones.get(code, set()) - {player}:
+        if _canceller(ones, code, player) is None:
             sums[code][player] += MAX_VALUE
     return sums
+
+
+def _canceller(ones: Mapping[str, set[str]], code: str, player: str) -> str | None:
+    """The opponent whose 1 of ``code`` makes ``player``'s 8 of it count 0 (the first by name), or None."""
+    opponents = ones.get(code, set()) - {player}
+    return min(opponents) if opponents else None
+
+
+def cancelled_eights(species: Iterable[str], hands: Mapping[str, Sequence[Card]]) -> dict[tuple[str, str], str]:
+    """For each (species, player) whose 8 counts 0 in the hand sum, the opponent holding its 1."""
+    wanted = set(species)
+    ones: dict[str, set[str]] = {}
+    for player, hand in hands.items():
+        for card in hand:
+            if card.value == MIN_VALUE and card.species in wanted:
+                ones.setdefault(card.species, set()).add(player)
+    cancelled = {}
+    for player, hand in hands.items():
+        for card in hand:
+            if card.value == MAX_VALUE and card.species in wanted:
+                by = _canceller(ones, card.species, player)
+                if by is not None:
+                    cancelled[(card.species, player)] = by
+    return cancelled
 
 
 def hand_sums(species: str, hands: Mapping[str, Sequence[Card]]) -> dict[str, int]:
@@ -256,6 +280,7 @@ class SpeciesScore:
     hand_sum: int
     rights: bool
     path: PathScore | None
+    eight_cancelled_by: str | None = None  # the opponent whose 1 makes this player's 8 count 0
 
     @property
     def points(self) -> int:
@@ -350,6 +375,7 @@ def score_position(
     """Score a table: rights per species, each right-holder's best path, totals, winner (before
     the end of the game, ``game_over`` false, as if the game ended there)."""
     sums, holders, paths = _rights_and_paths(species, players)
+    cancelled = cancelled_eights(species, {p.name: p.hand for p in players})
     scored: list[PlayerScore] = []
     for player in players:
         per_species: dict[str, SpeciesScore] = {}
@@ -360,6 +386,7 @@ def score_position(
                 hand_sum=sums[code][player.name],
                 rights=has_right,
                 path=paths[player.name].get(code) if has_right else None,
+                eight_cancelled_by=cancelled.get((code, player.name)),
             )
         planted = len({card.species for card in player.arboretum.values()})
         scored.append(PlayerScore(player.name, per_species, planted))

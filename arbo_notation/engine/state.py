@@ -242,6 +242,7 @@ class Game:
 
     @property
     def current_player(self) -> str:
+        """The player whose turn it is (or was, once the game is over)."""
         return self.config.players[self._current]
 
     @property
@@ -274,6 +275,8 @@ class Game:
         return tuple(reversed(self._deck)) if self._deck is not None else None
 
     def hand(self, player: str) -> HandView:
+        """What is known of the player's hand: ``known`` (the cards known, sorted) and ``hidden``
+        (how many are not); ``len()`` is its size. ArboError for a name that is no player's."""
         self.config.seat(player)
         return HandView(tuple(sorted(self._hands[player], key=card_order)), self._hidden[player])
 
@@ -286,6 +289,7 @@ class Game:
         return tuple(self._discards[player])
 
     def arboretum(self, player: str) -> Mapping[Coord, Card]:
+        """The player's planted trees by cell (a copy); ArboError for a name that is no player's."""
         self.config.seat(player)
         return dict(self._arbs[player])
 

@@ -395,9 +395,12 @@ class _Moves:
         if rest == "*":
             return None
         try:
-            return dict((name, int(points)) for name, points in _SCORES.findall(rest))
+            scores = [(name, int(points)) for name, points in _SCORES.findall(rest)]
         except ValueError:  # a number too long for int(): the parser says where
             raise _Unsure from None
+        if len({name for name, _ in scores}) < len(scores):  # a name twice: the full replay says where
+            raise _Unsure
+        return dict(scores)
 
     @staticmethod
     def game(header: Header, comments: list, runs: list[build.Run], reveals: list, scores: dict[str, int] | None,

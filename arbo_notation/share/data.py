@@ -16,7 +16,7 @@ from ..notation.record import Comment
 from ..replayer import Line, LinePath
 from ..report import winner_line
 from ..tree import GameTree
-from ..navigation import HIDDEN, Cursor, ReplayModel, seen_notation
+from ..navigation import HIDDEN, Cursor, ReplayModel, glyph_meaning, seen_notation
 from ..knowledge import Knowledge, View
 
 #: A viewer who is no player (names start with a letter): sees no card another player drew from the deck.
@@ -52,6 +52,8 @@ def game_data(tree: GameTree, viewer: str | None = None) -> dict[str, Any]:
         perspective = tree.record.header.perspective
         default = perspective if perspective in views else None
     builder = _Builder(model, viewer, views)
+    lines = [builder.line(line) for line in model.lines.values()]
+    rows = builder.rows()
     return {
         "index": tree.record.index,
         "title": _title(model),
@@ -62,14 +64,16 @@ def game_data(tree: GameTree, viewer: str | None = None) -> dict[str, Any]:
         ],
         "views": views,
         "view": default,
-        "lines": [builder.line(line) for line in model.lines.values()],
+        "lines": lines,
         "positions": builder.positions,
-        "rows": builder.rows(),
+        "rows": rows,
         "sheets": builder.sheets,
         "end": builder.position_id[Cursor((), model.lines[()].legal)],
         "diagnostics": [d.message for d in tree.diagnostics],
         "valid": tree.valid,
         "result": _result(tree),
+        # what each glyph of the game says, NAGs included (the page shows it by the glyph)
+        "glyphs": {glyph: glyph_meaning(glyph) for row in rows for glyph in row["glyphs"]},
     }
 
 
@@ -254,4 +258,8 @@ def sheet_data(sheet: ScoreSheet) -> dict[str, Any]:
     """A score sheet as `arbo score --json` gives it, with the result in words."""
     data = sheet.to_json()
     data["verdict"] = winner_line(sheet)
+    for player, shown in zip(sheet.players, data["players"]):
+        for code, score in player.species.items():
+            if score.eight_cancelled_by is not None:  # why the 8 adds nothing to the hand
+                shown["species"][code]["eight_cancelled_by"] = score.eight_cancelled_by
     return data

@@ -4,7 +4,6 @@
   "use strict";
 
   var DATA = JSON.parse(document.getElementById("arbo-data").textContent);
-  var GLYPHS = { "!!": "brilliant", "!": "good", "!?": "interesting", "?!": "dubious", "?": "mistake", "??": "blunder" };
   var HIDDEN = "??";
   var MAX_DEPTH = 6;
 
@@ -345,7 +344,7 @@
         button.appendChild(el("span", "move-text", rowNotation(row)));
         row.glyphs.forEach(function (glyph) {
           var mark = el("span", "glyph", glyph);
-          if (GLYPHS[glyph]) mark.title = GLYPHS[glyph];
+          mark.title = ui.game.glyphs[glyph]; // the name of every glyph, NAGs too (data.py)
           button.appendChild(mark);
         });
         if (row.variations) button.appendChild(el("span", "branches", "+" + row.variations));
@@ -529,7 +528,7 @@
       heading.appendChild(el("span", "turn-number", "Turn " + at.number + ": "));
       heading.appendChild(el("span", "turn-text", turnNotation(at.turn)));
       at.turn.glyphs.forEach(function (glyph) {
-        heading.appendChild(el("span", "glyph", " " + glyph + (GLYPHS[glyph] ? " (" + GLYPHS[glyph] + ")" : "")));
+        heading.appendChild(el("span", "glyph", " " + glyph + " (" + ui.game.glyphs[glyph] + ")"));
       });
     }
     box.appendChild(heading);
@@ -657,6 +656,10 @@
         cell.dataset.name = player.name;
         var line = el("div", "score-line");
         line.appendChild(el("span", "hand-sum", "hand " + score.hand_sum));
+        if (score.eight_cancelled_by) {
+          line.appendChild(el("span", "cancelled",
+            " (" + code + "8 counts 0: " + score.eight_cancelled_by + " holds " + code + "1)"));
+        }
         line.appendChild(el("span", "right-mark", score.rights ? " ✓" : " ✗"));
         line.appendChild(el("span", "points", " " + score.points + " pts"));
         cell.appendChild(line);

@@ -254,6 +254,11 @@ class ScoringScreen(Screen[None]):
                 yield Static(Text(visible(model.unscored_reason() or "this position cannot be scored")), id="unscored")
             else:
                 yield self._table(sheet)
+                cancelled = [f"{code}8 counts 0 in {player.name}'s hand: {score.eight_cancelled_by} holds {code}1"
+                             for player in sheet.players for code, score in player.species.items()
+                             if score.eight_cancelled_by is not None]
+                if cancelled:  # why a hand with an 8 sums to less
+                    yield Static(Text("\n".join(cancelled), style="italic"), id="cancelled")
                 yield Static(Text(self._winner(sheet)), id="winner")
                 with Grid(id="paths"):
                     for player in model.players:

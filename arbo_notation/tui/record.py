@@ -50,12 +50,23 @@ class RecordHelp(HelpScreen):
 
 
 class RecordScoring(ScoringScreen):
-    """The replayer's scoring screen, closed by Esc or Enter back to the record."""
+    """The replayer's scoring screen, with the keys its footer lists, as in the replayer: Back
+    (← or h, and Esc or Enter) and s back to the record, ? the help, q quits."""
 
-    BINDINGS = [Binding("escape,enter", "close", "Back to the record")]
+    BINDINGS = [
+        Binding("escape,enter,left,h,s", "close", "Back to the record"),
+        Binding("question_mark", "help", "Help"),
+        Binding("q", "leave", "Quit"),
+    ]
 
     def action_close(self) -> None:
         self.dismiss()
+
+    def action_help(self) -> None:
+        self.app.push_screen(RecordHelp(tuple(self.model.species)))
+
+    def action_leave(self) -> None:
+        self.app.exit()  # every entry accepted is already in the file
 
 
 def choices_text(choices: tuple[str, ...], selected: int, width: int) -> Text:
@@ -143,7 +154,7 @@ class RecordApp(App[None]):
 
     BINDINGS = [
         Binding("ctrl+z", "undo", "Undo", key_display="^Z"),
-        Binding("escape", "clear", "Clear", show=False),
+        Binding("escape", "clear", "Clear", key_display="Esc"),  # shown: after an error, the way out
         Binding("f2", "scoring", "Score", key_display="F2"),
         Binding("f1", "help", "Help", key_display="F1"),
         Binding("ctrl+q", "quit", "Quit", key_display="^Q", priority=True),
@@ -156,6 +167,7 @@ class RecordApp(App[None]):
         self._completed_text = ""
         self.selected = 0
         self.model: ReplayModel | None = None
+        self._refused: str | None = None  # the entry the message under the input refuses, as typed
 
     # -- layout -----------------------------------------------------------------------------
 
@@ -257,7 +269,7 @@ class RecordApp(App[None]):
         width = choices.content_region.width or self.size.width - 2
         completions = self.completions
         text = choices_text(completions.choices, self.selected, width)
-        if completions.problem:
+        if completions.problem and self._entry.value != self._refused:  # else the message says it, once
             text = Text.assemble(text, "\n" if text else "", (f"✗ {completions.problem}", "yellow"))
         elif not text and completions.hint:
             text = Text(completions.hint, style="dim italic")
@@ -290,9 +302,11 @@ class RecordApp(App[None]):
         try:
             accepted = self.session.enter(text)
         except EntryError as error:
+            self._refused = text
             self._say(f"✗ {error.message}", "error")
             if error.column is not None:
                 self._entry.cursor_position = min(len(text), error.column - 1)
+            self._show_choices()
             return None
         if accepted is None:
             if self.session.phase is Phase.DONE:

@@ -25,7 +25,7 @@ from textual.widgets.option_list import Option
 
 from ..engine.cards import Card, Coord, species_name
 from ..errors import visible
-from ..navigation import GLYPH_MEANINGS, HIDDEN, Cursor, MoveRow, Notes, PlayerView, RowStatus
+from ..navigation import HIDDEN, Cursor, MoveRow, Notes, PlayerView, RowStatus, glyph_meaning
 
 #: Ten well-separated card colours, given to the species in the order the record lists them.
 PALETTE: tuple[str, ...] = (
@@ -563,7 +563,7 @@ def notes_text(notes: Notes) -> Text:
     text = Text()
     text.append(visible(notes.heading), style="bold")
     if notes.glyphs:
-        meanings = ", ".join(f"{g} {GLYPH_MEANINGS[g]}" if g in GLYPH_MEANINGS else g for g in notes.glyphs)
+        meanings = ", ".join(f"{g} {glyph_meaning(g)}" for g in notes.glyphs)
         text.append(visible(f"\n{meanings}", "\n"), style="bold yellow")
     if notes.in_variation:
         text.append(visible(f"\nIn {notes.in_variation}", "\n"), style="cyan")
