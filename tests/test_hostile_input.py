@@ -76,6 +76,14 @@ def test_base64_binary_data_is_still_read():
     assert load_header_yaml(BASE + "blob: !!binary |\n  aGVs\n  bG8=\n")["blob"] == b"hello"
 
 
+def test_a_player_map_line_with_nothing_after_its_colon_is_a_located_error_not_a_crash(tmp_path):
+    record = tmp_path / "g.arb"
+    record.write_text(f"---\n{BASE}hands:\n  Ana: \n---\n", encoding="utf-8")
+    assert read_written_header(BASE + "hands:\n  Ana: \n", Pos(1, 1)) is None
+    done = arbo("check", str(record))
+    assert done.returncode == 1 and b"Traceback" not in done.stderr and done.stderr.startswith(f"{record}:".encode())
+
+
 def test_the_header_fast_reader_still_reads_distinct_keys():
     assert fast_load(BASE + "result: {Ana: 9, Ben: 7}\n")["result"] == {"Ana": 9, "Ben": 7}
 

@@ -142,6 +142,8 @@ _SCALARS: dict[str, Callable[[str], Any]] = {
 def _continued(text: str, lines: list[str], i: int, indent: str) -> tuple[str, int]:
     """A flow list that starts as ``text`` and, wrapped after a ',', goes on over lines indented
     deeper than ``indent``; and the index of the line after it."""
+    if not text:  # 'Ana: ' with nothing after it: not the writer's
+        raise _Unknown
     while text[0] == "[" and text[-1] != "]":
         if i == len(lines) or text[-1] != "," or not lines[i].startswith(indent) or not lines[i].strip(" "):
             raise _Unknown
