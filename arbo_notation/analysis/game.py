@@ -2,15 +2,15 @@
 
 A turn is judged when its mover's hand is known at the start of it (every turn of an omniscient
 record, the recorder's turns of a seat record) and its deck draws name their cards. What the
-mover knew comes from the knowledge model (``arbo_notation.knowledge``) when it is there, else
-from the public facts of the line (every pile draw is public; the rest is unseen).
+mover knew comes from the knowledge model (``arbo_notation.knowledge``) of the mover's seat.
 """
 
 from __future__ import annotations
 
 from typing import Callable, Iterable, Iterator
 
-from ..engine.cards import HAND_SIZE, Card
+from ..engine.cards import Card
+from ..knowledge import View, knowledge
 from ..notation.record import DrawKind
 from ..tree import GameTree, Node
 from .sampling import Unseen
@@ -18,50 +18,8 @@ from .search import Situation
 from .turns import DEFAULT_BUDGET, TurnEvaluation, TurnTask, judge_turn
 
 
-def _public_knowledge(node: Node, player: str) -> tuple[dict[str, tuple[Card, ...]], Unseen]:
-    """What ``player`` knows at ``node`` from the line's public facts: the cards each other hand
-    took from a pile and still holds, and the unseen cards (anywhere with room)."""
-    chain = []
-    at: Node | None = node
-    while at is not None and at.turn is not None:
-        chain.append(at)
-        at = at.parent
-    known: dict[str, list[Card]] = {p: [] for p in node.tree.record.header.players}
-    for step in reversed(chain):
-        turn = step.turn
-        held = known[turn.player]
-        piles = None
-        for draw in turn.draws:
-            if draw.kind is DrawKind.DISCARD:
-                card = draw.card
-                if card is None:  # not named: the top of the pile then, which everyone saw
-                    piles = piles or {p: list(step.parent.position.discard_pile(p)) for p in known}
-                    card = piles[str(draw.owner)][-1]
-                if piles is not None:
-                    piles[str(draw.owner)].pop()
-                held.append(card)
-        for card in (turn.plant.card, turn.discard):
-            if card in held:
-                held.remove(card)
-    game = node.position
-    seen = set(game.hand(player).known)
-    for other in game.players:
-        seen.update(game.arboretum(other).values())
-        seen.update(game.discard_pile(other))
-    others = {p: tuple(sorted(cards)) for p, cards in known.items() if p != player}
-    for cards in others.values():
-        seen.update(cards)
-    unseen = tuple(sorted(set(game.config.cards) - seen))
-    room = {p: (0 if p == player else HAND_SIZE - len(others[p])) for p in game.players}
-    everywhere = frozenset([p for p in game.players if room[p]] + ([None] if game.deck_size else []))
-    return others, Unseen(room, game.deck_size, unseen, {card: everywhere for card in unseen})
-
-
 def _knowledge(node: Node, player: str) -> tuple[dict[str, tuple[Card, ...]], Unseen]:
-    try:
-        from ..knowledge import View, knowledge  # type: ignore[import-not-found]
-    except ImportError:
-        return _public_knowledge(node, player)
+    """The cards known in the other hands and the unseen ones, as ``player`` knows them at ``node``."""
     seen = knowledge(node, View.of_seat(player))
     others = {p: tuple(hand.known) for p, hand in seen.hands.items() if p != player}
     return others, Unseen.from_knowledge(seen)
