@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, Iterator
 
-from ..engine.cards import Card
 from ..knowledge import View, knowledge
 from ..notation.record import DrawKind
 from ..tree import GameTree, Node
@@ -18,29 +17,22 @@ from .search import Situation
 from .turns import DEFAULT_BUDGET, TurnEvaluation, TurnTask, judge_turn
 
 
-def _knowledge(node: Node, player: str) -> tuple[dict[str, tuple[Card, ...]], Unseen]:
-    """The cards known in the other hands and the unseen ones, as ``player`` knows them at ``node``."""
-    seen = knowledge(node, View.of_seat(player))
-    others = {p: tuple(hand.known) for p, hand in seen.hands.items() if p != player}
-    return others, Unseen.from_knowledge(seen)
-
-
 def situation_at(node: Node, player: str) -> Situation | None:
     """What ``player`` knows at ``node``, when they know their whole hand there (else None)."""
-    game = node.position
-    held = game.hand(player)
-    if held.hidden:
+    seen = knowledge(node, View.of_seat(player))
+    own = seen.hands[player]
+    if own.unknown:
         return None
-    known, unseen = _knowledge(node, player)
+    game = node.position
     return Situation(
         players=game.players,
         species=game.config.species,
         mover=player,
-        hand=held.known,
+        hand=tuple(own.known),
         arboretums={p: game.arboretum(p) for p in game.players},
         piles={p: game.discard_pile(p) for p in game.players},
-        known=known,
-        unseen=unseen,
+        known={p: tuple(hand.known) for p, hand in seen.hands.items() if p != player},
+        unseen=Unseen.from_knowledge(seen),
     )
 
 
