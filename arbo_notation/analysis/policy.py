@@ -20,7 +20,8 @@ PILE_LINK = 4.0
 
 
 def _link(arb: dict[int, int], card: int, cell: int) -> float:
-    """How well ``card`` planted at ``cell`` joins the trees around it."""
+    """How well ``card`` planted at ``cell`` joins the trees around it: 1 for each neighbour of
+    another value, 1.5 more for one of the same species."""
     value = card & 7
     code = card >> 3
     gain = 0.0
@@ -43,17 +44,52 @@ def keep_worth(card: int, grown: set[int]) -> float:
     return float(value) if card >> 3 in grown else value / 3.0
 
 
+def _cell_tables(arb: dict[int, int], cells: list[int]) -> list[tuple[int, int, dict[int, int], dict[int, int]]]:
+    """Per frontier cell: (cell, neighbours, neighbours per value, neighbours per species), so that
+    _link(card, cell) is ``neighbours - per_value[value] + 1.5 * per_species[species]`` (a
+    neighbour of the same species never has the same value: it would be the same card)."""
+    tables = []
+    for cell in cells:
+        by_value: dict[int, int] = {}
+        by_species: dict[int, int] = {}
+        count = 0
+        for step in STEPS:
+            other = arb.get(cell + step)
+            if other is not None:
+                count += 1
+                by_value[other & 7] = by_value.get(other & 7, 0) + 1
+                by_species[other >> 3] = by_species.get(other >> 3, 0) + 1
+        tables.append((cell, count, by_value, by_species))
+    return tables
+
+
+def _best_cells(arb: dict[int, int], cells: list[int], cards: list[int]) -> list[tuple[float, int, int]]:
+    """For each card, its best link and cell: (link, card, cell)."""
+    tables = _cell_tables(arb, cells)
+    found = []
+    for card in cards:
+        value, code = card & 7, card >> 3
+        best, where = -1.0, cells[0]
+        for cell, count, by_value, by_species in tables:
+            link = count - by_value.get(value, 0) + 1.5 * by_species.get(code, 0)
+            if link > best:
+                best, where = link, cell
+        found.append((best, card, where))
+    return found
+
+
 def ranked_plantings(table: LeanTable, seat: int) -> list[tuple[float, int, int]]:
     """Every (card, cell) planting of the seat's hand, best first by the policy: (score, card, cell)."""
     arb = table.arbs[seat]
-    hand = table.hands[seat]
     grown = _grown(arb)
     cells = table.frontier(seat)
+    tables = _cell_tables(arb, cells)
     found = []
-    for card in hand:
+    for card in table.hands[seat]:
         cost = 0.1 * keep_worth(card, grown)
-        for cell in cells:
-            found.append((_link(arb, card, cell) - cost, card, cell))
+        value, code = card & 7, card >> 3
+        for cell, count, by_value, by_species in tables:
+            found.append((count - by_value.get(value, 0) + 1.5 * by_species.get(code, 0) - cost, card, cell))
     found.sort(key=lambda item: (-item[0], item[1], item[2]))
     return found
 
@@ -69,40 +105,39 @@ def ranked_discards(table: LeanTable, seat: int, planted: int, cell: int) -> lis
 
 
 def choose_finish(table: LeanTable) -> tuple[int, int, int]:
-    """The policy's planting and discard for the current seat, its draws in hand."""
+    """The policy's planting and discard for the current seat, its draws in hand: the best
+    planting (ties: the highest card), then the card least worth keeping (ties: the lowest)."""
     seat = table.current
-    _, card, cell = max(ranked_plantings_fast(table, seat))
-    return card, cell, ranked_discards(table, seat, card, cell)[0]
-
-
-def ranked_plantings_fast(table: LeanTable, seat: int) -> list[tuple[float, int, int]]:
-    """ranked_plantings without the sort (ties broken by the highest card, then cell)."""
     arb = table.arbs[seat]
+    hand = table.hands[seat]
     grown = _grown(arb)
-    cells = table.frontier(seat)
-    return [(_link(arb, card, cell) - 0.1 * keep_worth(card, grown), card, cell)
-            for card in table.hands[seat] for cell in cells]
+    best = None
+    for link, card, cell in _best_cells(arb, table.frontier(seat), hand):
+        score = (link - 0.1 * keep_worth(card, grown), card)
+        if best is None or score > best[0]:
+            best = (score, card, cell)
+    assert best is not None
+    _, card, cell = best
+    grown.add(card >> 3)
+    discard = min((c for c in hand if c != card), key=lambda c: (keep_worth(c, grown), c))
+    return card, cell, discard
 
 
 def choose_source(table: LeanTable) -> int | None:
     """Where the policy draws its next card from (None: nothing to draw)."""
     seat = table.current
-    arb = table.arbs[seat]
-    cells = None
-    best, choice = PILE_LINK, None
-    for owner, pile in enumerate(table.piles):
-        if pile:
-            if cells is None:
-                cells = table.frontier(seat)
-            top = pile[-1]
-            link = max(_link(arb, top, cell) for cell in cells)
+    tops = [(pile[-1], owner) for owner, pile in enumerate(table.piles) if pile]
+    if tops:
+        arb = table.arbs[seat]
+        best, choice = PILE_LINK, None
+        for link, card, _ in _best_cells(arb, table.frontier(seat), [card for card, _ in tops]):
             if link >= best:
-                best, choice = link, owner
-    if choice is not None:
-        return choice
+                best, choice = link, next(owner for top, owner in tops if top == card)
+        if choice is not None:
+            return choice
     if table.deck:
         return FROM_DECK
-    return next((owner for owner, pile in enumerate(table.piles) if pile), None)
+    return tops[0][1] if tops else None
 
 
 def play_policy_turn(table: LeanTable) -> None:
