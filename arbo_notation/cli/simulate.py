@@ -18,7 +18,7 @@ PROGRESS_FROM = 20
 
 def _bot_names(values: list[str] | None, players: int) -> list[str]:
     """One bot name per seat from repeated and/or comma-separated --bot values."""
-    from ..engine.bots import BOTS
+    from ..simulate import BOT_NAMES as BOTS
 
     names = [name.strip().lower() for value in values or ["greedy"] for name in value.split(",")]
     for name in names:
@@ -86,7 +86,7 @@ def simulate(
         None,
         "--bot",
         "-b",
-        metavar="greedy|random",
+        metavar="greedy|random|engine",
         help="The bot of each seat, in seat order (repeat, or a comma list); one name plays every seat. "
         "[default: greedy]",
     ),
@@ -95,6 +95,10 @@ def simulate(
     ),
     event: Optional[str] = typer.Option(None, "--event", metavar="TEXT", help="The event to write in every header."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not say how many games were written to DIR."),
+    budget: Optional[int] = typer.Option(
+        None, "--budget", metavar="N", parser=whole_number("--budget", 1),
+        help="The engine bot's sampled worlds per decision (default 48; docs/ANALYSIS.md).",
+    ),
 ) -> None:
     """Let bots play seeded games and write them as omniscient records.
 
@@ -109,13 +113,15 @@ def simulate(
         arbo simulate --players 4 --games 1000 --seed 1 --out sims/
 
         arbo simulate -p 3 -n 10 --bot greedy,random,random --out - > games.arb
+
+        arbo simulate -p 2 --bot engine,greedy --budget 16
     """
     from ..simulate import simulate_games
 
     names = _bot_names(bot, players)
     try:
         records = _with_progress(
-            simulate_games(players, games, seed, names, house_discards=house_discards, event=event),
+            simulate_games(players, games, seed, names, house_discards=house_discards, event=event, budget=budget),
             games,
             "simulating",
         )
