@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import random
 
-from ..engine.bots import Bot, TableView
+from ..engine.bots import Bot, GreedyBot, TableView
 from ..engine.cards import Card, Coord
 from ..engine.state import DECK, DrawSource, DrawSourceKind, Game
-from .lean import FROM_DECK, Cards, coord_of
+from .lean import FROM_DECK, Cards, cell_of, coord_of
 from .sampling import Unseen
 from .search import Situation, judge_draws, judge_finish
 from .turns import DEFAULT_BUDGET
@@ -46,8 +46,23 @@ def _rooms(view: TableView, held: int) -> dict[str, int]:
     return rooms
 
 
+#: Points of expected margin by which a candidate must beat the greedy bot's choice to be played
+#: instead: below it, the difference is mostly the sampling's noise (the best of many noisy
+#: values is biased upwards).
+CONFIDENCE = 1.0
+
+
+def _chosen(judged, baseline):
+    """The best candidate, unless it beats ``baseline`` by less than CONFIDENCE."""
+    best = judged.best()
+    if judged.values[best] - judged.values[baseline] < CONFIDENCE:
+        return baseline
+    return best
+
+
 class EngineBot(Bot):
-    """Plays the analysis engine's best turn, ``budget`` sampled worlds per decision."""
+    """Plays the analysis engine's best turn, ``budget`` sampled worlds per decision. The greedy
+    bot's choice is always among the candidates, and kept unless another is clearly better."""
 
     name = "engine"
 
@@ -55,6 +70,7 @@ class EngineBot(Bot):
         self.budget = budget
         self._second: DrawSource | None = None
         self._discard: Card | None = None
+        self._greedy = GreedyBot()
 
     def _source(self, view: TableView, source: int | None) -> DrawSource | None:
         if source is None:
@@ -62,6 +78,11 @@ class EngineBot(Bot):
         if source == FROM_DECK:
             return DECK
         return DrawSource(DrawSourceKind.DISCARD, view.players[source])
+
+    def _code(self, view: TableView, source: DrawSource | None) -> int | None:
+        if source is None:
+            return None
+        return FROM_DECK if source.kind is DrawSourceKind.DECK else view.players.index(str(source.owner))
 
     def choose_draw(self, game: Game, rng: random.Random) -> DrawSource | None:
         view = TableView.of(game)
@@ -72,16 +93,25 @@ class EngineBot(Bot):
         if view.draws_taken == 1:
             sources = view.draw_sources()
             return sources[0] if sources else None
-        judged = judge_draws(situation_of(view), None, self.budget, random.Random(rng.getrandbits(64)))
-        first, second = judged.best()
+        greedy = self._greedy.choose_draw(game, rng)
+        baseline = (self._code(view, greedy), FROM_DECK if view.deck_size > 1 else None)
+        situation = situation_of(view)
+        judged = judge_draws(situation, baseline if baseline[1] is not None else None, self.budget,
+                             random.Random(rng.getrandbits(64)))
+        first, second = _chosen(judged, baseline) if baseline in judged.values else judged.best()
         self._second = self._source(view, second)
         return self._source(view, first)
 
     def choose_plant(self, game: Game, rng: random.Random) -> tuple[Card, Coord]:
         view = TableView.of(game)
         cards = Cards(view.species)
-        judged = judge_finish(situation_of(view), None, self.budget, random.Random(rng.getrandbits(64)))
-        card, cell, discard = judged.best()
+        card, cell = self._greedy.choose_plant(game, rng)
+        probe = game.copy()
+        probe.plant(card, cell)
+        discard = self._greedy.choose_discard(probe, rng)
+        baseline = (cards.code(card), cell_of(cell), cards.code(discard))
+        judged = judge_finish(situation_of(view), baseline, self.budget, random.Random(rng.getrandbits(64)))
+        card, cell, discard = _chosen(judged, baseline)
         self._discard = cards.card(discard)
         return cards.card(card), coord_of(cell)
 
