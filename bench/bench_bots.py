@@ -72,8 +72,13 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=None, help="four-player tables (default: games / 4)")
     parser.add_argument("--budget", type=int, default=48, help="the engine's sampled worlds per decision")
     parser.add_argument("-j", "--jobs", type=int, default=2)
+    parser.add_argument("--horizon", type=int, default=None, help="the engine searches from this deck size down")
     parser.add_argument("--only", choices=("random-greedy", "greedy-engine", "table"), action="append")
     args = parser.parse_args()
+    if args.horizon is not None:
+        import arbo_notation.analysis.bot as bot
+
+        bot.HORIZON = args.horizon
     wanted = args.only or ["random-greedy", "greedy-engine", "table"]
     tables = args.tables if args.tables is not None else max(4, args.games // 4)
     print(f"budget {args.budget}, {args.games} two-player games per pairing, {tables} four-player tables, "

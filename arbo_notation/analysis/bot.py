@@ -52,6 +52,12 @@ def _rooms(view: TableView, held: int) -> dict[str, int]:
 CONFIDENCE = 1.0
 
 
+#: The bot searches once the deck holds at most this many cards (before, it plays the greedy
+#: bot's turn): near the end the rollouts are short and their values sharp, where early on the
+#: light rollout policy cannot follow up the plans a planting starts (bench/bench_bots.py).
+HORIZON = 1000
+
+
 def _chosen(judged, baseline):
     """The best candidate, unless it beats ``baseline`` by less than CONFIDENCE."""
     best = judged.best()
@@ -66,8 +72,9 @@ class EngineBot(Bot):
 
     name = "engine"
 
-    def __init__(self, budget: int = DEFAULT_BUDGET) -> None:
+    def __init__(self, budget: int = DEFAULT_BUDGET, horizon: int | None = None) -> None:
         self.budget = budget
+        self.horizon = HORIZON if horizon is None else horizon
         self._second: DrawSource | None = None
         self._discard: Card | None = None
         self._greedy = GreedyBot()
@@ -91,9 +98,10 @@ class EngineBot(Bot):
             if planned in view.draw_sources():
                 return planned
         if view.draws_taken == 1:
-            sources = view.draw_sources()
-            return sources[0] if sources else None
+            return self._greedy.choose_draw(game, rng)
         greedy = self._greedy.choose_draw(game, rng)
+        if view.deck_size > self.horizon:
+            return greedy
         baseline = (self._code(view, greedy), FROM_DECK if view.deck_size > 1 else None)
         situation = situation_of(view)
         judged = judge_draws(situation, baseline if baseline[1] is not None else None, self.budget,
@@ -109,6 +117,9 @@ class EngineBot(Bot):
         probe = game.copy()
         probe.plant(card, cell)
         discard = self._greedy.choose_discard(probe, rng)
+        if view.deck_size > self.horizon:
+            self._discard = discard
+            return card, cell
         baseline = (cards.code(card), cell_of(cell), cards.code(discard))
         judged = judge_finish(situation_of(view), baseline, self.budget, random.Random(rng.getrandbits(64)))
         card, cell, discard = _chosen(judged, baseline)
