@@ -74,7 +74,12 @@ def main() -> None:
     parser.add_argument("-j", "--jobs", type=int, default=2)
     parser.add_argument("--horizon", type=int, default=None, help="the engine searches from this deck size down")
     parser.add_argument("--only", choices=("random-greedy", "greedy-engine", "table"), action="append")
+    parser.add_argument("--pile-link", type=float, default=None, help="the rollout policy's PILE_LINK (to compare)")
     args = parser.parse_args()
+    if args.pile_link is not None:
+        import arbo_notation.analysis.policy as policy
+
+        policy.PILE_LINK = args.pile_link
     if args.horizon is not None:
         import arbo_notation.analysis.bot as bot
 

@@ -175,3 +175,16 @@ def test_the_records_games_keep_their_order_and_other_games_untouched(tmp_path):
     first, second = parse(result.stdout)
     assert first == parse(format_game(games[0]))[0]
     assert note_of(second.turns[2]) is not None
+
+
+def test_simulate_plays_the_engine_bot_reproducibly():
+    first = run("simulate", "-p", "2", "--bot", "engine,greedy", "--budget", "2", "--seed", "3")
+    assert first.exit_code == 0, first.output
+    again = run("simulate", "-p", "2", "--bot", "engine,greedy", "--budget", "2", "--seed", "3")
+    assert again.stdout == first.stdout
+    (record,) = parse(first.stdout)
+    assert record.finished
+    checked = run("check", "-", input=first.stdout)
+    assert checked.exit_code == 0, checked.output
+    bad = run("simulate", "-p", "2", "--bot", "engin")
+    assert bad.exit_code == 2 and "engine" in bad.stderr

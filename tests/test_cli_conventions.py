@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
 INVALID = SAMPLES / "invalid"
 CLEAN = SAMPLES / "two-player-omniscient.arb"
-COMMANDS = ("check", "score", "state", "fmt", "convert", "simulate", "new", "replay", "export", "render")
+COMMANDS = ("check", "score", "state", "fmt", "convert", "simulate", "new", "replay", "export", "render", "analyse")
 
 runner = CliRunner()
 
@@ -187,7 +187,15 @@ OPTION_METAVARS = [
     ("simulate", "--games", "N"),
     ("simulate", "--seed", "SEED"),
     ("simulate", "--out", "DIR|-"),
-    ("simulate", "--bot", "greedy|random"),
+    ("simulate", "--bot", "greedy|random|engine"),
+    ("simulate", "--budget", "N"),
+    ("analyse", "--out", "OUT"),
+    ("analyse", "--budget", "N"),
+    ("analyse", "--jobs", "N"),
+    ("analyse", "--as", "PLAYER"),
+    ("analyse", "--turn", "N"),
+    ("analyse", "--game", "N"),
+    ("analyse", "--seed", "SEED"),
     ("simulate", "--event", "TEXT"),
     ("new", "--players", "NAME,NAME[,...]"),
     ("new", "--seed", "SEED"),
