@@ -19,7 +19,7 @@ from .lean import FROM_DECK, STEPS, LeanTable
 PILE_LINK = 4.0
 
 
-def _link(arb: dict[int, int], card: int, cell: int) -> float:
+def link(arb: dict[int, int], card: int, cell: int) -> float:
     """How well ``card`` planted at ``cell`` joins the trees around it: 1 for each neighbour of
     another value, 1.5 more for one of the same species."""
     value = card & 7
@@ -46,7 +46,7 @@ def keep_worth(card: int, grown: set[int]) -> float:
 
 def _cell_tables(arb: dict[int, int], cells: list[int]) -> list[tuple[int, int, dict[int, int], dict[int, int]]]:
     """Per frontier cell: (cell, neighbours, neighbours per value, neighbours per species), so that
-    _link(card, cell) is ``neighbours - per_value[value] + 1.5 * per_species[species]`` (a
+    link(card, cell) is ``neighbours - per_value[value] + 1.5 * per_species[species]`` (a
     neighbour of the same species never has the same value: it would be the same card)."""
     tables = []
     for cell in cells:

@@ -22,7 +22,7 @@ from typing import Mapping, Sequence
 
 from ..engine.cards import Card, Coord
 from .lean import FROM_DECK, Cards, LeanTable, cell_of, margin, totals
-from .policy import PILE_LINK, _link, choose_finish, play_out, ranked_discards, ranked_plantings
+from .policy import choose_finish, link, play_out, ranked_discards, ranked_plantings
 from .sampling import Unseen
 
 #: Plantings the policy proposes for a finish, and discards tried with each.
@@ -136,7 +136,7 @@ def draw_candidates(table: LeanTable, played: Sources | None) -> list[Sources]:
     seat = table.current
     cells = table.frontier(seat)
     links = sorted(
-        ((max(_link(table.arbs[seat], pile[-1], cell) for cell in cells), owner)
+        ((max(link(table.arbs[seat], pile[-1], cell) for cell in cells), owner)
          for owner, pile in enumerate(table.piles) if pile),
         reverse=True,
     )
@@ -272,5 +272,5 @@ def _empties_deck(table: LeanTable, pair: Sources) -> bool:
 
 __all__ = [
     "Finish", "Judgement", "Situation", "Sources", "all_finishes", "draw_candidates", "draw_pairs",
-    "finish_candidates", "judge_draws", "judge_finish", "PILE_LINK",
+    "finish_candidates", "judge_draws", "judge_finish",
 ]

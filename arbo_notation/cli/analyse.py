@@ -98,8 +98,13 @@ def summary(evaluations: list, players: tuple[str, ...]) -> list[dict]:
 def analyse(
     file: str = typer.Argument(..., metavar="FILE", help="A record file ('-' reads standard input)."),
     out: Optional[str] = typer.Option(None, "--out", "-o", metavar="OUT", help="Write the annotated record to OUT."),
-    in_place: bool = typer.Option(False, "--in-place", "-i", help="Rewrite FILE annotated (a new copy renamed over it)."),
-    as_json: bool = typer.Option(False, "--json", help="Print each judged turn and the summary as JSON on stdout."),
+    in_place: bool = typer.Option(
+        False, "--in-place", "-i", help="Rewrite FILE annotated (a new copy renamed over it)."
+    ),
+    as_json: bool = typer.Option(
+        False, "--json",
+        help="Print each judged turn and the summary as JSON on stdout (the record goes to -o or --in-place only).",
+    ),
     budget: Optional[int] = typer.Option(
         None, "--budget", "-b", metavar="N", parser=whole_number("--budget", 1),
         help="Sampled worlds per decision (default 48; see docs/ANALYSIS.md).",
@@ -109,10 +114,15 @@ def analyse(
         0, "--jobs", "-j", metavar="N", parser=whole_number("--jobs", 0),
         help="Worker processes: 0 (the default) uses every core; -j 1 works in this process. Same output.",
     ),
-    players: Optional[List[str]] = typer.Option(None, "--as", metavar="PLAYER", help="Judge this player's turns only (repeat for more)."),
-    turn: Optional[int] = typer.Option(None, "--turn", "-t", metavar="N", parser=whole_number("--turn", 1), help="Judge turn N only."),
+    players: Optional[List[str]] = typer.Option(
+        None, "--as", metavar="PLAYER", help="Judge this player's turns only (repeat for more)."
+    ),
+    turn: Optional[int] = typer.Option(
+        None, "--turn", "-t", metavar="N", parser=whole_number("--turn", 1), help="Judge turn N only."
+    ),
     game_number: Optional[int] = typer.Option(
-        None, "--game", "-g", metavar="N", parser=whole_number("--game", 1), help="Judge game N of the file only (1-based)."
+        None, "--game", "-g", metavar="N", parser=whole_number("--game", 1),
+        help="Judge game N of the file only (1-based).",
     ),
 ) -> None:
     """Judge each turn of a recorded game from what its mover knew, and mark the mistakes.
