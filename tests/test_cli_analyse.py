@@ -188,3 +188,20 @@ def test_simulate_plays_the_engine_bot_reproducibly():
     assert checked.exit_code == 0, checked.output
     bad = run("simulate", "-p", "2", "--bot", "engin")
     assert bad.exit_code == 2 and "engine" in bad.stderr
+
+
+def test_a_terminal_gets_a_progress_bar_and_the_same_results(game_file, capsys, monkeypatch):
+    import sys
+
+    from arbo_notation.analysis.game import tasks
+    from arbo_notation.cli.analyse import PROGRESS_FROM, _run
+    from arbo_notation.tree import load_tree
+
+    (record,) = parse(game_file.read_text())
+    found = tasks(load_tree(record), budget=1, turns=range(1, PROGRESS_FROM + 1))
+    quiet = _run(found, 1, progress=False)
+    assert "analysing" not in capsys.readouterr().err
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    shown = _run(found, 1, progress=True)
+    assert shown == quiet and len(shown) == PROGRESS_FROM
+    assert "analysing" in capsys.readouterr().err
