@@ -205,3 +205,15 @@ def test_a_terminal_gets_a_progress_bar_and_the_same_results(game_file, capsys, 
     shown = _run(found, 1, progress=True)
     assert shown == quiet and len(shown) == PROGRESS_FROM
     assert "analysing" in capsys.readouterr().err
+
+
+def test_a_game_with_a_rule_error_is_judged_up_to_it_and_the_error_reported():
+    from pathlib import Path
+
+    source = Path(__file__).resolve().parent.parent / "samples" / "invalid" / "rule-planting-not-adjacent.arb"
+    result = run("analyse", str(source), "--budget", "1", "-j", "1")
+    assert result.exit_code == 1
+    assert "error:" in result.stderr and "Traceback" not in result.output
+    (record,) = parse(result.stdout)
+    judged = [i for i, t in enumerate(record.turns, 1) if note_of(t)]
+    assert judged == list(range(1, len(judged) + 1)) and judged

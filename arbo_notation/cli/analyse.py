@@ -133,7 +133,8 @@ def analyse(
     best turn found. Turns that lose 1.5, 3 and 6 points or more are marked ?!, ? and ??, with a
     comment giving the better turn. The record is written annotated to stdout, to OUT with -o,
     or back to FILE with --in-place; the engine's comments start "arbo:" and a second run
-    replaces only those. A summary per player goes to stderr.
+    replaces only those. A summary per player goes to stderr. A game with a rule error is
+    judged up to it, the error reported, and the exit status is 1.
 
     Examples:
 
@@ -163,6 +164,7 @@ def analyse(
     annotated = list(records)
     evaluations = []
     seats: list[str] = []
+    failed = False
     for index in chosen:
         record = records[index]
         for player in players or ():
@@ -176,6 +178,9 @@ def analyse(
             for diagnostic in error.diagnostics:
                 typer.echo(diagnostic.show(), err=True)
             raise typer.Exit(EXIT_INVALID) from None
+        for diagnostic in tree.replay.errors:  # the turns after a rule error are not judged
+            typer.echo(diagnostic.show(), err=True)
+            failed = True
         try:
             found = tasks(tree, budget=budget, seed=seed, players=players, turns=None if turn is None else [turn])
         except ArboError as error:
@@ -207,6 +212,8 @@ def analyse(
             f"{row['player']}: {row['turns']} turn{'s' if row['turns'] != 1 else ''} analysed, mean loss "
             f"{row['mean_loss']:.2f} points a turn, ?! {row['?!']}, ? {row['?']}, ?? {row['??']}", err=True,
         )
+    if failed:
+        raise typer.Exit(EXIT_INVALID)
 
 
 def register(app: typer.Typer) -> None:
