@@ -52,9 +52,10 @@ def _rooms(view: TableView, held: int) -> dict[str, int]:
 CONFIDENCE = 1.0
 
 
-#: The bot searches once the deck holds at most this many cards (before, it plays the greedy
-#: bot's turn): near the end the rollouts are short and their values sharp, where early on the
-#: light rollout policy cannot follow up the plans a planting starts (bench/bench_bots.py).
+#: The bot searches once the deck holds at most this many cards, and plays the greedy bot's turn
+#: before: the default searches every turn. bench/bench_bots.py --horizon measures smaller ones
+#: (near the end the rollouts are short and sharp; early on the light rollout policy cannot
+#: follow up the plans a planting starts): none did better (docs/ANALYSIS.md).
 HORIZON = 1000
 
 
