@@ -187,9 +187,14 @@ def _finish_value(table: LeanTable, finish: Finish, species_count: int) -> int:
 
 
 def _pair_value(table: LeanTable, pair: Sources, species_count: int) -> int:
+    """The margin after these draws, the turn finished by the policy and the game played out;
+    when the draws empty the deck, the turn is the game's last and the mover, who then knows
+    every card (their hand; the unseen ones are the other hands'), finishes it best."""
     probe = table.copy()
     probe.draw(pair[0])
     probe.draw(pair[1])
+    if not probe.deck:
+        return _exact_best_finish(probe, species_count)
     probe.finish(*choose_finish(probe))
     play_out(probe)
     return margin(totals(probe, species_count), table.current)
