@@ -24,6 +24,7 @@ _EXPORTS = {
     "api": ("GameNotFound", "check", "load_game", "read_games", "replay", "score"),
     "analysis": ("analyse",),
     "tree": ("GameTree", "Node"),
+    "merging": ("MergeError", "merge"),
     "knowledge": ("Certainty", "HandKnowledge", "Knowledge", "Right", "View"),
     "errors": (
         "ArboError", "Code", "Diagnostic", "NotationError", "NotationErrors", "PositionError", "RuleError",

@@ -25,6 +25,7 @@ complete matching puts it there. A card that every matching puts in one hand is 
 from __future__ import annotations
 
 from collections import deque
+from weakref import WeakKeyDictionary
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, Sequence
@@ -34,7 +35,7 @@ from .engine.state import Game
 from .notation.record import DrawKind, Turn
 
 if TYPE_CHECKING:
-    from .tree import Node
+    from .tree import GameTree, Node
 
 #: How an unknown card is shown in a hand.
 UNKNOWN = "??"
@@ -192,6 +193,13 @@ class _Tracker:
                 self.unknown[player] = max(0, self.unknown[player] - len(cards))
         self.deck = root.deck_size
 
+    def copy(self) -> "_Tracker":
+        other = _Tracker.__new__(_Tracker)
+        other.view, other.deck = self.view, self.deck
+        other.known = {p: set(k) for p, k in self.known.items()}
+        other.unknown = dict(self.unknown)
+        return other
+
     def take(self, player: str, card: Card) -> bool:
         """A card leaves the hand face up (planted, discarded); whether the view knew it was there."""
         if card in self.known[player]:
@@ -223,15 +231,20 @@ def _turn_facts(tracker: _Tracker, before: Game, turn: Turn) -> Iterator[_Fact]:
     player = turn.player
     if player not in tracker.known:
         return
-    piles = {p: list(before.discard_pile(p)) for p in before.players}
-    deck = list(before.deck_cards() or ())  # top first
+    piles: dict[str, list[Card]] = {}
+    deck: list[Card] | None = None
     for draw in turn.draws:
         if draw.kind is DrawKind.DISCARD:
-            pile = piles.get(draw.owner or "")
+            owner = draw.owner or ""
+            if owner not in piles:
+                piles[owner] = list(before.discard_pile(owner)) if owner in tracker.known else []
+            pile = piles[owner]
             card = pile.pop() if pile else draw.card
             if card is not None:
                 tracker.known[player].add(card)
         elif draw.kind is DrawKind.DECK:
+            if deck is None:
+                deck = list(before.deck_cards() or ())  # top first
             card = deck.pop(0) if deck else draw.card
             tracker.deck = max(0, tracker.deck - 1)
             if card is not None and tracker.view.sees_deck_draw(player):
@@ -250,13 +263,37 @@ def _table(node: "Node") -> Game:
     return node.line.states[node.index]
 
 
-def _path(node: "Node") -> list["Node"]:
-    nodes = []
+#: The trackers already carried to a node, per tree (a tree is replayed once and asked many times:
+#: every position of a page, every step of the replayer), by node and by what the view sees.
+_CARRIED: "WeakKeyDictionary[GameTree, dict[tuple, _Tracker]]" = WeakKeyDictionary()
+
+
+def _forward(node: "Node", view: View) -> _Tracker:
+    """The view's tracker carried from the root to the node (a copy, the caller's to change)."""
+    carried = _CARRIED.setdefault(node.tree, {})
+    sight = (view.seat, view.omniscient)
+
+    def key(at: "Node") -> tuple:
+        return (at.path, at.index, sight)
+
+    path: list[Node] = []
     walk: Node | None = node
-    while walk is not None:
-        nodes.append(walk)
+    while walk is not None and key(walk) not in carried:
+        path.append(walk)
         walk = walk.parent
-    return nodes[::-1]
+    if walk is None:
+        root = path.pop()
+        tracker = _Tracker(View(view.seat, view.omniscient), _table(root), node.tree.record.header.hands)
+        carried[key(root)] = tracker
+        walk = root
+    tracker = carried[key(walk)]
+    for after in reversed(path):
+        tracker = tracker.copy()
+        for _ in _turn_facts(tracker, _table(walk), after.turn):  # type: ignore[arg-type]
+            pass
+        carried[key(after)] = tracker
+        walk = after
+    return tracker.copy()
 
 
 def _is_end(node: "Node") -> bool:
@@ -274,13 +311,7 @@ def _reveals(node: "Node") -> list[tuple[str, tuple[Card, ...]]]:
 
 def knowledge(node: "Node", view: View) -> Knowledge:
     """What ``view`` knows at ``node``: the facts of the record up to it (and later ones with hindsight)."""
-    path = _path(node)
-    root = _table(path[0])
-    header = node.tree.record.header
-    tracker = _Tracker(view, root, header.hands)
-    for before, after in zip(path, path[1:]):
-        for _ in _turn_facts(tracker, _table(before), after.turn):  # type: ignore[arg-type]
-            pass
+    tracker = _forward(node, view)
     for player, cards in _reveals(node):
         tracker.reveal(player, cards)
     position = _table(node)
@@ -336,11 +367,7 @@ def _later_facts(node: "Node", tracker: _Tracker) -> tuple[list[_Fact], set[str]
 def _hindsight_places(node: "Node", tracker: _Tracker, unseen: frozenset[Card]) -> dict[Card, frozenset[str | None]] | None:
     """Each unseen card's possible places given the line's later facts; None if no matching fits
     (a record whose facts contradict each other)."""
-    later = _Tracker.__new__(_Tracker)
-    later.view, later.deck = tracker.view, tracker.deck
-    later.known = {p: set(k) for p, k in tracker.known.items()}
-    later.unknown = dict(tracker.unknown)
-    facts, revealed = _later_facts(node, later)
+    facts, revealed = _later_facts(node, tracker.copy())
     # Slots: each hand's unknown cards now, each later deck draw (in order), the deck's rest.
     capacity: dict[tuple, int] = {("hand", p): n for p, n in tracker.unknown.items() if n}
     draws = [(i, f) for i, f in enumerate(facts) if f.kind == "draw"][: tracker.deck]
@@ -447,9 +474,23 @@ def _match(cards: Sequence[Card], options: Mapping[Card, list[tuple]], capacity:
 
 def _rights(position: Game, hands: Mapping[str, HandKnowledge], places: Mapping[Card, frozenset[str | None]]) -> dict[tuple[str, str], Right]:
     players = position.players
+    # Each player's candidates (unseen cards the hand may hold), by species; who holds each card known.
+    candidates: dict[str, dict[str, list[Card]]] = {p: {} for p in players}
+    counts = dict.fromkeys(players, 0)
+    for card, where in places.items():
+        for player in where:
+            if player is not None:
+                candidates[player].setdefault(card.species, []).append(card)
+                counts[player] += 1
+    holder = {card: player for player, hand in hands.items() for card in hand.known}
     rights: dict[tuple[str, str], Right] = {}
     for species in position.config.species:
-        ranges = {p: _sum_range(p, species, hands, places) for p in players}
+        ones = Card(species, MIN_VALUE)
+        one_holders = {holder[ones]} if ones in holder else {p for p in places.get(ones, ()) if p is not None}
+        ranges = {
+            p: _sum_range(p, species, hands[p], candidates[p].get(species, []), counts[p], one_holders, ones in holder)
+            for p in players
+        }
         for player in players:
             low, high = ranges[player]
             best_rival_high = max(ranges[q][1] for q in players if q != player)
@@ -464,21 +505,13 @@ def _rights(position: Game, hands: Mapping[str, HandKnowledge], places: Mapping[
     return rights
 
 
-def _holders(card: Card, hands: Mapping[str, HandKnowledge], places: Mapping[Card, frozenset[str | None]]) -> tuple[set[str], bool]:
-    """The players who may hold the card, and whether one of them certainly does."""
-    for player, hand in hands.items():
-        if card in hand.known:
-            return {player}, True
-    return {p for p in places.get(card, ()) if p is not None}, False
-
-
-def _sum_range(player: str, species: str, hands: Mapping[str, HandKnowledge], places: Mapping[Card, frozenset[str | None]]) -> tuple[int, int]:
-    """The lowest and highest hand sum the player may have in the species (an 8 is 0 when an
-    opponent holds the 1)."""
-    one_holders, one_certain = _holders(Card(species, MIN_VALUE), hands, places)
+def _sum_range(player: str, species: str, hand: HandKnowledge, same: Sequence[Card], candidates: int,
+               one_holders: set[str], one_known: bool) -> tuple[int, int]:
+    """The lowest and highest hand sum the player may have in the species: the known cards, and
+    the unknown ones filled with as few or as many of the species' ``same`` candidates as they
+    may be (an 8 is 0 when an opponent holds the 1)."""
     rivals_may = bool(one_holders - {player})
-    rivals_must = one_certain and player not in one_holders
-    hand = hands[player]
+    rivals_must = one_known and player not in one_holders
 
     def worth(card: Card, lowest: bool) -> int:
         if card.value != MAX_VALUE:
@@ -487,11 +520,8 @@ def _sum_range(player: str, species: str, hands: Mapping[str, HandKnowledge], pl
         return 0 if cancelled else MAX_VALUE
 
     known = [c for c in hand.known if c.species == species]
-    candidates = [c for c, where in places.items() if player in where]
-    same = [c for c in candidates if c.species == species]
-    others = len(candidates) - len(same)
     slots = hand.unknown
-    fewest = max(0, slots - others)
+    fewest = max(0, slots - (candidates - len(same)))
     low_values = sorted(worth(c, True) for c in same)
     high_values = sorted((worth(c, False) for c in same), reverse=True)
     low = sum(worth(c, True) for c in known) + sum(low_values[:fewest])

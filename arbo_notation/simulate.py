@@ -8,7 +8,7 @@ revealed at the end and the result is the engine's scoring. The same seed gives 
 from __future__ import annotations
 
 import random
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 from .engine.bots import BOTS, Bot, TurnPlay, make_bot, play_turn
 from .engine.cards import default_species_for
@@ -125,15 +125,17 @@ def simulate_games(
     house_discards: bool = False,
     event: str | None = None,
     players: Sequence[str] | None = None,
+    first: int = 1,
     budget: int | None = None,
 ) -> Iterator[GameRecord]:
-    """``games`` simulated games; game i (1-based) is dealt with :func:`game_seed` (seed, i)."""
+    """Simulated games ``first`` to ``games``; game i (1-based) is dealt with :func:`game_seed`
+    (seed, i)."""
     names = tuple(players) if players is not None else default_players(n_players)
     if len(names) != n_players:
         raise ArboError(f"{len(names)} player names for {n_players} players")
     bot_names = list(bots) if bots else None
     _bots(bot_names, n_players)  # fail early on a bad bot list
-    for index in range(1, games + 1):
+    for index in range(first, games + 1):
         record = simulate_game(
             names, game_seed(seed, index), bot_names, house_discards=house_discards, event=event, budget=budget
         )
@@ -145,3 +147,72 @@ def simulate_games(
             result=record.result,
             index=index,
         )
+
+
+# -- a run shared out among worker processes ------------------------------------------------------
+
+#: Games a worker plays in one go: a fraction of a second of work, so that the results come back
+#: in order without long waits, and few enough that a run of a few games still uses every core.
+GAMES_PER_SPAN = 8
+
+
+def _identity(record: GameRecord) -> GameRecord:
+    return record
+
+
+def _play_span(task: tuple) -> list:
+    """What ``then`` makes of each game of one span of a run (in a worker process)."""
+    n_players, first, last, seed, bots, house_discards, event, players, then, budget = task
+    games = simulate_games(n_players, last, seed, bots, house_discards=house_discards, event=event,
+                           players=players, first=first, budget=budget)
+    return [then(record) for record in games]
+
+
+def simulate_run(
+    n_players: int,
+    games: int,
+    seed: int | str,
+    bots: Sequence[str] | None = None,
+    *,
+    house_discards: bool = False,
+    event: str | None = None,
+    players: Sequence[str] | None = None,
+    jobs: int = 1,
+    then: Callable[[GameRecord], object] = _identity,
+    budget: int | None = None,
+) -> Iterator:
+    """``then(record)`` of each game that simulate_games gives, in order: the same games whatever
+    ``jobs``, the worker processes that play them (1: this process plays them). ``then`` runs
+    where the game is played, so it must be a function a worker can be sent (a module's own, or a
+    functools.partial of one); at most a few spans per worker are in flight at a time."""
+    list(simulate_games(n_players, 0, seed, bots, players=players))  # fail early on bad names or bots
+    if jobs <= 1 or games <= GAMES_PER_SPAN:
+        for record in simulate_games(n_players, games, seed, bots, house_discards=house_discards, event=event,
+                                     players=players, budget=budget):
+            yield then(record)
+        return
+    from collections import deque
+    from concurrent.futures import ProcessPoolExecutor
+
+    from .gcpause import frozen_for_workers
+
+    tasks = ((n_players, first, min(first + GAMES_PER_SPAN - 1, games), seed, bots, house_discards, event,
+              players, then, budget) for first in range(1, games + 1, GAMES_PER_SPAN))
+    pending: deque = deque()
+    with frozen_for_workers(), ProcessPoolExecutor(max_workers=jobs) as pool:
+        for task in tasks:
+            pending.append(pool.submit(_play_span, task))
+            if len(pending) >= jobs * 3:
+                yield from pending.popleft().result()
+        while pending:
+            yield from pending.popleft().result()
+
+
+def simulate_jobs(games: int, jobs: int = 0) -> int:
+    """The worker processes for a run of ``games`` (``jobs`` 0: every core this process may use),
+    never more than the cores, nor than there are spans of games to share out."""
+    from .checkfiles import usable_cores
+
+    cores = usable_cores()
+    spans = -(-games // GAMES_PER_SPAN)
+    return max(1, min(jobs or cores, cores, spans))

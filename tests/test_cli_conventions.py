@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -18,7 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
 INVALID = SAMPLES / "invalid"
 CLEAN = SAMPLES / "two-player-omniscient.arb"
-COMMANDS = ("check", "score", "state", "fmt", "convert", "simulate", "new", "replay", "export", "render", "analyse")
+COMMANDS = ("check", "score", "state", "fmt", "convert", "simulate", "stats", "grep", "new", "replay", "export", "render",
+            "analyse")
 
 runner = CliRunner()
 
@@ -111,7 +114,7 @@ TABLE = [
     ("check", 2, "missing argument 'FILE...'"),
     ("check --jsn CLEAN", 2, "no such option: --jsn"),
     ("fmt --check --in-place CLEAN", 2, "--check and --in-place exclude each other"),
-    ("convert CLEAN --to xml", 2, "--to must be one of json, yaml, arb, not 'xml'"),
+    ("convert CLEAN --to xml", 2, "--to must be one of json, yaml, arb, parquet, not 'xml'"),
     ("convert CLEAN", 2, "missing option '--to'"),
     ("simulate --players 5", 2, "--players must be 2, 3 or 4, not 5"),
     ("simulate --players 2 --games 0", 2, "--games must be 1 or more, not 0"),
@@ -197,6 +200,16 @@ OPTION_METAVARS = [
     ("analyse", "--game", "N"),
     ("analyse", "--seed", "SEED"),
     ("simulate", "--event", "TEXT"),
+    ("simulate", "--to", "FORMAT"),
+    ("simulate", "--jobs", "N"),
+    ("convert", "--output", "DIR"),
+    ("convert", "--games-per-part", "N"),
+    ("stats", "--by", "event|date|players"),
+    ("grep", "--player", "NAME"),
+    ("grep", "--species", "CODES"),
+    ("grep", "--date", "DATE"),
+    ("grep", "--event", "TEXT"),
+    ("grep", "--site", "TEXT"),
     ("new", "--players", "NAME,NAME[,...]"),
     ("new", "--seed", "SEED"),
     ("new", "--date", "YYYY-MM-DD"),
@@ -222,7 +235,7 @@ def test_every_option_that_takes_a_value_names_it(command: str, option: str, met
     [
         (["state", str(CLEAN), "--turn", "-1"], "arbo: --turn must be 0 or more, not -1 (see 'arbo state --help')\n"),
         (["convert", str(CLEAN), "--to", "xml"],
-         "arbo: --to must be one of json, yaml, arb, not 'xml' (see 'arbo convert --help')\n"),
+         "arbo: --to must be one of json, yaml, arb, parquet, not 'xml' (see 'arbo convert --help')\n"),
         (["check", "-j", "many", str(CLEAN)],
          "arbo: --jobs takes a whole number (0 or more), not 'many' (see 'arbo check --help')\n"),
         (["simulate", "--players", "1"], "arbo: --players must be 2, 3 or 4, not 1 (see 'arbo simulate --help')\n"),
@@ -241,13 +254,16 @@ def test_version_is_the_packages():
 
 def test_shell_completion_is_typers_own():
     assert "--install-completion" in run("--help").stdout
-    result = run("--show-completion", "bash")
-    assert result.exit_code == 0
-    assert "_ARBO_COMPLETE" in result.stdout and "complete" in result.stdout
+    # typer asks shellingham which shell runs arbo, from the processes above it: under a busy
+    # pytest-xdist worker it may find none ("Shell  not supported"), so arbo runs under bash here.
+    arbo = str(Path(sys.executable).with_name("arbo"))  # the installed command: its name is the program's
+    done = subprocess.run(["bash", "-c", '"$0" --show-completion; exit $?', arbo], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "_ARBO_COMPLETE" in done.stdout and "complete -o default -F _arbo_completion arbo" in done.stdout
 
 
 @pytest.mark.parametrize(
-    ("words", "expected"), [("arbo con", ["convert"]), ("arbo convert g.arb --to ", ["json", "yaml", "arb"])]
+    ("words", "expected"), [("arbo con", ["convert"]), ("arbo convert g.arb --to ", ["json", "yaml", "arb", "parquet"])]
 )
 def test_completion_offers_commands_and_formats(words: str, expected: list[str]):
     env = {"_ARBO_COMPLETE": "complete_bash", "COMP_WORDS": words, "COMP_CWORD": str(len(words.split(" ")) - 1)}
@@ -330,7 +346,7 @@ class _FakeApp:
 
     runs: list = []
 
-    def __init__(self, model) -> None:
+    def __init__(self, model, **options) -> None:
         self.model = model
 
     def run(self) -> None:

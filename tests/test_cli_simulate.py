@@ -144,3 +144,75 @@ def test_new_rejects_a_bad_date():
     result = run("new", "--players", "Ana,Ben", "--date", "14/03/2025")
     assert result.exit_code == 2
     assert "--date" in result.stderr
+
+
+# -- simulate on every core, and a game at a time --------------------------------------------------
+
+
+def test_every_number_of_workers_plays_the_same_games_for_a_seed():
+    one = run("simulate", "-p", "2", "-n", "20", "--seed", "j", "-j", "1")
+    two = run("simulate", "-p", "2", "-n", "20", "--seed", "j", "-j", "2")
+    default = run("simulate", "-p", "2", "-n", "20", "--seed", "j")
+    assert one.exit_code == two.exit_code == default.exit_code == 0
+    assert one.stdout == two.stdout == default.stdout
+    assert len(parse(one.stdout)) == 20
+
+
+def test_a_run_in_workers_gives_the_games_in_order(tmp_path):
+    from arbo_notation.simulate import GAMES_PER_SPAN, simulate_games, simulate_run
+
+    games = 2 * GAMES_PER_SPAN + 3
+    here = [record.index for record in simulate_games(2, games, "w")]
+    there = list(simulate_run(2, games, "w", jobs=2, then=_index))
+    assert there == here == list(range(1, games + 1))
+
+
+def _index(record) -> int:
+    return record.index
+
+
+def test_the_default_workers_are_the_cores_but_never_more_than_the_spans_of_games(monkeypatch):
+    from arbo_notation import checkfiles
+    from arbo_notation.simulate import GAMES_PER_SPAN, simulate_jobs
+
+    monkeypatch.setattr(checkfiles, "usable_cores", lambda: 4)
+    assert simulate_jobs(1000) == 4
+    assert simulate_jobs(GAMES_PER_SPAN) == 1 and simulate_jobs(GAMES_PER_SPAN + 1) == 2
+    assert simulate_jobs(1000, 2) == 2 and simulate_jobs(1000, 9) == 4
+
+
+def test_out_dash_writes_each_game_before_the_next_is_played(monkeypatch):
+    """No run is kept in memory to the end: game i is on stdout before game i + 1 is simulated."""
+    import sys
+
+    from arbo_notation import simulate as simulation
+    from arbo_notation.cli.simulate import _text, _write_stdout
+    from arbo_notation.notation.writer import format_games
+
+    out = _Recorder()
+    real = simulation.simulate_game
+    written_when_played: list[int] = []
+
+    def noting(*args, **kwargs):
+        written_when_played.append(len(out.parts))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(simulation, "simulate_game", noting)
+    monkeypatch.setattr(sys, "stdout", out)
+    _write_stdout(_text(record) for record in simulation.simulate_games(2, 3, "s"))
+    monkeypatch.undo()
+    assert written_when_played == [0, 1, 2]
+    assert "".join(out.parts) == format_games(simulation.simulate_games(2, 3, "s"))
+
+
+class _Recorder:
+    """A standard output that keeps what is written, write by write."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+
+    def write(self, text: str) -> None:
+        self.parts.append(text)
+
+    def flush(self) -> None:
+        pass

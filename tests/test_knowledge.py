@@ -239,3 +239,68 @@ def test_a_seats_own_record_gives_the_seats_view_of_the_omniscient_record(player
                 mine, theirs = seated[number].knowledge(view), omniscient[number].knowledge(view)
                 assert (mine.hands, mine.unseen, mine.places, mine.rights) == (
                     theirs.hands, theirs.unseen, theirs.places, theirs.rights)
+
+
+# -- every view of one position agrees -------------------------------------------------------
+
+
+def _svg_hand(svg: str, player: str) -> list[str]:
+    """The hand a diagram draws for a player: card codes, ?? for unseen ones."""
+    import re
+
+    seat = svg.split(f'data-player="{player}"', 1)[1].split('<g class="seat"', 1)[0]
+    hand = seat.split(">Hand<", 1)[1].split(">Discard<", 1)[0]
+    cards = []
+    for group in hand.split('<g class="card')[1:]:
+        texts = re.findall(r">([^<>]+)</text>", group)
+        cards.append("".join(texts))
+    return cards
+
+
+def test_every_view_of_turn_20_from_cleos_seat_shows_the_same_hands(tmp_path):
+    import json
+
+    from typer.testing import CliRunner
+
+    from arbo_notation.cli import app
+    from arbo_notation.share.data import game_data
+
+    sample = str(ROOT / "samples" / "four-players.arb")
+    dev, ben = "Rp3 ?? ?? ?? ?? ?? ??", "Ca2 Cb1 Cb3 Tp2 ?? ?? ??"
+    runner = CliRunner()
+    state = runner.invoke(app, ["state", sample, "--turn", "20"])
+    assert f"hand:    {dev}" in state.stdout and f"hand:    {ben}" in state.stdout
+    data = json.loads(runner.invoke(app, ["state", sample, "--turn", "20", "--json"]).stdout)
+    assert data["knowledge"]["hands"]["Dev"] == {"known": ["Rp3"], "unknown": 6}
+    assert data["knowledge"]["hands"]["Ben"] == {"known": ["Ca2", "Cb1", "Cb3", "Tp2"], "unknown": 3}
+    plain = runner.invoke(app, ["replay", "--plain", sample]).stdout
+    turn20 = plain.split("== 20. ", 1)[1].split("== 21. ", 1)[0]
+    assert f"hand:    {dev}" in turn20 and f"hand:    {ben}" in turn20
+    out = tmp_path / "t20.svg"
+    assert runner.invoke(app, ["render", sample, "--turn", "20", "-o", str(out)]).exit_code == 0
+    svg = out.read_text(encoding="utf-8")
+    assert " ".join(_svg_hand(svg, "Dev")) == dev and " ".join(_svg_hand(svg, "Ben")) == ben
+    page = game_data(arbo.load_game(sample))
+    assert page["view"] == "Cleo"
+    at = next(p for p in page["positions"] if p["line"] == "" and p["number"] == 20)
+    assert " ".join(at["known"]["Cleo"]["hands"][3]) == dev and " ".join(at["known"]["Cleo"]["hands"][1]) == ben
+
+
+def test_state_json_with_its_knowledge_is_still_what_score_reads(tmp_path):
+    import json
+
+    from typer.testing import CliRunner
+
+    from arbo_notation.cli import app
+
+    runner = CliRunner()
+    sample = str(ROOT / "samples" / "four-players.arb")
+    end = runner.invoke(app, ["state", sample, "--json"])
+    assert json.loads(end.stdout)["knowledge"]["unseen"] == []
+    scored = runner.invoke(app, ["score", "--json", "-"], input=end.stdout)
+    assert scored.exit_code == 0, scored.output
+    assert {p["name"]: p["total"] for p in json.loads(scored.stdout)["players"]} == {
+        "Ana": 3, "Ben": 0, "Cleo": 17, "Dev": 19}
+    spectator = json.loads(runner.invoke(app, ["state", sample, "--turn", "20", "--as", "all", "--json"]).stdout)
+    assert spectator["knowledge"]["view"]["omniscient"] is True
+    assert runner.invoke(app, ["state", sample, "--as", "Zed"]).exit_code == 2

@@ -79,7 +79,7 @@ def test_the_help_lists_every_command_of_the_lazy_table():
     lines = CliRunner().invoke(app, ["--help"]).output.split("Commands:")[1].splitlines()
     listed = [line.split()[0] for line in lines if line.startswith("  ") and not line.startswith("   ")]
     assert listed == list(COMMANDS)
-    assert len(COMMANDS) == 13
+    assert len(COMMANDS) == 16
 
 
 @pytest.mark.parametrize("command", ["check", "score", "state"])
@@ -174,3 +174,50 @@ def test_the_parser_cache_lives_in_a_private_folder_and_is_optional(tmp_path: Pa
     done = subprocess.run([sys.executable, "-c", script, sample], env={"XDG_CACHE_HOME": str(blocked)},
                           capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["False", "1"]
+
+
+@pytest.mark.parametrize("args", [
+    ["check", "-q", "-j", "1", "SAMPLE"],
+    ["grep", "SAMPLE", "--player", "Ana", "--won", "--list"],
+    ["convert", "SAMPLE", "--to", "json"],
+    ["simulate", "-p", "2", "-j", "1"],
+])
+def test_commands_that_need_no_tables_import_neither_pyarrow_nor_duckdb(args: list[str]):
+    sample = str(ROOT / "samples" / "two-player-omniscient.arb")
+    script = (
+        "import sys; from arbo_notation.cli import app\n"
+        "try:\n    app(sys.argv[1:])\n"
+        "except SystemExit:\n    pass\n"
+        "print(sorted(m for m in ('pyarrow', 'duckdb') if m in sys.modules), file=sys.stderr)"
+    )
+    done = subprocess.run([sys.executable, "-c", script, *(sample if a == "SAMPLE" else a for a in args)],
+                          capture_output=True, text=True, check=True)
+    assert done.stderr.strip().splitlines()[-1] == "[]"
+
+
+def test_the_data_extra_is_declared_and_the_tests_install_it():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    extras = config["project"]["optional-dependencies"]
+    assert {spec.split(">")[0] for spec in extras["data"]} == {"pyarrow", "duckdb"}
+    assert "arbo-notation[data]" in extras["test"]
+    assert not {"pyarrow", "duckdb"} & {spec.split(">")[0] for spec in config["project"]["dependencies"]}
+
+
+def test_no_module_imports_a_private_name_of_a_dependency():
+    """typer floats within its major version (pyproject.toml): arbo reaches only its public names."""
+    import ast
+
+    private = []
+    for path in sorted((ROOT / "arbo_notation").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            private += [f"{path.name}: {name}" for name in names
+                        if any(part.startswith("_") and not part.startswith("__") for part in name.split("."))]
+    assert private == []
+    dependencies = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    assert "typer>=0.29,<1" in dependencies

@@ -514,3 +514,17 @@ def test_score_totals_equals_the_sheets_totals_on_played_tables():
         table = [PlayerPosition(p, game.arboretum(p), hands[p]) for p in game.players]
         sheet = score_position(game.config.species, table)
         assert score_totals(game.config.species, table) == sheet.totals() == record.result.as_dict()
+
+
+def test_score_totals_of_one_player_is_that_players_total_of_all():
+    from arbo_notation.engine.scoring import score_totals
+    from arbo_notation.simulate import simulate_game
+    from arbo_notation.replayer import replay_game
+
+    record = simulate_game(("Ana", "Ben", "Cleo"), "only")
+    game = replay_game(record).final
+    hands = game.final_hands()
+    table = [PlayerPosition(p, game.arboretum(p), hands[p]) for p in game.players]
+    everyone = score_totals(game.config.species, table)
+    for name in game.players:
+        assert score_totals(game.config.species, table, only=name) == {name: everyone[name]}

@@ -106,8 +106,9 @@ def test_record_text_is_escaped_xml():
     root = ET.fromstring(render_diagram(diagram).encode("utf-8"))
     assert root.find(f"{SVG}script") is None
     title = next(t for t in root.iter(f"{SVG}text") if t.get("class") == "title")
-    assert title.text == "</text><script>x</script> & \ufffd"
-    assert xml_text("a<b&c\x00") == "a&lt;b&amp;c\ufffd"
+    assert title.text == "</text><script>x</script> & \\x01"
+    assert xml_text("a<b&c\x00") == "a&lt;b&amp;c\\x00"
+    assert xml_text("Ana \u202eniB\ud800") == "Ana \\u202eniB\\ud800"  # no reordering, nothing XML refuses
 
 
 def test_species_keep_their_natural_colours_and_others_get_distinct_ones():
@@ -124,7 +125,22 @@ def test_species_keep_their_natural_colours_and_others_get_distinct_ones():
     (["samples/annotated.arb", "--game", "2"], 2, "arbo: samples/annotated.arb holds 1 game; there is no game 2\n"),
     (["samples/annotated.arb", "--player", "Zed"], 2, "arbo: --player Zed: not a player of this game (Ana, Ben)\n"),
     (["samples/annotated.arb", "--as", "Zed"], 2, "arbo: --as Zed: not a player of this game (Ana, Ben)\n"),
-    (["samples/annotated.arb", "-o", "board.png"], 2, "arbo: -o board.png: an SVG diagram is written to a file ending in .svg\n"),
+    (["samples/annotated.arb", "-o", "board.jpg"], 2,
+     "arbo: -o board.jpg: a picture is written to a file ending in .svg or .png (.gif, .webp or .apng for an animation)\n"),
+    (["samples/annotated.arb", "-o", "board.png", "--format", "svg"], 2,
+     "arbo: -o board.png and --format svg disagree: give the file the suffix .svg\n"),
+    (["samples/annotated.arb", "-o", "game.gif"], 2,
+     "arbo: a gif is an animation of the whole game: add --game-animation (or write .svg or .png)\n"),
+    (["samples/annotated.arb", "--game-animation", "-o", "game.png"], 2,
+     "arbo: --game-animation is written as gif, webp or apng, not png\n"),
+    (["samples/annotated.arb", "--game-animation", "--turn", "3", "-o", "game.gif"], 2,
+     "arbo: --game-animation draws every turn: leave out --turn\n"),
+    (["samples/annotated.arb", "--scale", "2"], 2,
+     "arbo: --scale is for pictures of pixels (png, gif, webp, apng): an SVG has no pixels\n"),
+    (["samples/annotated.arb", "--scale", "0", "-o", "x.png"], 2,
+     "arbo: --scale must be 0.25 to 8, not 0 (see 'arbo render --help')\n"),
+    (["samples/annotated.arb", "--scale", "big", "-o", "x.png"], 2,
+     "arbo: --scale takes a number (0.25 to 8), not 'big' (see 'arbo render --help')\n"),
     (["samples/annotated.arb", "--turn", "5", "--as", "Ana", "--score"], 2,
      "arbo: --score shows every hand, and Ana's view hides the others' before the end\n"),
     (["samples/three-player-spectator.arb", "--turn", "5", "--score"], 2,
@@ -152,3 +168,87 @@ def test_a_record_with_rule_errors_is_drawn_at_its_last_legal_turn_with_status_1
     root = ET.parse(out).getroot()
     assert "after turn 3" in next(t.text for t in root.iter(f"{SVG}text") if t.get("class") == "sub")
     assert [p.name for p in tmp_path.iterdir()] == ["broken.svg"]
+
+
+# -- the scoring paths over the grid --------------------------------------------------------
+
+SCORED = [source for source in SAMPLES if runner.invoke(app, ["score", str(source)]).exit_code == 0]
+
+
+def _translate(group: ET.Element) -> tuple[float, float]:
+    x, y = group.get("transform").removeprefix("translate(").rstrip(")").split(",")
+    return float(x), float(y)
+
+
+def label_boxes(root: ET.Element) -> list[tuple[float, float, float, float]]:
+    """The box of every label on a grid card (its code and value), from the text's anchor, size
+    and length: as wide as DejaVu Sans Bold's widest letters (0.72 em), from the cap height down to
+    the baseline."""
+    sizes = {"code": 10, "value": 19}
+    boxes = []
+    for group in root.iter(f"{SVG}g"):
+        classes = (group.get("class") or "").split()
+        if "card" not in classes or "small" in classes:
+            continue
+        ox, oy = _translate(group)
+        for text in group.iter(f"{SVG}text"):
+            size = sizes[text.get("class")]
+            x, y, half = ox + float(text.get("x")), oy + float(text.get("y")), len(text.text) * size * 0.72 / 2
+            boxes.append((x - half, y - size * 0.73, x + half, y))
+    return boxes
+
+
+def bar_boxes(root: ET.Element) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """The box of every bar of a path, its round ends included."""
+    bars = []
+    for group in root.iter(f"{SVG}g"):
+        if group.get("class") != "path":
+            continue
+        for line in group.findall(f"{SVG}line"):
+            x1, y1, x2, y2 = (float(line.get(k)) for k in ("x1", "y1", "x2", "y2"))
+            half = float(line.get("stroke-width")) / 2
+            bars.append((group.get("data-species"), (min(x1, x2) - half, min(y1, y2) - half, max(x1, x2) + half, max(y1, y2) + half)))
+    return bars
+
+
+def overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@pytest.mark.parametrize("source", SCORED, ids=lambda p: p.name)
+def test_no_bar_of_a_path_sits_on_a_cards_label(source):
+    root = ET.fromstring(svg_of(str(source), "--score").encode("utf-8"))
+    labels, bars = label_boxes(root), bar_boxes(root)
+    assert bars and labels
+    assert [(code, bar) for code, bar in bars if any(overlap(bar, label) for label in labels)] == []
+
+
+def test_the_bar_test_sees_a_bar_drawn_on_a_label():
+    """The box test above would catch a bar across the middle of a card."""
+    root = ET.fromstring(svg_of(str(ROOT / "samples" / "annotated.arb"), "--score").encode("utf-8"))
+    (ox, oy), = [_translate(g) for g in root.iter(f"{SVG}g") if "card" in (g.get("class") or "").split()][:1]
+    assert any(overlap((ox, oy + 20, ox + 46, oy + 27), label) for label in label_boxes(root))
+
+
+def test_paths_of_several_species_in_one_arboretum_are_told_apart():
+    """Cleo's end in four-players.arb: Dogwood, Maple and Willow paths, two of them through Wi3 and Ca4."""
+    root = ET.fromstring(svg_of(str(ROOT / "samples" / "four-players.arb"), "--score").encode("utf-8"))
+    cleo = next(g for g in root.iter(f"{SVG}g") if g.get("data-player") == "Cleo")
+    colours = species_colours(["Bs", "Ca", "Cb", "Dw", "Ja", "Ma", "Oa", "Rp", "Tp", "Wi"])
+    drawn = {}
+    for group in cleo.iter(f"{SVG}g"):
+        if group.get("class") == "path":
+            fills = {line.get("stroke") for line in group.findall(f"{SVG}line")} - {"#111111"}
+            drawn[group.get("data-species")] = fills
+    assert drawn == {code: {colours[code].fill} for code in ("Dw", "Ma", "Wi")}
+    bars = [box for code, box in bar_boxes(cleo) if code in ("Dw", "Wi")]
+    dogwood = {box for code, box in bar_boxes(cleo) if code == "Dw"}
+    willow = {box for code, box in bar_boxes(cleo) if code == "Wi"}
+    assert bars and not dogwood & willow  # in the gaps they share, side by side, not on each other
+    texts = [t.text for t in cleo.iter(f"{SVG}text")]
+    assert texts[-7:] == [
+        "Dw  7 pts: Dw1 Wi3 Ca4 Dw8", "4 cards +0 same +1 start +2 end",
+        "Ma  4 pts: Ma2 Ma8", "2 cards +0 same +0 start +2 end",
+        "Wi  6 pts: Wi2 Wi3 Ca4 Wi8", "4 cards +0 same +0 start +2 end",
+        "Total 17  (5 species planted)",
+    ]

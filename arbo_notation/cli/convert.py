@@ -1,22 +1,24 @@
-"""`arbo convert`: records to and from their structured JSON and YAML forms, losslessly."""
+"""`arbo convert`: records to and from their structured JSON and YAML forms, losslessly; and a
+corpus of records to Parquet tables (games, turns, scores) for DuckDB, Polars or Spark."""
 
 from __future__ import annotations
 
 from enum import Enum
-from pathlib import PurePath
-from typing import Iterable, Iterator, Optional
+from pathlib import Path, PurePath
+from typing import Iterable, Iterator, List, Optional
 
 import typer
 
 from ..errors import ArboError, NotationErrors
-from .common import EXIT_INVALID, echo_error, read_input
-from .usage import one_of
+from .common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, read_input, write_data
+from .usage import one_of, whole_number
 
 
 class Format(str, Enum):
     arb = "arb"
     json = "json"
     yaml = "yaml"
+    parquet = "parquet"
 
 
 def detect_format(name: str, text: str) -> Format:
@@ -57,10 +59,15 @@ def write_records(games, form: Format) -> str:
 
 
 FORMAT_NAMES = ("json", "yaml", "arb")
+TARGET_NAMES = (*FORMAT_NAMES, "parquet")
 
 
 def _format_names(incomplete: str) -> list[str]:
     return [name for name in FORMAT_NAMES if name.startswith(incomplete)]
+
+
+def _target_names(incomplete: str) -> list[str]:
+    return [name for name in TARGET_NAMES if name.startswith(incomplete)]
 
 
 def _arb_games(pieces: Iterator, name: str) -> Iterator:
@@ -115,29 +122,100 @@ def _first_text(path: str) -> str:
 
 
 def convert(
-    file: str = typer.Argument(
-        ..., metavar="FILE", help="A record: .arb, .json or .yaml ('-' reads standard input)."
+    files: List[str] = typer.Argument(
+        ..., metavar="FILE...",
+        help="Records: .arb, .json or .yaml ('-' reads standard input); for --to parquet, any number of "
+        "files and folders (their .arb files).",
     ),
     to: Format = typer.Option(
-        ..., "--to", metavar="FORMAT", parser=one_of("--to", FORMAT_NAMES, Format), autocompletion=_format_names,
-        help="The form to write: json, yaml or arb.",
+        ..., "--to", metavar="FORMAT", parser=one_of("--to", TARGET_NAMES, Format), autocompletion=_target_names,
+        help="The form to write: json, yaml or arb (one FILE, to stdout), or parquet (tables in -o DIR).",
     ),
     source: Optional[Format] = typer.Option(
         None, "--from", metavar="FORMAT", parser=one_of("--from", FORMAT_NAMES, Format), autocompletion=_format_names,
         help="The input's form: json, yaml or arb (default: by extension or content).",
     ),
+    output: Optional[str] = typer.Option(
+        None, "--output", "-o", metavar="DIR",
+        help="For --to parquet: the folder of the tables (created; an earlier export there is replaced).",
+    ),
+    games_per_part: int = typer.Option(
+        100_000, "--games-per-part", metavar="N", parser=whole_number("--games-per-part", 1),
+        help="For --to parquet: games in each part file of a table.",
+    ),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="For --to parquet: do not say what was written."),
 ) -> None:
-    """Convert records between .arb and a lossless structured form (JSON or YAML).
+    """Convert records between .arb and a lossless structured form (JSON or YAML), or export a
+    corpus to Parquet tables.
 
-    Everything survives: headers with unknown keys, comments, glyphs, variations and unknown
-    cards; converting to JSON and back to .arb gives what `arbo fmt` gives.
+    Everything survives JSON and YAML: headers with unknown keys, comments, glyphs, variations
+    and unknown cards; converting to JSON and back to .arb gives what `arbo fmt` gives.
+
+    --to parquet writes DIR/games, DIR/turns and DIR/scores, each a folder of part-00000.parquet,
+    ... that DuckDB, Polars and Spark read as one table; the tables join on (file, game), and
+    docs/DATA.md gives their columns. An invalid game is exported with valid = false and its
+    first error, said on stderr too (exit status 1). Needs arbo's 'data' extra (pyarrow).
 
     Examples:
 
         arbo convert game.arb --to json > game.json
 
         arbo convert game.json --to arb
+
+        arbo convert club/ games.arb --to parquet -o tables/
     """
+    if to is Format.parquet:
+        if source is not None and source is not Format.arb:
+            fail("--to parquet reads .arb records (and .json or .yaml by their extension): leave out --from",
+                 EXIT_USAGE)
+        if output is None:
+            fail("--to parquet needs -o DIR, the folder to write the tables in", EXIT_USAGE)
+        raise typer.Exit(export_parquet(files, Path(output), games_per_part=games_per_part, quiet=quiet))
+    if output is not None:
+        fail(f"-o is for --to parquet; --to {to.value} writes to standard output", EXIT_USAGE)
+    if len(files) != 1:
+        fail(f"--to {to.value} converts one FILE, not {len(files)}", EXIT_USAGE)
+    convert_one(files[0], to, source)
+
+
+def export_parquet(paths: list[str], out: Path, *, games_per_part: int, quiet: bool) -> int:
+    """Write the games of the paths as Parquet tables in ``out``; the exit status."""
+    from ..corpus import expand_paths, load_files
+    from .common import corpus_progress
+
+    files = expand_paths(paths)
+    try:
+        from ..tables import ParquetCorpus
+
+        corpus = ParquetCorpus(out, games_per_part=games_per_part)
+    except ArboError as error:
+        echo_error(error)
+        return EXIT_INVALID
+    with corpus_progress(files, "exporting") as advance:
+        try:
+            tally = load_files(files, corpus, invalid=_say_invalid, problem=_say, advance=advance)
+            corpus.close()
+        except BaseException:
+            corpus.abort()
+            raise
+    if not quiet:
+        parts = max(1, corpus.part)
+        typer.echo(f"wrote {tally.games} game{'' if tally.games == 1 else 's'} ({tally.invalid} invalid) to {out}: "
+                   f"games, turns and scores in {parts} part{'' if parts == 1 else 's'} each, "
+                   f"{corpus.bytes:,} bytes", err=True)
+    return EXIT_INVALID if tally.invalid or tally.unreadable or tally.problems else 0
+
+
+def _say(text: str) -> None:
+    typer.echo(text, err=True)
+
+
+def _say_invalid(rows) -> None:
+    typer.echo(f"{rows.error} (game {rows.number}, exported with valid = false)", err=True)
+
+
+def convert_one(file: str, to: Format, source: Optional[Format]) -> None:
+    """Convert one record between .arb, JSON and YAML, to standard output."""
     from ..notation.structstream import NotStreamable
     from ..spool import Spool
 
@@ -157,7 +235,7 @@ def convert(
             for piece in _pieces(games, to):
                 out.write(piece)
         for piece in out.pieces():  # a game at a time, as one echo of the whole
-            typer.echo(piece, nl=False)
+            write_data(piece)
     except NotationErrors as errors:
         for error in errors.errors:
             echo_error(error)

@@ -18,6 +18,8 @@ The page shows every arboretum as cards in their species' colours with coordinat
 
 The engine computes every position and score; the page only shows them. A file of several games gives a page that lists them (--game N exports one). A record with rule errors is exported up to its last legal turn, the error shown there and on stderr (the exit status is then 1).
 
+The page carries Open Graph tags (its title, who won, a picture of the final position embedded as a PNG), so a chat can show a preview of a link to it once it is hosted; --no-preview leaves them out (the page is then some 50 kB smaller). Some link previewers take only a picture at an address: host the PNG of `arbo render --score -o end.png` beside the page and give --image-url https://example.org/end.png.
+
 --as PLAYER exports one player's view: the others' hands and the cards they drew from the deck are left out of the page until the end of the game.
 
 Examples:
@@ -26,6 +28,11 @@ Examples:
 
     arbo export club.arb --to html --game 3 --as Ana > game3.html
 """
+
+
+#: The biggest page export writes: past it a browser takes seconds to open the page and its
+#: replay is no longer usable (8,000 one-turn variations made 44 MB). docs/NOTATION.md states it.
+MAX_PAGE_BYTES = 16 << 20
 
 
 class PageFormat(str, Enum):
@@ -42,17 +49,50 @@ def export(
     as_player: Optional[str] = typer.Option(
         None, "--as", metavar="PLAYER", help="One player's view: the other hands left out ('all': every hand)."
     ),
+    preview: bool = typer.Option(
+        True, "--preview/--no-preview", help="Open Graph tags with a picture of the final position, for a link's preview in a chat.",
+    ),
+    image_url: Optional[str] = typer.Option(
+        None, "--image-url", metavar="URL", help="The preview's picture at this http(s) address (made by render -o end.png) instead of embedded.",
+    ),
 ) -> None:
     if out is not None and out != "-" and PurePath(out).suffix.lower() not in (".html", ".htm"):
         fail(f"-o {out}: an HTML page is written to a file ending in .html", EXIT_USAGE)
+    if image_url is not None and (not preview or not image_url.startswith(("https://", "http://"))):
+        fail(f"--image-url {image_url}: give the http(s) address of the picture, without --no-preview", EXIT_USAGE)
     loaded = load_games(file, game_number)
     viewer = viewer_for(as_player, loaded.trees)
     from ..share.html import build_page
 
     title = _title(loaded)
-    page = build_page(loaded.trees, viewer=viewer, unread=loaded.unread, title=title)
-    write_output(page, out)
+    card = _preview(loaded.trees[0], viewer, image_url) if preview else None
+    page = build_page(loaded.trees, viewer=viewer, unread=loaded.unread, title=title, preview=card)
+    size = len(page.encode("utf-8"))
+    if size > MAX_PAGE_BYTES:
+        fail(f"{file}: the page would be {size / (1 << 20):.1f} MB, more than a browser replays usably "
+             f"(at most {MAX_PAGE_BYTES / (1 << 20):g} MB): export one game with --game, or fewer variations")
+    write_output(page, out, "HTML page")
     raise typer.Exit(EXIT_INVALID if loaded.findings else 0)
+
+
+def _preview(tree, viewer: str | None, image_url: str | None):
+    """The first game's last legal position as the viewer sees it, scored where it can be (drawn
+    unless its picture is at ``image_url``), and a line saying who won or where the game stands."""
+    from ..navigation import ReplayModel
+    from ..report import winner_line
+    from ..share.html import Preview
+    from ..share.raster import compact_png
+    from ..share.svg import position_diagram, render_diagram
+
+    model = ReplayModel(tree)
+    model.set_perspective(viewer)
+    model.end()
+    diagram = position_diagram(model, scored=True)
+    about = winner_line(diagram.sheet) if diagram.sheet is not None else diagram.subtitle
+    description = f"{about.rstrip('.')} · {model.turns_played} turns"
+    if image_url is not None:
+        return Preview(description, image_url=image_url)
+    return Preview(description, compact_png(render_diagram(diagram)))
 
 
 def _title(loaded) -> str:

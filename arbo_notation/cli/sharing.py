@@ -104,15 +104,24 @@ def viewer_for(as_player: str | None, trees: list["GameTree"]) -> str | None:
     return as_player
 
 
-def write_output(text: str, out: str | None) -> None:
-    """Write the text to ``out`` whole, or to standard output when ``out`` is None or '-'."""
+def write_output(data: str | bytes, out: str | None, what: str = "") -> None:
+    """Write the text or bytes to ``out`` whole, saying on stderr what was written (``what``: the
+    kind of thing, its size in pixels, ...), or to standard output when ``out`` is None or '-'."""
     if out is None or out == "-":
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        if isinstance(data, bytes):
+            sys.stdout.buffer.write(data)
+            sys.stdout.buffer.flush()
+        else:
+            sys.stdout.write(data)
+            sys.stdout.flush()
         return
     try:
-        write_atomic(out, text)
+        write_atomic(out, data)
     except OSError as error:
         fail(f"{out}: cannot be written ({error.strerror or error})", EXIT_INVALID)
+    size = len(data) if isinstance(data, bytes) else len(data.encode("utf-8"))
+    typer.echo(f"arbo: wrote {out} ({', '.join(part for part in (what, _size(size)) if part)})", err=True)
 
 
+def _size(count: int) -> str:
+    return f"{count} bytes" if count < 10_000 else f"{count / 1000:.0f} kB"

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import sys
+from enum import Enum
 from pathlib import Path
 from typing import Iterable, Iterator, List, Optional
 
 import typer
 
 from ..errors import ArboError
-from .common import EXIT_INVALID, echo_error, fail
-from .usage import whole_number
+from .common import EXIT_INVALID, EXIT_USAGE, echo_error, fail
+from .usage import one_of, whole_number
 
 #: From this many games on, a terminal gets a progress bar on stderr.
 PROGRESS_FROM = 20
@@ -46,10 +47,9 @@ def _with_progress(records: Iterator, total: int, label: str) -> Iterator:
             bar.update(1)
 
 
-def _write_dir(out: Path, records: Iterable, total: int) -> int:
-    """Write each record as game-NNNN.arb in ``out`` (created); how many were written."""
+def _write_dir(out: Path, texts: Iterable[tuple[int, str]], total: int) -> int:
+    """Write each game's text as game-NNNN.arb in ``out`` (created); how many were written."""
     from ..files import write_atomic
-    from ..notation.writer import format_game
 
     if out.exists() and not out.is_dir():
         fail(f"{out}: exists and is not a directory")
@@ -59,14 +59,41 @@ def _write_dir(out: Path, records: Iterable, total: int) -> int:
         fail(f"{out}: cannot create the directory ({error.strerror})")
     width = max(4, len(str(total)))
     written = 0
-    for record in records:
-        path = out / f"game-{record.index:0{width}d}.arb"
+    for index, text in texts:
+        path = out / f"game-{index:0{width}d}.arb"
         try:
-            write_atomic(path, format_game(record))
+            write_atomic(path, text)
         except OSError as error:
             fail(f"{path}: cannot be written ({error.strerror})")
         written += 1
     return written
+
+
+def _write_stdout(texts: Iterable[tuple[int, str]]) -> None:
+    """The games one after another on standard output, a game at a time, a blank line between."""
+    for index, text in texts:
+        sys.stdout.write(text if index == 1 else "\n" + text)
+    sys.stdout.flush()
+
+
+def _write_parquet(out: Path, rows: Iterable) -> tuple[int, int]:
+    """The games' rows as Parquet tables in ``out``; how many games were written, in how many bytes."""
+    from ..tables import ParquetCorpus
+
+    corpus = ParquetCorpus(out)
+    try:
+        for game in rows:
+            corpus.add(game)
+        corpus.close()
+    except BaseException:
+        corpus.abort()
+        raise
+    return corpus.written, corpus.bytes
+
+
+class Target(str, Enum):
+    arb = "arb"
+    parquet = "parquet"
 
 
 def simulate(
@@ -81,6 +108,15 @@ def simulate(
     ),
     out: str = typer.Option(
         "-", "--out", "-o", metavar="DIR|-", help="Directory for game-0001.arb, ... (created), or '-' for stdout."
+    ),
+    to: Target = typer.Option(
+        Target.arb, "--to", metavar="FORMAT", parser=one_of("--to", ("arb", "parquet"), Target),
+        help="arb: a record per game; parquet: the tables games, turns and scores in DIR, as "
+        "`arbo convert --to parquet` writes them. [default: arb]",
+    ),
+    jobs: int = typer.Option(
+        0, "--jobs", "-j", metavar="N", parser=whole_number("--jobs", 0),
+        help="Worker processes: 0 (the default) uses every core; 1 plays in this process. The same games either way.",
     ),
     bot: Optional[List[str]] = typer.Option(
         None,
@@ -100,11 +136,14 @@ def simulate(
         help="The engine bot's sampled worlds per decision (default 48; docs/ANALYSIS.md).",
     ),
 ) -> None:
-    """Let bots play seeded games and write them as omniscient records.
+    """Let bots play seeded games and write them as omniscient records, or as Parquet tables.
 
     Every record gives the deck, the dealt hands, every card drawn, the revealed hands and the
     result. Game i of a run is dealt from the seed "SEED:i", so the same seed gives the same
-    bytes. Players are named Ana, Ben, Cleo and Dev.
+    bytes, whatever -j. Players are named Ana, Ben, Cleo and Dev. The games are played on every
+    core and written a game at a time, so a run of any length needs the memory of a few games.
+
+    With --to parquet, game i has file "seed:SEED" and game i in the tables (docs/DATA.md).
 
     Examples:
 
@@ -112,31 +151,65 @@ def simulate(
 
         arbo simulate --players 4 --games 1000 --seed 1 --out sims/
 
+        arbo simulate -p 2 -n 100000 --seed 1 --out corpus/ --to parquet
+
         arbo simulate -p 3 -n 10 --bot greedy,random,random --out - > games.arb
 
         arbo simulate -p 2 --bot engine,greedy --budget 16
     """
-    from ..simulate import simulate_games
-
     names = _bot_names(bot, players)
+    if to is Target.parquet and out == "-":
+        fail("--to parquet writes tables in a directory: give --out DIR", EXIT_USAGE)
+    play = _Play(players, games, seed, names, house_discards, event, jobs, budget)
     try:
-        records = _with_progress(
-            simulate_games(players, games, seed, names, house_discards=house_discards, event=event, budget=budget),
-            games,
-            "simulating",
-        )
-        if out == "-":
-            from ..notation.writer import format_games
-
-            sys.stdout.write(format_games(list(records)))
-            sys.stdout.flush()
+        what = ""
+        if to is Target.parquet:
+            written, size = _write_parquet(Path(out), play.run(_rows_then(seed)))
+            what = f" as Parquet tables (games, turns, scores: {size:,} bytes)"
+        elif out == "-":
+            _write_stdout(play.run(_text))
+            return
         else:
-            written = _write_dir(Path(out), records, games)
-            if not quiet:
-                typer.echo(f"wrote {written} game{'' if written == 1 else 's'} to {out}", err=True)
+            written = _write_dir(Path(out), play.run(_text), games)
+        if not quiet:
+            typer.echo(f"wrote {written} game{'' if written == 1 else 's'} to {out}{what}", err=True)
     except ArboError as error:
         echo_error(error)
         raise typer.Exit(EXIT_INVALID) from None
+
+
+class _Play:
+    """A run of simulate as the options set it."""
+
+    def __init__(self, players: int, games: int, seed: str, bots: list[str], house_discards: bool,
+                 event: str | None, jobs: int, budget: int | None = None) -> None:
+        from ..simulate import simulate_jobs
+
+        self.players, self.games, self.seed, self.bots = players, games, seed, bots
+        self.house_discards, self.event, self.budget = house_discards, event, budget
+        self.jobs = simulate_jobs(games, jobs)
+
+    def run(self, then) -> Iterator:
+        """``then(record)`` of each game, in order, with a progress bar on a terminal."""
+        from ..simulate import simulate_run
+
+        made = simulate_run(self.players, self.games, self.seed, self.bots, house_discards=self.house_discards,
+                            event=self.event, jobs=self.jobs, then=then, budget=self.budget)
+        return _with_progress(made, self.games, "simulating")
+
+
+def _text(record) -> tuple[int, str]:
+    from ..notation.writer import format_game
+
+    return record.index, format_game(record)
+
+
+def _rows_then(seed: str):
+    import functools
+
+    from ..corpus import record_rows
+
+    return functools.partial(record_rows, f"seed:{seed}")
 
 
 def register(app: typer.Typer) -> None:

@@ -367,14 +367,18 @@ def score_position(
     return ScoreSheet(tuple(species), tuple(scored), winners, tiebreak, game_over)
 
 
-def score_totals(species: Sequence[str], players: Sequence[PlayerPosition]) -> dict[str, int]:
-    """Each player's total, as score_position counts it, without the sheet's details."""
+def score_totals(species: Sequence[str], players: Sequence[PlayerPosition],
+                 only: str | None = None) -> dict[str, int]:
+    """Each player's total, as score_position counts it, without the sheet's details (the total
+    of player ``only`` alone, when given: every hand still counts for the rights)."""
     sums = all_hand_sums(species, {p.name: p.hand for p in players})
     held = {card.species for p in players for card in p.hand}
     tops = {code: max(sums[code].values()) for code in held if code in sums}
     totals = {}
     for player in players:
         name = player.name
+        if only is not None and name != only:
+            continue
         rights = [code for code in species if code not in tops or sums[code][name] == tops[code]]
         totals[name] = sum(best_points(player.arboretum, rights).values())
     return totals

@@ -73,8 +73,34 @@ def page_data(trees: Sequence[GameTree], viewer: str | None = None, unread: Sequ
     }
 
 
+@dataclass(frozen=True, slots=True)
+class Preview:
+    """What a chat shows of a link to the page once it is hosted (Open Graph): a line about the
+    game and a picture of its final position, embedded in the page as a PNG (some link previewers
+    take only a picture at an address: ``image_url``)."""
+
+    description: str
+    png: bytes | None = None
+    image_url: str | None = None  # where the picture is hosted, taken over the embedded one
+
+
+def preview_tags(title: str, preview: Preview | None) -> str:
+    """The Open Graph meta elements of a page, every value escaped as an attribute."""
+    if preview is None:
+        return ""
+    tags = [("og:type", "website"), ("og:title", title), ("og:description", preview.description)]
+    image = preview.image_url
+    if image is None and preview.png is not None:
+        image = "data:image/png;base64," + base64.b64encode(preview.png).decode("ascii")
+    if image is not None:
+        tags += [("og:image", image), ("og:image:type", "image/png"), ("og:image:alt", preview.description)]
+    lines = [f'<meta property="{name}" content="{escape(value)}">' for name, value in tags]
+    lines.append(f'<meta name="description" content="{escape(preview.description)}">')
+    return "\n".join(lines) + "\n"
+
+
 def build_page(trees: Sequence[GameTree], *, viewer: str | None = None, unread: Sequence[UnreadGame] = (),
-               title: str = "arbo game") -> str:
+               title: str = "arbo game", preview: Preview | None = None) -> str:
     """The HTML text of the replayer for these games (one game: opened at its start; more: a list)."""
     data = page_data(trees, viewer, unread, title)
     species = [code for tree in trees for code in tree.lines[()].states[0].config.species]
@@ -87,6 +113,7 @@ def build_page(trees: Sequence[GameTree], *, viewer: str | None = None, unread: 
     return PAGE.format(
         policy=escape(policy),
         title=escape(title),
+        preview=preview_tags(title, preview),
         style=style,
         data=script_json(data),
         script=script,
@@ -102,7 +129,7 @@ PAGE = """<!DOCTYPE html>
 <meta name="referrer" content="no-referrer">
 <meta name="generator" content="arbo export">
 <title>{title}</title>
-<style>{style}</style>
+{preview}<style>{style}</style>
 </head>
 <body>
 <noscript><p>This page replays an Arboretum game with its own script: allow scripts for this file to step through it.</p></noscript>
@@ -123,13 +150,21 @@ PAGE = """<!DOCTYPE html>
 <button type="button" id="back" title="Previous turn (Left)" aria-label="Previous turn"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M17 4v16L6 12z"/></svg></button>
 <button type="button" id="forward" title="Next turn (Right)" aria-label="Next turn"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M7 4v16l11-8z"/></svg></button>
 <button type="button" id="end" title="End of the line (End)" aria-label="End"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M17 4h2v16h-2zM4 4v16l11-8z"/></svg></button>
+<button type="button" id="play" aria-pressed="false" title="Play the game turn by turn (p)">Play</button>
+<select id="speed" aria-label="Speed of play" title="Speed of play">
+<option value="2000">0.5&times;</option>
+<option value="1000" selected>1&times;</option>
+<option value="500">2&times;</option>
+<option value="250">4&times;</option>
+</select>
 </div>
 <div class="where" aria-live="polite"><span id="status"></span><span id="deck"></span></div>
 <div class="options">
 <button type="button" id="score-here" aria-pressed="false" title="Score as if the game ended here (s)">Score here</button>
+<button type="button" id="knowledge-toggle" aria-pressed="false" title="What the view knows: unseen cards, rights to score (k)">Knowledge</button>
 <label id="view-field">View <select id="view"></select></label>
 </div>
-<div class="keys"><kbd>&larr;</kbd> <kbd>&rarr;</kbd> turns, <kbd>Home</kbd> <kbd>End</kbd> ends of the line, <kbd>v</kbd> variations, <kbd>Esc</kbd> leave a variation, <kbd>s</kbd> scoring</div>
+<div class="keys"><kbd>&larr;</kbd> <kbd>&rarr;</kbd> turns, <kbd>Home</kbd> <kbd>End</kbd> ends of the line, <kbd>v</kbd> variations, <kbd>Esc</kbd> leave a variation, <kbd>s</kbd> scoring, <kbd>k</kbd> knowledge, <kbd>p</kbd> play / pause</div>
 </div>
 <div id="board" aria-label="Arboretums"></div>
 <aside id="side">
@@ -138,6 +173,7 @@ PAGE = """<!DOCTYPE html>
 <section id="margin-box" hidden><h2>Expected margin (arbo analyse)</h2><div id="margin-graph"></div></section>
 </aside>
 <section id="scoring" hidden></section>
+<section id="knowledge" hidden></section>
 <section id="final">
 <h2 id="final-title">Final position</h2>
 <div id="final-board"></div>

@@ -16,6 +16,8 @@
     view: null, // whose view: null for every hand the record knows
     scoring: false, // the scoring "as if the game ended here" asked for
     species: null, // the species whose paths the grids highlight (null: every scored path)
+    knowledge: false, // the knowledge panel shown
+    timer: null, // the autoplay's interval while it plays
   };
 
   // -- small helpers --------------------------------------------------------------------------
@@ -110,6 +112,56 @@
 
   function end() {
     return moveTo(ui.line, currentLine().legal);
+  }
+
+  // -- autoplay: a turn every so often along the line, to its end ----------------------------
+
+  function playing() {
+    return ui.timer !== null;
+  }
+
+  function play() {
+    if (playing() || !ui.game) return;
+    if (ui.index >= currentLine().legal) home();
+    ui.timer = setInterval(playStep, Number($("speed").value));
+    drawPlay();
+  }
+
+  function pause() {
+    if (!playing()) return;
+    clearInterval(ui.timer);
+    ui.timer = null;
+    drawPlay();
+  }
+
+  function playStep() {
+    if (!next() || ui.index >= currentLine().legal) pause();
+  }
+
+  function togglePlay() {
+    if (playing()) pause();
+    else play();
+  }
+
+  function changeSpeed() {
+    if (!playing()) return;
+    pause();
+    play();
+  }
+
+  function drawPlay() {
+    var button = $("play");
+    button.textContent = playing() ? "Pause" : "Play";
+    button.setAttribute("aria-pressed", playing() ? "true" : "false");
+    button.title = playing() ? "Pause (p)" : "Play the game turn by turn (p)";
+  }
+
+  // A move asked for by hand stops the autoplay first.
+  function byHand(action) {
+    return function () {
+      pause();
+      return action.apply(null, arguments);
+    };
   }
 
   function variationsHere() {
@@ -209,6 +261,7 @@
   // -- the game list --------------------------------------------------------------------------
 
   function showGameList() {
+    pause();
     ui.game = null;
     document.body.classList.add("listing");
     document.title = DATA.title;
@@ -235,6 +288,7 @@
   }
 
   function openGame(game, quiet) {
+    pause();
     ui.game = game;
     ui.lines = {};
     game.lines.forEach(function (line) {
@@ -356,6 +410,7 @@
       }
       button.addEventListener("click", function () {
         var target = ui.game.positions[row.position];
+        pause();
         moveTo(target.line, target.index);
       });
       item.appendChild(button);
@@ -371,6 +426,11 @@
   function turnNotation(turn) {
     if (ui.view !== null && turn.player !== ui.view && turn.masked) return turn.masked;
     return turn.notation;
+  }
+
+  function knownHere(at) {
+    // What the chosen view knows at this position (the engine's knowledge model), if the data has it.
+    return at.known ? at.known[ui.view === null ? "" : ui.view] || null : null;
   }
 
   function handHidden(at, player) {
@@ -394,6 +454,7 @@
     drawBoard($("board"), at, sheet, true);
     drawNotes(at);
     drawScoring(at);
+    drawKnowledge(at);
     markMove(at);
     markMarginPoint();
     writeFragment();
@@ -447,8 +508,9 @@
       var hand = el("div", "hand");
       hand.appendChild(el("span", "label", "Hand"));
       var cards = el("span", "cards");
-      var hide = handHidden(at, player);
-      data.hand.forEach(function (code) {
+      var known = knownHere(at);
+      var hide = !known && handHidden(at, player);
+      (known ? known.hands[seat] : data.hand).forEach(function (code) {
         cards.appendChild(cardNode(hide ? HIDDEN : code));
       });
       if (!data.hand.length) cards.appendChild(el("span", "empty", "(empty)"));
@@ -576,6 +638,56 @@
     panel.appendChild(el("p", "hint", "Pick a species to see its paths on the grids; pick it again to see every path."));
   }
 
+  var MARKS = { certain: "✓", possible: "?", impossible: "✗" };
+
+  function drawKnowledge(at) {
+    var panel = $("knowledge");
+    var known = knownHere(at);
+    panel.hidden = !ui.knowledge || !known;
+    $("knowledge-toggle").setAttribute("aria-pressed", ui.knowledge ? "true" : "false");
+    clear(panel);
+    if (panel.hidden) return;
+    panel.appendChild(el("h2", null, "What " + known.view + " knows"));
+    panel.appendChild(el("p", "hint", "Deck: " + plural(known.deck, "card") + " · unseen: " +
+      known.unseen.reduce(function (sum, entry) { return sum + entry[1].length; }, 0) +
+      " (" + known.inHands + " in hands)"));
+    var wrap = el("div", "table-wrap");
+    var table = el("table", "sheet knowledge");
+    var head = el("tr");
+    head.appendChild(el("th", "species-head", "Species"));
+    head.appendChild(el("th", null, "Unseen"));
+    ui.game.players.forEach(function (player) {
+      head.appendChild(el("th", "player-head", player));
+    });
+    var thead = el("thead");
+    thead.appendChild(head);
+    table.appendChild(thead);
+    var body = el("tbody");
+    known.rights.forEach(function (entry, number) {
+      var code = entry[0];
+      var row = el("tr", "species-row");
+      var name = el("th", "species-name");
+      name.appendChild(el("span", "chip sp-" + code, code));
+      name.appendChild(el("span", null, " " + speciesName(code)));
+      row.appendChild(name);
+      row.appendChild(el("td", "unseen", known.unseen[number][1].join(" ") || "-"));
+      entry[1].forEach(function (right) {
+        var span = right[1] === right[2] ? String(right[1]) : right[1] + " to " + right[2];
+        row.appendChild(el("td", "right-" + right[0], MARKS[right[0]] + " " + span));
+      });
+      body.appendChild(row);
+    });
+    table.appendChild(body);
+    wrap.appendChild(table);
+    panel.appendChild(wrap);
+    panel.appendChild(el("p", "hint", "The right to score each species: ✓ certain, ? possible, ✗ impossible, with the range of the hand sum."));
+  }
+
+  function toggleKnowledge() {
+    ui.knowledge = !ui.knowledge;
+    show();
+  }
+
   function sheetTable(sheet, live) {
     var wrap = el("div", "table-wrap");
     var table = el("table", "sheet");
@@ -599,6 +711,7 @@
       sheet.players.forEach(function (player) {
         var score = player.species[code];
         var cell = el("td", score.rights ? "right" : "no-right");
+        cell.dataset.name = player.name;
         var line = el("div", "score-line");
         line.appendChild(el("span", "hand-sum", "hand " + score.hand_sum));
         line.appendChild(el("span", "right-mark", score.rights ? " ✓" : " ✗"));
@@ -633,6 +746,8 @@
     totals.appendChild(el("th", null, "Total"));
     sheet.players.forEach(function (player) {
       var cell = el("td", "total", player.total);
+      cell.dataset.name = player.name;
+      if (sheet.winners.indexOf(player.name) >= 0) cell.className += " winner";
       if (live) {
         cell.dataset.player = player.name;
         cell.dataset.total = String(player.total);
@@ -643,7 +758,9 @@
     var planted = el("tr", "planted");
     planted.appendChild(el("th", null, "Species planted"));
     sheet.players.forEach(function (player) {
-      planted.appendChild(el("td", null, player.species_planted));
+      var count = el("td", null, player.species_planted);
+      count.dataset.name = player.name;
+      planted.appendChild(count);
     });
     foot.appendChild(planted);
     table.appendChild(foot);
@@ -701,13 +818,15 @@
     var tag = event.target && event.target.tagName;
     if (tag === "SELECT" || tag === "INPUT" || tag === "TEXTAREA") return;
     var actions = {
-      ArrowRight: next,
-      ArrowLeft: previous,
-      Home: home,
-      End: end,
-      v: toggleVariation,
-      Escape: leaveVariation,
+      ArrowRight: byHand(next),
+      ArrowLeft: byHand(previous),
+      Home: byHand(home),
+      End: byHand(end),
+      v: byHand(toggleVariation),
+      Escape: byHand(leaveVariation),
       s: toggleScoring,
+      k: toggleKnowledge,
+      p: togglePlay,
     };
     var action = actions[event.key];
     if (action) {
@@ -724,11 +843,14 @@
   }
 
   function wire() {
-    $("start").addEventListener("click", home);
-    $("back").addEventListener("click", previous);
-    $("forward").addEventListener("click", next);
-    $("end").addEventListener("click", end);
+    $("start").addEventListener("click", byHand(home));
+    $("back").addEventListener("click", byHand(previous));
+    $("forward").addEventListener("click", byHand(next));
+    $("end").addEventListener("click", byHand(end));
+    $("play").addEventListener("click", togglePlay);
+    $("speed").addEventListener("change", changeSpeed);
     $("score-here").addEventListener("click", toggleScoring);
+    $("knowledge-toggle").addEventListener("click", toggleKnowledge);
     $("view").addEventListener("change", function (event) {
       ui.view = event.target.value === "" ? null : event.target.value;
       buildMoveList();

@@ -7,15 +7,18 @@ from the record (player names, the title) is escaped as XML text.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
 from ..engine.cards import Card, Coord
-from ..engine.scoring import ScoreSheet
+from ..engine.scoring import PathScore, ScoreSheet
 from ..engine.state import Game
+from ..errors import visible
 from .palette import HIDDEN_FILL, HIDDEN_INK, Colour, species_colours
+
+if TYPE_CHECKING:
+    from ..navigation import ReplayModel
 
 CELL = 46  # a card on the grid
 STEP = 50  # from one grid cell to the next
@@ -26,6 +29,10 @@ PANEL_GAP = 16
 MIN_PANEL = 290  # seven hand cards in a row
 MAX_WIDTH = 960  # the width a diagram is shown at, at most (it scales: it is a vector picture)
 HIDDEN = "??"
+SCORE_LINE = 16  # from one line of the scoring under a grid to the next
+LINK_REACH = 8  # how far a path's bar reaches from the middle of a gap, its round ends included
+LINK_WIDTH = 7  # the bar's dark edge; its species' colour is drawn inside
+PATH_SPACING = 8  # between the bars of paths that cross the same gap
 
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif"
 STYLE = f"""
@@ -42,21 +49,21 @@ text {{ font-family: {FONT}; }}
 .small .value {{ font-size: 14px; }}
 .hidden {{ font-size: 13px; font-weight: 700; }}
 .score {{ font-size: 11px; fill: #1d232b; }}
+.split {{ font-size: 10px; fill: #5d6671; }}
 .total {{ font-size: 13px; font-weight: 700; fill: #1d232b; }}
 .verdict {{ font-size: 14px; font-weight: 700; fill: #2f6b3a; }}
 .dim {{ opacity: 0.3; }}
 """
 
-_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-
-
 def xml_text(text: str) -> str:
-    """Text as XML character data: escaped, and the characters XML cannot hold replaced."""
-    return escape(_NOT_XML.sub("\ufffd", text))
+    """Text as XML character data: escaped, and every character that is not printable (those XML
+    cannot hold, bidirectional controls that would reorder what follows) made visible as its
+    escape, as a terminal shows it (errors.visible)."""
+    return escape(visible(text))
 
 
 def _attr(text: str) -> str:
-    return quoteattr(_NOT_XML.sub("\ufffd", text))
+    return quoteattr(visible(text))
 
 
 def _width_of(text: str, size: float) -> float:
@@ -145,7 +152,7 @@ class _Panel:
         self.grid_height = LABEL + len(self.ys) * STEP if trees else 20
         self.score_lines = self._score_lines()
         name_width = _width_of(seat.name, 15) + 120
-        lines_width = max((_width_of(line, 11) for line, _ in self.score_lines), default=0)
+        lines_width = max((_width_of(line, 11) + 14 for line, _, _ in self.score_lines), default=0)
         self.width = PAD * 2 + max(MIN_PANEL, self.grid_width, name_width, lines_width)
         inner = self.width - 2 * PAD - 56
         self.per_row = max(1, int(inner // SMALL_STEP))
@@ -154,10 +161,11 @@ class _Panel:
         self.height = (
             PAD + 22 + self.grid_height + 10
             + (self.hand_rows + self.pile_rows) * (SMALL_H + 6) + 8
-            + len(self.score_lines) * 16 + PAD
+            + len(self.score_lines) * SCORE_LINE + PAD
         )
 
-    def _score_lines(self) -> list[tuple[str, str]]:
+    def _score_lines(self) -> list[tuple[str, str, str | None]]:
+        """The lines under the grid: (text, class, the species whose colour marks the line)."""
         sheet = self.diagram.sheet
         if sheet is None:
             return []
@@ -167,8 +175,9 @@ class _Panel:
             part = score.species[code]
             if part.rights and part.path is not None:
                 cards = " ".join(str(card) for card in part.path.cards)
-                lines.append((f"{code}  {part.points} pts: {cards}", "score"))
-        lines.append((f"Total {score.total}  ({score.species_planted} species planted)", "total"))
+                lines.append((f"{code}  {part.points} pts: {cards}", "score", code))
+                lines.append((points_split(part.path), "split", None))
+        lines.append((f"Total {score.total}  ({score.species_planted} species planted)", "total", None))
         return lines
 
     def path_cells(self) -> list[tuple[str, tuple[Coord, ...]]]:
@@ -205,9 +214,13 @@ class _Panel:
         top = self._cards(canvas, x, top, "Hand", list(seat.hand), self.hand_rows)
         top = self._cards(canvas, x, top, "Discard", [str(c) for c in seat.pile], self.pile_rows)
         top += 8
-        for line, cls in self.score_lines:
-            canvas.text(x + PAD, top + 11, line, cls)
-            top += 16
+        for line, cls, code in self.score_lines:
+            if code is not None:  # a swatch of the colour its path's bars are drawn in
+                fill = self.colours[code].fill if code in self.colours else "#111111"
+                canvas.add(f'<rect x="{_n(x + PAD)}" y="{_n(top + 2)}" width="10" height="10" rx="2" '
+                           f'fill="{fill}" stroke="#111111" stroke-width="1"/>')
+            canvas.text(x + PAD + (0 if cls == "total" else 14), top + 11, line, cls)
+            top += SCORE_LINE
         canvas.add("</g>")
 
     def _grid(self, canvas: _Canvas, gx: float, gy: float) -> None:
@@ -234,24 +247,27 @@ class _Panel:
                 elif seat.marked == Coord(x, y) and not paths:
                     ring = 'stroke="#1d232b" stroke-width="2" stroke-dasharray="4 3"'
                 _card(canvas, cx, cy, str(card), self.colours, small=False, dim=bool(paths) and not ring, ring=ring)
-        for number, (code, cells) in enumerate(paths):
-            self._links(canvas, gx, gy, code, cells, (number - (len(paths) - 1) / 2) * 7)
+        for code, cells, offsets in spread_links(paths):
+            self._links(canvas, gx, gy, code, cells, offsets)
 
-    def _links(self, canvas: _Canvas, gx: float, gy: float, code: str, cells: Sequence[Coord], offset: float) -> None:
-        """A path as links between its cards, drawn across the gaps so the cards stay readable;
-        ``offset`` moves the links of paths that share cards apart."""
+    def _links(self, canvas: _Canvas, gx: float, gy: float, code: str, cells: Sequence[Coord],
+               offsets: Sequence[float]) -> None:
+        """A path as bars across the gaps between its cards, in its species' colour, short enough
+        to stay clear of the cards' labels; ``offsets`` move apart the bars of paths that cross
+        the same gap."""
         fill = self.colours[code].fill if code in self.colours else "#111111"
+        half = LINK_REACH - LINK_WIDTH / 2  # the round end adds half the width
         canvas.add(f'<g class="path" data-species="{code}">')
-        for a, b in zip(cells, cells[1:]):
+        for a, b, offset in zip(cells, cells[1:], offsets):
             ax, ay = self.cell_origin(gx, gy, a)
             bx, by = self.cell_origin(gx, gy, b)
             mx, my = (ax + bx) / 2 + CELL / 2, (ay + by) / 2 + CELL / 2
             dx, dy = (b.x - a.x), (a.y - b.y)  # on the page, y goes down
-            x1, y1 = mx - dx * 9 + dy * offset, my - dy * 9 + dx * offset
-            x2, y2 = mx + dx * 9 + dy * offset, my + dy * 9 + dx * offset
+            x1, y1 = mx - dx * half + dy * offset, my - dy * half + dx * offset
+            x2, y2 = mx + dx * half + dy * offset, my + dy * half + dx * offset
             line = f'x1="{_n(x1)}" y1="{_n(y1)}" x2="{_n(x2)}" y2="{_n(y2)}" stroke-linecap="round"'
-            canvas.add(f'<line {line} stroke="#111111" stroke-width="7"/>')
-            canvas.add(f'<line {line} stroke="{fill}" stroke-width="3.5"/>')
+            canvas.add(f'<line {line} stroke="#111111" stroke-width="{LINK_WIDTH}"/>')
+            canvas.add(f'<line {line} stroke="{fill}" stroke-width="{LINK_WIDTH / 2}"/>')
         canvas.add("</g>")
 
     def _cards(self, canvas: _Canvas, x: float, top: float, label: str, codes: Sequence[str], rows: int) -> float:
@@ -264,6 +280,29 @@ class _Panel:
             cy = top + row * (SMALL_H + 6)
             _card(canvas, cx, cy, code, self.colours, small=True)
         return top + rows * (SMALL_H + 6)
+
+
+def points_split(path: PathScore) -> str:
+    """A path's points in the rulebook's four parts, as the page writes them."""
+    return (f"{path.card_points} cards +{path.same_species_bonus} same +{path.start_bonus} start "
+            f"+{path.end_bonus} end")
+
+
+def spread_links(paths: Sequence[tuple[str, tuple[Coord, ...]]]) -> list[tuple[str, tuple[Coord, ...], list[float]]]:
+    """Each path with the sideways offset of each of its bars: a bar alone in its gap runs down
+    the middle; the bars of several paths in one gap are set side by side, PATH_SPACING apart."""
+    crossing: dict[frozenset[Coord], list[str]] = {}
+    for code, cells in paths:
+        for a, b in zip(cells, cells[1:]):
+            crossing.setdefault(frozenset((a, b)), []).append(code)
+    spread = []
+    for code, cells in paths:
+        offsets = []
+        for a, b in zip(cells, cells[1:]):
+            sharing = crossing[frozenset((a, b))]
+            offsets.append((sharing.index(code) - (len(sharing) - 1) / 2) * PATH_SPACING)
+        spread.append((code, cells, offsets))
+    return spread
 
 
 def render_diagram(diagram: Diagram) -> str:
@@ -321,8 +360,9 @@ def render_diagram(diagram: Diagram) -> str:
 
 
 def seats_of(game: Game, *, hidden: Iterable[str] = (), marked: Mapping[str, Coord] | None = None,
-             only: str | None = None) -> tuple[Seat, ...]:
-    """The panels of a position: every player (or ``only`` one), hands in ``hidden`` as unseen cards."""
+             only: str | None = None, hands: Mapping[str, tuple[str, ...]] | None = None) -> tuple[Seat, ...]:
+    """The panels of a position: every player (or ``only`` one), hands in ``hidden`` as unseen cards
+    (or each hand as ``hands`` shows it: a point of view's knowledge)."""
     hidden = set(hidden)
     marked = marked or {}
     seats = []
@@ -330,7 +370,9 @@ def seats_of(game: Game, *, hidden: Iterable[str] = (), marked: Mapping[str, Coo
         if only is not None and player != only:
             continue
         view = game.hand(player)
-        if player in hidden:
+        if hands is not None:
+            hand = hands[player]
+        elif player in hidden:
             hand: tuple[str, ...] = (HIDDEN,) * len(view)
         else:
             hand = tuple(str(c) for c in view.known) + (HIDDEN,) * view.hidden
@@ -343,3 +385,40 @@ def seats_of(game: Game, *, hidden: Iterable[str] = (), marked: Mapping[str, Coo
             marked=marked.get(player),
         ))
     return tuple(seats)
+
+
+def position_diagram(model: "ReplayModel", *, player: str | None = None, scored: bool = False) -> Diagram:
+    """The diagram of a replay's current position as its perspective sees it (only ``player``'s
+    panel when given), scored when asked and it can be (see ``ReplayModel.sheet``)."""
+    marked = {}
+    if model.turn is not None:
+        marked[model.turn.player] = model.turn.plant.coord
+    return Diagram(
+        seats=seats_of(model.state, hands=model.shown_hands(), marked=marked, only=player),
+        species=model.species,
+        title=_title(model),
+        subtitle=_subtitle(model),
+        sheet=model.sheet() if scored and not model.hidden_hands() else None,
+        columns=1 if player is not None else 2,
+    )
+
+
+def _title(model: "ReplayModel") -> str:
+    header = model.header
+    players = model.players
+    names = " vs ".join(players) if len(players) == 2 else ", ".join(players)
+    return " · ".join(part for part in (header.event, header.date, names) if part)
+
+
+def _subtitle(model: "ReplayModel") -> str:
+    state = model.state
+    played = model.turns_played
+    if state.is_over:
+        where = f"after turn {played}: game over"
+    elif played == 0:
+        where = f"start: {state.current_player} to play turn 1"
+    else:
+        where = f"after turn {played}: {state.current_player} to play"
+    deck = f"deck {state.deck_size} card{'s' if state.deck_size != 1 else ''}"
+    view = f"{model.perspective}'s view" if model.perspective and not state.is_over else ""
+    return " · ".join(part for part in (where, deck, view) if part)

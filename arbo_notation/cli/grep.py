@@ -1,0 +1,174 @@
+"""`arbo grep`: the games of a collection that match, printed as records (or their places), and
+the games recorded more than once."""
+
+from __future__ import annotations
+
+import sys
+from typing import List, Optional
+
+import typer
+
+from ..errors import ArboError, NotationErrors
+from .common import EXIT_INVALID, EXIT_USAGE, fail
+
+HELP = """Print the games that match, as records: pipe them into fmt, export, replay - or another grep.
+
+FILE... are records (.arb) and folders (their .arb files at any depth). Every option narrows the match: --player Ana --player Ben (or --player Ana,Ben) keeps the games both play, --won the games they won (all of them, a shared win counting), --species the games with every species given in play, --date a year, month or day (2026, 2026-11, 2026-11-29), --event and --site a text their header's holds, whatever the case.
+
+The games are printed as they are written, comments and all, a blank line between them; --list prints their places instead (FILE:LINE (game N)).
+
+--duplicates prints, among the games that match, each game recorded more than once: "same game" for the same deal and turns recorded the same way (whatever the headers, comments, glyphs and variations); "other seats" for the same game recorded from different seats (one record of each), which agree wherever both know a card and which `arbo merge` joins; and "conflicting" for records of the same turns on the table that disagree on a card (a slip in one of them).
+
+A game that cannot be read is named on stderr when a filter needs more than its header (the exit status is then 1); no match is not an error.
+
+Examples:
+
+    arbo grep club/ --player Ana --won --date 2026-11
+
+    arbo grep club/ --species Ca,Dw --list
+
+    arbo grep club/ --event 'club night' | arbo fmt -
+
+    arbo grep club/ archive.arb --duplicates
+"""
+
+
+def _names(values: list[str] | None) -> tuple[str, ...]:
+    return tuple(name.strip() for value in values or [] for name in value.split(",") if name.strip())
+
+
+def _filters(player, won, species, date, event, site):
+    from ..grep import DATE_PREFIX, Filters
+
+    players = _names(player)
+    if won and not players:
+        fail("--won says who won: give --player NAME too", EXIT_USAGE)
+    if date is not None and not DATE_PREFIX.fullmatch(date):
+        fail(f"--date is a year, a month or a day (2026, 2026-11, 2026-11-29), not {date!r}", EXIT_USAGE)
+    return Filters(players, won, _names(species), date, event, site)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("grep", help=HELP, short_help="Print the games that match, or the games recorded twice.",
+                 no_args_is_help=True)
+    def grep(
+        files: List[str] = typer.Argument(..., metavar="FILE...", help="Records (.arb) and folders of them."),
+        player: Optional[List[str]] = typer.Option(None, "--player", metavar="NAME",
+                                                   help="A player of the game (repeat, or a comma list)."),
+        won: bool = typer.Option(False, "--won", help="The --player won the game (the engine's scoring)."),
+        species: Optional[List[str]] = typer.Option(None, "--species", metavar="CODES",
+                                                    help="Species in play, such as Ca,Dw."),
+        date: Optional[str] = typer.Option(None, "--date", metavar="DATE",
+                                           help="The date, or its start: 2026, 2026-11, 2026-11-29."),
+        event: Optional[str] = typer.Option(None, "--event", metavar="TEXT", help="Text the event holds."),
+        site: Optional[str] = typer.Option(None, "--site", metavar="TEXT", help="Text the site holds."),
+        listed: bool = typer.Option(False, "--list", "-l", help="Print the games' places, not the games."),
+        duplicates: bool = typer.Option(False, "--duplicates",
+                                        help="Print the games recorded more than once, by their places."),
+    ) -> None:
+        filters = _filters(player, won, species, date, event, site)
+        status = run(files, filters, listed=listed, duplicates=duplicates)
+        raise typer.Exit(status)
+
+
+def run(paths: list[str], filters, *, listed: bool, duplicates: bool) -> int:
+    """Print what matches; the exit status."""
+    from ..corpus import display_name, expand_paths, file_pieces
+    from ..grep import Duplicates, piece_place, winners_of
+    from ..notation import fastread
+    from ..notation.games import GameText
+
+    needs_record = filters.won or duplicates
+    found = Duplicates()
+    status = 0
+    printed = 0
+    for path in expand_paths(paths):
+        name = display_name(path)
+        try:
+            for piece in file_pieces(path):
+                if not isinstance(piece, GameText):
+                    continue
+                header = fastread.read_header_of(piece.text, name, piece.first_line) if piece.closed else None
+                if header is not None and not filters.header_matches(header[0]):
+                    continue
+                record = None
+                if header is None or needs_record:
+                    record = _record(name, piece, header)
+                    if record is None:
+                        status = EXIT_INVALID
+                        continue
+                    if not filters.header_matches(record.header):
+                        continue
+                if filters.won:
+                    winners = winners_of(record)
+                    if winners is None or not filters.winners_match(winners):
+                        continue
+                place = piece_place(name, piece, record.header if record else header[0])
+                if duplicates:
+                    found.add(record, place)
+                elif listed:
+                    typer.echo(str(place))
+                else:
+                    text = piece.text.rstrip("\n") + "\n"
+                    sys.stdout.write(text if not printed else "\n" + text)
+                    printed += 1
+        except NotationErrors as errors:
+            status = EXIT_INVALID
+            for error in errors.errors:
+                typer.echo(error.show(), err=True)
+        except ArboError as error:
+            status = EXIT_INVALID
+            typer.echo(f"arbo: {error}", err=True)
+    if duplicates:
+        known, unread = _knowledge(found.to_compare())
+        status = status or unread
+        for kind, places in found.groups(known):
+            typer.echo(f"{kind}: {', '.join(map(str, places))}")
+    sys.stdout.flush()
+    return status
+
+
+def _knowledge(places) -> tuple[dict, int]:
+    """The knowledge of the games at the places, read again; and the exit status of reading them."""
+    from ..corpus import file_pieces
+    from ..grep import knowledge, piece_place
+    from ..notation import fastread
+    from ..notation.games import GameText
+
+    wanted: dict[str, set[int]] = {}
+    for place in places:
+        wanted.setdefault(place.file, set()).add(place.game)
+    known = {}
+    for name, games in wanted.items():
+        try:
+            for piece in file_pieces("-" if name == "<stdin>" else name):
+                if isinstance(piece, GameText) and piece.index in games:
+                    header = fastread.read_header_of(piece.text, name, piece.first_line)
+                    record = _record(name, piece, header)
+                    if record is not None:
+                        known[piece_place(name, piece, record.header)] = knowledge(record)
+        except ArboError as error:  # the file changed since it was read
+            typer.echo(f"arbo: {error}", err=True)
+            return known, EXIT_INVALID
+    if len(known) != len(places):
+        typer.echo("arbo: the files changed while they were read: run again", err=True)
+        return {place: known.get(place, (None, {}, [], {})) for place in places}, EXIT_INVALID
+    return known, 0
+
+
+def _record(name: str, piece, header):
+    """The game's record, or None after saying on stderr why it cannot be read."""
+    from ..gamecheck import GameLines
+    from ..notation.reading import read_game_text
+
+    if not piece.closed:
+        from ..notation.syntaxfaults import unclosed_error
+
+        typer.echo(unclosed_error(piece.first_line, name, GameLines(piece.text, piece.first_line)).show(), err=True)
+        return None
+    records, errors = read_game_text(piece.text, name, piece.first_line, GameLines(piece.text, piece.first_line),
+                                     header, index=piece.index)
+    if errors:
+        typer.echo(errors[0].show(), err=True)
+        return None
+    return records[0]

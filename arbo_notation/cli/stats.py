@@ -1,0 +1,155 @@
+"""`arbo stats`: a collection's table: per player, per seat and per species, counted by DuckDB."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from ..errors import ArboError
+from .common import EXIT_INVALID, echo_error
+from .usage import one_of
+
+HELP = """Count a collection of games: per player, per seat and per species.
+
+FILE... are records (.arb) and folders: a folder's .arb files at any depth, or a folder that `arbo convert --to parquet` or `arbo simulate --to parquet` wrote, read as it is.
+
+Per player: games, wins, win rate, mean score and best game. Per seat: how often each seat wins (seat 1 is the start player). Per species: in how many games it was played, in how many someone scored it, its scoring paths and their mean points. A shared win is a win for each winner.
+
+Only valid, scored games count. An invalid game is named on stderr and the exit status is 1; a valid game that is unfinished or has a hand unknown is counted apart.
+
+DuckDB counts over the tables the Parquet export writes (docs/DATA.md), made in memory; needs arbo's 'data' extra (pyarrow, duckdb).
+
+Examples:
+
+    arbo stats club/
+
+    arbo stats club/ --by event
+
+    arbo stats corpus/ --json | jq '.players[0]'
+"""
+
+
+def _say_invalid(rows) -> None:
+    typer.echo(f"{rows.error} (game {rows.number}, not counted)", err=True)
+
+
+def _say(text: str) -> None:
+    typer.echo(text, err=True)
+
+
+def gather(paths: list[str], by: Optional[str]) -> tuple[list, int]:
+    """The statistics of the paths' games, and the exit status their reading gave."""
+    from ..corpus import expand_paths, load_files
+    from ..stats import compute, connect, load_export
+    from ..tables import DuckDBCorpus, is_export
+    from .common import corpus_progress
+
+    connection = connect()
+    corpus = DuckDBCorpus(connection, tables=("games", "scores"))
+    exports = [Path(p) for p in paths if p != "-" and Path(p).is_dir() and is_export(Path(p))]
+    records = expand_paths([p for p in paths if Path(p) not in exports or p == "-"])
+    with corpus_progress(records, "counting") as advance:
+        tally = load_files(records, corpus, with_turns=False, invalid=_say_invalid, problem=_say, advance=advance)
+    corpus.close()
+    status = EXIT_INVALID if tally.invalid or tally.unreadable or tally.problems else 0
+    for folder in exports:
+        invalid = load_export(connection, folder)
+        if invalid:
+            status = EXIT_INVALID
+            typer.echo(f"{folder}: {invalid} invalid game{'' if invalid == 1 else 's'} (valid = false), not counted",
+                       err=True)
+    return compute(connection, by), status
+
+
+def _percent(rate: float) -> str:
+    return f"{rate * 100:.1f}%"
+
+
+def _number(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f}"
+
+
+def _table(head: list[str], rows: list[list[str]], align: str) -> str:
+    """Columns padded to their widths, each to the left (``l`` in ``align``) or the right."""
+    widths = [max(len(row[i]) for row in [head, *rows]) for i in range(len(head))]
+    lines = []
+    for row in [head, *rows]:
+        cells = [cell.ljust(width) if side == "l" else cell.rjust(width)
+                 for cell, width, side in zip(row, widths, align)]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+
+def render(stats, title: str | None = None) -> str:
+    """One group's tables as text."""
+    total = stats.games + stats.invalid + stats.unscored
+    line = f"{_plural(total, 'game')}: {stats.games:,} counted"
+    if stats.invalid:
+        line += f", {stats.invalid:,} invalid"
+    if stats.unscored:
+        line += f", {stats.unscored:,} not scored (unfinished, or a hand unknown)"
+    parts = [(f"{title}\n" if title else "") + line + "\n"]
+    if stats.players:
+        parts.append(_table(
+            ["player", "games", "wins", "win rate", "mean score", "best game"],
+            [[p["player"], str(p["games"]), str(p["wins"]), _percent(p["win_rate"]), _number(p["mean_score"]),
+              f"{p['best']['score']} ({p['best']['file']}, game {p['best']['game']})"] for p in stats.players],
+            "lrrrrl",
+        ))
+    if stats.seats:
+        parts.append(_table(
+            ["seat", "games", "wins", "win rate"],
+            [[f"{s['seat']}{' (start player)' if s['seat'] == 1 else ''}", str(s["games"]), str(s["wins"]),
+              _percent(s["win_rate"])] for s in stats.seats],
+            "lrrr",
+        ))
+    if stats.species:
+        parts.append(_table(
+            ["species", "games", "scored", "how often", "paths", "mean points"],
+            [[s["species"], str(s["games"]), str(s["scored"]), _percent(s["scored_rate"]), str(s["paths"]),
+              _number(s["mean_points"])] for s in stats.species],
+            "lrrrrr",
+        ))
+    return "\n".join(parts)
+
+
+def _group_title(by: str, value) -> str:
+    if by == "players":
+        return f"{value} players"
+    return f"{by}: {value}" if value != "" else f"{by}: (none)"
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("stats", help=HELP, short_help="Count a collection: per player, seat and species.",
+                 no_args_is_help=True)
+    def stats(
+        files: List[str] = typer.Argument(..., metavar="FILE|DIR...",
+                                          help="Records (.arb), folders of them, or Parquet exports."),
+        as_json: bool = typer.Option(False, "--json", help="Print the statistics as JSON."),
+        by: Optional[str] = typer.Option(
+            None, "--by", metavar="event|date|players", parser=one_of("--by", ("event", "date", "players")),
+            help="Count each event, each date or each number of players apart.",
+        ),
+    ) -> None:
+        try:
+            groups, status = gather(files, by)
+        except ArboError as error:
+            echo_error(error)
+            raise typer.Exit(EXIT_INVALID) from None
+        if as_json:
+            if by:
+                payload = {"by": by, "groups": [group.to_json(grouped=True) for group in groups]}
+            else:
+                payload = groups[0].to_json()
+            typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+        else:
+            texts = [render(group, _group_title(by, group.value) if by else None) for group in groups]
+            typer.echo("\n".join(texts), nl=False)
+        raise typer.Exit(status)

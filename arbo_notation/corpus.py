@@ -1,0 +1,379 @@
+"""The rows of a corpus's three tables (games, turns, scores), a game at a time: what the Parquet
+export writes and what `arbo stats` counts, made by the replayer; no pyarrow here.
+
+The schema (columns, their types, its version) is written once, below; docs/DATA.md documents it
+and a test holds the two equal. Every game read gives one row of ``games``, a valid one or not
+(``valid`` false and its first error in ``error``), so a bad game is flagged, never dropped.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Iterator
+
+from .engine.scoring import PlayerPosition, ScoreSheet, score_totals
+from .engine.state import Game
+from .errors import Diagnostic, Severity
+from .notation.games import GameText
+from .notation.record import DrawKind, GameRecord, Header, Turn
+
+#: Raised whenever a column is added, removed, renamed or changes its type or meaning; written in
+#: each Parquet file's metadata as ``arbo.schema_version``.
+SCHEMA_VERSION = 1
+
+#: The columns of each table in order, with their types: string, bool, int32, list<T> and
+#: map<K,V> as Arrow (and Parquet, DuckDB, Spark) name them.
+SCHEMA: dict[str, tuple[tuple[str, str], ...]] = {
+    "games": (
+        ("file", "string"),
+        ("game", "int32"),
+        ("line", "int32"),
+        ("valid", "bool"),
+        ("error", "string"),
+        ("event", "string"),
+        ("site", "string"),
+        ("date", "string"),
+        ("round", "string"),
+        ("annotator", "string"),
+        ("players", "list<string>"),
+        ("start_player", "string"),
+        ("species", "list<string>"),
+        ("names", "map<string,string>"),
+        ("perspective", "string"),
+        ("deck", "list<string>"),
+        ("hands", "map<string,list<string>>"),
+        ("discards", "map<string,list<string>>"),
+        ("header_result", "map<string,int32>"),
+        ("extra", "string"),
+        ("turns", "int32"),
+        ("finished", "bool"),
+        ("result", "list<int32>"),
+        ("scores", "list<int32>"),
+        ("species_planted", "list<int32>"),
+        ("winners", "list<string>"),
+        ("tiebreak", "string"),
+    ),
+    "turns": (
+        ("file", "string"),
+        ("game", "int32"),
+        ("turn", "int32"),
+        ("player", "string"),
+        ("draw1_source", "string"),
+        ("draw1_pile", "string"),
+        ("draw1_card", "string"),
+        ("draw2_source", "string"),
+        ("draw2_pile", "string"),
+        ("draw2_card", "string"),
+        ("planted", "string"),
+        ("x", "int32"),
+        ("y", "int32"),
+        ("discarded", "string"),
+        ("glyphs", "list<string>"),
+        ("legal", "bool"),
+        ("score", "int32"),
+    ),
+    "scores": (
+        ("file", "string"),
+        ("game", "int32"),
+        ("player", "string"),
+        ("seat", "int32"),
+        ("species", "string"),
+        ("hand_sum", "int32"),
+        ("has_right", "bool"),
+        ("points", "int32"),
+        ("path", "list<string>"),
+        ("cards", "int32"),
+        ("same_species", "int32"),
+        ("starts_with_1", "int32"),
+        ("ends_with_8", "int32"),
+    ),
+}
+
+TABLES = tuple(SCHEMA)
+
+#: What a command that needs pyarrow or duckdb says when they are not installed.
+NEEDS_DATA_EXTRA = ("{module} is not installed: the Parquet export and `arbo stats` need arbo's 'data' extra "
+                    "(pip install 'arbo-notation[data]', or pip install pyarrow duckdb)")
+
+
+@dataclass(slots=True)
+class GameRows:
+    """The rows one game gives: one of ``games``, one per main-line turn, one per player and
+    species once the game is scored; each row a tuple in the order of SCHEMA."""
+
+    game: tuple
+    turns: list[tuple] = field(default_factory=list)
+    scores: list[tuple] = field(default_factory=list)
+    chars: int = 0  # of the game's text, for a progress bar
+
+    def of(self, table: str) -> list[tuple]:
+        return [self.game] if table == "games" else self.turns if table == "turns" else self.scores
+
+    @property
+    def number(self) -> int:
+        """The game's place in its file (its ``game``)."""
+        return self.game[1]
+
+    @property
+    def valid(self) -> bool:
+        return self.game[3]
+
+    @property
+    def error(self) -> str | None:
+        """Its first error, as `arbo check` prints it (None when valid)."""
+        return self.game[4]
+
+
+def game_rows(file: str, piece: GameText, *, with_turns: bool = True) -> GameRows:
+    """The rows of one game cut from the file ``file`` (as given), read and replayed; a game that
+    cannot be read gives a ``games`` row with ``valid`` false, its syntax error, and what of its
+    header could be read."""
+    from .gamecheck import GameLines
+    from .notation import fastread
+    from .notation.reading import read_game_text
+
+    lines = GameLines(piece.text, piece.first_line)
+    if not piece.closed:
+        from .notation.syntaxfaults import unclosed_error
+
+        error = Diagnostic.from_notation_error(unclosed_error(piece.first_line, file, lines))
+        return GameRows(_unread_row(file, piece, None, error))
+    header = fastread.read_header_of(piece.text, file, piece.first_line)
+    records, errors = read_game_text(piece.text, file, piece.first_line, lines, header, index=piece.index)
+    if errors:
+        error = Diagnostic.from_notation_error(errors[0])
+        return GameRows(_unread_row(file, piece, header[0] if header else None, error))
+    return record_rows(file, records[0], line=piece.first_line, source_lines=lines, with_turns=with_turns)
+
+
+def record_rows(file: str, record: GameRecord, *, line: int | None = None, source_lines=None,
+                with_turns: bool = True) -> GameRows:
+    """The rows of one game's record, replayed (``record.index`` is its ``game``)."""
+    from .replayer import replay_game
+
+    mover_scores: list[int | None] = []
+
+    def score_each_turn(turn: Turn, game: Game, depth: int) -> None:
+        if depth == 0:
+            mover_scores.append(_score_as_if_over(game, turn.player))
+
+    replay = replay_game(record, source_lines=source_lines, hook=score_each_turn if with_turns else None)
+    errors = [d for d in replay.diagnostics if d.severity is Severity.ERROR]
+    first = min(errors, key=lambda d: (d.line or 0, d.column or 0)) if errors else None  # as check orders them
+    rows = GameRows(_game_row(file, record, line, first, replay.sheet))
+    if with_turns:
+        rows.turns = [_turn_row(file, record.index, number, turn, mover_scores)
+                      for number, turn in enumerate(record.turns, 1)]
+    if replay.sheet is not None:
+        rows.scores = list(_score_rows(file, record.index, replay.sheet))
+    return rows
+
+
+def _score_as_if_over(game: Game, player: str) -> int | None:
+    """The player's total were the game to end now (None while a hand is not known)."""
+    if game.hidden_players():
+        return None
+    hands = game.final_hands()
+    table = [PlayerPosition(name, game.arboretum(name), hands[name]) for name in game.players]
+    return score_totals(game.config.species, table, only=player)[player]
+
+
+def _error_text(error: Diagnostic) -> str:
+    """The first line `arbo check` prints for the error."""
+    return error.show().split("\n", 1)[0]
+
+
+def _header_columns(header: Header | None) -> tuple:
+    """The columns from ``event`` to ``extra``."""
+    if header is None:
+        return (None,) * 15
+    players = list(header.players)
+    return (
+        header.event, header.site, header.date, header.round, header.annotator,
+        players, players[0] if players else None, list(header.species),
+        _map(header.names.items()), header.perspective,
+        None if header.deck is None else [str(card) for card in header.deck],
+        _map((name, [str(card) for card in cards]) for name, cards in header.hands.items()),
+        _map((name, [str(card) for card in cards]) for name, cards in header.discards.items()),
+        None if header.result is None else _map(header.result.items()),
+        json.dumps(header.extra, default=str, ensure_ascii=False) if header.extra else None,
+    )
+
+
+def _map(items: Iterable[tuple[Any, Any]]) -> list[tuple[Any, Any]] | None:
+    """A map column's value: its (key, value) pairs, in order; None when there are none."""
+    pairs = list(items)
+    return pairs or None
+
+
+def _unread_row(file: str, piece: GameText, header: Header | None, error: Diagnostic) -> tuple:
+    return (file, piece.index, piece.first_line, False, _error_text(error), *_header_columns(header),
+            None, False, None, None, None, None, None)
+
+
+def _game_row(file: str, record: GameRecord, line: int | None, error: Diagnostic | None,
+              sheet: ScoreSheet | None) -> tuple:
+    players = record.header.players
+    result = record.result
+    finished = result is not None and not result.unfinished
+    written = result.as_dict() if finished else {}
+    scored = sheet is not None
+    return (
+        file, record.index, line, error is None, None if error is None else _error_text(error),
+        *_header_columns(record.header),
+        len(record.turns), finished,
+        [written.get(name) for name in players] if finished else None,
+        [sheet.player(name).total for name in players] if scored else None,
+        [sheet.player(name).species_planted for name in players] if scored else None,
+        list(sheet.winners) if scored else None,
+        None if not scored or sheet.tiebreak is None else str(sheet.tiebreak),
+    )
+
+
+def _draw_columns(turn: Turn, index: int) -> tuple:
+    if index >= len(turn.draws):
+        return None, None, None
+    draw = turn.draws[index]
+    card = None if draw.card is None else str(draw.card)
+    return draw.kind.value, draw.owner if draw.kind is DrawKind.DISCARD else None, card
+
+
+def _turn_row(file: str, game: int, number: int, turn: Turn, scores: list[int | None]) -> tuple:
+    legal = number <= len(scores)
+    cell = turn.plant.coord
+    return (
+        file, game, number, turn.player, *_draw_columns(turn, 0), *_draw_columns(turn, 1),
+        str(turn.plant.card), cell.x, cell.y, str(turn.discard), list(turn.glyphs),
+        legal, scores[number - 1] if legal else None,
+    )
+
+
+def _score_rows(file: str, game: int, sheet: ScoreSheet) -> Iterator[tuple]:
+    for seat, player in enumerate(sheet.players, 1):
+        for code in sheet.species:
+            scored = player.species[code]
+            path = scored.path
+            parts = (path.card_points, path.same_species_bonus, path.start_bonus, path.end_bonus) if path else (0,) * 4
+            plantings = [f"{card}@{cell}" for card, cell in zip(path.cards, path.cells)] if path else []
+            yield (file, game, player.name, seat, code, scored.hand_sum, scored.rights, scored.points, plantings,
+                   *parts)
+
+
+
+# -- the games of files and folders --------------------------------------------------------------
+
+#: The records a folder given for a corpus holds: its .arb files, at any depth.
+RECORD_SUFFIX = ".arb"
+
+
+def expand_paths(paths: Iterable[str]) -> list[str]:
+    """The record files of the paths given: each file as given, and each folder's .arb files at
+    any depth, in the order of their names (hidden files and folders left out)."""
+    import os
+
+    files: list[str] = []
+    for path in paths:
+        if path == "-" or not os.path.isdir(path):
+            files.append(path)
+            continue
+        found = []
+        for folder, subfolders, names in os.walk(path):
+            subfolders[:] = sorted(name for name in subfolders if not name.startswith("."))
+            found += [os.path.join(folder, name) for name in names
+                      if name.endswith(RECORD_SUFFIX) and not name.startswith(".")]
+        files += sorted(found)
+    return files
+
+
+def file_pieces(path: str) -> Iterator[str | GameText]:
+    """A record file's games as stream_games cuts them (the text before the first header first),
+    read block by block ('-': standard input, read whole). Raises ArboError when the file cannot
+    be read (NotationErrors when it is not UTF-8)."""
+    from .checkfiles import game_pieces
+
+    return game_pieces(path)
+
+
+def display_name(path: str) -> str:
+    return "<stdin>" if path == "-" else path
+
+
+def file_rows(path: str, *, with_turns: bool = True, report=None) -> Iterator[GameRows]:
+    """The rows of every game of a record file (.arb; JSON or YAML read whole), a game at a time,
+    with ``file`` the path as given. ``report(diagnostic)`` hears of text before the first header
+    that is not a game. Raises ArboError when the file cannot be read."""
+    name = display_name(path)
+    if path.endswith((".json", ".yaml", ".yml")):
+        yield from _structured_rows(path, name, with_turns)
+        return
+    for piece in file_pieces(path):
+        if isinstance(piece, GameText):
+            rows = game_rows(name, piece, with_turns=with_turns)
+            rows.chars = len(piece.text)
+            yield rows
+        elif piece.strip() and report is not None:
+            from .notation.reading import SourceLines
+            from .notation.syntaxfaults import preamble_error
+
+            error, _, _ = preamble_error(piece, len(piece), name, SourceLines(piece))
+            report(Diagnostic.from_notation_error(error))
+
+
+def _structured_rows(path: str, name: str, with_turns: bool) -> Iterator[GameRows]:
+    from .notation.convert import loads_json, loads_yaml
+    from .sources import read_text
+
+    text, _ = read_text(path)
+    records = loads_json(text, name) if path.endswith(".json") else loads_yaml(text, name)
+    for record in records:
+        yield record_rows(name, record, with_turns=with_turns)
+
+
+@dataclass(slots=True)
+class Tally:
+    """What a run over a corpus met: games (valid or not), and the files it could not read."""
+
+    games: int = 0
+    invalid: int = 0
+    unreadable: list[str] = field(default_factory=list)
+    problems: int = 0  # text before a first header that is no game
+
+
+def load_files(files: Iterable[str], sink, *, with_turns: bool = True, invalid=None, problem=None,
+               advance=None) -> Tally:
+    """Every game of the files into ``sink`` (its ``add(rows)``), a game at a time.
+
+    ``invalid(rows)`` hears of each invalid game (added all the same, flagged), ``problem(text)``
+    of each file that cannot be read and of text that is no game; ``advance(n)`` of each ``n``
+    characters of .arb read. Never raises for bad input."""
+    from .errors import ArboError, NotationErrors
+
+    tally = Tally()
+
+    def preamble(diagnostic: Diagnostic) -> None:
+        tally.problems += 1
+        if problem is not None:
+            problem(diagnostic.show())
+
+    for path in files:
+        try:
+            for rows in file_rows(path, with_turns=with_turns, report=preamble):
+                sink.add(rows)
+                tally.games += 1
+                if not rows.valid:
+                    tally.invalid += 1
+                    if invalid is not None:
+                        invalid(rows)
+                if advance is not None:
+                    advance(rows.chars)
+        except NotationErrors as errors:
+            tally.unreadable.append(path)
+            if problem is not None:
+                for error in errors.errors:
+                    problem(error.show())
+        except ArboError as error:
+            tally.unreadable.append(path)
+            if problem is not None:
+                problem(f"arbo: {error}")
+    return tally
