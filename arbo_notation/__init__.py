@@ -8,6 +8,7 @@
         node.turn, node.position, node.variations, node.comments, node.glyphs
     sheet = arbo.score(tree.end().position)   # ScoreSheet; sheet.to_json() as `arbo score --json`
     arbo.check("club.arb")                    # what `arbo check` finds, per file and per game
+    arbo.analyse(tree, budget=48, seed=0)     # {node: TurnEvaluation}: each turn judged (docs/ANALYSIS.md)
 
 Names are loaded on first use, so ``import arbo_notation`` stays cheap: the parser (lark), the
 YAML library and the terminal UI are loaded only by what needs them. docs/API.md has the details.
@@ -21,6 +22,7 @@ __version__ = "0.1.0"
 
 _EXPORTS = {
     "api": ("GameNotFound", "check", "load_game", "read_games", "replay", "score"),
+    "analysis": ("analyse",),
     "tree": ("GameTree", "Node"),
     "merging": ("MergeError", "merge"),
     "knowledge": ("Certainty", "HandKnowledge", "Knowledge", "Right", "View"),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Callable, Iterator, Sequence
 
-from .engine.bots import Bot, TurnPlay, make_bot, play_turn
+from .engine.bots import BOTS, Bot, TurnPlay, make_bot, play_turn
 from .engine.cards import default_species_for
 from .engine.scoring import PlayerPosition, score_position
 from .engine.state import DrawSourceKind, Game, GameConfig, Setup
@@ -27,13 +27,27 @@ def default_players(count: int) -> tuple[str, ...]:
     return DEFAULT_PLAYERS[:count]
 
 
-def _bots(names: Sequence[str] | None, seats: int) -> list[Bot]:
+#: Every bot by name: the engine's own, and the analysis engine playing (``engine``).
+BOT_NAMES = tuple(sorted([*BOTS, "engine"]))
+
+
+def make_player(name: str, budget: int | None = None) -> Bot:
+    """A bot by name; ``budget`` is the engine bot's sampled worlds per decision."""
+    if name == "engine":
+        from .analysis.bot import EngineBot
+        from .analysis.turns import DEFAULT_BUDGET
+
+        return EngineBot(budget or DEFAULT_BUDGET)
+    return make_bot(name)
+
+
+def _bots(names: Sequence[str] | None, seats: int, budget: int | None = None) -> list[Bot]:
     names = list(names) if names else ["greedy"]
     if len(names) == 1:
         names *= seats
     if len(names) != seats:
         raise ArboError(f"{len(names)} bots for {seats} players: give one bot, or one per seat")
-    return [make_bot(name) for name in names]
+    return [make_player(name, budget) for name in names]
 
 
 def _draw(taken) -> Draw:
@@ -63,13 +77,14 @@ def simulate_game(
     event: str | None = None,
     site: str | None = None,
     date: str | None = None,
+    budget: int | None = None,
 ) -> GameRecord:
     """Deal with ``seed``, let the bots (one name for all seats, or one per seat) play to the end,
     and return the omniscient record of the game."""
     config = GameConfig(tuple(players), default_species_for(len(players)))
     setup = Setup.shuffled(config, seed, house_discards=house_discards)
     game = Game(config, setup)
-    seated = _bots(bots, len(config.players))
+    seated = _bots(bots, len(config.players), budget)
     rng = random.Random(f"{seed}/bots")
     turns: list[Turn] = []
     while not game.is_over:
@@ -111,6 +126,7 @@ def simulate_games(
     event: str | None = None,
     players: Sequence[str] | None = None,
     first: int = 1,
+    budget: int | None = None,
 ) -> Iterator[GameRecord]:
     """Simulated games ``first`` to ``games``; game i (1-based) is dealt with :func:`game_seed`
     (seed, i)."""
@@ -121,7 +137,7 @@ def simulate_games(
     _bots(bot_names, n_players)  # fail early on a bad bot list
     for index in range(first, games + 1):
         record = simulate_game(
-            names, game_seed(seed, index), bot_names, house_discards=house_discards, event=event
+            names, game_seed(seed, index), bot_names, house_discards=house_discards, event=event, budget=budget
         )
         yield GameRecord(
             header=record.header,
@@ -146,9 +162,9 @@ def _identity(record: GameRecord) -> GameRecord:
 
 def _play_span(task: tuple) -> list:
     """What ``then`` makes of each game of one span of a run (in a worker process)."""
-    n_players, first, last, seed, bots, house_discards, event, players, then = task
+    n_players, first, last, seed, bots, house_discards, event, players, then, budget = task
     games = simulate_games(n_players, last, seed, bots, house_discards=house_discards, event=event,
-                           players=players, first=first)
+                           players=players, first=first, budget=budget)
     return [then(record) for record in games]
 
 
@@ -163,6 +179,7 @@ def simulate_run(
     players: Sequence[str] | None = None,
     jobs: int = 1,
     then: Callable[[GameRecord], object] = _identity,
+    budget: int | None = None,
 ) -> Iterator:
     """``then(record)`` of each game that simulate_games gives, in order: the same games whatever
     ``jobs``, the worker processes that play them (1: this process plays them). ``then`` runs
@@ -171,7 +188,7 @@ def simulate_run(
     list(simulate_games(n_players, 0, seed, bots, players=players))  # fail early on bad names or bots
     if jobs <= 1 or games <= GAMES_PER_SPAN:
         for record in simulate_games(n_players, games, seed, bots, house_discards=house_discards, event=event,
-                                     players=players):
+                                     players=players, budget=budget):
             yield then(record)
         return
     from collections import deque
@@ -180,7 +197,7 @@ def simulate_run(
     from .gcpause import frozen_for_workers
 
     tasks = ((n_players, first, min(first + GAMES_PER_SPAN - 1, games), seed, bots, house_discards, event,
-              players, then) for first in range(1, games + 1, GAMES_PER_SPAN))
+              players, then, budget) for first in range(1, games + 1, GAMES_PER_SPAN))
     pending: deque = deque()
     with frozen_for_workers(), ProcessPoolExecutor(max_workers=jobs) as pool:
         for task in tasks:

@@ -20,7 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
 INVALID = SAMPLES / "invalid"
 CLEAN = SAMPLES / "two-player-omniscient.arb"
-COMMANDS = ("check", "score", "state", "fmt", "convert", "simulate", "stats", "grep", "new", "replay", "export", "render")
+COMMANDS = ("check", "score", "state", "fmt", "convert", "simulate", "stats", "grep", "new", "replay", "export", "render",
+            "analyse")
 
 runner = CliRunner()
 
@@ -216,7 +217,15 @@ OPTION_METAVARS = [
     ("simulate", "--games", "N"),
     ("simulate", "--seed", "SEED"),
     ("simulate", "--out", "DIR|-"),
-    ("simulate", "--bot", "greedy|random"),
+    ("simulate", "--bot", "greedy|random|engine"),
+    ("simulate", "--budget", "N"),
+    ("analyse", "--out", "OUT"),
+    ("analyse", "--budget", "N"),
+    ("analyse", "--jobs", "N"),
+    ("analyse", "--as", "PLAYER"),
+    ("analyse", "--turn", "N"),
+    ("analyse", "--game", "N"),
+    ("analyse", "--seed", "SEED"),
     ("simulate", "--event", "TEXT"),
     ("simulate", "--to", "FORMAT"),
     ("simulate", "--jobs", "N"),

@@ -19,7 +19,7 @@ PROGRESS_FROM = 20
 
 def _bot_names(values: list[str] | None, players: int) -> list[str]:
     """One bot name per seat from repeated and/or comma-separated --bot values."""
-    from ..engine.bots import BOTS
+    from ..simulate import BOT_NAMES as BOTS
 
     names = [name.strip().lower() for value in values or ["greedy"] for name in value.split(",")]
     for name in names:
@@ -122,7 +122,7 @@ def simulate(
         None,
         "--bot",
         "-b",
-        metavar="greedy|random",
+        metavar="greedy|random|engine",
         help="The bot of each seat, in seat order (repeat, or a comma list); one name plays every seat. "
         "[default: greedy]",
     ),
@@ -131,6 +131,10 @@ def simulate(
     ),
     event: Optional[str] = typer.Option(None, "--event", metavar="TEXT", help="The event to write in every header."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not say how many games were written to DIR."),
+    budget: Optional[int] = typer.Option(
+        None, "--budget", metavar="N", parser=whole_number("--budget", 1),
+        help="The engine bot's sampled worlds per decision (default 48; docs/ANALYSIS.md).",
+    ),
 ) -> None:
     """Let bots play seeded games and write them as omniscient records, or as Parquet tables.
 
@@ -150,11 +154,13 @@ def simulate(
         arbo simulate -p 2 -n 100000 --seed 1 --out corpus/ --to parquet
 
         arbo simulate -p 3 -n 10 --bot greedy,random,random --out - > games.arb
+
+        arbo simulate -p 2 --bot engine,greedy --budget 16
     """
     names = _bot_names(bot, players)
     if to is Target.parquet and out == "-":
         fail("--to parquet writes tables in a directory: give --out DIR", EXIT_USAGE)
-    play = _Play(players, games, seed, names, house_discards, event, jobs)
+    play = _Play(players, games, seed, names, house_discards, event, jobs, budget)
     try:
         what = ""
         if to is Target.parquet:
@@ -176,11 +182,11 @@ class _Play:
     """A run of simulate as the options set it."""
 
     def __init__(self, players: int, games: int, seed: str, bots: list[str], house_discards: bool,
-                 event: str | None, jobs: int) -> None:
+                 event: str | None, jobs: int, budget: int | None = None) -> None:
         from ..simulate import simulate_jobs
 
         self.players, self.games, self.seed, self.bots = players, games, seed, bots
-        self.house_discards, self.event = house_discards, event
+        self.house_discards, self.event, self.budget = house_discards, event, budget
         self.jobs = simulate_jobs(games, jobs)
 
     def run(self, then) -> Iterator:
@@ -188,7 +194,7 @@ class _Play:
         from ..simulate import simulate_run
 
         made = simulate_run(self.players, self.games, self.seed, self.bots, house_discards=self.house_discards,
-                            event=self.event, jobs=self.jobs, then=then)
+                            event=self.event, jobs=self.jobs, then=then, budget=self.budget)
         return _with_progress(made, self.games, "simulating")
 
 

@@ -74,7 +74,23 @@ def game_data(tree: GameTree, viewer: str | None = None) -> dict[str, Any]:
         "result": _result(tree),
         # what each glyph of the game says, NAGs included (the page shows it by the glyph)
         "glyphs": {glyph: glyph_meaning(glyph) for row in rows for glyph in row["glyphs"]},
+        "margins": margins(tree),
     }
+
+
+def margins(tree: GameTree) -> list[dict[str, Any]]:
+    """The engine's judgement of each main-line turn, as its ``{arbo: ...}`` notes give it (read
+    from the record: no engine runs when a page is made): turn, mover, expected margin, glyph."""
+    from ..notation.engine_notes import note_of
+
+    legal = tree.lines[()].legal
+    found = []
+    for index, turn in enumerate(tree.record.turns[:legal], 1):
+        note = note_of(turn)
+        if note is not None:
+            found.append({"index": index, "player": turn.player, "value": note.value, "glyph": note.glyph,
+                          "best": note.best, "gain": note.gain})
+    return found
 
 
 def knowledge_data(known: Knowledge) -> dict[str, Any]:

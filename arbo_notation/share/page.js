@@ -326,7 +326,63 @@
     select.value = ui.view === null ? "" : ui.view;
     $("view-field").hidden = game.views.length < 2;
     buildMoveList();
+    buildMarginGraph();
     drawFinal();
+  }
+
+  // The engine's expected margin per turn (from the record's {arbo: ...} notes), one line per
+  // player over the turns they moved; a point jumps to its turn.
+  var SVG = "http://www.w3.org/2000/svg";
+  var LINE_COLOURS = ["#1b6ca8", "#c0392b", "#27864a", "#8e44ad"];
+
+  function svgNode(tag, attributes) {
+    var node = document.createElementNS(SVG, tag);
+    Object.keys(attributes).forEach(function (name) { node.setAttribute(name, String(attributes[name])); });
+    return node;
+  }
+
+  function buildMarginGraph() {
+    var box = $("margin-box");
+    var graph = clear($("margin-graph"));
+    var points = ui.game.margins || [];
+    box.hidden = points.length === 0;
+    if (!points.length) return;
+    var width = 320, height = 120, pad = 8;
+    var last = Math.max.apply(null, points.map(function (p) { return p.index; }));
+    var top = Math.max(1, Math.max.apply(null, points.map(function (p) { return Math.abs(p.value); })));
+    function x(index) { return pad + (width - 2 * pad) * (index - 1) / Math.max(1, last - 1); }
+    function y(value) { return height / 2 - (height / 2 - pad) * value / top; }
+    var svg = svgNode("svg", { viewBox: "0 0 " + width + " " + height, role: "img",
+      "aria-label": "expected final margin of each analysed turn" });
+    svg.appendChild(svgNode("line", { x1: pad, x2: width - pad, y1: y(0), y2: y(0), "class": "zero" }));
+    ui.game.players.forEach(function (player, seat) {
+      var mine = points.filter(function (p) { return p.player === player; });
+      if (mine.length > 1) {
+        svg.appendChild(svgNode("polyline", { fill: "none", stroke: LINE_COLOURS[seat % 4], "stroke-width": 1.5,
+          points: mine.map(function (p) { return x(p.index) + "," + y(p.value); }).join(" ") }));
+      }
+    });
+    points.forEach(function (p) {
+      var seat = ui.game.players.indexOf(p.player);
+      var dot = svgNode("circle", { cx: x(p.index), cy: y(p.value), r: p.glyph ? 4.5 : 3,
+        fill: LINE_COLOURS[seat % 4], "class": "point" + (p.glyph ? " flagged" : ""), "data-index": p.index });
+      var title = svgNode("title", {});
+      title.textContent = p.index + ". " + p.player + ": " + (p.value >= 0 ? "+" : "") + p.value.toFixed(1) +
+        (p.glyph ? " " + p.glyph + ", better " + p.best + " (" + p.gain.toFixed(1) + " points)" : "");
+      dot.appendChild(title);
+      dot.addEventListener("click", function () { moveTo("", p.index); });
+      svg.appendChild(dot);
+    });
+    graph.appendChild(svg);
+  }
+
+  function markMarginPoint() {
+    var graph = $("margin-graph");
+    if (!graph) return;
+    Array.prototype.forEach.call(graph.querySelectorAll(".point"), function (dot) {
+      var here = ui.line === "" && dot.getAttribute("data-index") === String(ui.index);
+      dot.setAttribute("class", dot.getAttribute("class").replace(/ here/g, "") + (here ? " here" : ""));
+    });
   }
 
   function buildMoveList() {
@@ -399,6 +455,7 @@
     drawScoring(at);
     drawKnowledge(at);
     markMove(at);
+    markMarginPoint();
     writeFragment();
   }
 

@@ -26,6 +26,7 @@ from textual.widgets.option_list import Option
 from ..engine.cards import Card, Coord, species_name
 from ..errors import visible
 from ..navigation import HIDDEN, Cursor, MoveRow, Notes, PlayerView, RowStatus, glyph_meaning
+from ..notation.engine_notes import EngineNote, read_note
 
 #: Ten well-separated card colours, given to the species in the order the record lists them.
 PALETTE: tuple[str, ...] = (
@@ -569,7 +570,11 @@ def notes_text(notes: Notes) -> Text:
         text.append(visible(f"\nIn {notes.in_variation}", "\n"), style="cyan")
     for comment in notes.variation_before + notes.before + notes.after + notes.variation_after:
         text.append("\n")
-        text.append(visible(comment.text.strip(), "\n"), style="italic")
+        note = read_note(comment)
+        if note is None:
+            text.append(visible(comment.text.strip(), "\n"), style="italic")
+        else:
+            text.append_text(engine_note_text(note))
     if notes.variations_here:
         count = notes.variations_here
         text.append(
@@ -580,6 +585,16 @@ def notes_text(notes: Notes) -> Text:
         text.append(visible(f"\n✗ {problem}", "\n"), style="bold red")
     for warning in notes.warnings:
         text.append(visible(f"\n! {warning}", "\n"), style="yellow")
+    return text
+
+
+def engine_note_text(note: EngineNote) -> Text:
+    """The engine's judgement of the turn (its ``{arbo: ...}`` note), in words."""
+    how = "exact" if note.exact else f"{note.samples} samples"
+    text = Text(f"Engine: expected margin {note.value:+.1f} ({how})", style="bold magenta")
+    if note.best is not None:
+        glyph = f"{note.glyph} " if note.glyph else ""
+        text.append(f"\n{glyph}better {note.best}: {note.gain:.1f} points better", style="magenta")
     return text
 
 

@@ -1,0 +1,20 @@
+"""The analysis engine: judges each decision of a game from what its mover knew, and plays.
+
+Pure library code (no I/O): a lean table for rollouts (``lean``), a light rollout policy
+(``policy``), worlds sampled from the mover's knowledge (``sampling``), one decision judged by
+determinized Monte Carlo or exactly (``search``), a whole turn (``turns``), a game tree's main
+line (``game``) and the engine as a bot (``bot``). docs/ANALYSIS.md describes the method.
+"""
+
+from __future__ import annotations
+
+from .turns import BLUNDER, DEFAULT_BUDGET, INACCURACY, MISTAKE, TurnEvaluation, glyph_for
+
+__all__ = ["BLUNDER", "DEFAULT_BUDGET", "INACCURACY", "MISTAKE", "TurnEvaluation", "glyph_for", "analyse"]
+
+
+def analyse(tree, **options):
+    """Judge every turn of a tree's main line that can be judged (see ``game.analyse``)."""
+    from .game import analyse as run
+
+    return run(tree, **options)

@@ -1,0 +1,199 @@
+"""A lean table for rollouts: cards and cells as ints, lists for hands and piles, a fast scorer.
+
+The engine's :class:`~arbo_notation.engine.state.Game` checks every action and keeps what a
+record knows; a rollout plays thousands of turns in a world where every card is placed, so it
+needs neither. Here a card is ``species_index * 8 + value - 1`` and a cell ``(x + 128) * 256 +
+(y + 128)``. The rules are the engine's (RULES.md): tests/test_analysis_lean.py plays the same
+turns on both and holds the states and the scores equal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+from ..engine.cards import MAX_VALUE, MIN_VALUE, Card, Coord
+from ..engine.scoring import SAME_SPECIES_MIN_LENGTH
+
+#: Cells: x and y offset by 128, packed in base 256; neighbours are +-1 and +-256.
+_SHIFT = 128
+_ROW = 256
+ORIGIN_CELL = _SHIFT * _ROW + _SHIFT
+STEPS = (_ROW, -_ROW, 1, -1)
+
+#: A source of a draw in a lean turn: the deck, a player's pile (their seat), or none (skipped).
+FROM_DECK = -1
+
+
+def cell_of(coord: Coord) -> int:
+    return (coord.x + _SHIFT) * _ROW + coord.y + _SHIFT
+
+
+def coord_of(cell: int) -> Coord:
+    return Coord(cell // _ROW - _SHIFT, cell % _ROW - _SHIFT)
+
+
+@dataclass(frozen=True, slots=True)
+class Cards:
+    """The int encoding of one game's cards: species in play, in the game's order."""
+
+    species: tuple[str, ...]
+
+    def code(self, card: Card) -> int:
+        return self.species.index(card.species) * 8 + card.value - 1
+
+    def card(self, code: int) -> Card:
+        return Card(self.species[code >> 3], (code & 7) + 1)
+
+    def all_codes(self) -> range:
+        return range(len(self.species) * 8)
+
+
+class LeanTable:
+    """Every card placed: hands, the deck (top last), discard piles, arboretums, whose turn.
+
+    ``turns_played`` counts whole turns; the game is over when the deck is empty after a turn.
+    """
+
+    __slots__ = ("seats", "hands", "deck", "piles", "arbs", "current", "over")
+
+    def __init__(
+        self,
+        hands: list[list[int]],
+        deck: list[int],
+        piles: list[list[int]],
+        arbs: list[dict[int, int]],
+        current: int,
+        over: bool = False,
+    ) -> None:
+        self.seats = len(hands)
+        self.hands = hands
+        self.deck = deck
+        self.piles = piles
+        self.arbs = arbs
+        self.current = current
+        self.over = over
+
+    def copy(self) -> "LeanTable":
+        return LeanTable(
+            [h[:] for h in self.hands], self.deck[:], [p[:] for p in self.piles],
+            [a.copy() for a in self.arbs], self.current, self.over,
+        )
+
+    def frontier(self, seat: int) -> list[int]:
+        """The empty cells next to a tree of the seat (the origin for an empty arboretum), sorted."""
+        arb = self.arbs[seat]
+        if not arb:
+            return [ORIGIN_CELL]
+        return sorted({c + s for c in arb for s in STEPS} - arb.keys())
+
+    def sources(self) -> list[int]:
+        """Where a card can be drawn from now: the deck, then each non-empty pile in seat order."""
+        found = [FROM_DECK] if self.deck else []
+        return found + [seat for seat, pile in enumerate(self.piles) if pile]
+
+    def draw(self, source: int | None) -> int | None:
+        """Draw from the source into the current hand (None: a skipped draw); the card drawn."""
+        if source is None:
+            return None
+        card = (self.deck if source == FROM_DECK else self.piles[source]).pop()
+        self.hands[self.current].append(card)
+        return card
+
+    def finish(self, card: int, cell: int, discard: int) -> None:
+        """Plant and discard for the current player, then end the turn."""
+        seat = self.current
+        hand = self.hands[seat]
+        hand.remove(card)
+        hand.remove(discard)
+        self.arbs[seat][cell] = card
+        self.piles[seat].append(discard)
+        if not self.deck:
+            self.over = True
+        else:
+            self.current = (seat + 1) % self.seats
+
+    def play(self, first: int | None, second: int | None, card: int, cell: int, discard: int) -> None:
+        """A whole turn, unchecked: the callers generate legal turns only."""
+        self.draw(first)
+        self.draw(second)
+        self.finish(card, cell, discard)
+
+
+# -- scoring --------------------------------------------------------------------------------------
+
+
+def rights(hands: Sequence[Sequence[int]], species_count: int) -> list[list[bool]]:
+    """``rights[seat][s]``: whether the seat may score species s (RULES.md, The right to score)."""
+    seats = len(hands)
+    sums = [[0] * species_count for _ in range(seats)]
+    ones: list[set[int]] = [set() for _ in range(species_count)]
+    held = [False] * species_count
+    for seat, hand in enumerate(hands):
+        for card in hand:
+            s = card >> 3
+            held[s] = True
+            value = (card & 7) + 1
+            if value == MIN_VALUE:
+                ones[s].add(seat)
+            if value != MAX_VALUE:
+                sums[seat][s] += value
+    for seat, hand in enumerate(hands):
+        for card in hand:
+            if (card & 7) + 1 == MAX_VALUE and not (ones[card >> 3] - {seat}):
+                sums[seat][card >> 3] += MAX_VALUE
+    result = [[True] * species_count for _ in range(seats)]
+    for s in range(species_count):
+        if held[s]:
+            top = max(sums[seat][s] for seat in range(seats))
+            for seat in range(seats):
+                result[seat][s] = sums[seat][s] == top
+    return result
+
+
+def best_points(arb: Mapping[int, int], wanted: Sequence[bool]) -> int:
+    """The sum over the wanted species of the best path's points in the arboretum."""
+    by_species: dict[int, int] = {}
+    for card in arb.values():
+        s = card >> 3
+        if wanted[s]:
+            by_species[s] = by_species.get(s, 0) + 1
+    codes = [s for s, count in by_species.items() if count >= 2]
+    if not codes:
+        return 0
+    best = dict.fromkeys(codes, 0)
+    for start, card in arb.items():
+        s = card >> 3
+        if s in best:
+            _climb(arb, start, card, s, 1, True, 1 if (card & 7) == 0 else 0, best)
+    return sum(best.values())
+
+
+def _climb(arb: Mapping[int, int], cell: int, card: int, code: int, length: int, same: bool,
+           bonus: int, best: dict[int, int]) -> None:
+    value = card & 7
+    length += 1
+    for step in STEPS:
+        nxt = arb.get(cell + step)
+        if nxt is None or (nxt & 7) <= value:
+            continue
+        if nxt >> 3 == code:
+            points = length + bonus + (2 if (nxt & 7) == 7 else 0)
+            if same and length >= SAME_SPECIES_MIN_LENGTH:
+                points += length
+            if points > best[code]:
+                best[code] = points
+            _climb(arb, cell + step, nxt, code, length, same, bonus, best)
+        else:
+            _climb(arb, cell + step, nxt, code, length, False, bonus, best)
+
+
+def totals(table: LeanTable, species_count: int) -> list[int]:
+    """Each seat's final score, as the engine's score_totals counts it."""
+    held = rights(table.hands, species_count)
+    return [best_points(table.arbs[seat], held[seat]) for seat in range(table.seats)]
+
+
+def margin(scores: Sequence[int], seat: int) -> int:
+    """The seat's score minus the best other score: what the analysis maximises."""
+    return scores[seat] - max(score for other, score in enumerate(scores) if other != seat)

@@ -1,0 +1,281 @@
+"""Judging one decision: candidates from the policy, valued by determinized Monte Carlo or exactly.
+
+A turn is two decisions, each judged from what the mover knew when making it:
+
+* the draws, at the start of the turn: each candidate pair of sources is played in every sampled
+  world, the turn finished by the rollout policy and the game played out;
+* the planting and discard, once the draws are in hand (the mover has seen the cards drawn):
+  each candidate is played in every sampled world and the game played out.
+
+A candidate's value is the mean final margin of the mover (their score minus the best other
+score) over the same worlds for every candidate (common random numbers: the comparison is much
+less noisy than the values). Where nothing the outcome depends on is hidden -- one world agrees
+with what the mover knows and the game ends with this turn -- every legal choice is scored
+exactly instead, and the decision is marked exact.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+from ..engine.cards import Card, Coord
+from .lean import FROM_DECK, Cards, LeanTable, cell_of, margin, totals
+from .policy import choose_finish, link, play_out, ranked_discards, ranked_plantings
+from .sampling import Unseen
+
+#: Plantings the policy proposes for a finish, and discards tried with each.
+PLANTINGS_TRIED = 4
+DISCARDS_TRIED = 2
+#: Discard piles whose top is considered for a draw, besides the deck (the best linking ones).
+PILES_TRIED = 2
+
+#: A pair of draw sources: a seat's pile, FROM_DECK, or None for a skipped draw.
+Sources = tuple[int | None, int | None]
+#: A finish: the card planted, its cell, the card discarded (lean ints).
+Finish = tuple[int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Situation:
+    """What the mover knows at a decision: the public table, their whole hand, where the unseen
+    cards may be. Made from the mover's knowledge and the public table only (never another
+    hand, never the deck's order)."""
+
+    players: tuple[str, ...]
+    species: tuple[str, ...]
+    mover: str
+    hand: tuple[Card, ...]
+    arboretums: Mapping[str, Mapping[Coord, Card]]
+    piles: Mapping[str, tuple[Card, ...]]  # bottom first
+    known: Mapping[str, tuple[Card, ...]]  # cards known to be in the other hands
+    unseen: Unseen
+
+    @property
+    def seat(self) -> int:
+        return self.players.index(self.mover)
+
+    def after_draws(self, drawn: Sequence[tuple[str | None, Card]]) -> "Situation":
+        """The situation once the mover drew these (source owner or None for the deck, card)."""
+        piles = {p: list(cards) for p, cards in self.piles.items()}
+        from_deck = []
+        for owner, card in drawn:
+            if owner is None:
+                from_deck.append(card)
+            else:
+                piles[owner].pop()
+        return Situation(
+            self.players, self.species, self.mover, tuple(sorted(self.hand + tuple(c for _, c in drawn))),
+            self.arboretums, {p: tuple(c) for p, c in piles.items()}, self.known,
+            self.unseen.without(tuple(from_deck)),
+        )
+
+    def world(self, cards: Cards, rng: random.Random | None) -> LeanTable:
+        """A lean table of one world: the unseen cards dealt by ``rng`` (None: the one world)."""
+        if rng is None:
+            unique = self.unseen.unique() or {}
+            dealt = {p: unique.get(p, []) for p in self.players}
+            deck = list(unique.get(None, []))
+        else:
+            dealt, deck = self.unseen.deal(rng)
+        code = cards.code
+        hands = []
+        for player in self.players:
+            if player == self.mover:
+                hands.append([code(c) for c in self.hand])
+            else:
+                hands.append([code(c) for c in (*self.known.get(player, ()), *dealt.get(player, ()))])
+        return LeanTable(
+            hands,
+            [code(c) for c in deck],
+            [[code(c) for c in self.piles[p]] for p in self.players],
+            [{cell_of(coord): code(card) for coord, card in self.arboretums[p].items()} for p in self.players],
+            self.seat,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """The values of a decision's candidates (mean final margin), and how they were found."""
+
+    values: Mapping  # candidate -> value
+    samples: int
+    exact: bool
+
+    def best(self):
+        """The best candidate (the first met among equals: the played one comes first)."""
+        return max(self.values, key=lambda c: self.values[c])
+
+
+def draw_pairs(table: LeanTable) -> list[Sources]:
+    """Every distinct pair of draws the mover may make (draws from two different places commute)."""
+    pairs: dict[tuple, Sources] = {}
+    firsts = table.sources() or [None]
+    for first in firsts:
+        probe = table.copy()
+        probe.draw(first)
+        for second in probe.sources() or [None]:
+            key = (first, second) if first == second else tuple(sorted((first, second), key=_source_key))
+            pairs.setdefault(key, (first, second))
+    return list(pairs.values())
+
+
+def _source_key(source: int | None) -> int:
+    return -2 if source is None else source
+
+
+def canonical(pair: Sources) -> tuple:
+    first, second = pair
+    return pair if first == second else tuple(sorted(pair, key=_source_key))
+
+
+def draw_candidates(table: LeanTable, played: Sources | None) -> list[Sources]:
+    """The pairs worth judging: the played one first, then those drawing from the deck or the
+    best-linking piles."""
+    seat = table.current
+    cells = table.frontier(seat)
+    links = sorted(
+        ((max(link(table.arbs[seat], pile[-1], cell) for cell in cells), owner)
+         for owner, pile in enumerate(table.piles) if pile),
+        reverse=True,
+    )
+    allowed = {FROM_DECK, None} | {owner for link, owner in links[:PILES_TRIED]}
+    chosen: list[Sources] = []
+    if played is not None:
+        chosen.append(played)
+    seen = {canonical(p) for p in chosen}
+    for pair in draw_pairs(table):
+        if canonical(pair) not in seen and (pair[0] in allowed and pair[1] in allowed):
+            chosen.append(pair)
+            seen.add(canonical(pair))
+    return chosen
+
+
+def finish_candidates(table: LeanTable, played: Finish | None) -> list[Finish]:
+    """The finishes worth judging: the played one first, then the policy's best plantings, each
+    with its best discards."""
+    seat = table.current
+    chosen: list[Finish] = [played] if played is not None else []
+    plantings = ranked_plantings(table, seat)
+    used: set[int] = set()
+    for _, card, cell in plantings:
+        if len(used) >= PLANTINGS_TRIED:
+            break
+        if card in used:
+            continue  # one cell per card: different cards differ more than cells do
+        used.add(card)
+        for discard in ranked_discards(table, seat, card, cell)[:DISCARDS_TRIED]:
+            finish = (card, cell, discard)
+            if finish not in chosen:
+                chosen.append(finish)
+    return chosen
+
+
+def all_finishes(table: LeanTable) -> list[Finish]:
+    seat = table.current
+    hand = sorted(table.hands[seat])
+    cells = table.frontier(seat)
+    return [(card, cell, discard) for card in hand for cell in cells for discard in hand if discard != card]
+
+
+def _finish_value(table: LeanTable, finish: Finish, species_count: int) -> int:
+    probe = table.copy()
+    probe.finish(*finish)
+    play_out(probe)
+    return margin(totals(probe, species_count), table.current)
+
+
+def _pair_value(table: LeanTable, pair: Sources, species_count: int) -> int:
+    """The margin after these draws, the turn finished by the policy and the game played out;
+    when the draws empty the deck, the turn is the game's last and the mover, who then knows
+    every card (their hand; the unseen ones are the other hands'), finishes it best."""
+    probe = table.copy()
+    probe.draw(pair[0])
+    probe.draw(pair[1])
+    if not probe.deck:
+        return _exact_best_finish(probe, species_count)
+    probe.finish(*choose_finish(probe))
+    play_out(probe)
+    return margin(totals(probe, species_count), table.current)
+
+
+def _exact_best_finish(table: LeanTable, species_count: int) -> int:
+    """The best margin over every legal finish of a turn that ends the game."""
+    seat = table.current
+    best = None
+    for finish in all_finishes(table):
+        probe = table.copy()
+        probe.finish(*finish)
+        value = margin(totals(probe, species_count), seat)
+        if best is None or value > best:
+            best = value
+    assert best is not None
+    return best
+
+
+def judge_finish(situation: Situation, played: Finish | None, budget: int, rng: random.Random) -> Judgement:
+    """Values of the finishes (the draws in hand): exact when the game ends with this turn in
+    the one world the mover's knowledge allows, else Monte Carlo over ``budget`` worlds."""
+    cards = Cards(situation.species)
+    count = len(situation.species)
+    unique = situation.unseen.unique() is not None
+    if unique:
+        table = situation.world(cards, None)
+        if not table.deck:
+            finishes = all_finishes(table)
+            if played is not None and played in finishes:
+                finishes.remove(played)
+                finishes.insert(0, played)
+            values = {}
+            for finish in finishes:
+                probe = table.copy()
+                probe.finish(*finish)
+                values[finish] = float(margin(totals(probe, count), table.current))
+            return Judgement(values, 1, True)
+        worlds = [table]
+    else:
+        worlds = [situation.world(cards, rng) for _ in range(budget)]
+    candidates = finish_candidates(worlds[0], played)
+    sums = dict.fromkeys(candidates, 0)
+    for world in worlds:
+        for finish in candidates:
+            sums[finish] += _finish_value(world, finish, count)
+    return Judgement({f: s / len(worlds) for f, s in sums.items()}, len(worlds), False)
+
+
+def judge_draws(situation: Situation, played: Sources | None, budget: int, rng: random.Random) -> Judgement:
+    """Values of the pairs of draws at the start of a turn, the turn finished by the policy (or,
+    when the one world is known and every pair ends the game, by the best finish exactly)."""
+    cards = Cards(situation.species)
+    count = len(situation.species)
+    if situation.unseen.unique() is not None:
+        table = situation.world(cards, None)
+        candidates = draw_candidates(table, played)
+        if len(table.deck) <= 2 and all(_empties_deck(table, pair) for pair in candidates):
+            values = {}
+            for pair in candidates:
+                probe = table.copy()
+                probe.draw(pair[0])
+                probe.draw(pair[1])
+                values[pair] = float(_exact_best_finish(probe, count))
+            return Judgement(values, 1, True)
+        worlds = [table]
+    else:
+        worlds = [situation.world(cards, rng) for _ in range(budget)]
+        candidates = draw_candidates(worlds[0], played)
+    sums = dict.fromkeys(candidates, 0)
+    for world in worlds:
+        for pair in candidates:
+            sums[pair] += _pair_value(world, pair, count)
+    return Judgement({p: s / len(worlds) for p, s in sums.items()}, len(worlds), False)
+
+
+def _empties_deck(table: LeanTable, pair: Sources) -> bool:
+    return sum(source == FROM_DECK for source in pair) >= len(table.deck)
+
+
+__all__ = [
+    "Finish", "Judgement", "Situation", "Sources", "all_finishes", "draw_candidates", "draw_pairs",
+    "finish_candidates", "judge_draws", "judge_finish",
+]

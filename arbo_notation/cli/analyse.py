@@ -1,0 +1,220 @@
+"""`arbo analyse`: judge every turn whose mover's hand is known, and write the record annotated."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import List, Optional
+
+import typer
+
+from ..errors import ArboError
+from .common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, read_input
+from .usage import whole_number
+
+#: From this many turns to judge, a terminal gets a progress bar on stderr.
+PROGRESS_FROM = 4
+
+
+def _records(path: str):
+    from ..errors import NotationErrors
+    from ..notation.reading import parse
+
+    text, name = read_input(path)
+    try:
+        return parse(text, name)
+    except NotationErrors as error:
+        for single in error.errors:
+            echo_error(single)
+        raise typer.Exit(EXIT_INVALID) from None
+
+
+def _workers(jobs: int) -> int:
+    return jobs or (os.cpu_count() or 1)
+
+
+def _run(found: list, jobs: int, progress: bool) -> list:
+    """Judge the tasks, in their order, in this process or a pool (the same results either way)."""
+    from ..analysis.turns import judge_turn
+
+    tasks = [task for _, task in found]
+    workers = min(_workers(jobs), len(tasks))
+    results = []
+    bar = None
+    if progress and len(tasks) >= PROGRESS_FROM and sys.stderr.isatty():
+        bar = typer.progressbar(length=len(tasks), label="analysing", file=sys.stderr)
+        bar.__enter__()
+    try:
+        if workers <= 1:
+            stream = map(judge_turn, tasks)
+            pool = None
+        else:
+            from concurrent.futures import ProcessPoolExecutor
+
+            pool = ProcessPoolExecutor(max_workers=workers)
+            stream = pool.map(judge_turn, tasks)
+        try:
+            for result in stream:
+                results.append(result)
+                if bar is not None:
+                    bar.update(1)
+        finally:
+            if pool is not None:
+                pool.shutdown(cancel_futures=True)
+    finally:
+        if bar is not None:
+            bar.__exit__(None, None, None)
+    return results
+
+
+def _note(evaluation):
+    from ..notation.engine_notes import EngineNote
+
+    flagged = evaluation.glyph is not None
+    return EngineNote(
+        value=round(evaluation.played_value, 1), samples=evaluation.samples, exact=evaluation.exact,
+        glyph=evaluation.glyph, best=evaluation.best if flagged else None,
+        gain=round(evaluation.loss, 1) if flagged else 0.0,
+    )
+
+
+def summary(evaluations: list, players: tuple[str, ...]) -> list[dict]:
+    """Per player: turns analysed, mean loss per turn, and how many turns got each glyph."""
+    rows = []
+    for player in players:
+        mine = [e for e in evaluations if e.player == player]
+        if not mine:
+            continue
+        rows.append({
+            "player": player, "turns": len(mine),
+            "mean_loss": round(sum(e.loss for e in mine) / len(mine), 2),
+            "?!": sum(e.glyph == "?!" for e in mine), "?": sum(e.glyph == "?" for e in mine),
+            "??": sum(e.glyph == "??" for e in mine),
+        })
+    return rows
+
+
+def analyse(
+    file: str = typer.Argument(..., metavar="FILE", help="A record file ('-' reads standard input)."),
+    out: Optional[str] = typer.Option(None, "--out", "-o", metavar="OUT", help="Write the annotated record to OUT."),
+    in_place: bool = typer.Option(
+        False, "--in-place", "-i", help="Rewrite FILE annotated (a new copy renamed over it)."
+    ),
+    as_json: bool = typer.Option(
+        False, "--json",
+        help="Print each judged turn and the summary as JSON on stdout (the record goes to -o or --in-place only).",
+    ),
+    budget: Optional[int] = typer.Option(
+        None, "--budget", "-b", metavar="N", parser=whole_number("--budget", 1),
+        help="Sampled worlds per decision (default 48; see docs/ANALYSIS.md).",
+    ),
+    seed: str = typer.Option("0", "--seed", "-s", metavar="SEED", help="Seed: the same seed gives the same output."),
+    jobs: int = typer.Option(
+        0, "--jobs", "-j", metavar="N", parser=whole_number("--jobs", 0),
+        help="Worker processes: 0 (the default) uses every core; -j 1 works in this process. Same output.",
+    ),
+    players: Optional[List[str]] = typer.Option(
+        None, "--as", metavar="PLAYER", help="Judge this player's turns only (repeat for more)."
+    ),
+    turn: Optional[int] = typer.Option(
+        None, "--turn", "-t", metavar="N", parser=whole_number("--turn", 1), help="Judge turn N only."
+    ),
+    game_number: Optional[int] = typer.Option(
+        None, "--game", "-g", metavar="N", parser=whole_number("--game", 1),
+        help="Judge game N of the file only (1-based).",
+    ),
+) -> None:
+    """Judge each turn of a recorded game from what its mover knew, and mark the mistakes.
+
+    Every turn of the main line whose mover's hand is known at the time is judged (every turn
+    of an omniscient record; the recorder's turns of a seat record; a spectator's record has
+    none): its expected final margin (the mover's score minus the best other score) against the
+    best turn found. Turns that lose 1.5, 3 and 6 points or more are marked ?!, ? and ??, with a
+    comment giving the better turn. The record is written annotated to stdout, to OUT with -o,
+    or back to FILE with --in-place; the engine's comments start "arbo:" and a second run
+    replaces only those. A summary per player goes to stderr. A game with a rule error is
+    judged up to it, the error reported, and the exit status is 1.
+
+    Examples:
+
+        arbo analyse game.arb -o game-analysed.arb
+
+        arbo analyse game.arb --in-place --budget 96
+
+        arbo analyse club.arb --game 2 --as Ana --json | jq '.turns[] | select(.glyph)'
+    """
+    from ..analysis.game import tasks
+    from ..analysis.turns import DEFAULT_BUDGET
+    from ..files import write_atomic
+    from ..notation.engine_notes import annotate
+    from ..notation.writer import format_games
+    from ..tree import SetupError, load_tree
+
+    if in_place and out is not None:
+        fail("--in-place and --out exclude each other", EXIT_USAGE)
+    if in_place and file == "-":
+        fail("--in-place cannot rewrite standard input", EXIT_USAGE)
+    records = _records(file)
+    if game_number is not None and game_number > len(records):
+        fail(f"{file} holds {len(records)} game{'s' if len(records) != 1 else ''}; there is no game {game_number}",
+             EXIT_USAGE)
+    chosen = range(len(records)) if game_number is None else [game_number - 1]
+    budget = budget or DEFAULT_BUDGET
+    annotated = list(records)
+    evaluations = []
+    seats: list[str] = []
+    failed = False
+    for index in chosen:
+        record = records[index]
+        for player in players or ():
+            if player not in record.header.players:
+                fail(f"--as {player}: game {index + 1} is played by {', '.join(record.header.players)}", EXIT_USAGE)
+        if turn is not None and turn > len(record.turns):
+            fail(f"game {index + 1} has {len(record.turns)} turns; there is no turn {turn}", EXIT_USAGE)
+        try:
+            tree = load_tree(record)
+        except SetupError as error:
+            for diagnostic in error.diagnostics:
+                typer.echo(diagnostic.show(), err=True)
+            raise typer.Exit(EXIT_INVALID) from None
+        for diagnostic in tree.replay.errors:  # the turns after a rule error are not judged
+            typer.echo(diagnostic.show(), err=True)
+            failed = True
+        try:
+            found = tasks(tree, budget=budget, seed=seed, players=players, turns=None if turn is None else [turn])
+        except ArboError as error:
+            fail(str(error))
+        if not found:
+            typer.echo(f"arbo: game {index + 1}: no turn can be judged: no mover's hand is known at its turn"
+                       " (a spectator's record, or the turns asked for are not the recorder's)", err=True)
+            continue
+        results = _run(found, jobs, progress=True)
+        evaluations.extend(results)
+        seats.extend(p for p in record.header.players if p not in seats)
+        notes = {node.index - 1: _note(e) for (node, _), e in zip(found, results)}
+        annotated[index] = annotate(record, notes, clear=turn is None and not players)
+    text = format_games(annotated)
+    rows = summary(evaluations, tuple(seats))
+    if as_json:
+        typer.echo(json.dumps({"turns": [e.to_json() for e in evaluations], "summary": rows}, indent=2))
+    destination = file if in_place else out
+    if destination is not None:
+        try:
+            write_atomic(destination, text)
+        except OSError as error:
+            fail(f"{destination}: cannot be written ({error.strerror or error})")
+    elif not as_json:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    for row in rows:
+        typer.echo(
+            f"{row['player']}: {row['turns']} turn{'s' if row['turns'] != 1 else ''} analysed, mean loss "
+            f"{row['mean_loss']:.2f} points a turn, ?! {row['?!']}, ? {row['?']}, ?? {row['??']}", err=True,
+        )
+    if failed:
+        raise typer.Exit(EXIT_INVALID)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("analyse", no_args_is_help=True)(analyse)

@@ -1,0 +1,125 @@
+"""The analysis engine's annotations in a record: the ``{arbo: ...}`` comment, read and written.
+
+A comment whose text starts with ``arbo:`` is the engine's (docs/NOTATION.md, "The engine's
+annotations"); every other comment is a person's and is never touched. The comment says the
+expected final margin of the turn as played, how it was found, and on a flagged turn the glyph
+and the better turn::
+
+    {arbo: +1.3 (48 samples)}
+    {arbo: ?? -3.2 (48 samples); better d d:Ca8 Ca8@1,0 /Wi2, 4.5 points better}
+    {arbo: (?) +0.5 (exact); better ...}      the glyph in brackets: a person's glyph stood, so
+                                              the engine added none to the turn
+
+Taking the engine's annotations off a turn removes its comments and the glyph it added.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from .record import Comment, GameRecord, Turn
+
+#: The marker that tells the engine's comments apart from a person's.
+ENGINE_MARK = "arbo:"
+
+_NOTE_RE = re.compile(
+    r"arbo: (?:(?P<open>\()?(?P<glyph>\?\?|\?!|\?)\)? )?(?P<value>[+-]\d+(?:\.\d+)?) "
+    r"\((?:(?P<samples>\d+) samples?|(?P<exact>exact))\)"
+    r"(?:; better (?P<best>.+), (?P<gain>\d+(?:\.\d+)?) points? better)?\Z"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class EngineNote:
+    """What the engine says of one turn. ``glyph_added``: the glyph is on the turn by its hand."""
+
+    value: float  # the expected final margin of the turn as played
+    samples: int  # sampled worlds per decision (1 when exact)
+    exact: bool
+    glyph: str | None = None
+    glyph_added: bool = False
+    best: str | None = None  # the better turn, in the notation, on a flagged turn
+    gain: float = 0.0  # how many points of margin better it is
+
+    def __str__(self) -> str:
+        text = ENGINE_MARK
+        if self.glyph is not None:
+            text += f" {self.glyph}" if self.glyph_added else f" ({self.glyph})"
+        text += f" {self.value:+.1f} " + ("(exact)" if self.exact else f"({self.samples} samples)")
+        if self.best is not None:
+            text += f"; better {self.best}, {self.gain:.1f} points better"
+        return text
+
+    def comment(self) -> Comment:
+        return Comment(str(self))
+
+
+def is_engine_comment(comment: Comment) -> bool:
+    return comment.text.startswith(ENGINE_MARK)
+
+
+def read_note(comment: Comment) -> EngineNote | None:
+    """The engine's note in a comment; None for a person's comment (or one it cannot read)."""
+    match = _NOTE_RE.match(comment.text) if is_engine_comment(comment) else None
+    if match is None:
+        return None
+    exact = match["exact"] is not None
+    return EngineNote(
+        value=float(match["value"]),
+        samples=1 if exact else int(match["samples"]),
+        exact=exact,
+        glyph=match["glyph"],
+        glyph_added=match["glyph"] is not None and match["open"] is None,
+        best=match["best"],
+        gain=float(match["gain"]) if match["gain"] else 0.0,
+    )
+
+
+def note_of(turn: Turn) -> EngineNote | None:
+    """The engine's note on a turn, if it has one."""
+    for comment in turn.comments_after:
+        note = read_note(comment)
+        if note is not None:
+            return note
+    return None
+
+
+def without_notes(turn: Turn) -> Turn:
+    """The turn without the engine's comments and the glyphs they say it added."""
+    mine = [c for c in turn.comments_after + turn.comments_before if is_engine_comment(c)]
+    if not mine:
+        return turn
+    glyphs = list(turn.glyphs)
+    for comment in mine:
+        note = read_note(comment)
+        if note is not None and note.glyph_added and note.glyph in glyphs:
+            glyphs.remove(note.glyph)
+    return replace(
+        turn,
+        glyphs=tuple(glyphs),
+        comments_before=tuple(c for c in turn.comments_before if not is_engine_comment(c)),
+        comments_after=tuple(c for c in turn.comments_after if not is_engine_comment(c)),
+    )
+
+
+def with_note(turn: Turn, note: EngineNote) -> Turn:
+    """The turn (its engine notes taken off first) with this note; the note's glyph goes on the
+    turn only when the turn carries no glyph of a person's."""
+    turn = without_notes(turn)
+    added = note.glyph is not None and not turn.glyphs
+    note = replace(note, glyph_added=added)
+    glyphs = turn.glyphs + ((note.glyph,) if added else ())
+    return replace(turn, glyphs=glyphs, comments_after=turn.comments_after + (note.comment(),))
+
+
+def annotate(record: GameRecord, notes: dict[int, EngineNote], *, clear: bool = True) -> GameRecord:
+    """The record with its main line's turns annotated (``notes`` by turn index, 0-based); with
+    ``clear``, the engine's older notes are taken off every other turn of the main line too."""
+    turns = []
+    for index, turn in enumerate(record.turns):
+        if index in notes:
+            turns.append(with_note(turn, notes[index]))
+        else:
+            turns.append(without_notes(turn) if clear else turn)
+    return replace(record, turns=tuple(turns))
