@@ -603,3 +603,23 @@ def test_plain_input_that_ends_in_the_reveals_says_what_is_needed_and_fills_what
     assert done.stdout.splitlines() == [f"ok {reveals[0]}", f"ok {reveals[1]}",
                                         "ok result " + ", ".join(f"{p} {s}" for p, s in three.result.scores)]
     assert out.read_text() == format_game(seat_view(three, "Ana"))
+
+
+def test_undo_during_the_reveals_takes_back_the_last_hand_typed_not_the_turn(tmp_path, three):
+    from arbo_notation.recording import Phase, open_session
+
+    typed = entries(three, "Ana")
+    session = open_session(tmp_path / "game.arb", players=three.header.players, species=three.header.species,
+                           seat="Ana", date=DATE)
+    for line in typed[:-1]:  # every turn, and the first hand nobody saw
+        session.enter(line)
+    assert session.phase is Phase.REVEAL and len(session.turns) == len(partial_record(three, "Ana").turns)
+    first = typed[-2]
+    player = first.split()[1]
+    turns = len(session.turns)
+    taken = session.undo()
+    assert (taken.kind, taken.lines) == ("undo", (first,))  # the hand, said; the turn stays
+    assert len(session.turns) == turns and player not in session.reveals and session.phase is Phase.REVEAL
+    assert first not in session.path.read_text()
+    taken = session.undo()  # no hand typed any more: the last turn, as before
+    assert taken.lines[0].startswith(f"{turns}. ") and len(session.turns) == turns - 1

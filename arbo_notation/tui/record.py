@@ -31,7 +31,7 @@ KEYS_HELP = """\
 [b]Keys[/b]
   Tab       the completion shown first (↑ ↓ choose another)
   Enter     check the entry: a legal one is written at once
-  Ctrl+Z    take back the last turn (or type undo)
+  Ctrl+Z    take back the last turn, or during the reveals the last hand (or type undo)
   Esc       clear the line         F2      the scoring
   F1        this help              Ctrl+Q  quit (all is saved)
 
