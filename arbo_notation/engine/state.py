@@ -150,6 +150,7 @@ class Game:
         "_draws_taken",
         "_turn",
         "_revealed",
+        "_stack",
     )
 
     def __init__(self, config: GameConfig, setup: Setup | None = None) -> None:
@@ -165,6 +166,7 @@ class Game:
         self._arbs: dict[str, dict[Coord, Card]] = {p: {} for p in config.players}
         self._cells: dict[str, set[tuple[int, int]]] = {p: set() for p in config.players}  # for adjacency
         self._revealed: set[str] = set()
+        self._stack: list[tuple[KnownTurn, _Undo]] = []
 
         def locate_all(cards: Sequence[Card], where: str) -> None:
             fresh = set(cards)
@@ -229,6 +231,7 @@ class Game:
         other._draws_taken = self._draws_taken
         other._turn = self._turn
         other._revealed = set(self._revealed)
+        other._stack = list(self._stack)  # (its entries are never changed: shared safely)
         return other
 
     # -- queries ---------------------------------------------------------------------------
@@ -610,6 +613,80 @@ class Game:
         self._cells[player].discard((coord.x, coord.y))
         return True
 
+    # -- push and pop: a whole turn played and taken back ---------------------------------
+
+    @property
+    def move_stack(self) -> tuple[KnownTurn, ...]:
+        """The turns played with push() and not yet taken back, oldest first."""
+        return tuple(turn for turn, _ in self._stack)
+
+    def push(self, turn: KnownTurn) -> None:
+        """Play one whole turn (both draws, the planting, the discard) by the single actions' rules.
+
+        On a RuleError the state is left exactly as it was, and the error says what is illegal.
+        pop() takes the turn back. The turn's number is not read (see KnownTurn).
+
+        >>> from arbo_notation.engine.cards import Card, Coord
+        >>> game = Game(GameConfig(("Ana", "Ben"), ("Ca", "Dw", "Ja", "Ma", "Oa", "Wi")))
+        >>> game.push((1, "Ana", (None, None), (None, None), Card.parse("Ma3"), Coord(0, 0),
+        ...            Card.parse("Oa5")))
+        >>> game.current_player, game.discard_pile("Ana")
+        ('Ben', (Card(species='Oa', value=5),))
+        >>> game.pop()[4]
+        Card(species='Ma', value=3)
+        >>> game.current_player, game.discard_pile("Ana"), game.deck_size
+        ('Ana', (), 34)
+        """
+        if self._phase is Phase.DRAW and self._draws_taken:
+            raise RuleError(f"{self.current_player} is in the middle of a turn: finish it first")
+        undo = self._undo_for(turn)
+        try:
+            if not self.play_known_turns((turn,)):
+                self.play_turn(turn)
+        except RuleError:
+            self._restore(undo)
+            raise
+        self._stack.append((turn, undo))
+
+    def pop(self) -> KnownTurn:
+        """Take back the last turn played with push(), exactly, and return it."""
+        if not self._stack:
+            raise RuleError("there is no turn to take back")
+        turn, undo = self._stack.pop()
+        self._restore(undo)
+        return turn
+
+    def _undo_for(self, turn: KnownTurn) -> "_Undo":
+        """What a turn can change, kept so that it can be put back: the mover's hand and hidden
+        cards, the cards it may bring to light, the tops of the piles it touches, the counters."""
+        player = turn[1]
+        if player not in self._hands:
+            player = self.current_player  # (the turn is refused: nothing of its player changes)
+        _, _, first, second, card, coord, discard = turn
+        fresh = tuple(c for c in (first and first[1], second and second[1], card, discard)
+                      if c is not None and c not in self._located)
+        owners = {player} | {draw[0] for draw in (first, second) if draw is not None and draw[0] in self._discards}
+        if self._deck is not None:
+            owners.add(None)
+        tops = tuple((owner, len(pile), tuple(pile[-2:]))
+                     for owner in owners for pile in (self._deck if owner is None else self._discards[owner],))
+        planted = coord if coord not in self._arbs[player] else None
+        return _Undo(player, tuple(self._hands[player]), self._hidden[player], fresh, tops, planted,
+                     (self._current, self._turn, self._deck_count, self._phase, self._draws_taken))
+
+    def _restore(self, undo: "_Undo") -> None:
+        player = undo.player
+        self._hands[player] = dict.fromkeys(undo.hand)
+        self._hidden[player] = undo.hidden
+        self._located.difference_update(undo.fresh)
+        for owner, size, top in undo.tops:
+            pile = self._deck if owner is None else self._discards[owner]
+            pile[size - len(top):] = top  # type: ignore[index]
+        if undo.planted is not None and undo.planted in self._arbs[player]:
+            del self._arbs[player][undo.planted]
+            self._cells[player].discard((undo.planted.x, undo.planted.y))
+        self._current, self._turn, self._deck_count, self._phase, self._draws_taken = undo.counters
+
     def _end_turn(self) -> None:
         self._draws_taken = 0
         if self._deck_count == 0:
@@ -669,6 +746,19 @@ class Game:
 
     def species_planted(self, player: str) -> int:
         return len({card.species for card in self._arbs[player].values()})
+
+
+@dataclass(frozen=True, slots=True)
+class _Undo:
+    """What push() keeps of a turn to take it back (see Game._undo_for)."""
+
+    player: str
+    hand: tuple[Card, ...]
+    hidden: int
+    fresh: tuple[Card, ...]  # cards the turn may bring to light (not located before it)
+    tops: tuple[tuple[str | None, int, tuple[Card, ...]], ...]  # (pile's owner or None: the deck, size, top two)
+    planted: Coord | None  # the cell the turn may plant (None when it was taken already)
+    counters: tuple[int, int, int, Phase, int]  # current seat, turn, deck count, phase, draws taken
 
 
 def _undraw(owner: str | None, pile: list[Card] | None, got: Card | None, hand: dict[Card, None],
