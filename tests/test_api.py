@@ -209,3 +209,16 @@ def test_the_lazy_exports_answer_like_plain_attributes():
         arbo.no_such_name
     with pytest.raises(AttributeError, match="module 'arbo_notation.notation' has no attribute 'Tree'"):
         notation.Tree
+
+
+def test_reading_leaves_the_host_garbage_collector_alone(monkeypatch):
+    import gc
+
+    def touched(*args):
+        raise AssertionError("the library changed the host's garbage collector")
+
+    for name in ("disable", "enable", "freeze", "unfreeze"):
+        monkeypatch.setattr(gc, name, touched)
+    text = (Path(__file__).resolve().parent.parent / "samples" / "annotated.arb").read_text(encoding="utf-8")
+    games = arbo.read_games(text)
+    assert len(games) == 1 and arbo.replay(games[0]).root is not None
