@@ -13,9 +13,10 @@ from typer.testing import CliRunner
 from arbo_notation.cli import app
 from arbo_notation.engine.cards import Card, Coord, Planting
 from arbo_notation.notation.record import DrawKind
-from arbo_notation.notation.syntax import parse
+from arbo_notation.notation.reading import parse
 from arbo_notation.notation.writer import format_games
-from arbo_notation.replayer import TurnError, check_text, new_game, play_turn, replay_game
+from arbo_notation.gamecheck import check_text
+from arbo_notation.replayer import TurnError, new_game, play_turn, replay_game
 from arbo_notation.simulate import simulate_games
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"

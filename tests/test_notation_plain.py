@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 from arbo_notation.notation.plain import read_plain_game
 from arbo_notation.notation.record import DrawKind
-from arbo_notation.notation.syntax import parse_all
+from arbo_notation.notation.reading import parse_all
 from arbo_notation.notation.writer import format_game
-from arbo_notation.replayer import check_text
+from arbo_notation.gamecheck import check_text
 from arbo_notation.simulate import simulate_game
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"

@@ -17,11 +17,11 @@ from typer.testing import CliRunner
 from arbo_notation.cli import app
 from arbo_notation.engine.cards import Coord
 from arbo_notation.notation.record import GameRecord
-from arbo_notation.notation.syntax import parse
+from arbo_notation.notation.reading import parse
 from arbo_notation.notation.views import partial_record
 from arbo_notation.notation.writer import format_game
 from arbo_notation.recording import EntryError, OptionMismatch, Phase, RecordingError, open_session
-from arbo_notation.replayer import check_text
+from arbo_notation.gamecheck import check_text
 from arbo_notation.simulate import simulate_game
 
 ROOT = Path(__file__).resolve().parent.parent
