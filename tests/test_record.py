@@ -474,6 +474,30 @@ def test_a_file_that_cannot_be_written_refuses_the_turn_and_changes_nothing(tmp_
     assert (tmp_path / "game.arb").read_text() == before
 
 
+def test_an_undo_the_file_refuses_changes_nothing_and_the_table_plays_on(tmp_path, two, monkeypatch):
+    from arbo_notation import recording
+
+    session = new_session(tmp_path, two)
+    for turn in two.turns[:2]:
+        session.enter(turn.notation())
+    before = (tmp_path / "game.arb").read_text()
+    deck = session.game.deck_size
+    written = recording._write_whole
+
+    def full_disk(path, text):
+        raise RecordingError(f"{path}: cannot be written (No space left on device)")
+
+    monkeypatch.setattr(recording, "_write_whole", full_disk)
+    with pytest.raises(EntryError):
+        session.enter("undo")
+    assert len(session.turns) == 2 and session.game.turn_number == 3 and session.game.deck_size == deck
+    monkeypatch.setattr(recording, "_write_whole", written)
+    session.enter("undo")  # the turn taken back from the table the session keeps, and played again
+    assert len(session.turns) == 1 and session.game.turn_number == 2 and session.game.deck_size == deck + 2
+    session.enter(two.turns[1].notation())
+    assert (tmp_path / "game.arb").read_text() == before
+
+
 def test_a_file_of_several_games_is_not_recorded_on(tmp_path, two):
     out = tmp_path / "two.arb"
     header = format_game(GameRecord(two.header))
