@@ -34,7 +34,7 @@ from .lexicon import NAME_SHAPE
 from .files import write_atomic
 from .notation.record import GLYPHS, Comment, GameRecord, Header, Result, Reveal, Turn
 from .notation.writer import format_game, format_turn
-from .replayer import game_for, play_turn, replay_game, score_game
+from .replayer import game_for, play_recorded_turn, replay_game, score_game
 
 __all__ = [
     "Accepted",
@@ -311,7 +311,7 @@ class RecordingSession:
             self._position.push(turn.known())
         except RuleError:  # the replayer's single actions say which part is illegal, and where
             try:
-                play_turn(self._position.copy(), turn)
+                play_recorded_turn(self._position.copy(), turn)
             except TurnError as error:
                 at = column(error.pos.column) if error.pos is not None else None
                 raise EntryError(error.message, error.code, at) from None

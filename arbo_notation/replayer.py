@@ -218,7 +218,7 @@ class TurnFaults:
         return iter(sorted(found, key=lambda e: e.pos.column if e.pos is not None else 0))
 
 
-def play_turn(game: Game, turn: Turn) -> None:
+def play_recorded_turn(game: Game, turn: Turn) -> None:
     """Play one recorded turn on the game, or raise TurnError naming the first part that is illegal
     (the turn is then left as far as it got)."""
     stop = replay_turn(game, turn, repair=False).stop
@@ -555,7 +555,7 @@ __all__ = [
     "TurnFaults",
     "end_faults",
     "new_game",
-    "play_turn",
+    "play_recorded_turn",
     "replay_game",
     "replay_line",
     "replay_turn",

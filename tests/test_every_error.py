@@ -23,7 +23,7 @@ from arbo_notation.replayer import MAIN, new_game, replay_game, replay_turn
 from arbo_notation.simulate import simulate_games
 from arbo_notation.tree import load_tree
 from arbo_notation.navigation import ReplayModel
-from arbo_notation.tui.plain import render_plain
+from arbo_notation.tui.plaintext import render_plain
 
 ROOT = Path(__file__).resolve().parent.parent
 INVALID = ROOT / "samples" / "invalid"
