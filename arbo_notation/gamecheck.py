@@ -23,7 +23,7 @@ from .notation import fastread
 from .notation.games import GameText, normalise, stream_games
 from .notation.plain import PlainGame, read_plain_body
 from .notation.reading import SourceLines, read_game_text
-from .replayer import (GameReplay, score_parts, end_faults, game_for, replay_game, result_faults, score_game,
+from .replayer import (GameReplay, end_faults, game_for, replay_game, result_faults, score_game, score_parts,
                        table_faults)
 
 
