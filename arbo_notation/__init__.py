@@ -22,6 +22,8 @@ __version__ = "0.1.0"
 _EXPORTS = {
     "api": ("GameNotFound", "check", "load_game", "read_games", "replay", "score"),
     "tree": ("GameTree", "Node"),
+    "merging": ("MergeError", "merge"),
+    "knowledge": ("Certainty", "HandKnowledge", "Knowledge", "Right", "View"),
     "errors": (
         "ArboError", "Code", "Diagnostic", "NotationError", "NotationErrors", "PositionError", "RuleError",
         "Severity",

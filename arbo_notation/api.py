@@ -34,6 +34,9 @@ def read_source(source: Source) -> tuple[str, str]:
         if source == "-":
             import sys
 
+            from .sources import refuse_endless
+
+            refuse_endless(sys.stdin.buffer, "<stdin>")
             return decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>"
         return read_text(source)
     if hasattr(source, "read"):

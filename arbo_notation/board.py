@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 from .engine.cards import Card, Coord
 from .engine.state import Game
+
+if TYPE_CHECKING:
+    from .knowledge import Knowledge
+
+#: How a right to score is marked: certain, possible, impossible.
+RIGHT_MARKS = {"certain": "\u2713", "possible": "?", "impossible": "\u2717"}
 
 HIDDEN_CARD = "??"
 EMPTY_CELL = "."
@@ -52,8 +58,12 @@ def pile_text(game: Game, player: str) -> str:
     return " ".join(str(c) for c in pile) + f"  (top {pile[-1]}, {len(pile)} card{'s' if len(pile) != 1 else ''})"
 
 
-def render_game(game: Game, *, title: str | None = None, hidden_hands: frozenset[str] = frozenset()) -> str:
-    """The whole table as text: whose turn, deck, then each player's arboretum, hand and pile."""
+def render_game(game: Game, *, title: str | None = None, hidden_hands: frozenset[str] = frozenset(),
+                hands: Mapping[str, Sequence[str]] | None = None) -> str:
+    """The whole table as text: whose turn, deck, then each player's arboretum, hand and pile.
+
+    ``hands`` gives each hand as a point of view knows it (``Knowledge``'s hands shown), in place
+    of the table's own knowledge."""
     out: list[str] = []
     if title:
         out += [title, ""]
@@ -66,6 +76,29 @@ def render_game(game: Game, *, title: str | None = None, hidden_hands: frozenset
         trees = len(game.arboretum(player))
         out += ["", f"{player} ({trees} tree{'s' if trees != 1 else ''})"]
         out += ["  " + line for line in grid_lines(game.arboretum(player))]
-        out.append(f"  hand:    {hand_text(game, player, hide=player in hidden_hands)}")
+        if hands is not None:
+            out.append(f"  hand:    {' '.join(hands[player]) or '(empty)'}")
+        else:
+            out.append(f"  hand:    {hand_text(game, player, hide=player in hidden_hands)}")
         out.append(f"  discard: {pile_text(game, player)}")
     return "\n".join(out)
+
+
+def knowledge_lines(known: "Knowledge") -> list[str]:
+    """What a view knows, as text: the unseen cards by species and each player's right to score
+    (✓ certain, ? possible, ✗ impossible) with the hand sum's range."""
+    hidden = sum(hand.unknown for hand in known.hands.values())
+    lines = [f"what {known.view} knows: deck {known.deck_size}, unseen {len(known.unseen)} ({hidden} in hands)"]
+    unseen = known.unseen_by_species()
+    species = sorted({code for (_, code) in known.rights}, key=lambda c: list(known.rights).index((known.players[0], c)))
+    values_width = max([len(" ".join(str(c.value) for c in unseen.get(code, ()))) for code in species] + [6])
+    lines.append("  " + f"{'':4}{'unseen':<{values_width}}" + "".join(f"  {p[:8]:<8}" for p in known.players))
+    for code in species:
+        values = " ".join(str(card.value) for card in unseen.get(code, ())) or "-"
+        cells = ""
+        for player in known.players:
+            right = known.right(player, code)
+            span = str(right.low) if right.low == right.high else f"{right.low}-{right.high}"
+            cells += f"  {RIGHT_MARKS[right.status.value] + ' ' + span:<8}"
+        lines.append(f"  {code:<4}{values:<{values_width}}{cells}".rstrip())
+    return lines

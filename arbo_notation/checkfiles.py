@@ -11,14 +11,17 @@ summaries as a check in this process.
 from __future__ import annotations
 
 import os
+import signal
+import threading
 from collections import deque
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
 from .errors import ArboError, Code, Diagnostic, NotationErrors, Severity
 from .gcpause import frozen_for_workers
 from .notation.games import GameText, normalise, stream_games
-from .sources import decode, text_blocks
+from .sources import decode, refuse_endless, text_blocks
 
 
 @dataclass(slots=True)
@@ -57,7 +60,8 @@ def unreadable(path: str, error: ArboError) -> FileSummary:
     if isinstance(error, NotationErrors):
         diagnostics = [Diagnostic.from_notation_error(e) for e in error.errors]
     else:
-        diagnostics = [Diagnostic(Code.FILE, str(error).removeprefix(f"{path}: "), path)]
+        said = str(error).removeprefix(f"{path}: ").removeprefix(f"{_name(path)}: ")
+        diagnostics = [Diagnostic(Code.FILE, said, path)]
     return FileSummary(path, diagnostics=diagnostics, unreadable=True)
 
 
@@ -71,6 +75,7 @@ def game_pieces(path: str) -> Iterator[str | GameText]:
     if path == "-":
         import sys
 
+        refuse_endless(sys.stdin.buffer, "<stdin>")
         return stream_games([normalise(decode(sys.stdin.buffer.read(), "<stdin>"))])
     return stream_games(text_blocks(path))
 
@@ -208,11 +213,58 @@ def _units(files: list[str], sizes: list[int]) -> Iterator[tuple]:
         yield ("batch", batch, batch_bytes)
 
 
+class WorkerLost(ArboError):
+    """A worker process of a check ended before its work was done (killed, or out of memory):
+    the run has no result."""
+
+
+#: The signals that end a check run in workers: each ends the workers, then this process, with
+#: the signal's own exit status and no traceback.
+ENDING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT")
+                       if hasattr(signal, name))
+
+
+def _worker_start() -> None:
+    """In each worker: the ending signals act as they do by default (a Ctrl-C, sent to the whole
+    terminal group, is the parent's to handle: it ends the workers itself)."""
+    for number in ENDING_SIGNALS:
+        signal.signal(number, signal.SIG_IGN if number == signal.SIGINT else signal.SIG_DFL)
+
+
+def _end_workers() -> None:
+    import multiprocessing
+
+    for child in multiprocessing.active_children():
+        child.kill()
+
+
+@contextmanager
+def _ending_with_the_workers() -> Iterator[None]:
+    """While the block runs, an ending signal kills this process's workers and then this process
+    by the same signal (the status a shell shows as 128 + N), quietly: no worker is left holding
+    the caller's pipes. Only the main thread may set handlers; elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def end(number: int, frame) -> None:
+        _end_workers()
+        signal.signal(number, signal.SIG_DFL)
+        os.kill(os.getpid(), number)
+
+    before = {number: signal.signal(number, end) for number in ENDING_SIGNALS}
+    try:
+        yield
+    finally:
+        for number, handler in before.items():
+            signal.signal(number, handler)
+
+
 def _in_workers(files: list[str], sizes: list[int], jobs: int,
                 advance: Callable[[int], None]) -> Iterator[FileSummary]:
     """Each file's summary, in order, the work shared out among ``jobs`` worker processes; at
     most a few runs of games are in flight at a time, so memory stays that of a few runs."""
-    from concurrent.futures import Future, ProcessPoolExecutor
+    from concurrent.futures import ProcessPoolExecutor
 
     # Import the check's modules once, before the workers fork. Not the parser's: lark takes a
     # tenth of a second to load, and only a game with a syntax error needs it.
@@ -237,19 +289,32 @@ def _in_workers(files: list[str], sizes: list[int], jobs: int,
             advance(max(0, sizes[item[2]] - counted.pop(item[2], 0)))  # the rest: line ends, a bad tail
             yield item[4] if item[4] is not None else _merge(item[3], runs)
 
-    with frozen_for_workers(), ProcessPoolExecutor(max_workers=jobs) as pool:
-        for unit in _units(files, sizes):
-            if unit[0] == "batch":
-                future: Future = pool.submit(_check_batch, unit[1])
-                pending.append(("batch", future, unit[2]))
-            elif unit[0] == "run":
-                pending.append(("run", pool.submit(_check_run, (unit[2], unit[3])), unit[1], unit[2], unit[4]))
-            else:
-                pending.append(("end", None, unit[1], unit[2], unit[3]))
-            while sum(1 for item in pending if item[0] != "end") > window or (pending and pending[0][0] == "end"):
-                yield from settle(pending.popleft())
-        while pending:
+    from concurrent.futures.process import BrokenProcessPool
+
+    try:
+        with _ending_with_the_workers(), frozen_for_workers(), ProcessPoolExecutor(
+                max_workers=jobs, initializer=_worker_start) as pool:
+            yield from _shared_out(pool, settle, pending, window, files, sizes)
+    except BrokenProcessPool:
+        _end_workers()
+        raise WorkerLost("a worker process ended before its work was done (killed, or out of memory); "
+                         "the check has no result: run it again, or with -j 1") from None
+
+
+def _shared_out(pool, settle, pending, window, files, sizes) -> Iterator[FileSummary]:
+    """The units handed to the pool's workers, at most ``window`` in flight; summaries in order."""
+    for unit in _units(files, sizes):
+        if unit[0] == "batch":
+            future = pool.submit(_check_batch, unit[1])
+            pending.append(("batch", future, unit[2]))
+        elif unit[0] == "run":
+            pending.append(("run", pool.submit(_check_run, (unit[2], unit[3])), unit[1], unit[2], unit[4]))
+        else:
+            pending.append(("end", None, unit[1], unit[2], unit[3]))
+        while sum(1 for item in pending if item[0] != "end") > window or (pending and pending[0][0] == "end"):
             yield from settle(pending.popleft())
+    while pending:
+        yield from settle(pending.popleft())
 
 
 def _merge(name: str, parts: list[FileSummary]) -> FileSummary:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
+from typing import TypeVar
 
 
 class ArboError(Exception):
@@ -33,6 +34,22 @@ def _shown(char: str) -> str:
     if char == "\t":
         return " "
     return char if char.isprintable() else char.encode("unicode_escape").decode("ascii")
+
+
+def visible(text: str, keep: str = "") -> str:
+    """``text`` safe to show on a terminal or in an SVG: every character that is not printable
+    (control bytes such as ESC that start terminal commands, bidirectional controls that reorder
+    what follows, invisible spaces and marks) written as Python escapes it, e.g. ``\\x1b`` or
+    ``\\u202e``; the characters in ``keep`` (say a newline) are left as they are.
+
+    The one sanitiser of record text on its way to a screen: `check`'s source excerpts, the
+    replayer, `state`, `render` and the messages all show text through it; `fmt` and `convert`
+    write records as they are and do not."""
+    if text.isprintable():
+        return text
+    return "".join(
+        char if char.isprintable() or char in keep else char.encode("unicode_escape").decode("ascii") for char in text
+    )
 
 
 def _window(pieces: list[str], at: int, budget: int) -> tuple[int, int]:
@@ -108,9 +125,41 @@ class NotationError(ArboError):
 
     def show(self) -> str:
         """The error as a compiler prints it: location, message, source line and caret."""
-        text = f"{self.file}:{self.line}:{self.column}: error: {self.message}"
+        text = visible(f"{self.file}:{self.line}:{self.column}: error: {self.message}", "\n")
         excerpt = self.excerpt()
         return f"{text}\n{excerpt}" if excerpt else text
+
+
+#: Syntax errors reported at most for one game: past these, one more error says how many were left
+#: out (a line of 400 KB of ')' would otherwise be 400,000 errors). docs/NOTATION.md states it.
+MAX_ERRORS_PER_GAME = 1000
+
+_Kept = TypeVar("_Kept", bound=BaseException)
+
+
+def detached(error: _Kept) -> _Kept:
+    """``error`` without its traceback and the exceptions it was raised during: an error that is
+    kept (to be reported with the others of its file) must not keep the parser's frames, some
+    8 KB each, alive with it."""
+    error.__traceback__ = None
+    error.__context__ = None
+    error.__cause__ = None
+    return error
+
+
+def capped(errors: list[NotationError], total: int | None = None) -> list[NotationError]:
+    """The first MAX_ERRORS_PER_GAME of one game's errors, then one (at the first left out) saying
+    how many more there are; ``total`` counts them all when ``errors`` holds only the first ones
+    (at least one past the cap)."""
+    total = len(errors) if total is None else total
+    if total <= MAX_ERRORS_PER_GAME:
+        return errors
+    first_left_out = errors[MAX_ERRORS_PER_GAME]
+    left_out = total - MAX_ERRORS_PER_GAME
+    return errors[:MAX_ERRORS_PER_GAME] + [NotationError(
+        f"{left_out} more syntax error{'s' if left_out != 1 else ''} in this game, from here on, not shown "
+        f"(at most {MAX_ERRORS_PER_GAME} are reported a game)", file=first_left_out.file,
+        line=first_left_out.line, column=first_left_out.column, source_line=first_left_out.source_line)]
 
 
 class NotationErrors(ArboError):
@@ -223,7 +272,7 @@ class Diagnostic:
         return f"{self.file}:{self.line}:{self.column or 1}"
 
     def show(self) -> str:
-        text = f"{self.location()}: {self.severity}: {self.message} [{self.code}]"
+        text = visible(f"{self.location()}: {self.severity}: {self.message} [{self.code}]", "\n")
         if self.source_line is not None and self.line is not None:
             text += "\n" + caret_excerpt(self.source_line, self.column or 1)
         return text

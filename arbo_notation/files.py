@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import secrets
 import stat
+import time
 from contextlib import contextmanager
 from typing import Iterable, Iterator
 
-__all__ = ["FileBusy", "held_for_writing", "write_atomic"]
+__all__ = ["FileBusy", "LockRefused", "held_for_writing", "write_atomic"]
 
 #: Bytes handed to one os.write: a disk that fills up fails part way, as it would for a real file.
 _CHUNK = 1 << 20
@@ -32,6 +34,10 @@ def write_atomic(
     those this process may write (a read-only file is refused, as writing it in place would be);
     a file with several hard links loses them (the other names keep the old text).
 
+    The temporary copy is named ``.<name>.arbo-<8 hex>.tmp`` (the name cut to fit NAME_MAX) and
+    never has a wider mode than the file will; one left by a kill -9 is removed by a later write in
+    its folder once it has been still for STALE_AFTER seconds and no writer holds it.
+
     Raises OSError, with the path as written, when it cannot be done; then nothing has changed
     and no temporary file is left.
     """
@@ -48,13 +54,15 @@ def write_atomic(
         raise PermissionError(errno.EACCES, "Permission denied", name)
     target = os.path.realpath(name) if os.path.islink(name) else name
     folder = os.path.dirname(target) or "."
-    temporary, fd = _create_temporary(folder, os.path.basename(target))
+    # A new file gets 0o666 less the umask; a copy of an old one is private until it has the old
+    # owner and mode, before any data is in it: no other user reads a 0600 record through it.
+    temporary, fd = _create_temporary(folder, os.path.basename(target), 0o666 if old is None else 0o600)
     try:
         try:
-            for piece in pieces:
-                _write_all(fd, piece.encode(encoding) if isinstance(piece, str) else bytes(piece))
             if old is not None:
                 _keep_owner_and_mode(fd, old)
+            for piece in pieces:
+                _write_all(fd, piece.encode(encoding) if isinstance(piece, str) else bytes(piece))
             os.fsync(fd)
         finally:
             os.close(fd)
@@ -68,15 +76,85 @@ def write_atomic(
     _sync_folder(folder)
 
 
-def _create_temporary(folder: str, base: str) -> tuple[str, int]:
-    """A new empty file beside the target (hidden, named after it) and its descriptor."""
+#: How a temporary copy's name ends: ``.arbo-<8 hex digits>.tmp`` after the target's name, so one
+#: left by a killed writer is known for what it is and removed by a later write in its folder.
+_TEMPORARY_NAME = re.compile(r"\A\..*\.arbo-[0-9a-f]{8}\.tmp\Z", re.DOTALL)
+
+#: Bytes a file name may take on the usual file systems (NAME_MAX).
+_NAME_MAX = 255
+
+#: A temporary copy untouched this long, and held by no writer, is a kill's leftover.
+STALE_AFTER = 60.0
+
+#: Folders whose leftovers this process has already looked for (once a folder is enough).
+_swept: set[str] = set()
+
+
+def _temporary_name(base: str, token: str) -> str:
+    """The temporary copy's name: hidden, named after the target, cut so it fits in NAME_MAX
+    (the bytes of a cut character are kept as bytes: the name only has to be unique)."""
+    suffix = f".arbo-{token}.tmp"
+    room = _NAME_MAX - 1 - len(suffix)
+    return f".{os.fsdecode(os.fsencode(base)[:room])}{suffix}"
+
+
+def _create_temporary(folder: str, base: str, mode: int) -> tuple[str, int]:
+    """A new empty file beside the target (hidden, named after it, ``mode`` less the umask) and
+    its descriptor, held with flock while it is written so a sweep can tell it from a leftover."""
+    _sweep_leftovers(folder)
     while True:
-        candidate = os.path.join(folder, f".{base}.{secrets.token_hex(4)}.tmp")
+        candidate = os.path.join(folder, _temporary_name(base, secrets.token_hex(4)))
         try:
-            # 0o666: the umask applies, as it does to any new file.
-            return candidate, os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), mode)
         except FileExistsError:
             continue
+        try:
+            import fcntl
+
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except (ImportError, OSError):
+            pass  # no flock: a sweep still waits for STALE_AFTER of stillness
+        return candidate, fd
+
+
+def _sweep_leftovers(folder: str) -> None:
+    """Remove the temporary copies that writers killed mid-write (kill -9, power loss) left in
+    ``folder``: ours, named as _create_temporary names them, untouched for STALE_AFTER seconds,
+    and held by no process. Each folder is looked at once per process."""
+    key = os.path.abspath(folder)
+    if key in _swept:
+        return
+    _swept.add(key)
+    try:
+        import fcntl
+    except ImportError:
+        return
+    try:
+        entries = [entry.name for entry in os.scandir(folder) if _TEMPORARY_NAME.match(entry.name)]
+    except OSError:
+        return
+    now = time.time()
+    for name in entries:
+        path = os.path.join(folder, name)
+        try:
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        except OSError:
+            continue
+        try:
+            info = os.fstat(fd)
+            if (not stat.S_ISREG(info.st_mode) or info.st_nlink != 1 or now - info.st_mtime < STALE_AFTER
+                    or (hasattr(os, "geteuid") and info.st_uid != os.geteuid())):
+                continue
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                continue  # a writer at work
+            if _same_file(fd, path):
+                os.unlink(path)
+        except OSError:
+            continue
+        finally:
+            os.close(fd)
 
 
 def _write_all(fd: int, payload: bytes) -> None:
@@ -125,15 +203,30 @@ def lock_path(path: str | os.PathLike[str]) -> str:
     return os.path.join(folder, f".{base}.lock")
 
 
+class LockRefused(OSError):
+    """The lock file beside a file is something other than a regular file of this user's (a
+    symbolic link, a FIFO, a device, a folder, a file of another user's or with other names, or
+    one that cannot be opened): it is left untouched and the file is not written. ``lock`` is its
+    path and ``reason`` says what it is."""
+
+    def __init__(self, path: str, lock: str, reason: str) -> None:
+        super().__init__(errno.EPERM, f"its lock file {lock} {reason}; remove it if no arbo record is running", path)
+        self.lock = lock
+        self.reason = reason
+
+
 @contextmanager
 def held_for_writing(path: str | os.PathLike[str]) -> Iterator[None]:
     """Hold ``path`` for this process's writes while the block runs: a second process asking for
     the same file meanwhile gets FileBusy (naming the holder's process id) at once, not a wait.
 
     The hold is an advisory lock (flock) on a lock file beside ``path``, so it ends with the
-    process however that ends, and the lock file is removed when the block ends. Where no lock
-    file can be made (a read-only folder: nothing could be written there either) or the system
-    has no flock, the block runs unheld."""
+    process however that ends, and the lock file is removed when the block ends; one left by a
+    process that was killed is taken over. The lock file is opened without following a symbolic
+    link and written only once it is known to be a regular file of this user's with no other
+    name: anything else there raises LockRefused and nothing is touched. Where no lock file can
+    be made because the folder cannot be written (nothing could be written there either) or the
+    system has no flock, the block runs unheld."""
     try:
         import fcntl
     except ImportError:  # not a POSIX system
@@ -148,33 +241,89 @@ def held_for_writing(path: str | os.PathLike[str]) -> Iterator[None]:
         yield
     finally:
         try:
-            os.unlink(name)  # before unlocking: whoever opens the name next makes a new file
+            if _same_file(fd, name):  # before unlocking: whoever opens the name next makes a new file
+                os.unlink(name)
         except OSError:
             pass
         os.close(fd)
+
+
+#: How the lock file is opened: never through a symbolic link, never waiting (a FIFO would block
+#: an open for reading and writing on some systems), never inherited by a child process.
+_LOCK_FLAGS = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(
+    os, "O_CLOEXEC", 0)
+
+
+def _unsafe_lock(info: os.stat_result) -> str | None:
+    """What is wrong with a lock file of this description, or None when it is ours to use."""
+    mode = info.st_mode
+    if stat.S_ISLNK(mode):
+        return "is a symbolic link"
+    if stat.S_ISDIR(mode):
+        return "is a folder"
+    if stat.S_ISFIFO(mode):
+        return "is a FIFO"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "is a device"
+    if not stat.S_ISREG(mode):
+        return "is not a regular file"
+    if hasattr(os, "geteuid") and info.st_uid != os.geteuid():
+        return "belongs to another user"
+    if info.st_nlink != 1:
+        return "has other names (hard links)"
+    return None
+
+
+def _same_file(fd: int, name: str) -> bool:
+    try:
+        info = os.lstat(name)
+    except FileNotFoundError:
+        return False
+    held = os.fstat(fd)
+    return (info.st_dev, info.st_ino) == (held.st_dev, held.st_ino)
 
 
 def _acquire(fcntl, name: str, path: str) -> int | None:
     """The descriptor of the lock file ``name``, locked; None when it cannot be made."""
     while True:
         try:
-            fd = os.open(name, os.O_RDWR | os.O_CREAT, 0o666)
-        except OSError:
-            return None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.read(fd, 32).decode("ascii", "replace").strip()
-            os.close(fd)
-            raise FileBusy(path, holder) from None
-        except OSError:
-            os.close(fd)
-            return None
-        try:
-            same = os.fstat(fd).st_ino == os.stat(name).st_ino
+            existing = os.lstat(name)
         except FileNotFoundError:
-            same = False
-        if same:  # not a file its last holder removed between our open and our lock
+            existing = None
+        except OSError as error:
+            raise LockRefused(path, name, f"cannot be examined ({error.strerror})") from None
+        if existing is not None and (reason := _unsafe_lock(existing)):
+            raise LockRefused(path, name, reason)  # told before any open, which may act on a device
+        try:
+            fd = os.open(name, _LOCK_FLAGS, 0o600)
+        except FileNotFoundError:
+            continue  # removed between the look and the open
+        except OSError as error:
+            if existing is None and error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+                return None  # a folder that cannot be written: nothing will be written there either
+            if error.errno == errno.ELOOP:
+                raise LockRefused(path, name, "is a symbolic link") from None
+            raise LockRefused(path, name, f"cannot be opened ({error.strerror})") from None
+        try:
+            reason = _unsafe_lock(os.fstat(fd))  # what was opened, whatever the name held before
+            if reason:
+                raise LockRefused(path, name, reason)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = os.read(fd, 32).decode("ascii", "replace").strip()
+                raise FileBusy(path, "".join(c for c in holder if c.isprintable())) from None
+            except OSError:
+                os.close(fd)
+                return None  # a file system without flock
+        except BaseException:
+            if fd >= 0:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+            raise
+        if _same_file(fd, name):  # not a file its last holder removed between our open and our lock
             os.ftruncate(fd, 0)
             os.write(fd, f"process {os.getpid()}".encode("ascii"))
             return fd

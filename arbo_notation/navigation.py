@@ -27,9 +27,10 @@ from .engine.cards import Card, Coord
 from .engine.scoring import ScoreSheet
 from .engine.state import Game
 from .errors import ArboError, Diagnostic, Severity
+from .knowledge import Knowledge, View
 from .notation.record import Comment, DrawKind, GameRecord, Header, Turn, Variation
 from .replayer import MAIN, Line, LinePath, score_game
-from .tree import GameTree, load_tree
+from .tree import GameTree, Node, load_tree
 
 
 GLYPH_MEANINGS = {
@@ -148,6 +149,8 @@ class ReplayModel:
         self._sheets: dict[Cursor, ScoreSheet | None] = {}
         self._rows: dict[str | None, tuple[MoveRow, ...]] = {}
         self._row_of: dict[Cursor, int] = {}
+        self._nodes: dict[Cursor, Node] = {}
+        self._knowledge: dict[tuple[Cursor, View], Knowledge] = {}
 
     @classmethod
     def from_record(cls, record: GameRecord, source_lines: list[str] | None = None) -> "ReplayModel":
@@ -332,14 +335,40 @@ class ReplayModel:
             return frozenset()
         return frozenset(p for p in self.players if p != self.perspective)
 
+    def view(self) -> View:
+        """The point of view of the perspective: a seat's, or the record's whole knowledge."""
+        return View.record() if self.perspective is None else View.of_seat(self.perspective)
+
+    def node_at(self, cursor: Cursor) -> Node:
+        """The tree's node at a cursor (a variation's start: the node before the turn it replaces)."""
+        if not self._nodes:
+            for path in self.lines:
+                for node in self.tree.line_nodes(path):
+                    self._nodes[Cursor(path, node.index)] = node
+        node = self._nodes.get(cursor)
+        if node is None and cursor.index == 0 and Cursor(cursor.line, 1) in self._nodes:
+            node = self._nodes[Cursor(cursor.line, 1)].parent
+        if node is None:
+            raise ArboError(f"no position at {cursor}")
+        return node
+
+    def knowledge(self, cursor: Cursor | None = None, view: View | None = None) -> Knowledge:
+        """What the perspective (or ``view``) knows at the cursor: every view of a position shows it."""
+        key = (cursor or self.cursor, view or self.view())
+        known = self._knowledge.get(key)
+        if known is None:
+            known = self._knowledge[key] = self.node_at(key[0]).knowledge(key[1])
+        return known
+
+    def shown_hands(self, cursor: Cursor | None = None) -> dict[str, tuple[str, ...]]:
+        """Each hand as the perspective knows it: known cards, then ``??`` for each unknown one."""
+        return {p: hand.shown() for p, hand in self.knowledge(cursor).hands.items()}
+
     def player_view(self, player: str, cursor: Cursor | None = None) -> PlayerView:
         state = self.state_at(cursor or self.cursor)
-        hidden = player in self.hidden_hands(cursor)
-        hand = state.hand(player)
-        if hidden:
-            cards = (HIDDEN,) * len(hand)
-        else:
-            cards = tuple(str(c) for c in hand.known) + (HIDDEN,) * hand.hidden
+        known = self.knowledge(cursor).hands[player]
+        cards = known.shown()
+        hidden = not known.known and known.unknown > 0 and player in self.hidden_hands(cursor)
         turn = self.turn if cursor is None or cursor == self.cursor else self._turn_at(cursor)
         marked = turn.plant.coord if turn is not None and turn.player == player else None
         return PlayerView(

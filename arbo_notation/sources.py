@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import codecs
+import os
+import stat
 from pathlib import Path
-from typing import Iterator
+from typing import BinaryIO, Iterator
 
 from .errors import ArboError, NotationError, NotationErrors
 
@@ -19,10 +21,25 @@ def _unreadable(name: str, error: OSError) -> ArboError:
     return ArboError(f"{name}: cannot be read ({error.strerror or error})")
 
 
+def refuse_endless(stream: BinaryIO, name: str) -> None:
+    """ArboError when ``stream`` is a device other than a terminal (/dev/zero, /dev/urandom, a
+    disk): such input may never end, and a record file is never one. Files, pipes and a terminal
+    pass."""
+    try:
+        fd = stream.fileno()
+        mode = os.fstat(fd).st_mode
+    except (OSError, ValueError, AttributeError):  # io.UnsupportedOperation is an OSError too
+        return  # not a descriptor (a test's stream): nothing endless here
+    if (stat.S_ISCHR(mode) or stat.S_ISBLK(mode)) and not os.isatty(fd):
+        raise ArboError(f"{name}: is a device, not a record file (it may never end)")
+
+
 def read_bytes(path: str | Path) -> bytes:
     """The bytes of a file; ArboError saying plainly why they cannot be read."""
     try:
-        return Path(path).read_bytes()
+        with open(path, "rb") as stream:
+            refuse_endless(stream, str(path))
+            return stream.read()
     except OSError as error:
         raise _unreadable(str(path), error) from None
 
@@ -66,6 +83,7 @@ def text_blocks(path: str | Path, size: int = BLOCK_SIZE, *, normalised: bool = 
     held = ""  # a CR at the end of a block, which may open a CRLF
     try:
         with open(path, "rb") as stream:
+            refuse_endless(stream, name)
             while True:
                 data = stream.read(size)
                 try:

@@ -16,13 +16,16 @@ not the top one) is played as they say: its node carries its rule errors as ``fa
 
 from __future__ import annotations
 
-from typing import Iterator, Sequence
+from typing import TYPE_CHECKING, Iterator, Sequence
 
 from .engine.scoring import ScoreSheet
 from .engine.state import Game
 from .errors import ArboError, Diagnostic
 from .notation.record import Comment, GameRecord, Turn
 from .replayer import MAIN, GameReplay, Line, LineError, LinePath, replay_game
+
+if TYPE_CHECKING:
+    from .knowledge import Knowledge, View
 
 
 class Node:
@@ -85,6 +88,13 @@ class Node:
 
     def is_mainline(self) -> bool:
         return not self.line.path
+
+    def knowledge(self, view: "View") -> "Knowledge":
+        """What ``view`` knows at this node: hands, unseen cards and their places, rights (see
+        ``arbo_notation.knowledge``)."""
+        from .knowledge import knowledge
+
+        return knowledge(self, view)
 
     def next(self) -> "Node | None":
         """The following node of this node's line (None at its last turn played)."""

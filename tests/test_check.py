@@ -160,9 +160,9 @@ def test_workers_are_capped_at_the_cores_and_the_runs_of_games(monkeypatch, jobs
     started = []
     real_pool = concurrent.futures.ProcessPoolExecutor
 
-    def pool(max_workers):
+    def pool(max_workers, **options):
         started.append(max_workers)
-        return real_pool(max_workers=max_workers)
+        return real_pool(max_workers=max_workers, **options)
 
     import arbo_notation.checkfiles as checkfiles
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -233,9 +235,12 @@ def test_version_is_the_packages():
 
 def test_shell_completion_is_typers_own():
     assert "--install-completion" in run("--help").stdout
-    result = run("--show-completion", "bash")
-    assert result.exit_code == 0
-    assert "_ARBO_COMPLETE" in result.stdout and "complete" in result.stdout
+    # typer asks shellingham which shell runs arbo, from the processes above it: under a busy
+    # pytest-xdist worker it may find none ("Shell  not supported"), so arbo runs under bash here.
+    arbo = str(Path(sys.executable).with_name("arbo"))  # the installed command: its name is the program's
+    done = subprocess.run(["bash", "-c", '"$0" --show-completion; exit $?', arbo], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "_ARBO_COMPLETE" in done.stdout and "complete -o default -F _arbo_completion arbo" in done.stdout
 
 
 @pytest.mark.parametrize(
@@ -322,7 +327,7 @@ class _FakeApp:
 
     runs: list = []
 
-    def __init__(self, model) -> None:
+    def __init__(self, model, **options) -> None:
         self.model = model
 
     def run(self) -> None:

@@ -215,11 +215,10 @@ def test_fmt_in_place_killed_in_the_middle_of_writing_leaves_the_old_file(tmp_pa
     script = (
         "import os, signal, sys\n"
         "import arbo_notation.files as files\n"
-        "real = os.write\n"
-        "def write_half_then_die(fd, data):\n"
-        "    real(fd, bytes(data[: len(data) // 2]))\n"
+        "def write_half_then_die(fd, data):\n"  # the writer's own writes (os.write is used elsewhere too)
+        "    os.write(fd, bytes(data[: len(data) // 2]))\n"
         "    os.kill(os.getpid(), signal.SIGKILL)\n"
-        "files.os.write = write_half_then_die\n"
+        "files._write_all = write_half_then_die\n"
         "from arbo_notation.cli import app\n"
         "sys.argv = ['arbo', 'fmt', '--in-place', sys.argv[1]]\n"
         "app()\n"
@@ -228,6 +227,72 @@ def test_fmt_in_place_killed_in_the_middle_of_writing_leaves_the_old_file(tmp_pa
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.returncode == -signal.SIGKILL, done.stderr.decode()
     assert path.read_text(encoding="utf-8") == UNTIDY
+    leftovers = left_over(tmp_path)
+    assert len(leftovers) == 1 and leftovers[0].startswith(".game.arb.arbo-")  # the kill's leftover
+    # Once it has been still for a while, the next writer in the folder removes it.
+    old = os.stat(tmp_path / leftovers[0]).st_mtime - files.STALE_AFTER - 1
+    os.utime(tmp_path / leftovers[0], (old, old))
+    again = subprocess.run([sys.executable, "-m", "arbo_notation", "fmt", "--in-place", str(path)],
+                           capture_output=True, timeout=60, cwd=ROOT)
+    assert again.returncode == 0, again.stderr.decode()
+    assert left_over(tmp_path) == []
+
+
+def test_a_temporary_copy_being_written_or_recent_is_not_swept(tmp_path: Path, monkeypatch):
+    recent = tmp_path / ".a.arb.arbo-0123abcd.tmp"
+    recent.write_text("half")
+    held = tmp_path / ".b.arb.arbo-89abcdef.tmp"
+    held.write_text("half")
+    mine = tmp_path / ".c.arb.12345678.tmp"  # not named as ours: someone else's file
+    mine.write_text("other")
+    old = recent.stat().st_mtime - files.STALE_AFTER - 1
+    os.utime(held, (old, old))
+    os.utime(mine, (old, old))
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import fcntl, os, sys, time\nfd = os.open(sys.argv[1], os.O_RDWR)\n"
+         "fcntl.flock(fd, fcntl.LOCK_EX)\nprint('held', flush=True)\ntime.sleep(60)\n", str(held)],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        monkeypatch.setattr(files, "_swept", set())
+        write_atomic(tmp_path / "d.arb", "x")
+    finally:
+        holder.kill()
+        holder.wait()
+        holder.stdout.close()
+    assert recent.exists() and held.exists() and mine.exists()
+
+
+def test_the_temporary_copy_never_has_a_wider_mode_than_the_file(tmp_path: Path, monkeypatch):
+    path = tmp_path / "private.arb"
+    path.write_text("secret\n")
+    path.chmod(0o600)
+    seen = []
+    real = files._write_all
+
+    def watching(fd, payload):
+        seen.append(stat.S_IMODE(os.fstat(fd).st_mode))
+        real(fd, payload)
+
+    monkeypatch.setattr(files, "_write_all", watching)
+    monkeypatch.setattr(os, "umask", os.umask)
+    write_atomic(path, "still secret\n")
+    assert seen == [0o600] and stat.S_IMODE(path.stat().st_mode) == 0o600
+    path.chmod(0o640)
+    seen.clear()
+    write_atomic(path, "shared\n")
+    assert seen == [0o640] and stat.S_IMODE(path.stat().st_mode) == 0o640
+
+
+@pytest.mark.parametrize("length", [241, 242, 250, 255])
+def test_a_name_up_to_name_max_can_be_written(tmp_path: Path, length: int):
+    path = tmp_path / ("g" * (length - 4) + ".arb")
+    write_atomic(path, "x\n")
+    assert path.read_text() == "x\n" and left_over(tmp_path) == []
+    wide = tmp_path / ("é" * ((length - 4) // 2) + ".arb")  # two bytes a letter: a cut one is kept as bytes
+    write_atomic(wide, "y\n")
+    assert wide.read_text() == "y\n" and left_over(tmp_path) == []
 
 
 def test_simulate_out_writes_through_the_atomic_writer(tmp_path: Path, monkeypatch):
@@ -279,11 +344,139 @@ def test_a_file_in_a_folder_where_no_lock_can_be_made_is_written_unheld(tmp_path
     folder.mkdir()
     folder.chmod(0o555)
     try:
-        if os.access(folder, os.W_OK):  # root writes anywhere: nothing to refuse it
+        if os.access(folder, os.W_OK):  # root writes anywhere: the folder cannot refuse it
             folder.chmod(0o755)
-            (folder / ".game.arb.lock").mkdir()  # a lock that cannot be opened as a file
-        with held_for_writing(folder / "game.arb"):
-            entered = True
+            import unittest.mock
+
+            refused = PermissionError(errno.EACCES, "Permission denied")
+            with unittest.mock.patch("os.open", side_effect=refused):
+                with held_for_writing(folder / "game.arb"):
+                    entered = True
+        else:
+            with held_for_writing(folder / "game.arb"):
+                entered = True
         assert entered
     finally:
         folder.chmod(0o755)
+
+
+# -- the lock file: never followed, never anything but a regular file of ours ----------------------
+
+
+def record_process(path: Path, *options: str, timeout: float = 30) -> subprocess.CompletedProcess:
+    """`arbo record PATH --plain` as its own process, standard input empty."""
+    return subprocess.run(
+        [sys.executable, "-m", "arbo_notation", "record", str(path), "--plain",
+         "--players", "Ana,Ben", "--species", "Bs,Ca,Cb,Dw,Ja,Ma",
+         "--date", "2026-01-01", *options],
+        input="", capture_output=True, text=True, timeout=timeout, cwd=ROOT,
+    )
+
+
+def test_a_lock_that_is_a_symbolic_link_is_refused_and_its_target_untouched(tmp_path):
+    victim = tmp_path / "precious.txt"
+    victim.write_text("keep me\n")
+    lock = tmp_path / ".game.arb.lock"
+    lock.symlink_to(victim)
+    done = record_process(tmp_path / "game.arb")
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == (
+        f"arbo: {tmp_path / 'game.arb'}: not recorded: its lock file {lock} is a symbolic link; "
+        "remove it if no arbo record is running\n")
+    assert victim.read_text() == "keep me\n" and lock.is_symlink() and not (tmp_path / "game.arb").exists()
+
+
+def test_a_lock_linked_to_a_missing_file_creates_nothing(tmp_path):
+    lock = tmp_path / ".game.arb.lock"
+    lock.symlink_to(tmp_path / "elsewhere" / "made.txt")
+    (tmp_path / "elsewhere").mkdir()
+    done = record_process(tmp_path / "game.arb")
+    assert done.returncode == 1 and "is a symbolic link" in done.stderr
+    assert list((tmp_path / "elsewhere").iterdir()) == []
+
+
+def test_a_lock_linked_to_the_record_itself_leaves_the_record_whole(tmp_path):
+    record = untidy_file(tmp_path)
+    (tmp_path / ".game.arb.lock").symlink_to(record)
+    done = record_process(record)
+    assert done.returncode == 1 and "is a symbolic link" in done.stderr
+    assert record.read_text(encoding="utf-8") == UNTIDY
+
+
+@pytest.mark.parametrize("kind, reason", [
+    ("fifo", "is a FIFO"), ("folder", "is a folder"), ("dev-null", "is a symbolic link"),
+    ("other-user", "belongs to another user"), ("hard-link", "has other names (hard links)"),
+])
+def test_a_lock_that_is_not_a_regular_file_of_ours_is_refused_with_a_message(tmp_path, kind, reason):
+    lock = tmp_path / ".game.arb.lock"
+    if kind == "fifo":
+        os.mkfifo(lock)
+    elif kind == "folder":
+        lock.mkdir()
+    elif kind == "dev-null":
+        lock.symlink_to("/dev/null")
+    elif kind == "other-user":
+        lock.write_text("")
+        os.chown(lock, 65534, 65534)  # the suite runs as root here; see the ownership check below
+    else:
+        (tmp_path / "other.txt").write_text("another name\n")
+        os.link(tmp_path / "other.txt", lock)
+    done = record_process(tmp_path / "game.arb", timeout=20)
+    assert done.returncode == 1, done.stderr
+    assert f"its lock file {lock} {reason}; remove it if no arbo record is running" in done.stderr
+    assert "Traceback" not in done.stderr and not (tmp_path / "game.arb").exists()
+    if kind == "hard-link":
+        assert (tmp_path / "other.txt").read_text() == "another name\n"
+
+
+def test_a_device_or_unopenable_lock_is_refused():
+    from arbo_notation.files import _unsafe_lock
+
+    assert _unsafe_lock(os.stat("/dev/null")) == "is a device"
+    assert _unsafe_lock(os.lstat(__file__)) in (None, "has other names (hard links)", "belongs to another user")
+
+
+def test_a_lock_that_cannot_be_opened_is_refused_not_ignored(tmp_path, monkeypatch):
+    from arbo_notation.files import LockRefused, held_for_writing
+
+    lock = tmp_path / ".game.arb.lock"
+    lock.write_text("")
+    real_open = os.open
+
+    def refusing(name, *args, **kwargs):
+        if os.fspath(name) == str(lock):
+            raise PermissionError(errno.EACCES, "Permission denied")
+        return real_open(name, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refusing)
+    with pytest.raises(LockRefused, match=r"cannot be opened \(Permission denied\)"):
+        with held_for_writing(tmp_path / "game.arb"):
+            raise AssertionError("the block must not run")
+
+
+def test_a_stale_lock_left_by_a_killed_recorder_is_taken_over(tmp_path):
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import sys, time\nfrom arbo_notation.files import held_for_writing\n"
+         f"with held_for_writing({str(tmp_path / 'game.arb')!r}):\n    print('held', flush=True)\n    time.sleep(60)\n"],
+        stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        busy = record_process(tmp_path / "game.arb")
+        assert busy.returncode == 1 and f"(process {holder.pid})" in busy.stderr
+    finally:
+        holder.kill()
+        holder.wait()
+        holder.stdout.close()
+    lock = tmp_path / ".game.arb.lock"
+    assert lock.read_text() == f"process {holder.pid}"  # left behind by the kill
+    done = record_process(tmp_path / "game.arb")
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "game.arb").exists() and not lock.exists()
+
+
+def test_the_lock_is_created_private_to_its_owner(tmp_path):
+    from arbo_notation.files import held_for_writing
+
+    with held_for_writing(tmp_path / "game.arb"):
+        assert stat.S_IMODE((tmp_path / ".game.arb.lock").stat().st_mode) == 0o600

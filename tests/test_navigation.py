@@ -132,7 +132,12 @@ def test_perspective_hides_the_other_hands(model):
     assert model.cycle_perspective() == "Ana"
     ana, ben = model.player_view("Ana"), model.player_view("Ben")
     assert HIDDEN not in ana.hand and not ana.hand_hidden
-    assert ben.hand == (HIDDEN,) * 7 and ben.hand_hidden
+    # turn 2 took Wi4 from Ana's pile in front of everyone: Ana knows it is in Ben's hand
+    assert ben.hand == ("Wi4",) + (HIDDEN,) * 6 and not ben.hand_hidden
+    assert ben.hand == model.knowledge().hands["Ben"].shown()
+    model.goto(0)
+    assert model.player_view("Ben").hand == (HIDDEN,) * 7 and model.player_view("Ben").hand_hidden
+    model.goto(3)
     assert model.cycle_perspective() == "Ben"
     assert model.player_view("Ana").hand == (HIDDEN,) * 7
     assert model.cycle_perspective() is None

@@ -79,7 +79,7 @@ def test_the_help_lists_every_command_of_the_lazy_table():
     lines = CliRunner().invoke(app, ["--help"]).output.split("Commands:")[1].splitlines()
     listed = [line.split()[0] for line in lines if line.startswith("  ") and not line.startswith("   ")]
     assert listed == list(COMMANDS)
-    assert len(COMMANDS) == 12
+    assert len(COMMANDS) == 13
 
 
 @pytest.mark.parametrize("command", ["check", "score", "state"])
@@ -174,3 +174,23 @@ def test_the_parser_cache_lives_in_a_private_folder_and_is_optional(tmp_path: Pa
     done = subprocess.run([sys.executable, "-c", script, sample], env={"XDG_CACHE_HOME": str(blocked)},
                           capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["False", "1"]
+
+
+def test_no_module_imports_a_private_name_of_a_dependency():
+    """typer floats within its major version (pyproject.toml): arbo reaches only its public names."""
+    import ast
+
+    private = []
+    for path in sorted((ROOT / "arbo_notation").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            private += [f"{path.name}: {name}" for name in names
+                        if any(part.startswith("_") and not part.startswith("__") for part in name.split("."))]
+    assert private == []
+    dependencies = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    assert "typer>=0.29,<1" in dependencies

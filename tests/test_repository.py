@@ -80,3 +80,20 @@ def test_no_module_imports_a_module_that_imports_it_back():
 
     assert "arbo_notation.replayer" in graph["arbo_notation.gamecheck"]  # (the graph is read)
     assert sorted(name for name in graph if name in reached(name)) == []
+
+
+def test_every_collected_test_has_a_short_readable_id(request):
+    """A failing case names itself in a line: no id of a thousand '[' (conftest.short_id)."""
+    names = [item.nodeid for item in request.session.items]
+    assert request.node.nodeid in names
+    cases = [name.partition("[")[2] for name in names]
+    long = [case[:100] for case in cases if len(case) > 160 or "[[[[[[" in case]
+    assert long == []
+
+
+def test_short_ids_say_what_the_text_is():
+    from conftest import short_id
+
+    assert short_id("x: " + "[" * 1000 + "]" * 1000 + "\n") == "x: [*1000]*1000"
+    assert short_id("a: 1\n  b: 2\n") == "a: 1|b: 2"
+    assert short_id("1. Ana d d Ma3@0,0 /Oa5\n" * 100) == "1. Ana d d Ma3@0,0 /Oa5|1. A...(2400 chars)"

@@ -327,3 +327,23 @@ def test_print_shows_the_move_list_and_the_final_position(browser, pages):
         assert tab.text("#final-title") == "Final position (after turn 17)"
         assert "Ana wins with 21 (Ben 7)." in tab.text("#final-scoring")
         assert tab.page.locator("#final [data-total]").count() == 0  # the totals to read stay unique
+
+
+def test_the_knowledge_panel_shows_what_the_view_knows(browser, pages):
+    source = ROOT / "samples" / "four-players.arb"
+    with Tab(browser, pages(source), "#turn=20") as tab:
+        hands = tab.page.eval_on_selector_all("#board .seat .hand", "es => es.map(e => e.textContent)")
+        assert "Rp3" in hands[3] and all(code in hands[1] for code in ("Ca2", "Cb1", "Cb3", "Tp2"))
+        assert tab.page.is_hidden("#knowledge")
+        tab.press("k")
+        assert tab.text("#knowledge h2") == "What Cleo's seat knows"
+        assert "Deck: 22 cards · unseen: 38 (16 in hands)" in tab.text("#knowledge")
+        ca = tab.page.eval_on_selector_all(
+            "#knowledge tr", "rs => rs.map(r => [...r.children].map(c => c.textContent.trim()))")
+        assert ["Ca Cassia", "6 7 8", "? 0 to 21", "? 2 to 23", "✗ 0", "? 0 to 21"] in ca
+        assert tab.page.get_attribute("#knowledge-toggle", "aria-pressed") == "true"
+        tab.page.select_option("#view", "")
+        assert tab.text("#knowledge h2") == "What the record knows"
+        tab.page.click("#knowledge-toggle")
+        assert tab.page.is_hidden("#knowledge")
+        assert tab.errors == []

@@ -106,8 +106,9 @@ def test_record_text_is_escaped_xml():
     root = ET.fromstring(render_diagram(diagram).encode("utf-8"))
     assert root.find(f"{SVG}script") is None
     title = next(t for t in root.iter(f"{SVG}text") if t.get("class") == "title")
-    assert title.text == "</text><script>x</script> & \ufffd"
-    assert xml_text("a<b&c\x00") == "a&lt;b&amp;c\ufffd"
+    assert title.text == "</text><script>x</script> & \\x01"
+    assert xml_text("a<b&c\x00") == "a&lt;b&amp;c\\x00"
+    assert xml_text("Ana \u202eniB\ud800") == "Ana \\u202eniB\\ud800"  # no reordering, nothing XML refuses
 
 
 def test_species_keep_their_natural_colours_and_others_get_distinct_ones():

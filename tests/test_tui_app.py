@@ -83,7 +83,8 @@ async def test_perspective_hides_the_other_hands_on_screen():
         moves = app.query_one(MoveList)
         assert str(moves.get_option_at_index(2).prompt).startswith("2.  Ben d Ana:Wi4 ")
         assert moves.highlighted == 2
-        assert shown(ben_hand).count("??") == 7 and "Ma" not in shown(ben_hand)
+        # Ben took Wi4 from Ana's pile in front of her: she knows it, not the six others
+        assert shown(ben_hand).count("??") == 6 and "Wi4" in shown(ben_hand) and "Ma" not in shown(ben_hand)
         assert "??" not in shown(app.query_one("#hand-p0", CardsLine))
         await pilot.press("p")
         assert "??" not in shown(ben_hand)

@@ -12,7 +12,7 @@ from .usage import ArboApp, ArboGroup
 #: The commands, in the order of `arbo --help`; each lives in the module of its name, imported
 #: when it is invoked (or when the help lists them all): a command pays for its own imports only.
 COMMANDS = ("record", "check", "score", "state", "fmt", "convert", "simulate", "new", "species", "replay",
-            "export", "render")
+            "export", "render", "merge")
 
 HELP = """Record, check, score and replay games of Arboretum written in the .arb notation.
 

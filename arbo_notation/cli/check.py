@@ -11,7 +11,7 @@ import typer
 
 from ..checkfiles import FileSummary
 from ..errors import Severity
-from .common import EXIT_INVALID, EXIT_OK
+from .common import EXIT_INVALID, EXIT_OK, fail
 from .usage import whole_number
 
 
@@ -69,7 +69,12 @@ def check(
 
         arbo check --json game.arb | jq '.files[].diagnostics'
     """
-    summaries = check_files(files, jobs, progress=sys.stderr.isatty())
+    from ..checkfiles import WorkerLost
+
+    try:
+        summaries = check_files(files, jobs, progress=sys.stderr.isatty())
+    except WorkerLost as error:
+        fail(str(error), EXIT_INVALID)
     games = sum(s.games for s in summaries)
     valid = sum(s.valid for s in summaries)
     warned = sum(s.warned for s in summaries)

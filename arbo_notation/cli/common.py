@@ -8,8 +8,8 @@ from typing import NoReturn
 
 import typer
 
-from ..errors import ArboError, NotationError
-from ..sources import decode, read_text
+from ..errors import ArboError, NotationError, visible
+from ..sources import decode, read_text, refuse_endless
 
 EXIT_OK = 0
 EXIT_INVALID = 1
@@ -19,19 +19,33 @@ EXIT_USAGE = 2
 def read_input(path: str) -> tuple[str, str]:
     """The text of a file, or of standard input for '-', with the name to show in messages."""
     if path == "-":
+        refuse_endless(sys.stdin.buffer, "<stdin>")
         return decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>"
     return read_text(path)
 
 
 def fail(message: str, status: int = EXIT_INVALID) -> NoReturn:
     """Print one message on stderr and leave with the given status."""
-    typer.echo(f"arbo: {message}", err=True)
+    typer.echo(visible(f"arbo: {message}", "\n"), err=True)
     raise typer.Exit(status)
+
+
+def write_data(text: str) -> None:
+    """Write record text to standard output exactly as it is, UTF-8, whether that is a terminal,
+    a pipe or a file (click's echo strips colour sequences when it is not a terminal: a record
+    written by fmt or convert must hold the same bytes as one written with --in-place)."""
+    sys.stdout.flush()
+    stream = getattr(sys.stdout, "buffer", None)
+    if stream is None:  # a text-only stream (an embedding application's): the text as it is
+        sys.stdout.write(text)
+        return
+    stream.write(text.encode("utf-8", "surrogateescape"))
+    stream.flush()
 
 
 def echo_error(error: ArboError) -> None:
     """A located notation error as a compiler shows it; any other as one line."""
-    typer.echo(error.show() if isinstance(error, NotationError) else f"arbo: {error}", err=True)
+    typer.echo(error.show() if isinstance(error, NotationError) else visible(f"arbo: {error}", "\n"), err=True)
 
 
 def drop_stdout() -> None:

@@ -9,7 +9,7 @@ from typing import Iterable, Iterator, Optional
 import typer
 
 from ..errors import ArboError, NotationErrors
-from .common import EXIT_INVALID, echo_error, read_input
+from .common import EXIT_INVALID, echo_error, read_input, write_data
 from .usage import one_of
 
 
@@ -157,7 +157,7 @@ def convert(
             for piece in _pieces(games, to):
                 out.write(piece)
         for piece in out.pieces():  # a game at a time, as one echo of the whole
-            typer.echo(piece, nl=False)
+            write_data(piece)
     except NotationErrors as errors:
         for error in errors.errors:
             echo_error(error)

@@ -28,6 +28,11 @@ Examples:
 """
 
 
+#: The biggest page export writes: past it a browser takes seconds to open the page and its
+#: replay is no longer usable (8,000 one-turn variations made 44 MB). docs/NOTATION.md states it.
+MAX_PAGE_BYTES = 16 << 20
+
+
 class PageFormat(str, Enum):
     html = "html"
 
@@ -51,6 +56,10 @@ def export(
 
     title = _title(loaded)
     page = build_page(loaded.trees, viewer=viewer, unread=loaded.unread, title=title)
+    size = len(page.encode("utf-8"))
+    if size > MAX_PAGE_BYTES:
+        fail(f"{file}: the page would be {size / (1 << 20):.1f} MB, more than a browser replays usably "
+             f"(at most {MAX_PAGE_BYTES / (1 << 20):g} MB): export one game with --game, or fewer variations")
     write_output(page, out)
     raise typer.Exit(EXIT_INVALID if loaded.findings else 0)
 

@@ -10,7 +10,7 @@ import typer
 
 from ..errors import ArboError
 from ..files import write_atomic
-from .common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, read_input
+from .common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, read_input, write_data
 
 if TYPE_CHECKING:
     from ..spool import Spool
@@ -123,7 +123,7 @@ def fmt(
                     typer.echo(f"reformatted {name}", err=True)
             else:
                 for piece in formatted.pieces():  # a game at a time, as one echo of the whole
-                    typer.echo(piece, nl=False)
+                    write_data(piece)
     if in_place and not quiet:
         typer.echo(fmt_summary(counts), err=True)
     raise typer.Exit(EXIT_INVALID if failed else 0)

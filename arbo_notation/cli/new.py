@@ -100,6 +100,18 @@ def parse_seat(seat: str | None, players: tuple[str, ...]) -> str | None:
     return seat
 
 
+def text_option(text: str | None, option: str) -> str | None:
+    """A free text given on the command line (--event, --site), refused (exit 2) when it is not
+    UTF-8: the shell hands such bytes over as lone surrogates, which no record can hold."""
+    if text is None:
+        return None
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise typer.BadParameter("is not UTF-8 text (a record holds UTF-8 text only)", param_hint=f"'{option}'") from None
+    return text
+
+
 def iso_date(text: str) -> str:
     try:
         if len(text) == 10:
@@ -169,6 +181,7 @@ def new(
         arbo new --players Ana,Ben,Cleo --seed 42 --event "Club night" --date 2025-03-14
     """
     names_given = parse_players(players)
+    event, site = text_option(event, "--event"), text_option(site, "--site")
     species_names = parse_names(names)
     if species is not None:
         chosen = parse_species(species, len(names_given), species_names)

@@ -53,12 +53,13 @@ def record(
     date: Optional[str] = typer.Option(None, "--date", help="The date, YYYY-MM-DD. [default: today, for a new FILE]"),
     plain: bool = typer.Option(False, "--plain", help="Read entries as lines of standard input; no screen."),
 ) -> None:
-    from ..files import FileBusy, held_for_writing
-    from .new import iso_date, parse_names, parse_players, parse_seat, parse_species
+    from ..files import FileBusy, LockRefused, held_for_writing
+    from .new import iso_date, parse_names, parse_players, parse_seat, parse_species, text_option
 
     if file == "-":
         raise typer.BadParameter("the record is a file to write, not standard input", param_hint="'FILE'")
     table = parse_players(players) if players is not None else None
+    event, site = text_option(event, "--event"), text_option(site, "--site")
     species_names = parse_names(names)
     chosen = None
     if species_names and species is None:
@@ -77,6 +78,9 @@ def record(
     except FileBusy as error:
         by = f" ({error.holder})" if error.holder else ""
         fail(f"{file}: another arbo record is recording this file{by}; finish that one first", EXIT_INVALID)
+    except LockRefused as error:
+        fail(f"{file}: not recorded: its lock file {error.lock} {error.reason}; "
+             "remove it if no arbo record is running", EXIT_INVALID)
 
 
 def _record(file, table, chosen, seat, species_names, event, site, when, seed, plain) -> None:
@@ -118,10 +122,11 @@ def record_lines(session, lines: Iterable[str | None], out: IO[str], err: IO[str
     """Take entries line by line: each accepted one answered on ``out`` with ``ok`` and the lines
     written, each refused one on ``err`` as `arbo check` shows an error. The exit status: 0."""
     from ..recording import EntryError, Phase
+    from ..errors import visible
     from ..report import render_sheet
 
     def say(text: str, stream: IO[str]) -> None:
-        stream.write(text + "\n")
+        stream.write(visible(text, "\n") + "\n")  # a resumed record's text sends the terminal no commands
         stream.flush()
 
     if prompts:

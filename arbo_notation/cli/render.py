@@ -76,7 +76,7 @@ def render(
     if model.turn is not None:
         marked[model.turn.player] = model.turn.plant.coord
     diagram = Diagram(
-        seats=seats_of(state, hidden=model.hidden_hands(), marked=marked, only=player),
+        seats=seats_of(state, hands=model.shown_hands(), marked=marked, only=player),
         species=model.species,
         title=_title(model),
         subtitle=_subtitle(model),

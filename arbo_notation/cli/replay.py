@@ -5,6 +5,7 @@ Only the terminal UI imports textual, and only when it really opens (or renders 
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import Any, Optional
 
@@ -17,7 +18,7 @@ from .usage import whole_number
 
 HELP = """Step through a recorded game turn by turn, with the scoring at the end.
 
-In a terminal this opens the replayer: every arboretum as a grid of coloured cards, the hands (unseen cards as ??), the discard piles, the deck, the move list and the comments. Keys: → or l next turn, ← or h previous, Home/End, g go to a turn, v enter or leave a variation, p whose view (all hands, or one player's with the others' hands hidden), s the scoring, d whole discard piles, m the move list, S save a screenshot, ? help, q quit.
+In a terminal this opens the replayer: every arboretum as a grid of coloured cards, the hands (unseen cards as ??), the discard piles, the deck, the move list and the comments. Keys: → or l next turn, ← or h previous, Home/End, g go to a turn, v enter or leave a variation, p whose view (all hands, or one player's: the others' hands as that player knows them), k what the view knows (the unseen cards by species, the rights to score), s the scoring, d whole discard piles, m the move list, S save a screenshot, ? help, q quit.
 
 With --plain, or when the output is not a terminal, it prints each turn in notation and the board after it, then the scoring.
 
@@ -71,19 +72,25 @@ def _load(file: str, game_number: int):
         fail(str(error))
 
 
-def _screenshot(model, size: tuple[int, int]) -> str:
-    """Render the replayer at the model's position headlessly; the SVG text."""
+def _screenshot(model, size: tuple[int, int], knowledge: bool = False) -> str:
+    """Render the replayer at the model's position headlessly (the knowledge panel open, if
+    asked); the SVG text."""
     import asyncio
 
     from ..tui.app import ReplayApp
 
     async def render() -> str:
-        app = ReplayApp(model)
+        app = ReplayApp(model, knowledge=knowledge)
         async with app.run_test(size=size) as pilot:
             await pilot.pause()
             return app.export_screenshot()
 
-    return asyncio.run(render())
+    return _XML_UNSAFE.sub("\ufffd", asyncio.run(render()))
+
+
+#: Characters XML 1.0 cannot hold: the screen shows record text made visible (errors.visible),
+#: and anything left over is replaced, so the screenshot is always an XML document.
+_XML_UNSAFE = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 def replay(
@@ -107,6 +114,9 @@ def replay(
         "120x40", "--size", metavar="WxH", parser=_size, help="The screen size of --screenshot."
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not say which file --screenshot wrote."),
+    knowledge: bool = typer.Option(
+        False, "--knowledge", "-k", help="Open the knowledge panel (unseen cards, rights to score) in place of the board."
+    ),
 ) -> None:
     model = _load(file, game_number)
     if as_player is not None:
@@ -122,7 +132,7 @@ def replay(
     interactive = screenshot is None and not plain and _is_terminal()
     if screenshot is not None:
         _show(errors)
-        svg = _screenshot(model, size)
+        svg = _screenshot(model, size, knowledge)
         from ..files import write_atomic
 
         try:
@@ -135,12 +145,12 @@ def replay(
         from ..tui.plaintext import plain_lines
 
         _show(errors)
-        for line in plain_lines(model, start=turn or 0):
+        for line in plain_lines(model, start=turn or 0, knowledge=knowledge):
             typer.echo(line)
     else:
         from ..tui.app import ReplayApp
 
-        ReplayApp(model).run()
+        ReplayApp(model, knowledge=knowledge).run()
         _show(errors)  # the UI showed them where they stand; the terminal keeps them once it closes
     raise typer.Exit(EXIT_INVALID if errors else 0)
 

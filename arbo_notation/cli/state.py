@@ -7,7 +7,7 @@ from typing import NoReturn, Optional
 
 import typer
 
-from ..errors import ArboError
+from ..errors import ArboError, visible
 from .common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, read_input
 from .usage import whole_number
 
@@ -74,25 +74,37 @@ def state(
         help="After this many turns (default: the end).",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the position as JSON, the format `arbo score` reads."),
+    as_player: Optional[str] = typer.Option(
+        None, "--as", metavar="PLAYER",
+        help="The hands as this player knows them ('all': the record's whole knowledge; default: the record's perspective).",
+    ),
 ) -> None:
     """Show the position after a turn of a recorded game.
 
-    As text: each arboretum as a grid (x along the top, y up the side), each hand with unseen
-    cards as ??, the discard piles and the deck. With --json, the position format that
-    `arbo score` reads, so that `arbo state g.arb --json | arbo score --json -` scores the game.
+    As text: each arboretum as a grid (x along the top, y up the side), each hand as the view
+    knows it (a card seen taken from a pile stays known; unseen cards as ??), the discard piles
+    and the deck. With --json, the position format that `arbo score` reads, so that
+    `arbo state g.arb --json | arbo score --json -` scores the game, with a "knowledge" entry:
+    the view's hands, the unseen cards and where each may be, the rights to score as known.
 
     Examples:
 
         arbo state samples/two-player-omniscient.arb --turn 12
 
         arbo state games.arb --game 3 --json > end.json
+
+        arbo state samples/four-players.arb --turn 20 --as Cleo
     """
     from ..board import render_game
 
     from ..tree import SetupError
 
+    from ..cli.sharing import viewer_for
+    from ..knowledge import View
+
     try:
-        replay = load_tree(file, game_number).replay
+        tree = load_tree(file, game_number)
+        replay = tree.replay
     except SetupError as error:
         for diagnostic in error.diagnostics:
             typer.echo(diagnostic.show(), err=True)
@@ -106,12 +118,18 @@ def state(
     for diagnostic in replay.errors:
         typer.echo(diagnostic.show(), err=True)
     position = replay.states[wanted]  # the last with the hands revealed at scoring
+    header = replay.record.header
+    seat = viewer_for(as_player, [tree]) if as_player is not None else header.perspective
+    known = tree.line_nodes(())[wanted].knowledge(View.of_seat(seat) if seat else View.record())
     if as_json:
-        typer.echo(json.dumps(position_data(position), indent=2))
+        data = position_data(position)
+        data["knowledge"] = known.to_json()
+        typer.echo(json.dumps(data, indent=2))
     else:
-        header = replay.record.header
         title = " - ".join(x for x in (header.event, header.date) if x) or replay.record.file
-        typer.echo(render_game(position, title=f"{title}, game {game_number}, after turn {wanted}"))
+        hands = {p: hand.shown() for p, hand in known.hands.items()}
+        board = render_game(position, title=f"{title}, game {game_number}, after turn {wanted}", hands=hands)
+        typer.echo(visible(board, "\n"))  # the title is the record's: no terminal commands from it
     if replay.errors and turn is None:
         raise typer.Exit(EXIT_INVALID)
 

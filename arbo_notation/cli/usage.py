@@ -8,8 +8,8 @@ from enum import Enum
 from typing import Any, Callable, Iterator, Sequence
 
 import typer
-from typer._coercion import RuntimeParam
-from typer.core import TyperArgument, TyperCommand, TyperGroup, _TyperParameter
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
+from typer.models import ParameterInfo
 
 from .common import EXIT_OK, EXIT_USAGE, drop_stdout
 
@@ -61,46 +61,79 @@ def one_of(option: str, choices: Sequence[str], make: Callable[[str], Any] = str
 # -- the commands' help and errors ------------------------------------------------------------
 
 
+def _process_value(self: Any, ctx: Any, value: Any) -> Any:
+    """A parameter's value through its own parser (``whole_number``, ``one_of``...), never through
+    typer's pydantic adapters: importing pydantic and building them costs more than half a small
+    command's start-up, and every option of arbo that is neither text nor a flag has a parser of
+    its own, which the adapters would only repeat. This is click's public ``process_value``, the
+    step from the value read to the value passed."""
+    multiple = self.multiple or self.nargs == -1
+    if value is None or (multiple and value in ((), [])):
+        if self.required:  # typer's own "missing argument" error
+            base = TyperArgument if isinstance(self, TyperArgument) else TyperOption
+            return base.process_value(self, ctx, value)
+        value = () if multiple else None
+    else:
+        try:
+            value = [self.parse(item) for item in value] if multiple else self.parse(value)
+        except typer.BadParameter as error:
+            error.ctx, error.param = ctx, self
+            raise
+    if self.callback is not None:
+        value = self.callback(ctx, self, value)
+    return value
+
+
+def _as_read(value: Any) -> Any:
+    return value
+
+
 class _NamedArgument(TyperArgument):
-    """An argument shown by its metavar alone: ``FILE``, ``[FILE]``, ``FILE...``, never ``<str>``."""
+    """An argument shown by its metavar alone (``FILE``, ``[FILE]``, ``FILE...``, never ``<str>``),
+    its value read by its parser."""
+
+    parse: Callable[[Any], Any] = staticmethod(_as_read)
+    process_value = _process_value
 
     def display_type_rich(self, ctx: Any) -> str | None:
         return None
 
-    def _usage_display_name(self) -> str:
-        name = self.display_name_raw
+    def get_usage_pieces(self, ctx: Any) -> list[str]:
+        name = self.metavar or self.name.upper()
         if self.nargs != 1 and not name.endswith("..."):
             name += "..."
-        return name if self.required else f"[{name}]"
+        return [name if self.required else f"[{name}]"]
 
 
-class _ParserRuntime(RuntimeParam):
-    """A value as click read it, through the option's own parser (if any), never through pydantic.
+class _ParsedOption(TyperOption):
+    """An option whose value its own parser reads."""
 
-    typer 0.29 coerces every value with a pydantic TypeAdapter, and importing pydantic and
-    building the adapters costs about a third of a small command's start-up. Every option of
-    arbo that is not text or a flag has a parser of its own (``whole_number``, ``one_of``, ...),
-    so the adapters would only repeat what those parsers do.
-    """
-
-    def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
-        parse = self.parameter_info.parser or _plain_parser(self.annotation, param)
-        try:
-            if param.multiple or param.nargs == -1:
-                return [parse(item) for item in value]
-            return parse(value)
-        except typer.BadParameter as error:
-            error.ctx, error.param = ctx, param
-            raise
+    parse: Callable[[Any], Any] = staticmethod(_as_read)
+    process_value = _process_value
 
 
-def _plain_parser(annotation: Any, param: Any) -> Callable[[Any], Any]:
+def parsers_of(function: Callable[..., Any]) -> dict[str, Callable[[Any], Any]]:
+    """Each parameter's parser, by name: its own (``parser=``), else whole numbers for ``int``,
+    one of the members for an Enum, the text as read for the rest."""
+    import inspect
+    import typing
+
+    hints = typing.get_type_hints(function)
+    parsers = {}
+    for name, parameter in inspect.signature(function).parameters.items():
+        info = parameter.default if isinstance(parameter.default, ParameterInfo) else None
+        option = next((d for d in (info.param_decls or ()) if d.startswith("--")), None) if info else None
+        own = info.parser if info is not None else None
+        parsers[name] = own or _plain_parser(hints.get(name), option or f"--{name.replace('_', '-')}")
+    return parsers
+
+
+def _plain_parser(annotation: Any, option: str) -> Callable[[Any], Any]:
     """The parser of an option without one of its own: whole numbers for ``int``, else as read."""
     import typing
 
     args = [a for a in typing.get_args(annotation) if a is not type(None)]
     base = args[0] if typing.get_origin(annotation) in (typing.Union, list) and args else annotation
-    option = next((o for o in getattr(param, "opts", ()) if o.startswith("--")), param.name)
     if base is int:
         return whole_number(option, -(1 << 62))  # every option of arbo's own has its parser; a safety net
     if isinstance(base, type) and issubclass(base, Enum):
@@ -108,16 +141,20 @@ def _plain_parser(annotation: Any, param: Any) -> Callable[[Any], Any]:
     return lambda value: value
 
 
-def _tidy(params: list) -> list:
-    """Show flags without a type and arguments by their metavar only; coerce values without pydantic."""
+def _tidy(params: list, parsers: dict[str, Callable[[Any], Any]] | None = None) -> list:
+    """Show flags without a type and arguments by their metavar only; read each value with its
+    parser in ``parsers`` (by name; as read without one), never with pydantic."""
     for param in params:
-        if isinstance(param, _TyperParameter) and param._runtime_param is None:
-            descriptor = param.type_descriptor
-            param._runtime_param = _ParserRuntime(descriptor.parameter_info, descriptor.annotation)
-        if isinstance(param, TyperArgument) and not isinstance(param, _NamedArgument):
+        if isinstance(param, (_NamedArgument, _ParsedOption)):
+            continue
+        if isinstance(param, TyperArgument):
             # typer builds its arguments itself and has no setting for their type column
             param.__class__ = _NamedArgument
-        elif getattr(param, "is_flag", False) and param.metavar is None:
+        elif isinstance(param, TyperOption):
+            param.__class__ = _ParsedOption
+        if isinstance(param, (_NamedArgument, _ParsedOption)):
+            param.parse = (parsers or {}).get(param.name, _as_read)
+        if getattr(param, "is_flag", False) and param.metavar is None:
             param.metavar = ""
     return params
 
@@ -162,10 +199,13 @@ def _report_usage(error: Exception) -> None:
 
 
 class ArboCommand(TyperCommand):
-    """A command whose help shows metavars a player reads."""
+    """A command whose help shows metavars a player reads, and whose values its parsers read."""
+
+    #: The parsers of the command's parameters, by name (ArboApp.command sets them).
+    parsers: dict[str, Callable[[Any], Any]] = {}
 
     def get_params(self, ctx: Any) -> list:
-        return _tidy(super().get_params(ctx))
+        return _tidy(super().get_params(ctx), self.parsers)
 
 
 class LazyCommands(MutableMapping):
@@ -253,5 +293,10 @@ class ArboApp(typer.Typer):
     """A typer app whose commands are ArboCommands unless told otherwise."""
 
     def command(self, *args: Any, **kwargs: Any) -> Any:
-        kwargs.setdefault("cls", ArboCommand)
-        return super().command(*args, **kwargs)
+        cls = kwargs.pop("cls", ArboCommand)
+
+        def register(function: Callable[..., Any]) -> Any:
+            parsed = type(cls.__name__, (cls,), {"__module__": cls.__module__, "parsers": parsers_of(function)})
+            return super(ArboApp, self).command(*args, cls=parsed, **kwargs)(function)
+
+        return register

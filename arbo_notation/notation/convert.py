@@ -459,7 +459,44 @@ def loads_json(text: str, file: str = "<json>") -> list[GameRecord]:
         raise NotationError("not valid JSON: nested too deeply", file=file) from None
     except ValueError as exc:  # a number of more digits than int() reads
         raise NotationError(f"not valid JSON: {exc}", file=file) from None
+    if _SURROGATE_ESCAPE.search(text):
+        _refuse_lone_surrogates(text, file)
     return games_from_data(data, file)
+
+
+#: A JSON escape of half a UTF-16 pair (``\ud800``): JSON reads it, but alone it is no character
+#: and no UTF-8 text can hold it.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def _refuse_lone_surrogates(text: str, file: str) -> None:
+    """NotationError at the first escape of half a UTF-16 pair that has not its other half."""
+    matches = list(_SURROGATE_ESCAPE.finditer(text))
+    index = 0
+    while index < len(matches):
+        here = matches[index]
+        high = here.group()[3].lower() in "89ab"
+        following = matches[index + 1] if index + 1 < len(matches) else None
+        if high and following is not None and following.start() == here.end() and \
+                following.group()[3].lower() in "cdef":
+            index += 2  # a pair: one character
+            continue
+        if _escaped_backslash(text, here.start()):
+            index += 1  # '\\ud800': a backslash, then letters
+            continue
+        line = text.count("\n", 0, here.start()) + 1
+        line_start = text.rfind("\n", 0, here.start()) + 1
+        source = text[line_start:].split("\n", 1)[0]
+        raise NotationError(f"not valid JSON text: {here.group()} is half of a UTF-16 pair, alone: no character",
+                            file=file, line=line, column=here.start() - line_start + 1, source_line=source)
+
+
+def _escaped_backslash(text: str, at: int) -> bool:
+    """Whether the backslash at ``at`` is itself escaped (an odd run of backslashes before it)."""
+    run = 0
+    while at - run - 1 >= 0 and text[at - run - 1] == "\\":
+        run += 1
+    return run % 2 == 1
 
 
 class _Dumper(yaml.SafeDumper):
@@ -467,6 +504,19 @@ class _Dumper(yaml.SafeDumper):
 
     def ignore_aliases(self, data: object) -> bool:
         return True
+
+
+#: Line breaks besides LF that YAML folds into a space in a plain or single-quoted text, and that
+#: its double-quoted style writes as escapes (\N, \L, \P): a text holding one is written so.
+_FOLDED_BREAKS = re.compile("[\r\x85\u2028\u2029]")
+
+
+def _represent_text(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
+    style = '"' if _FOLDED_BREAKS.search(text) else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
+
+
+_Dumper.add_representer(str, _represent_text)
 
 
 _END_MAPPING, _END_SEQUENCE = object(), object()

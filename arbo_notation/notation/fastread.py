@@ -53,6 +53,8 @@ _REVEAL = re.compile(rf"{REVEAL_WORD}[ \t]+{_NAME}(?:[ \t]+{_CARD})*{_LINE_END}"
 _SCORE = rf"{_NAME}[ \t]+{POINTS}"
 _RESULT = re.compile(rf"{RESULT_WORD}[ \t]+(?:\*|{_SCORE}(?:{SCORE_SEP}{_SCORE})*){_LINE_END}")
 _SPACE = re.compile(r"[ \t\n]*+")
+#: A run of comments, as _TURN takes them before a turn: where it ends, no turn follows it.
+_COMMENT_RUN = re.compile(rf"(?:{_COMMENT}[ \t\n]*+)*+")
 _BRACE = re.compile(r"\{[^}]*\}")
 _LINE_COMMENT = re.compile(LINE_COMMENT)
 _OPEN = re.compile(r"---[ \t]*\n")
@@ -193,13 +195,16 @@ class _Body:
         result: tuple[str, int, int] | None = None
         result_comments: list = []
         pos = self.pos
+        # The end of a run of comments that no turn follows: inside it no turn is looked for
+        # again (each comment of 200,000 after the last turn would look over all that follow it).
+        no_turn_before = 0
         while True:
             pos = _SPACE.match(text, pos).end()  # type: ignore[union-attr]  (it matches the empty string)
             if pos >= size:
                 break
             c = text[pos]
             frame = stack[-1]
-            if phase == _MOVES and c not in "()":
+            if phase == _MOVES and c not in "()" and pos >= no_turn_before:
                 turn = _TURN.match(text, pos)
                 if turn is not None:
                     if make.positions:
@@ -207,6 +212,8 @@ class _Body:
                     turns, pos = make.turns(turn, text, pos, self.line, self.line_start)
                     frame.runs.append(build.Run(turns))
                     continue
+                if c == "{" or c == ";":
+                    no_turn_before = _COMMENT_RUN.match(text, pos).end()  # type: ignore[union-attr]
             if c == "{" or c == ";":
                 m = (_BRACE if c == "{" else _LINE_COMMENT).match(text, pos)
                 if m is None:

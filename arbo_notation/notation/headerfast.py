@@ -93,21 +93,24 @@ def _compiled_on_first_use(pattern: str) -> Callable[[], re.Pattern[str]]:
 _NONSPACE = r"[^\x00-\x20\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]"
 _QUOTED_CHAR = rf"""(?!["'\\])(?: |{_NONSPACE})"""  # a quoted string stays on one line
 _ESCAPED = r"""\\(?:[0abtnvfre"\\NL_P]|x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8})"""
-_DOUBLE = f"\"(?:{_QUOTED_CHAR}|'|{_ESCAPED})*\""
-_SINGLE = rf"""'(?:{_QUOTED_CHAR}|["\\]|'')*'"""
+# The repetitions are possessive (*+): each character of a quoted string or a plain scalar is
+# taken once, for good, so a 16 MB value is matched in constant memory (a plain * kept a
+# backtracking point per character: 150 bytes each, 2 GB for the value).
+_DOUBLE = f"\"(?:{_QUOTED_CHAR}|'|{_ESCAPED})*+\""
+_SINGLE = rf"""'(?:{_QUOTED_CHAR}|["\\]|'')*+'"""
 _FLOW_PLAIN = r"[A-Za-z0-9_][A-Za-z0-9_ .'/()+-]*"  # as the writer's flow_scalar: no ',[]{}:#'
 # Atomic, as YAML's scanner takes a scalar whole (and so failing matches do not backtrack for ages).
 _FLOW_ITEM = f"(?>{_DOUBLE}|{_SINGLE}|{_FLOW_PLAIN})"
 _FLOW_PAIR = f"{_FLOW_ITEM} *: +{_FLOW_ITEM}"
 _SEP = "[ \n]*,[ \n]*"  # continuation lines are joined with '\n', their indentation dropped
-_FLOW_LIST = _compiled_on_first_use(rf"\[[ \n]*(?:{_FLOW_ITEM}(?:{_SEP}{_FLOW_ITEM})*[ \n]*)?\]\Z")
-_FLOW_MAP = _compiled_on_first_use(rf"\{{[ \n]*(?:{_FLOW_PAIR}(?:{_SEP}{_FLOW_PAIR})*[ \n]*)?\}}\Z")
+_FLOW_LIST = _compiled_on_first_use(rf"\[[ \n]*(?:{_FLOW_ITEM}(?:{_SEP}{_FLOW_ITEM})*+[ \n]*)?\]\Z")
+_FLOW_MAP = _compiled_on_first_use(rf"\{{[ \n]*(?:{_FLOW_PAIR}(?:{_SEP}{_FLOW_PAIR})*+[ \n]*)?\}}\Z")
 _FLOW_ITEMS = _compiled_on_first_use(_FLOW_ITEM)
 _FLOW_PAIRS = _compiled_on_first_use(f"({_FLOW_ITEM}) *: +({_FLOW_ITEM})")
 # A one-line plain scalar in block context, as PyYAML's scanner takes it: no indicator first
 # (but '-', '?' or ':' before a non-space), no ': ' or ':' last, no ' #' (a comment).
 _BLOCK_PLAIN = _compiled_on_first_use(rf"""(?:(?![-?:,\[\]{{}}#&*!|>'"%@`]){_NONSPACE}|[-?:](?={_NONSPACE}))"""
-                                        rf"(?:(?!:){_NONSPACE}|:(?={_NONSPACE})| +(?=[^ #]))*\Z")
+                                        rf"(?:(?!:){_NONSPACE}|:(?={_NONSPACE})| +(?=[^ #]))*+\Z")
 _QUOTED = _compiled_on_first_use(rf"(?:{_DOUBLE}|{_SINGLE})\Z")
 _TOP_KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_]*):(?: |\Z)")  # the value: the rest of the line
 _ENTRY_KEY = _compiled_on_first_use(rf"( *)({_DOUBLE}|{_SINGLE}|[A-Za-z_]{NAME_CHAR}*):(?: |\Z)")
@@ -220,9 +223,9 @@ def _flow_map(text: str, as_text: bool = False) -> Any:
     for key_token, value_token in _FLOW_PAIRS().findall(text):
         key = _scalar(key_token)
         value = _scalar(value_token, as_text and isinstance(key, str))  # as the careful reader's paths
-        if key is _NO or value is _NO or len(key_token) > _MAX_KEY:
-            return _NO
-        out[key] = value  # a repeated key: the last value, at the first place, as PyYAML does
+        if key is _NO or value is _NO or len(key_token) > _MAX_KEY or key in out:
+            return _NO  # a repeated key: an error the careful reader reports where it stands
+        out[key] = value
     return out
 
 

@@ -35,7 +35,9 @@ from ..lexicon import SPECIES
 MAX_PLAYERS = 4
 _CARDISH_RE = re.compile(rf"({SPECIES})([0-9]+)\Z")
 _TOP_KEYS = ("species", "players")
-_OPTIONAL_TOP_KEYS = ("game_over",)  # false: taken before the end of the game
+# game_over false: taken before the end of the game; knowledge: what a point of view knows there
+# (`arbo state --json` writes it, scoring does not read it)
+_OPTIONAL_TOP_KEYS = ("game_over", "knowledge")
 _PLAYER_KEYS = ("name", "trees", "hand", "hidden")  # hidden: unseen cards (`arbo state --json`)
 
 

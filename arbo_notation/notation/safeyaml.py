@@ -2,7 +2,8 @@
 
 ``yaml.safe_load`` alone is not enough for input from anyone: aliases let 350 bytes expand past a
 gigabyte ("billion laughs") or refer to themselves (data no writer can write back); deep nesting
-makes PyYAML's C composer crash the interpreter and the writers hit RecursionError; and a tagged
+makes PyYAML's C composer crash the interpreter (or, from PyYAML 6.0.4, libyaml refuse it in its own
+words, at a column of its own) and the writers hit RecursionError; and a tagged
 scalar it cannot build (``!!int ""``, ``!!bool x``) raises IndexError or KeyError rather than a
 YAMLError. ``load_yaml`` composes the document itself from the parser's events, refusing anchors,
 aliases and nesting deeper than a bound as it goes, then builds it with the safe constructor; any
@@ -38,6 +39,11 @@ SAFE_LOADER: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _STR = "tag:yaml.org,2002:str"
 _NULL = "tag:yaml.org,2002:null"
 _TAG_PREFIX = "tag:yaml.org,2002:"
+#: Merge keys ('<<: {...}' copies one mapping into another, so what is read is not what is written
+#: where it stands): refused where they stand.
+_MERGE = "tag:yaml.org,2002:merge"
+#: Binary data: the safe constructor decodes it leniently, skipping whatever is not base64.
+_BINARY = "tag:yaml.org,2002:binary"
 
 class YamlFault(ArboError):
     """YAML that the parser reads but that cannot be taken: the message and, 0-based, where."""
@@ -62,7 +68,15 @@ def load_yaml(text: str, *, what: str, max_depth: int, text_at: Callable[[tuple[
     reader = loader(text)  # the pure-Python reader checks the characters here: a YAMLError
     try:
         composer = _Composer(reader, what, max_depth, text_at)
-        node = composer.document()
+        try:
+            node = composer.document()
+        except yaml.MarkedYAMLError as error:
+            if loader is yaml.SafeLoader or not _refused_nesting(error):
+                raise
+            # libyaml (0.2.6 and after) refuses a nesting of 1000 itself, while scanning ahead of
+            # the events our composer bounds: the pure reader, which scans no further than it
+            # must, meets our bound first and says where, in our words.
+            return load_yaml(text, what=what, max_depth=max_depth, text_at=text_at, loader=yaml.SafeLoader)
         if node is None:
             return None
         try:
@@ -73,6 +87,11 @@ def load_yaml(text: str, *, what: str, max_depth: int, text_at: Callable[[tuple[
             raise _construction_fault(node, error, composer.tagged) from None
     finally:
         reader.dispose()
+
+
+def _refused_nesting(error: yaml.MarkedYAMLError) -> bool:
+    """Whether the error is the C scanner's own refusal of deep nesting (flow or block)."""
+    return "nesting depth" in (error.problem or "")
 
 
 def deeper_than(value: Any, limit: int) -> bool:
@@ -148,11 +167,12 @@ class _Composer:
                                          event)
                     node = self.collection(event)
                 if stack:
+                    self.refuse_repeated_key(stack, node, event)
                     self.attach(stack[-1], node)
                 else:
                     root = node
                 if isinstance(event, CollectionStartEvent):
-                    stack.append([node, path, None])
+                    stack.append([node, path, None, {} if isinstance(node, MappingNode) else None])
             else:  # the end of the innermost open collection
                 finished = stack.pop()[0]
                 finished.end_mark = event.end_mark
@@ -166,12 +186,28 @@ class _Composer:
         """The path of the next value: under its key for a mapping's value, None elsewhere."""
         if not stack:
             return ()
-        node, path, key = stack[-1]
+        node, path, key, _ = stack[-1]
         if path is None or not isinstance(node, MappingNode) or key is None:
             return None
         if key.tag != _STR or not isinstance(key, ScalarNode):
             return None
         return (*path, key.value)
+
+    def refuse_repeated_key(self, stack: list[list[Any]], node: Node, event: Any) -> None:
+        """A YamlFault at a mapping's key met before in the same mapping (PyYAML keeps the last value
+        silently: ``{Ana: 99, Ben: 7, Ana: 21}`` would read as Ana 21), plain or written ``? key``."""
+        frame = stack[-1]
+        if frame[3] is None or frame[2] is not None:  # not a mapping, or this node is a value
+            return
+        if not isinstance(node, ScalarNode):
+            return  # a list or mapping as a key: the constructor refuses it
+        key = (node.tag, node.value)
+        if key not in frame[3]:
+            frame[3][key] = True
+            return
+        the = "the " + self.what.split(" ", 1)[1] if self.what.startswith(("a ", "an ")) else self.what
+        where = "" if len(stack) == 1 else " in one mapping"
+        raise self.fault(f"{the} gives '{node.value}' twice{where}", event)
 
     @staticmethod
     def attach(frame: list[Any], node: Node) -> None:
@@ -191,6 +227,10 @@ class _Composer:
             plain = event.implicit[0] and event.tag is None
             if plain and tag != _NULL and path and self.text_at is not None and self.text_at(path):
                 tag = _STR
+        if tag == _MERGE:
+            raise self.fault(f"merge keys (<<) are not allowed in {self.what}", event)
+        if tag == _BINARY and not _is_base64(event.value):
+            raise self.fault(f"!!binary data in {self.what} must be base64 (A-Z, a-z, 0-9, +, /, = padding)", event)
         node = ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
         if event.tag is not None:
             self.tagged.add(id(node))
@@ -203,6 +243,18 @@ class _Composer:
         if tag is None or tag == "!":
             tag = self.reader.resolve(kind, None, event.implicit)
         return kind(tag, [], event.start_mark, None, flow_style=event.flow_style)
+
+
+def _is_base64(text: str) -> bool:
+    """Whether ``text`` (white space aside, as YAML folds it) is base64 with its padding."""
+    import base64
+    import binascii
+
+    try:
+        base64.b64decode("".join(text.split()), validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return True
 
 
 def _scalars(node: Node) -> Iterator[ScalarNode]:

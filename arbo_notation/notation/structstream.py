@@ -242,6 +242,8 @@ class _Buffer:
         if block is None:
             self.ended = True
             return False
+        if _HALF_PAIR.search(self.text[-5:] + block):
+            raise NotStreamable  # half a UTF-16 pair, maybe: loads_json says whether, and where
         self.text = self.text[self.pos:] + block
         self.pos = 0
         return True
@@ -334,6 +336,9 @@ def json_games(blocks: Iterable[str], file: str) -> Iterator[GameRecord]:
         source.expect("}")
     if source.skip() != "":
         raise NotStreamable
+
+
+_HALF_PAIR = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 # -- reading YAML --------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import functools
 import threading
 from typing import TYPE_CHECKING, Callable
 
-from ..errors import NotationError
+from ..errors import NotationError, capped, detached
 from . import build
 from .build import MAX_VARIATION_DEPTH
 from .grammar import GrammarMismatch, GrammarParser
@@ -180,7 +180,7 @@ def parse_game(part: str, file: str, line: int, source_line: Callable[[int], str
         try:
             games = parser.parse(part)
         except NotationError as exc:  # in the header: the body's faults are found all the same
-            errors = [exc] + faults_after_header(part, line, file, source_line)
+            errors = capped([detached(exc)] + faults_after_header(part, line, file, source_line))
         except _Fault as fault:
             errors = [NotationError(fault.message, file=file, line=fault.line, column=fault.column,
                                     source_line=source_line(fault.line))]

@@ -9,10 +9,11 @@ and what was found; docs/NOTATION.md ("Errors") shows them.
 
 from __future__ import annotations
 
+import bisect
 import re
 from typing import TYPE_CHECKING, Callable
 
-from ..errors import NotationError
+from ..errors import MAX_ERRORS_PER_GAME, NotationError, capped, detached
 from ..lexicon import (BRACE_COMMENT, CARD_END, CARD_SHAPE, GLYPH, HEADER_BLOCK, NAME_CHAR, NAME_SHAPE, RESULT_WORD,
                        REVEAL_WORD, SPECIES)
 from .build import MAX_VARIATION_DEPTH
@@ -106,9 +107,11 @@ class _Checker:
         self.stack: list[list[int]] = []  # [offset of '(', turns read in it]
         self.faulty_opens: set[int] = set()  # offsets of the '(' met on the rest of a faulty line
         self.cut_short = -1  # the end of the last line cut short (a fault at its end)
+        self.lines = _LineIndex(text)
+        self.dropped = 0  # faults past the first ones kept: counted, not kept
 
     def where(self, p: int) -> str:
-        line, column = _line_col(self.text, p)
+        line, column = self.lines.line_col(p)
         return f"line {line + self.first_line - 1} column {column}"
 
     def fail(self, pos: int, message: str) -> None:
@@ -116,7 +119,16 @@ class _Checker:
 
     def note(self, pos: int, message: str) -> None:
         """A fault the reading goes on after."""
-        self.faults.append(_Stop(pos, message))
+        self.keep(_Stop(pos, message))
+
+    def keep(self, fault: _Stop) -> None:
+        """Keep a fault: only the first ones by place are kept past a bound (all are counted), so a
+        line of 400,000 stray ')' costs no more memory than 4,000 faults."""
+        self.faults.append(fault)
+        if len(self.faults) >= 4 * MAX_ERRORS_PER_GAME:
+            self.faults.sort(key=lambda kept: kept.pos)
+            self.dropped += len(self.faults) - (MAX_ERRORS_PER_GAME + 1)
+            del self.faults[MAX_ERRORS_PER_GAME + 1:]
 
     def on_line(self, read: Callable[[int], int], p: int) -> int:
         """Read one part of a line with ``read``; at a fault in it, note the fault and skip the line.
@@ -127,8 +139,9 @@ class _Checker:
         try:
             return read(p)
         except _Stop as stop:
+            detached(stop)
             if not (self.continues_cut_line(p) and stop.pos <= _WORD_END.search(self.text, p).start()):
-                self.faults.append(stop)
+                self.keep(stop)
             end = self.after_line(stop.pos, stop.pos)
             if self.at_line_end(stop.pos):
                 self.cut_short = end
@@ -502,14 +515,33 @@ def _body_faults(chunk: str, first_line: int, file: str, source_line: Callable[[
     try:
         checker.run()
     except _Stop as stop:
-        checker.faults.append(stop)
+        checker.keep(detached(stop))
+    faults = sorted(checker.faults, key=lambda fault: fault.pos)
+    shown = faults[: MAX_ERRORS_PER_GAME + 1]  # one past the cap: where the ones left out start
     errors = []
-    for fault in sorted(checker.faults, key=lambda fault: fault.pos):
-        line, column = _line_col(chunk, fault.pos)
+    for fault in shown:
+        line, column = checker.lines.line_col(fault.pos)
         absolute = line + first_line - 1
         errors.append(NotationError(fault.message, file=file, line=absolute, column=column,
                                     source_line=source_line(absolute)))
-    return errors
+    return capped(errors, len(faults) + checker.dropped)
+
+
+class _LineIndex:
+    """Line and column of offsets in one text, each found in log time (counting the line breaks
+    before each of 100,000 faults again made a game's faults quadratic)."""
+
+    __slots__ = ("text", "starts")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts: list[int] | None = None
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        if self.starts is None:
+            self.starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
+        line = bisect.bisect_right(self.starts, offset)
+        return line, offset - self.starts[line - 1] + 1
 
 
 #: A line of a game's body: a header that holds one has lost its closing '---' line.

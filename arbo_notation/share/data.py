@@ -17,6 +17,7 @@ from ..replayer import Line, LinePath
 from ..report import winner_line
 from ..tree import GameTree
 from ..navigation import HIDDEN, Cursor, ReplayModel, seen_notation
+from ..knowledge import Knowledge, View
 
 #: A viewer who is no player (names start with a letter): sees no card another player drew from the deck.
 NOBODY = ""
@@ -50,7 +51,7 @@ def game_data(tree: GameTree, viewer: str | None = None) -> dict[str, Any]:
         views = available_views(model)
         perspective = tree.record.header.perspective
         default = perspective if perspective in views else None
-    builder = _Builder(model, viewer)
+    builder = _Builder(model, viewer, views)
     return {
         "index": tree.record.index,
         "title": _title(model),
@@ -69,6 +70,24 @@ def game_data(tree: GameTree, viewer: str | None = None) -> dict[str, Any]:
         "diagnostics": [d.message for d in tree.diagnostics],
         "valid": tree.valid,
         "result": _result(tree),
+    }
+
+
+def knowledge_data(known: Knowledge) -> dict[str, Any]:
+    """What one view knows at a position, for the page: each hand as shown, the unseen values by
+    species, and each player's right to score each species ([status, low, high], seat order)."""
+    unseen = known.unseen_by_species()
+    species = list(dict.fromkeys(code for (_, code) in known.rights))
+    return {
+        "view": str(known.view),
+        "deck": known.deck_size,
+        "inHands": sum(hand.unknown for hand in known.hands.values()),
+        "hands": [list(hand.shown()) for hand in known.hands.values()],
+        "unseen": [[code, [card.value for card in unseen.get(code, ())]] for code in species],
+        "rights": [
+            [code, [[(r := known.right(p, code)).status.value, r.low, r.high] for p in known.players]]
+            for code in species
+        ],
     }
 
 
@@ -94,9 +113,10 @@ def _texts(comments: tuple[Comment, ...]) -> list[str]:
 class _Builder:
     """Walks every position of a model once, numbering positions and score sheets."""
 
-    def __init__(self, model: ReplayModel, viewer: str | None) -> None:
+    def __init__(self, model: ReplayModel, viewer: str | None, views: list[str | None]) -> None:
         self.model = model
         self.viewer = viewer
+        self.views = views
         self.positions: list[dict[str, Any]] = []
         self.position_id: dict[Cursor, int] = {}
         self.sheets: list[dict[str, Any]] = []
@@ -166,6 +186,10 @@ class _Builder:
                 "problems": list(notes.problems),
                 "warnings": list(notes.warnings),
             },
+            "known": {
+                view or "": knowledge_data(model.knowledge(cursor, View.of_seat(view) if view else View.record()))
+                for view in self.views
+            },
             "sheet": self.sheet(cursor, hidden=bool(views) and any(HIDDEN in v.hand for v in views)),
             "unscored": self.unscored(cursor, views),
         }
@@ -187,7 +211,7 @@ class _Builder:
         reason = self.model.unscored_reason(cursor)
         if reason:
             return reason
-        hidden = [view.name for view in views if view.hand_hidden]
+        hidden = [view.name for view in views if HIDDEN in view.hand]
         if hidden:
             return f"cannot score here: {self.viewer}'s view hides the other hands"
         return ""

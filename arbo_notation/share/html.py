@@ -127,9 +127,10 @@ PAGE = """<!DOCTYPE html>
 <div class="where" aria-live="polite"><span id="status"></span><span id="deck"></span></div>
 <div class="options">
 <button type="button" id="score-here" aria-pressed="false" title="Score as if the game ended here (s)">Score here</button>
+<button type="button" id="knowledge-toggle" aria-pressed="false" title="What the view knows: unseen cards, rights to score (k)">Knowledge</button>
 <label id="view-field">View <select id="view"></select></label>
 </div>
-<div class="keys"><kbd>&larr;</kbd> <kbd>&rarr;</kbd> turns, <kbd>Home</kbd> <kbd>End</kbd> ends of the line, <kbd>v</kbd> variations, <kbd>Esc</kbd> leave a variation, <kbd>s</kbd> scoring</div>
+<div class="keys"><kbd>&larr;</kbd> <kbd>&rarr;</kbd> turns, <kbd>Home</kbd> <kbd>End</kbd> ends of the line, <kbd>v</kbd> variations, <kbd>Esc</kbd> leave a variation, <kbd>s</kbd> scoring, <kbd>k</kbd> knowledge</div>
 </div>
 <div id="board" aria-label="Arboretums"></div>
 <aside id="side">
@@ -137,6 +138,7 @@ PAGE = """<!DOCTYPE html>
 <section id="moves-box"><h2>Moves</h2><ol id="moves"></ol></section>
 </aside>
 <section id="scoring" hidden></section>
+<section id="knowledge" hidden></section>
 <section id="final">
 <h2 id="final-title">Final position</h2>
 <div id="final-board"></div>

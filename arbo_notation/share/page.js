@@ -16,6 +16,7 @@
     view: null, // whose view: null for every hand the record knows
     scoring: false, // the scoring "as if the game ended here" asked for
     species: null, // the species whose paths the grids highlight (null: every scored path)
+    knowledge: false, // the knowledge panel shown
   };
 
   // -- small helpers --------------------------------------------------------------------------
@@ -317,6 +318,11 @@
     return turn.notation;
   }
 
+  function knownHere(at) {
+    // What the chosen view knows at this position (the engine's knowledge model), if the data has it.
+    return at.known ? at.known[ui.view === null ? "" : ui.view] || null : null;
+  }
+
   function handHidden(at, player) {
     return ui.view !== null && player !== ui.view && !at.over;
   }
@@ -338,6 +344,7 @@
     drawBoard($("board"), at, sheet, true);
     drawNotes(at);
     drawScoring(at);
+    drawKnowledge(at);
     markMove(at);
     writeFragment();
   }
@@ -390,8 +397,9 @@
       var hand = el("div", "hand");
       hand.appendChild(el("span", "label", "Hand"));
       var cards = el("span", "cards");
-      var hide = handHidden(at, player);
-      data.hand.forEach(function (code) {
+      var known = knownHere(at);
+      var hide = !known && handHidden(at, player);
+      (known ? known.hands[seat] : data.hand).forEach(function (code) {
         cards.appendChild(cardNode(hide ? HIDDEN : code));
       });
       if (!data.hand.length) cards.appendChild(el("span", "empty", "(empty)"));
@@ -517,6 +525,56 @@
     panel.appendChild(sheetTable(sheet, true));
     panel.appendChild(el("p", "verdict", sheet.verdict));
     panel.appendChild(el("p", "hint", "Pick a species to see its paths on the grids; pick it again to see every path."));
+  }
+
+  var MARKS = { certain: "✓", possible: "?", impossible: "✗" };
+
+  function drawKnowledge(at) {
+    var panel = $("knowledge");
+    var known = knownHere(at);
+    panel.hidden = !ui.knowledge || !known;
+    $("knowledge-toggle").setAttribute("aria-pressed", ui.knowledge ? "true" : "false");
+    clear(panel);
+    if (panel.hidden) return;
+    panel.appendChild(el("h2", null, "What " + known.view + " knows"));
+    panel.appendChild(el("p", "hint", "Deck: " + plural(known.deck, "card") + " · unseen: " +
+      known.unseen.reduce(function (sum, entry) { return sum + entry[1].length; }, 0) +
+      " (" + known.inHands + " in hands)"));
+    var wrap = el("div", "table-wrap");
+    var table = el("table", "sheet knowledge");
+    var head = el("tr");
+    head.appendChild(el("th", "species-head", "Species"));
+    head.appendChild(el("th", null, "Unseen"));
+    ui.game.players.forEach(function (player) {
+      head.appendChild(el("th", "player-head", player));
+    });
+    var thead = el("thead");
+    thead.appendChild(head);
+    table.appendChild(thead);
+    var body = el("tbody");
+    known.rights.forEach(function (entry, number) {
+      var code = entry[0];
+      var row = el("tr", "species-row");
+      var name = el("th", "species-name");
+      name.appendChild(el("span", "chip sp-" + code, code));
+      name.appendChild(el("span", null, " " + speciesName(code)));
+      row.appendChild(name);
+      row.appendChild(el("td", "unseen", known.unseen[number][1].join(" ") || "-"));
+      entry[1].forEach(function (right) {
+        var span = right[1] === right[2] ? String(right[1]) : right[1] + " to " + right[2];
+        row.appendChild(el("td", "right-" + right[0], MARKS[right[0]] + " " + span));
+      });
+      body.appendChild(row);
+    });
+    table.appendChild(body);
+    wrap.appendChild(table);
+    panel.appendChild(wrap);
+    panel.appendChild(el("p", "hint", "The right to score each species: ✓ certain, ? possible, ✗ impossible, with the range of the hand sum."));
+  }
+
+  function toggleKnowledge() {
+    ui.knowledge = !ui.knowledge;
+    show();
   }
 
   function sheetTable(sheet, live) {
@@ -651,6 +709,7 @@
       v: toggleVariation,
       Escape: leaveVariation,
       s: toggleScoring,
+      k: toggleKnowledge,
     };
     var action = actions[event.key];
     if (action) {
@@ -672,6 +731,7 @@
     $("forward").addEventListener("click", next);
     $("end").addEventListener("click", end);
     $("score-here").addEventListener("click", toggleScoring);
+    $("knowledge-toggle").addEventListener("click", toggleKnowledge);
     $("view").addEventListener("change", function (event) {
       ui.view = event.target.value === "" ? null : event.target.value;
       buildMoveList();

@@ -7,7 +7,6 @@ from the record (player names, the title) is escaped as XML text.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 from xml.sax.saxutils import escape, quoteattr
@@ -15,6 +14,7 @@ from xml.sax.saxutils import escape, quoteattr
 from ..engine.cards import Card, Coord
 from ..engine.scoring import ScoreSheet
 from ..engine.state import Game
+from ..errors import visible
 from .palette import HIDDEN_FILL, HIDDEN_INK, Colour, species_colours
 
 CELL = 46  # a card on the grid
@@ -47,16 +47,15 @@ text {{ font-family: {FONT}; }}
 .dim {{ opacity: 0.3; }}
 """
 
-_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-
-
 def xml_text(text: str) -> str:
-    """Text as XML character data: escaped, and the characters XML cannot hold replaced."""
-    return escape(_NOT_XML.sub("\ufffd", text))
+    """Text as XML character data: escaped, and every character that is not printable (those XML
+    cannot hold, bidirectional controls that would reorder what follows) made visible as its
+    escape, as a terminal shows it (errors.visible)."""
+    return escape(visible(text))
 
 
 def _attr(text: str) -> str:
-    return quoteattr(_NOT_XML.sub("\ufffd", text))
+    return quoteattr(visible(text))
 
 
 def _width_of(text: str, size: float) -> float:
@@ -321,8 +320,9 @@ def render_diagram(diagram: Diagram) -> str:
 
 
 def seats_of(game: Game, *, hidden: Iterable[str] = (), marked: Mapping[str, Coord] | None = None,
-             only: str | None = None) -> tuple[Seat, ...]:
-    """The panels of a position: every player (or ``only`` one), hands in ``hidden`` as unseen cards."""
+             only: str | None = None, hands: Mapping[str, tuple[str, ...]] | None = None) -> tuple[Seat, ...]:
+    """The panels of a position: every player (or ``only`` one), hands in ``hidden`` as unseen cards
+    (or each hand as ``hands`` shows it: a point of view's knowledge)."""
     hidden = set(hidden)
     marked = marked or {}
     seats = []
@@ -330,7 +330,9 @@ def seats_of(game: Game, *, hidden: Iterable[str] = (), marked: Mapping[str, Coo
         if only is not None and player != only:
             continue
         view = game.hand(player)
-        if player in hidden:
+        if hands is not None:
+            hand = hands[player]
+        elif player in hidden:
             hand: tuple[str, ...] = (HIDDEN,) * len(view)
         else:
             hand = tuple(str(c) for c in view.known) + (HIDDEN,) * view.hidden

@@ -20,9 +20,11 @@ from textual.widgets import DataTable, Input, Label, Static
 
 from ..engine.cards import species_name
 from ..engine.scoring import ScoreSheet, SpeciesScore
+from ..errors import visible
 from ..files import write_atomic
 from ..gcpause import freeze_long_lived, thaw_long_lived
 from ..navigation import Cursor, Notes, ReplayModel, scored_cells
+from .knowledge import KnowledgePanel
 from .widgets import (
     ArboretumGrid,
     KeyBar,
@@ -46,6 +48,7 @@ KEYS_HELP = """\
 
 [b]Showing[/b]
   p           whose view: all hands, or one player's (the others' hidden)
+  k           what the view knows: unseen cards by species, rights to score
   d           whole discard piles, or only their top cards
   m           show or hide the move list and notes
   s           the scoring (at any time: as if the game ended there)
@@ -65,6 +68,7 @@ KEYS = [
     Binding("escape", "leave", "Leave var.", show=False, priority=True),
     Binding("p", "perspective", "View", priority=True),
     Binding("s", "scoring", "Score", priority=True),
+    Binding("k", "knowledge", "Known", priority=True),
     Binding("d", "piles", "Piles", priority=True),
     Binding("m", "side", "Moves", priority=True),
     Binding("question_mark", "help", "Help", key_display="?", priority=True),
@@ -92,7 +96,7 @@ def key_hints(keep: dict[str, int], described: dict[str, str] | None = None) -> 
 MAIN_KEYS = key_hints(
     {
         "previous": 0, "next": 0, "goto": 4, "variation": 1, "perspective": 2, "scoring": 1,
-        "piles": 3, "side": 2, "screenshot": 5, "help": 0, "quit": 0,
+        "knowledge": 3, "piles": 3, "side": 2, "screenshot": 5, "help": 0, "quit": 0,
     }
 )
 SCORING_KEYS = key_hints({"previous": 0, "scoring": 0, "help": 0, "quit": 0}, {"previous": "Back", "scoring": "Board"})
@@ -243,11 +247,11 @@ class ScoringScreen(Screen[None]):
         when = f"after turn {model.turns_played}"
         if not state.is_over:
             when += " (as if the game ended here)"
-        yield Static(Text(f"Scoring {when} · {model.title()}"), id="score-title")
+        yield Static(Text(f"Scoring {when} · {visible(model.title())}"), id="score-title")
         with VerticalScroll(id="score-body"):
             sheet = self.sheet
             if sheet is None:
-                yield Static(Text(model.unscored_reason() or "this position cannot be scored"), id="unscored")
+                yield Static(Text(visible(model.unscored_reason() or "this position cannot be scored")), id="unscored")
             else:
                 yield self._table(sheet)
                 yield Static(Text(self._winner(sheet)), id="winner")
@@ -306,18 +310,18 @@ class ScoringScreen(Screen[None]):
 
 def turn_line(notes: Notes) -> Text:
     """The current turn in one line, for narrow screens where the notes panel is hidden."""
-    text = Text(notes.heading, style="bold")
+    text = Text(visible(notes.heading), style="bold")
     if notes.glyphs:
-        text.append(" " + " ".join(notes.glyphs), style="bold yellow")
+        text.append(visible(" " + " ".join(notes.glyphs)), style="bold yellow")
     if notes.in_variation:
-        text.append(f" · {notes.in_variation}", style="cyan")
+        text.append(visible(f" · {notes.in_variation}"), style="cyan")
     comments = notes.variation_before + notes.before + notes.after + notes.variation_after
     if comments:
-        text.append(" · " + " ".join(c.text.strip() for c in comments), style="italic")
+        text.append(visible(" · " + " ".join(c.text.strip() for c in comments)), style="italic")
     if notes.variations_here:
         text.append(f" · v: {notes.variations_here} variation{'s' if notes.variations_here > 1 else ''}", style="cyan")
     for problem in notes.problems:
-        text.append(f" · ✗ {problem}", style="bold red")
+        text.append(visible(f" · ✗ {problem}"), style="bold red")
     text.no_wrap = True
     text.overflow = "ellipsis"
     return text
@@ -338,10 +342,12 @@ class ReplayApp(App[None]):
     cursor: var[Cursor] = var(Cursor(), init=False)
     perspective: var[str | None] = var(None, init=False)
     full_piles: var[bool] = var(False, init=False)
+    knowledge_shown: var[bool] = var(False, init=False)
 
-    def __init__(self, model: ReplayModel, *, screenshot_dir: str | Path = ".") -> None:
+    def __init__(self, model: ReplayModel, *, screenshot_dir: str | Path = ".", knowledge: bool = False) -> None:
         super().__init__()
         self.model = model
+        self._knowledge_at_start = knowledge
         self.screenshot_dir = Path(screenshot_dir)
         self.set_reactive(ReplayApp.cursor, model.cursor)
         self.set_reactive(ReplayApp.perspective, model.perspective)
@@ -358,6 +364,7 @@ class ReplayApp(App[None]):
             with Grid(id="board", classes=f"players-{len(model.players)}"):
                 for seat, player in enumerate(model.players):
                     yield PlayerPanel(player, model.species, id=f"p{seat}")
+            yield KnowledgePanel(id="knowledge")
             with Vertical(id="side"):
                 yield MoveList(model.rows(), id="moves")
                 with VerticalScroll(id="notes-box"):
@@ -374,6 +381,11 @@ class ReplayApp(App[None]):
         self._moves = self.query_one(MoveList)
         self._notes_box = self.query_one("#notes-box", VerticalScroll)
         self.query_one("#notes-box").border_title = "Notes"
+        self._knowledge = self.query_one(KnowledgePanel)
+        self._board = self.query_one("#board", Grid)
+        if self._knowledge_at_start:
+            self.set_reactive(ReplayApp.knowledge_shown, True)
+            self._board.display, self._knowledge.display = False, True
         self._show()
         # Once every position is built and the screen painted, what exists lives as long as the app
         # (gcpause.freeze_long_lived).
@@ -385,7 +397,7 @@ class ReplayApp(App[None]):
     def _title_text(self) -> Text:
         text = Text("arbo replay", style="bold")
         text.append("  │  ", style="dim")
-        text.append(self.model.title())
+        text.append(visible(self.model.title()))
         return text
 
     # -- showing the cursor -----------------------------------------------------------------
@@ -398,7 +410,7 @@ class ReplayApp(App[None]):
         status = model.status()
         if status != self._status_text:
             self._status_text = status
-            self._status.update(Text(status), layout=False)
+            self._status.update(Text(visible(status)), layout=False)
         notes = model.notes()
         turn_text = turn_line(notes)
         if turn_text != self._turn_text:
@@ -409,6 +421,12 @@ class ReplayApp(App[None]):
             if self._notes_box.scroll_y:
                 self._notes_box.scroll_home(animate=False)
         self._moves.current = model.row_index()
+        if self.knowledge_shown:
+            self._knowledge.show(model.knowledge(), model.species)
+
+    def watch_knowledge_shown(self, shown: bool) -> None:
+        self._board.display, self._knowledge.display = not shown, shown
+        self._show()
 
     def watch_cursor(self, cursor: Cursor) -> None:
         self.model.move_to(cursor)
@@ -498,6 +516,10 @@ class ReplayApp(App[None]):
         self.perspective = self.model.cycle_perspective()
         shown = self.perspective or "all hands"
         self.notify(f"view: {shown}", timeout=1.5)
+
+    def action_knowledge(self) -> None:
+        """Show the knowledge panel in place of the board, or the board again."""
+        self.knowledge_shown = not self.knowledge_shown
 
     def action_piles(self) -> None:
         self.full_piles = not self.full_piles

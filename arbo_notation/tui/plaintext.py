@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..board import render_game
+from ..board import knowledge_lines, render_game
+from ..errors import visible
 from ..notation.record import Comment, Turn
 from ..navigation import MAIN, Cursor, Line, ReplayModel, seen_notation
 
@@ -42,8 +43,15 @@ def _variation_lines(model: ReplayModel, path: tuple[tuple[int, int], ...], inde
         yield from _comments(line.variation.comments_after, inner)
 
 
-def plain_lines(model: ReplayModel, start: int = 0) -> Iterator[str]:
-    """The main line from the position after turn ``start`` to its end, then the scoring."""
+def plain_lines(model: ReplayModel, start: int = 0, *, knowledge: bool = False) -> Iterator[str]:
+    """The main line from the position after turn ``start`` to its end, then the scoring; with
+    ``knowledge``, what the view knows after each position (unseen cards, rights to score). Text
+    from the record (header fields, comments) has its unprintable characters made visible, so a
+    record cannot send the terminal commands."""
+    return (visible(line, "\n") for line in _plain_lines(model, start, knowledge=knowledge))
+
+
+def _plain_lines(model: ReplayModel, start: int = 0, *, knowledge: bool = False) -> Iterator[str]:
     from ..report import render_sheet
 
     main = model.lines[MAIN]
@@ -65,7 +73,10 @@ def plain_lines(model: ReplayModel, start: int = 0) -> Iterator[str]:
             yield from _comments(turn.comments_before + turn.comments_after)
             for number in range(len(turn.variations)):
                 yield from _variation_lines(model, ((index - 1, number),), "  ")
-        yield render_game(model.state_at(cursor), hidden_hands=model.hidden_hands(cursor))
+        yield render_game(model.state_at(cursor), hands=model.shown_hands(cursor))
+        if knowledge:
+            yield ""
+            yield from knowledge_lines(model.knowledge(cursor))
     if main.error is not None:
         yield ""
         yield f"== the replay stops: {main.error} =="

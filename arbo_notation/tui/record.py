@@ -15,7 +15,7 @@ from textual.binding import Binding
 from textual.containers import Grid, Horizontal
 from textual.widgets import Footer, Input, Static
 
-from ..errors import ArboError
+from ..errors import ArboError, visible
 from ..navigation import ReplayModel
 from ..recording import Accepted, Completions, EntryError, Phase, RecordingSession
 from .app import HelpScreen, ScoringScreen
@@ -192,7 +192,7 @@ class RecordApp(App[None]):
         header = session.header
         parts = [players, f"from {session.seat}'s seat" if session.seat else "as a referee",
                  session.path.name, *(x for x in (header.event, header.date) if x)]
-        text.append(" · ".join(parts))
+        text.append(visible(" · ".join(parts)))
         return text
 
     # -- showing the record -----------------------------------------------------------------
@@ -213,7 +213,7 @@ class RecordApp(App[None]):
         moves.set_rows(model.rows())
         moves.current = model.row_index()
         moves.scroll_to_highlight()
-        self.query_one("#status", Static).update(Text(self._status()))
+        self.query_one("#status", Static).update(Text(visible(self._status())))
 
     def _status(self) -> str:
         session = self.session
@@ -267,7 +267,7 @@ class RecordApp(App[None]):
         widget = self.query_one("#message", Static)
         widget.set_class(kind == "error", "-error")
         widget.set_class(kind == "ok", "-ok")
-        widget.update(Text(message))
+        widget.update(Text(visible(message, "\n")))
 
     def on_resize(self) -> None:
         self.call_after_refresh(self._show_choices)

@@ -24,6 +24,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..engine.cards import Card, Coord, species_name
+from ..errors import visible
 from ..navigation import GLYPH_MEANINGS, HIDDEN, Cursor, MoveRow, Notes, PlayerView, RowStatus
 
 #: Ten well-separated card colours, given to the species in the order the record lists them.
@@ -423,7 +424,7 @@ class PlayerPanel(Vertical):
         if old is None or old.to_move != view.to_move:
             # the title, not the border's colour: a style change would cost a new layout
             with self._border_line(top=True):
-                self.border_title = f"[b $accent]▶ {escape(view.name)}[/]" if view.to_move else escape(view.name)
+                self.border_title = f"[b $accent]▶ {escape(visible(view.name))}[/]" if view.to_move else escape(visible(view.name))
         if old is None or len(old.trees) != len(view.trees):
             trees = len(view.trees)
             with self._border_line(top=False):
@@ -506,9 +507,9 @@ class MoveList(OptionList):
             style = "bold red"
         elif row.status is RowStatus.UNREACHED:
             style = "dim strike"
-        text.append(row.notation, style=style)
+        text.append(visible(row.notation), style=style)
         if row.glyphs:
-            text.append(" " + " ".join(row.glyphs), style="bold yellow")
+            text.append(visible(" " + " ".join(row.glyphs)), style="bold yellow")
         if row.variations:
             text.append(f" +{row.variations}", style="cyan")
         if row.status is RowStatus.ERROR:
@@ -560,15 +561,15 @@ class NotesPanel(Static):
 
 def notes_text(notes: Notes) -> Text:
     text = Text()
-    text.append(notes.heading, style="bold")
+    text.append(visible(notes.heading), style="bold")
     if notes.glyphs:
         meanings = ", ".join(f"{g} {GLYPH_MEANINGS[g]}" if g in GLYPH_MEANINGS else g for g in notes.glyphs)
-        text.append(f"\n{meanings}", style="bold yellow")
+        text.append(visible(f"\n{meanings}", "\n"), style="bold yellow")
     if notes.in_variation:
-        text.append(f"\nIn {notes.in_variation}", style="cyan")
+        text.append(visible(f"\nIn {notes.in_variation}", "\n"), style="cyan")
     for comment in notes.variation_before + notes.before + notes.after + notes.variation_after:
         text.append("\n")
-        text.append(comment.text.strip(), style="italic")
+        text.append(visible(comment.text.strip(), "\n"), style="italic")
     if notes.variations_here:
         count = notes.variations_here
         text.append(
@@ -576,9 +577,9 @@ def notes_text(notes: Notes) -> Text:
             style="cyan",
         )
     for problem in notes.problems:
-        text.append(f"\n✗ {problem}", style="bold red")
+        text.append(visible(f"\n✗ {problem}", "\n"), style="bold red")
     for warning in notes.warnings:
-        text.append(f"\n! {warning}", style="yellow")
+        text.append(visible(f"\n! {warning}", "\n"), style="yellow")
     return text
 
 
@@ -589,7 +590,7 @@ def legend_text(species: tuple[str, ...]) -> Text:
         if number:
             text.append("  ")
         text.append(f" {code} ", style=styles[code])
-        text.append(f" {species_name(code)}")
+        text.append(visible(f" {species_name(code)}"))
     return text
 
 

@@ -1,0 +1,69 @@
+"""`arbo merge`: the records of one game made from different seats, joined into one record."""
+
+from __future__ import annotations
+
+from typing import List, Optional
+
+import typer
+
+from .common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, read_input
+
+
+def merge(
+    files: List[str] = typer.Argument(..., metavar="FILE...", help="The seat records of one game (two or more)."),
+    out: Optional[str] = typer.Option(None, "--out", "-o", metavar="OUT.arb", help="The file to write (default: standard output)."),
+) -> None:
+    """Join the records of one game made from different seats into one record.
+
+    Each seat's dealt hand and deck draws are taken from its record, and the records are checked
+    against each other turn by turn (the same turns, the same public cards, no card in two
+    places); comments and glyphs that not every record shares are kept, marked by whose they
+    were. All the seats of a game give the omniscient record. A file of several games is merged
+    game by game. A disagreement is an error naming both files and lines.
+
+    Examples:
+
+        arbo merge ana.arb ben.arb -o game.arb
+
+        arbo merge ana.arb ben.arb cleo.arb dev.arb referee.arb > table.arb
+    """
+    from ..errors import ArboError, NotationErrors
+    from ..merging import merge as merge_records
+    from ..notation.reading import parse
+    from ..notation.writer import format_games
+
+    if len(files) < 2:
+        fail("merge needs the records of two seats or more", EXIT_USAGE)
+    games = []
+    for path in files:
+        try:
+            text, name = read_input(path)
+            games.append(parse(text, name))
+        except NotationErrors as error:
+            for notation_error in error.errors:
+                echo_error(notation_error)
+            raise typer.Exit(EXIT_INVALID) from None
+        except ArboError as error:
+            fail(str(error))
+    counts = {len(g) for g in games}
+    if len(counts) != 1:
+        fail("the files hold different numbers of games: "
+             + ", ".join(f"{path}: {len(g)}" for path, g in zip(files, games)))
+    try:
+        merged = [merge_records(list(seats)) for seats in zip(*games)]
+        text = format_games(merged)
+    except ArboError as error:
+        fail(str(error))
+    if out is None or out == "-":
+        typer.echo(text, nl=False)
+        return
+    from ..files import write_atomic
+
+    try:
+        write_atomic(out, text)
+    except OSError as error:
+        fail(f"cannot write {out}: {error.strerror or error}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("merge", short_help="Join the records of one game made from different seats into one.")(merge)

@@ -1,0 +1,156 @@
+"""Hostile sizes: a record big in one way (broken turn lines, trailing comments, stray ')', '---'
+lines, a long header value or glyph run) is read in time linear in its size and memory bounded
+by it. Measured as growth, n against 2n within one run (CPU time, the best of three; traced
+memory), with margins wide enough for a busy machine: linear time doubles, quadratic quadruples."""
+
+from __future__ import annotations
+
+import time
+import tracemalloc
+
+import pytest
+from typer.testing import CliRunner
+
+from arbo_notation.checkfiles import check_pieces
+from arbo_notation.cli import app
+from arbo_notation.errors import MAX_ERRORS_PER_GAME
+from arbo_notation.notation.games import stream_games
+
+HEAD = "---\nplayers: [Ana, Ben]\nspecies: [Ca, Dw, Ja, Ma, Oa, Wi]\n---\n"
+FIRST = "1. Ana d d Ca1@0,0 /Oa5\n"
+runner = CliRunner()
+
+
+def hostile(kind: str, n: int) -> str:
+    if kind == "broken turn lines":
+        return HEAD + "".join(f"{i}. Ana x y zz\n" for i in range(1, n + 1))
+    if kind == "trailing comments":
+        return HEAD + FIRST + "{c}\n" * n
+    if kind == "stray )":
+        return HEAD + FIRST + ")" * n + "\n"
+    if kind == "--- lines":
+        return "---\n" * n
+    if kind == "long header value":
+        return HEAD.replace("---\n", f"---\nevent: {'x' * (n * 50)}\n", 1) + FIRST
+    if kind == "long glyph run":
+        return HEAD + "1. Ana d d Ca1@0,0 /Oa5 " + "!" * (n * 50) + "\n"
+    raise ValueError(kind)
+
+
+#: Sizes where the old quadratic paths already cost seconds (n = 8,000 trailing comments: 5 s).
+SIZES = {"broken turn lines": 8000, "trailing comments": 16000, "stray )": 64000, "--- lines": 4000,
+         "long header value": 8000, "long glyph run": 8000}
+
+
+def cpu(run) -> float:
+    best = float("inf")
+    for _ in range(3):
+        start = time.process_time()
+        run()
+        best = min(best, time.process_time() - start)
+    return max(best, 0.005)  # below a few ms the clock says little
+
+
+def check(text: str) -> None:
+    check_pieces("hostile.arb", stream_games([text]))
+
+
+@pytest.mark.parametrize("kind", SIZES)
+def test_check_time_grows_linearly(kind):
+    n = SIZES[kind]
+    small, big = hostile(kind, n), hostile(kind, 2 * n)
+    check(small)  # the first run imports the parser
+    ratio = cpu(lambda: check(big)) / cpu(lambda: check(small))
+    assert ratio < 3.2, f"{kind}: twice the input took {ratio:.1f} times the CPU time"
+
+
+@pytest.mark.parametrize("kind", ["broken turn lines", "trailing comments", "long header value"])
+@pytest.mark.parametrize("command", [("fmt",), ("convert", "--to", "json")])
+def test_fmt_and_convert_time_grows_linearly(tmp_path, kind, command):
+    n = SIZES[kind]
+    paths = []
+    for size in (n, 2 * n):
+        path = tmp_path / f"{size}.arb"
+        path.write_text(hostile(kind, size), encoding="utf-8")
+        paths.append(str(path))
+
+    def run(path: str):
+        return lambda: runner.invoke(app, [command[0], path, *command[1:]])
+
+    run(paths[0])()
+    ratio = cpu(run(paths[1])) / cpu(run(paths[0]))
+    assert ratio < 3.2, f"{kind}, {command[0]}: twice the input took {ratio:.1f} times the CPU time"
+
+
+@pytest.mark.parametrize("kind", ["long header value", "long glyph run", "broken turn lines", "--- lines"])
+def test_check_memory_is_bounded_by_the_input(kind):
+    n = SIZES[kind] // 2
+    peaks = []
+    for size in (n, 2 * n):
+        text = hostile(kind, size)
+        check(text)
+        tracemalloc.start()
+        try:
+            check(text)
+            peaks.append(tracemalloc.get_traced_memory()[1])
+        finally:
+            tracemalloc.stop()
+        assert peaks[-1] < (150 << 20) + 10 * len(text), f"{kind}: peak {peaks[-1] >> 20} MB"
+    assert peaks[1] < 3 * peaks[0] + (1 << 20), f"{kind}: peaks {peaks[0] >> 10} KB then {peaks[1] >> 10} KB"
+
+
+def test_at_most_a_thousand_syntax_errors_are_reported_for_a_game():
+    summary = check_pieces("g.arb", stream_games([hostile("broken turn lines", 1500)]))
+    assert len(summary.diagnostics) == MAX_ERRORS_PER_GAME + 1 == 1001
+    last = summary.diagnostics[-1]
+    assert last.message == "500 more syntax errors in this game, from here on, not shown (at most 1000 are reported a game)"
+    assert (last.line, last.column) == (1005, 15)  # where the first one left out stands
+    assert summary.diagnostics[-2].line == 1004
+
+
+def test_one_error_a_character_of_stray_parentheses_is_capped_too():
+    summary = check_pieces("g.arb", stream_games([hostile("stray )", 5000)]))
+    assert len(summary.diagnostics) <= MAX_ERRORS_PER_GAME + 1
+    assert summary.diagnostics[-1].message.endswith("(at most 1000 are reported a game)") or \
+        len(summary.diagnostics) < MAX_ERRORS_PER_GAME
+
+
+def test_kept_syntax_errors_keep_no_traceback():
+    from arbo_notation.errors import NotationErrors
+    from arbo_notation.notation.syntax import parse
+
+    with pytest.raises(NotationErrors) as raised:
+        parse("---\n" * 20, "g.arb")
+    for error in raised.value.errors:
+        assert error.__traceback__ is None and error.__context__ is None
+
+
+def test_a_long_header_value_is_read_in_memory_near_its_size():
+    from arbo_notation.notation.header import read_header
+
+    value = "x" * (1 << 20)
+    for text in (f"players: [Ana, Ben]\nspecies: [Ca, Dw, Ja, Ma, Oa, Wi]\nevent: {value}\n",
+                 f"players: [Ana, Ben]\nspecies: [Ca, Dw, Ja, Ma, Oa, Wi]\nevent: \"{value}\"\n"):
+        tracemalloc.start()
+        try:
+            assert read_header(text).event == value
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert peak < 12 * len(value), f"{peak >> 20} MB for a 1 MB value"  # it was 150 MB
+
+
+def test_export_refuses_a_page_too_big_to_use(tmp_path, monkeypatch):
+    import arbo_notation.cli.export as export
+
+    from pathlib import Path
+
+    sample = Path(__file__).resolve().parent.parent / "samples" / "annotated.arb"
+    out = tmp_path / "page.html"
+    monkeypatch.setattr(export, "MAX_PAGE_BYTES", 1 << 10)
+    refused = runner.invoke(app, ["export", str(sample), "--to", "html", "-o", str(out)])
+    assert refused.exit_code == 1 and not out.exists()
+    assert "more than a browser replays usably (at most 0.000976562 MB): export one game with --game" in refused.stderr
+    monkeypatch.undo()
+    done = runner.invoke(app, ["export", str(sample), "--to", "html", "-o", str(out)])
+    assert done.exit_code == 0 and out.stat().st_size < export.MAX_PAGE_BYTES
