@@ -14,7 +14,8 @@ from .engine.scoring import ScoreSheet
 from .engine.state import Game
 from .errors import ArboError, NotationErrors
 from .notation.record import GameRecord
-from .replayer import FileCheck, check_text, score_game
+from .gamecheck import FileCheck, check_text
+from .replayer import score_game
 from .sources import decode, read_text
 from .tree import GameTree, load_tree
 

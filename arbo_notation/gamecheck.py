@@ -3,21 +3,149 @@ with something to report, so that the findings are the same either way.
 
 A game in the plain canonical form is decoded by notation/plain.py, any other by the fast reader's
 moves (notation/fastread.py, no records built); either goes through the engine's fast path
-(replayer.plays_cleanly). A game that does not play cleanly, or that the fast readers are not sure
+(plays_cleanly, below). A game that does not play cleanly, or that the fast readers are not sure
 of, is read into records (by the fast reader, else by the grammar's parser, which names a syntax
-error) and replayed by replay_game, which says what is wrong.
+error) and replayed by replay_game, which says what is wrong. FileCheck is what a check of a
+text finds.
 """
 
 from __future__ import annotations
 
+import functools
+import operator
+from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
-from .errors import Diagnostic
+from .engine.scoring import PlayerPosition, score_totals
+from .engine.state import Game, KnownTurn
+from .errors import Diagnostic, RuleError
 from .notation import fastread
 from .notation.games import GameText, normalise, stream_games
-from .notation.plain import read_plain_body
+from .notation.plain import PlainGame, read_plain_body
 from .notation.reading import SourceLines, read_game_text
-from .replayer import FileCheck, GameReplay, plays_cleanly, replay_game
+from .replayer import (GameReplay, end_faults, game_for, replay_game, result_faults, result_line_faults, score_game,
+                       score_parts, table_faults)
+
+
+def plays_cleanly(plain: PlainGame) -> bool:
+    """Whether a plain game replays with no diagnostic at all, as replay_game would find: every
+    turn legal and numbered right, and no fault of its table or its end. Anything else is for
+    replay_game to report.
+
+    The table and the end are checked by the same checks as replay_game's (table_faults,
+    end_faults, result_faults); the turns by the engine's fast path. tests/test_gamecheck.py
+    holds the two ways equal on games wrong in each way, and on every sample and invalid file."""
+    header = plain.header
+    for _ in table_faults(header):
+        return False
+    try:
+        game = game_for(header)
+        if not _play_cleanly(game, plain.turns, plain.branches):
+            return False
+    except RuleError:
+        return False
+    claimed = plain.scores
+    if claimed is not None:
+        for _ in result_line_faults(header.players, claimed.items()):
+            return False
+    for _ in end_faults(game, plain.reveals, claimed):
+        return False
+    if game.is_over and not game.hidden_players():
+        hands = game.final_hands()
+        players = [PlayerPosition(p, game.arboretum(p), hands[p]) for p in game.players]
+        totals = score_totals(game.config.species, players)
+        explain = functools.partial(_explain_score, game)
+        for _ in result_faults(totals, claimed, header.result, explain):
+            return False
+    return True
+
+
+def _explain_score(game: Game, player: str) -> str:
+    return score_parts(score_game(game), player)
+
+
+def _play_cleanly(game: Game, turns: list[KnownTurn], branches: tuple = ()) -> bool:
+    """Play a line's turns for good, each of its variations from the position before the turn it
+    replaces (as replay_line): False at the first turn numbered wrong (replay_line's warning),
+    RuleError at the first that is illegal."""
+    done = 0
+    for index, lines in branches + ((len(turns), ()),):
+        segment = turns[done:index]
+        if not _numbered_from(game.turn_number, segment):
+            return False
+        played = game.play_known_turns(segment)
+        for turn in segment[played:]:
+            game.play_turn(turn)
+        for line_turns, line_branches in lines:
+            if not _plays_and_takes_back(game, line_turns, line_branches):
+                return False
+        done = index
+    return True
+
+
+def _plays_and_takes_back(game: Game, turns: list[KnownTurn], branches: tuple) -> bool:
+    """Play a variation's turns with Game.push (its own variations on the way), then take them all
+    back with Game.pop: the game is left as it was, with no copy made. As _play_cleanly."""
+    pushed = 0
+    try:
+        done = 0
+        for index, lines in branches + ((len(turns), ()),):
+            segment = turns[done:index]
+            if not _numbered_from(game.turn_number, segment):
+                return False
+            for turn in segment:
+                game.push(turn)
+                pushed += 1
+            for line_turns, line_branches in lines:
+                if not _plays_and_takes_back(game, line_turns, line_branches):
+                    return False
+            done = index
+        return True
+    finally:
+        for _ in range(pushed):
+            game.pop()
+
+
+def _numbered_from(first: int, turns: Sequence[KnownTurn]) -> bool:
+    """Whether turns played in a row from turn ``first`` are numbered as replay_line wants them
+    (a number left out is right). Past the game's end no number is asked: such a turn is illegal."""
+    numbers = list(map(_NUMBER, turns))
+    if numbers == list(range(first, first + len(numbers))):
+        return True
+    return all(number is None or number == first + i for i, number in enumerate(numbers))
+
+
+_NUMBER = operator.itemgetter(0)
+
+
+@dataclass(slots=True)
+class FileCheck:
+    """The check of one source text: every game's replay (unless not kept), the counts, and the
+    diagnostics met on the way, syntax errors included."""
+
+    file: str
+    games: list[GameReplay] = field(default_factory=list)
+    syntax: list[Diagnostic] = field(default_factory=list)
+    invalid_games: int = 0  # games that could not be read at all
+    replayed: int = 0
+    replayed_valid: int = 0
+    findings: list[Diagnostic] = field(default_factory=list)  # the replays' diagnostics
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        return sorted(self.syntax + self.findings, key=lambda d: (d.line or 0, d.column or 0))
+
+    @property
+    def game_count(self) -> int:
+        return self.replayed + self.invalid_games
+
+    @property
+    def valid_count(self) -> int:
+        return self.replayed_valid
+
+    @property
+    def valid(self) -> bool:
+        return not self.invalid_games and self.replayed_valid == self.replayed
 
 
 class GameLines(SourceLines, Sequence[str]):
@@ -113,6 +241,11 @@ def _check_preamble(check: FileCheck, text: str) -> list[Diagnostic]:
 
 def check_text(text: str, file: str = "<string>", *, keep_states: bool = False,
                keep_games: bool = True) -> FileCheck:
-    """Read and replay every game of a source text (see replayer.check_text)."""
+    """Read and replay every game of a source text, a game at a time.
+
+    With ``keep_games`` false only the counts and diagnostics are kept, not each game's replay,
+    and a game that replays cleanly is checked without building its records; any other game is
+    read into records and replayed by replay_game.
+    """
     return check_games(stream_games([normalise(text)]), file, keep_states=keep_states, keep_games=keep_games)
 

@@ -1,4 +1,5 @@
-"""The garbage collector's tuning, in one place: pausing it while a whole text is read into
+"""The garbage collector's tuning, in one place, for the programs (the CLI, the TUI; never the
+library, which leaves the host's collector alone): pausing it while a whole text is read into
 records, freezing the parent's objects before worker processes fork, and freezing what a
 long-lived program (the terminal UI) keeps once it is built.
 
@@ -40,7 +41,7 @@ def _others_frozen() -> bool:
 @contextmanager
 def gc_paused() -> Iterator[None]:
     """Pause the cyclic garbage collector while a whole text is read into records that are all
-    kept (parse_all): they are many and make no reference cycles, so the collector has nothing to
+    kept (a command around parse_all): they are many and make no reference cycles, so the collector has nothing to
     find among them, and left on it would scan them again and again as they are made (it halves
     the speed of reading a big file).
 

@@ -34,7 +34,7 @@ from .lexicon import NAME_SHAPE
 from .files import write_atomic
 from .notation.record import GLYPHS, Comment, GameRecord, Header, Result, Reveal, Turn
 from .notation.writer import format_game, format_turn
-from .replayer import game_for, play_turn, replay_game, score_game
+from .replayer import game_for, play_recorded_turn, replay_game, score_game
 
 __all__ = [
     "Accepted",
@@ -128,7 +128,7 @@ class RecordingSession:
         self.warnings: list[Diagnostic] = []
         self._written = written
         self._parse_header = _parsing_header(record.header)
-        self._states: list[Game] = []
+        self._position: Game  # the table after the last turn: every turn pushed on it (undo pops)
         self._game: Game
         self._rebuild()
 
@@ -256,7 +256,12 @@ class RecordingSession:
                 f"turn {number} has variations, which taking it back would lose; edit {self.name} instead", "undo"
             )
         result = self.result if self.result is not None and self.result.unfinished else None
-        self._change(turns=self.turns[:-1], reveals={}, result=result, _states=self._states[:-1])
+        taken_back = self._position.pop()
+        try:
+            self._change(turns=self.turns[:-1], reveals={}, result=result, _position=self._position)
+        except EntryError:
+            self._position.push(taken_back)  # (the file could not be written: nothing changes)
+            raise
         return Accepted("undo", (format_turn(last, number),))
 
     # -- the dealt hand ---------------------------------------------------------------------
@@ -309,14 +314,21 @@ class RecordingSession:
         turn = self._parse_turn(prefix + entry[rest:], column)
         if numbered and int(numbered.group(1)) != expected:
             raise EntryError(f"turn {expected} is numbered {numbered.group(1)}", "turn-number", offset + 1)
-        after = game.copy()
-        try:
-            play_turn(after, turn)
-        except TurnError as error:
-            at = column(error.pos.column) if error.pos is not None else None
-            raise EntryError(error.message, error.code, at) from None
         turn = dataclasses.replace(turn, number=expected)
-        lines = self._change(turns=[*self.turns, turn], _states=[*self._states, after])
+        try:
+            self._position.push(turn.known())
+        except RuleError:  # the replayer's single actions say which part is illegal, and where
+            try:
+                play_recorded_turn(self._position.copy(), turn)
+            except TurnError as error:
+                at = column(error.pos.column) if error.pos is not None else None
+                raise EntryError(error.message, error.code, at) from None
+            raise  # pragma: no cover - push and the single actions hold the same rules
+        try:
+            lines = self._change(turns=[*self.turns, turn], _position=self._position)
+        except EntryError:
+            self._position.pop()  # (the file could not be written: nothing changes)
+            raise
         return Accepted("turn", (format_turn(turn, expected), *lines))
 
     def _parse_turn(self, line: str, column) -> Turn:
@@ -360,7 +372,7 @@ class RecordingSession:
         if not self.turns:
             if note.glyphs:
                 raise EntryError("there is no turn yet to put a glyph on", "glyph", offset + 1)
-            self._change(comments=[*self.comments, *note.comments_after], _states=self._states)
+            self._change(comments=[*self.comments, *note.comments_after], _position=self._position)
             return Accepted("note", tuple(str(c) for c in note.comments_after))
         last = self.turns[-1]
         glyphs = list(last.glyphs)
@@ -371,7 +383,7 @@ class RecordingSession:
                 glyphs.append(glyph)
         comments = _with_comments(last.comments_after, note.comments_after)
         last = dataclasses.replace(last, glyphs=tuple(glyphs), comments_after=comments)
-        self._change(turns=[*self.turns[:-1], last], _states=self._states)
+        self._change(turns=[*self.turns[:-1], last], _position=self._position)
         return Accepted("note", (format_turn(last, len(self.turns)),))
 
     # -- the end ----------------------------------------------------------------------------
@@ -402,7 +414,7 @@ class RecordingSession:
             self._game.copy().reveal(player, reveal.cards)
         except RuleError as error:
             raise EntryError(str(error), "reveal", offset + 1) from None
-        lines = self._change(reveals={**self.reveals, player: reveal}, _states=self._states)
+        lines = self._change(reveals={**self.reveals, player: reveal}, _position=self._position)
         return Accepted("reveal", (line, *lines))
 
     def _result(self, entry: str, offset: int) -> Accepted:
@@ -414,7 +426,7 @@ class RecordingSession:
             if self._game.is_over:
                 raise EntryError("the game is over: its result is written when every hand is revealed", "result",
                                  offset + 1)
-            self._change(result=dataclasses.replace(result, pos=None), _states=self._states)
+            self._change(result=dataclasses.replace(result, pos=None), _position=self._position)
             return Accepted("result", ("result *",))
         claimed = dataclasses.replace(self.record(), result=result)
         for diagnostic in replay_game(claimed).diagnostics:
@@ -425,41 +437,39 @@ class RecordingSession:
     # -- changing the record ----------------------------------------------------------------
 
     def _change(self, **changes) -> tuple[str, ...]:
-        """Make the changes (to the header, comments, turns, reveals, result; ``_states`` when
-        the positions are known), complete the end of the game where the record knows it, and
+        """Make the changes (to the header, comments, turns, reveals, result; ``_position`` when
+        the table after the last turn is known), complete the end of the game where the record knows it, and
         write the file. When it cannot be written nothing changes (EntryError). Returns the
         reveal and result lines that the end of the game added."""
-        kept = (self.header, self.comments, self.turns, self.reveals, self.result, self._states, self._game)
+        kept = (self.header, self.comments, self.turns, self.reveals, self.result, self._position, self._game)
         for name, value in changes.items():
             setattr(self, name, value)
         try:
-            if "_states" not in changes:
-                self._states = self._positions()
+            if "_position" not in changes:
+                self._position = self._positions()
             self._game = self._table()
             added = self._complete_the_end()
             self._save()
         except RecordingError as error:
-            (self.header, self.comments, self.turns, self.reveals, self.result, self._states, self._game) = kept
+            (self.header, self.comments, self.turns, self.reveals, self.result, self._position, self._game) = kept
             raise EntryError(str(error), "file") from None
         return added
 
     def _rebuild(self) -> None:
-        self._states = self._positions()
+        self._position = self._positions()
         self._game = self._table()
 
-    def _positions(self) -> list[Game]:
-        """The table after each turn (the first: the setup). The turns were each played before
-        they were accepted, so the rules raise nothing here."""
-        states = [game_for(self.header)]
+    def _positions(self) -> Game:
+        """The table after the last turn, every turn pushed on it from the setup. The turns were
+        each played before they were accepted, so the rules raise nothing here."""
+        position = game_for(self.header)
         for turn in self.turns:
-            after = states[-1].copy()
-            play_turn(after, turn)
-            states.append(after)
-        return states
+            position.push(turn.known())
+        return position
 
     def _table(self) -> Game:
         """The table after the last turn, with the hands revealed so far."""
-        game = self._states[-1].copy()
+        game = self._position.copy()
         if game.is_over:
             for player in self.players:
                 if player in self.reveals:

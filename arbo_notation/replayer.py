@@ -9,15 +9,13 @@ elsewhere a rule error ends the replay of that line of play. The next game is al
 from __future__ import annotations
 
 import functools
-import operator
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 from .engine.cards import SPECIES_COUNT_BY_PLAYERS, Card
-from .engine.scoring import PlayerPosition, ScoreSheet, score_position, score_totals
-from .engine.state import Game, GameConfig, KnownTurn, Setup
+from .engine.scoring import PlayerPosition, ScoreSheet, score_position
+from .engine.state import Game, GameConfig, Setup
 from .errors import Code, Diagnostic, RuleError, Severity, TurnError
-from .notation.plain import PlainGame
 from .notation.record import Draw, DrawKind, GameRecord, Header, Pos, Turn, Variation
 
 #: Called after each turn played (legal, or repaired): (turn, state after it, depth of variation).
@@ -220,7 +218,7 @@ class TurnFaults:
         return iter(sorted(found, key=lambda e: e.pos.column if e.pos is not None else 0))
 
 
-def play_turn(game: Game, turn: Turn) -> None:
+def play_recorded_turn(game: Game, turn: Turn) -> None:
     """Play one recorded turn on the game, or raise TurnError naming the first part that is illegal
     (the turn is then left as far as it got)."""
     stop = replay_turn(game, turn, repair=False).stop
@@ -420,7 +418,7 @@ def replay_game(
         _report_faults(record, end_faults(game, reveals, claimed), report)
         if game.is_over and not game.hidden_players():
             sheet = outcome.sheet = score_game(game)
-            explain = functools.partial(_score_parts, sheet)
+            explain = functools.partial(score_parts, sheet)
             _report_faults(record, result_faults(sheet.totals(), claimed, header.result, explain), report)
     if trace is not None:
         if outcome.final is not None:
@@ -557,127 +555,9 @@ def _report_faults(record: GameRecord, faults: Iterable[EndFault], report: _Repo
         report(fault.code, fault.message, pos, player=fault.player, severity=fault.severity)
 
 
-def _score_parts(sheet: ScoreSheet, player: str) -> str:
+def score_parts(sheet: ScoreSheet, player: str) -> str:
     parts = [f"{code} {s.points}" for code, s in sheet.player(player).species.items() if s.points]
     return " + ".join(parts) if parts else "no path scores"
-
-
-# -- files --------------------------------------------------------------------------------------
-
-
-def plays_cleanly(plain: PlainGame) -> bool:
-    """Whether a plain game replays with no diagnostic at all, as replay_game would find: every
-    turn legal and numbered right, and no fault of its table or its end. Anything else is for
-    replay_game to report.
-
-    The table and the end are checked by the same checks as replay_game's (table_faults,
-    end_faults, result_faults); the turns by the engine's fast path. tests/test_gamecheck.py
-    holds the two ways equal on games wrong in each way, and on every sample and invalid file."""
-    header = plain.header
-    for _ in table_faults(header):
-        return False
-    try:
-        game = game_for(header)
-        if not _play_cleanly(game, plain.turns, plain.branches):
-            return False
-    except RuleError:
-        return False
-    claimed = plain.scores
-    if claimed is not None:
-        for _ in result_line_faults(header.players, claimed.items()):
-            return False
-    for _ in end_faults(game, plain.reveals, claimed):
-        return False
-    if game.is_over and not game.hidden_players():
-        hands = game.final_hands()
-        players = [PlayerPosition(p, game.arboretum(p), hands[p]) for p in game.players]
-        totals = score_totals(game.config.species, players)
-        explain = functools.partial(_explain_score, game)
-        for _ in result_faults(totals, claimed, header.result, explain):
-            return False
-    return True
-
-
-def _explain_score(game: Game, player: str) -> str:
-    return _score_parts(score_game(game), player)
-
-
-def _play_cleanly(game: Game, turns: list[KnownTurn], branches: tuple = ()) -> bool:
-    """Play a line's turns, each of its variations from the position before the turn it replaces
-    (as replay_line): False at the first turn numbered wrong (replay_line's warning), RuleError
-    at the first that is illegal."""
-    done = 0
-    for index, lines in branches + ((len(turns), ()),):
-        segment = turns[done:index]
-        if not _numbered_from(game.turn_number, segment):
-            return False
-        played = game.play_known_turns(segment)
-        for turn in segment[played:]:
-            game.play_turn(turn)
-        for line_turns, line_branches in lines:
-            if len(line_turns) == 1 and not line_branches and _numbered_from(game.turn_number, line_turns):
-                if game.plays_known_turn(line_turns[0]):  # one turn: played and taken back, no copy
-                    continue
-            if not _play_cleanly(game.copy(), line_turns, line_branches):
-                return False
-        done = index
-    return True
-
-
-def _numbered_from(first: int, turns: Sequence[KnownTurn]) -> bool:
-    """Whether turns played in a row from turn ``first`` are numbered as replay_line wants them
-    (a number left out is right). Past the game's end no number is asked: such a turn is illegal."""
-    numbers = list(map(_NUMBER, turns))
-    if numbers == list(range(first, first + len(numbers))):
-        return True
-    return all(number is None or number == first + i for i, number in enumerate(numbers))
-
-
-_NUMBER = operator.itemgetter(0)
-
-
-@dataclass(slots=True)
-class FileCheck:
-    """The check of one source text: every game's replay (unless not kept), the counts, and the
-    diagnostics met on the way, syntax errors included."""
-
-    file: str
-    games: list[GameReplay] = field(default_factory=list)
-    syntax: list[Diagnostic] = field(default_factory=list)
-    invalid_games: int = 0  # games that could not be read at all
-    replayed: int = 0
-    replayed_valid: int = 0
-    findings: list[Diagnostic] = field(default_factory=list)  # the replays' diagnostics
-
-    @property
-    def diagnostics(self) -> list[Diagnostic]:
-        return sorted(self.syntax + self.findings, key=lambda d: (d.line or 0, d.column or 0))
-
-    @property
-    def game_count(self) -> int:
-        return self.replayed + self.invalid_games
-
-    @property
-    def valid_count(self) -> int:
-        return self.replayed_valid
-
-    @property
-    def valid(self) -> bool:
-        return not self.invalid_games and self.replayed_valid == self.replayed
-
-
-def check_text(
-    text: str, file: str = "<string>", *, keep_states: bool = False, keep_games: bool = True
-) -> FileCheck:
-    """Read and replay every game of a source text, a game at a time.
-
-    With ``keep_games`` false only the counts and diagnostics are kept, not each game's replay,
-    and a game that replays cleanly is checked without building its records (gamecheck.py); any
-    other game is read into records and replayed by replay_game.
-    """
-    from .gamecheck import check_text as check_games_of_text
-
-    return check_games_of_text(text, file, keep_states=keep_states, keep_games=keep_games)
 
 
 __all__ = [
@@ -685,17 +565,15 @@ __all__ = [
     "MAIN",
     "RESULT",
     "EndFault",
-    "FileCheck",
     "GameReplay",
     "Line",
     "LineError",
     "LinePath",
     "TurnError",
     "TurnFaults",
-    "check_text",
     "end_faults",
     "new_game",
-    "play_turn",
+    "play_recorded_turn",
     "replay_game",
     "replay_line",
     "replay_turn",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Callable, Iterator, Sequence
 
-from .engine.bots import BOTS, Bot, TurnPlay, make_bot, play_turn
+from .engine.bots import BOTS, Bot, TurnPlay, make_bot, play_bot_turn
 from .engine.cards import default_species_for
 from .engine.scoring import PlayerPosition, score_position
 from .engine.state import DrawSourceKind, Game, GameConfig, Setup
@@ -89,7 +89,7 @@ def simulate_game(
     turns: list[Turn] = []
     while not game.is_over:
         bot = seated[config.seat(game.current_player)]
-        turns.append(_turn(game.turn_number, play_turn(bot, game, rng)))
+        turns.append(_turn(game.turn_number, play_bot_turn(bot, game, rng)))
     hands = game.final_hands()
     table = [PlayerPosition(p, game.arboretum(p), hands[p]) for p in config.players]
     sheet = score_position(config.species, table)

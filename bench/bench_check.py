@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 from arbo_notation.notation.writer import format_games
-from arbo_notation.replayer import check_text
+from arbo_notation.gamecheck import check_text
 from arbo_notation.simulate import simulate_games
 
 

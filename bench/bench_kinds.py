@@ -9,7 +9,10 @@ imports and work) in one run, alternating arbo and the peer:
 
 Kinds: plain (omniscient, canonical), seat (one player's record: the others' deck draws unknown),
 spectator (no deck draw known), annotated (glyphs and comments), variations, hand-typed (several
-spaces and tabs between the parts of a turn). Layouts: one file, or one game per file.
+spaces and tabs between the parts of a turn), all of four random bots' games (about 50 turns);
+and greedy-2p, greedy-4p: games of greedy bots, of the length people play (about 19 turns with 2
+players, 29 with 4), where what a game costs beside its turns (header, setup, end, score) shows.
+Layouts: one file, or one game per file.
 
     pip install -e '.[bench]'
     python bench/bench_kinds.py [--games 1000] [--rounds 3] [--kind spectator] [--layout per-file]
@@ -45,7 +48,7 @@ from arbo_notation.notation.views import partial_record
 from arbo_notation.notation.writer import format_games
 from arbo_notation.simulate import simulate_games
 
-KINDS = ("plain", "seat", "spectator", "annotated", "variations", "hand-typed")
+KINDS = ("plain", "seat", "spectator", "annotated", "variations", "hand-typed", "greedy-2p", "greedy-4p")
 LAYOUTS = ("one-file", "per-file")
 
 _CHESS = """
@@ -75,6 +78,9 @@ def _with_variation(turn: Turn) -> Turn:
 
 
 def games_of_kind(kind: str, count: int, seed: int) -> list[GameRecord]:
+    if kind.startswith("greedy-"):
+        players = int(kind[len("greedy-"):-1])
+        return list(simulate_games(players, count, seed, bots=("greedy",) * players))
     games = list(simulate_games(4, count, seed, bots=("random",) * 4))
     if kind == "seat":
         return [partial_record(g, seated=g.header.players[0]) for g in games]

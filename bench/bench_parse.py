@@ -6,6 +6,12 @@ It builds a file in memory (by default 2,000 games of about 40 turns, with comme
 variations, as annotated club records look), parses it, and prints turns per second. If python-chess
 is installed, it also times chess.pgn on random games and prints plies per second and the ratio.
 The requirement is at least 100,000 turns per second on the project's 2-core machine.
+
+The last rows time the library as a program uses it on games of the length people play (greedy
+bots' games of 2 and 4 players): ``read_games`` of a file and ``replay`` of each game (every turn
+checked by the rules), against python-chess's ``read_game`` (which plays every move on a board,
+legality checked) of random chess games holding as many plies, one game for each arbo game. The
+target: a ratio of at least 1 (arbo turns/s over python-chess plies/s).
 """
 
 from __future__ import annotations
@@ -145,12 +151,50 @@ def time_chess(pgn: str, repeat: int) -> tuple[int, list[float]]:
     return plies, times
 
 
+def time_read_replay(players: int, games: int, repeat: int) -> tuple[int, float, int, float]:
+    """Best times of arbo's read_games + replay of ``games`` greedy games and of python-chess's
+    read_game of as many chess games of as many plies, alternated: (turns, s, plies, s)."""
+    import chess.pgn
+
+    from arbo_notation import api
+    from arbo_notation.notation.writer import format_games
+    from arbo_notation.simulate import simulate_games
+
+    records = list(simulate_games(players, games, 2026, bots=("greedy",) * players))
+    text = format_games(records)
+    turns = sum(len(r.turns) for r in records)
+    rnd = random.Random(2026)
+    pgn = []
+    for record in records:  # a chess game of as many plies for each arbo game
+        pgn.append(make_pgn(1, len(record.turns), seed=rnd.randrange(10**9)))
+    pgn_text = "\n\n".join(pgn)
+    arbo_times, chess_times = [], []
+    plies = 0
+    for record in api.read_games(format_games(records[:5])):  # warm: lazy imports, caches
+        api.replay(record)
+    for _ in range(repeat):
+        gc.collect()
+        start = time.perf_counter()
+        for record in api.read_games(text):
+            api.replay(record)
+        arbo_times.append(time.perf_counter() - start)
+        gc.collect()
+        stream = io.StringIO(pgn_text)
+        start = time.perf_counter()
+        plies = 0
+        while (game := chess.pgn.read_game(stream)) is not None:
+            plies += game.end().ply()
+        chess_times.append(time.perf_counter() - start)
+    return turns, min(arbo_times), plies, min(chess_times)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--turns", type=int, default=40)
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--chess-games", type=int, default=300)
+    ap.add_argument("--replay-games", type=int, default=200, help="greedy games for the read_games + replay rows")
     args = ap.parse_args()
 
     text = make_records(args.games, args.turns)
@@ -176,6 +220,11 @@ def main() -> None:
     print(f"python-chess: {args.chess_games} games, {plies} plies -> {crate:,.0f} plies/s")
     print(f"ratio: arbo parses {rate / crate:.2f}x as many turns per second as python-chess parses plies")
     print(f"TURNS/S {rate:.0f}")
+    for players in (2, 4):
+        turns, arbo_s, plies, chess_s = time_read_replay(players, args.replay_games, max(3, args.repeat))
+        print(f"read_games + replay, greedy {players}p: {args.replay_games} games, {turns} turns -> "
+              f"{turns / arbo_s:,.0f} turns/s; python-chess read_game: {plies} plies -> {plies / chess_s:,.0f} "
+              f"plies/s; ratio {turns / arbo_s / (plies / chess_s):.2f}")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ would swell the many small calls), the best of a few rounds:
 - header: each game's header read and checked (notation/header.py, through fastread.read_header_of);
 - read: the body's moves decoded (notation/plain.py, else fastread.read_moves);
 - setup: the table the header deals (replayer.game_for);
-- play: every turn and variation played (Game.play_known_turns, replayer._play_cleanly);
+- play: every turn and variation played (Game.play_known_turns, gamecheck._play_cleanly);
 - end: the hands revealed and the final position taken (Game.reveal, final_hands);
 - score: the totals the result line is checked against (engine/scoring.py's score_totals).
 
@@ -33,7 +33,8 @@ from arbo_notation.notation import fastread  # noqa: E402
 from arbo_notation.notation.games import GameText, stream_games  # noqa: E402
 from arbo_notation.notation.plain import read_plain_body  # noqa: E402
 from arbo_notation.notation.writer import format_games  # noqa: E402
-from arbo_notation.replayer import _play_cleanly, game_for  # noqa: E402
+from arbo_notation.gamecheck import _play_cleanly  # noqa: E402
+from arbo_notation.replayer import game_for  # noqa: E402
 
 PHASES = ("cut", "header", "read", "setup", "play", "end", "score")
 

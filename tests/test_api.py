@@ -221,3 +221,16 @@ def test_tree_node_is_the_node_after_a_turn_of_the_main_line():
     for wrong in (18, -1, "3"):
         with pytest.raises(IndexError, match="the main line has 17 turns played; there is no node after turn"):
             tree.node(wrong)
+
+
+def test_reading_leaves_the_host_garbage_collector_alone(monkeypatch):
+    import gc
+
+    def touched(*args):
+        raise AssertionError("the library changed the host's garbage collector")
+
+    for name in ("disable", "enable", "freeze", "unfreeze"):
+        monkeypatch.setattr(gc, name, touched)
+    text = (Path(__file__).resolve().parent.parent / "samples" / "annotated.arb").read_text(encoding="utf-8")
+    games = arbo.read_games(text)
+    assert len(games) == 1 and arbo.replay(games[0]).root is not None

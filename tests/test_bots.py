@@ -13,7 +13,7 @@ from arbo_notation.engine.bots import (
     _Paths,
     frontier,
     make_bot,
-    play_turn,
+    play_bot_turn,
 )
 from arbo_notation.engine.cards import HAND_SIZE, Card, Coord, default_species_for, full_deck
 from arbo_notation.engine.scoring import PlayerPosition, best_paths, score_position
@@ -31,7 +31,7 @@ def new_game(players: int, seed: str, house: bool = False) -> Game:
 def play_out(game: Game, seats: list, rng: random.Random) -> list:
     plays = []
     while not game.is_over:
-        plays.append(play_turn(seats[game.players.index(game.current_player)], game, rng))
+        plays.append(play_bot_turn(seats[game.players.index(game.current_player)], game, rng))
         assert len(game.hand(plays[-1].player)) == HAND_SIZE
     return plays
 
@@ -62,7 +62,7 @@ def test_random_bot_is_uniform_among_legal_choices():
     seen_cells: set[Coord] = set()
     rng = random.Random(3)
     for _ in range(6):
-        play_turn(RandomBot(), game, rng)
+        play_bot_turn(RandomBot(), game, rng)
     player = game.current_player
     for _ in range(200):
         probe = game.copy()

@@ -13,9 +13,10 @@ from typer.testing import CliRunner
 from arbo_notation.cli import app
 from arbo_notation.engine.cards import Card, Coord, Planting
 from arbo_notation.notation.record import DrawKind
-from arbo_notation.notation.syntax import parse
+from arbo_notation.notation.reading import parse
 from arbo_notation.notation.writer import format_games
-from arbo_notation.replayer import TurnError, check_text, new_game, play_turn, replay_game
+from arbo_notation.gamecheck import check_text
+from arbo_notation.replayer import TurnError, new_game, play_recorded_turn, replay_game
 from arbo_notation.simulate import simulate_games
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
@@ -312,7 +313,7 @@ def test_a_mutated_action_is_accepted_or_reported_with_a_location(game, index, w
         [replayed] = parse(text)
         state = new_game(replayed)
         for played in replayed.turns:
-            play_turn(state, played)
+            play_recorded_turn(state, played)
         return
     errors = [d for d in check.diagnostics if d.severity.value == "error"]
     assert errors
@@ -326,7 +327,7 @@ def test_turn_error_is_the_replayers_own_error_type():
     record = _GAMES[0]
     state = new_game(record)
     with pytest.raises(TurnError) as caught:
-        play_turn(state, record.turns[1])  # Ben's turn played first
+        play_recorded_turn(state, record.turns[1])  # Ben's turn played first
     assert caught.value.code == "turn-order"
 
 

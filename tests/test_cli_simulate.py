@@ -18,7 +18,7 @@ def run(*args: str):
 
 
 def parse(text: str):
-    from arbo_notation.notation.syntax import parse as parse_text
+    from arbo_notation.notation.reading import parse as parse_text
 
     return parse_text(text)
 

@@ -526,3 +526,20 @@ def test_card_order_sorts_cards_as_their_comparison_does(cards):
     assert sorted(cards, key=card_order) == sorted(cards)
     assert [str(c) for c in sorted(cards, key=card_order)] == sorted(
         (str(c) for c in cards), key=lambda text: (text[:-1], int(text[-1])))
+
+
+def test_cards_and_cells_past_the_kept_ones_are_interned_while_held_and_then_let_go():
+    import gc
+
+    from arbo_notation.engine import cards
+
+    kept = len(cards._COORDS)
+    far = [Coord(10**6 + i, -7) for i in range(cards.MAX_KEPT_CELLS)]
+    assert len(cards._COORDS) == cards.MAX_KEPT_CELLS  # the kept table is full, and no fuller
+    assert Coord(10**6, -7) is far[0] and Coord(10**6, -7) == far[0]  # still one object per cell
+    held = Coord(-(10**7), 3)
+    assert Coord(-(10**7), 3) is held and (-(10**7), 3) in cards._MORE_COORDS
+    del held, far
+    gc.collect()
+    assert (-(10**7), 3) not in cards._MORE_COORDS  # let go with its last holder
+    assert kept <= len(cards._COORDS) == cards.MAX_KEPT_CELLS

@@ -15,14 +15,15 @@ from arbo_notation.api import game_tree
 from arbo_notation.cli import app
 from arbo_notation.errors import NotationErrors, Severity
 from arbo_notation.notation.record import DrawKind
-from arbo_notation.notation.syntax import parse, parse_all
+from arbo_notation.notation.reading import parse, parse_all
 from arbo_notation.notation.views import partial_record
 from arbo_notation.notation.writer import format_games
-from arbo_notation.replayer import MAIN, check_text, new_game, replay_game, replay_turn
+from arbo_notation.gamecheck import check_text
+from arbo_notation.replayer import MAIN, new_game, replay_game, replay_turn
 from arbo_notation.simulate import simulate_games
 from arbo_notation.tree import load_tree
 from arbo_notation.navigation import ReplayModel
-from arbo_notation.tui.plain import render_plain
+from arbo_notation.tui.plaintext import render_plain
 
 ROOT = Path(__file__).resolve().parent.parent
 INVALID = ROOT / "samples" / "invalid"

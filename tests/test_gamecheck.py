@@ -24,10 +24,12 @@ from arbo_notation.notation import fastread
 from arbo_notation.notation.games import cut_games, normalise
 from arbo_notation.notation.plain import read_plain_game
 from arbo_notation.notation.reading import SourceLines
-from arbo_notation.notation.syntax import parse, parse_game
+from arbo_notation.notation.reading import parse
+from arbo_notation.notation.syntax import parse_game
 from arbo_notation.notation.views import partial_record
 from arbo_notation.notation.writer import format_game
-from arbo_notation.replayer import check_text, plays_cleanly, replay_game
+from arbo_notation.gamecheck import check_text, plays_cleanly
+from arbo_notation.replayer import replay_game
 from arbo_notation.simulate import simulate_game
 
 

@@ -17,7 +17,7 @@ from arbo_notation.engine.cards import Card
 from arbo_notation.notation.reading import parse
 from arbo_notation.notation.record import Comment, Draw, DrawKind
 from arbo_notation.notation.writer import format_game
-from arbo_notation.replayer import check_text
+from arbo_notation.gamecheck import check_text
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"

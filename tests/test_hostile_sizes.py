@@ -128,7 +128,7 @@ def test_one_error_a_character_of_stray_parentheses_is_capped_too():
 
 def test_kept_syntax_errors_keep_no_traceback():
     from arbo_notation.errors import NotationErrors
-    from arbo_notation.notation.syntax import parse
+    from arbo_notation.notation.reading import parse
 
     with pytest.raises(NotationErrors) as raised:
         parse("---\n" * 20, "g.arb")

@@ -95,7 +95,7 @@ def test_the_replayer_screen_shows_no_terminal_command():
     import asyncio
 
     from arbo_notation.navigation import ReplayModel
-    from arbo_notation.notation.syntax import parse
+    from arbo_notation.notation.reading import parse
     from arbo_notation.tui.app import ReplayApp
     from tui_support import screen_lines
 

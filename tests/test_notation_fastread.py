@@ -226,3 +226,14 @@ def test_hand_worked_bodies_read_the_same_both_ways(text: str):
 def test_a_faulty_body_goes_to_the_parser(text: str):
     header = "---\nplayers: [Ana, Ben]\nspecies: [Ma, Oa]\n---\n"
     assert compare_readers(header + text) == 0
+
+
+def test_the_caches_of_decoded_pieces_start_again_past_their_bound(monkeypatch):
+    from arbo_notation.notation import fastread
+
+    monkeypatch.setattr(fastread, "_MAX_PIECES", 5)
+    header = "---\nplayers: [Ana, Ben]\nspecies: [Ma, Oa]\n---\n"
+    for value in range(1, 9):  # a new card a game: the cards alone fill the cache
+        text = header + f"reveal Ana Ma{value} Oa{value}\nresult *\n"
+        assert fastread.read_game(text) is not None and fastread.read_moves(text) is not None
+        assert len(fastread._pieces.cards) <= 5 + 2 and len(fastread._move_pieces.cards) <= 5 + 2

@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 from arbo_notation.notation.plain import read_plain_game
 from arbo_notation.notation.record import DrawKind
-from arbo_notation.notation.syntax import parse_all
+from arbo_notation.notation.reading import parse_all
 from arbo_notation.notation.writer import format_game
-from arbo_notation.replayer import check_text
+from arbo_notation.gamecheck import check_text
 from arbo_notation.simulate import simulate_game
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
@@ -89,6 +89,7 @@ def test_turns_with_annotations_on_their_line_and_variations_of_one_turn_are_rea
             out.append(f"  ({line} ? {{played again}})")
             out.append("; a comment line")
             out.append(f"( {line} {{and again}} )")
+            out.append(f"({{a note before it}} {line} !)")  # samples/annotated.arb's form
         if i == turns[10]:
             out.append("{a comment} {on its own line}")
     text = "\n".join(out)
@@ -104,6 +105,8 @@ def test_turns_with_annotations_on_their_line_and_variations_of_one_turn_are_rea
     "(1. Ana d d Ma3@0,0 /Oa5 (1. Ana d d Ma3@0,0 /Oa5))",  # nested
     "(1. Ana d d Ma3@0,0 /Oa5) {after}",
     "()",
+    "({a note} ; swallows the turn\n1. Ana d d Ma3@0,0 /Oa5)",
+    "({a (note)} 1. Ana d d Ma3@0,0 /Oa5)",  # a parenthesis in a comment: the fast reader's
 ])
 def test_other_variations_are_left_to_the_fast_reader(line):
     lines = _TEXTS[0].split("\n")

@@ -25,7 +25,7 @@ def test_a_package_laid_out_as_the_wheel_parses_without_the_repository(tmp_path:
     shutil.copy(ROOT / "grammar" / "arbo.lark", site / "arbo_notation" / "notation" / "arbo.lark")
     script = (
         "import arbo_notation.notation.syntax as s, arbo_notation.notation.grammar as g, sys;"
-        "games = s.parse(open(sys.argv[1]).read());"
+        "games, _ = s.parse_game(open(sys.argv[1]).read(), 'a.arb', 1, lambda n: '');"
         "print(g._grammar_path(), len(games[0].turns))"
     )
     done = subprocess.run(
@@ -159,7 +159,7 @@ def test_checking_plain_records_does_not_load_the_parser(tmp_path: Path):
 def test_the_parser_cache_lives_in_a_private_folder_and_is_optional(tmp_path: Path):
     script = (
         "import sys; from arbo_notation.notation import grammar, syntax;"
-        "print(grammar._cache_file()); print(len(syntax.parse(open(sys.argv[1]).read())))"
+        "print(grammar._cache_file()); print(len(syntax.parse_game(open(sys.argv[1]).read(), 'a.arb', 1, str)[0]))"
     )
     sample = str(ROOT / "samples" / "annotated.arb")
     cache = tmp_path / "cache"

@@ -17,11 +17,11 @@ from typer.testing import CliRunner
 from arbo_notation.cli import app
 from arbo_notation.engine.cards import Coord
 from arbo_notation.notation.record import GameRecord
-from arbo_notation.notation.syntax import parse
+from arbo_notation.notation.reading import parse
 from arbo_notation.notation.views import partial_record
 from arbo_notation.notation.writer import format_game
 from arbo_notation.recording import EntryError, OptionMismatch, Phase, RecordingError, open_session
-from arbo_notation.replayer import check_text
+from arbo_notation.gamecheck import check_text
 from arbo_notation.simulate import simulate_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -471,6 +471,30 @@ def test_a_file_that_cannot_be_written_refuses_the_turn_and_changes_nothing(tmp_
         session.enter(two.turns[0].notation())
     assert refused.value.code == "file" and "No space left on device" in refused.value.message
     assert session.turns == [] and session.game.turn_number == 1 and session.game.deck_size == 34
+    assert (tmp_path / "game.arb").read_text() == before
+
+
+def test_an_undo_the_file_refuses_changes_nothing_and_the_table_plays_on(tmp_path, two, monkeypatch):
+    from arbo_notation import recording
+
+    session = new_session(tmp_path, two)
+    for turn in two.turns[:2]:
+        session.enter(turn.notation())
+    before = (tmp_path / "game.arb").read_text()
+    deck = session.game.deck_size
+    written = recording._write_whole
+
+    def full_disk(path, text):
+        raise RecordingError(f"{path}: cannot be written (No space left on device)")
+
+    monkeypatch.setattr(recording, "_write_whole", full_disk)
+    with pytest.raises(EntryError):
+        session.enter("undo")
+    assert len(session.turns) == 2 and session.game.turn_number == 3 and session.game.deck_size == deck
+    monkeypatch.setattr(recording, "_write_whole", written)
+    session.enter("undo")  # the turn taken back from the table the session keeps, and played again
+    assert len(session.turns) == 1 and session.game.turn_number == 2 and session.game.deck_size == deck + 2
+    session.enter(two.turns[1].notation())
     assert (tmp_path / "game.arb").read_text() == before
 
 

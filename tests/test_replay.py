@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from arbo_notation.errors import Severity
-from arbo_notation.notation.syntax import parse
+from arbo_notation.notation.reading import parse
 from arbo_notation.notation.views import partial_record
-from arbo_notation.replayer import check_text, replay_game
+from arbo_notation.gamecheck import check_text
+from arbo_notation.replayer import replay_game
 
 # A hand-worked game with three species (24 cards): 10 cards in the deck, seven turns.
 # Ana ends with Ma1 Ma3 Ma5 Ma8 in a row (11 points) and the right to Maple (15 to 4);

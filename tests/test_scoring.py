@@ -502,14 +502,14 @@ def test_score_totals_equals_the_sheets_totals_on_any_table(arboretums, rng):
 
 def test_score_totals_equals_the_sheets_totals_on_played_tables():
     from arbo_notation.engine.scoring import score_totals
-    from arbo_notation.replayer import new_game, play_turn
+    from arbo_notation.replayer import new_game, play_recorded_turn
     from arbo_notation.simulate import simulate_game
 
     for seed in range(6):
         record = simulate_game(("Ana", "Ben", "Cleo", "Dev")[: 2 + seed % 3], f"totals-{seed}", bots=("random",))
         game = new_game(record)
         for turn in record.turns:
-            play_turn(game, turn)
+            play_recorded_turn(game, turn)
         hands = game.final_hands()
         table = [PlayerPosition(p, game.arboretum(p), hands[p]) for p in game.players]
         sheet = score_position(game.config.species, table)

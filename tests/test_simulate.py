@@ -104,7 +104,7 @@ def test_bad_bot_lists():
 
 
 def test_formatted_records_are_byte_identical_and_parse_back(records):
-    from arbo_notation.notation.syntax import parse
+    from arbo_notation.notation.reading import parse
     from arbo_notation.notation.writer import format_game, format_games
 
     text = format_games(records[:3])

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from arbo_notation.notation import parse_all
-from arbo_notation.replayer import check_text
+from arbo_notation.gamecheck import check_text
 
 HEADER = "---\nplayers: [Ana, Ben]\nspecies: [Ca, Dw, Ja, Ma, Oa, Wi]\n---\n"
 CELL = "expected a cell x,y in whole numbers (such as 0,1 or -2,3) after '@'"

@@ -11,7 +11,7 @@ from textual.widgets import DataTable, Input, Static
 from arbo_notation.notation.views import partial_record
 from arbo_notation.notation.writer import format_game
 from arbo_notation.recording import Phase, open_session
-from arbo_notation.replayer import check_text
+from arbo_notation.gamecheck import check_text
 from arbo_notation.simulate import simulate_game
 from arbo_notation.tui.record import RecordApp, RecordHelp, RecordScoring
 from arbo_notation.tui.widgets import MoveList, PlayerPanel

@@ -19,7 +19,7 @@ import make_fixtures  # noqa: E402  (the builders the .arb fixtures were written
 @lru_cache(maxsize=None)
 def load(path: Path) -> GameRecord:
     """The first game of a fixture file, as the parser reads it."""
-    from arbo_notation.notation.syntax import parse
+    from arbo_notation.notation.reading import parse
 
     [record, *_] = parse(path.read_text(encoding="utf-8"), path.name)
     return record

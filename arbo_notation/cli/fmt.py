@@ -19,10 +19,12 @@ if TYPE_CHECKING:
 def canonical_text(text: str, name: str) -> str:
     """The canonical form of a whole record file; NotationErrors when any game cannot be read."""
     from ..errors import NotationErrors
+    from ..gcpause import gc_paused
     from ..notation.reading import parse_all
     from ..notation.writer import format_games
 
-    outcome = parse_all(text, name)
+    with gc_paused():  # every record is kept
+        outcome = parse_all(text, name)
     if outcome.errors:
         raise NotationErrors(outcome.errors)
     return format_games(outcome.games)

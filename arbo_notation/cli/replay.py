@@ -142,7 +142,7 @@ def replay(
         if not quiet:
             typer.echo(f"wrote {screenshot}", err=True)
     elif not interactive:
-        from ..tui.plain import plain_lines
+        from ..tui.plaintext import plain_lines
 
         _show(errors)
         for line in plain_lines(model, start=turn or 0, knowledge=knowledge):

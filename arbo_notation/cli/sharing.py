@@ -38,6 +38,7 @@ def load_games(path: str, game_number: int | None) -> Loaded:
     Syntax and rule errors go to stderr. Leaves with status 2 for a game number the file does
     not hold, and 1 when the file cannot be read or no game asked for can be shown.
     """
+    from ..gcpause import gc_paused
     from ..notation.games import normalise
     from ..notation.reading import parse_all
     from ..share.html import UnreadGame
@@ -45,7 +46,8 @@ def load_games(path: str, game_number: int | None) -> Loaded:
 
     try:
         text, name = read_input(path)
-        outcome = parse_all(text, name)
+        with gc_paused():  # every record is kept
+            outcome = parse_all(text, name)
     except ArboError as error:
         fail(str(error))
     count = max((span.index for span in outcome.game_spans), default=0)

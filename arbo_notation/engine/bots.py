@@ -2,7 +2,7 @@
 
 A bot makes the three decisions of a turn, each on the table as it stands when the decision is
 due: where to draw from (asked once per draw, after the previous draw is in hand), which card to
-plant where, and which card to discard. :func:`play_turn` asks a bot for a whole turn and performs
+plant where, and which card to discard. :func:`play_bot_turn` asks a bot for a whole turn and performs
 it through the :class:`~.state.Game` API.
 
 A bot sees only what its player sees (a :class:`TableView`): its own hand, every arboretum, every
@@ -119,7 +119,7 @@ class TurnPlay:
     discard: Card
 
 
-def play_turn(bot: Bot, game: Game, rng: random.Random) -> TurnPlay:
+def play_bot_turn(bot: Bot, game: Game, rng: random.Random) -> TurnPlay:
     """Let ``bot`` play the current player's whole turn on ``game`` and return what it did."""
     if game.is_over:
         raise ArboError("no turn to play: the game is over")

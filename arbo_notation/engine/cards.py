@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+import weakref
 from dataclasses import dataclass
 from functools import total_ordering
 from operator import attrgetter
@@ -67,8 +68,22 @@ def is_species_code(text: str) -> bool:
     return bool(SPECIES_CODE_RE.match(text))
 
 
+#: How many cards and cells stay interned for good; past these, the others are interned only while
+#: something holds them (weakly), so a long-lived process reading hostile records does not grow
+#: without limit. (A legal game of the largest table uses 80 cards and fewer than 20,000 cells.)
+MAX_KEPT_CARDS = 4096
+MAX_KEPT_CELLS = 1 << 16
+
+
+def _intern(kept: dict, others: weakref.WeakValueDictionary, key: tuple, value: object, bound: int) -> object:
+    """The one object for ``key``: kept for good while ``kept`` has room, else held weakly by ``others``."""
+    if len(kept) < bound:
+        return kept.setdefault(key, value)  # atomic: one object per key
+    return others.setdefault(key, value)
+
+
 @total_ordering
-@dataclass(frozen=True, slots=True, eq=False, init=False)
+@dataclass(frozen=True, slots=True, eq=False, init=False, weakref_slot=True)
 class Card:
     """One card: a species code and a value from 1 to 8. ``str(Card("Ma", 3)) == "Ma3"``.
 
@@ -80,7 +95,7 @@ class Card:
     value: int
 
     def __new__(cls, species: str, value: int) -> "Card":
-        card = _CARDS.get((species, value))
+        card = _CARDS.get((species, value)) or _MORE_CARDS.get((species, value))
         if card is None:
             if type(value) is not int or not (MIN_VALUE <= value <= MAX_VALUE):
                 raise ArboError(f"a card's value is 1 to 8, not {value!r}")
@@ -89,7 +104,7 @@ class Card:
             card = object.__new__(cls)
             object.__setattr__(card, "species", species)
             object.__setattr__(card, "value", value)
-            card = _CARDS.setdefault((species, value), card)  # atomic: one object per card
+            card = _intern(_CARDS, _MORE_CARDS, (species, value), card, MAX_KEPT_CARDS)
         return card
 
     def __reduce__(self):
@@ -113,6 +128,7 @@ class Card:
 
 
 _CARDS: dict[tuple[str, int], Card] = {}
+_MORE_CARDS: weakref.WeakValueDictionary[tuple[str, int], Card] = weakref.WeakValueDictionary()
 
 #: The sort key of a card: species code, then value, as ``<`` orders cards; sorting by it is
 #: several times faster than sorting by ``<``, a Python method called for every comparison.
@@ -120,7 +136,7 @@ card_order = attrgetter("species", "value")
 
 
 @total_ordering
-@dataclass(frozen=True, slots=True, eq=False, init=False)
+@dataclass(frozen=True, slots=True, eq=False, init=False, weakref_slot=True)
 class Coord:
     """A cell of an arboretum: x to the right, y up; the first tree stands at 0,0.
 
@@ -131,14 +147,14 @@ class Coord:
     y: int
 
     def __new__(cls, x: int, y: int) -> "Coord":
-        coord = _COORDS.get((x, y))
+        coord = _COORDS.get((x, y)) or _MORE_COORDS.get((x, y))
         if coord is None:
             if type(x) is not int or type(y) is not int:
                 raise ArboError(f"a cell's coordinates are whole numbers, not {x!r},{y!r}")
             coord = object.__new__(cls)
             object.__setattr__(coord, "x", x)
             object.__setattr__(coord, "y", y)
-            coord = _COORDS.setdefault((x, y), coord)
+            coord = _intern(_COORDS, _MORE_COORDS, (x, y), coord, MAX_KEPT_CELLS)
         return coord
 
     def __reduce__(self):
@@ -162,6 +178,7 @@ class Coord:
 
 
 _COORDS: dict[tuple[int, int], Coord] = {}
+_MORE_COORDS: weakref.WeakValueDictionary[tuple[int, int], Coord] = weakref.WeakValueDictionary()
 
 ORIGIN = Coord(0, 0)
 

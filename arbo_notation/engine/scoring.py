@@ -97,11 +97,14 @@ def best_points(arboretum: Mapping[Coord, Card], species: Iterable[str] | None =
 
 _BY_X_THEN_Y = attrgetter("x", "y")
 _AROUND: dict[Coord, tuple[Coord, Coord, Coord, Coord]] = {}  # cells are interned: one entry a cell
+_MAX_AROUND = 1 << 16
 
 
 def _around(cell: Coord) -> tuple[Coord, Coord, Coord, Coord]:
     """The four neighbours of a cell, by x then y (so a search meets paths in that order)."""
     x, y = cell.x, cell.y
+    if len(_AROUND) >= _MAX_AROUND:  # a cache: hostile records cannot grow it without limit
+        _AROUND.clear()
     around = _AROUND[cell] = (Coord(x - 1, y), Coord(x, y - 1), Coord(x, y + 1), Coord(x + 1, y))
     return around
 

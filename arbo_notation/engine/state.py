@@ -584,39 +584,6 @@ class Game:
         self._current, self._turn, self._deck_count = current, turn, left
         return played
 
-    def plays_known_turn(self, turn: KnownTurn) -> bool:
-        """Whether play_known_turns plays this one turn from here; the state is left as it was.
-
-        A variation of one turn is checked so: the turn played, then taken back, touches a
-        hand, a few piles and a cell, where a copy of the game copies every one of them.
-        """
-        _, player, first, second, card, coord, discard = turn
-        hands, piles, located = self._hands, self._discards, self._located
-        if player not in hands:
-            return False  # (play_known_turns refuses it: not the current player)
-        # What the turn can change: the player's hand, hidden cards, tree and pile, the cards it
-        # brings to light, and the tops of the piles it draws from (a pile loses two cards at most).
-        hand = hands[player]
-        kept = (hand.copy(), self._hidden[player], self._current, self._turn, self._deck_count, self._phase)
-        fresh = [c for c in (first and first[1], second and second[1], card, discard)
-                 if c is not None and c not in located]
-        changed = [piles[player]]
-        for draw in (first, second):
-            if draw is not None:
-                pile = self._deck if draw[0] is None else piles.get(draw[0])
-                if pile is not None:
-                    changed.append(pile)  # a pile met twice is put back twice, the same way
-        tops = [(pile, len(pile), pile[-2:]) for pile in changed]
-        if not self.play_known_turns((turn,)):
-            return False  # (left as it was)
-        hands[player], self._hidden[player], self._current, self._turn, self._deck_count, self._phase = kept
-        located.difference_update(fresh)
-        for pile, size, top in tops:
-            pile[size - len(top):] = top
-        del self._arbs[player][coord]
-        self._cells[player].discard((coord.x, coord.y))
-        return True
-
     # -- push and pop: a whole turn played and taken back ---------------------------------
 
     @property

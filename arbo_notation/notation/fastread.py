@@ -111,7 +111,7 @@ def read_game(text: str, file: str = "<string>", first_line: int = 1,
         header = read_header_of(text, file, first_line)
         if header is None:
             return None
-    if len(_pieces.plantings) > _MAX_PIECES or len(_pieces.draws) > _MAX_PIECES:
+    if _full(_pieces):
         _pieces = build.Pieces()
     try:
         return _Body(text, header[1], first_line).read(header[0], file, _Records(_pieces, index))
@@ -129,12 +129,17 @@ def read_moves(text: str, file: str = "<string>", first_line: int = 1,
         header = read_header_of(text, file, first_line)
         if header is None:
             return None
-    if len(_move_pieces.plantings) > _MAX_PIECES or len(_move_pieces.draws) > _MAX_PIECES:
+    if _full(_move_pieces):
         _move_pieces = _MovePieces()
     try:
         return _Body(text, header[1], first_line).read(header[0], file, _Moves(_move_pieces))
     except _Unsure:
         return None
+
+
+def _full(pieces: "build.Pieces | _MovePieces") -> bool:
+    """Whether a cache of decoded pieces has grown past its bound (cards, draws or plantings)."""
+    return max(len(pieces.cards), len(pieces.draws), len(pieces.plantings)) > _MAX_PIECES
 
 
 class _Frame:

@@ -125,6 +125,8 @@ _BRACE_ON_LINE = r"\{[^}\n]*\}"  # (a brace comment over several lines is the fa
 _TAIL = re.compile(rf"(?:[ \t]*{GLYPH})*(?:[ \t]*{_BRACE_ON_LINE})*(?:[ \t]*{LINE_COMMENT})?[ \t]*")
 #: The same in a variation, where a comment to the end of the line would swallow its ')'.
 _VARIATION_TAIL = re.compile(rf"(?:[ \t]*{GLYPH})*(?:[ \t]*{_BRACE_ON_LINE})*[ \t]*")
+#: Brace comments before the turn of a variation (a ';' comment would swallow its ')').
+_LEADING_COMMENTS = re.compile(rf"[ \t]*(?:{_BRACE_ON_LINE}[ \t]*)*")
 #: A line of comments alone: they belong to the turn that follows, or to the run before.
 _COMMENT_LINE = re.compile(rf"[ \t]*(?:{LINE_COMMENT}|(?:{_BRACE_ON_LINE}[ \t]*)+(?:{LINE_COMMENT})?)")
 _COMMENT_STARTS = ("", " ", "\t", ";", "{")  # how a blank line or a line of comments starts
@@ -184,14 +186,17 @@ def _decode_turns(block: str) -> list[KnownTurn] | None:
 
 
 def _variation(line: str) -> PlainLine | None:
-    """The variation a line holds alone: '(' one turn, its glyphs and brace comments ')'; None
-    for any other line (a longer variation, one within another: the fast reader's)."""
+    """The variation a line holds alone: '(' brace comments, one turn, its glyphs and brace
+    comments ')' (``({a note} 12. Ana d d Ma3@0,1 /Oa5 !)``); None for any other line (a longer
+    variation, one within another: the fast reader's)."""
     inner = line.strip(" \t")
     if not (inner.startswith("(") and inner.endswith(")")):
         return None
     inner = inner[1:-1]
     if "(" in inner or ")" in inner:
         return None
+    if inner.lstrip(" \t").startswith("{"):  # comments before the turn (no comment holds a brace)
+        inner = inner[_LEADING_COMMENTS.match(inner).end():]  # type: ignore[union-attr]  (matches '')
     separator = _separator(inner)
     if separator == "":
         return None

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from ..errors import ArboError, NotationError, NotationErrors
-from ..gcpause import gc_paused
 from ..sources import read_text
 from . import fastread
 from .games import GameText, normalise, stream_games
@@ -140,15 +139,15 @@ def parse_all(text: str, file: str = "<string>", *, first_line: int = 1) -> Pars
     """
     if not isinstance(text, str):
         raise ArboError(f"expected the text of a record, not {type(text).__name__}")
+    # The collector is left as the host set it: a library does not change process-wide state
+    # (a program that reads whole files may pause it around the call: gcpause.gc_paused).
     outcome = ParseOutcome()
-    with gc_paused():  # every record is kept
-        for span, game in read_pieces(stream_games([normalise(text)]), file, first_line):
-            if game is not None:
-                outcome.games.append(game)
-            if not outcome.game_spans or outcome.game_spans[-1] is not span:
-                outcome.errors.extend(span.errors)
-            if not outcome.game_spans or outcome.game_spans[-1] is not span:
-                outcome.game_spans.append(span)
+    for span, game in read_pieces(stream_games([normalise(text)]), file, first_line):
+        if game is not None:
+            outcome.games.append(game)
+        if not outcome.game_spans or outcome.game_spans[-1] is not span:
+            outcome.errors.extend(span.errors)
+            outcome.game_spans.append(span)
     return outcome
 
 

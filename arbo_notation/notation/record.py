@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from ..engine.cards import Card, Planting
 from ..errors import Pos
 from ..lexicon import RESERVED_WORDS
+
+if TYPE_CHECKING:
+    from ..engine.state import KnownDraw, KnownTurn
 
 #: Glyphs a turn may carry, as in PGN ($n numeric annotation glyphs are allowed too).
 GLYPHS = ("!!", "??", "!?", "?!", "!", "?")
@@ -39,6 +42,13 @@ class Draw:
             return "-"
         base = "d" if self.kind is DrawKind.DECK else str(self.owner)
         return f"{base}:{self.card}" if self.card is not None else base
+
+    def known(self) -> KnownDraw:
+        """The draw as the engine takes it (engine.state.KnownDraw): None for '-', else whose pile
+        (None: the deck) and the card named (None: not written)."""
+        if self.kind is DrawKind.SKIP:
+            return None
+        return (None if self.kind is DrawKind.DECK else self.owner, self.card)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +86,13 @@ class Turn:
         """The turn's moves alone, e.g. ``Ana d d Ma3@0,0 /Oa5`` (no number, glyphs or comments)."""
         draws = " ".join(str(d) for d in self.draws)
         return f"{self.player} {draws} {self.plant} /{self.discard}"
+
+    def known(self) -> KnownTurn:
+        """The turn as the engine plays it (engine.state.KnownTurn, for Game.push): its number,
+        player, two draws, the card planted and its cell, the discard."""
+        first, second = self.draws
+        return (self.number, self.player, first.known(), second.known(), self.plant.card, self.plant.coord,
+                self.discard)
 
     def __str__(self) -> str:
         return self.notation()

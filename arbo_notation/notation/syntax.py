@@ -21,20 +21,10 @@ from . import build
 from .build import MAX_VARIATION_DEPTH
 from .grammar import GrammarMismatch, GrammarParser
 from .header import read_header
-from .reading import GameSpan, ParseOutcome, parse, parse_all, parse_file, parse_file_all
 from .record import Comment, GameRecord, Header, Result, Reveal, Variation
 from .syntaxfaults import diagnose, faults_after_header
 
-__all__ = [
-    "GameSpan",
-    "MAX_VARIATION_DEPTH",
-    "ParseOutcome",
-    "parse",
-    "parse_all",
-    "parse_file",
-    "parse_file_all",
-    "parse_game",
-]
+__all__ = ["MAX_VARIATION_DEPTH", "parse_game"]
 
 if TYPE_CHECKING:
     class Token(str):

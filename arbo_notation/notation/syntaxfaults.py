@@ -278,6 +278,9 @@ class _Checker:
                                  f"found {_found(text, p)}")
                 end = text.find("\n", p)
                 segment = text[p:end if end >= 0 else self.n]
+                semicolon = segment.find(";")
+                if semicolon >= 0 and "{" not in segment[:semicolon]:
+                    segment = segment[:semicolon]  # a '}' in a ';' comment is the comment's
                 brace = segment.find("}")
                 if brace >= 0 and "{" not in segment[:brace]:
                     self.note(p + brace, "'}' has no matching '{' (a comment is written {like this})")
@@ -431,6 +434,8 @@ class _Checker:
                 if q < self.n and text[q] not in _LINE_END:
                     self.fail(q, f"unexpected {_found(text, q)} in {player}'s reveal line")
                 return r
+            if r > q and (_keyword(text, r, REVEAL_WORD) or _keyword(text, r, RESULT_WORD)):
+                return r  # the grammar takes the next reveal or the result on the same line
             if r == q:
                 self.fail(q, f"expected a card such as Ma3 in {player}'s reveal line, found {_found(text, q)}")
             c = _CARD.match(text, r)
