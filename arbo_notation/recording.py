@@ -237,11 +237,11 @@ class RecordingSession:
         one the record knew and filled in); else the last turn (with the reveals and result that
         followed from it); before the first turn, the recorder's dealt hand."""
         if self.phase is Phase.REVEAL:
-            typed = [p for p in self.reveals if not self._states[-1].hand_known(p)]
+            typed = [p for p in self.reveals if not self._position.hand_known(p)]
             if typed:
                 reveals = {p: r for p, r in self.reveals.items() if p != typed[-1]}
                 taken = _reveal_text(self.reveals[typed[-1]])
-                self._change(reveals=reveals, _states=self._states)
+                self._change(reveals=reveals, _position=self._position)
                 return Accepted("undo", (taken,))
         if not self.turns:
             if self.seat is not None and self.seat in self.header.hands:

@@ -256,3 +256,25 @@ async def test_a_refused_entry_is_shown_once_as_plain_shows_it(tmp_path, line):
         assert app.query_one("#entry", Input).value == line  # kept, to be mended
         clear = app.active_bindings["escape"].binding  # the way to clear it is in the footer, not in F1 alone
         assert (clear.action, clear.show, clear.key_display) == ("clear", True, "Esc")
+
+
+async def test_at_80x24_f3_shows_the_move_list_in_place_of_the_arboretums_and_back(tmp_path):
+    app = RecordApp(session_for(tmp_path, turns=3))
+    async with app.run_test(size=(80, 24)) as pilot:
+        moves = app.query_one("#moves", MoveList)
+        assert moves.region.width == 0 and on_screen(app, "#board")  # no room for both
+        await pilot.press("f3")
+        await pilot.pause()
+        assert on_screen(app, "#moves") and moves.region.width >= 40
+        assert app.query_one("#board").region.width == 0
+        assert app.query_one("#entry", Input).has_focus  # typing goes on
+        await pilot.press("f3")
+        await pilot.pause()
+        assert moves.region.width == 0 and on_screen(app, "#board")
+
+
+async def test_at_120x40_the_move_list_stands_beside_the_board(tmp_path):
+    app = RecordApp(session_for(tmp_path, turns=3))
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert on_screen(app, "#moves") and on_screen(app, "#board")
+        assert app.query_one("#moves", MoveList).region.width == 40

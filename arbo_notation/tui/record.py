@@ -33,6 +33,7 @@ KEYS_HELP = """\
   Enter     check the entry: a legal one is written at once
   Ctrl+Z    take back the last turn, or during the reveals the last hand (or type undo)
   Esc       clear the line         F2      the scoring
+  F3        the moves, in place of the arboretums (on a screen under 110 columns)
   F1        this help              Ctrl+Q  quit (all is saved)
 
 [b]Alone on the line[/b]
@@ -143,6 +144,8 @@ class RecordApp(App[None]):
     #board.players-2 { grid-size: 2 1; }
     #moves { width: 40; height: 1fr; }
     Screen.-narrow #moves { display: none; }
+    Screen.-narrow.-show-moves #moves { display: block; width: 1fr; }
+    Screen.-narrow.-show-moves #board { display: none; }
     Screen.-narrow PlayerPanel > ArboretumGrid { margin-top: 0; }
     #entry { border: round $accent; border-title-color: $text; border-title-style: bold; margin: 0 0; }
     #entry.-done { border: round $success; }
@@ -156,6 +159,7 @@ class RecordApp(App[None]):
         Binding("ctrl+z", "undo", "Undo", key_display="^Z"),
         Binding("escape", "clear", "Clear", key_display="Esc"),  # shown: after an error, the way out
         Binding("f2", "scoring", "Score", key_display="F2"),
+        Binding("f3", "moves", "Moves", key_display="F3"),  # beside the board from 110 columns; here in its place
         Binding("f1", "help", "Help", key_display="F1"),
         Binding("ctrl+q", "quit", "Quit", key_display="^Q", priority=True),
     ]
@@ -364,6 +368,11 @@ class RecordApp(App[None]):
     def action_clear(self) -> None:
         self._entry.value = ""
         self._say("", "")
+
+    def action_moves(self) -> None:
+        """Show the move list in place of the arboretums, or the arboretums again (a narrow screen
+        has no room for both; a wide one shows both, and the key changes nothing there)."""
+        self.screen.toggle_class("-show-moves")
 
     def action_scoring(self) -> None:
         sheet = self.session.sheet()
