@@ -263,27 +263,13 @@ def _score_rows(file: str, game: int, sheet: ScoreSheet) -> Iterator[tuple]:
 
 # -- the games of files and folders --------------------------------------------------------------
 
-#: The records a folder given for a corpus holds: its .arb files, at any depth.
-RECORD_SUFFIX = ".arb"
-
 
 def expand_paths(paths: Iterable[str]) -> list[str]:
-    """The record files of the paths given: each file as given, and each folder's .arb files at
-    any depth, in the order of their names (hidden files and folders left out)."""
-    import os
+    """The record files of the paths given (sources.records_under: a folder's .arb files at any
+    depth, sorted; a folder without one adds no game)."""
+    from .sources import records_under
 
-    files: list[str] = []
-    for path in paths:
-        if path == "-" or not os.path.isdir(path):
-            files.append(path)
-            continue
-        found = []
-        for folder, subfolders, names in os.walk(path):
-            subfolders[:] = sorted(name for name in subfolders if not name.startswith("."))
-            found += [os.path.join(folder, name) for name in names
-                      if name.endswith(RECORD_SUFFIX) and not name.startswith(".")]
-        files += sorted(found)
-    return files
+    return records_under(list(paths), keep_empty=False)
 
 
 def file_pieces(path: str) -> Iterator[str | GameText]:

@@ -11,6 +11,29 @@ from typing import BinaryIO, Iterator
 from .errors import ArboError, NotationError, NotationErrors
 
 
+#: The suffix of a record file, which a folder is searched for.
+RECORD_SUFFIX = ".arb"
+
+
+def records_under(paths: list[str] | tuple[str, ...], *, keep_empty: bool = True) -> list[str]:
+    """The record files of the paths given, as linters read a folder: each file as given (``-``
+    included), and for a folder its .arb files at any depth, sorted by path, hidden files and
+    folders left out. A folder without one stays in the list, so that reading it says so (check:
+    it was given to be checked), unless ``keep_empty`` is false (a collection: it holds no games)."""
+    files: list[str] = []
+    for path in paths:
+        if path == "-" or not os.path.isdir(path):
+            files.append(path)
+            continue
+        found = []
+        for folder, subfolders, names in os.walk(path):
+            subfolders[:] = [name for name in subfolders if not name.startswith(".")]
+            found += [os.path.join(folder, name) for name in names
+                      if name.endswith(RECORD_SUFFIX) and not name.startswith(".")]
+        files += sorted(found) or ([path] if keep_empty else [])
+    return files
+
+
 def _unreadable(name: str, error: OSError) -> ArboError:
     if isinstance(error, FileNotFoundError):
         return ArboError(f"{name}: no such file")

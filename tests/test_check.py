@@ -431,3 +431,17 @@ def test_check_of_a_folder_reads_the_records_under_it_sorted(tmp_path: Path):
     empty.mkdir()
     result = CliRunner().invoke(app, ["check", str(empty)])
     assert result.exit_code == 1 and "is a directory, not a file" in result.stderr
+
+
+def test_records_under_a_folder_are_its_arb_files_at_any_depth_sorted_and_not_hidden(tmp_path):
+    from arbo_notation.sources import records_under
+
+    for name in ("b/z.arb", "b/a.arb", "a.arb", ".hidden/x.arb", "b/.y.arb", "b/notes.txt", "c/d/e.arb"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("", encoding="utf-8")
+    (tmp_path / "empty").mkdir()
+    root = str(tmp_path)
+    found = records_under([root, "-", str(tmp_path / "empty")])
+    assert found == [f"{root}/a.arb", f"{root}/b/a.arb", f"{root}/b/z.arb", f"{root}/c/d/e.arb", "-",
+                     str(tmp_path / "empty")]
+    assert records_under([str(tmp_path / "empty")], keep_empty=False) == []

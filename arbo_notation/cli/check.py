@@ -11,6 +11,7 @@ import typer
 
 from ..checkfiles import FileSummary
 from ..errors import Severity
+from ..sources import records_under
 from .common import EXIT_INVALID, EXIT_OK, fail
 from .usage import whole_number
 
@@ -30,22 +31,6 @@ def check_files(files: list[str], jobs: int = 0, *, progress: bool = False) -> l
             with typer.progressbar(length=max(1, sum(sizes)), label="checking", file=sys.stderr) as bar:
                 return check_all(files, jobs, bar.update)
     return check_all(files, jobs)
-
-
-def records_under(paths: list[str]) -> list[str]:
-    """The files to check: each file as given, and for a folder the .arb files under it, at any
-    depth, in sorted order (as linters read a folder). A folder without one stays, to be reported."""
-    files = []
-    for path in paths:
-        if path == "-" or not os.path.isdir(path):
-            files.append(path)
-            continue
-        found = []
-        for folder, subfolders, names in os.walk(path):
-            subfolders[:] = sorted(name for name in subfolders if not name.startswith("."))
-            found += [os.path.join(folder, name) for name in sorted(names) if name.endswith(".arb")]
-        files += found or [path]
-    return files
 
 
 def _plural(count: int, word: str) -> str:
