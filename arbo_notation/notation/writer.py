@@ -158,19 +158,27 @@ def _comment(comment: Comment) -> str:
 
 
 class _Lines:
-    """Output lines, remembering which ones end in a ';' comment (nothing may follow on them)."""
+    """Output lines, remembering which ones end in a ';' comment (nothing may follow on them).
+
+    A line is kept as its parts and joined once at the end: a turn followed by many thousand
+    comments grows one line, and growing a string in a list copies it each time.
+    """
 
     def __init__(self) -> None:
-        self.lines: list[str] = []
+        self.parts: list[list[str]] = []
         self.closed: list[bool] = []
 
     def add(self, text: str, closed: bool = False) -> None:
-        self.lines.append(text)
+        self.parts.append([text])
         self.closed.append(closed)
 
     def extend_last(self, text: str, closed: bool = False) -> None:
-        self.lines[-1] += text
+        self.parts[-1].append(text)
         self.closed[-1] = closed
+
+    @property
+    def lines(self) -> list[str]:
+        return ["".join(parts) for parts in self.parts]
 
     def comments_inline(self, comments: Iterable[Comment], indent: str) -> None:
         """Append comments to the last line; after a ';' comment go on on a new line."""
@@ -226,12 +234,13 @@ def _write_variation(out: _Lines, variation: Variation, number: int, depth: int)
         else:
             out.extend_last(("" if opened else " ") + text, comment.line)
         opened = False
-    first = body.lines[0][len(indent):]
+    lines = body.lines
+    first = lines[0][len(indent):]
     if out.closed[-1]:
         out.add(indent + first, body.closed[0])
     else:
         out.extend_last(("" if opened else " ") + first, body.closed[0])
-    for line, closed in zip(body.lines[1:], body.closed[1:]):
+    for line, closed in zip(lines[1:], body.closed[1:]):
         out.add(line, closed)
     if out.closed[-1]:
         out.add(indent + ")")
