@@ -89,7 +89,10 @@ def simulate_game(
     turns: list[Turn] = []
     while not game.is_over:
         bot = seated[config.seat(game.current_player)]
+        mover = game.current_player
         turns.append(_turn(game.turn_number, play_bot_turn(bot, game, rng)))
+        for seat in seated:
+            seat.watch(game, mover)
     hands = game.final_hands()
     table = [PlayerPosition(p, game.arboretum(p), hands[p]) for p in config.players]
     sheet = score_position(config.species, table)

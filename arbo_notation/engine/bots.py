@@ -104,6 +104,11 @@ class Bot(ABC):
     def choose_discard(self, game: Game, rng: random.Random) -> Card:
         """Which card of the hand to discard."""
 
+    def watch(self, game: Game, mover: str) -> None:
+        """Told after every turn of the game, whoever played it (``mover``), as a player at the
+        table sees each turn: a bot that remembers what it saw reads the public table here
+        (the piles, the arboretums), never a hand. The greedy and random bots remember nothing."""
+
 
 @dataclass(frozen=True, slots=True)
 class DrawTaken:
