@@ -50,3 +50,38 @@ def test_the_cards_seen_taken_from_piles_are_the_ones_the_seat_knows_in_other_ha
             assert set(guessed.known[other]) <= set(knowledge.hands[other].known)
         compared += 1
     assert compared >= 5
+
+
+@pytest.mark.parametrize("players, seed", [(2, 0), (4, 3)])  # games where the others keep cards they took
+def test_the_engine_bot_remembers_what_a_watch_of_every_turn_saw(players, seed):
+    """Played as `arbo simulate` plays it (told of every turn), the engine's memory of the piles
+    is the one the test above holds to the knowledge model, turn after turn."""
+    import random
+
+    from arbo_notation.analysis.bot import EngineBot
+    from arbo_notation.engine.bots import GreedyBot, play_bot_turn
+    from arbo_notation.engine.cards import default_species_for
+    from arbo_notation.engine.state import Game, GameConfig, Setup
+
+    config = GameConfig(NAMES[:players], default_species_for(players))
+    game = Game(config, Setup.shuffled(config, f"remember:{players}:{seed}"))
+    engine = EngineBot(budget=2)
+    seats = [engine] + [GreedyBot() for _ in range(players - 1)]
+    reference = PileWatch()
+    reference.look_at(TableView.of(game))
+    rng = random.Random(1)
+    remembered = 0
+    while not game.is_over:
+        mover = game.current_player
+        play_bot_turn(seats[config.seat(mover)], game, rng)
+        for seat in seats:
+            seat.watch(game, mover)
+        reference.look({p: game.discard_pile(p) for p in game.players},
+                       sum(len(game.arboretum(p)) for p in game.players), mover)
+        in_sight = {c for p in game.players for c in (*game.discard_pile(p), *game.arboretum(p).values())}
+        for other in NAMES[1:players]:
+            mine = engine._watch.held.get(other, set()) - in_sight
+            assert mine == reference.held.get(other, set()) - in_sight, (game.turn_number, other)
+            if mover == NAMES[0]:
+                remembered += len(mine)  # kept across the engine's own turn
+    assert remembered > 0
