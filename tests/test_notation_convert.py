@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from arbo_notation.errors import ArboError, NotationError
+from arbo_notation.errors import ArboError, DataError, NotationError
 from arbo_notation.notation import (
     DataError,
     dumps_json,
@@ -199,3 +199,20 @@ def test_structured_variations_deeper_than_the_notation_allows_are_refused():
     turn["variations"] = [{"turns": [dict(turn)]}]
     with pytest.raises(DataError, match=r"\.variations: variations nest deeper than 100 levels"):
         games_from_data(data)
+
+
+def test_a_json_record_with_a_key_given_twice_is_refused_not_half_read(tmp_path):
+    from typer.testing import CliRunner
+
+    from arbo_notation.cli import app
+
+    games = parse_file(ALL[0])
+    text = dumps_json(games).replace('"players": [', '"players": ["Zed"], "players": [', 1)
+    with pytest.raises(DataError) as refused:
+        loads_json(text, "club.json")
+    assert str(refused.value) == ("club.json: the key 'players' appears twice in one JSON object (readers differ "
+                                  "on which value they keep)")
+    path = tmp_path / "club.json"
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(app, ["convert", str(path), "--to", "arb"])
+    assert result.exit_code == 1 and "appears twice" in result.stderr and result.stdout == ""

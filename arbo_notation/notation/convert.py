@@ -37,7 +37,7 @@ from typing import Any, Iterable
 import yaml
 
 from ..engine.cards import CARD_RE, Card, Coord, Planting
-from ..errors import ArboError, DataError, HeaderFault, NotationError
+from ..errors import ArboError, DataError, HeaderFault, NotationError, visible
 from .header import HEADER_MAX_DEPTH, header_from_mapping, header_to_mapping, is_player_name
 from .record import GLYPHS, Comment, Draw, DrawKind, GameRecord, Result, Reveal, Turn, Variation
 from .safeyaml import YamlFault, deeper_than, load_yaml, refused_character
@@ -447,9 +447,9 @@ def dumps_json(games: Iterable[GameRecord], indent: int | None = 2) -> str:
 
 def loads_json(text: str, file: str = "<json>") -> list[GameRecord]:
     """Games from JSON text. NotationError (with line and column) if it is not JSON; DataError if
-    it is JSON but not a record."""
+    it is JSON but not a record (a key given twice in an object included)."""
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_unique_keys(file))
     except json.JSONDecodeError as exc:
         lines = text.split("\n")
         source = lines[exc.lineno - 1] if 0 < exc.lineno <= len(lines) else None
@@ -462,6 +462,22 @@ def loads_json(text: str, file: str = "<json>") -> list[GameRecord]:
     if _SURROGATE_ESCAPE.search(text):
         _refuse_lone_surrogates(text, file)
     return games_from_data(data, file)
+
+
+def _unique_keys(file: str):
+    """A JSON object hook refusing a key given twice: readers differ on which value they keep
+    (Python's the last, others the first), so a record with one is not read at all."""
+
+    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        found = dict(pairs)
+        if len(found) != len(pairs):
+            keys = [key for key, _ in pairs]
+            twice = next(key for index, key in enumerate(keys) if key in keys[:index])
+            raise DataError(f"the key '{visible(twice)}' appears twice in one JSON object (readers differ on "
+                            "which value they keep)", file=file)
+        return found
+
+    return hook
 
 
 #: A JSON escape of half a UTF-16 pair (``\ud800``): JSON reads it, but alone it is no character

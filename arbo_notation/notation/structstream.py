@@ -294,11 +294,19 @@ class _Buffer:
             return value
 
 
+def _once_each(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """An object whose keys are all different (else loads_json names the key given twice)."""
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        raise ValueError("a key given twice")
+    return found
+
+
 def json_games(blocks: Iterable[str], file: str) -> Iterator[GameRecord]:
     """The games of JSON text given in blocks, as loads_json reads them; NotStreamable (maybe after
     some games) when the text is not laid out as dumps_json lays it out (or as a list of games
     alone) or holds any fault."""
-    decoder = json.JSONDecoder()
+    decoder = json.JSONDecoder(object_pairs_hook=_once_each)
     source = _Buffer(blocks)
     listed = source.skip() == "["  # a list of games alone
     if not listed:
