@@ -89,7 +89,10 @@ def simulate_game(
     turns: list[Turn] = []
     while not game.is_over:
         bot = seated[config.seat(game.current_player)]
+        mover = game.current_player
         turns.append(_turn(game.turn_number, play_bot_turn(bot, game, rng)))
+        for seat in seated:
+            seat.watch(game, mover)
     hands = game.final_hands()
     table = [PlayerPosition(p, game.arboretum(p), hands[p]) for p in config.players]
     sheet = score_position(config.species, table)
@@ -162,10 +165,8 @@ def _identity(record: GameRecord) -> GameRecord:
 
 def _play_span(task: tuple) -> list:
     """What ``then`` makes of each game of one span of a run (in a worker process)."""
-    n_players, first, last, seed, bots, house_discards, event, players, then, budget = task
-    games = simulate_games(n_players, last, seed, bots, house_discards=house_discards, event=event,
-                           players=players, first=first, budget=budget)
-    return [then(record) for record in games]
+    first, last, then, run = task
+    return [then(record) for record in simulate_games(games=last, first=first, **run)]
 
 
 def simulate_run(
@@ -185,10 +186,11 @@ def simulate_run(
     ``jobs``, the worker processes that play them (1: this process plays them). ``then`` runs
     where the game is played, so it must be a function a worker can be sent (a module's own, or a
     functools.partial of one); at most a few spans per worker are in flight at a time."""
-    list(simulate_games(n_players, 0, seed, bots, players=players))  # fail early on bad names or bots
+    run = dict(n_players=n_players, seed=seed, bots=bots, house_discards=house_discards, event=event,
+               players=players, budget=budget)
+    list(simulate_games(games=0, **run))  # fail early on bad names or bots
     if jobs <= 1 or games <= GAMES_PER_SPAN:
-        for record in simulate_games(n_players, games, seed, bots, house_discards=house_discards, event=event,
-                                     players=players, budget=budget):
+        for record in simulate_games(games=games, **run):
             yield then(record)
         return
     from collections import deque
@@ -196,8 +198,8 @@ def simulate_run(
 
     from .gcpause import frozen_for_workers
 
-    tasks = ((n_players, first, min(first + GAMES_PER_SPAN - 1, games), seed, bots, house_discards, event,
-              players, then, budget) for first in range(1, games + 1, GAMES_PER_SPAN))
+    tasks = ((first, min(first + GAMES_PER_SPAN - 1, games), then, run)
+             for first in range(1, games + 1, GAMES_PER_SPAN))
     pending: deque = deque()
     with frozen_for_workers(), ProcessPoolExecutor(max_workers=jobs) as pool:
         for task in tasks:

@@ -177,3 +177,26 @@ def test_path_tables_price_a_new_tree_exactly():
         for code in species:
             expected = (after[code].points if code in after else 0) - tables.best.get(code, 0)
             assert gains.get(code, 0) == expected, (seed, code)
+
+
+def test_shared_path_tables_answer_as_fresh_ones():
+    """The greedy bot's tables are made once per arboretum and its what-ifs remembered (a
+    rollout asks them again in every world): what they answer is what new tables compute."""
+    species = ("Ma", "Oa", "Wi")
+    _Paths._made.clear()
+    for seed in range(200):
+        rng = random.Random(seed)
+        cards = full_deck(species)
+        rng.shuffle(cards)
+        arb: dict[Coord, Card] = {}
+        for card in cards[: rng.randint(0, 12)]:
+            arb[rng.choice(frontier(arb))] = card
+        shared, fresh = _Paths.of(dict(arb), species), _Paths(arb, species)
+        assert _Paths.of(dict(arb), species) is shared
+        assert (shared.best, shared.open, shared.cells) == (fresh.best, fresh.open, frontier(arb))
+        for card in cards[len(arb):len(arb) + 4]:
+            for cell in shared.cells:
+                for potential in (0.0, 0.55):
+                    asked = shared.gains(card, cell, potential)
+                    assert asked == shared.gains(card, cell, potential) == fresh._gains(card, cell, potential)
+    assert len(_Paths._made) <= _Paths._MADE_LIMIT

@@ -7,8 +7,10 @@ with a bound of 3.2 failed once under a load of 19), memory n against 2n (traced
 from __future__ import annotations
 
 import gc
+import sys
 import time
 import tracemalloc
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -18,25 +20,20 @@ from arbo_notation.cli import app
 from arbo_notation.errors import MAX_ERRORS_PER_GAME
 from arbo_notation.notation.games import stream_games
 
-HEAD = "---\nplayers: [Ana, Ben]\nspecies: [Ca, Dw, Ja, Ma, Oa, Wi]\n---\n"
-FIRST = "1. Ana d d Ca1@0,0 /Oa5\n"
 runner = CliRunner()
 
 
-def hostile(kind: str, n: int) -> str:
-    if kind == "broken turn lines":
-        return HEAD + "".join(f"{i}. Ana x y zz\n" for i in range(1, n + 1))
-    if kind == "trailing comments":
-        return HEAD + FIRST + "{c}\n" * n
-    if kind == "stray )":
-        return HEAD + FIRST + ")" * n + "\n"
-    if kind == "--- lines":
-        return "---\n" * n
-    if kind == "long header value":
-        return HEAD.replace("---\n", f"---\nevent: {'x' * (n * 50)}\n", 1) + FIRST
-    if kind == "long glyph run":
-        return HEAD + "1. Ana d d Ca1@0,0 /Oa5 " + "!" * (n * 50) + "\n"
-    raise ValueError(kind)
+def _bench_records():
+    """The hostile records are the benchmark's own (bench/hostile_sizes.py), measured there by size."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+    try:
+        from hostile_sizes import hostile
+    finally:
+        sys.path.pop(0)
+    return hostile
+
+
+hostile = _bench_records()
 
 
 #: Sizes where the old quadratic paths already cost seconds (n = 8,000 trailing comments: 5 s).

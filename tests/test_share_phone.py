@@ -227,3 +227,20 @@ def test_the_docs_screenshots_are_made_by_their_script(browser, tmp_path):
         assert Image.open(ROOT / "docs" / name).size == size  # the committed ones, made so
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "](docs/page-phone.png)" in readme and "python docs/screenshots.py" in readme
+
+
+def test_going_into_a_variation_or_along_the_graph_by_hand_stops_the_autoplay(page, pages):
+    page.clock.install()
+    with Tab(page, pages(TWO), "#turn=6") as tab:
+        play = tab.page.locator("#play")
+        play.click()
+        tab.page.locator("#notes button.enter").first.click()
+        entered = tab.status()
+        tab.page.clock.run_for(3000)
+        assert tab.status() == entered and play.get_attribute("aria-pressed") == "false"
+        play.click()
+        tab.page.locator("#notes button.leave").click()
+        left = tab.status()
+        tab.page.clock.run_for(3000)
+        assert tab.status() == left and play.get_attribute("aria-pressed") == "false"
+        assert tab.errors == []

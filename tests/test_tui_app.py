@@ -306,3 +306,19 @@ async def test_a_step_paints_what_a_fresh_screen_at_that_turn_paints():
                 await fresh_pilot.pause()
                 assert stepped == painted(fresh), turn
             assert sum(text.count("▶") for line in stepped for text, _ in line) == 1
+
+
+async def test_a_screenshot_folder_named_like_markup_is_shown_as_written(tmp_path):
+    folder = tmp_path / "club [bold]games"
+    folder.mkdir()
+    app = make_app(screenshot_dir=folder)
+    told = []
+    shown = app.notify
+    app.notify = lambda message, **options: told.append((message, options)) or shown(message, **options)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("S")
+        await pilot.pause()
+        [svg] = folder.glob("*.svg")
+        assert svg.read_text().startswith("<svg")
+    [(message, options)] = told
+    assert message == f"screenshot saved: {svg}" and options["markup"] is False  # '[bold]' shown as written

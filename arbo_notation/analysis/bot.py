@@ -9,9 +9,10 @@ track which pile cards the others took: a bot is given the table, not the line o
 from __future__ import annotations
 
 import random
+from typing import Mapping, Sequence
 
 from ..engine.bots import Bot, GreedyBot, TableView
-from ..engine.cards import Card, Coord
+from ..engine.cards import HAND_SIZE, Card, Coord
 from ..engine.state import DECK, DrawSource, DrawSourceKind, Game
 from .lean import FROM_DECK, Cards, cell_of, coord_of
 from .sampling import Unseen
@@ -19,37 +20,84 @@ from .search import Situation, judge_draws, judge_finish
 from .turns import DEFAULT_BUDGET
 
 
-def situation_of(view: TableView) -> Situation:
-    """What the seat to move knows of the table, from its own view alone."""
+def situation_of(view: TableView, watch: "PileWatch | None" = None) -> Situation:
+    """What the seat to move knows of the table: its own view, and what ``watch`` saw the
+    others take from the piles. A taken card still out of sight is in its taker's hand, or,
+    when the taker was not seen, in one of the other hands (not the deck)."""
+    cards = Cards(view.species)
     seen = set(view.hand)
     for arb in view.arboretums.values():
         seen.update(arb.values())
     for pile in view.discards.values():
         seen.update(pile)
-    unseen = tuple(sorted(set(Cards(view.species).card(code) for code in Cards(view.species).all_codes()) - seen))
-    others = len(unseen) - view.deck_size
-    rooms = _rooms(view, others)
+    others = [p for p in view.players if p != view.player]
+    known = {p: tuple(sorted(watch.held.get(p, set()) - seen)) if watch else () for p in others}
+    somewhere = (watch.somewhere - seen) if watch else set()
+    if len(others) == 1:
+        known[others[0]] = tuple(sorted(set(known[others[0]]) | somewhere))
+        somewhere = set()
+    for cards_held in known.values():
+        seen.update(cards_held)
+    unseen = tuple(sorted(set(cards.card(code) for code in cards.all_codes()) - seen))
+    rooms = {p: 0 for p in view.players}
+    rooms.update({p: HAND_SIZE - len(known[p]) for p in others})
     places = frozenset([p for p, n in rooms.items() if n] + ([None] if view.deck_size else []))
+    in_hands = frozenset(p for p, n in rooms.items() if n)
     return Situation(
         players=view.players, species=view.species, mover=view.player, hand=view.hand,
-        arboretums=view.arboretums, piles=view.discards, known={p: () for p in view.players if p != view.player},
-        unseen=Unseen(rooms, view.deck_size, unseen, {card: places for card in unseen}),
+        arboretums=view.arboretums, piles=view.discards, known=known,
+        unseen=Unseen(rooms, view.deck_size, unseen,
+                      {card: (in_hands if card in somewhere else places) for card in unseen}),
     )
 
 
-def _rooms(view: TableView, held: int) -> dict[str, int]:
-    """How many unseen cards each hand holds: 7 each for the others between turns."""
-    rooms = {p: 0 for p in view.players}
-    others = [p for p in view.players if p != view.player]
-    for index, player in enumerate(others):
-        rooms[player] = held // len(others) + (1 if index < held % len(others) else 0)
-    return rooms
+class PileWatch:
+    """What a seat saw of the piles: the cards the others took from them, and who took them.
+
+    Piles change only at the top, so a card of a pile at the last look that is gone from its
+    place now was taken (it may have been planted or discarded since: then it is in sight
+    again). Looked at after every turn (:meth:`EngineBot.watch`), each card's taker is the
+    player who moved; looked at only at the seat's own turns, the taker is one of the others.
+    Public facts only: every player sees the piles.
+    """
+
+    def __init__(self) -> None:
+        self.held: dict[str, set[Card]] = {}
+        self.somewhere: set[Card] = set()
+        self._piles: dict[str, tuple[Card, ...]] | None = None
+        self._planted = 0
+
+    def look(self, piles: Mapping[str, Sequence[Card]], planted: int, mover: str | None = None) -> None:
+        """Compare ``piles`` (bottom first) with the last look; ``planted``, the trees on the
+        table, tells a new game; ``mover``, the one player who moved since, when known."""
+        if self._piles is None or planted < self._planted:  # a new game
+            self.held.clear()
+            self.somewhere.clear()
+        else:
+            for player, now in piles.items():
+                before = self._piles.get(player, ())
+                same = 0
+                while same < min(len(before), len(now)) and before[same] == now[same]:
+                    same += 1
+                gone = before[same:]
+                if mover is None:
+                    self.somewhere.update(gone)
+                else:
+                    self.held.setdefault(mover, set()).update(gone)
+                    self.somewhere.difference_update(gone)
+        self._piles, self._planted = {p: tuple(c) for p, c in piles.items()}, planted
+
+    def look_at(self, view: TableView, mover: str | None = None) -> None:
+        self.look(view.discards, sum(len(arb) for arb in view.arboretums.values()), mover)
 
 
 #: Points of expected margin by which a candidate must beat the greedy bot's choice to be played
 #: instead: below it, the difference is mostly the sampling's noise (the best of many noisy
 #: values is biased upwards).
 CONFIDENCE = 1.0
+#: And by how many standard errors of that gain, measured world by world: a gain the sampled
+#: worlds disagree about is noise, whatever its size.
+SIGNIFICANCE = 2.0
 
 
 #: The bot searches once the deck holds at most this many cards, and plays the greedy bot's turn
@@ -58,11 +106,17 @@ CONFIDENCE = 1.0
 #: follow up the plans a planting starts): none did better (docs/ANALYSIS.md).
 HORIZON = 1000
 
+#: Candidates of a decision that go on from the first quarter of the worlds to all of them
+#: (search.judge_draws and judge_finish); the greedy bot's choice always goes on.
+FINALISTS = 3
+
 
 def _chosen(judged, baseline):
-    """The best candidate, unless it beats ``baseline`` by less than CONFIDENCE."""
+    """The best candidate, unless it beats ``baseline`` by less than CONFIDENCE points or by
+    less than SIGNIFICANCE standard errors."""
     best = judged.best()
-    if judged.values[best] - judged.values[baseline] < CONFIDENCE:
+    gain, error = judged.gain(best, baseline)
+    if gain < CONFIDENCE or gain < SIGNIFICANCE * error:
         return baseline
     return best
 
@@ -79,6 +133,8 @@ class EngineBot(Bot):
         self._second: DrawSource | None = None
         self._discard: Card | None = None
         self._greedy = GreedyBot()
+        self._watch = PileWatch()
+        self._watched: int | None = None  # the turn number of the last watch(), if any
 
     def _source(self, view: TableView, source: int | None) -> DrawSource | None:
         if source is None:
@@ -100,13 +156,15 @@ class EngineBot(Bot):
                 return planned
         if view.draws_taken == 1:
             return self._greedy.choose_draw(game, rng)
+        if self._watched != game.turn_number:  # not told of the last turn: look now
+            self._watch.look_at(view)
         greedy = self._greedy.choose_draw(game, rng)
         if view.deck_size > self.horizon:
             return greedy
         baseline = (self._code(view, greedy), FROM_DECK if view.deck_size > 1 else None)
-        situation = situation_of(view)
+        situation = situation_of(view, self._watch)
         judged = judge_draws(situation, baseline if baseline[1] is not None else None, self.budget,
-                             random.Random(rng.getrandbits(64)))
+                             random.Random(rng.getrandbits(64)), FINALISTS)
         first, second = _chosen(judged, baseline) if baseline in judged.values else judged.best()
         self._second = self._source(view, second)
         return self._source(view, first)
@@ -122,13 +180,25 @@ class EngineBot(Bot):
             self._discard = discard
             return card, cell
         baseline = (cards.code(card), cell_of(cell), cards.code(discard))
-        judged = judge_finish(situation_of(view), baseline, self.budget, random.Random(rng.getrandbits(64)))
+        judged = judge_finish(situation_of(view, self._watch), baseline, self.budget, random.Random(rng.getrandbits(64)),
+                              FINALISTS)
         card, cell, discard = _chosen(judged, baseline)
         self._discard = cards.card(discard)
         return cards.card(card), coord_of(cell)
 
     def choose_discard(self, game: Game, rng: random.Random) -> Card:
         discard, self._discard = self._discard, None
-        if discard is None or discard not in TableView.of(game).hand:
-            return min(TableView.of(game).hand)
+        view = TableView.of(game)
+        if discard is None or discard not in view.hand:
+            discard = min(view.hand)
+        # The piles as this seat leaves them: what is gone at its next look, the others took.
+        after = dict(view.discards)
+        after[view.player] = (*after[view.player], discard)
+        self._watch.look(after, sum(len(arb) for arb in view.arboretums.values()) + 1, view.player)
         return discard
+
+    def watch(self, game: Game, mover: str) -> None:
+        """Told after every turn: the piles as ``mover`` left them (public)."""
+        self._watch.look({p: game.discard_pile(p) for p in game.players},
+                         sum(len(game.arboretum(p)) for p in game.players), mover)
+        self._watched = game.turn_number

@@ -16,6 +16,7 @@ exactly instead, and the decision is marked exact.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from dataclasses import dataclass
 from typing import Mapping, Sequence
@@ -102,10 +103,25 @@ class Judgement:
     values: Mapping  # candidate -> value
     samples: int
     exact: bool
+    #: candidate -> its margin in each sampled world, in the worlds' order (empty when exact)
+    margins: Mapping = dataclasses.field(default_factory=dict)
 
     def best(self):
-        """The best candidate (the first met among equals: the played one comes first)."""
-        return max(self.values, key=lambda c: self.values[c])
+        """The best candidate played in every world (the first met among equals: the played one
+        comes first)."""
+        full = [c for c in self.values if self.exact or len(self.margins.get(c, ())) == self.samples]
+        return max(full or self.values, key=lambda c: self.values[c])
+
+    def gain(self, candidate, over) -> tuple[float, float]:
+        """How much better ``candidate`` is than ``over``: the mean of their difference world by
+        world, and that mean's standard error (0 when exact, or for a single world)."""
+        gain = self.values[candidate] - self.values[over]
+        if self.exact or len(self.margins.get(candidate, ())) < 2:
+            return gain, 0.0
+        diffs = [a - b for a, b in zip(self.margins[candidate], self.margins[over])]
+        mean = sum(diffs) / len(diffs)
+        variance = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)
+        return gain, (variance / len(diffs)) ** 0.5
 
 
 def draw_pairs(table: LeanTable) -> list[Sources]:
@@ -214,9 +230,11 @@ def _exact_best_finish(table: LeanTable, species_count: int) -> int:
     return best
 
 
-def judge_finish(situation: Situation, played: Finish | None, budget: int, rng: random.Random) -> Judgement:
+def judge_finish(situation: Situation, played: Finish | None, budget: int, rng: random.Random,
+                 finalists: int | None = None) -> Judgement:
     """Values of the finishes (the draws in hand): exact when the game ends with this turn in
-    the one world the mover's knowledge allows, else Monte Carlo over ``budget`` worlds."""
+    the one world the mover's knowledge allows, else Monte Carlo over ``budget`` worlds (with
+    ``finalists``, only that many and the played one in every world: see :func:`_margins`)."""
     cards = Cards(situation.species)
     count = len(situation.species)
     unique = situation.unseen.unique() is not None
@@ -237,16 +255,14 @@ def judge_finish(situation: Situation, played: Finish | None, budget: int, rng: 
     else:
         worlds = [situation.world(cards, rng) for _ in range(budget)]
     candidates = finish_candidates(worlds[0], played)
-    sums = dict.fromkeys(candidates, 0)
-    for world in worlds:
-        for finish in candidates:
-            sums[finish] += _finish_value(world, finish, count)
-    return Judgement({f: s / len(worlds) for f, s in sums.items()}, len(worlds), False)
+    return _sampled(_margins(worlds, candidates, lambda w, f: _finish_value(w, f, count), finalists, played))
 
 
-def judge_draws(situation: Situation, played: Sources | None, budget: int, rng: random.Random) -> Judgement:
+def judge_draws(situation: Situation, played: Sources | None, budget: int, rng: random.Random,
+                finalists: int | None = None) -> Judgement:
     """Values of the pairs of draws at the start of a turn, the turn finished by the policy (or,
-    when the one world is known and every pair ends the game, by the best finish exactly)."""
+    when the one world is known and every pair ends the game, by the best finish exactly);
+    ``finalists`` as for :func:`judge_finish`."""
     cards = Cards(situation.species)
     count = len(situation.species)
     if situation.unseen.unique() is not None:
@@ -264,11 +280,34 @@ def judge_draws(situation: Situation, played: Sources | None, budget: int, rng: 
     else:
         worlds = [situation.world(cards, rng) for _ in range(budget)]
         candidates = draw_candidates(worlds[0], played)
-    sums = dict.fromkeys(candidates, 0)
-    for world in worlds:
-        for pair in candidates:
-            sums[pair] += _pair_value(world, pair, count)
-    return Judgement({p: s / len(worlds) for p, s in sums.items()}, len(worlds), False)
+    return _sampled(_margins(worlds, candidates, lambda w, p: _pair_value(w, p, count), finalists, played))
+
+
+#: With finalists, the share of the worlds in which every candidate is played out.
+HEATS = 4
+
+
+def _margins(worlds: list[LeanTable], candidates: list, value, finalists: int | None, played) -> dict:
+    """Each candidate's margin world by world. With ``finalists``: every candidate in the first
+    quarter of the worlds, then only the best ``finalists`` of them (and the played one) in the
+    rest, so that the budget goes to the candidates that can still be best."""
+    if finalists is None or len(candidates) <= finalists + 1 or len(worlds) < 2 * HEATS:
+        return {c: [value(world, c) for world in worlds] for c in candidates}
+    heat = len(worlds) // HEATS
+    margins = {c: [value(world, c) for world in worlds[:heat]] for c in candidates}
+    ranked = sorted(candidates, key=lambda c: -sum(margins[c]))  # stable: the played one first
+    going_on = ranked[:finalists] + ([played] if played in candidates and played not in ranked[:finalists] else [])
+    for c in going_on:
+        margins[c].extend(value(world, c) for world in worlds[heat:])
+    return margins
+
+
+def _sampled(margins: Mapping) -> Judgement:
+    """Each candidate's value is its mean margin; a candidate dropped after the heats keeps the
+    mean of the worlds it was played in (and cannot be :meth:`Judgement.best`)."""
+    worlds = max(len(m) for m in margins.values())
+    return Judgement({c: sum(m) / len(m) for c, m in margins.items()}, worlds, False,
+                     {c: tuple(m) for c, m in margins.items()})
 
 
 def _empties_deck(table: LeanTable, pair: Sources) -> bool:

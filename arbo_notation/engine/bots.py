@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import random
+from operator import attrgetter
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Callable, ClassVar, Mapping
@@ -77,7 +78,10 @@ def frontier(arboretum: Mapping[Coord, Card]) -> list[Coord]:
     """The empty cells next to a planted tree (0,0 for an empty arboretum), sorted."""
     if not arboretum:
         return [ORIGIN]
-    return sorted({n for cell in arboretum for n in cell.neighbours() if n not in arboretum})
+    return sorted({n for cell in arboretum for n in cell.neighbours() if n not in arboretum}, key=_by_xy)
+
+
+_by_xy = attrgetter("x", "y")  # the order of Coord's <, without a Python call per comparison
 
 
 # -- the protocol and one turn ------------------------------------------------------------------------
@@ -99,6 +103,11 @@ class Bot(ABC):
     @abstractmethod
     def choose_discard(self, game: Game, rng: random.Random) -> Card:
         """Which card of the hand to discard."""
+
+    def watch(self, game: Game, mover: str) -> None:
+        """Told after every turn of the game, whoever played it (``mover``), as a player at the
+        table sees each turn: a bot that remembers what it saw reads the public table here
+        (the piles, the arboretums), never a hand. The greedy and random bots remember nothing."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,7 +234,23 @@ class _Paths:
     Cells are ``(x, y)`` tuples and trees ``(species, value)`` tuples inside, for speed.
     """
 
-    __slots__ = ("trees", "up", "down", "same_up", "same_down", "best", "open")
+    __slots__ = ("trees", "up", "down", "same_up", "same_down", "best", "open", "cells", "_gained")
+
+    #: Tables already made, by arboretum: a turn reads the same arboretums several times, and a
+    #: rollout of the analysis reads them again in every world. Bounded: emptied when full.
+    _made: ClassVar[dict[tuple, "_Paths"]] = {}
+    _MADE_LIMIT: ClassVar[int] = 2048
+
+    @classmethod
+    def of(cls, arb: Mapping[Coord, Card], species: tuple[str, ...]) -> "_Paths":
+        """The tables of ``arb`` (read-only: shared by every caller that asks for the same one)."""
+        key = (species, frozenset(arb.items()))
+        made = cls._made.get(key)
+        if made is None:
+            if len(cls._made) >= cls._MADE_LIMIT:
+                cls._made.clear()
+            made = cls._made[key] = cls(arb, species)
+        return made
 
     def __init__(self, arb: Mapping[Coord, Card], species: tuple[str, ...]) -> None:
         trees = {(c.x, c.y): (card.species, card.value) for c, card in arb.items()}
@@ -250,13 +275,23 @@ class _Paths:
                 for other, val in down[cell].items():
                     opened[other] = max(opened.get(other, 0.0), (val + 1) * room)
         self.open = opened
+        self._gained: dict[tuple[Card, Coord, float], dict[str, float]] = {}
+        self.cells = frontier(arb)  # where a tree may be planted next (read-only)
 
     def value(self, code: str, potential: float) -> float:
         """What the arboretum is worth in a species: its best path, or a discounted open one."""
         return max(self.best.get(code, 0), potential * self.open.get(code, 0.0))
 
     def gains(self, card: Card, cell: Coord, potential: float) -> dict[str, float]:
-        """How much planting ``card`` at ``cell`` raises :meth:`value`, per species it changes."""
+        """How much planting ``card`` at ``cell`` raises :meth:`value`, per species it changes
+        (read-only: the same answer is given again to the next caller that asks)."""
+        key = (card, cell, potential)
+        found = self._gained.get(key)
+        if found is None:
+            found = self._gained[key] = self._gains(card, cell, potential)
+        return found
+
+    def _gains(self, card: Card, cell: Coord, potential: float) -> dict[str, float]:
         trees = self.trees
         t, v = card.species, card.value
         pre: dict[str, int] = {}  # best path from a tree of S up to the new tree (included)
@@ -336,7 +371,7 @@ class _Reading:
     def __init__(self, view: TableView) -> None:
         self.view = view
         me = view.player
-        self.paths = _Paths(view.arboretums[me], view.species)
+        self.paths = _Paths.of(view.arboretums[me], view.species)
         visible = list(view.hand)
         for arb in view.arboretums.values():
             visible.extend(arb.values())
@@ -401,7 +436,7 @@ class _Reading:
         return total
 
     def best_plant_gain(self, card: Card, weights: Mapping[str, float], in_hand: bool) -> float:
-        cells = self.view.plant_cells()
+        cells = self.paths.cells
         return max(self.plant_gain(card, cell, weights, in_hand) for cell in cells)
 
 
@@ -427,7 +462,18 @@ class GreedyBot(Bot):
     LATER = 1.0
 
     def choose_draw(self, game: Game, rng: random.Random) -> DrawSource | None:
-        view = TableView.of(game)
+        return self.draw_for(TableView.of(game))
+
+    def choose_plant(self, game: Game, rng: random.Random) -> tuple[Card, Coord]:
+        return self.plant_for(TableView.of(game))
+
+    def choose_discard(self, game: Game, rng: random.Random) -> Card:
+        return self.discard_for(TableView.of(game))
+
+    # The decisions from a view alone (no Game): the analysis plays them on its lean tables.
+
+    def draw_for(self, view: TableView) -> DrawSource | None:
+        """Where to draw the next card from, seeing ``view``; None when nothing can be drawn."""
         sources = view.draw_sources()
         if not sources:
             return None
@@ -455,11 +501,11 @@ class GreedyBot(Bot):
             holding += 1.0  # a 1 cancels an opponent's 8 and starts paths with a bonus
         return max(planting, holding)
 
-    def choose_plant(self, game: Game, rng: random.Random) -> tuple[Card, Coord]:
-        view = TableView.of(game)
+    def plant_for(self, view: TableView) -> tuple[Card, Coord]:
+        """Which card of the hand to plant, and where, seeing ``view``."""
         reading = _Reading(view)
         weights = {code: reading.weight(code) for code in view.species}
-        cells = view.plant_cells()
+        cells = reading.paths.cells
         best: tuple[float, Card, Coord] | None = None
         for card in view.hand:
             for cell in cells:
@@ -469,34 +515,39 @@ class GreedyBot(Bot):
         assert best is not None
         return best[1], best[2]
 
-    def choose_discard(self, game: Game, rng: random.Random) -> Card:
-        view = TableView.of(game)
+    def discard_for(self, view: TableView) -> Card:
+        """Which card of the hand to discard, the planting made, seeing ``view``."""
         reading = _Reading(view)
         weights = {code: reading.weight(code) for code in view.species}
         opponents = view.opponents()
         following = opponents[0]
-        their_paths = _Paths(view.arboretums[following], view.species)
-        their_cells = view.plant_cells(following)
+        their_paths = _Paths.of(view.arboretums[following], view.species)
+        their_cells = their_paths.cells
         rival_best = {code: 0 for code in view.species}
         for other in opponents:
-            for code, path in best_paths(view.arboretums[other], view.species).items():
-                rival_best[code] = max(rival_best[code], path.points)
-        choices: list[tuple[bool, float, Card]] = []
+            for code, points in _Paths.of(view.arboretums[other], view.species).best.items():
+                rival_best[code] = max(rival_best[code], points)
+        protected: list[Card] = []
+        free: list[Card] = []
         for card in view.hand:
             code = card.species
-            weight = weights[code]
             mine = reading.paths.value(code, reading.potential)
-            loss = (weight - reading.weight_without(card)) * (mine + 0.5 * rival_best[code])
+            contested = mine > 0 or rival_best[code] > 0 or 0.2 < weights[code]
+            guarded = card.value == MIN_VALUE or (card.value >= 6 and contested)
+            (protected if guarded else free).append(card)
+        # A protected card goes only when every card is: the others' costs are never needed.
+        choices: list[tuple[float, Card]] = []
+        for card in free or protected:
+            code = card.species
+            mine = reading.paths.value(code, reading.potential)
+            loss = (weights[code] - reading.weight_without(card)) * (mine + 0.5 * rival_best[code])
             later = self.LATER * max(0.0, reading.best_plant_gain(card, weights, in_hand=False))
             gift = max(
                 (sum(their_paths.gains(card, cell, reading.potential).values()) for cell in their_cells),
                 default=0.0,
             )
-            contested = mine > 0 or rival_best[code] > 0 or 0.2 < weight
-            protected = card.value == MIN_VALUE or (card.value >= 6 and contested)
-            choices.append((protected, loss + later + self.SPITE * gift, card))
-        choices.sort(key=lambda choice: (choice[0], choice[1], choice[2]))
-        return choices[0][2]
+            choices.append((loss + later + self.SPITE * gift, card))
+        return min(choices)[1]
 
 
 #: The bots by the names the command line uses.

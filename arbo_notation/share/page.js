@@ -370,7 +370,7 @@
       title.textContent = p.index + ". " + p.player + ": " + (p.value >= 0 ? "+" : "") + p.value.toFixed(1) +
         (p.glyph ? " " + p.glyph + ", better " + p.best + " (" + p.gain.toFixed(1) + " points)" : "");
       dot.appendChild(title);
-      dot.addEventListener("click", function () { moveTo("", p.index); });
+      dot.addEventListener("click", byHand(function () { moveTo("", p.index); }));
       svg.appendChild(dot);
     });
     graph.appendChild(svg);
@@ -594,7 +594,7 @@
       where.appendChild(el("span", null, "In " + notes.inVariation + " "));
       var leave = el("button", "leave", "Leave variation");
       leave.type = "button";
-      leave.addEventListener("click", leaveVariation);
+      leave.addEventListener("click", byHand(leaveVariation));
       where.appendChild(leave);
       box.appendChild(where);
     }
@@ -611,9 +611,9 @@
         var button = el("button", "enter", "Variation " + (number + 1));
         button.type = "button";
         button.dataset.variation = String(number);
-        button.addEventListener("click", function (event) {
+        button.addEventListener("click", byHand(function (event) {
           enterVariation(parseInt(event.currentTarget.dataset.variation, 10));
-        });
+        }));
         choices.appendChild(button);
       }
       box.appendChild(choices);

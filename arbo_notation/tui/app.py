@@ -498,7 +498,7 @@ class ReplayApp(App[None]):
             if number is None:
                 return
             if not self.model.goto(number):
-                self.notify(f"there is no position after turn {number} in this line", severity="warning")
+                self.notify(f"there is no position after turn {number} in this line", severity="warning", markup=False)
                 return
             self.cursor = self.model.cursor
 
@@ -520,7 +520,7 @@ class ReplayApp(App[None]):
     def action_perspective(self) -> None:
         self.perspective = self.model.cycle_perspective()
         shown = self.perspective or "all hands"
-        self.notify(f"view: {shown}", timeout=1.5)
+        self.notify(f"view: {shown}", timeout=1.5, markup=False)
 
     def action_knowledge(self) -> None:
         """Show the knowledge panel in place of the board, or the board again."""
@@ -551,9 +551,9 @@ class ReplayApp(App[None]):
         try:
             write_atomic(path, self.export_screenshot())
         except OSError as error:
-            self.notify(f"the screenshot cannot be saved: {path}: {error.strerror or error}", severity="error")
+            self.notify(f"the screenshot cannot be saved: {path}: {error.strerror or error}", severity="error", markup=False)
             return
-        self.notify(f"screenshot saved: {path}", timeout=3)
+        self.notify(f"screenshot saved: {path}", timeout=3, markup=False)
 
     @on(MoveList.Jump)
     def jump(self, message: MoveList.Jump) -> None:

@@ -378,7 +378,7 @@ class RecordApp(App[None]):
         sheet = self.session.sheet()
         if sheet is None or self.model is None:
             reason = "the game is not over" if not self.session.game.is_over else "a hand is not revealed yet"
-            self.notify(f"no scoring yet: {reason}", timeout=2)
+            self.notify(f"no scoring yet: {reason}", timeout=2, markup=False)
             return
         self.push_screen(RecordScoring(self.model))
 
