@@ -484,19 +484,32 @@ def _cache(check: Callable[[str], Any]) -> Callable[[str], Any]:
     return cached
 
 
+def _word(word: str) -> tuple[str, bool]:
+    """A name or code as written: plain, or in double quotes as the writer quotes a word YAML
+    would read otherwise ("No", "null"); and whether it was quoted."""
+    if word[:1] != '"':
+        return word, False
+    text = yamlwords.value_of(word)
+    if not isinstance(text, str):
+        raise NotWritten
+    return text, True
+
+
 @_cache
 def read_name(word: str) -> str:
-    """A player's name written plain, which YAML reads as itself."""
-    if PLAYER_NAME_RE.match(word) and word not in RESERVED_NAMES and yamlwords.reads_as_itself(word):
-        return word
+    """A player's name written plain (which YAML reads as itself) or quoted."""
+    name, quoted = _word(word)
+    if PLAYER_NAME_RE.match(name) and name not in RESERVED_NAMES and (quoted or yamlwords.reads_as_itself(name)):
+        return name
     raise NotWritten
 
 
 @_cache
 def read_code(word: str) -> str:
-    """A species code written plain, which YAML reads as itself."""
-    if is_species_code(word) and yamlwords.reads_as_itself(word):
-        return word
+    """A species code written plain (which YAML reads as itself) or quoted."""
+    code, quoted = _word(word)
+    if is_species_code(code) and (quoted or yamlwords.reads_as_itself(code)):
+        return code
     raise NotWritten
 
 
@@ -553,7 +566,7 @@ def _flow_pairs(text: str, key: Callable[[str], str], value: Callable[[str], Any
     pairs: dict[str, Any] = {}
     for pair in text[1:-1].split(", ") if text != "{}" else ():
         name, colon, rest = pair.partition(": ")
-        if not colon or key(name) in pairs:
+        if not colon or (name := key(name)) in pairs:
             raise NotWritten
         pairs[name] = value(rest)
     return pairs
@@ -783,7 +796,7 @@ def _block(row: HeaderKey, lines: list[str], i: int) -> tuple[dict[str, Any], in
     entries: dict[str, Any] = {}
     while i < len(lines) and lines[i][:2] == "  " and lines[i][2:3] not in (" ", ""):
         name, colon, rest = lines[i][2:].partition(": ")
-        if not colon or read_key(name) in entries:
+        if not colon or (name := read_key(name)) in entries:
             raise NotWritten
         text, i = _continued(rest, lines, i + 1, "   ")
         entries[name] = read_value(text)
