@@ -771,6 +771,11 @@ def format_header(header: Header) -> str:
 
 
 _CLOSING = {"[": "]", "{": "}"}
+#: The table's readers as the quick reader looks them up: a key's 'key: value' reader, and the
+#: keys that may be written 'key:' then a block of '  name: value' lines.
+_VALUE_READERS = {row.name: row.read_value for row in TABLE if row.read_value is not None}
+_BLOCKS = {f"{row.name}:": row for row in TABLE if row.read_entry is not None}
+_BLANK_STARTS = ("", " ")  # how a blank line starts (any other line is a key's)
 
 
 def _continued(text: str, lines: list[str], i: int, indent: str) -> tuple[str, int]:
@@ -779,7 +784,9 @@ def _continued(text: str, lines: list[str], i: int, indent: str) -> tuple[str, i
     if not text:  # 'Ana: ' with nothing after it: not the writer's
         raise NotWritten
     close = _CLOSING.get(text[0])
-    while close is not None and text[-1] != close:
+    if close is None or text[-1] == close:  # all on its line, as most values are
+        return text, i
+    while text[-1] != close:
         if i == len(lines) or text[-1] != "," or not lines[i].startswith(indent) or not lines[i].strip(" "):
             raise NotWritten
         text += " " + lines[i].lstrip(" ")
@@ -823,17 +830,18 @@ def _fields(lines: list[str]) -> dict[str, Any]:
     while i < len(lines):
         line = lines[i]
         i += 1
-        if not line.strip(" "):
+        if line[:1] in _BLANK_STARTS and not line.strip(" "):
             continue
         key, colon, rest = line.partition(": ")
-        row = KEYS.get(key)
-        if not colon and line[-1:] == ":" and line[:-1] in KEYS:
-            key = line[:-1]
-            value, i = _block(KEYS[key], lines, i)
-        elif rest and row is not None and row.read_value is not None:
+        read_value = _VALUE_READERS.get(key)
+        if read_value is not None and rest:
             text, i = _continued(rest, lines, i, " ")
-            value = row.read_value(text)
-        elif rest and row is None:
+            value = read_value(text)
+        elif not colon and line in _BLOCKS:  # 'hands:', then its lines
+            row = _BLOCKS[line]
+            key = row.name
+            value, i = _block(row, lines, i)
+        elif rest and key not in KEYS:
             text, i = _continued(rest, lines, i, " ")
             if key in extra:
                 raise NotWritten
@@ -853,15 +861,17 @@ def _well_placed(fields: dict[str, Any]) -> bool:
     """Whether the header has its players and species, and the keys that name them name its own."""
     if "players" not in fields or "species" not in fields:
         return False
-    for key, value in fields.items():
-        row = KEYS.get(key)
-        if row is None or row.refers_to is None or value is None:
+    for row in _REFERRING:
+        value = fields.get(row.name)
+        if value is None:
             continue
-        named = (value,) if isinstance(value, str) else value
-        among = fields[row.refers_to]
-        if not all(name in among for name in named):
+        among = fields[row.refers_to]  # type: ignore[index]
+        if value not in among if isinstance(value, str) else not all(name in among for name in value):
             return False
     return True
+
+
+_REFERRING = tuple(row for row in TABLE if row.refers_to is not None)
 
 
 def read_written_header(text: str, pos: Pos) -> Header | None:

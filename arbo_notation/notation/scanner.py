@@ -65,6 +65,9 @@ LINE_KINDS: dict[str, LineKind] = {kind.name: kind for kind in (
 )}
 _TURN_KIND, _VARIATION_KIND = LINE_KINDS["turn"], LINE_KINDS["variation"]
 _REVEAL_KIND, _RESULT_KIND = LINE_KINDS["reveal"], LINE_KINDS["result"]
+# The phases each kind may stand in, as the loops ask them (a set, no call, in the hot loops).
+_TURN_MAY, _VARIATION_MAY = _TURN_KIND.may_follow, _VARIATION_KIND.may_follow
+_REVEAL_MAY, _RESULT_MAY = _REVEAL_KIND.may_follow, _RESULT_KIND.may_follow
 
 
 def may_stand(kind: LineKind, phase: str, in_variation: bool = False) -> bool:
@@ -244,7 +247,7 @@ def _rows(block: str) -> list[list[str]] | None:
         block, separator = _GAP.sub(" ", block), " "
     lines = block.split("\n")
     lines.pop()
-    for text in _NOT_PLAIN:
+    for text in _NOT_PLAIN:  # (seven searches for a character: quicker than one regular expression)
         if text in block:
             break
     else:
@@ -323,7 +326,7 @@ def _lines_body(header: Header, body: str) -> GameMoves | None:
     while pos < size:
         split = _TURN_LINES.match(body, pos).end()  # type: ignore[union-attr]  (it matches the empty string)
         if split > pos:
-            run = _decode_turns(body[pos:split]) if phase in _TURN_KIND.may_follow else None
+            run = _decode_turns(body[pos:split]) if phase in _TURN_MAY else None
             if run is None:
                 return None
             if lines:
@@ -340,14 +343,14 @@ def _lines_body(header: Header, body: str) -> GameMoves | None:
         if line[:1] in _COMMENT_STARTS and (not line.strip(" \t") or _COMMENT_LINE.fullmatch(line)):
             continue  # (the grammar takes comments anywhere between the lines of a body)
         if line.startswith("reveal ") and _PLAIN_REVEAL.fullmatch(line):
-            if not may_stand(_REVEAL_KIND, phase):
+            if phase not in _REVEAL_MAY:  # (the line loop reads no variation: the main line's)
                 return None
             phase = _REVEAL_KIND.enters
             player, *cards = line[7:].split(" ")
             hand = tuple(map(_CARDS.get, cards))  # look-ups; all(), not 'None in', which calls Card.__eq__
             reveals.append((player, hand if all(hand) else tuple(map(_card, cards))))
         elif line.startswith("result ") and _PLAIN_RESULT.fullmatch(line):
-            if not may_stand(_RESULT_KIND, phase):
+            if phase not in _RESULT_MAY:
                 return None
             phase = _RESULT_KIND.enters
             if line != "result *":
@@ -359,7 +362,7 @@ def _lines_body(header: Header, body: str) -> GameMoves | None:
                         scores[name] = int(points)
                     except ValueError:  # a number too long for int(): the parser says where
                         return None
-        elif not turns or not may_stand(_VARIATION_KIND, phase) or (variation := _variation(line)) is None:
+        elif not turns or phase not in _VARIATION_MAY or (variation := _variation(line)) is None:
             return None
         else:
             lines.append(variation)
@@ -520,7 +523,7 @@ class _Body:
                 break
             c = text[pos]
             frame = stack[-1]
-            if phase in _TURN_KIND.may_follow and c not in "()" and pos >= no_turn_before:
+            if phase in _TURN_MAY and c not in "()" and pos >= no_turn_before:
                 turn = _TURN.match(text, pos)
                 if turn is not None:
                     if make.positions:
