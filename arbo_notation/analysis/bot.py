@@ -1,9 +1,9 @@
 """The analysis engine as a player: each turn's draws, then its planting and discard, chosen by
 the same judgements that ``arbo analyse`` makes of a recorded turn.
 
-The bot sees what its seat sees: its own hand, the arboretums, the piles and the deck's size.
-It treats every card it cannot see as possibly in any other hand or the deck (it does not
-track which pile cards the others took: a bot is given the table, not the line of play).
+The bot knows what its seat knows: its own hand, the arboretums, the piles, the deck's size,
+and the cards it saw the others take from the piles (told of every turn by ``Bot.watch``); every
+other card it cannot see may be in any other hand or the deck.
 """
 
 from __future__ import annotations
@@ -194,7 +194,7 @@ class EngineBot(Bot):
         # The piles as this seat leaves them: what is gone at its next look, the others took.
         after = dict(view.discards)
         after[view.player] = (*after[view.player], discard)
-        self._watch.look(after, sum(len(arb) for arb in view.arboretums.values()) + 1, view.player)
+        self._watch.look(after, sum(len(arb) for arb in view.arboretums.values()), view.player)
         return discard
 
     def watch(self, game: Game, mover: str) -> None:
