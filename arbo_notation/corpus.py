@@ -130,7 +130,7 @@ def game_rows(file: str, piece: GameText, *, with_turns: bool = True) -> GameRow
     cannot be read gives a ``games`` row with ``valid`` false, its syntax error, and what of its
     header could be read."""
     from .gamecheck import GameLines
-    from .notation import fastread
+    from .notation import scanner
     from .notation.reading import read_game_text
 
     lines = GameLines(piece.text, piece.first_line)
@@ -139,7 +139,7 @@ def game_rows(file: str, piece: GameText, *, with_turns: bool = True) -> GameRow
 
         error = Diagnostic.from_notation_error(unclosed_error(piece.first_line, file, lines))
         return GameRows(_unread_row(file, piece, None, error))
-    header = fastread.read_header_of(piece.text, file, piece.first_line)
+    header = scanner.read_header_of(piece.text, file, piece.first_line)
     records, errors = read_game_text(piece.text, file, piece.first_line, lines, header, index=piece.index)
     if errors:
         error = Diagnostic.from_notation_error(errors[0])

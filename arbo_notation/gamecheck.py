@@ -1,12 +1,11 @@
 """Checking the games of a record one at a time: the fast ways first, the full replay for a game
 with something to report, so that the findings are the same either way.
 
-A game in the plain canonical form is decoded by notation/plain.py, any other by the fast reader's
-moves (notation/fastread.py, no records built); either goes through the engine's fast path
-(plays_cleanly, below). A game that does not play cleanly, or that the fast readers are not sure
-of, is read into records (by the fast reader, else by the grammar's parser, which names a syntax
-error) and replayed by replay_game, which says what is wrong. FileCheck is what a check of a
-text finds.
+A game's moves are read by the scanner's moves sink (notation/scanner.py, no records built) and
+go through the engine's fast path (plays_cleanly, below). A game that does not play cleanly, or
+that the scanner is not sure of, is read into records (by the scanner, else by the grammar's
+parser, which names a syntax error) and replayed by replay_game, which says what is wrong.
+FileCheck is what a check of a text finds.
 """
 
 from __future__ import annotations
@@ -19,15 +18,14 @@ from typing import Callable, Iterable, Sequence
 from .engine.scoring import PlayerPosition, score_totals
 from .engine.state import Game, KnownTurn
 from .errors import Diagnostic, RuleError
-from .notation import fastread
+from .notation import scanner
 from .notation.games import GameText, normalise, stream_games
-from .notation.plain import PlainGame, read_plain_body
 from .notation.reading import SourceLines, read_game_text
 from .replayer import (GameReplay, end_faults, game_for, replay_game, result_faults, result_line_faults, score_game,
                        score_parts, table_faults)
 
 
-def plays_cleanly(plain: PlainGame) -> bool:
+def plays_cleanly(plain: scanner.GameMoves) -> bool:
     """Whether a plain game replays with no diagnostic at all, as replay_game would find: every
     turn legal and numbered right, and no fault of its table or its end. Anything else is for
     replay_game to report.
@@ -178,11 +176,10 @@ def check_game(check: FileCheck, game: GameText, *, keep_states: bool = False,
 
         check.invalid_games += 1
         return None, [Diagnostic.from_notation_error(unclosed_error(line, file, lines), game=index)]
-    header = fastread.read_header_of(text, file, line)
+    header = scanner.read_header_of(text, file, line)
     sure = True
     if quick and header is not None:
-        body = text[header[1] + 1:]  # after the closing '---' line's end
-        moves = read_plain_body(header[0], body) or fastread.read_moves(text, file, line, header)
+        moves = scanner.read_moves(text, file, line, header)
         if moves is not None and plays_cleanly(moves):
             check.replayed += 1
             check.replayed_valid += 1

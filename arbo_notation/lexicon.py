@@ -7,7 +7,7 @@ to them, so a rule changes in the grammar and here together or a test fails.
 
 Pure standard library, and nothing of arbo is imported: the engine may use it. Possessive
 quantifiers (``*+``, ``++``, ``{1,3}+``) and lookaheads are part of the rules: they keep the
-meaning the grammar gives them (a name is taken whole) and spare the fast reader backtracking.
+meaning the grammar gives them (a name is taken whole) and spare the scanner backtracking.
 """
 
 from __future__ import annotations

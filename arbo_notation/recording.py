@@ -770,7 +770,7 @@ def _result_text(result: Result | None) -> str:
 
 def _parsing_header(header: Header) -> str:
     """A header under which a single entry line is read (only the players and species matter)."""
-    from .notation.headerwriter import format_header
+    from .notation.headertable import format_header
 
     return format_header(Header(players=header.players, species=header.species))
 

@@ -4,8 +4,8 @@ The phases of a check's fast path, timed apart in one process (no profiler, whos
 would swell the many small calls), the best of a few rounds:
 
 - cut: the file cut into games (notation/games.py);
-- header: each game's header read and checked (notation/header.py, through fastread.read_header_of);
-- read: the body's moves decoded (notation/plain.py, else fastread.read_moves);
+- header: each game's header read and checked (notation/header.py, through scanner.read_header_of);
+- read: the body's moves decoded (notation/scanner.py's moves sink: the line loop, else the token loop);
 - setup: the table the header deals (replayer.game_for);
 - play: every turn and variation played (Game.play_known_turns, gamecheck._play_cleanly);
 - end: the hands revealed and the final position taken (Game.reveal, final_hands);
@@ -29,9 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_kinds import KINDS, games_of_kind, hand_typed  # noqa: E402
 
 from arbo_notation.engine.scoring import PlayerPosition, score_totals  # noqa: E402
-from arbo_notation.notation import fastread  # noqa: E402
+from arbo_notation.notation import scanner  # noqa: E402
 from arbo_notation.notation.games import GameText, stream_games  # noqa: E402
-from arbo_notation.notation.plain import read_plain_body  # noqa: E402
 from arbo_notation.notation.writer import format_games  # noqa: E402
 from arbo_notation.gamecheck import _play_cleanly  # noqa: E402
 from arbo_notation.replayer import game_for  # noqa: E402
@@ -49,11 +48,10 @@ def phases(text: str) -> tuple[dict[str, float], int]:
     turns = 0
     for game in games:
         a = clock()
-        header = fastread.read_header_of(game.text, "bench.arb", game.first_line)
+        header = scanner.read_header_of(game.text, "bench.arb", game.first_line)
         b = clock()
         assert header is not None
-        moves = (read_plain_body(header[0], game.text[header[1] + 1:])
-                 or fastread.read_moves(game.text, "bench.arb", game.first_line, header))
+        moves = scanner.read_moves(game.text, "bench.arb", game.first_line, header)
         c = clock()
         assert moves is not None
         table = game_for(moves.header)

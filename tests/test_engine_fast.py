@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from arbo_notation.engine.cards import ORIGIN, Card, Coord, full_deck
 from arbo_notation.engine.state import Game, GameConfig, HandView, KnownTurn, Setup
 from arbo_notation.errors import RuleError
-from arbo_notation.notation.plain import read_plain_game
+from arbo_notation.notation.scanner import read_turn_lines
 from arbo_notation.notation.views import partial_record
 from arbo_notation.notation.writer import format_game
 from arbo_notation.replayer import game_for
@@ -57,7 +57,7 @@ def simulated(players: int, seed: int, bots: str, view: str = "omniscient"):
     record = simulate_game(("Ana", "Ben", "Cleo", "Dev")[:players], seed, (bots,))
     if view != "omniscient":
         record = partial_record(record, record.header.players[0] if view == "seat" else None)
-    plain = read_plain_game(format_game(record))
+    plain = read_turn_lines(format_game(record))
     assert plain is not None
     return plain
 

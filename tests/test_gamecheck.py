@@ -16,13 +16,13 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_notation_fastread import engine_records
+from test_notation_scanner import engine_records
 
 from arbo_notation import gamecheck
 from arbo_notation.errors import Diagnostic
-from arbo_notation.notation import fastread
+from arbo_notation.notation import scanner
 from arbo_notation.notation.games import cut_games, normalise
-from arbo_notation.notation.plain import read_plain_game
+from arbo_notation.notation.scanner import read_turn_lines
 from arbo_notation.notation.reading import SourceLines
 from arbo_notation.notation.reading import parse
 from arbo_notation.notation.syntax import parse_game
@@ -155,7 +155,7 @@ def test_the_fast_path_says_clean_exactly_when_the_full_replay_finds_nothing(edi
     [record] = parse(text)
     replay = replay_game(record)
     assert [d.code for d in replay.diagnostics] == codes
-    readers = [read_plain_game(text), fastread.read_moves(text)]
+    readers = [read_turn_lines(text), scanner.read_moves(text, lines=False)]
     assert readers[1] is not None
     for moves in readers:
         if moves is not None:
@@ -169,7 +169,7 @@ def test_each_record_is_built_with_its_place_in_the_file(reader, monkeypatch):
     from arbo_notation.notation import reading
 
     if reader == "grammar":  # every game read by lark's parser, as when the fast reader is unsure
-        monkeypatch.setattr(fastread, "read_game", lambda *args, **kwargs: None)
+        monkeypatch.setattr(scanner, "read_game", lambda *args, **kwargs: None)
     wrong = _FINISHED.replace(_RESULT_LINE, "result Ana 17, Ben 7\n")
     text = "\n".join([_FINISHED, wrong, _FINISHED, wrong])
     outcome = reading.parse_all(text, "four.arb")

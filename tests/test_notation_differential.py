@@ -4,10 +4,11 @@ Seeds: the samples (valid and invalid), the notation fixtures and a game of ever
 benchmarks measure (bench/bench_kinds.py), each mutated many times over by a seeded generator.
 For every game of every mutated text, with lark's parser (grammar/arbo.lark) as the judge:
 
-- the fast reader's records sink (fastread.read_game) reads nothing the grammar refuses, and
-  what it reads is the grammar's record, every field and position included;
-- its moves sink (fastread.read_moves) and the plain reader (plain.read_plain_game) read nothing
-  the grammar refuses, and their moves are those of the grammar's record;
+- the scanner's records sink (scanner.read_game) reads nothing the grammar refuses, and what it
+  reads is the grammar's record, every field and position included;
+- its moves sink, by the token loop (scanner.read_moves(lines=False)) and by the line loop
+  (scanner.read_turn_lines), and the two as a check reads (scanner.read_moves), read nothing the
+  grammar refuses, and their moves are those of the grammar's record;
 - the fault explainer (syntaxfaults) flags nothing in a game the grammar accepts, and in such a
   game with one faulty line added, it flags that line and no other.
 
@@ -23,9 +24,9 @@ from pathlib import Path
 
 import pytest
 
-from arbo_notation.notation import fastread
+from arbo_notation.notation import scanner
 from arbo_notation.notation.games import cut_games, normalise
-from arbo_notation.notation.plain import PlainGame, PlainLine, read_plain_game
+from arbo_notation.notation.scanner import GameMoves, MovesLine, read_turn_lines
 from arbo_notation.notation.reading import SourceLines
 from arbo_notation.notation.record import DrawKind, GameRecord, Turn
 from arbo_notation.notation.syntax import parse_game
@@ -33,7 +34,7 @@ from arbo_notation.notation.syntaxfaults import _HEADER_BLOCK, _body_faults
 from arbo_notation.notation.views import partial_record
 from arbo_notation.notation.writer import format_games
 
-from test_notation_fastread import hand_typed
+from test_notation_scanner import hand_typed
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = int(os.environ.get("ARBO_DIFFERENTIAL_GAMES", "4000"))
@@ -148,18 +149,18 @@ def _known_turn(turn: Turn):
             turn.plant.coord, turn.discard)
 
 
-def _line_of(turns: tuple[Turn, ...]) -> PlainLine:
+def _line_of(turns: tuple[Turn, ...]) -> MovesLine:
     known = [_known_turn(t) for t in turns]
     branches = tuple((i, tuple(_line_of(v.turns) for v in t.variations)) for i, t in enumerate(turns) if t.variations)
     return known, branches
 
 
-def moves_of(record: GameRecord) -> PlainGame:
-    """The moves of the grammar's record, as fastread.read_moves and plain.read_plain_game give them."""
+def moves_of(record: GameRecord) -> GameMoves:
+    """The moves of the grammar's record, as the scanner's moves sink gives them."""
     turns, branches = _line_of(record.turns)
     result = record.result
     scores = None if result is None or result.unfinished else dict(result.scores)
-    return PlainGame(record.header, turns, [(r.player, r.cards) for r in record.reveals], scores, branches)
+    return GameMoves(record.header, turns, [(r.player, r.cards) for r in record.reveals], scores, branches)
 
 
 # -- one game, judged by the grammar ------------------------------------------------------------
@@ -177,13 +178,15 @@ def judge(part: str) -> str:
         return "outside"
     lines = SourceLines(text)
     records, errors = parse_game(text, "t.arb", 1, lines)
-    fast = fastread.read_game(text, "t.arb", 1)
-    moves = fastread.read_moves(text, "t.arb", 1)
-    plain = read_plain_game(text, "t.arb", 1)
+    fast = scanner.read_game(text, "t.arb", 1)
+    moves = scanner.read_moves(text, "t.arb", 1, lines=False)
+    plain = read_turn_lines(text, "t.arb", 1)
+    checked = scanner.read_moves(text, "t.arb", 1)
     if errors:
-        assert fast is None, f"the fast reader read a game the grammar refuses ({errors[0]}):\n{text}"
-        assert moves is None, f"the moves sink read a game the grammar refuses ({errors[0]}):\n{text}"
-        assert plain is None, f"the plain reader read a game the grammar refuses ({errors[0]}):\n{text}"
+        assert fast is None, f"the records sink read a game the grammar refuses ({errors[0]}):\n{text}"
+        assert moves is None, f"the token loop's moves read a game the grammar refuses ({errors[0]}):\n{text}"
+        assert plain is None, f"the line loop read a game the grammar refuses ({errors[0]}):\n{text}"
+        assert checked is None, f"the moves sink read a game the grammar refuses ({errors[0]}):\n{text}"
         return "refused"
     (record,) = records
     if fast is not None:
@@ -193,6 +196,7 @@ def judge(part: str) -> str:
         assert moves == expected, text
     if plain is not None:
         assert plain == expected, text
+    assert checked == (plain if plain is not None else moves), text
     header = _HEADER_BLOCK.match(text)
     assert header is not None
     flagged = _body_faults(text, 1, "t.arb", lines, header.end())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 import yaml
@@ -13,8 +14,9 @@ from arbo_notation.engine.cards import Card
 from arbo_notation.errors import NotationError
 from arbo_notation.notation import HEADER_KEYS, Header, format_header, parse, read_header
 from arbo_notation.notation.header import load_header_yaml
-from arbo_notation.notation.headerfast import fast_load
-from arbo_notation.notation.headerwriter import header_lines
+from arbo_notation.notation.headertable import TEXT_KEYS, header_from_mapping, header_lines, read_written_header
+from arbo_notation.notation.record import Pos
+from arbo_notation.notation.yamlwords import NOT_READ, plain_key, value_of
 
 
 def read(yaml_text: str) -> Header:
@@ -129,13 +131,25 @@ def _shape(value):
     return (type(value).__name__, value)
 
 
+_ONE_LINE_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
 def assert_fast_agrees(text):
-    """fast_load steps aside (None) or reads exactly what the careful reader reads, on each safe loader."""
-    fast = fast_load(text)
-    if fast is None:
-        return
-    for loader in _LOADERS:
-        assert _shape(fast) == _shape(load_header_yaml(text, loader)), loader
+    """The quick reader's YAML words (yamlwords.value_of) read each top-level one-line 'key: value'
+    exactly as the careful reader reads that line, on each safe loader, or step aside; and the
+    quick reader reads the header as the careful reader and the table's checks do, or steps aside."""
+    for line in text.split("\n"):
+        key, colon, value = line.partition(": ")
+        if not colon or not value or not _ONE_LINE_KEY.match(key) or not plain_key(key) or "\t" in line or "\r" in line:
+            continue
+        fast = value_of(value, as_text=key in TEXT_KEYS, values_as_text=key == "names")
+        if fast is NOT_READ:
+            continue
+        for loader in _LOADERS:
+            assert _shape(fast) == _shape(load_header_yaml(f"{key}: {value}", loader)[key]), (loader, line)
+    quick = read_written_header(text, Pos(1, 1))
+    if quick is not None:
+        assert quick == header_from_mapping(load_header_yaml(text), Pos(1, 1)), text
 
 
 # Each piece comes from a pool the fast reader reads or, now and then in a 'noisy' header, from a
@@ -296,10 +310,12 @@ def written_headers(draw):
 
 @settings(max_examples=300, deadline=None)
 @given(written_headers())
-def test_fast_reader_reads_what_the_writer_writes(header):
+def test_quick_reader_reads_what_the_writer_writes(header):
     text = format_header(header).removeprefix("---\n").removesuffix("---\n")
-    if "\t" not in text:  # a tab in plain text: YAML's scanners differ on tabs, the safe loader reads it
-        assert fast_load(text) is not None, text
+    # Nested unknown keys are the safe loader's; a tab in plain text too (YAML's scanners differ on
+    # tabs), and the line breaks YAML folds.
+    if not any(mark in text for mark in ("\t", "\r", "\x85", "\u2028", "\u2029")) and "alpha" not in header.extra:
+        assert read_written_header(text, Pos(1, 1)) == header, text
     assert_fast_agrees(text)
     assert read(text) == header
 
@@ -308,18 +324,22 @@ def test_fast_reader_reads_a_dealt_omniscient_header():
     text = ("players: [Ana, Ben]\nspecies: [Ca, Dw]\ndeck: [Ca1, Ca2, Ca3, Ca4, Ca5, Ca6, Ca7, Ca8, Dw1, Dw2, Dw3,\n"
             "  Dw4, Dw5]\nhands:\n  Ana: [Dw6, Dw7]\n  \"No\": [Dw8,\n    Ca8]\nresult: {Ana: 24, \"No\": 0}\n"
             'event: "Club night: final"\ndate: 2026-03-04\n')
-    assert fast_load(text) == {"players": ["Ana", "Ben"], "species": ["Ca", "Dw"],
-                               "deck": ["Ca1", "Ca2", "Ca3", "Ca4", "Ca5", "Ca6", "Ca7", "Ca8", "Dw1", "Dw2", "Dw3",
-                                        "Dw4", "Dw5"],
-                               "hands": {"Ana": ["Dw6", "Dw7"], "No": ["Dw8", "Ca8"]}, "result": {"Ana": 24, "No": 0},
-                               "event": "Club night: final", "date": dt.date(2026, 3, 4)}
+    cards = tuple(Card(s, v) for s in ("Ca", "Dw") for v in range(1, 9))
+    dealt = Header(players=("Ana", "No"), species=("Ca", "Dw"), deck=cards[:13],
+                   hands={"Ana": (Card("Dw", 6), Card("Dw", 7)), "No": (Card("Dw", 8), Card("Ca", 8))},
+                   result={"Ana": 24, "No": 0}, event="Club night: final", date="2026-03-04")
+    assert read(text.replace("[Ana, Ben]", '[Ana, "No"]')) == dealt  # a quoted name: the safe loader
+    assert read_written_header(text.replace('"No"', "Ben"), Pos(1, 1)) == Header(
+        **{**{k: getattr(dealt, k) for k in dealt.__slots__ if k not in ("pos", "players", "hands", "result")},
+           "players": ("Ana", "Ben"), "hands": {"Ana": dealt.hands["Ana"], "Ben": dealt.hands["No"]},
+           "result": {"Ana": 24, "Ben": 0}})
     assert_fast_agrees(text)
 
 
 def test_fast_reader_handles_the_common_header():
     text = "event: Club night 3\ndate: 2026-03-04\nround: 4\nplayers: [Ana, Ben]\nspecies: [Ca, Dw,\n  Ja]\n"
-    assert fast_load(text) == {"event": "Club night 3", "date": dt.date(2026, 3, 4), "round": "4",
-                               "players": ["Ana", "Ben"], "species": ["Ca", "Dw", "Ja"]}
+    assert read_written_header(text, Pos(1, 1)) == Header(
+        event="Club night 3", date="2026-03-04", round="4", players=("Ana", "Ben"), species=("Ca", "Dw", "Ja"))
 
 
 def test_header_keys_constant_is_the_canonical_order():
@@ -333,7 +353,10 @@ def test_header_keys_constant_is_the_canonical_order():
 
 def test_the_fast_reader_reads_long_whole_numbers_as_yaml_does():
     text = "stake: 1000000000000000000\nround: 12345678901234567890123\n"
-    assert fast_load(text) == load_header_yaml(text) == {"stake": 10**18, "round": "12345678901234567890123"}
+    assert value_of("1000000000000000000") == load_header_yaml(text)["stake"] == 10**18
+    assert value_of("12345678901234567890123", as_text=True) == load_header_yaml(text)["round"]
+    quick = read_written_header("players: [Ana]\nspecies: [Ca]\n" + text, Pos(1, 1))
+    assert (quick.extra, quick.round) == ({"stake": 10**18}, "12345678901234567890123")
     assert yaml.safe_load(text)["stake"] == 10**18
 
 
@@ -342,7 +365,7 @@ def test_the_fast_reader_reads_long_whole_numbers_as_yaml_does():
 
 @pytest.mark.parametrize("loader", _LOADERS)
 def test_the_fast_readers_table_of_implicit_types_is_pyyamls(loader):
-    from arbo_notation.notation.headerfast import implicit_resolvers
+    from arbo_notation.notation.yamlwords import implicit_resolvers
 
     def spelt(table):
         return {first: [(tag, regexp.pattern, regexp.flags) for tag, regexp in resolvers]
@@ -352,7 +375,7 @@ def test_the_fast_readers_table_of_implicit_types_is_pyyamls(loader):
 
 
 def test_the_fast_readers_words_and_escapes_are_pyyamls():
-    from arbo_notation.notation.headerfast import BOOL_WORDS, ESCAPE_REPLACEMENTS
+    from arbo_notation.notation.yamlwords import BOOL_WORDS, ESCAPE_REPLACEMENTS
 
     assert BOOL_WORDS == yaml.constructor.SafeConstructor.bool_values
     assert ESCAPE_REPLACEMENTS == yaml.scanner.Scanner.ESCAPE_REPLACEMENTS

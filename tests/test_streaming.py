@@ -11,7 +11,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_notation_fastread import engine_records
+from test_notation_scanner import engine_records
 from typer.testing import CliRunner
 
 from arbo_notation.cli import app

@@ -75,7 +75,7 @@ def run(paths: list[str], filters, *, listed: bool, duplicates: bool) -> int:
     """Print what matches; the exit status."""
     from ..corpus import display_name, expand_paths, file_pieces
     from ..grep import Duplicates, piece_place, winners_of
-    from ..notation import fastread
+    from ..notation import scanner
     from ..notation.games import GameText
 
     needs_record = filters.won or duplicates
@@ -88,7 +88,7 @@ def run(paths: list[str], filters, *, listed: bool, duplicates: bool) -> int:
             for piece in file_pieces(path):
                 if not isinstance(piece, GameText):
                     continue
-                header = fastread.read_header_of(piece.text, name, piece.first_line) if piece.closed else None
+                header = scanner.read_header_of(piece.text, name, piece.first_line) if piece.closed else None
                 if header is not None and not filters.header_matches(header[0]):
                     continue
                 record = None
@@ -132,7 +132,7 @@ def _knowledge(places) -> tuple[dict, int]:
     """The knowledge of the games at the places, read again; and the exit status of reading them."""
     from ..corpus import file_pieces
     from ..grep import knowledge, piece_place
-    from ..notation import fastread
+    from ..notation import scanner
     from ..notation.games import GameText
 
     wanted: dict[str, set[int]] = {}
@@ -143,7 +143,7 @@ def _knowledge(places) -> tuple[dict, int]:
         try:
             for piece in file_pieces("-" if name == "<stdin>" else name):
                 if isinstance(piece, GameText) and piece.index in games:
-                    header = fastread.read_header_of(piece.text, name, piece.first_line)
+                    header = scanner.read_header_of(piece.text, name, piece.first_line)
                     record = _record(name, piece, header)
                     if record is not None:
                         known[piece_place(name, piece, record.header)] = knowledge(record)

@@ -20,7 +20,7 @@ from ..notation.record import RESERVED_NAMES, Header
 
 def parse_players(text: str) -> tuple[str, ...]:
     """The players of a comma-separated list; typer.BadParameter (exit 2) when it cannot be a table."""
-    from ..notation.header import PLAYER_NAME_RE
+    from ..notation.headertable import PLAYER_NAME_RE
 
     names = tuple(name.strip() for name in text.split(","))
     for name in names:
@@ -124,7 +124,7 @@ def iso_date(text: str) -> str:
 def new_header_text(header: Header) -> str:
     """The header of a new record, with hints as YAML comments inside it: they help whoever fills
     the record in, and no reader takes them for comments of the game."""
-    from ..notation.headerwriter import format_header
+    from ..notation.headertable import format_header
 
     text = format_header(header).rstrip("\n").removesuffix("---").rstrip("\n")
     first, second = header.species[0], header.species[1 % len(header.species)]

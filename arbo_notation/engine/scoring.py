@@ -110,7 +110,7 @@ def _around(cell: Coord) -> tuple[Coord, Coord, Coord, Coord]:
 
 
 # The search is plain functions, not closures: a recursive closure is a reference cycle, which
-# only the cyclic collector frees, and a check should leave nothing for it (test_notation_plain.py).
+# only the cyclic collector frees, and a check should leave nothing for it (test_notation_scanner_lines.py).
 
 
 def _higher_neighbours(trees: Mapping[Coord, Card], rising: dict[Coord, list[Coord]], cell: Coord) -> list[Coord]:

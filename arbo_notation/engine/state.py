@@ -114,8 +114,8 @@ DECK = DrawSource(DrawSourceKind.DECK)
 #: its cell, card discarded). A draw is None when skipped, else (the discard pile's owner, or
 #: None for the deck; the card drawn, or None when not named). The number is the record's (None
 #: when it leaves it out), which the engine does not read: numbering is the record's business
-#: (the replayer's). A plain tuple, not a record: the fast readers (notation/plain.py,
-#: notation/fastread.py) decode turns into it without building records, and the engine's fast
+#: (the replayer's). A plain tuple, not a record: the notation's scanner (its moves sink,
+#: notation/scanner.py) decodes turns into it without building records, and the engine's fast
 #: path plays it.
 KnownDraw = tuple[str | None, Card | None] | None
 KnownTurn = tuple[int | None, str, KnownDraw, KnownDraw, Card, Coord, Card]

@@ -18,10 +18,10 @@ _EXPORTS = {
         "DataError", "dumps_json", "dumps_yaml", "game_from_data", "game_to_data",
         "games_from_data", "games_to_data", "loads_json", "loads_yaml",
     ),
-    "header": ("header_from_mapping", "read_header"),
-    "headerwriter": ("format_header",),
+    "header": ("read_header",),
+    "headertable": ("HEADER_KEYS", "format_header", "header_from_mapping"),
     "record": (
-        "GLYPHS", "HEADER_KEYS", "RESERVED_NAMES", "Comment", "Draw", "DrawKind", "GameRecord",
+        "GLYPHS", "RESERVED_NAMES", "Comment", "Draw", "DrawKind", "GameRecord",
         "Header", "Pos", "Result", "Reveal", "Turn", "Variation",
     ),
     "reading": ("GameSpan", "ParseOutcome", "parse", "parse_all", "parse_file", "parse_file_all"),

@@ -1,6 +1,6 @@
 """Building the records of a game from the pieces a reader has recognised, for both readers.
 
-The grammar's parser (syntax.py, lark) and the fast reader (fastread.py) recognise the same text
+The grammar's parser (syntax.py, lark) and the scanner (scanner.py) recognise the same text
 in their own ways; both hand the pieces to the functions here, so a record is built one way only:
 turns from regular-expression matches of whole turns (one group per part of a turn, as
 ``TURN_GROUPS`` says), runs of turns with the comments and variations after them, then

@@ -38,7 +38,7 @@ import yaml
 
 from ..engine.cards import CARD_RE, Card, Coord, Planting
 from ..errors import ArboError, DataError, HeaderFault, NotationError, visible
-from .header import HEADER_MAX_DEPTH, header_from_mapping, header_to_mapping, is_player_name
+from .headertable import HEADER_MAX_DEPTH, PLAIN_DATA_KEYS, header_from_mapping, header_to_mapping, is_player_name
 from .record import GLYPHS, Comment, Draw, DrawKind, GameRecord, Result, Reveal, Turn, Variation
 from .safeyaml import YamlFault, deeper_than, load_yaml, refused_character
 from .writer import check_writable
@@ -339,7 +339,7 @@ class _Reader:
             raise self.fail(f"{path}.header", f"expected a mapping, found {_kind(header_data)}")
         if deeper_than(header_data, HEADER_MAX_DEPTH):
             raise self.fail(f"{path}.header", f"the header nests lists and mappings more than {HEADER_MAX_DEPTH} deep")
-        decoded = {k: (_decode(v, f"{path}.header.{k}", self.fail) if k not in _KNOWN_PLAIN else v)
+        decoded = {k: (_decode(v, f"{path}.header.{k}", self.fail) if k not in PLAIN_DATA_KEYS else v)
                    for k, v in header_data.items()}
         try:
             header = header_from_mapping(decoded)
@@ -390,10 +390,6 @@ class _Reader:
         except ArboError as exc:  # pragma: no cover - the checks above should have caught it
             raise self.fail(path, str(exc)) from None
         return game
-
-
-_KNOWN_PLAIN = frozenset({"players", "species", "names", "perspective", "deck", "hands", "discards", "result",
-                          "event", "site", "round", "annotator"})
 
 
 def _kind(value: Any) -> str:

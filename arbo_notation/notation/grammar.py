@@ -2,7 +2,7 @@
 kept in the user's cache), and lark's complaints turned into an error of our own.
 
 This is the only module of arbo that imports lark, and no lark type leaves it. It is imported
-lazily (notation/syntax.py, which only reading.py loads, for a game the fast reader is not sure
+lazily (notation/syntax.py, which only reading.py loads, for a game the scanner is not sure
 of): a plain check never pays lark's tenth of a second of loading.
 """
 

@@ -1,6 +1,6 @@
-"""Reading the games of a text: each by the fast reader, or by the grammar's parser when it is not sure.
+"""Reading the games of a text: each by the scanner, or by the grammar's parser when it is not sure.
 
-Every game is cut from its text (games.py) and read by fastread.py; a game it is not sure of
+Every game is cut from its text (games.py) and read by the scanner (scanner.py); a game it is not sure of
 goes to the grammar's parser (syntax.py), and a game the parser rejects to the checker that names
 its syntax errors (syntaxfaults.py). The parser, and lark with it, is loaded only when a game
 needs it.
@@ -14,7 +14,7 @@ from typing import Callable, Iterable, Iterator
 
 from ..errors import ArboError, NotationError, NotationErrors
 from ..sources import read_text
-from . import fastread
+from . import scanner
 from .games import GameText, normalise, stream_games
 from .record import GameRecord, Header
 
@@ -72,9 +72,9 @@ def read_game_text(part: str, file: str, line: int, source_line: Callable[[int],
     """Read one game's text (its opening '---' at ``line`` of the file, ``index`` its place in
     the file): its record, or its syntax errors (every fault of its lines, in order).
     ``source_line(n)`` gives line ``n`` of the file, for an error message; ``header`` the game's
-    header and where its body starts, when already read; ``fast`` false when the fast reader is
+    header and where its body starts, when already read; ``fast`` false when the scanner is
     known to be unsure of the text."""
-    record = fastread.read_game(part, file, line, header, index) if fast else None
+    record = scanner.read_game(part, file, line, header, index) if fast else None
     if record is not None:
         return [record], []
     from .syntax import parse_game

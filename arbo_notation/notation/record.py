@@ -131,27 +131,10 @@ class Result:
         return dict(self.scores)
 
 
-#: The header keys the notation defines, in canonical order.
-HEADER_KEYS = (
-    "event",
-    "site",
-    "date",
-    "round",
-    "annotator",
-    "players",
-    "species",
-    "names",
-    "perspective",
-    "deck",
-    "hands",
-    "discards",
-    "result",
-)
-
-
 @dataclass(frozen=True, slots=True)
 class Header:
-    """A game's YAML header, typed. ``extra`` keeps unknown keys verbatim, in their order."""
+    """A game's YAML header, typed (its keys: headertable.TABLE). ``extra`` keeps unknown keys
+    verbatim, in their order."""
 
     players: tuple[str, ...]
     species: tuple[str, ...]

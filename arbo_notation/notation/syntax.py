@@ -1,10 +1,10 @@
 """Reading one game with the grammar: lark's parser (notation/grammar.py) runs the builder here as
-it reads, and build.py makes the records, as it does for the fast reader; a game the parser
+it reads, and build.py makes the records, as it does for the scanner; a game the parser
 rejects goes to the checker of notation/syntaxfaults.py, which names every fault of its lines.
 
 How a file is read: it is cut into games at its '---' header lines (a line that is '---' can only
 open or close a header, so the cut is exact: notation/games.py). Each game is first read by the
-fast reader (fastread.py, no lark) and only a game it is not sure of comes here (reading.py joins
+scanner (scanner.py, no lark) and only a game it is not sure of comes here (reading.py joins
 the two): it goes through the LALR parser with the builder as its transformer (no tree is built),
 in which runs of turns are single TURNS tokens. This module loads lark (through grammar.py):
 reading.py imports it only when a game needs it.
@@ -158,8 +158,8 @@ class _Builder:
 
 
 # ------------------------------------------------------------------------------------------------
-# Reading one game with the grammar (reading.py reads a whole text: the fast reader first, then
-# this parser for each game the fast reader is not sure of)
+# Reading one game with the grammar (reading.py reads a whole text: the scanner first, then
+# this parser for each game the scanner is not sure of)
 
 
 _LOCK = threading.Lock()

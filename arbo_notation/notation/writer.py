@@ -15,8 +15,7 @@ import re
 from typing import Iterable
 
 from ..errors import ArboError
-from .header import is_player_name
-from .headerwriter import check_header, format_header
+from .headertable import check_header, format_header, is_player_name
 from .record import GLYPHS, Comment, Draw, DrawKind, GameRecord, Result, Reveal, Turn, Variation
 
 __all__ = ["check_writable", "format_game", "format_games", "format_turn", "renumber"]

@@ -1,4 +1,4 @@
-"""The plain-form reader agrees with the full parser, and the fast check with the full check."""
+"""The scanner's line loop agrees with the full parser, and the fast check with the full check."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arbo_notation.notation.plain import read_plain_game
+from arbo_notation.notation.scanner import read_turn_lines
 from arbo_notation.notation.record import DrawKind
 from arbo_notation.notation.reading import parse_all
 from arbo_notation.notation.writer import format_game
@@ -36,7 +36,7 @@ def _as_plain(turn) -> tuple:
 
 
 def _agrees_with_the_parser(text: str) -> None:
-    plain = read_plain_game(text)
+    plain = read_turn_lines(text)
     assert plain is not None
     outcome = parse_all(text)
     assert not outcome.errors
@@ -53,12 +53,12 @@ def test_a_simulated_record_is_plain_and_decodes_as_the_parser_does(index: int):
 
 
 def test_annotated_and_untidy_games_are_not_plain():
-    assert read_plain_game((SAMPLES / "annotated.arb").read_text()) is None  # comments, variations
+    assert read_turn_lines((SAMPLES / "annotated.arb").read_text()) is None  # comments, variations
     for untidy in ("\n2.", "\n 2. ", "\n\t2. "):  # no gap after the number's '.', a gap at an end
-        assert read_plain_game(_TEXTS[0].replace("\n2. ", untidy, 1)) is None
-    assert read_plain_game(_TEXTS[0].replace("\n", " \n", 20)) is None  # a gap at the end of a line
+        assert read_turn_lines(_TEXTS[0].replace("\n2. ", untidy, 1)) is None
+    assert read_turn_lines(_TEXTS[0].replace("\n", " \n", 20)) is None  # a gap at the end of a line
     no_result = _TEXTS[0][: _TEXTS[0].index("result")]
-    assert read_plain_game(no_result) is None
+    assert read_turn_lines(no_result) is None
 
 
 @pytest.mark.parametrize("index", range(len(_TEXTS)))
@@ -78,7 +78,7 @@ def test_turns_typed_by_hand_with_runs_of_spaces_and_tabs_decode_as_the_parser_d
     ("!", "?!", "$12", "!! ?", "{a quiet move}", "! {a} {b}", "; to the end of the line", "? {c} ; d", "  \t"),
 ])
 def test_turns_with_annotations_on_their_line_and_variations_of_one_turn_are_read(annotations):
-    from arbo_notation.notation.fastread import read_moves
+    from arbo_notation.notation.scanner import read_moves
 
     lines = _TEXTS[5].split("\n")
     turns = [i for i, line in enumerate(lines) if line[:1].isdigit()]
@@ -93,26 +93,26 @@ def test_turns_with_annotations_on_their_line_and_variations_of_one_turn_are_rea
         if i == turns[10]:
             out.append("{a comment} {on its own line}")
     text = "\n".join(out)
-    plain = read_plain_game(text)
+    plain = read_turn_lines(text)
     assert plain is not None and plain.branches
-    assert plain == read_moves(text)
+    assert plain == read_moves(text, lines=False)
     _agrees_with_the_parser(text)
 
 
 @pytest.mark.parametrize("line", [
     "(1. Ana d d Ma3@0,0 /Oa5 ; swallows the parenthesis)",  # the grammar's line comment takes the ')'
-    "(1. Ana d d Ma3@0,0 /Oa5 2. Ben d d Ma3@0,0 /Oa5)",  # two turns: the fast reader's
+    "(1. Ana d d Ma3@0,0 /Oa5 2. Ben d d Ma3@0,0 /Oa5)",  # two turns: the token loop's
     "(1. Ana d d Ma3@0,0 /Oa5 (1. Ana d d Ma3@0,0 /Oa5))",  # nested
     "(1. Ana d d Ma3@0,0 /Oa5) {after}",
     "()",
     "({a note} ; swallows the turn\n1. Ana d d Ma3@0,0 /Oa5)",
-    "({a (note)} 1. Ana d d Ma3@0,0 /Oa5)",  # a parenthesis in a comment: the fast reader's
+    "({a (note)} 1. Ana d d Ma3@0,0 /Oa5)",  # a parenthesis in a comment: the token loop's
 ])
 def test_other_variations_are_left_to_the_fast_reader(line):
     lines = _TEXTS[0].split("\n")
     at = next(i for i, text in enumerate(lines) if text.startswith("3. "))
     text = "\n".join(lines[:at] + [line] + lines[at:])
-    assert read_plain_game(text) is None
+    assert read_turn_lines(text) is None
 
 
 @pytest.mark.parametrize("tail", ["!!!", "{a} !", "{a", "!(", "$", "?x", "! ?!?", "{a}}"])
@@ -120,24 +120,24 @@ def test_annotations_the_grammar_refuses_are_not_read(tail):
     lines = _TEXTS[0].split("\n")
     at = next(i for i, text in enumerate(lines) if text.startswith("3. "))
     lines[at] += " " + tail
-    assert read_plain_game("\n".join(lines)) is None
+    assert read_turn_lines("\n".join(lines)) is None
 
 
 def test_the_token_caches_start_again_when_full_and_still_decode_right(monkeypatch):
-    from arbo_notation.notation import plain
+    from arbo_notation.notation import scanner
 
     for cache in ("_NUMBERS", "_NAMES", "_DRAWS", "_PLANTS", "_DISCARDS", "_CARDS"):
-        monkeypatch.setattr(plain, cache, {})
-    monkeypatch.setattr(plain, "_MAX_TOKENS", 10)
+        monkeypatch.setattr(scanner, cache, {})
+    monkeypatch.setattr(scanner, "_MAX_TOKENS", 10)
     for text in _TEXTS[:3]:
         _agrees_with_the_parser(text)
-        assert 0 < len(plain._PLANTS) <= 10 + text.count("@")  # started again, then learnt this game
+        assert 0 < len(scanner._PLANTS) <= 10 + text.count("@")  # started again, then learnt this game
 
 
 def test_an_unfinished_plain_game_has_no_scores():
     text = (SAMPLES / "unfinished.arb").read_text()
     _agrees_with_the_parser(text)
-    assert read_plain_game(text).scores is None
+    assert read_turn_lines(text).scores is None
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -157,7 +157,7 @@ def test_plain_text_is_always_text_the_grammar_reads_the_same_way(index, at, edi
         text = text[:at] + char + text[at:]
     else:
         text = text[:at] + text[at + 1: at + 2] + text[at] + text[at + 2:]
-    if read_plain_game(text) is not None:
+    if read_turn_lines(text) is not None:
         _agrees_with_the_parser(text)
 
 

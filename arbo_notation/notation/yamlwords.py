@@ -1,10 +1,13 @@
-"""The fast reader of headers: the subset of YAML the writer writes, read without PyYAML.
+"""One-line YAML values as PyYAML's safe loader reads them, without PyYAML: its table of implicit
+types, plain and quoted scalars, and flow lists and mappings of them.
 
-``fast_load`` answers the mapping that PyYAML's safe loader would (load_header_yaml in header.py),
-or None for anything outside the subset, which header.py then reads the careful way. Nearly every
-header of a real file is one the writer wrote, so this is the path of almost every game: it
-loads no YAML library (PyYAML costs some 15 ms of every start), and it compiles its larger
-regular expressions on first use, only those a file's headers need.
+The quick header reader (headertable.py) reads the writer's own form with these words: nearly
+every header of a real file is one the writer wrote, so this is the path of almost every game,
+and it loads no YAML library (PyYAML costs some 15 ms of every start). The larger regular
+expressions are compiled on first use, only those a file's headers need. ``value_of`` answers
+NOT_READ for anything outside the subset (comments, anchors, tags, floats, ...), and the header
+is then read by the safe loader; where it answers, it answers what the safe loader would
+(tests/test_notation_header.py holds it so with hypothesis, on both loaders).
 """
 
 from __future__ import annotations
@@ -13,22 +16,6 @@ import datetime as _dt
 import functools
 import re
 from typing import Any, Callable
-
-from ..lexicon import NAME_CHAR
-
-#: The keys whose values are text as written ('round: 010' is '010', not 8).
-TEXT_KEYS = ("event", "site", "round", "annotator")
-
-# A header as the writer writes it is read here without PyYAML, some ten times faster: top-level
-# 'key: value' lines, where a value is a plain scalar (text, a small int, a date, true/false or
-# null), a quoted string, or a flow list or mapping of such scalars (wrapped onto lines indented
-# deeper), and one level of block mapping ('hands:' then '  Ana: [Ma3, Oa5]' lines). Anything
-# else (comments, anchors, tags, block lists, nesting, multi-line scalars, floats, tabs, ...)
-# makes fast_load return None and the caller use load_header_yaml. Every line must match one of
-# the regular expressions below in full, so nothing is skipped unread; the result is the same as
-# load_header_yaml's (tests/test_notation_header.py checks it with hypothesis against both
-# loaders): plain scalars are resolved with PyYAML's table of implicit types, except those of
-# the text fields (is_text_path), kept as written.
 
 #: PyYAML's table of implicit types (yaml.resolver.Resolver, YAML 1.1): (tag, pattern, flags, the
 #: first characters it is tried on), in PyYAML's order, since the first that matches wins. A copy, so
@@ -112,14 +99,11 @@ _FLOW_PAIRS = _compiled_on_first_use(f"({_FLOW_ITEM}) *: +({_FLOW_ITEM})")
 _BLOCK_PLAIN = _compiled_on_first_use(rf"""(?:(?![-?:,\[\]{{}}#&*!|>'"%@`]){_NONSPACE}|[-?:](?={_NONSPACE}))"""
                                         rf"(?:(?!:){_NONSPACE}|:(?={_NONSPACE})| +(?=[^ #]))*+\Z")
 _QUOTED = _compiled_on_first_use(rf"(?:{_DOUBLE}|{_SINGLE})\Z")
-_TOP_KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_]*):(?: |\Z)")  # the value: the rest of the line
-_ENTRY_KEY = _compiled_on_first_use(rf"( *)({_DOUBLE}|{_SINGLE}|[A-Za-z_]{NAME_CHAR}*):(?: |\Z)")
 _ESCAPE = re.compile(r"\\(x..|u....|U........|.)")
 _FAST_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})\Z")
 _FAST_INT = re.compile(r"(?:0|[1-9][0-9]{0,3999})\Z")  # Python refuses more than 4300 digits
-_NO = object()  # what the fast reader cannot read
+_NO = object()  # what is not read here
 _MAX_KEY = 1000  # PyYAML looks at most 1024 characters back for a key's ':', so longer keys are errors
-_CLOSING = {"[": "]", "{": "}"}
 
 
 def _implicit_tag(word: str) -> str | None:
@@ -246,100 +230,23 @@ def _value(text: str, as_text: bool = False, values_as_text: bool = False) -> An
     return _as_text(text) if as_text else _plain(text)
 
 
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" "))
-
-
-def _read_value(text: str, lines: list[str], i: int, indent: int, as_text: bool = False,
-                values_as_text: bool = False) -> tuple[Any, int]:
-    """The value that starts as ``text`` on line i - 1, and the index of the line after it.
-
-    A flow collection left open goes on over the following lines indented deeper than ``indent``.
-    """
-    close = _CLOSING.get(text[0])
-    while close is not None and not text.endswith(close):
-        if i == len(lines) or _indent(lines[i]) <= indent or not lines[i].strip(" "):
-            return _NO, i
-        text += "\n" + lines[i].strip(" ")
-        i += 1
-    return _value(text, as_text, values_as_text), i
-
-
-def _read_block(lines: list[str], i: int, values_as_text: bool = False) -> tuple[Any, int]:
-    """The value of a top-level 'key:' with nothing after it: null, or a mapping on the indented lines below."""
-    while i < len(lines) and not lines[i].strip(" "):
-        i += 1
-    if i == len(lines) or lines[i][0] != " ":
-        return None, i
-    indent = _indent(lines[i])
-    mapping: dict[Any, Any] = {}
-    entry_key = _ENTRY_KEY()
-    while i < len(lines):
-        line = lines[i]
-        if not line.strip(" "):
-            i += 1
-            continue
-        if line[0] != " ":
-            break
-        m = entry_key.match(line)
-        if m is None or len(m.group(1)) != indent:
-            return _NO, i
-        key = _scalar(m.group(2))
-        if key is _NO or key in mapping or len(m.group(2)) > _MAX_KEY:
-            return _NO, i
-        rest = line[m.end():].strip(" ")
-        if rest:
-            value, i = _read_value(rest, lines, i + 1, indent, values_as_text and isinstance(key, str))
-        else:  # 'key:' alone is null, unless more deeply indented lines follow (nesting: not here)
-            value, i = None, i + 1
-            while i < len(lines) and not lines[i].strip(" "):
-                i += 1
-            if i < len(lines) and _indent(lines[i]) > indent:
-                return _NO, i
-        if value is _NO:
-            return _NO, i
-        mapping[key] = value
-    return mapping, i
-
-
-def fast_load(text: str) -> dict[str, Any] | None:
-    """The mapping of a header as the writer writes it, as load_header_yaml gives it; None when it is not one."""
-    if "\t" in text or "\r" in text:
-        return None
-    data: dict[str, Any] = {}
-    lines = text.split("\n")
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        if not line.strip(" "):
-            i += 1
-            continue
-        m = _TOP_KEY.match(line)
-        if m is None:
-            return None
-        key, rest = m.group(1), line[m.end():].strip(" ")
-        if key in data or _plain(key) != key or len(key) > _MAX_KEY:
-            return None  # a repeated key is an error read_header reports; 'yes:' is the key True
-        if rest:
-            value, i = _read_value(rest, lines, i + 1, 0, key in TEXT_KEYS, key == "names")
-        else:
-            value, i = _read_block(lines, i + 1, key == "names")
-        if value is _NO:
-            return None
-        data[key] = value
-    return data or None
-
 
 #: What value_of answers for a text it cannot read.
 NOT_READ = _NO
 
 
-def value_of(text: str, as_text: bool = False) -> Any:
-    """The one-line value after a top-level 'key: ', as fast_load reads it (plain scalars kept as
-    text if ``as_text``), or NOT_READ."""
-    return _value(text, as_text)
+def value_of(text: str, as_text: bool = False, values_as_text: bool = False) -> Any:
+    """The one-line value after a top-level 'key: ' (a flow collection's lines joined), as the
+    safe loader reads it (a plain scalar kept as text if ``as_text``, a flow mapping's values if
+    ``values_as_text``), or NOT_READ."""
+    return _value(text, as_text, values_as_text)
 
 
-def word_reads_as_itself(word: str) -> bool:
-    """Whether fast_load reads ``word``, written plain, as that very text, in a flow list and as a value."""
+def plain_key(word: str) -> bool:
+    """Whether a key written plain is read as that very text ('yes:' is the key True)."""
+    return len(word) <= _MAX_KEY and _plain(word) == word
+
+
+def reads_as_itself(word: str) -> bool:
+    """Whether ``word``, written plain, is read as that very text, in a flow list and as a value."""
     return _flow_list(f"[{word}]") == [word] and _value(word) == word

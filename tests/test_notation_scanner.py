@@ -1,6 +1,6 @@
 """The fast reader against the grammar's parser: the same records, positions included, or None.
 
-fastread.read_game may answer None (then the parser reads the game and names its errors), but
+scanner.read_game may answer None (then the parser reads the game and names its errors), but
 whatever it reads must be exactly what lark's parser reads; and it must read every game the
 parser reads, or arbo would be slow for nothing.
 """
@@ -17,9 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arbo_notation.notation.fastread import read_game, read_moves
+from arbo_notation.notation.scanner import read_game, read_moves, read_turn_lines
 from arbo_notation.notation.games import cut_games, normalise
-from arbo_notation.notation.plain import read_plain_game
 from arbo_notation.notation.reading import SourceLines
 from arbo_notation.notation.record import GLYPHS, Comment, GameRecord, Turn, Variation
 from arbo_notation.notation.syntax import parse_game
@@ -46,8 +45,8 @@ def deep(value: object) -> object:
 
 
 def compare_readers(text: str, must_read: bool = False) -> int:
-    """Read every game of ``text`` both ways; return how many the fast reader read. Whatever the
-    plain reader (a check's first reader) reads must be what the fast reader's moves say."""
+    """Read every game of ``text`` both ways; return how many the scanner's records sink read.
+    Whatever its line loop (a check's first reader) reads must be what its token loop's moves say."""
     text = normalise(text)
     _, chunks = cut_games(text)
     lines = SourceLines(text)
@@ -58,14 +57,14 @@ def compare_readers(text: str, must_read: bool = False) -> int:
         part = text[chunk.start:chunk.end]
         fast = read_game(part, "t.arb", chunk.first_line)
         records, errors = parse_game(part, "t.arb", chunk.first_line, lines)
-        plain = read_plain_game(part, "t.arb", chunk.first_line)
+        plain = read_turn_lines(part, "t.arb", chunk.first_line)
         if plain is not None:
-            assert not errors, f"the plain reader read a game the parser refuses ({errors}):\n{part}"
-            assert plain == read_moves(part, "t.arb", chunk.first_line), part
+            assert not errors, f"the line loop read a game the parser refuses ({errors}):\n{part}"
+            assert plain == read_moves(part, "t.arb", chunk.first_line, lines=False), part
         if fast is None:
-            assert not (must_read and not errors), f"the fast reader refused a game the parser reads:\n{part}"
+            assert not (must_read and not errors), f"the scanner refused a game the parser reads:\n{part}"
             continue
-        assert not errors, f"the fast reader read a game the parser refuses ({errors}):\n{part}"
+        assert not errors, f"the scanner read a game the parser refuses ({errors}):\n{part}"
         assert deep(fast) == deep(records[0]), part
         read += 1
     return read
@@ -164,7 +163,7 @@ def test_records_from_the_engine_annotated_and_typed_by_hand_read_the_same_both_
     assert compare_readers(text, must_read=True) == 1
 
 
-# -- mutated records: the fast reader reads what the parser reads, and nothing else ------------
+# -- mutated records: the scanner reads what the parser reads, and nothing else ------------
 
 _INSERTS = st.sampled_from(list("{}();:!?$-@,/.0123456789 \t\n*#'dD") + [
     "reveal ", "result ", " d ", "Ana", ":Ma3", "@1,-1", " /Oa5", "é", "\x0c", "\u00a0", "(1. Ana d d Ma3@0,0 /Oa5",
@@ -229,11 +228,43 @@ def test_a_faulty_body_goes_to_the_parser(text: str):
 
 
 def test_the_caches_of_decoded_pieces_start_again_past_their_bound(monkeypatch):
-    from arbo_notation.notation import fastread
+    from arbo_notation.notation import scanner
 
-    monkeypatch.setattr(fastread, "_MAX_PIECES", 5)
+    monkeypatch.setattr(scanner, "_MAX_PIECES", 5)
+    monkeypatch.setattr(scanner, "_MAX_TOKENS", 5)
+    monkeypatch.setattr(scanner, "_CARDS", {})
     header = "---\nplayers: [Ana, Ben]\nspecies: [Ma, Oa]\n---\n"
     for value in range(1, 9):  # a new card a game: the cards alone fill the cache
         text = header + f"reveal Ana Ma{value} Oa{value}\nresult *\n"
-        assert fastread.read_game(text) is not None and fastread.read_moves(text) is not None
-        assert len(fastread._pieces.cards) <= 5 + 2 and len(fastread._move_pieces.cards) <= 5 + 2
+        assert scanner.read_game(text) is not None and scanner.read_moves(text, lines=False) is not None
+        assert read_turn_lines(text) is not None  # the line loop's own caches
+        assert len(scanner._pieces.cards) <= 5 + 2 and len(scanner._move_pieces.cards) <= 5 + 2
+        assert len(scanner._CARDS) <= 5
+
+
+def test_the_table_of_line_kinds_is_the_bodys_structure_as_the_grammar_has_it():
+    from arbo_notation.notation.scanner import LINE_KINDS, MOVES, RESULT, REVEALS, may_stand
+
+    assert {name: (sorted(kind.may_follow), kind.enters, kind.main_line_only) for name, kind in LINE_KINDS.items()} == {
+        "turn": ([MOVES], MOVES, False),
+        "variation": ([MOVES], None, False),
+        "comment": (sorted([MOVES, REVEALS, RESULT]), None, False),
+        "reveal": (sorted([MOVES, REVEALS]), REVEALS, True),
+        "result": (sorted([MOVES, REVEALS]), RESULT, True),
+    }
+    assert not may_stand(LINE_KINDS["reveal"], MOVES, in_variation=True)
+    header = "---\nplayers: [Ana, Ben]\nspecies: [Ma, Oa]\n---\n"
+    turn = "1. Ana d d Ma3@0,0 /Oa5\n"
+    for body, accepted in [
+        (turn + "reveal Ana Ma3\nresult *\n", True),
+        (turn + "result *\n; after the result\n", True),
+        (turn + "result *\nreveal Ana Ma3\n", False),  # a reveal after the result
+        (turn + "reveal Ana Ma3\n" + turn + "result *\n", False),  # a turn after a reveal
+        (turn + "result *\nresult *\n", False),
+        (turn + "reveal Ana Ma3\n(" + turn.strip() + ")\nresult *\n", False),  # a variation after a reveal
+    ]:
+        text = header + body
+        records, errors = parse_game(text, "t.arb", 1, SourceLines(text))
+        assert (not errors) == accepted, body
+        for read in (read_game(text), read_turn_lines(text), read_moves(text, lines=False), read_moves(text)):
+            assert (read is not None) == accepted, body
