@@ -470,7 +470,7 @@ class GreedyBot(Bot):
     def choose_discard(self, game: Game, rng: random.Random) -> Card:
         return self.discard_for(TableView.of(game))
 
-    # The decisions from a view alone (no Game): the analysis plays them on its lean tables.
+    # The decisions from a view alone (no Game), for a caller that holds a table, not a game.
 
     def draw_for(self, view: TableView) -> DrawSource | None:
         """Where to draw the next card from, seeing ``view``; None when nothing can be drawn."""
