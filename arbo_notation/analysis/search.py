@@ -218,16 +218,17 @@ def _pair_value(table: LeanTable, pair: Sources, species_count: int) -> int:
 
 def _exact_best_finish(table: LeanTable, species_count: int) -> int:
     """The best margin over every legal finish of a turn that ends the game."""
-    seat = table.current
-    best = None
+    return max(_exact_finishes(table, species_count).values())
+
+
+def _exact_finishes(table: LeanTable, species_count: int) -> dict[Finish, int]:
+    """The margin of every legal finish of a turn that ends the game."""
+    values = {}
     for finish in all_finishes(table):
         probe = table.copy()
         probe.finish(*finish)
-        value = margin(totals(probe, species_count), seat)
-        if best is None or value > best:
-            best = value
-    assert best is not None
-    return best
+        values[finish] = margin(totals(probe, species_count), table.current)
+    return values
 
 
 def judge_finish(situation: Situation, played: Finish | None, budget: int, rng: random.Random,
@@ -241,16 +242,9 @@ def judge_finish(situation: Situation, played: Finish | None, budget: int, rng: 
     if unique:
         table = situation.world(cards, None)
         if not table.deck:
-            finishes = all_finishes(table)
-            if played is not None and played in finishes:
-                finishes.remove(played)
-                finishes.insert(0, played)
-            values = {}
-            for finish in finishes:
-                probe = table.copy()
-                probe.finish(*finish)
-                values[finish] = float(margin(totals(probe, count), table.current))
-            return Judgement(values, 1, True)
+            exact = _exact_finishes(table, count)
+            first = [played] if played in exact else []  # the played one first: it wins ties
+            return Judgement({f: float(exact[f]) for f in first + [f for f in exact if f != played]}, 1, True)
         worlds = [table]
     else:
         worlds = [situation.world(cards, rng) for _ in range(budget)]
