@@ -5,6 +5,10 @@ against greedy (a tie counts half), and at a four-player table of one engine sea
 greedy ones it finishes first at least twice as often as a greedy seat does (so at least 40%
 of the games, a greedy seat's share being a third of the rest).
 
+The ladder starts with the rollouts' own players against greedy (the light player of
+analysis/policy.py and the lean greedy of analysis/greedy.py, which plays a rollout's first round):
+how well the engine's rollouts play the game out.
+
 Two-player pairings alternate seats (odd games: the first bot starts); four-player tables move
 the engine's seat round the table. Games are seeded ("bots:<pairing>:<i>"), so a run repeats.
 Run ``PYTHONPATH=$PWD python bench/bench_bots.py --games 400 --budget 48 -j 2``.
@@ -45,6 +49,77 @@ def two_player(args: tuple[str, str, int, int]) -> float:
     return (1.0 / len(won)) if mine in won else 0.0
 
 
+class LeanPlayer:
+    """A rollout player of the analysis (its decisions on the lean table) as a bot, to measure
+    how well the rollouts play: the light player of policy.py, or the lean greedy of greedy.py."""
+
+    def __init__(self, module) -> None:
+        self.module = module
+        self._discard = None
+
+    def _table(self, game):
+        from arbo_notation.analysis.lean import Cards, LeanTable, cell_of
+        from arbo_notation.engine.bots import TableView
+
+        view = TableView.of(game)
+        cards = Cards(view.species)
+        seat = view.players.index(view.player)
+        hands = [[] for _ in view.players]  # the others' hands are never read
+        hands[seat] = [cards.code(c) for c in view.hand]
+        return view, cards, LeanTable(
+            hands, [0] * view.deck_size, [[cards.code(c) for c in view.discards[p]] for p in view.players],
+            [{cell_of(k): cards.code(v) for k, v in view.arboretums[p].items()} for p in view.players], seat)
+
+    def choose_draw(self, game, rng):
+        from arbo_notation.analysis.lean import FROM_DECK
+        from arbo_notation.engine.state import DECK, DrawSource, DrawSourceKind
+
+        view, _, table = self._table(game)
+        source = self.module.choose_source(table)
+        if source is None:
+            return None
+        return DECK if source == FROM_DECK else DrawSource(DrawSourceKind.DISCARD, view.players[source])
+
+    def choose_plant(self, game, rng):
+        from arbo_notation.analysis.lean import coord_of
+
+        _, cards, table = self._table(game)
+        card, cell, discard = self.module.choose_finish(table)
+        self._discard = cards.card(discard)
+        return cards.card(card), coord_of(cell)
+
+    def choose_discard(self, game, rng):
+        return self._discard
+
+    def watch(self, game, mover) -> None:
+        pass
+
+
+def rollout_player(args: tuple[str, int]) -> float:
+    """A rollout player's share of one two-player game's win against the greedy bot."""
+    import random
+
+    from arbo_notation.analysis import greedy, policy
+    from arbo_notation.engine.bots import GreedyBot, play_bot_turn
+    from arbo_notation.engine.cards import default_species_for
+    from arbo_notation.engine.scoring import PlayerPosition, score_position
+    from arbo_notation.engine.state import Game, GameConfig, Setup
+
+    name, index = args
+    config = GameConfig(PLAYERS[:2], default_species_for(2))
+    game = Game(config, Setup.shuffled(config, f"bots:rollout-greedy:{index}"))
+    mine = index % 2
+    seats = [GreedyBot(), GreedyBot()]
+    seats[mine] = LeanPlayer({"light": policy, "lean-greedy": greedy}[name])
+    rng = random.Random(index)
+    while not game.is_over:
+        play_bot_turn(seats[config.seat(game.current_player)], game, rng)
+    hands = game.final_hands()
+    sheet = score_position(config.species, [PlayerPosition(p, game.arboretum(p), hands[p]) for p in config.players])
+    won = sheet.winners
+    return (1.0 / len(won)) if config.players[mine] in won else 0.0
+
+
 def four_player(args: tuple[int, int]) -> tuple[float, float]:
     """(the engine seat's share of the win, a greedy seat's mean share) of one game."""
     index, budget = args
@@ -73,7 +148,7 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=48, help="the engine's sampled worlds per decision")
     parser.add_argument("-j", "--jobs", type=int, default=2)
     parser.add_argument("--horizon", type=int, default=None, help="the engine searches from this deck size down")
-    parser.add_argument("--only", choices=("random-greedy", "greedy-engine", "table"), action="append")
+    parser.add_argument("--only", choices=("rollouts", "random-greedy", "greedy-engine", "table"), action="append")
     parser.add_argument("--pile-link", type=float, default=None, help="the rollout policy's PILE_LINK (to compare)")
     args = parser.parse_args()
     if args.pile_link is not None:
@@ -84,11 +159,18 @@ def main() -> None:
         import arbo_notation.analysis.bot as bot
 
         bot.HORIZON = args.horizon
-    wanted = args.only or ["random-greedy", "greedy-engine", "table"]
+    wanted = args.only or ["rollouts", "random-greedy", "greedy-engine", "table"]
     tables = args.tables if args.tables is not None else max(4, args.games // 4)
     print(f"budget {args.budget}, {args.games} two-player games per pairing, {tables} four-player tables, "
           f"-j {args.jobs}", flush=True)
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        if "rollouts" in wanted:
+            for name in ("light", "lean-greedy"):
+                start = time.perf_counter()
+                scores = list(pool.map(rollout_player, [(name, i) for i in range(1, args.games + 1)]))
+                mean, lo, hi = interval(scores)
+                print(f"rollout player {name} against greedy, 2 players: {mean:.1%} (95% interval {lo:.1%} to "
+                      f"{hi:.1%}) over {len(scores)} games, {time.perf_counter() - start:.0f} s", flush=True)
         for pairing in ("random-greedy", "greedy-engine"):
             if pairing not in wanted:
                 continue

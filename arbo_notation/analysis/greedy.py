@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from typing import Callable, ClassVar
 
+from ..engine.bots import GreedyBot
 from .lean import FROM_DECK, ORIGIN_CELL, STEPS, LeanTable, species_points
 
 #: Value indexes (a card's ``code & 7``) of the lowest and highest cards.
@@ -26,8 +27,9 @@ _NONE = -99
 #: The sum of one species' values, 1 to 8.
 _SPECIES_SUM = 36
 _HAND_SIZE = 7
-#: As GreedyBot: a pile's card must be worth this much to beat a deck draw.
-DRAW_THRESHOLD = 1.5
+#: The greedy bot's weights (a pile's card must be worth this much to beat a deck draw; the next
+#: player's gain from a discard; a card kept for a later planting).
+DRAW_THRESHOLD, SPITE, LATER = GreedyBot.DRAW_THRESHOLD, GreedyBot.SPITE, GreedyBot.LATER
 #: The share of the unseen cards of a species the strongest opponent holds, by opponents.
 _STRONGEST_SHARE = {1: 1.0, 2: 0.6, 3: 0.45}
 
@@ -200,7 +202,8 @@ class Paths:
 
 class Reading:
     """The seat's reading of a lean table, as ``bots._Reading``: its path tables, the odds for
-    each right from the cards it can see, the timing."""
+    each right from the cards it can see, the timing. ``hand`` and ``arb``, when given, are the
+    seat's once a planting not yet made on the table is made (for its discard)."""
 
     __slots__ = ("paths", "seen_sum", "seen_values", "share", "strongest", "potential", "mine", "_weights",
                  "_without")
@@ -347,9 +350,9 @@ def choose_discard(table: LeanTable, planted: int, cell: int) -> int:
         code = card >> 3
         loss = (reading.weight(code) - reading.weight_without(card)) * (
             reading.paths.value(code) + 0.5 * rival_best.get(code, 0))
-        later = max(0.0, reading.best_plant_gain(card))
+        later = LATER * max(0.0, reading.best_plant_gain(card))
         gift = max((sum(theirs.gains(card, c).values()) for c in theirs.cells), default=0.0)
-        choices.append((loss + later + gift, card))
+        choices.append((loss + later + SPITE * gift, card))
     return min(choices)[1]
 
 

@@ -17,7 +17,7 @@ on purpose: a rollout plays it for every remaining turn, thousands of times a de
 
 from __future__ import annotations
 
-from . import greedy
+from .greedy import play_turn as play_greedy_turn
 from .lean import FROM_DECK, STEPS, LeanTable
 
 #: Rounds of a rollout, after the decision judged, that the greedy bot plays (a round: a turn of
@@ -164,7 +164,7 @@ def play_out(table: LeanTable, greedy_turns: int | None = None) -> None:
     if greedy_turns is None:
         greedy_turns = GREEDY_ROUNDS * table.seats
     while not table.over and greedy_turns > 0:
-        greedy.play_turn(table)
+        play_greedy_turn(table)
         greedy_turns -= 1
     while not table.over:
         play_policy_turn(table)

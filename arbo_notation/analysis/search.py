@@ -23,7 +23,7 @@ from typing import Mapping, Sequence
 
 from ..engine.cards import Card, Coord
 from .lean import FROM_DECK, Cards, LeanTable, cell_of, margin, totals
-from . import greedy
+from .greedy import choose_finish as greedy_finish
 from .policy import link, play_out, ranked_discards, ranked_plantings
 from .sampling import Unseen
 
@@ -170,10 +170,13 @@ def draw_candidates(table: LeanTable, played: Sources | None) -> list[Sources]:
 
 
 def finish_candidates(table: LeanTable, played: Finish | None) -> list[Finish]:
-    """The finishes worth judging: the played one first, then the policy's best plantings, each
-    with its best discards."""
+    """The finishes worth judging: the played one first, the greedy bot's, then the light
+    player's best plantings, each with its best discards."""
     seat = table.current
     chosen: list[Finish] = [played] if played is not None else []
+    greedy_choice = greedy_finish(table)
+    if greedy_choice not in chosen:
+        chosen.append(greedy_choice)
     plantings = ranked_plantings(table, seat)
     used: set[int] = set()
     for _, card, cell in plantings:
@@ -212,7 +215,7 @@ def _pair_value(table: LeanTable, pair: Sources, species_count: int) -> int:
     probe.draw(pair[1])
     if not probe.deck:
         return _exact_best_finish(probe, species_count)
-    probe.finish(*greedy.choose_finish(probe))
+    probe.finish(*greedy_finish(probe))
     play_out(probe)
     return margin(totals(probe, species_count), table.current)
 
