@@ -125,13 +125,22 @@ def test_a_discard_that_hands_over_a_right_at_the_last_turn_is_a_blunder():
 
 
 def test_a_planting_that_breaks_a_path_is_a_blunder():
-    situation, _ = last_turn(**BROKEN_PATH)
-    played = turn("d:Ja2 d:Ja3", "Dw1@3,0", "Bs2")
-    judged = judge_turn(TurnTask(1, 17, situation, played, 8, "0"))
-    assert judged.glyph == "??"
+    situation, truth = last_turn(**BROKEN_PATH)
+    code = Cards(SIX)
+    after = situation.after_draws([(None, c) for c in truth["deck"]])
+    played = (code.code(Card.parse("Dw1")), cell_of(Coord(3, 0)), code.code(Card.parse("Bs2")))
+    finishes = judge_finish(after, played, 8, random.Random(0))
+    best = finishes.best()
     # Ca2 Ca3 Ca4 Ca8 scores 4 + 4 + 2 = 10 where Ca2 Ca3 Ca4 scores 3; 3,0 is the path's one way on.
-    assert judged.loss == pytest.approx(7.0)
-    assert judged.best.startswith("d:Ja2 d:Ja3 Ca8@3,0 /")
+    assert finishes.exact
+    assert finishes.values[best] - finishes.values[played] == pytest.approx(7.0)
+    assert best[:2] == (code.code(Card.parse("Ca8")), cell_of(Coord(3, 0)))
+    judged = judge_turn(TurnTask(1, 17, situation, turn("d:Ja2 d:Ja3", "Dw1@3,0", "Bs2"), 8, "0"))
+    assert judged.glyph == "??"
+    # The turn's loss is the planting's 7 points and what its draws lost: taking Ma7 and Ma6
+    # from Ben's pile (his maple right, Ma1 Ma8, then loses to Ana's 13) beat the deck's two.
+    assert judged.best.startswith("Ben:Ma7 Ben:Ma6 ")
+    assert judged.loss > 7.0
 
 
 def test_glyph_thresholds():

@@ -153,20 +153,24 @@ def rights(hands: Sequence[Sequence[int]], species_count: int) -> list[list[bool
 
 def best_points(arb: Mapping[int, int], wanted: Sequence[bool]) -> int:
     """The sum over the wanted species of the best path's points in the arboretum."""
+    return sum(points for s, points in species_points(arb, wanted).items())
+
+
+def species_points(arb: Mapping[int, int], wanted: Sequence[bool] | None = None) -> dict[int, int]:
+    """The best path's points of each species (of the wanted ones) that has a path."""
     by_species: dict[int, int] = {}
     for card in arb.values():
         s = card >> 3
-        if wanted[s]:
+        if wanted is None or wanted[s]:
             by_species[s] = by_species.get(s, 0) + 1
-    codes = [s for s, count in by_species.items() if count >= 2]
-    if not codes:
-        return 0
-    best = dict.fromkeys(codes, 0)
+    best = {s: 0 for s, count in by_species.items() if count >= 2}
+    if not best:
+        return best
     for start, card in arb.items():
         s = card >> 3
         if s in best:
             _climb(arb, start, card, s, 1, True, 1 if (card & 7) == 0 else 0, best)
-    return sum(best.values())
+    return {s: points for s, points in best.items() if points}
 
 
 def _climb(arb: Mapping[int, int], cell: int, card: int, code: int, length: int, same: bool,

@@ -1,6 +1,10 @@
-"""The rollout policy: a light greedy player on the lean table, and the candidate turns it ranks.
+"""The rollout policy: the greedy bot for the turns right after a decision, then a light player
+on the lean table; and the candidate turns the light player ranks.
 
-It decides from what its seat sees (its own hand, the arboretums, the piles, the deck's size),
+A rollout's first turns decide most of what a candidate is worth (does the next player take the
+discard, build on what it left?), so they are played by the greedy bot itself (``greedy.py``,
+the engine's GreedyBot on the lean table: the opponent the bot ladder meets); the rest of the
+game by the light player below, which is many times cheaper. The light player decides from what its seat sees (its own hand, the arboretums, the piles, the deck's size),
 never another hand, so it may also finish the mover's own turn in a sampled world. It is light
 on purpose: a rollout plays it for every remaining turn, thousands of times a decision.
 
@@ -13,7 +17,13 @@ on purpose: a rollout plays it for every remaining turn, thousands of times a de
 
 from __future__ import annotations
 
+from . import greedy
 from .lean import FROM_DECK, STEPS, LeanTable
+
+#: Rounds of a rollout, after the decision judged, that the greedy bot plays (a round: a turn of
+#: every seat; the light player plays the rest): measured in bench/bench_bots.py and
+#: bench_analyse.py (docs/ANALYSIS.md).
+GREEDY_ROUNDS = 1
 
 #: A pile's top is drawn instead of the deck when planting it would link at least this much.
 PILE_LINK = 4.0
@@ -148,7 +158,13 @@ def play_policy_turn(table: LeanTable) -> None:
     table.finish(card, cell, discard)
 
 
-def play_out(table: LeanTable) -> None:
-    """Play the policy for every seat to the end of the game."""
+def play_out(table: LeanTable, greedy_turns: int | None = None) -> None:
+    """Play every seat to the end of the game: ``greedy_turns`` turns (default: GREEDY_ROUNDS
+    rounds) by the greedy bot, the rest by the light player."""
+    if greedy_turns is None:
+        greedy_turns = GREEDY_ROUNDS * table.seats
+    while not table.over and greedy_turns > 0:
+        greedy.play_turn(table)
+        greedy_turns -= 1
     while not table.over:
         play_policy_turn(table)

@@ -23,7 +23,8 @@ from typing import Mapping, Sequence
 
 from ..engine.cards import Card, Coord
 from .lean import FROM_DECK, Cards, LeanTable, cell_of, margin, totals
-from .policy import choose_finish, link, play_out, ranked_discards, ranked_plantings
+from . import greedy
+from .policy import link, play_out, ranked_discards, ranked_plantings
 from .sampling import Unseen
 
 #: Plantings the policy proposes for a finish, and discards tried with each.
@@ -211,7 +212,7 @@ def _pair_value(table: LeanTable, pair: Sources, species_count: int) -> int:
     probe.draw(pair[1])
     if not probe.deck:
         return _exact_best_finish(probe, species_count)
-    probe.finish(*choose_finish(probe))
+    probe.finish(*greedy.choose_finish(probe))
     play_out(probe)
     return margin(totals(probe, species_count), table.current)
 

@@ -1,0 +1,366 @@
+"""The greedy bot on the lean table: the same draws, plantings and discards as
+:class:`~arbo_notation.engine.bots.GreedyBot`, made on int cards and cells for rollouts.
+
+The engine's greedy bot prices a planting by the increasing paths it makes or opens, weighted by
+the chance of holding each species' right; it reads a :class:`~arbo_notation.engine.bots.TableView`
+of ``Card`` and ``Coord`` values, which costs a rollout about 30 times the light policy's turn.
+This is its method again on the lean encoding (``lean.py``), with each arboretum's path tables
+made once and shared by every rollout that meets the same arboretum. tests/test_analysis_greedy.py
+holds every decision equal to the engine bot's on simulated games of 2 to 4 players: the engine's
+``GreedyBot`` is the reference, this is its fast path.
+
+It decides from what its seat sees (its hand, the arboretums, the piles, the deck's size), never
+another hand, so a rollout may play it for any seat of a sampled world.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable, ClassVar
+
+from .lean import FROM_DECK, ORIGIN_CELL, STEPS, LeanTable, species_points
+
+#: Value indexes (a card's ``code & 7``) of the lowest and highest cards.
+_LOW, _HIGH = 0, 7
+_NONE = -99
+#: The sum of one species' values, 1 to 8.
+_SPECIES_SUM = 36
+_HAND_SIZE = 7
+#: As GreedyBot: a pile's card must be worth this much to beat a deck draw.
+DRAW_THRESHOLD = 1.5
+#: The share of the unseen cards of a species the strongest opponent holds, by opponents.
+_STRONGEST_SHARE = {1: 1.0, 2: 0.6, 3: 0.45}
+
+
+def _room(values: int) -> float:
+    """How likely an open path end is to be completed, by how many values lie beyond it."""
+    return min(1.0, values / 3)
+
+
+def _longer(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """Whether same-species run a (length, bonus) beats b: points 2*length+bonus, then length."""
+    return (2 * a[0] + a[1], a[0]) > (2 * b[0] + b[1], b[0])
+
+
+def _sweep(arb: dict[int, int], order: list[int], bonus: Callable[[int], int],
+           feeds: Callable[[int, int], bool]) -> tuple[dict[int, dict[int, int]], dict[int, tuple[int, int]]]:
+    """One pass of the path DP over the cells in ``order`` (bots._sweep on lean cells)."""
+    best: dict[int, dict[int, int]] = {}
+    runs: dict[int, tuple[int, int]] = {}
+    for cell in order:
+        card = arb[cell]
+        code, value = card >> 3, card & 7
+        table = {code: 1 + bonus(value)}
+        same = (1, bonus(value))
+        for step in STEPS:
+            near = cell + step
+            other = arb.get(near)
+            if other is None or not feeds(value, other & 7):
+                continue
+            for kind, val in best[near].items():
+                if val + 1 > table.get(kind, _NONE):
+                    table[kind] = val + 1
+            if other >> 3 == code:
+                length, extra = runs[near]
+                if _longer((length + 1, extra), same):
+                    same = (length + 1, extra)
+        best[cell] = table
+        runs[cell] = same
+    return best, runs
+
+
+class Paths:
+    """One arboretum's increasing paths per cell, to price a new tree in O(neighbours): the
+    lean form of ``bots._Paths`` (see its docstring for ``up``, ``down``, ``open``)."""
+
+    __slots__ = ("arb", "potential", "up", "down", "same_up", "same_down", "best", "open", "cells", "_gained")
+
+    #: Tables already made, by arboretum and potential: the worlds of one decision meet the
+    #: same arboretums again and again. Bounded: emptied when full.
+    _made: ClassVar[dict[tuple, "Paths"]] = {}
+    _MADE_LIMIT: ClassVar[int] = 4096
+
+    @classmethod
+    def of(cls, arb: dict[int, int], potential: float) -> "Paths":
+        """The tables of ``arb`` (read-only, shared; the arboretum is copied, not kept)."""
+        key = (frozenset(arb.items()), potential)
+        made = cls._made.get(key)
+        if made is None:
+            if len(cls._made) >= cls._MADE_LIMIT:
+                cls._made.clear()
+            made = cls._made[key] = cls(dict(arb), potential)
+        return made
+
+    def __init__(self, arb: dict[int, int], potential: float) -> None:
+        self.arb = arb
+        self.potential = potential
+        order = sorted(arb, key=lambda cell: (arb[cell] & 7, cell))
+        self.up, self.same_up = _sweep(arb, order, lambda v: int(v == _LOW), lambda mine, other: other < mine)
+        self.down, self.same_down = _sweep(arb, order[::-1], lambda v: 2 * (v == _HIGH),
+                                           lambda mine, other: other > mine)
+        self.best = species_points(arb)
+        self.open = self._open_paths()
+        self.cells = sorted({c + s for c in arb for s in STEPS} - arb.keys()) if arb else [ORIGIN_CELL]
+        self._gained: dict[int, dict[int, float]] = {}
+
+    def _open_paths(self) -> dict[int, float]:
+        """Per species, the best partial path a future tree could still complete, discounted."""
+        arb, opened = self.arb, {}
+        for cell, card in arb.items():
+            if all(cell + step in arb for step in STEPS):
+                continue
+            value = card & 7
+            for tables, beyond in ((self.up, _HIGH - value), (self.down, value - _LOW)):
+                if beyond > 0:
+                    room = _room(beyond)
+                    for code, val in tables[cell].items():
+                        if (val + 1) * room > opened.get(code, 0.0):
+                            opened[code] = (val + 1) * room
+        return opened
+
+    def value(self, code: int) -> float:
+        """What the arboretum is worth in a species: its best path, or a discounted open one."""
+        return max(self.best.get(code, 0), self.potential * self.open.get(code, 0.0))
+
+    def gains(self, card: int, cell: int) -> dict[int, float]:
+        """How much planting ``card`` at ``cell`` raises :meth:`value`, per species it changes
+        (read-only: remembered for the next caller)."""
+        key = card * 65536 + cell
+        found = self._gained.get(key)
+        if found is None:
+            found = self._gained[key] = self._gains(card, cell)
+        return found
+
+    def _gains(self, card: int, cell: int) -> dict[int, float]:
+        arb, up, down = self.arb, self.up, self.down
+        kind, v = card >> 3, card & 7
+        pre: dict[int, int] = {}  # best path from a tree of S up to the new tree (included)
+        post: dict[int, int] = {}  # best path from just above the new tree up to a tree of S
+        same_pre = (1, int(v == _LOW))
+        same_post = (0, 2 * (v == _HIGH))
+        room = False
+        for step in STEPS:
+            near = cell + step
+            other = arb.get(near)
+            if other is None:
+                room = True
+            elif other & 7 < v:
+                for code, val in up[near].items():
+                    if val >= pre.get(code, _NONE):
+                        pre[code] = val + 1
+                if other >> 3 == kind and _longer((self.same_up[near][0] + 1, self.same_up[near][1]), same_pre):
+                    same_pre = (self.same_up[near][0] + 1, self.same_up[near][1])
+            elif other & 7 > v:
+                for code, val in down[near].items():
+                    if val > post.get(code, _NONE):
+                        post[code] = val
+                if other >> 3 == kind and _longer(self.same_down[near], same_post):
+                    same_post = self.same_down[near]
+        start, end = 1 + (v == _LOW), 2 * (v == _HIGH)
+        through = {code: a + post[code] for code, a in pre.items() if code in post} if post else {}
+        own = through.get(kind, _NONE)
+        if kind in pre:
+            own = max(own, pre[kind] + end)
+        if kind in post:
+            own = max(own, start + post[kind])
+        length = same_pre[0] + same_post[0]
+        if length >= 4:
+            own = max(own, 2 * length + same_pre[1] + same_post[1])
+        if own > _NONE:
+            through[kind] = own
+        opened = self._opened(kind, v, start, end, pre, post) if room else {}
+        return self._raised(through, opened)
+
+    @staticmethod
+    def _opened(kind: int, v: int, start: int, end: int, pre: dict[int, int], post: dict[int, int]) -> dict[int, float]:
+        opened: dict[int, float] = {}
+        if v < _HIGH:
+            above = _room(_HIGH - v)
+            opened = {code: (val + 1) * above for code, val in pre.items()}
+            opened[kind] = max(opened.get(kind, 0.0), (start + 1) * above)
+        if v > _LOW:
+            below = _room(v - _LOW)
+            for code, val in post.items():
+                opened[code] = max(opened.get(code, 0.0), (val + 2) * below)
+            opened[kind] = max(opened.get(kind, 0.0), (end + 2) * below)
+        return opened
+
+    def _raised(self, through: dict[int, int], opened: dict[int, float]) -> dict[int, float]:
+        result: dict[int, float] = {}
+        best, still, potential = self.best, self.open, self.potential
+        for code in dict.fromkeys([*through, *opened]):
+            held = best.get(code, 0)
+            was_open = still.get(code, 0.0)
+            before = max(held, potential * was_open)
+            after = max(held, through.get(code, _NONE), potential * max(was_open, opened.get(code, 0.0)))
+            if after > before:
+                result[code] = after - before
+        return result
+
+
+class Reading:
+    """The seat's reading of a lean table, as ``bots._Reading``: its path tables, the odds for
+    each right from the cards it can see, the timing."""
+
+    __slots__ = ("paths", "seen_sum", "seen_values", "share", "strongest", "potential", "mine", "_weights",
+                 "_without")
+
+    def __init__(self, table: LeanTable, seat: int, hand: list[int] | None = None,
+                 arb: dict[int, int] | None = None) -> None:
+        seen_sum: dict[int, int] = {}
+        seen_values: dict[int, set[int]] = {}
+        # Seen: the whole hand and the table (a planting not yet made moves a card between them).
+        for group in (table.hands[seat], *table.piles, *(a.values() for a in table.arbs)):
+            for card in group:
+                seen_sum[card >> 3] = seen_sum.get(card >> 3, 0) + (card & 7) + 1
+                seen_values.setdefault(card >> 3, set()).add(card & 7)
+        self.seen_sum, self.seen_values = seen_sum, seen_values
+        opponents = table.seats - 1
+        held = _HAND_SIZE * opponents
+        self.share = held / max(held + len(table.deck), 1)
+        self.strongest = _STRONGEST_SHARE[opponents]
+        self.potential = 0.55 * min(1.0, (len(table.deck) // (2 * table.seats)) / 3)
+        mine: dict[int, list[int]] = {}
+        for card in table.hands[seat] if hand is None else hand:
+            mine.setdefault(card >> 3, []).append(card & 7)
+        self.mine = mine
+        self.paths = Paths.of(table.arbs[seat] if arb is None else arb, self.potential)
+        self._weights: dict[int, float] = {}
+        self._without: dict[int, float] = {}
+
+    def right(self, code: int, values: list[int]) -> float:
+        """The estimated chance of holding the right to score ``code`` with these values in hand."""
+        seen = self.seen_values.get(code, ())
+        mine = float(sum(values) + len(values))
+        if _HIGH in values and _LOW not in values and _LOW not in seen:
+            mine -= 8 * self.share  # an opponent holding the 1 would cancel the 8
+        pool = _SPECIES_SUM - self.seen_sum.get(code, 0)
+        if _LOW in values and _HIGH not in seen:
+            pool -= 8  # the 1 cancels their 8
+        if pool <= 0:
+            return 1.0
+        rival = self.share * pool * self.strongest
+        return 1.0 / (1.0 + math.exp(-(mine - rival + 0.5) / 3.0))
+
+    def weight(self, code: int) -> float:
+        found = self._weights.get(code)
+        if found is None:
+            found = self._weights[code] = self.right(code, self.mine.get(code, []))
+        return found
+
+    def weight_without(self, card: int) -> float:
+        found = self._without.get(card)
+        if found is None:
+            values = list(self.mine.get(card >> 3, []))
+            values.remove(card & 7)
+            found = self._without[card] = self.right(card >> 3, values)
+        return found
+
+    def weight_with(self, card: int) -> float:
+        return self.right(card >> 3, self.mine.get(card >> 3, []) + [card & 7])
+
+    def plant_gain(self, card: int, cell: int, in_hand: bool) -> float:
+        """The weighted gain of planting ``card`` at ``cell``; planting from the hand costs rights."""
+        gains = self.paths.gains(card, cell)
+        total = 0.0
+        weights = self._weights
+        for code, gain in gains.items():
+            weight = weights.get(code)
+            total += (self.weight(code) if weight is None else weight) * gain
+        if in_hand:
+            kind = card >> 3
+            value = self.paths.value(kind) + gains.get(kind, 0.0)
+            total -= (self.weight(kind) - self.weight_without(card)) * value
+        return total
+
+    def best_plant_gain(self, card: int) -> float:
+        return max(self.plant_gain(card, cell, False) for cell in self.paths.cells)
+
+
+# -- the decisions ---------------------------------------------------------------------------------
+
+
+def choose_source(table: LeanTable) -> int | None:
+    """Where the current seat draws its next card from (None: nothing to draw), as GreedyBot."""
+    seat = table.current
+    tops = [(pile[-1], owner) for owner, pile in enumerate(table.piles) if pile]
+    if not tops:
+        return FROM_DECK if table.deck else None
+    reading = Reading(table, seat)
+    best, choice = 0.0, None
+    for card, owner in tops:
+        worth = _draw_worth(reading, card)
+        if choice is None or worth > best:
+            best, choice = worth, owner
+    if table.deck and best < DRAW_THRESHOLD:
+        return FROM_DECK
+    return choice
+
+
+def _draw_worth(reading: Reading, card: int) -> float:
+    planting = reading.best_plant_gain(card)
+    value = max(reading.paths.value(card >> 3), 1.0)
+    holding = (reading.weight_with(card) - reading.weight(card >> 3)) * value
+    if card & 7 == _LOW:
+        holding += 1.0  # a 1 cancels an opponent's 8 and starts paths with a bonus
+    return max(planting, holding)
+
+
+def choose_planting(table: LeanTable) -> tuple[int, int]:
+    """The current seat's planting (card, cell), its draws in hand, as GreedyBot."""
+    seat = table.current
+    reading = Reading(table, seat)
+    cells = reading.paths.cells
+    best: tuple[float, int, int] | None = None
+    for card in sorted(table.hands[seat]):
+        for cell in cells:
+            gain = reading.plant_gain(card, cell, True)
+            if best is None or gain > best[0]:
+                best = (gain, card, cell)
+    assert best is not None
+    return best[1], best[2]
+
+
+def choose_discard(table: LeanTable, planted: int, cell: int) -> int:
+    """The card the current seat discards once ``planted`` is at ``cell``, as GreedyBot."""
+    seat = table.current
+    hand = sorted(table.hands[seat])
+    hand.remove(planted)
+    arb = dict(table.arbs[seat])
+    arb[cell] = planted
+    reading = Reading(table, seat, hand, arb)
+    following = (seat + 1) % table.seats
+    theirs = Paths.of(table.arbs[following], reading.potential)
+    rival_best: dict[int, int] = {}
+    for other in range(table.seats):
+        if other != seat:
+            for code, points in Paths.of(table.arbs[other], reading.potential).best.items():
+                rival_best[code] = max(rival_best.get(code, 0), points)
+    protected, free = [], []
+    for card in hand:
+        code = card >> 3
+        contested = reading.paths.value(code) > 0 or rival_best.get(code, 0) > 0 or 0.2 < reading.weight(code)
+        guarded = card & 7 == _LOW or (card & 7 >= 5 and contested)
+        (protected if guarded else free).append(card)
+    choices = []
+    for card in free or protected:
+        code = card >> 3
+        loss = (reading.weight(code) - reading.weight_without(card)) * (
+            reading.paths.value(code) + 0.5 * rival_best.get(code, 0))
+        later = max(0.0, reading.best_plant_gain(card))
+        gift = max((sum(theirs.gains(card, c).values()) for c in theirs.cells), default=0.0)
+        choices.append((loss + later + gift, card))
+    return min(choices)[1]
+
+
+def choose_finish(table: LeanTable) -> tuple[int, int, int]:
+    """The current seat's planting and discard, its draws in hand: (card, cell, discard)."""
+    card, cell = choose_planting(table)
+    return card, cell, choose_discard(table, card, cell)
+
+
+def play_turn(table: LeanTable) -> None:
+    """The current seat's whole turn, as the greedy bot would play it."""
+    table.draw(choose_source(table))
+    table.draw(choose_source(table))
+    table.finish(*choose_finish(table))
