@@ -1,8 +1,9 @@
 """The rows of a corpus's three tables (games, turns, scores), a game at a time: what the Parquet
 export writes and what `arbo stats` counts, made by the replayer; no pyarrow here.
 
-The schema (columns, their types, its version) is written once, below; docs/DATA.md documents it
-and a test holds the two equal. Every game read gives one row of ``games``, a valid one or not
+The schema (columns, their types, its version) is written once, below, the header's columns
+derived from the header table's rows (notation/headertable.py: a column a key, its type told by
+the key's kind); docs/DATA.md documents it and a test holds the two equal. Every game read gives one row of ``games``, a valid one or not
 (``valid`` false and its first error in ``error``), so a bad game is flagged, never dropped.
 """
 
@@ -10,17 +11,78 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from .engine.scoring import PlayerPosition, ScoreSheet, score_totals
 from .engine.state import Game
 from .errors import Diagnostic, Severity
 from .notation.games import GameText
+from .notation.headertable import TABLE, HeaderKey
 from .notation.record import DrawKind, GameRecord, Header, Turn
 
 #: Raised whenever a column is added, removed, renamed or changes its type or meaning; written in
 #: each Parquet file's metadata as ``arbo.schema_version``.
 SCHEMA_VERSION = 1
+
+
+def _map(items: Iterable[tuple[Any, Any]]) -> list[tuple[Any, Any]] | None:
+    """A map column's value: its (key, value) pairs, in order; None when there are none."""
+    pairs = list(items)
+    return pairs or None
+
+
+def _cards(cards: Iterable[Any]) -> list[str]:
+    return [str(card) for card in cards]
+
+
+#: The column of each kind of header value (a header table row's ``kind``): its type, and how the
+#: Header's value of the key becomes the column's.
+_HEADER_KINDS: dict[str, tuple[str, Callable[[Any], Any]]] = {
+    "text": ("string", lambda value: value),
+    "ISO date": ("string", lambda value: value),
+    "a player": ("string", lambda value: value),
+    "list of names": ("list<string>", list),
+    "list of codes": ("list<string>", list),
+    "code → text": ("map<string,string>", lambda value: _map(value.items())),
+    "list of cards": ("list<string>", lambda value: None if value is None else _cards(value)),
+    "player → cards": ("map<string,list<string>>",
+                       lambda value: _map((name, _cards(cards)) for name, cards in value.items())),
+    "player → score": ("map<string,int32>", lambda value: None if value is None else _map(value.items())),
+}
+#: A header key whose column has another name (``result`` is the column of the result line's scores).
+_COLUMN_NAMES = {"result": "header_result"}
+#: The columns that follow a header key's own, made from its value.
+_DERIVED_COLUMNS: dict[str, tuple[tuple[str, str, Callable[[Any], Any]], ...]] = {
+    "players": (("start_player", "string", lambda players: players[0] if players else None),),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class HeaderColumn:
+    """A column of ``games`` made from a header key: its name, its type, the Header attribute
+    it reads (the key's name) and how that value becomes the column's."""
+
+    name: str
+    type: str
+    key: str
+    value: Callable[[Any], Any]
+
+
+def header_columns(rows: Iterable[HeaderKey] = TABLE) -> tuple[HeaderColumn, ...]:
+    """The header's columns of ``games``, from the header table's rows: a column a key (and the
+    columns made from it), in the table's order."""
+    columns: list[HeaderColumn] = []
+    for row in rows:
+        if row.kind not in _HEADER_KINDS:
+            raise ValueError(f"the header key {row.name!r} is of the kind {row.kind!r}, which has no column "
+                             "type: give it one in corpus._HEADER_KINDS")
+        kind, value = _HEADER_KINDS[row.kind]
+        columns.append(HeaderColumn(_COLUMN_NAMES.get(row.name, row.name), kind, row.name, value))
+        columns += [HeaderColumn(name, kind, row.name, made) for name, kind, made in _DERIVED_COLUMNS.get(row.name, ())]
+    return tuple(columns)
+
+
+HEADER_COLUMNS = header_columns()
 
 #: The columns of each table in order, with their types: string, bool, int32, list<T> and
 #: map<K,V> as Arrow (and Parquet, DuckDB, Spark) name them.
@@ -31,20 +93,7 @@ SCHEMA: dict[str, tuple[tuple[str, str], ...]] = {
         ("line", "int32"),
         ("valid", "bool"),
         ("error", "string"),
-        ("event", "string"),
-        ("site", "string"),
-        ("date", "string"),
-        ("round", "string"),
-        ("annotator", "string"),
-        ("players", "list<string>"),
-        ("start_player", "string"),
-        ("species", "list<string>"),
-        ("names", "map<string,string>"),
-        ("perspective", "string"),
-        ("deck", "list<string>"),
-        ("hands", "map<string,list<string>>"),
-        ("discards", "map<string,list<string>>"),
-        ("header_result", "map<string,int32>"),
+        *((column.name, column.type) for column in HEADER_COLUMNS),
         ("extra", "string"),
         ("turns", "int32"),
         ("finished", "bool"),
@@ -185,26 +234,11 @@ def _error_text(error: Diagnostic) -> str:
 
 
 def _header_columns(header: Header | None) -> tuple:
-    """The columns from ``event`` to ``extra``."""
+    """The columns of HEADER_COLUMNS, then ``extra`` (the unknown keys, as JSON)."""
     if header is None:
-        return (None,) * 15
-    players = list(header.players)
-    return (
-        header.event, header.site, header.date, header.round, header.annotator,
-        players, players[0] if players else None, list(header.species),
-        _map(header.names.items()), header.perspective,
-        None if header.deck is None else [str(card) for card in header.deck],
-        _map((name, [str(card) for card in cards]) for name, cards in header.hands.items()),
-        _map((name, [str(card) for card in cards]) for name, cards in header.discards.items()),
-        None if header.result is None else _map(header.result.items()),
-        json.dumps(header.extra, default=str, ensure_ascii=False) if header.extra else None,
-    )
-
-
-def _map(items: Iterable[tuple[Any, Any]]) -> list[tuple[Any, Any]] | None:
-    """A map column's value: its (key, value) pairs, in order; None when there are none."""
-    pairs = list(items)
-    return pairs or None
+        return (None,) * (len(HEADER_COLUMNS) + 1)
+    return (*(column.value(getattr(header, column.key)) for column in HEADER_COLUMNS),
+            json.dumps(header.extra, default=str, ensure_ascii=False) if header.extra else None)
 
 
 def _unread_row(file: str, piece: GameText, header: Header | None, error: Diagnostic) -> tuple:

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from arbo_notation.cli import app
 from arbo_notation.corpus import SCHEMA, SCHEMA_VERSION, TABLES, game_rows
+from arbo_notation.engine.cards import Card
 from arbo_notation.notation.games import GameText, stream_games
 from arbo_notation.notation.writer import format_games
 from arbo_notation.simulate import simulate_games
@@ -238,3 +239,36 @@ def test_standard_input_is_exported_as_stdin(tmp_path):
     done = runner.invoke(app, ["convert", "-", "--to", "parquet", "-o", str(tmp_path)], input=text)
     assert done.exit_code == 0, done.output
     assert pq.read_table(tmp_path / "games").column("file").to_pylist() == ["<stdin>"]
+
+
+def test_the_header_columns_are_the_header_tables_rows():
+    from arbo_notation.corpus import HEADER_COLUMNS
+    from arbo_notation.notation.headertable import HEADER_KEYS
+
+    assert [(c.name, c.type) for c in HEADER_COLUMNS] == [
+        ("event", "string"), ("site", "string"), ("date", "string"), ("round", "string"), ("annotator", "string"),
+        ("players", "list<string>"), ("start_player", "string"), ("species", "list<string>"),
+        ("names", "map<string,string>"), ("perspective", "string"), ("deck", "list<string>"),
+        ("hands", "map<string,list<string>>"), ("discards", "map<string,list<string>>"),
+        ("header_result", "map<string,int32>")]
+    assert list(dict.fromkeys(c.key for c in HEADER_COLUMNS)) == list(HEADER_KEYS)
+    names = [name for name, _ in SCHEMA["games"]]
+    assert len(names) == len(set(names))
+
+
+def test_a_new_row_of_the_header_table_gets_its_column():
+    import dataclasses
+    from types import SimpleNamespace
+
+    from arbo_notation.corpus import header_columns
+    from arbo_notation.notation.headertable import KEYS, TABLE
+
+    venue = dataclasses.replace(KEYS["site"], name="venue")
+    seen = dataclasses.replace(KEYS["deck"], name="seen")
+    columns = header_columns(TABLE + (venue, seen))
+    assert [(c.name, c.type) for c in columns[-2:]] == [("venue", "string"), ("seen", "list<string>")]
+    header = SimpleNamespace(venue="The Greenhouse", seen=(Card("Ma", 3), Card("Oa", 5)))
+    assert [c.value(getattr(header, c.key)) for c in columns[-2:]] == ["The Greenhouse", ["Ma3", "Oa5"]]
+    odd = dataclasses.replace(KEYS["site"], name="weather", kind="a cloud")
+    with pytest.raises(ValueError, match="'weather' is of the kind 'a cloud'"):
+        header_columns(TABLE + (odd,))

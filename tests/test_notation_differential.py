@@ -10,7 +10,11 @@ For every game of every mutated text, with lark's parser (grammar/arbo.lark) as 
   (scanner.read_turn_lines), and the two as a check reads (scanner.read_moves), read nothing the
   grammar refuses, and their moves are those of the grammar's record;
 - the fault explainer (syntaxfaults) flags nothing in a game the grammar accepts, and in such a
-  game with one faulty line added, it flags that line and no other.
+  game with one faulty line added, it flags that line and no other;
+- in a game the grammar refuses, the explainer is asked from the line the grammar refused, and
+  flags no line before it even when it reads the game from its first line (the grammar took
+  those lines): what it says names that line or a later one, but for an unclosed variation, whose
+  '(' it names.
 
 The count is bounded for the suite (ARBO_DIFFERENTIAL_GAMES, default below); a long run is
 ``ARBO_DIFFERENTIAL_GAMES=100000 python -m pytest tests/test_notation_differential.py``.
@@ -29,7 +33,7 @@ from arbo_notation.notation.games import cut_games, normalise
 from arbo_notation.notation.scanner import GameMoves, MovesLine, read_turn_lines
 from arbo_notation.notation.reading import SourceLines
 from arbo_notation.notation.record import DrawKind, GameRecord, Turn
-from arbo_notation.notation.syntax import parse_game
+from arbo_notation.notation.syntax import grammar_refusal, parse_game
 from arbo_notation.notation.syntaxfaults import _HEADER_BLOCK, _body_faults
 from arbo_notation.notation.views import partial_record
 from arbo_notation.notation.writer import format_games
@@ -187,6 +191,7 @@ def judge(part: str) -> str:
         assert moves is None, f"the token loop's moves read a game the grammar refuses ({errors[0]}):\n{text}"
         assert plain is None, f"the line loop read a game the grammar refuses ({errors[0]}):\n{text}"
         assert checked is None, f"the moves sink read a game the grammar refuses ({errors[0]}):\n{text}"
+        _asked_from_the_refused_line(text, errors)
         return "refused"
     (record,) = records
     if fast is not None:
@@ -203,6 +208,25 @@ def judge(part: str) -> str:
     assert not flagged, f"the explainer flags a game the grammar accepts ({flagged[0]}):\n{text}"
     _one_faulty_line(text, header.end())
     return "accepted"
+
+
+def _asked_from_the_refused_line(text: str, errors) -> None:
+    """The explainer flags no line of a refused game before the one the grammar refused."""
+    refused_at = grammar_refusal(text)
+    header = _HEADER_BLOCK.match(text)
+    if refused_at is None or header is None:  # a builder's fault (depth, digits) or a header alone at fault
+        return
+    refused_line = text.count("\n", 0, refused_at) + 1
+    body = header.end()
+    asked = _body_faults(text, 1, "t.arb", SourceLines(text), body, max(body, text.rfind("\n", 0, refused_at) + 1))
+    unasked = _body_faults(text, 1, "t.arb", SourceLines(text), body)
+    assert [str(e) for e in unasked] == [str(e) for e in asked], (
+        f"the explainer flags a line before the one the grammar refused (line {refused_line}):\n{text}")
+    for error in errors:
+        if error.line < refused_line:
+            in_header = error.line <= header.group().count("\n") + 1  # the header's own fault
+            assert in_header or error.message.startswith("unclosed variation: '('"), (
+                f"line {error.line} is flagged, before the line {refused_line} the grammar refused:\n{text}")
 
 
 def _one_faulty_line(text: str, body: int) -> None:
@@ -274,3 +298,24 @@ def test_mutated_records_are_read_as_the_grammar_reads_them(chunk: int):
     # Enough of both kinds that the test can fail both ways.
     assert verdicts["accepted"] > GAMES // CHUNKS // 10, verdicts
     assert verdicts["refused"] > GAMES // CHUNKS // 10, verdicts
+
+
+def test_the_grammar_refusal_is_where_the_explainer_is_asked_from():
+    good = _HEADER + "1. Ana d d Ma3@0,0 /Oa5\n2. Ben d d Oa3@0,0 /Ma5\n"
+    assert grammar_refusal(good) is None
+    bad = _HEADER + "1. Ana d d Ma3@0,0 /Oa5\n2. Ben d d Oa3@0,0 %Ma5\n"
+    assert grammar_refusal(bad) == bad.index("2. Ben")  # the refused line's first token
+    unclosed = _HEADER + "1. Ana d d Ma3@0,0 /Oa5\n(1. Ana d d Ma3@0,0 /Oa4\nresult *\n"
+    assert grammar_refusal(unclosed) == unclosed.index("result")  # ')' was expected there
+    # the header's text is not read: a header at fault has its body judged all the same
+    assert grammar_refusal("---\nplayers: [Ana]\n---\n1. Ana d d Ma3@0,0 /Oa5\n") is None
+
+
+def test_a_header_at_fault_and_the_body_line_the_grammar_refuses_are_both_flagged():
+    from arbo_notation.notation import parse_all
+
+    text = "---\nplayers: [Ana, Ana]\nspecies: [Ma, Oa]\n---\n1. Ana d d Ma3@0,0 /Oa5\n2. Ana d d Oa3@0,0 %Ma5\n"
+    errors = parse_all(text, "t.arb").errors
+    assert [(e.line, e.column) for e in errors][1:] == [(6, 20)]
+    assert errors[1].message == "expected a discard such as /Oa5 after 'Oa3@0,0', found '%Ma5'"
+    assert errors[0].line == 2

@@ -76,8 +76,9 @@ class GrammarMismatch(Exception):
     """Where the grammar's parser stopped in a text, and what it expected there (terminal names).
 
     ``token_type`` and ``token_text`` are those of the token it could not take (``$END`` for the
-    end of the text), None when it stopped inside a token, at offset ``pos``; ``failure`` is
-    lark's own words when it stopped for another reason (which no text is known to cause)."""
+    end of the text, placed at the last token read), None when it stopped inside a token; ``pos``
+    is the offset where it stopped (the token's start); ``failure`` is lark's own words when it
+    stopped for another reason (which no text is known to cause)."""
 
     def __init__(self, line: int, column: int, expected: set[str], token_type: str | None = None,
                  token_text: str = "", pos: int = 0, failure: str | None = None) -> None:
@@ -95,7 +96,8 @@ def _mismatch(exc: UnexpectedInput) -> GrammarMismatch:
     if isinstance(exc, UnexpectedToken):
         token = exc.token
         return GrammarMismatch(getattr(token, "line", None) or 1, getattr(token, "column", None) or 1,
-                               set(exc.expected or ()), token.type, str(token))
+                               set(exc.expected or ()), token.type, str(token),
+                               pos=getattr(token, "start_pos", None) or 0)
     return GrammarMismatch(getattr(exc, "line", 1) or 1, getattr(exc, "column", 1) or 1,
                            set(getattr(exc, "allowed", None) or ()), pos=getattr(exc, "pos_in_stream", 0) or 0)
 

@@ -1,6 +1,7 @@
 """Reading one game with the grammar: lark's parser (notation/grammar.py) runs the builder here as
-it reads, and build.py makes the records, as it does for the scanner; a game the parser
-rejects goes to the checker of notation/syntaxfaults.py, which names every fault of its lines.
+it reads, and build.py makes the records, as it does for the scanner; where the parser refuses a
+game, the explainer of notation/syntaxfaults.py is asked about the line it refused (and names the
+faults of the lines after it).
 
 How a file is read: it is cut into games at its '---' header lines (a line that is '---' can only
 open or close a header, so the cut is exact: notation/games.py). Each game is first read by the
@@ -24,7 +25,7 @@ from .header import read_header
 from .record import Comment, GameRecord, Header, Result, Reveal, Variation
 from .syntaxfaults import diagnose, faults_after_header
 
-__all__ = ["MAX_VARIATION_DEPTH", "parse_game"]
+__all__ = ["MAX_VARIATION_DEPTH", "grammar_refusal", "parse_game"]
 
 if TYPE_CHECKING:
     class Token(str):
@@ -68,17 +69,21 @@ class _Builder:
         self.index = 1  # the game's place in its file
         self.depth = 0
         self.pieces = build.Pieces()
+        self.body_only = False  # the header not read: the body judged alone (its header is at fault)
 
-    def reset(self, file: str, index: int = 1) -> None:
+    def reset(self, file: str, index: int = 1, body_only: bool = False) -> None:
         self.file = file
         self.offset = 0
         self.index = index
         self.depth = 0
         self.pieces = build.Pieces()
+        self.body_only = body_only
 
     # -- terminals --------------------------------------------------------------------------------
 
-    def HEADER(self, token: Token) -> Header:  # noqa: N802 - named after the terminal
+    def HEADER(self, token: Token) -> Header | None:  # noqa: N802 - named after the terminal
+        if self.body_only:
+            return None
         text = str(token)
         first = text.index("\n") + 1
         last = text.rindex("\n")
@@ -135,7 +140,9 @@ class _Builder:
         except build.TooLong as fault:
             raise _Fault("a score of this result has too many digits to be read", fault.line, fault.column) from None
 
-    def game(self, children: list) -> GameRecord:
+    def game(self, children: list) -> GameRecord | None:
+        if self.body_only:
+            return None
         header: Header = children[0]
         comments: list[Comment] = []
         runs: list[build.Run] = []
@@ -180,7 +187,9 @@ def parse_game(part: str, file: str, line: int, source_line: Callable[[int], str
         try:
             games = parser.parse(part)
         except NotationError as exc:  # in the header: the body's faults are found all the same
-            errors = capped([detached(exc)] + faults_after_header(part, line, file, source_line))
+            detached(exc)
+            refused_at = _body_refusal(parser, builder, part, file, index)
+            errors = capped([exc] + faults_after_header(part, line, file, source_line, refused_at))
         except _Fault as fault:
             errors = [NotationError(fault.message, file=file, line=fault.line, column=fault.column,
                                     source_line=source_line(fault.line))]
@@ -191,3 +200,34 @@ def parse_game(part: str, file: str, line: int, source_line: Callable[[int], str
                 errors = [NotationError(f"cannot read this game: {mismatch.failure}", file=file, line=line, column=1,
                                         source_line=source_line(line))]
     return games, errors
+
+
+def grammar_refusal(part: str) -> int | None:
+    """Where the grammar refuses one game's text (as parse_game takes it), its header's text taken
+    as it stands and not read: the offset in ``part`` of the token or character it stopped at, None
+    when it takes the game. (The explainer is asked from the line of that offset.)"""
+    parser, builder = _parser()
+    with _LOCK:
+        return _body_refusal(parser, builder, part, "<string>", 1)
+
+
+def _body_refusal(parser: GrammarParser, builder: _Builder, part: str, file: str, index: int) -> int | None:
+    """Where the grammar refuses the body of a game whose header is at fault (its offset in
+    ``part``), read with the header's text taken as it stands and not read; None when it takes it."""
+    builder.reset(file, index, body_only=True)
+    try:
+        parser.parse(part)
+    except GrammarMismatch as mismatch:
+        return mismatch.pos
+    except _Fault as fault:  # (the builder's offset is 0 here: its line is one of ``part``)
+        return _offset_of_line(part, fault.line)
+    finally:
+        builder.reset(file, index)
+    return None
+
+
+def _offset_of_line(text: str, line: int) -> int:
+    pos = 0
+    for _ in range(line - 1):
+        pos = text.index("\n", pos) + 1
+    return pos

@@ -1,10 +1,17 @@
-"""The faults of a game's text, in a person's words: the hand-written checker that re-reads a game
-the grammar's parser rejected and names every fault of its lines at its exact column, and the
-errors of text outside any game (before the first header, a header never closed).
+"""The faults of a game's text, in a person's words: the explainer that is asked about the line
+the grammar's parser refused and names, from that line on, every fault of the game's lines at its
+exact column, and the errors of text outside any game (before the first header, a header never
+closed).
 
-It reads the text by itself, character by character (lark's complaint names only where the
-parser stopped, in terms of its terminals): no lark here. Each message says what was expected
-and what was found; docs/NOTATION.md ("Errors") shows them.
+The grammar judges: the explainer is asked only from the line where the grammar's parser stopped.
+It reads the lines before that one for their context alone (the phase of the game, the variations
+open), flagging nothing in them, since the grammar took them; from the refused line on it explains
+that line's fault and goes on by itself after it, line by line, to name the game's other faults
+(one parse of a game gives one refusal; asking the grammar again after each of up to
+MAX_ERRORS_PER_GAME faults would read the game that many times). It reads the text character by
+character (lark's complaint names only where the parser stopped, in terms of its terminals): no
+lark here. Each message says what was expected and what was found; docs/NOTATION.md ("Errors")
+shows them.
 """
 
 from __future__ import annotations
@@ -46,7 +53,7 @@ def unclosed_error(line: int, file: str, source_line: Callable[[int], str]) -> N
 
 
 # ------------------------------------------------------------------------------------------------
-# A game's faults: a hand-written checker that re-reads a game the grammar's parser rejected
+# A game's faults: the explainer, asked from the line the grammar's parser refused
 
 
 _WORD = re.compile(r"[^ \t\n{};()]+")
@@ -96,11 +103,16 @@ class _Checker:
     A fault within one line (a turn, a reveal or result line, a glyph, a stray bracket) is noted
     and the reading goes on at the next line, the rest of the faulty line skipped; a fault in the
     shape of the game (an unclosed comment or variation, lines out of order) ends the reading.
+    Only the faults met while reading from offset ``asked_from`` on (the start of the line the
+    grammar refused) are kept: the pieces before it are read for their context alone. A fault met
+    there may name an earlier place (the '(' of a variation the refused line finds unclosed).
     """
 
-    def __init__(self, text: str, pos: int, first_line: int = 1) -> None:
+    def __init__(self, text: str, pos: int, first_line: int = 1, asked_from: int = 0) -> None:
         self.text = text
         self.pos = pos
+        self.asked_from = asked_from
+        self.piece = pos  # the start of the piece being read: its faults are kept from asked_from on
         self.n = len(text)
         self.first_line = first_line  # file line of the text's first line
         self.faults: list[_Stop] = []
@@ -123,7 +135,10 @@ class _Checker:
 
     def keep(self, fault: _Stop) -> None:
         """Keep a fault: only the first ones by place are kept past a bound (all are counted), so a
-        line of 400,000 stray ')' costs no more memory than 4,000 faults."""
+        line of 400,000 stray ')' costs no more memory than 4,000 faults. A fault met before the
+        line the grammar refused is not kept (the grammar took that text)."""
+        if self.piece < self.asked_from:
+            return
         self.faults.append(fault)
         if len(self.faults) >= 4 * MAX_ERRORS_PER_GAME:
             self.faults.sort(key=lambda kept: kept.pos)
@@ -201,7 +216,7 @@ class _Checker:
                 if text[self.pos] == "\n":
                     glyph_ok = False
                 self.pos += 1
-            p = self.pos
+            p = self.piece = self.pos
             if p >= self.n:
                 break
             c = text[p]
@@ -290,6 +305,7 @@ class _Checker:
                 can_branch = glyph_ok = True
                 if stack:
                     stack[-1][1] += 1
+        self.piece = self.n
         if stack:
             self.unclosed(stack)
 
@@ -509,9 +525,10 @@ def _human_list(names: set[str]) -> str:
 
 
 def _body_faults(chunk: str, first_line: int, file: str, source_line: Callable[[int], str],
-                 start: int) -> list[NotationError]:
-    """Every fault the hand-written checker finds in a game's body, from offset ``start`` on."""
-    checker = _Checker(chunk, start, first_line)
+                 start: int, asked_from: int | None = None) -> list[NotationError]:
+    """Every fault the explainer finds in a game's body read from offset ``start``, met from offset
+    ``asked_from`` on (the start of the line the grammar refused; ``start`` when not given)."""
+    checker = _Checker(chunk, start, first_line, start if asked_from is None else asked_from)
     try:
         checker.run()
     except _Stop as stop:
@@ -548,21 +565,31 @@ class _LineIndex:
 _BODY_LINE = re.compile(rf"^[ \t]*(?:[0-9]+\.|{REVEAL_WORD}[ \t]|{RESULT_WORD}[ \t])", re.M)
 
 
-def faults_after_header(chunk: str, first_line: int, file: str, source_line: Callable[[int], str]) -> list[NotationError]:
-    """The faults of the body of a game whose header is at fault, when it is clear where the body
-    starts (not when the header holds lines of the body: where its '---' line was meant to be is a guess)."""
+def _line_start(text: str, pos: int) -> int:
+    return text.rfind("\n", 0, pos) + 1
+
+
+def faults_after_header(chunk: str, first_line: int, file: str, source_line: Callable[[int], str],
+                        refused_at: int | None) -> list[NotationError]:
+    """The faults of the body of a game whose header is at fault, the grammar having read its body
+    alone and refused it at offset ``refused_at`` (None: the grammar took the body, which has no
+    fault), when it is clear where the body starts (not when the header holds lines of the body:
+    where its '---' line was meant to be is a guess)."""
+    if refused_at is None:
+        return []
     header = _HEADER_BLOCK.match(chunk)
     if header is None or _BODY_LINE.search(header.group()):
         return []
-    return _body_faults(chunk, first_line, file, source_line, header.end())
+    return _body_faults(chunk, first_line, file, source_line, header.end(), _line_start(chunk, refused_at))
 
 
 def diagnose(chunk: str, first_line: int, mismatch: GrammarMismatch, file: str,
              source_line: Callable[[int], str]) -> list[NotationError]:
-    """Turn the parser's complaint about one game into NotationErrors a person understands: every
-    fault of the game's lines that the checker finds."""
+    """Turn the parser's refusal of one game into NotationErrors a person understands: the fault of
+    the line it refused, and every fault of the game's lines after it that the explainer finds."""
     header = _HEADER_BLOCK.match(chunk)
-    errors = _body_faults(chunk, first_line, file, source_line, header.end() if header else 0)
+    start = header.end() if header else 0
+    errors = _body_faults(chunk, first_line, file, source_line, start, max(start, _line_start(chunk, mismatch.pos)))
     if errors:
         return errors
     # The checker found nothing: fall back on what the parser saw (never naming its terminals).
