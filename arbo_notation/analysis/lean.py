@@ -153,7 +153,7 @@ def rights(hands: Sequence[Sequence[int]], species_count: int) -> list[list[bool
 
 def best_points(arb: Mapping[int, int], wanted: Sequence[bool]) -> int:
     """The sum over the wanted species of the best path's points in the arboretum."""
-    return sum(points for s, points in species_points(arb, wanted).items())
+    return sum(species_points(arb, wanted).values())
 
 
 def species_points(arb: Mapping[int, int], wanted: Sequence[bool] | None = None) -> dict[int, int]:

@@ -4,9 +4,10 @@ on the lean table; and the candidate turns the light player ranks.
 A rollout's first turns decide most of what a candidate is worth (does the next player take the
 discard, build on what it left?), so they are played by the greedy bot itself (``greedy.py``,
 the engine's GreedyBot on the lean table: the opponent the bot ladder meets); the rest of the
-game by the light player below, which is many times cheaper. The light player decides from what its seat sees (its own hand, the arboretums, the piles, the deck's size),
-never another hand, so it may also finish the mover's own turn in a sampled world. It is light
-on purpose: a rollout plays it for every remaining turn, thousands of times a decision.
+game by the light player below, which is many times cheaper. Both decide from what their seat
+sees (its own hand, the arboretums, the piles, the deck's size), never another hand, so either
+may also finish the mover's own turn in a sampled world. The light player is light on purpose:
+a rollout plays it for all but its first round, thousands of times a decision.
 
 * Plant: the card and cell that link most trees (a neighbour of another value links; of the same
   species, more), less a little for a high card of a species the hand defends.

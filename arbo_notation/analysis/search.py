@@ -3,7 +3,7 @@
 A turn is two decisions, each judged from what the mover knew when making it:
 
 * the draws, at the start of the turn: each candidate pair of sources is played in every sampled
-  world, the turn finished by the rollout policy and the game played out;
+  world, the turn finished by the greedy bot and the game played out by the rollout policy;
 * the planting and discard, once the draws are in hand (the mover has seen the cards drawn):
   each candidate is played in every sampled world and the game played out.
 
@@ -207,7 +207,7 @@ def _finish_value(table: LeanTable, finish: Finish, species_count: int) -> int:
 
 
 def _pair_value(table: LeanTable, pair: Sources, species_count: int) -> int:
-    """The margin after these draws, the turn finished by the policy and the game played out;
+    """The margin after these draws, the turn finished by the greedy bot and the game played out;
     when the draws empty the deck, the turn is the game's last and the mover, who then knows
     every card (their hand; the unseen ones are the other hands'), finishes it best."""
     probe = table.copy()
