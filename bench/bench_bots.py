@@ -151,12 +151,13 @@ def main() -> None:
     parser.add_argument("--only", choices=("rollouts", "random-greedy", "greedy-engine", "table"), action="append")
     parser.add_argument("--pile-link", type=float, default=None, help="the rollout policy's PILE_LINK (to compare)")
     parser.add_argument("--greedy-rounds", type=int, default=None,
-                        help="rounds of each rollout the greedy bot plays (policy.GREEDY_ROUNDS, to compare)")
+                        help="rounds of each rollout the greedy bot plays, at every table size (policy.GREEDY_ROUNDS, "
+                             "to compare)")
     args = parser.parse_args()
     if args.greedy_rounds is not None:
         import arbo_notation.analysis.policy as policy
 
-        policy.GREEDY_ROUNDS = args.greedy_rounds
+        policy.GREEDY_ROUNDS = dict.fromkeys(policy.GREEDY_ROUNDS, args.greedy_rounds)
     if args.pile_link is not None:
         import arbo_notation.analysis.policy as policy
 

@@ -22,9 +22,10 @@ from .greedy import play_turn as play_greedy_turn
 from .lean import FROM_DECK, STEPS, LeanTable
 
 #: Rounds of a rollout, after the decision judged, that the greedy bot plays (a round: a turn of
-#: every seat; the light player plays the rest): measured in bench/bench_bots.py and
-#: bench_analyse.py (docs/ANALYSIS.md).
-GREEDY_ROUNDS = 1
+#: every seat; the light player plays the rest), by the number of seats: measured in
+#: bench/bench_bots.py and bench_analyse.py (docs/ANALYSIS.md). At four seats a second round
+#: took the engine from 1.57 to 1.96 times a greedy seat's firsts; two players were measured at one.
+GREEDY_ROUNDS = {2: 1, 3: 2, 4: 2}
 
 #: A pile's top is drawn instead of the deck when planting it would link at least this much.
 PILE_LINK = 4.0
@@ -161,9 +162,9 @@ def play_policy_turn(table: LeanTable) -> None:
 
 def play_out(table: LeanTable, greedy_turns: int | None = None) -> None:
     """Play every seat to the end of the game: ``greedy_turns`` turns (default: GREEDY_ROUNDS
-    rounds) by the greedy bot, the rest by the light player."""
+    rounds for the table's seats) by the greedy bot, the rest by the light player."""
     if greedy_turns is None:
-        greedy_turns = GREEDY_ROUNDS * table.seats
+        greedy_turns = GREEDY_ROUNDS[table.seats] * table.seats
     while not table.over and greedy_turns > 0:
         play_greedy_turn(table)
         greedy_turns -= 1
