@@ -19,7 +19,7 @@ import math
 from typing import Callable, ClassVar
 
 from ..engine.bots import GreedyBot
-from .lean import FROM_DECK, ORIGIN_CELL, STEPS, LeanTable, species_points
+from .lean import FROM_DECK, STEPS, LeanTable, frontier_of, species_points
 
 #: Value indexes (a card's ``code & 7``) of the lowest and highest cards.
 _LOW, _HIGH = 0, 7
@@ -102,7 +102,7 @@ class Paths:
                                            lambda mine, other: other > mine)
         self.best = species_points(arb)
         self.open = self._open_paths()
-        self.cells = sorted({c + s for c in arb for s in STEPS} - arb.keys()) if arb else [ORIGIN_CELL]
+        self.cells = frontier_of(arb)
         self._gained: dict[int, dict[int, float]] = {}
 
     def _open_paths(self) -> dict[int, float]:
@@ -150,8 +150,10 @@ class Paths:
                 for code, val in up[near].items():
                     if val >= pre.get(code, _NONE):
                         pre[code] = val + 1
-                if other >> 3 == kind and _longer((self.same_up[near][0] + 1, self.same_up[near][1]), same_pre):
-                    same_pre = (self.same_up[near][0] + 1, self.same_up[near][1])
+                if other >> 3 == kind:
+                    length, bonus = self.same_up[near]
+                    if _longer((length + 1, bonus), same_pre):
+                        same_pre = (length + 1, bonus)
             elif other & 7 > v:
                 for code, val in down[near].items():
                     if val > post.get(code, _NONE):

@@ -33,6 +33,13 @@ def coord_of(cell: int) -> Coord:
     return Coord(cell // _ROW - _SHIFT, cell % _ROW - _SHIFT)
 
 
+def frontier_of(arb: Mapping[int, int]) -> list[int]:
+    """The empty cells next to a tree of ``arb`` (the origin when it is empty), sorted."""
+    if not arb:
+        return [ORIGIN_CELL]
+    return sorted({c + s for c in arb for s in STEPS} - arb.keys())
+
+
 @dataclass(frozen=True, slots=True)
 class Cards:
     """The int encoding of one game's cards: species in play, in the game's order."""
@@ -82,10 +89,7 @@ class LeanTable:
 
     def frontier(self, seat: int) -> list[int]:
         """The empty cells next to a tree of the seat (the origin for an empty arboretum), sorted."""
-        arb = self.arbs[seat]
-        if not arb:
-            return [ORIGIN_CELL]
-        return sorted({c + s for c in arb for s in STEPS} - arb.keys())
+        return frontier_of(self.arbs[seat])
 
     def sources(self) -> list[int]:
         """Where a card can be drawn from now: the deck, then each non-empty pile in seat order."""
