@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 from .engine.cards import SPECIES_COUNT_BY_PLAYERS, Card
-from .engine.scoring import PlayerPosition, ScoreSheet, score_position
+from .engine.scoring import PlayerPosition, ScoreSheet, score_position, score_totals
 from .engine.state import Game, GameConfig, Setup
 from .errors import Code, Diagnostic, RuleError, Severity, TurnError
 from .notation.record import Draw, DrawKind, GameRecord, Header, Pos, Turn, Variation
@@ -56,7 +56,7 @@ class Line:
 
     path: LinePath
     turns: tuple[Turn, ...]
-    states: tuple[Game, ...]
+    states: Sequence[Game]  # a LineStates: each position made when first asked for
     start: int  # turns of the game played before states[0]
     error: LineError | None = None
     variation: Variation | None = None  # None for the main line
@@ -87,26 +87,82 @@ class Line:
         return self.path[-1] if self.path else None
 
 
+class LineStates(Sequence[Game]):
+    """A line's positions, made when first asked for: ``states[i]`` is the table after ``i`` of
+    the line's turns. The replay keeps only the first and the last; any other is played from the
+    nearest one made before it, turn by turn as the replay played them (repairs included: the
+    play of a recorded turn depends on the position and the turns alone), and kept.
+
+    So a replay pays for no position that nobody looks at, as python-chess's ``read_game``
+    keeps moves and makes a node's board when asked. A position is the caller's to read, not to
+    change (``Node.position`` gives a copy to keep)."""
+
+    __slots__ = ("_turns", "_made")
+
+    def __init__(self, turns: Sequence[Turn], first: Game, played: int) -> None:
+        self._turns = turns
+        self._made: list[Game | None] = [first] + [None] * played
+
+    def set_last(self, game: Game) -> None:
+        """Keep ``game`` (the caller's no more) as the position after the last turn played."""
+        self._made[-1] = game
+
+    def __len__(self) -> int:
+        return len(self._made)
+
+    def __getitem__(self, index):  # type: ignore[override]
+        made = self._made
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(made)))]
+        if index < 0:
+            index += len(made)
+        if not 0 <= index < len(made):
+            raise IndexError(f"the line has {len(made)} positions; there is none of index {index}")
+        found = made[index]
+        if found is not None:
+            return found
+        start = index
+        while made[start] is None:
+            start -= 1
+        game = made[start].copy()  # type: ignore[union-attr]
+        turns = self._turns
+        for at in range(start, index):
+            replay_turn(game, turns[at], turns[at + 1] if at + 1 < len(turns) else None)
+            if at + 1 < index and made[at + 1] is None:
+                made[at + 1] = game.copy()
+        made[index] = game
+        return game
+
+
 @dataclass(slots=True)
 class _LineTrace:
-    """A line's positions and rule errors, gathered while the replayer plays it."""
+    """A line's first position, turns played and rule errors, gathered while the replayer plays it."""
 
     path: LinePath
     turns: tuple[Turn, ...]
     start: int
-    states: list[Game]
+    first: Game
+    played: int = 0
+    last: Game | None = None  # the position after the last turn played, when it is kept
     variation: Variation | None = None
     error: LineError | None = None
     faults: list[LineError] = field(default_factory=list)
     children: list["_LineTrace"] = field(default_factory=list)
 
     def branch(self, index: int, number: int, variation: Variation, before: Game) -> "_LineTrace":
-        child = _LineTrace(self.path + ((index, number),), variation.turns, self.start + index, [before], variation)
+        child = _LineTrace(self.path + ((index, number),), variation.turns, self.start + index, before,
+                           variation=variation)
         self.children.append(child)
         return child
 
+    def states(self) -> LineStates:
+        states = LineStates(self.turns, self.first, self.played)
+        if self.last is not None:
+            states.set_last(self.last)
+        return states
+
     def lines(self) -> Iterator[Line]:
-        yield Line(self.path, self.turns, tuple(self.states), self.start, self.error, self.variation,
+        yield Line(self.path, self.turns, self.states(), self.start, self.error, self.variation,
                    tuple(self.faults))
         for child in self.children:
             yield from child.lines()
@@ -125,9 +181,18 @@ class GameReplay:
     record: GameRecord
     diagnostics: list[Diagnostic] = field(default_factory=list)
     final: Game | None = None
-    sheet: ScoreSheet | None = None
     legal_turns: int = 0  # main-line turns played before the line stops (repaired ones included)
     lines: dict[LinePath, Line] = field(default_factory=dict)
+    _table: tuple[tuple[str, ...], tuple[PlayerPosition, ...]] | None = None  # what ``sheet`` scores
+    _sheet: ScoreSheet | None = None
+
+    @property
+    def sheet(self) -> ScoreSheet | None:
+        """The scoring of the finished game, None while it is unfinished or a hand is hidden. It is
+        made when first asked for (the replay checks the result from the totals alone)."""
+        if self._sheet is None and self._table is not None:
+            self._sheet = score_position(*self._table)
+        return self._sheet
 
     @property
     def states(self) -> tuple[Game, ...]:
@@ -355,7 +420,10 @@ def replay_line(
             before = game.copy()
             for number, variation in enumerate(turn.variations):  # each from the position before this turn
                 child = trace.branch(played, number, variation, before) if trace is not None else None
-                replay_line(before.copy(), variation.turns, report, depth=depth + 1, hook=hook, trace=child)
+                game_of_line = before.copy()
+                replay_line(game_of_line, variation.turns, report, depth=depth + 1, hook=hook, trace=child)
+                if child is not None and child.error is None:
+                    child.last = game_of_line
         if turn.number is not None and turn.number != expected and not game.is_over:
             report(
                 Code.TURN_NUMBER,
@@ -381,7 +449,7 @@ def replay_line(
                 return played
         played += 1
         if trace is not None:
-            trace.states.append(game.copy())
+            trace.played = played
         if hook is not None:
             hook(turn, game, depth)
     return played
@@ -406,7 +474,7 @@ def replay_game(
         report(Code.SETUP, str(error), header.pos)
         return outcome
     _report_faults(record, table_faults(header), report)
-    trace = _LineTrace(MAIN, record.turns, 0, [game.copy()]) if keep_states else None
+    trace = _LineTrace(MAIN, record.turns, 0, game.copy()) if keep_states else None
     outcome.legal_turns = replay_line(game, record.turns, report, hook=hook, trace=trace)
     if record.result is not None and not record.result.unfinished:
         _report_faults(record, result_line_faults(header.players, record.result.scores), report)
@@ -417,23 +485,31 @@ def replay_game(
         reveals = [(reveal.player, reveal.cards) for reveal in record.reveals]
         _report_faults(record, end_faults(game, reveals, claimed), report)
         if game.is_over and not game.hidden_players():
-            sheet = outcome.sheet = score_game(game)
-            explain = functools.partial(score_parts, sheet)
-            _report_faults(record, result_faults(sheet.totals(), claimed, header.result, explain), report)
+            table = outcome._table = _end_table(game)
+            totals = score_totals(*table)
+
+            def explain(player: str) -> str:
+                return score_parts(outcome.sheet, player)  # type: ignore[arg-type]
+
+            _report_faults(record, result_faults(totals, claimed, header.result, explain), report)
     if trace is not None:
         if outcome.final is not None:
-            trace.states[-1] = game.copy()  # the end, with the hands revealed at scoring
-        else:
-            outcome.final = trace.states[-1]  # an illegal turn has left ``game`` half played
+            trace.last = game.copy()  # the end, with the hands revealed at scoring
         outcome.lines = {line.path: line for line in trace.lines()}
+        if outcome.final is None:  # an illegal turn has left ``game`` half played
+            outcome.final = outcome.lines[MAIN].states[-1]
     return outcome
 
 
 def score_game(game: Game) -> ScoreSheet:
     """The scoring of a finished game whose hands are all known."""
+    return score_position(*_end_table(game), game_over=game.is_over)
+
+
+def _end_table(game: Game) -> tuple[tuple[str, ...], tuple[PlayerPosition, ...]]:
+    """The species and each player's arboretum and hand, as scoring reads them (copies)."""
     hands = game.final_hands()
-    players = [PlayerPosition(p, game.arboretum(p), hands[p]) for p in game.players]
-    return score_position(game.config.species, players, game_over=game.is_over)
+    return game.config.species, tuple(PlayerPosition(p, game.arboretum(p), hands[p]) for p in game.players)
 
 
 # -- the checks of a game's table and end, shared by replay_game and plays_cleanly ----------------
@@ -569,6 +645,7 @@ __all__ = [
     "Line",
     "LineError",
     "LinePath",
+    "LineStates",
     "TurnError",
     "TurnFaults",
     "end_faults",

@@ -145,6 +145,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400, help="games per two-player pairing")
     parser.add_argument("--tables", type=int, default=None, help="four-player tables (default: games / 4)")
+    parser.add_argument("--first-table", type=int, default=1,
+                        help="the number of the first four-player table (to extend an earlier run with new tables)")
+    parser.add_argument("--scores", type=Path, default=None,
+                        help="write each four-player table's engine score to this file, a line each (to pool runs)")
     parser.add_argument("--budget", type=int, default=48, help="the engine's sampled worlds per decision")
     parser.add_argument("-j", "--jobs", type=int, default=2)
     parser.add_argument("--horizon", type=int, default=None, help="the engine searches from this deck size down")
@@ -189,13 +193,17 @@ def main() -> None:
                   f"over {len(scores)} games, {time.perf_counter() - start:.0f} s", flush=True)
         if "table" in wanted:
             start = time.perf_counter()
-            results = list(pool.map(four_player, [(i, args.budget) for i in range(1, tables + 1)]))
+            numbers = range(args.first_table, args.first_table + tables)
+            results = list(pool.map(four_player, [(i, args.budget) for i in numbers]))
+            if args.scores is not None:
+                args.scores.write_text("".join(f"{i} {r[0]!r}\n" for i, r in zip(numbers, results)), encoding="utf-8")
             engine = [r[0] for r in results]
             greedy = [r[1] for r in results]
             mean, lo, hi = interval(engine)
             g_mean = sum(greedy) / len(greedy)
             print(f"engine at a 4-player table with 3 greedy seats: first {mean:.1%} (95% interval {lo:.1%} to "
-                  f"{hi:.1%}), a greedy seat {g_mean:.1%}; ratio {mean / max(g_mean, 1e-9):.2f} over {tables} games, "
+                  f"{hi:.1%}), a greedy seat {g_mean:.1%}; ratio {mean / max(g_mean, 1e-9):.2f} over {tables} games "
+                  f"(tables {numbers[0]} to {numbers[-1]}), "
                   f"{time.perf_counter() - start:.0f} s", flush=True)
 
 
