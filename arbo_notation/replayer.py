@@ -9,6 +9,7 @@ elsewhere a rule error ends the replay of that line of play. The next game is al
 from __future__ import annotations
 
 import functools
+from types import MappingProxyType
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
@@ -309,7 +310,7 @@ def replay_turn(game: Game, turn: Turn, following: Turn | None = None, *, repair
         found.stop = TurnError(Code.GAME_OVER, f"the game is over: the deck ran out on turn {game.turn_number}",
                                turn.pos)
         return found
-    doubts: dict[Card, TurnError] = {}  # card -> the repaired fault that leaves it in doubt
+    doubts: Mapping[Card, TurnError] = _NO_DOUBTS  # card -> the repaired fault that leaves it in doubt
     if turn.player != game.current_player:
         if turn.player not in game.players:
             message = f"{turn.player} is not a player of this game ({', '.join(game.players)})"
@@ -321,11 +322,17 @@ def replay_turn(game: Game, turn: Turn, following: Turn | None = None, *, repair
             return found
         found.repaired.append(error)
         if turn.player in game.players:
-            doubts.update(dict.fromkeys(game.hand(turn.player).known, error))
+            doubts = dict.fromkeys(game.hand(turn.player).known, error)
     drawn: dict[Card, TurnError] = {}  # card -> the repaired draw that named it or drew it
     for draw in turn.draws:
-        try:
-            _draw(game, draw, draw.card)
+        try:  # _draw, written out: this is the replay's hot loop
+            kind = draw.kind
+            if kind is _DECK:
+                game.draw_from_deck(draw.card)
+            elif kind is _DISCARD:
+                game.draw_from_discard(draw.owner, draw.card)  # type: ignore[arg-type]
+            else:
+                game.skip_draw()
         except RuleError as rule:
             top = _draws_the_top_instead(game, draw) if repair else None
             if top is None:
@@ -336,7 +343,8 @@ def replay_turn(game: Game, turn: Turn, following: Turn | None = None, *, repair
                 cause = TurnError(Code.DRAW, _draw_message(game, draw, rule), draw.pos or turn.pos)
                 found.repaired.append(cause)
             drawn[draw.card] = drawn[top] = cause  # type: ignore[index]
-    doubts.update(drawn)
+    if drawn:
+        doubts = {**doubts, **drawn}
     try:
         game.plant(turn.plant.card, turn.plant.coord)
     except RuleError as rule:
@@ -348,7 +356,11 @@ def replay_turn(game: Game, turn: Turn, following: Turn | None = None, *, repair
     return found
 
 
-def _stopped(found: TurnFaults, game: Game, doubts: dict[Card, TurnError], card: Card, error: TurnError) -> TurnFaults:
+_NO_DOUBTS: Mapping[Card, TurnError] = MappingProxyType({})
+_DECK, _DISCARD = DrawKind.DECK, DrawKind.DISCARD
+
+
+def _stopped(found: TurnFaults, game: Game, doubts: Mapping[Card, TurnError], card: Card, error: TurnError) -> TurnFaults:
     """The turn stops at ``error``, about ``card``; when a repaired fault left the card in doubt
     (and the player does not hold it), the stop is that fault's."""
     cause = doubts.get(card)
@@ -357,15 +369,6 @@ def _stopped(found: TurnFaults, game: Game, doubts: dict[Card, TurnError], card:
         error = cause
     found.stop = error
     return found
-
-
-def _draw(game: Game, draw: Draw, card: Card | None) -> None:
-    if draw.kind is DrawKind.DECK:
-        game.draw_from_deck(card)
-    elif draw.kind is DrawKind.DISCARD:
-        game.draw_from_discard(draw.owner, card)  # type: ignore[arg-type]
-    else:
-        game.skip_draw()
 
 
 def _names_the_next_player(game: Game, following: Turn | None) -> bool:
