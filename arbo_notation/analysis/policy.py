@@ -24,7 +24,8 @@ from .lean import FROM_DECK, STEPS, LeanTable
 #: Rounds of a rollout, after the decision judged, that the greedy bot plays (a round: a turn of
 #: every seat; the light player plays the rest), by the number of seats: measured in
 #: bench/bench_bots.py and bench_analyse.py (docs/ANALYSIS.md). At four seats a second round
-#: took the engine from 1.57 to 1.96 times a greedy seat's firsts; two players were measured at one.
+#: took the engine from 1.57 to 1.96 times a greedy seat's firsts over 100 tables (2.48 over 200);
+#: two players were measured at one.
 GREEDY_ROUNDS = {2: 1, 3: 2, 4: 2}
 
 #: A pile's top is drawn instead of the deck when planting it would link at least this much.
