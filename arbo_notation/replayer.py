@@ -9,8 +9,8 @@ elsewhere a rule error ends the replay of that line of play. The next game is al
 from __future__ import annotations
 
 import functools
-from types import MappingProxyType
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 from .engine.cards import SPECIES_COUNT_BY_PLAYERS, Card
@@ -196,7 +196,7 @@ class GameReplay:
         return self._sheet
 
     @property
-    def states(self) -> tuple[Game, ...]:
+    def states(self) -> Sequence[Game]:
         """The main line's positions (``states[i]``: after ``i`` turns), when the replay kept them."""
         main = self.lines.get(MAIN)
         return main.states if main is not None else ()
@@ -325,7 +325,7 @@ def replay_turn(game: Game, turn: Turn, following: Turn | None = None, *, repair
             doubts = dict.fromkeys(game.hand(turn.player).known, error)
     drawn: dict[Card, TurnError] = {}  # card -> the repaired draw that named it or drew it
     for draw in turn.draws:
-        try:  # _draw, written out: this is the replay's hot loop
+        try:  # the three kinds of draw told apart here, not in a helper: this is the replay's hot loop
             kind = draw.kind
             if kind is _DECK:
                 game.draw_from_deck(draw.card)
