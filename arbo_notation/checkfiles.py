@@ -245,6 +245,8 @@ def _worker_start() -> None:
     terminal group, is the parent's to handle: it ends the workers itself)."""
     for number in ENDING_SIGNALS:
         signal.signal(number, signal.SIG_IGN if number == signal.SIGINT else signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):  # forked inside _submitted, with the signals held back
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, ENDING_SIGNALS)
 
 
 def _end_workers() -> None:
@@ -317,14 +319,28 @@ def _in_workers(files: list[str], sizes: list[int], jobs: int,
                          "the check has no result: run it again, or with -j 1") from None
 
 
+def _submitted(pool, work: Callable, argument: object):
+    """``pool.submit(work, argument)`` with the ending signals held back while it runs. A submit
+    may start a worker: a signal handled between its fork and the pool's record of the process
+    would end every other worker and leave that one running, holding the caller's pipes. The
+    threads a submit starts keep the mask, so a signal always reaches the main thread's handler."""
+    if not hasattr(signal, "pthread_sigmask"):
+        return pool.submit(work, argument)
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, ENDING_SIGNALS)
+    try:
+        return pool.submit(work, argument)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
 def _shared_out(pool, settle, pending, window, files, sizes) -> Iterator[FileSummary]:
     """The units handed to the pool's workers, at most ``window`` in flight; summaries in order."""
     for unit in _units(files, sizes):
         if unit[0] == "batch":
-            future = pool.submit(_check_batch, unit[1])
+            future = _submitted(pool, _check_batch, unit[1])
             pending.append(("batch", future, unit[2]))
         elif unit[0] == "run":
-            pending.append(("run", pool.submit(_check_run, (unit[2], unit[3])), unit[1], unit[2], unit[4]))
+            pending.append(("run", _submitted(pool, _check_run, (unit[2], unit[3])), unit[1], unit[2], unit[4]))
         else:
             pending.append(("end", None, unit[1], unit[2], unit[3]))
         while sum(1 for item in pending if item[0] != "end") > window or (pending and pending[0][0] == "end"):
