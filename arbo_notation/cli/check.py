@@ -1,20 +1,25 @@
-"""`arbo check`: replay records against the rules and report compiler-style diagnostics."""
+"""`arbo check`: replay records against the rules and report compiler-style diagnostics.
+
+The command's work is `run_check`, which needs no typer: cli/direct.py runs it straight from plain
+arguments, and the typer command made by `register` runs it from any other command line.
+"""
 
 from __future__ import annotations
 
 import json
 import os
 import sys
-from typing import List
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, List
 
-import typer
-
-from ..checkfiles import FileSummary
-from ..errors import Severity
+from ..errors import Severity, visible
 from ..sources import records_under
-from .common import EXIT_INVALID, EXIT_OK, fail
-from .usage import whole_number
+from .common import EXIT_INVALID, EXIT_OK
 
+if TYPE_CHECKING:
+    import typer
+
+    from ..checkfiles import FileSummary
 
 #: A progress bar is shown from this many files, or this many bytes (a few seconds of work).
 PROGRESS_FROM = 10
@@ -28,6 +33,8 @@ def check_files(files: list[str], jobs: int = 0, *, progress: bool = False) -> l
     if progress:
         sizes = [os.path.getsize(f) if f != "-" and os.path.isfile(f) else 0 for f in files]
         if len(files) >= PROGRESS_FROM or sum(sizes) >= PROGRESS_FROM_BYTES:
+            import typer  # only a terminal's progress bar needs it
+
             with typer.progressbar(length=max(1, sum(sizes)), label="checking", file=sys.stderr) as bar:
                 return check_all(files, jobs, bar.update)
     return check_all(files, jobs)
@@ -44,46 +51,36 @@ def summary_counts(valid: int, warned: int, invalid: int) -> str:
     return f"{valid - warned} valid, {warned} valid with warnings, {invalid} invalid"
 
 
-def check(
-    files: List[str] = typer.Argument(..., help="Record files to check ('-' reads standard input); a folder: the .arb files under it.",
-                              metavar="FILE..."),
-    as_json: bool = typer.Option(False, "--json", help="Print the findings as JSON on stdout."),
-    jobs: int = typer.Option(
-        0, "--jobs", "-j", metavar="N", parser=whole_number("--jobs", 0),
-        help="Worker processes: 1 checks in this process; 0 (the default) uses the cores idle now for big inputs.",
-    ),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print errors only, no warnings or summary."),
-) -> None:
-    """Check every game of the record files against the rules of Arboretum.
+@dataclass(frozen=True, slots=True)
+class CheckArguments:
+    """What `arbo check` is asked: the files (a folder: its .arb files) and the options."""
 
-    Each finding is printed on stderr as FILE:LINE:COLUMN: error: MESSAGE, with the source line
-    and a caret; a summary closes the run, such as "12 games: 9 valid, 2 valid with warnings,
-    1 invalid". In --json, "valid" counts every valid game and "valid_with_warnings" those of them
-    with a warning. The exit status is 1 when any game is invalid or a file cannot be read.
+    files: tuple[str, ...]
+    as_json: bool = False
+    jobs: int = 0
+    quiet: bool = False
 
-    Big inputs (from about a thousand games: two megabytes, or a thousand files) are shared out among worker processes, one per idle core (the cores this process may run on, less the machine's load over the last minute; with fewer than two idle, none), whole games at a time; -j sets their number, -j 1 checks in this process.
 
-    Examples:
+def _say(text: str, *, err: bool = False) -> None:
+    """One line on stdout (or stderr), flushed as click's echo does."""
+    print(text, file=sys.stderr if err else sys.stdout, flush=True)
 
-        arbo check samples/two-player-omniscient.arb
 
-        arbo check games/*.arb -j 2
-
-        arbo check games/
-
-        arbo check --json game.arb | jq '.files[].diagnostics'
-    """
+def run_check(arguments: CheckArguments) -> int:
+    """Check the files as `arbo check` does, print the findings (stderr) and the summary or the
+    JSON (stdout), and return the exit status: 1 when any game is invalid or a file cannot be read."""
     from ..checkfiles import WorkerLost
 
     try:
-        summaries = check_files(records_under(files), jobs, progress=sys.stderr.isatty())
+        summaries = check_files(records_under(list(arguments.files)), arguments.jobs, progress=sys.stderr.isatty())
     except WorkerLost as error:
-        fail(str(error), EXIT_INVALID)
+        _say(visible(f"arbo: {error}", "\n"), err=True)
+        return EXIT_INVALID
     games = sum(s.games for s in summaries)
     valid = sum(s.valid for s in summaries)
     warned = sum(s.warned for s in summaries)
     failed = any(s.errors or s.unreadable for s in summaries)
-    if as_json:
+    if arguments.as_json:
         payload = {
             "files": [s.to_json() for s in summaries],
             "games": games,
@@ -91,22 +88,59 @@ def check(
             "valid_with_warnings": warned,
             "invalid": games - valid,
         }
-        typer.echo(json.dumps(payload, indent=2))
+        _say(json.dumps(payload, indent=2))
     else:
         for summary in summaries:
             for diagnostic in summary.diagnostics:
-                if quiet and diagnostic.severity is not Severity.ERROR:
+                if arguments.quiet and diagnostic.severity is not Severity.ERROR:
                     continue
-                typer.echo(diagnostic.show(), err=True)
-        if not quiet:
+                _say(diagnostic.show(), err=True)
+        if not arguments.quiet:
             unreadable = sum(1 for s in summaries if s.unreadable)
             line = f"{_plural(games, 'game')}: {summary_counts(valid, warned, games - valid)}"
             if unreadable:
                 line += f"; {_plural(unreadable, 'file')} could not be read"
-            typer.echo(line)
-    raise typer.Exit(EXIT_INVALID if failed else EXIT_OK)
+            _say(line)
+    return EXIT_INVALID if failed else EXIT_OK
 
 
 def register(app: typer.Typer) -> None:
-    app.command()(check)
+    """Add `arbo check` to the app: typer reads its command line, run_check does the work."""
+    import typer
 
+    from .usage import whole_number
+
+    def check(
+        files: List[str] = typer.Argument(
+            ..., help="Record files to check ('-' reads standard input); a folder: the .arb files under it.",
+            metavar="FILE...",
+        ),
+        as_json: bool = typer.Option(False, "--json", help="Print the findings as JSON on stdout."),
+        jobs: int = typer.Option(
+            0, "--jobs", "-j", metavar="N", parser=whole_number("--jobs", 0),
+            help="Worker processes: 1 checks in this process; 0 (the default) uses the cores idle now for big inputs.",
+        ),
+        quiet: bool = typer.Option(False, "--quiet", "-q", help="Print errors only, no warnings or summary."),
+    ) -> None:
+        """Check every game of the record files against the rules of Arboretum.
+
+        Each finding is printed on stderr as FILE:LINE:COLUMN: error: MESSAGE, with the source line
+        and a caret; a summary closes the run, such as "12 games: 9 valid, 2 valid with warnings,
+        1 invalid". In --json, "valid" counts every valid game and "valid_with_warnings" those of them
+        with a warning. The exit status is 1 when any game is invalid or a file cannot be read.
+
+        Big inputs (from about a thousand games: two megabytes, or a thousand files) are shared out among worker processes, one per idle core (the cores this process may run on, less the machine's load over the last minute; with fewer than two idle, none), whole games at a time; -j sets their number, -j 1 checks in this process.
+
+        Examples:
+
+            arbo check samples/two-player-omniscient.arb
+
+            arbo check games/*.arb -j 2
+
+            arbo check games/
+
+            arbo check --json game.arb | jq '.files[].diagnostics'
+        """
+        raise typer.Exit(run_check(CheckArguments(tuple(files), as_json, jobs, quiet)))
+
+    app.command()(check)

@@ -1,12 +1,13 @@
-"""What every arbo command shares: reading inputs, reporting errors on stderr, exit statuses."""
+"""What every arbo command shares: reading inputs, reporting errors on stderr, exit statuses.
+
+Typer is imported where a function needs it, not here: `arbo check` runs without it (cli/direct.py).
+"""
 
 from __future__ import annotations
 
 import os
 import sys
 from typing import NoReturn
-
-import typer
 
 from ..errors import ArboError, NotationError, visible
 from ..sources import decode, read_text, refuse_endless
@@ -26,6 +27,8 @@ def read_input(path: str) -> tuple[str, str]:
 
 def fail(message: str, status: int = EXIT_INVALID) -> NoReturn:
     """Print one message on stderr and leave with the given status."""
+    import typer
+
     typer.echo(visible(f"arbo: {message}", "\n"), err=True)
     raise typer.Exit(status)
 
@@ -45,6 +48,8 @@ def write_data(text: str) -> None:
 
 def echo_error(error: ArboError) -> None:
     """A located notation error as a compiler shows it; any other as one line."""
+    import typer
+
     typer.echo(error.show() if isinstance(error, NotationError) else visible(f"arbo: {error}", "\n"), err=True)
 
 
@@ -71,6 +76,8 @@ def corpus_progress(files: list[str], label: str):
     size = sum(os.path.getsize(f) for f in files if f != "-" and os.path.isfile(f))
     if size < PROGRESS_FROM_BYTES or not sys.stderr.isatty():
         return contextlib.nullcontext(None)
+
+    import typer
 
     @contextlib.contextmanager
     def bar():
