@@ -5,10 +5,12 @@ from __future__ import annotations
 import codecs
 import os
 import stat
-from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import TYPE_CHECKING, BinaryIO, Iterator
 
 from .errors import ArboError, NotationError, NotationErrors
+
+if TYPE_CHECKING:  # paths are named in signatures only: a check need not import pathlib
+    from pathlib import Path
 
 
 #: The suffix of a record file, which a folder is searched for.

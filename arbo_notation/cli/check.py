@@ -6,7 +6,6 @@ arguments, and the typer command made by `register` runs it from any other comma
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from dataclasses import dataclass
@@ -81,6 +80,8 @@ def run_check(arguments: CheckArguments) -> int:
     warned = sum(s.warned for s in summaries)
     failed = any(s.errors or s.unreadable for s in summaries)
     if arguments.as_json:
+        import json
+
         payload = {
             "files": [s.to_json() for s in summaries],
             "games": games,
