@@ -87,11 +87,16 @@ def best_points(arboretum: Mapping[Coord, Card], species: Iterable[str] | None =
     wanted = {code for code in (set(planted) if species is None else species) if planted.count(code) >= 2}
     if not wanted:
         return {}
+    tops = dict.fromkeys(wanted, 0)  # each species' highest tree: no path of it climbs past that
+    for card in arboretum.values():
+        if card.value > tops.get(card.species, MAX_VALUE):
+            tops[card.species] = card.value
     rising: dict[Coord, list[Coord]] = {}
     best: dict[str, int] = {}
     for start, card in arboretum.items():
-        if card.species in wanted:
-            _climb(arboretum, rising, best, start, 1, card.species, True, 1 if card.value == MIN_VALUE else 0)
+        code = card.species
+        if code in wanted and card.value < tops[code]:
+            _climb(arboretum, rising, best, start, 1, code, True, 1 if card.value == MIN_VALUE else 0, tops[code])
     return best
 
 
@@ -156,9 +161,11 @@ def _climb(
     code: str,
     all_same: bool,
     start_bonus: int,
+    top: int,
 ) -> None:
     """_extend for the points alone: each rising step from ``last``, the end of a path of ``length``
-    cards, keeping in ``best`` the most points of a path of ``code``."""
+    cards, keeping in ``best`` the most points of a path of ``code``, whose highest tree is ``top``
+    (a step onto a tree as high ends every path that goes on: none of them can end on ``code``)."""
     nexts = rising.get(last)
     if nexts is None:
         nexts = _higher_neighbours(trees, rising, last)
@@ -171,10 +178,10 @@ def _climb(
                 points += length
             if points > best.get(code, 0):
                 best[code] = points
-            if rising.get(nxt, True):  # not a tree known to have no higher neighbour
-                _climb(trees, rising, best, nxt, length, code, all_same, start_bonus)
-        elif rising.get(nxt, True):
-            _climb(trees, rising, best, nxt, length, code, False, start_bonus)
+            if card.value < top and rising.get(nxt, True):  # not a tree known to have no higher neighbour
+                _climb(trees, rising, best, nxt, length, code, all_same, start_bonus, top)
+        elif card.value < top and rising.get(nxt, True):
+            _climb(trees, rising, best, nxt, length, code, False, start_bonus, top)
 
 
 def _search(
