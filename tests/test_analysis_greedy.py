@@ -106,7 +106,7 @@ def test_rollout_turns_play_to_the_end_the_same_each_time():
     for _ in range(2):
         table = setup_table.copy()
         while not table.over:
-            greedy.play_turn(table)
+            greedy.play_greedy_turn(table)
         assert not table.deck and all(len(hand) == 7 for hand in table.hands)
         ends.append((table.arbs, table.hands, table.piles))
     assert ends[0] == ends[1]

@@ -364,7 +364,7 @@ def choose_finish(table: LeanTable) -> tuple[int, int, int]:
     return card, cell, choose_discard(table, card, cell)
 
 
-def play_turn(table: LeanTable) -> None:
+def play_greedy_turn(table: LeanTable) -> None:
     """The current seat's whole turn, as the greedy bot would play it."""
     table.draw(choose_source(table))
     table.draw(choose_source(table))

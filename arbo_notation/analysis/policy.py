@@ -18,7 +18,7 @@ a rollout plays it for all but its first round, thousands of times a decision.
 
 from __future__ import annotations
 
-from .greedy import play_turn as play_greedy_turn
+from .greedy import play_greedy_turn
 from .lean import FROM_DECK, STEPS, LeanTable
 
 #: Rounds of a rollout, after the decision judged, that the greedy bot plays (a round: a turn of
