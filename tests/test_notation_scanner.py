@@ -8,6 +8,7 @@ parser reads, or arbo would be slow for nothing.
 from __future__ import annotations
 
 import dataclasses
+import pickle
 import random
 import re
 from dataclasses import replace
@@ -20,7 +21,10 @@ from hypothesis import strategies as st
 from arbo_notation.notation.scanner import read_game, read_moves, read_turn_lines
 from arbo_notation.notation.games import cut_games, normalise
 from arbo_notation.notation.reading import SourceLines
-from arbo_notation.notation.record import GLYPHS, Comment, GameRecord, Turn, Variation
+from arbo_notation.api import read_games
+from arbo_notation.engine.cards import Card, Coord, Planting
+from arbo_notation.errors import Pos
+from arbo_notation.notation.record import GLYPHS, Comment, Draw, DrawKind, GameRecord, Turn, Variation
 from arbo_notation.notation.syntax import parse_game
 from arbo_notation.notation.views import partial_record
 from arbo_notation.notation.writer import format_game
@@ -268,3 +272,45 @@ def test_the_table_of_line_kinds_is_the_bodys_structure_as_the_grammar_has_it():
         assert (not errors) == accepted, body
         for read in (read_game(text), read_turn_lines(text), read_moves(text, lines=False), read_moves(text)):
             assert (read is not None) == accepted, body
+
+
+# -- the hot loop's objects: made as drafts (build._draft_of), they are the records themselves --
+
+
+def _constructed(value: object) -> object:
+    """The same record made again by its classes' own constructors, all the way down."""
+    if isinstance(value, (Turn, Draw, Pos, Variation)):
+        return type(value)(**{f.name: _constructed(getattr(value, f.name)) for f in dataclasses.fields(value)})
+    if isinstance(value, tuple):
+        return tuple(_constructed(v) for v in value)
+    return value
+
+
+def _made_by_the_hot_loop(records: list[GameRecord]) -> list[Turn]:
+    return [turn for record in records for turn in record.all_turns()]
+
+
+@SETTINGS
+@given(engine_records())
+def test_the_turns_read_are_the_records_their_constructors_make(text: str):
+    records = read_games(text)
+    for turn in _made_by_the_hot_loop(records):
+        again = _constructed(turn)
+        assert deep(turn) == deep(again)  # every field, the positions too
+        assert turn == again and hash(turn) == hash(again) and repr(turn) == repr(again)
+        assert pickle.loads(pickle.dumps(turn)) == turn
+        for made in (turn, *turn.draws, turn.pos, turn.plant_pos, turn.discard_pos, *(d.pos for d in turn.draws)):
+            assert type(made) in (Turn, Draw, Pos)  # the record class itself, no draft left
+            with pytest.raises(dataclasses.FrozenInstanceError):
+                setattr(made, dataclasses.fields(made)[0].name, None)
+
+
+def test_a_turn_read_is_the_turn_constructed():
+    text = "---\nplayers: [Ana, Ben]\nspecies: [Ma, Oa]\n---\n1. Ana d:Ma3 Ben:Oa5 Ma3@-1,0 /Oa5 !? {c}\n"
+    (turn,) = read_games(text)[0].turns
+    assert deep(turn) == deep(Turn(
+        "Ana",
+        (Draw(DrawKind.DECK, None, Card("Ma", 3), Pos(5, 8)), Draw(DrawKind.DISCARD, "Ben", Card("Oa", 5), Pos(5, 14))),
+        Planting(Card("Ma", 3), Coord(-1, 0)), Card("Oa", 5), 1, ("!?",), (), (Comment("c"),), (),
+        Pos(5, 1), Pos(5, 22), Pos(5, 31),
+    ))

@@ -74,13 +74,27 @@ def _fast_constructor(cls: type, names: tuple[str, ...]) -> Callable[..., Any]:
     return namespace["construct"]
 
 
-def _slot_setters(cls: type, names: tuple[str, ...]) -> tuple[tuple[Callable[[Any, Any], None], ...],
-                                                              Callable[[Any], None] | None]:
-    """The slot setters of a record class for ``names``, and what else a new object needs.
+def _draft_of(cls: type) -> type:
+    """A plain class with the slots of a record class (a frozen dataclass with slots).
 
-    Reading fills Pos, Draw and Turn objects through these setters, skipping the dataclass
-    __init__. If record.py gives such a class more fields (or a __post_init__), the second value
-    sets their defaults (and calls it) on each new object; None when there is nothing to do.
+    Reading fills a draft of each Pos, Draw and Turn by plain assignment, then makes it the
+    record by assigning ``__class__`` (allowed between classes of the same slots): a frozen
+    dataclass refuses plain assignment, and its __init__ or slot setters cost three to four times
+    as much, which the reading of every turn (eight objects) pays.
+    """
+    draft = type(f"_{cls.__name__}Draft", (), {"__slots__": cls.__slots__, "__module__": __name__})
+    try:
+        draft().__class__ = cls
+    except TypeError:
+        raise ArboError(f"build.py must be updated: record.{cls.__name__} no longer takes a draft") from None
+    return draft
+
+
+def _finisher(cls: type, names: tuple[str, ...]) -> Callable[[Any], None] | None:
+    """What else a record class's object made from ``names`` needs, None when there is nothing.
+
+    If record.py gives such a class more fields (or a __post_init__), the function sets their
+    defaults (and calls it) on each new object.
     """
     fields = dataclasses.fields(cls)
     known = {f.name for f in fields}
@@ -106,18 +120,19 @@ def _slot_setters(cls: type, names: tuple[str, ...]) -> tuple[tuple[Callable[[An
         if post_init is not None:
             post_init(obj)
 
-    return tuple(cls.__dict__[name].__set__ for name in names), (finish if extra or post_init else None)
+    return finish if extra or post_init else None
 
 
-_POS_SET, _POS_FINISH = _slot_setters(Pos, ("line", "column"))
-_DRAW_SET, _DRAW_FINISH = _slot_setters(Draw, ("kind", "owner", "card", "pos"))
-_TURN_SET, _TURN_FINISH = _slot_setters(
+_PosDraft, _DrawDraft, _TurnDraft = _draft_of(Pos), _draft_of(Draw), _draft_of(Turn)
+_POS_FINISH = _finisher(Pos, ("line", "column"))
+_DRAW_FINISH = _finisher(Draw, ("kind", "owner", "card", "pos"))
+_TURN_FINISH = _finisher(
     Turn,
     ("player", "draws", "plant", "discard", "number", "glyphs", "comments_before", "comments_after",
      "variations", "pos", "plant_pos", "discard_pos"),
 )
-#: The hot loop sets slots itself only while the three classes need nothing more.
-_INLINE = _POS_FINISH is None and _DRAW_FINISH is None and _TURN_FINISH is None
+#: Whether the objects the hot loop makes are whole: the three classes need nothing more.
+_WHOLE = _POS_FINISH is None and _DRAW_FINISH is None and _TURN_FINISH is None
 
 pos = _fast_constructor(Pos, ("line", "column"))
 _reveal = _fast_constructor(Reveal, ("player", "cards", "pos", "comments"))
@@ -241,19 +256,15 @@ def turns_of(matches: Iterable[re.Match[str]], text: str, at: int, line: int, li
     ``line_start`` the index in ``text`` where that line begins (negative when ``text`` starts
     inside the line).
 
-    This is the hot loop of reading: the records are made by setting their slots directly (see
-    _slot_setters); a turn costs eight objects (the turn, two draws, five positions).
+    This is the hot loop of reading: the records are made as drafts (see _draft_of); a turn
+    costs eight objects (the turn, two draws, five positions).
     """
     previous = at
     cards = pieces.cards
     draws = pieces.draws
     plantings = pieces.plantings
-    new = _new
     P, D, T = Pos, Draw, Turn
-    p_line, p_column = _POS_SET
-    d_kind, d_owner, d_card, d_pos = _DRAW_SET
-    (t_player, t_draws, t_plant, t_discard, t_number, t_glyphs, t_before, t_after, t_variations,
-     t_pos, t_plant_pos, t_discard_pos) = _TURN_SET
+    PosDraft, DrawDraft, TurnDraft = _PosDraft, _DrawDraft, _TurnDraft
     turns: list[Turn] = []
     append = turns.append
     count = text.count
@@ -269,60 +280,57 @@ def turns_of(matches: Iterable[re.Match[str]], text: str, at: int, line: int, li
                     line_start = text.rindex("\n", previous, start) + 1
             previous = m.end()
             base = 1 - line_start
-            kind1, owner1, card1 = draws[d1]
-            kind2, owner2, card2 = draws[d2]
-            first = new(D)
-            d_kind(first, kind1)
-            d_owner(first, owner1)
-            d_card(first, card1)
-            at = new(P)
-            p_line(at, line)
-            p_column(at, base + m.start(4))
-            d_pos(first, at)
-            second = new(D)
-            d_kind(second, kind2)
-            d_owner(second, owner2)
-            d_card(second, card2)
-            at = new(P)
-            p_line(at, line)
-            p_column(at, base + m.start(5))
-            d_pos(second, at)
-            turn = new(T)
-            t_player(turn, player)
-            t_draws(turn, (first, second))
-            t_plant(turn, plantings[plant])
-            t_discard(turn, cards[discard])
-            t_number(turn, int(number) if number else None)
+            first = DrawDraft()
+            first.kind, first.owner, first.card = draws[d1]
+            at = first.pos = PosDraft()
+            at.line = line
+            at.column = base + m.start(4)
+            at.__class__ = P
+            first.__class__ = D
+            second = DrawDraft()
+            second.kind, second.owner, second.card = draws[d2]
+            at = second.pos = PosDraft()
+            at.line = line
+            at.column = base + m.start(5)
+            at.__class__ = P
+            second.__class__ = D
+            turn = TurnDraft()
+            turn.player = player
+            turn.draws = (first, second)
+            turn.plant = plantings[plant]
+            turn.discard = cards[discard]
+            turn.number = int(number) if number else None
             if glyphs or braces or remark is not None:
-                t_glyphs(turn, tuple(glyphs.split()) if glyphs else ())
+                turn.glyphs = tuple(glyphs.split()) if glyphs else ()
                 after = [Comment(t.strip()) for t in _BRACE_TEXT.findall(braces)] if braces else []
                 if remark is not None:
                     after.append(Comment(remark.strip(), line=True))
-                t_after(turn, tuple(after))
+                turn.comments_after = tuple(after)
             else:
-                t_glyphs(turn, ())
-                t_after(turn, ())
-            t_before(turn, comments_in(before) if before else ())
-            t_variations(turn, ())
-            at = new(P)
-            p_line(at, line)
-            p_column(at, base + start)
-            t_pos(turn, at)
-            at = new(P)
-            p_line(at, line)
-            p_column(at, base + m.start(6))
-            t_plant_pos(turn, at)
-            at = new(P)
-            p_line(at, line)
-            p_column(at, base + m.start(7) - 1)
-            t_discard_pos(turn, at)
+                turn.glyphs = ()
+                turn.comments_after = ()
+            turn.comments_before = comments_in(before) if before else ()
+            turn.variations = ()
+            at = turn.pos = PosDraft()
+            at.line = line
+            at.column = base + start
+            at.__class__ = P
+            at = turn.plant_pos = PosDraft()
+            at.line = line
+            at.column = base + m.start(6)
+            at.__class__ = P
+            at = turn.discard_pos = PosDraft()
+            at.line = line
+            at.column = base + m.start(7) - 1
+            at.__class__ = P
+            turn.__class__ = T
             append(turn)
             if braces and "\n" in braces:  # a comment over several lines: the next turn is lower
                 line += braces.count("\n")
                 line_start = m.start(9) + braces.rindex("\n") + 1
     except ValueError:  # int() refuses a number of more digits than sys.get_int_max_str_digits()
         raise TooLong("turn", line, base + start) from None
-    if not _INLINE:
+    if not _WHOLE:
         _finish_turns(turns)
     return turns, previous
 
