@@ -9,14 +9,16 @@ needs it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from ..errors import ArboError, NotationError, NotationErrors
 from ..sources import read_text
 from . import scanner
 from .games import GameText, normalise, stream_games
 from .record import GameRecord, Header
+
+if TYPE_CHECKING:  # paths are named in signatures only: a check need not import pathlib
+    from pathlib import Path
 
 __all__ = ["GameSpan", "ParseOutcome", "parse", "parse_all", "parse_file", "parse_file_all", "read_game_text"]
 
