@@ -15,7 +15,7 @@ from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 from .engine.cards import SPECIES_COUNT_BY_PLAYERS, Card
 from .engine.scoring import PlayerPosition, ScoreSheet, score_position, score_totals
-from .engine.state import Game, GameConfig, Setup
+from .engine.state import Game, GameConfig, KnownTurn, Setup
 from .errors import Code, Diagnostic, RuleError, Severity, TurnError
 from .notation.record import Draw, DrawKind, GameRecord, Header, Pos, Turn, Variation
 
@@ -414,10 +414,25 @@ def replay_line(
     """Replay turns from the game's position (mutating it), checking each turn's variations from
     the position before that turn. Returns how many turns were played: it goes on past a turn
     whose faults the record's facts repair (see replay_turn), and stops at any other rule error.
-    With a ``trace``, each line's positions and rule errors are kept in it."""
+    With a ``trace``, each line's positions and rule errors are kept in it.
+
+    The turns that are plainly legal, with no variations and no number to warn about, go through
+    the engine's fast path (Game.play_known_turns) in runs; any other turn, and every turn when a
+    ``hook`` wants each position, is played here (tests/test_replay_fast.py holds the two equal)."""
     played = 0
     count = len(turns)
+    fast_until = 0  # the turns before this index were played by the fast path
     for index, turn in enumerate(turns):
+        if index < fast_until:
+            continue
+        if hook is None and not turn.variations:
+            ran = game.play_known_turns(_plain_turns(turns, index, game.turn_number))
+            if ran:
+                played += ran
+                if trace is not None:
+                    trace.played = played
+                fast_until = index + ran
+                continue
         expected = game.turn_number
         if turn.variations:
             before = game.copy()
@@ -456,6 +471,34 @@ def replay_line(
         if hook is not None:
             hook(turn, game, depth)
     return played
+
+
+def _plain_turns(turns: Sequence[Turn], index: int, number: int) -> Iterator[KnownTurn]:
+    """The turns from ``index`` as the engine's fast path takes them, while each one has no
+    variations and is numbered as it should be (``number``: the first one's), or not numbered.
+    Made one at a time: the fast path stops at the first turn it cannot play."""
+    for at in range(index, len(turns)):
+        turn = turns[at]
+        draws = turn.draws
+        if turn.variations or len(draws) != 2 or (turn.number is not None and turn.number != number):
+            return
+        first, second = _plain_draw(draws[0]), _plain_draw(draws[1])
+        if first is None or second is None:
+            return
+        plant = turn.plant
+        yield turn.number, turn.player, first, second, plant.card, plant.coord, turn.discard
+        number += 1
+
+
+def _plain_draw(draw: Draw) -> tuple[str | None, Card | None] | None:
+    """A draw as the fast path takes it, as replay_turn plays it (the deck, or a player's pile);
+    None for one that replay_turn must play (a skipped draw, a pile of nobody)."""
+    kind = draw.kind
+    if kind is _DECK:
+        return None, draw.card
+    if kind is _DISCARD and draw.owner is not None:
+        return draw.owner, draw.card
+    return None
 
 
 def replay_game(
