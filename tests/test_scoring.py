@@ -528,3 +528,23 @@ def test_score_totals_of_one_player_is_that_players_total_of_all():
     everyone = score_totals(game.config.species, table)
     for name in game.players:
         assert score_totals(game.config.species, table, only=name) == {name: everyone[name]}
+
+
+@pytest.mark.parametrize("ana_hand, ben_hand, expected", [
+    # One's own 1 cancels nothing: Ana's Ma1 + Ma8 sum 9 against Ben's 7, so Ana scores maples.
+    (("Ma1", "Ma8"), ("Ma7",), {"Ana": 3, "Ben": 0}),
+    # An opponent's 1 makes the 8 count 0: Ana's Ma8 sums 0, Ben's Ma1 1, so Ben scores maples.
+    (("Ma8",), ("Ma1",), {"Ana": 0, "Ben": 2}),
+    # Nobody holds maple: both score it.
+    ((), (), {"Ana": 3, "Ben": 2}),
+    # A tie of sums: both score it.
+    (("Ma5",), ("Ma2", "Ma3"), {"Ana": 3, "Ben": 2}),
+])
+def test_score_totals_of_hand_worked_rights(ana_hand, ben_hand, expected):
+    from arbo_notation.engine.scoring import score_totals
+
+    ana = {Coord(0, 0): Card("Ma", 3), Coord(1, 0): Card("Oa", 4), Coord(2, 0): Card("Ma", 6)}  # Ma3 Oa4 Ma6: 3
+    ben = {Coord(0, 0): Card("Ma", 2), Coord(0, 1): Card("Ma", 4)}  # Ma2 Ma4: 2
+    table = [PlayerPosition("Ana", ana, tuple(map(Card.parse, ana_hand))),
+             PlayerPosition("Ben", ben, tuple(map(Card.parse, ben_hand)))]
+    assert score_totals(("Ma", "Oa"), table) == expected == score_position(("Ma", "Oa"), table).totals()

@@ -407,18 +407,72 @@ def score_position(
 def score_totals(species: Sequence[str], players: Sequence[PlayerPosition],
                  only: str | None = None) -> dict[str, int]:
     """Each player's total, as score_position counts it, without the sheet's details (the total
-    of player ``only`` alone, when given: every hand still counts for the rights)."""
-    sums = all_hand_sums(species, {p.name: p.hand for p in players})
-    held = {card.species for p in players for card in p.hand}
-    tops = {code: max(sums[code].values()) for code in held if code in sums}
+    of player ``only`` alone, when given: every hand still counts for the rights).
+
+    The fast path of a check and of a replay's result: the hand sums in one pass over the hands,
+    each arboretum's species counted in one pass over its trees (tests/test_scoring.py holds the
+    totals to the sheet's on any table)."""
+    sums, tops = _held_sums(players)
     totals = {}
     for player in players:
         name = player.name
         if only is not None and name != only:
             continue
-        rights = [code for code in species if code not in tops or sums[code][name] == tops[code]]
-        totals[name] = sum(best_points(player.arboretum, rights).values())
+        arboretum = player.arboretum
+        highest = _highest_of_pairs(arboretum)
+        rising: dict[Coord, list[Coord]] = {}
+        best: dict[str, int] = {}
+        for code in species:
+            top = highest.get(code)
+            if top is None or (code in sums and sums[code].get(name, 0) != tops[code]):
+                continue  # fewer than two trees of it, or no right to score it
+            for start, card in arboretum.items():
+                if card.species == code and card.value < top:
+                    _climb(arboretum, rising, best, start, 1, code, True, 1 if card.value == MIN_VALUE else 0, top)
+        totals[name] = sum(best.values())
     return totals
+
+
+def _held_sums(players: Sequence[PlayerPosition]) -> tuple[dict[str, dict[str, int]], dict[str, int]]:
+    """The hand sums of each species held, by holder (as all_hand_sums counts them; a player who
+    holds none of it sums 0), and each such species' highest sum."""
+    sums: dict[str, dict[str, int]] = {}
+    ones: dict[str, set[str]] = {}
+    eights = []
+    for player in players:
+        name = player.name
+        for card in player.hand:
+            code, value = card.species, card.value
+            held = sums.get(code)
+            if held is None:
+                held = sums[code] = {}
+            if value == MAX_VALUE:
+                held.setdefault(name, 0)
+                eights.append((held, code, name))
+            else:
+                held[name] = held.get(name, 0) + value
+                if value == MIN_VALUE:
+                    ones.setdefault(code, set()).add(name)
+    for held, code, name in eights:
+        if ones.get(code, set()) <= {name}:  # no opponent holds its 1
+            held[name] += MAX_VALUE
+    return sums, {code: max(held.values()) for code, held in sums.items()}
+
+
+def _highest_of_pairs(arboretum: Mapping[Coord, Card]) -> dict[str, int]:
+    """The highest tree of each species planted at least twice (a path starts and ends on one)."""
+    highest: dict[str, int] = {}
+    once: dict[str, int] = {}
+    for card in arboretum.values():
+        code, value = card.species, card.value
+        if code in highest:
+            if value > highest[code]:
+                highest[code] = value
+        elif code in once:
+            highest[code] = max(value, once[code])
+        else:
+            once[code] = value
+    return highest
 
 
 def _winners(scores: Sequence[PlayerScore]) -> tuple[tuple[str, ...], str | None]:
