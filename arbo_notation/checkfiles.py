@@ -10,9 +10,8 @@ summaries as a check in this process.
 
 from __future__ import annotations
 
+import functools
 import os
-import signal
-import threading
 from collections import deque
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -234,19 +233,28 @@ class WorkerLost(ArboError):
     the run has no result."""
 
 
-#: The signals that end a check run in workers: each ends the workers, then this process, with
-#: the signal's own exit status and no traceback.
-ENDING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT")
-                       if hasattr(signal, name))
+# signal and threading are imported by the functions of a check in workers alone: a check with
+# -j 1 (a file of a few games, most often) does without them.
+
+
+@functools.cache
+def ending_signals() -> tuple[int, ...]:
+    """The signals that end a check run in workers: each ends the workers, then this process, with
+    the signal's own exit status and no traceback."""
+    import signal
+
+    return tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT") if hasattr(signal, name))
 
 
 def _worker_start() -> None:
     """In each worker: the ending signals act as they do by default (a Ctrl-C, sent to the whole
     terminal group, is the parent's to handle: it ends the workers itself)."""
-    for number in ENDING_SIGNALS:
+    import signal
+
+    for number in ending_signals():
         signal.signal(number, signal.SIG_IGN if number == signal.SIGINT else signal.SIG_DFL)
     if hasattr(signal, "pthread_sigmask"):  # forked inside _submitted, with the signals held back
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, ENDING_SIGNALS)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, ending_signals())
 
 
 def _end_workers() -> None:
@@ -261,6 +269,9 @@ def _ending_with_the_workers() -> Iterator[None]:
     """While the block runs, an ending signal kills this process's workers and then this process
     by the same signal (the status a shell shows as 128 + N), quietly: no worker is left holding
     the caller's pipes. Only the main thread may set handlers; elsewhere nothing changes."""
+    import signal
+    import threading
+
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -270,7 +281,7 @@ def _ending_with_the_workers() -> Iterator[None]:
         signal.signal(number, signal.SIG_DFL)
         os.kill(os.getpid(), number)
 
-    before = {number: signal.signal(number, end) for number in ENDING_SIGNALS}
+    before = {number: signal.signal(number, end) for number in ending_signals()}
     try:
         yield
     finally:
@@ -324,9 +335,11 @@ def _submitted(pool, work: Callable, argument: object):
     may start a worker: a signal handled between its fork and the pool's record of the process
     would end every other worker and leave that one running, holding the caller's pipes. The
     threads a submit starts keep the mask, so a signal always reaches the main thread's handler."""
+    import signal
+
     if not hasattr(signal, "pthread_sigmask"):
         return pool.submit(work, argument)
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, ENDING_SIGNALS)
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, ending_signals())
     try:
         return pool.submit(work, argument)
     finally:

@@ -2,9 +2,10 @@
 with something to report, so that the findings are the same either way.
 
 A game's moves are read by the scanner's moves sink (notation/scanner.py, no records built) and
-go through the engine's fast path (plays_cleanly, below). A game that does not play cleanly, or
-that the scanner is not sure of, is read into records (by the scanner, else by the grammar's
-parser, which names a syntax error) and replayed by replay_game, which says what is wrong.
+go through the engine's fast path (plays_cleanly, below), with the table and end checks of
+tablecheck.py. A game that does not play cleanly, or that the scanner is not sure of, is read
+into records (by the scanner, else by the grammar's parser, which names a syntax error) and
+replayed by replay_game, which says what is wrong (the replayer is loaded only then).
 FileCheck is what a check of a text finds.
 """
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 import functools
 import operator
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from .engine.scoring import PlayerPosition, score_totals
 from .engine.state import Game, KnownTurn
@@ -21,8 +22,10 @@ from .errors import Diagnostic, RuleError
 from .notation import scanner
 from .notation.games import GameText, normalise, stream_games
 from .notation.reading import SourceLines, read_game_text
-from .replayer import (GameReplay, end_faults, game_for, replay_game, result_faults, result_line_faults, score_game,
-                       score_parts, table_faults)
+from .tablecheck import end_faults, game_for, result_faults, result_line_faults, table_faults
+
+if TYPE_CHECKING:
+    from .replayer import GameReplay
 
 
 def plays_cleanly(plain: scanner.GameMoves) -> bool:
@@ -59,6 +62,8 @@ def plays_cleanly(plain: scanner.GameMoves) -> bool:
 
 
 def _explain_score(game: Game, player: str) -> str:
+    from .replayer import score_game, score_parts  # only for a wrong claim: a clean check never loads the replayer
+
     return score_parts(score_game(game), player)
 
 
@@ -189,6 +194,8 @@ def check_game(check: FileCheck, game: GameText, *, keep_states: bool = False,
     if errors:
         check.invalid_games += 1
         return None, [Diagnostic.from_notation_error(error, game=index) for error in errors]
+    from .replayer import replay_game
+
     replay = replay_game(records[0], source_lines=lines, keep_states=keep_states)
     check.replayed += 1
     check.replayed_valid += replay.valid

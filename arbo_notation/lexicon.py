@@ -5,12 +5,16 @@ another terminal); every module of arbo that matches names, cards, draws or glyp
 expressions from the strings here, and tests/test_lexicon.py holds the grammar's terminals equal
 to them, so a rule changes in the grammar and here together or a test fails.
 
-Pure standard library, and nothing of arbo is imported: the engine may use it. Possessive
+Pure standard library, and nothing of arbo is imported: the engine may use it (CompiledOnFirstUse,
+at the end, compiles an expression when first asked). Possessive
 quantifiers (``*+``, ``++``, ``{1,3}+``) and lookaheads are part of the rules: they keep the
 meaning the grammar gives them (a name is taken whole) and spare the scanner backtracking.
 """
 
 from __future__ import annotations
+
+import re
+from typing import Any
 
 # -- Names ---------------------------------------------------------------------------------------
 
@@ -100,3 +104,21 @@ HEADER_BLOCK = r"---[ \t]*\n(?:(?!---[ \t]*(?:\n|\Z))[^\n]*\n)*---[ \t]*(?=\n|\Z
 
 HEADER = rf"(?<![^\n]){HEADER_BLOCK}"
 """A header, its opening '---' at the start of a line (the grammar's HEADER)."""
+
+
+class CompiledOnFirstUse:
+    """A regular expression compiled when it is first used (``.match``, ``.finditer``, ...): the
+    larger expressions cost a start a millisecond or more each to compile, and most runs need
+    only some of them. After the first use, its methods are plain attributes."""
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self.pattern = pattern
+        self.flags = flags
+
+    def __getattr__(self, name: str) -> Any:  # called only for what is not set yet
+        if name in ("pattern", "flags"):  # not yet set (a copy being made): no expression to compile
+            raise AttributeError(name)
+        compiled = re.compile(self.pattern, self.flags)
+        for method in ("match", "fullmatch", "search", "finditer", "findall", "sub", "split"):
+            setattr(self, method, getattr(compiled, method))
+        return getattr(compiled, name)

@@ -18,7 +18,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_notation_scanner import engine_records
 
-from arbo_notation import gamecheck
 from arbo_notation.errors import Diagnostic
 from arbo_notation.notation import scanner
 from arbo_notation.notation.games import cut_games, normalise
@@ -27,10 +26,11 @@ from arbo_notation.notation.reading import SourceLines
 from arbo_notation.notation.reading import parse
 from arbo_notation.notation.syntax import parse_game
 from arbo_notation.notation.views import partial_record
-from arbo_notation.notation.writer import format_game
+from arbo_notation.notation.writer import format_game, format_games
 from arbo_notation.gamecheck import check_text, plays_cleanly
+from arbo_notation import replayer
 from arbo_notation.replayer import replay_game
-from arbo_notation.simulate import simulate_game
+from arbo_notation.simulate import simulate_game, simulate_games
 
 
 def reference(text: str, file: str = "m.arb") -> tuple[int, int, list[Diagnostic]]:
@@ -80,7 +80,7 @@ def test_arbo_checks_way_finds_what_the_parser_and_the_full_replay_find(text, se
     text = text + "\n" + text  # two games
     games, valid, diagnostics = reference(text)
     replayed: list = []  # monkeypatch holds across examples: the list is this example's
-    monkeypatch.setattr(gamecheck, "replay_game", lambda record, **kw: replayed.append(record) or replay_game(record, **kw))
+    monkeypatch.setattr(replayer, "replay_game", lambda record, **kw: replayed.append(record) or replay_game(record, **kw))
     for keep_games in (False, True):
         check = check_text(text, "m.arb", keep_games=keep_games)
         assert (check.game_count, check.valid_count) == (games, valid)
@@ -177,3 +177,21 @@ def test_each_record_is_built_with_its_place_in_the_file(reader, monkeypatch):
     check = check_text(text, "four.arb", keep_games=False)
     assert [(d.game, d.code) for d in check.diagnostics] == [(2, "result"), (4, "result")]
     assert [game.record.index for game in check_text(text, "four.arb").games] == [1, 2, 3, 4]
+
+
+def test_a_clean_check_with_one_job_loads_neither_the_replayer_nor_the_workers_modules(tmp_path):
+    """A check of games that play cleanly takes the fast path alone: the replayer, the grammar and
+    the modules of a check in workers (signal, threading) are loaded only when wanted."""
+    import subprocess
+    import sys
+
+    clean, wrong = tmp_path / "clean.arb", tmp_path / "wrong.arb"
+    text = format_games(list(simulate_games(2, 2, "clean")))
+    clean.write_text(text, encoding="utf-8")
+    wrong.write_text(text.replace("result ", "result Nobody 3, ", 1), encoding="utf-8")
+    script = ("import sys\nfrom arbo_notation.cli import main\nsys.argv = ['arbo', 'check', '-q', '-j', '1', sys.argv[1]]\n"
+              "try:\n    main()\nexcept SystemExit as end:\n    print(end.code, sorted(m for m in "
+              "('arbo_notation.replayer', 'lark', 'signal', 'threading') if m in sys.modules))\n")
+    found = [subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True).stdout.split("\n")[-2]
+             for path in (clean, wrong)]
+    assert found == ["0 []", "1 ['arbo_notation.replayer']"]

@@ -125,3 +125,16 @@ def test_comments_and_headers() -> None:
     assert _whole(lexicon.LINE_COMMENT, "; to the end")
     assert _whole(lexicon.HEADER, "---\nplayers: [Ana, Ben]\n---")
     assert re.search(lexicon.HEADER, "x---\na: b\n---") is None  # its '---' opens a line
+
+
+def test_an_expression_compiled_on_first_use_matches_as_the_compiled_one():
+    import copy
+    import re
+
+    from arbo_notation.lexicon import CARD, CompiledOnFirstUse
+
+    lazy = CompiledOnFirstUse(rf"({CARD})@", re.I)
+    assert "match" not in vars(lazy)  # nothing compiled yet
+    assert lazy.match("ma3@").group(1) == "ma3" and lazy.groups == 1 and lazy.flags == re.I
+    assert [m.group(1) for m in lazy.finditer("Ma3@ Oa5@")] == ["Ma3", "Oa5"] and "match" in vars(lazy)
+    assert copy.copy(CompiledOnFirstUse("a")).match("a")

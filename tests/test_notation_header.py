@@ -374,6 +374,51 @@ def test_the_fast_readers_table_of_implicit_types_is_pyyamls(loader):
     assert spelt(implicit_resolvers()) == spelt(loader.yaml_implicit_resolvers)
 
 
+def test_the_implicit_types_tried_on_a_word_are_pyyamls_for_its_first_character():
+    from arbo_notation.notation.yamlwords import _resolvers_of, implicit_resolvers
+
+    table = implicit_resolvers()
+    for first in [*table, "", "A", "M", "_", "é", " "]:
+        assert [(tag, p.pattern) for tag, p in _resolvers_of(first)] == [(tag, p.pattern) for tag, p in table.get(first, [])]
+    assert [tag for tag, _ in _resolvers_of("")] == ["tag:yaml.org,2002:null"]  # '' starts no bool
+
+
+def _loads_as_itself(word: str) -> bool:
+    try:
+        return yaml.safe_load(f"k: [{word}]") == {"k": [word]} and yaml.safe_load(f"k: {word}") == {"k": word}
+    except yaml.YAMLError:
+        return False
+
+
+_BOOLS_AND_NULLS = ["yes", "No", "TRUE", "off", "On", "null", "Null", "NULL", "y", "n", "~", "Ma3", "0", "12",
+                    "0x1F", "1_000", "0o7", "017", "1e3", "_", "Ana", "NaN"]
+
+
+@pytest.mark.parametrize("word", _BOOLS_AND_NULLS)
+def test_a_word_reads_as_itself_exactly_when_pyyaml_reads_it_so(word):
+    from arbo_notation.notation.yamlwords import reads_as_itself
+
+    assert reads_as_itself(word) == _loads_as_itself(word)
+
+
+@settings(max_examples=300)
+@given(st.text(st.sampled_from("AaNnOoYyTtFfEeLlSsUu019_x"), min_size=1, max_size=6))
+def test_a_word_of_letters_digits_and_underscores_reads_as_itself_exactly_when_pyyaml_reads_it_so(word):
+    from arbo_notation.notation.yamlwords import reads_as_itself
+
+    assert reads_as_itself(word) == _loads_as_itself(word)
+
+
+@settings(max_examples=300)
+@given(st.text(st.sampled_from("AaNnOoYy019_x.-+: ~'\"#[]{},"), min_size=1, max_size=6))
+def test_any_word_said_to_read_as_itself_is_read_so_by_pyyaml(word):
+    """Beyond names and codes the answer may be a cautious no (the header then goes to PyYAML),
+    never a wrong yes."""
+    from arbo_notation.notation.yamlwords import reads_as_itself
+
+    assert not reads_as_itself(word) or _loads_as_itself(word)
+
+
 def test_the_fast_readers_words_and_escapes_are_pyyamls():
     from arbo_notation.notation.yamlwords import BOOL_WORDS, ESCAPE_REPLACEMENTS
 

@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterable
 
 from ..engine.cards import Card, Coord, Planting
 from ..errors import ArboError
-from ..lexicon import CARD_SHAPE, GLYPH, NAME_SHAPE, REVEAL_WORD
+from ..lexicon import CARD_SHAPE, GLYPH, NAME_SHAPE, REVEAL_WORD, CompiledOnFirstUse
 from .record import Comment, Draw, DrawKind, GameRecord, Header, Pos, Result, Reveal, Turn, Variation
 
 #: The groups of a whole-turn match, in order: the comments before the turn, its number, player,
@@ -337,7 +337,7 @@ def turns_of(matches: Iterable[re.Match[str]], text: str, at: int, line: int, li
 
 #: The turns of a TURNS token of the grammar's parser, in the groups TURN_GROUPS names (the
 #: grammar has checked them: this only takes them apart).
-_TURN_DECODE = re.compile(
+_TURN_DECODE = CompiledOnFirstUse(
     r"((?:(?:\{[^}]*\}|;[^\n]*+)[ \t\n]*)*)"  # comments before the turn
     rf"(?:([0-9]+)\.[ \t]*)?(\S+)[ \t]+(\S+)[ \t]+(\S+)[ \t]+(\S+)[ \t]+/({CARD_SHAPE})"
     rf"((?:[ \t]*{GLYPH})*)"  # glyphs

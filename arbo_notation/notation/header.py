@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from ..errors import HeaderFault, NotationError
-from ..lexicon import NAME_CHAR
+from ..lexicon import NAME_CHAR, CompiledOnFirstUse
 from .headertable import HEADER_MAX_DEPTH, TEXT_KEYS, header_from_mapping, read_written_header
 from .record import Header, Pos
 
@@ -38,7 +38,7 @@ def load_header_yaml(text: str, loader: type | None = None) -> Any:
 # Reading: the quick reader or the careful one, and a fault located at its key or item
 
 
-_TOP_KEY_RE = re.compile(r"""(?:"((?:[^"\\]|\\.)*)"|'((?:[^']|'')*)'|([^\s#'"\-?:,\[\]{}&*!|>%@`][^#\n]*?|-[^\s#\n][^#\n]*?))[ \t]*:(?=[ \t]|$)""")
+_TOP_KEY_RE = CompiledOnFirstUse(r"""(?:"((?:[^"\\]|\\.)*)"|'((?:[^']|'')*)'|([^\s#'"\-?:,\[\]{}&*!|>%@`][^#\n]*?|-[^\s#\n][^#\n]*?))[ \t]*:(?=[ \t]|$)""")
 
 
 def _key_lines(lines: list[str]) -> list[tuple[str, int]]:

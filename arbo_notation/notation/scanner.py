@@ -32,7 +32,7 @@ from ..engine.cards import Card, Coord
 from ..engine.state import KnownDraw, KnownTurn
 from ..errors import ArboError
 from ..lexicon import (CARD, CARD_SHAPE, COORDINATE, DECK_DRAW, DECK_WORD, GLYPH, LINE_COMMENT, LINE_END, NAME,
-                       NAME_SHAPE, NOT_RESERVED, POINTS, RESULT_WORD, REVEAL_WORD, SCORE_SEP, SKIP_DRAW, TURN_END)
+                       NAME_SHAPE, CompiledOnFirstUse, NOT_RESERVED, POINTS, RESULT_WORD, REVEAL_WORD, SCORE_SEP, SKIP_DRAW, TURN_END)
 from . import build
 from .header import read_header
 from .record import Comment, GameRecord, Header, Result, Reveal, Turn, Variation
@@ -386,7 +386,7 @@ _GLYPH = GLYPH
 _LINE_END = LINE_END
 
 #: One whole turn after white space, in the groups build.TURN_GROUPS names.
-_TURN = re.compile(
+_TURN = CompiledOnFirstUse(
     r"[ \t\n]*+"
     rf"((?:{_COMMENT}[ \t\n]*+)*+)"
     r"(?:([0-9]++)\.[ \t]*+)?"
@@ -396,9 +396,9 @@ _TURN = re.compile(
     r"((?:[ \t]*+\{[^}]*\})*+)"
     r"(?:[ \t]*+;([^\n]*+))?"
 )
-_REVEAL = re.compile(rf"{REVEAL_WORD}[ \t]+{_NAME}(?:[ \t]+{_CARD})*{_LINE_END}")
+_REVEAL = CompiledOnFirstUse(rf"{REVEAL_WORD}[ \t]+{_NAME}(?:[ \t]+{_CARD})*{_LINE_END}")
 _SCORE = rf"{_NAME}[ \t]+{POINTS}"
-_RESULT = re.compile(rf"{RESULT_WORD}[ \t]+(?:\*|{_SCORE}(?:{SCORE_SEP}{_SCORE})*){_LINE_END}")
+_RESULT = CompiledOnFirstUse(rf"{RESULT_WORD}[ \t]+(?:\*|{_SCORE}(?:{SCORE_SEP}{_SCORE})*){_LINE_END}")
 _SPACE = re.compile(r"[ \t\n]*+")
 #: A run of comments, as _TURN takes them before a turn: where it ends, no turn follows it.
 _COMMENT_RUN = re.compile(rf"(?:{_COMMENT}[ \t\n]*+)*+")

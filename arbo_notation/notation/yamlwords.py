@@ -15,7 +15,9 @@ from __future__ import annotations
 import datetime as _dt
 import functools
 import re
-from typing import Any, Callable
+from typing import Any
+
+from ..lexicon import CompiledOnFirstUse
 
 #: PyYAML's table of implicit types (yaml.resolver.Resolver, YAML 1.1): (tag, pattern, flags, the
 #: first characters it is tried on), in PyYAML's order, since the first that matches wins. A copy, so
@@ -62,16 +64,24 @@ def implicit_resolvers() -> dict[str, list[tuple[str, re.Pattern[str]]]]:
     """IMPLICIT_TYPES compiled, by first character, as PyYAML keeps them (compiled on first use)."""
     table: dict[str, list[tuple[str, re.Pattern[str]]]] = {}
     for tag, pattern, flags, first in IMPLICIT_TYPES:
-        compiled = re.compile(pattern, flags)
+        compiled = _implicit_pattern(pattern, flags)
         for character in first:
             table.setdefault(character, []).append((tag, compiled))
     return table
 
 
-def _compiled_on_first_use(pattern: str) -> Callable[[], re.Pattern[str]]:
-    """A regular expression compiled when first asked for: most headers need a few of them, and
-    those of the quoted strings cost a start several milliseconds each to compile."""
-    return functools.cache(lambda: re.compile(pattern))
+@functools.lru_cache(maxsize=256)  # bounded: a hostile header may start words with any character
+def _resolvers_of(character: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """The implicit types tried on a plain scalar that starts with ``character``, in PyYAML's
+    order, compiled on first use for that character alone (a header of names and card codes
+    needs only the patterns of their first letters: of bool and null, or none)."""
+    return tuple((tag, _implicit_pattern(pattern, flags)) for tag, pattern, flags, first in IMPLICIT_TYPES
+                 if character in tuple(first))  # tuple(): '' is in every string, but starts only null
+
+
+@functools.cache
+def _implicit_pattern(pattern: str, flags: int) -> re.Pattern[str]:
+    return re.compile(pattern, flags)
 
 
 # Printable characters other than space, without YAML's line breaks (\x85, \u2028, \u2029):
@@ -90,17 +100,18 @@ _FLOW_PLAIN = r"[A-Za-z0-9_][A-Za-z0-9_ .'/()+-]*"  # as the writer's flow_scala
 _FLOW_ITEM = f"(?>{_DOUBLE}|{_SINGLE}|{_FLOW_PLAIN})"
 _FLOW_PAIR = f"{_FLOW_ITEM} *: +{_FLOW_ITEM}"
 _SEP = "[ \n]*,[ \n]*"  # continuation lines are joined with '\n', their indentation dropped
-_FLOW_LIST = _compiled_on_first_use(rf"\[[ \n]*(?:{_FLOW_ITEM}(?:{_SEP}{_FLOW_ITEM})*+[ \n]*)?\]\Z")
-_FLOW_MAP = _compiled_on_first_use(rf"\{{[ \n]*(?:{_FLOW_PAIR}(?:{_SEP}{_FLOW_PAIR})*+[ \n]*)?\}}\Z")
-_FLOW_ITEMS = _compiled_on_first_use(_FLOW_ITEM)
-_FLOW_PAIRS = _compiled_on_first_use(f"({_FLOW_ITEM}) *: +({_FLOW_ITEM})")
+_FLOW_LIST = CompiledOnFirstUse(rf"\[[ \n]*(?:{_FLOW_ITEM}(?:{_SEP}{_FLOW_ITEM})*+[ \n]*)?\]\Z")
+_FLOW_MAP = CompiledOnFirstUse(rf"\{{[ \n]*(?:{_FLOW_PAIR}(?:{_SEP}{_FLOW_PAIR})*+[ \n]*)?\}}\Z")
+_FLOW_ITEMS = CompiledOnFirstUse(_FLOW_ITEM)
+_FLOW_PAIRS = CompiledOnFirstUse(f"({_FLOW_ITEM}) *: +({_FLOW_ITEM})")
 # A one-line plain scalar in block context, as PyYAML's scanner takes it: no indicator first
 # (but '-', '?' or ':' before a non-space), no ': ' or ':' last, no ' #' (a comment).
-_BLOCK_PLAIN = _compiled_on_first_use(rf"""(?:(?![-?:,\[\]{{}}#&*!|>'"%@`]){_NONSPACE}|[-?:](?={_NONSPACE}))"""
+_BLOCK_PLAIN = CompiledOnFirstUse(rf"""(?:(?![-?:,\[\]{{}}#&*!|>'"%@`]){_NONSPACE}|[-?:](?={_NONSPACE}))"""
                                         rf"(?:(?!:){_NONSPACE}|:(?={_NONSPACE})| +(?=[^ #]))*+\Z")
-_QUOTED = _compiled_on_first_use(rf"(?:{_DOUBLE}|{_SINGLE})\Z")
+_QUOTED = CompiledOnFirstUse(rf"(?:{_DOUBLE}|{_SINGLE})\Z")
 _ESCAPE = re.compile(r"\\(x..|u....|U........|.)")
 _FAST_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})\Z")
+_WORD = re.compile(r"[A-Za-z0-9_]+\Z")  # a plain scalar in any context, its type YAML's implicit one
 _FAST_INT = re.compile(r"(?:0|[1-9][0-9]{0,3999})\Z")  # Python refuses more than 4300 digits
 _NO = object()  # what is not read here
 _MAX_KEY = 1000  # PyYAML looks at most 1024 characters back for a key's ':', so longer keys are errors
@@ -108,7 +119,7 @@ _MAX_KEY = 1000  # PyYAML looks at most 1024 characters back for a key's ':', so
 
 def _implicit_tag(word: str) -> str | None:
     """The type YAML gives this plain scalar (the first resolver that matches, as PyYAML picks); None for text."""
-    for tag, regexp in implicit_resolvers().get(word[:1], ()):
+    for tag, regexp in _resolvers_of(word[:1]):
         if regexp.match(word):
             return tag
     return None
@@ -186,10 +197,10 @@ def _flow_list(text: str) -> Any:
         values = list(map(_FLOW_WORDS.get, words))
         if None not in values:
             return values
-    if not _FLOW_LIST().match(text):
+    if not _FLOW_LIST.match(text):
         return _NO
     values = []
-    for token in _FLOW_ITEMS().findall(text):
+    for token in _FLOW_ITEMS.findall(text):
         value = _scalar(token)
         if value is _NO:
             return _NO
@@ -201,10 +212,10 @@ def _flow_list(text: str) -> Any:
 
 def _flow_map(text: str, as_text: bool = False) -> Any:
     """The mapping '{a: b, ...}' (possibly over several lines), or _NO; its values as text if ``as_text``."""
-    if not _FLOW_MAP().match(text):
+    if not _FLOW_MAP.match(text):
         return _NO
     out = {}
-    for key_token, value_token in _FLOW_PAIRS().findall(text):
+    for key_token, value_token in _FLOW_PAIRS.findall(text):
         key = _scalar(key_token)
         value = _scalar(value_token, as_text and isinstance(key, str))  # as the careful reader's paths
         if key is _NO or value is _NO or len(key_token) > _MAX_KEY or key in out:
@@ -224,8 +235,8 @@ def _value(text: str, as_text: bool = False, values_as_text: bool = False) -> An
     if first == "{":
         return _flow_map(text, values_as_text)
     if first in "\"'":
-        return _scalar(text) if _QUOTED().match(text) else _NO
-    if not _BLOCK_PLAIN().match(text):
+        return _scalar(text) if _QUOTED.match(text) else _NO
+    if not _BLOCK_PLAIN.match(text):
         return _NO
     return _as_text(text) if as_text else _plain(text)
 
@@ -249,4 +260,6 @@ def plain_key(word: str) -> bool:
 
 def reads_as_itself(word: str) -> bool:
     """Whether ``word``, written plain, is read as that very text, in a flow list and as a value."""
+    if _WORD.match(word):  # names and card codes: no indicator, so both read it as _plain does
+        return _plain(word) == word
     return _flow_list(f"[{word}]") == [word] and _value(word) == word
