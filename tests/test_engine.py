@@ -319,6 +319,48 @@ def test_setup_errors():
         Game(TWO, Setup(deck=cs("Wi1"), hands={"Ana": cs("Ma1 Ma2 Ma3 Ma4 Ma5 Ma6 Ma7"), "Ben": cs("Oa1 Oa2 Oa3 Oa4 Oa5 Oa6 Oa7")}))
 
 
+def _careful(config: GameConfig, setup: Setup) -> tuple[str, object]:
+    """What placing the setup one card at a time finds: the fault's message, or the cards located."""
+    from arbo_notation.engine.state import _cards_in_play
+
+    game = Game.__new__(Game)
+    game.config, game._located = config, set()
+    try:
+        game._place_carefully(setup, _cards_in_play(config.species))
+    except RuleError as error:
+        return "fault", str(error)
+    return "placed", game._located
+
+
+@settings(max_examples=300)
+@given(st.data())
+def test_a_setup_checked_as_one_set_finds_what_placing_it_card_by_card_finds(data):
+    """Game() checks a setup's cards as one set and places them one at a time only to name a
+    fault: the two agree on every setup, right or wrong (players, hand sizes, cards of the game
+    or not, twice placed, the deck's size)."""
+    config = GameConfig(("Ana", "Ben"), ("Ma", "Oa", "Wi", "Ca", "Dw", "Ja"))
+    pool = config.cards + [Card("Rp", 1), Card("Rp", 2)]
+    rng = random.Random(data.draw(st.integers(0, 10**6)))
+    cards = rng.sample(pool, len(config.cards)) if data.draw(st.booleans()) else rng.choices(pool, k=len(config.cards))
+    sizes = {name: data.draw(st.sampled_from([7, 7, 7, 6, 8])) for name in data.draw(
+        st.lists(st.sampled_from(["Ana", "Ben", "Cy"]), unique=True, max_size=2))}
+    hands, at = {}, 0
+    for name, size in sizes.items():
+        hands[name], at = tuple(cards[at:at + size]), at + size
+    discards = {name: (cards[at],) for name in data.draw(st.lists(st.sampled_from(["Ben", "Cy"]), unique=True))}
+    at += len(discards)
+    deck = data.draw(st.sampled_from([None, tuple(cards[at:]), tuple(cards[at + 1:]), tuple(cards[at:]) + (cards[0],)]))
+    setup = Setup(deck=deck, hands=hands, discards=discards)
+    careful = _careful(config, setup)
+    try:
+        game = Game(config, setup)
+    except RuleError as error:
+        assert careful == ("fault", str(error))
+        return
+    assert careful == ("placed", game._located)
+    assert game.deck_size == (len(deck) if deck is not None else len(config.cards) - 14 - len(discards))
+
+
 # -- hidden cards -----------------------------------------------------------------------------------------
 
 

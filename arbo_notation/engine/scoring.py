@@ -96,7 +96,7 @@ def best_points(arboretum: Mapping[Coord, Card], species: Iterable[str] | None =
     for start, card in arboretum.items():
         code = card.species
         if code in wanted and card.value < tops[code]:
-            _climb(arboretum, rising, best, start, 1, code, True, 1 if card.value == MIN_VALUE else 0, tops[code])
+            _climb(arboretum, rising, best, start, code, 1 if card.value == MIN_VALUE else 0, tops[code])
     return best
 
 
@@ -156,32 +156,36 @@ def _climb(
     trees: Mapping[Coord, Card],
     rising: dict[Coord, list[Coord]],
     best: dict[str, int],
-    last: Coord,
-    length: int,
+    start: Coord,
     code: str,
-    all_same: bool,
     start_bonus: int,
     top: int,
 ) -> None:
-    """_extend for the points alone: each rising step from ``last``, the end of a path of ``length``
-    cards, keeping in ``best`` the most points of a path of ``code``, whose highest tree is ``top``
-    (a step onto a tree as high ends every path that goes on: none of them can end on ``code``)."""
-    nexts = rising.get(last)
-    if nexts is None:
-        nexts = _higher_neighbours(trees, rising, last)
-    length += 1
-    for nxt in nexts:
-        card = trees[nxt]
-        if card.species == code:
-            points = length + start_bonus + (2 if card.value == MAX_VALUE else 0)
-            if all_same and length >= SAME_SPECIES_MIN_LENGTH:
-                points += length
-            if points > best.get(code, 0):
-                best[code] = points
-            if card.value < top and rising.get(nxt, True):  # not a tree known to have no higher neighbour
-                _climb(trees, rising, best, nxt, length, code, all_same, start_bonus, top)
-        elif card.value < top and rising.get(nxt, True):
-            _climb(trees, rising, best, nxt, length, code, False, start_bonus, top)
+    """_extend for the points alone: every rising path from ``start``, keeping in ``best`` the most
+    points of a path of ``code``, whose highest tree is ``top`` (a step onto a tree as high ends
+    every path that goes on: none of them can end on ``code``). A stack, not recursion: the
+    search of every game checked, where a call a step cost more than the step."""
+    most = best.get(code, 0)
+    stack = [(start, 2, True)]  # (the end of a path, the length of a path one step on, all of code)
+    while stack:
+        last, length, all_same = stack.pop()
+        nexts = rising.get(last)
+        if nexts is None:
+            nexts = _higher_neighbours(trees, rising, last)
+        for nxt in nexts:
+            card = trees[nxt]
+            if card.species == code:
+                points = length + start_bonus + (2 if card.value == MAX_VALUE else 0)
+                if all_same and length >= SAME_SPECIES_MIN_LENGTH:
+                    points += length
+                if points > most:
+                    most = points
+                if card.value < top and rising.get(nxt, True):  # not a tree known to have no higher neighbour
+                    stack.append((nxt, length + 1, all_same))
+            elif card.value < top and rising.get(nxt, True):
+                stack.append((nxt, length + 1, False))
+    if most:
+        best[code] = most
 
 
 def _search(
@@ -410,25 +414,26 @@ def score_totals(species: Sequence[str], players: Sequence[PlayerPosition],
     of player ``only`` alone, when given: every hand still counts for the rights).
 
     The fast path of a check and of a replay's result: the hand sums in one pass over the hands,
-    each arboretum's species counted in one pass over its trees (tests/test_scoring.py holds the
-    totals to the sheet's on any table)."""
+    each arboretum's trees sorted by species in one pass, and each path climbed only to the
+    highest tree of its species (tests/test_scoring.py holds the totals to the sheet's on any
+    table)."""
     sums, tops = _held_sums(players)
+    in_play = set(species)
     totals = {}
     for player in players:
         name = player.name
         if only is not None and name != only:
             continue
         arboretum = player.arboretum
-        highest = _highest_of_pairs(arboretum)
         rising: dict[Coord, list[Coord]] = {}
         best: dict[str, int] = {}
-        for code in species:
-            top = highest.get(code)
-            if top is None or (code in sums and sums[code].get(name, 0) != tops[code]):
-                continue  # fewer than two trees of it, or no right to score it
-            for start, card in arboretum.items():
-                if card.species == code and card.value < top:
-                    _climb(arboretum, rising, best, start, 1, code, True, 1 if card.value == MIN_VALUE else 0, top)
+        for code, trees in _trees_by_species(arboretum).items():
+            if len(trees) < 2 or code not in in_play or (code in sums and sums[code].get(name, 0) != tops[code]):
+                continue  # fewer than two trees of it (a path starts and ends on one), or no right to score it
+            top = max(value for value, _ in trees)
+            for value, start in trees:
+                if value < top:
+                    _climb(arboretum, rising, best, start, code, 1 if value == MIN_VALUE else 0, top)
         totals[name] = sum(best.values())
     return totals
 
@@ -445,34 +450,29 @@ def _held_sums(players: Sequence[PlayerPosition]) -> tuple[dict[str, dict[str, i
             code, value = card.species, card.value
             held = sums.get(code)
             if held is None:
-                held = sums[code] = {}
-            if value == MAX_VALUE:
-                held.setdefault(name, 0)
-                eights.append((held, code, name))
+                held = sums[code] = {name: value}
             else:
                 held[name] = held.get(name, 0) + value
-                if value == MIN_VALUE:
-                    ones.setdefault(code, set()).add(name)
-    for held, code, name in eights:
-        if ones.get(code, set()) <= {name}:  # no opponent holds its 1
-            held[name] += MAX_VALUE
+            if value == MIN_VALUE:
+                ones.setdefault(code, set()).add(name)
+            elif value == MAX_VALUE:
+                eights.append((code, name))
+    for code, name in eights:
+        if not ones.get(code, set()) <= {name}:  # an opponent holds its 1: the 8 counts nothing
+            sums[code][name] -= MAX_VALUE
     return sums, {code: max(held.values()) for code, held in sums.items()}
 
 
-def _highest_of_pairs(arboretum: Mapping[Coord, Card]) -> dict[str, int]:
-    """The highest tree of each species planted at least twice (a path starts and ends on one)."""
-    highest: dict[str, int] = {}
-    once: dict[str, int] = {}
-    for card in arboretum.values():
-        code, value = card.species, card.value
-        if code in highest:
-            if value > highest[code]:
-                highest[code] = value
-        elif code in once:
-            highest[code] = max(value, once[code])
+def _trees_by_species(arboretum: Mapping[Coord, Card]) -> dict[str, list[tuple[int, Coord]]]:
+    """Each species' trees as (value, cell), in the arboretum's order."""
+    trees: dict[str, list[tuple[int, Coord]]] = {}
+    for cell, card in arboretum.items():
+        of_species = trees.get(card.species)
+        if of_species is None:
+            trees[card.species] = [(card.value, cell)]
         else:
-            once[code] = value
-    return highest
+            of_species.append((card.value, cell))
+    return trees
 
 
 def _winners(scores: Sequence[PlayerScore]) -> tuple[tuple[str, ...], str | None]:

@@ -84,6 +84,34 @@ class Setup:
         return cls(deck=tuple(rest), hands=hands, discards=discards)
 
 
+_NO_SETUP = Setup()  # every card hidden (the engine never changes a setup)
+
+
+def _placed_rightly(setup: Setup, players: tuple[str, ...], in_play: frozenset[Card]) -> set[Card] | None:
+    """Every card the setup places, when it places them as the rules allow (players of the game,
+    hands of 7, cards of the game each in one place, a deck of the cards the deal leaves); None
+    otherwise, for Game._place_carefully to say what is wrong. Checked as one set: the setup of
+    every game read."""
+    placed: list[Card] = []
+    for player, cards in setup.hands.items():
+        if player not in players or len(cards) != HAND_SIZE:
+            return None
+        placed += cards
+    for player, cards in setup.discards.items():
+        if player not in players:
+            return None
+        placed += cards
+    dealt = len(players) * HAND_SIZE + len(placed) - HAND_SIZE * len(setup.hands)
+    if setup.deck is not None:
+        if len(in_play) - dealt != len(setup.deck):
+            return None
+        placed += setup.deck
+    elif len(in_play) < dealt:
+        return None
+    located = set(placed)
+    return located if len(located) == len(placed) and located <= in_play else None
+
+
 class Phase(Enum):
     DRAW = "draw"
     PLANT = "plant"
@@ -159,26 +187,54 @@ class Game:
     )
 
     def __init__(self, config: GameConfig, setup: Setup | None = None) -> None:
-        setup = setup or Setup()
+        setup = setup or _NO_SETUP
         self.config = config
-        in_play = _cards_in_play(config.species)
-        self._located: set[Card] = set()
-        # A hand is a dict used as an ordered set: membership and removal go by hash and identity,
-        # where a list would call Card's comparison for every card it passes.
-        self._hands: dict[str, dict[Card, None]] = {p: {} for p in config.players}
-        self._hidden: dict[str, int] = {p: HAND_SIZE for p in config.players}
-        self._discards: dict[str, list[Card]] = {p: [] for p in config.players}
-        self._arbs: dict[str, dict[Coord, Card]] = {p: {} for p in config.players}
-        self._cells: dict[str, set[tuple[int, int]]] = {p: set() for p in config.players}  # for adjacency
+        players = config.players
+        self._hands: dict[str, dict[Card, None]] = {}
+        self._hidden: dict[str, int] = {}
+        self._discards: dict[str, list[Card]] = {}
+        self._arbs: dict[str, dict[Coord, Card]] = {}
+        self._cells: dict[str, set[tuple[int, int]]] = {}  # for adjacency
+        for player in players:
+            # A hand is a dict used as an ordered set: membership and removal go by hash and
+            # identity, where a list would call Card's comparison for every card it passes.
+            self._hands[player] = {}
+            self._hidden[player] = HAND_SIZE
+            self._discards[player] = []
+            self._arbs[player] = {}
+            self._cells[player] = set()
         self._revealed: set[str] = set()
         self._stack: list[tuple[KnownTurn, _Undo]] = []
+        in_play = _cards_in_play(config.species)
+        self._located: set[Card] = _placed_rightly(setup, players, in_play)
+        if self._located is None:
+            self._located = set()
+            self._place_carefully(setup, in_play)  # raises RuleError naming the first fault
+        for player, cards in setup.hands.items():
+            self._hands[player] = dict.fromkeys(cards)
+            self._hidden[player] = 0
+        for player, cards in setup.discards.items():
+            self._discards[player] = list(cards)
+        dealt = len(players) * HAND_SIZE + sum(map(len, setup.discards.values()))
+        if setup.deck is not None:
+            self._deck: list[Card] | None = list(reversed(setup.deck))  # top card last
+            self._deck_count = len(setup.deck)
+        else:
+            self._deck = None
+            self._deck_count = len(in_play) - dealt
+        self._current = 0
+        self._draws_taken = 0
+        self._turn = 1
+        self._phase = _DRAW if self._deck_count > 0 else _OVER
+
+    def _place_carefully(self, setup: Setup, in_play: frozenset[Card]) -> None:
+        """Locate the setup's cards one place at a time, raising RuleError at the first fault (a
+        player who is not one, a hand of the wrong size, a card not in play or placed twice, a
+        deck of the wrong size), as a player would be told it."""
+        config = self.config
 
         def locate_all(cards: Sequence[Card], where: str) -> None:
-            fresh = set(cards)
-            if len(fresh) == len(cards) and fresh <= in_play and fresh.isdisjoint(self._located):
-                self._located |= fresh
-                return
-            for card in cards:  # one of them is wrong: name it
+            for card in cards:
                 if card not in in_play:
                     raise RuleError(f"{card} {where} is not a card of this game (species in play: "
                                     f"{', '.join(config.species)})")
@@ -191,31 +247,16 @@ class Game:
             if len(cards) != HAND_SIZE:
                 raise RuleError(f"{player}'s dealt hand has {len(cards)} cards; a hand is {HAND_SIZE}")
             locate_all(cards, f"in {player}'s dealt hand")
-            self._hands[player] = dict.fromkeys(cards)
-            self._hidden[player] = 0
         for player, cards in setup.discards.items():
             config.seat(player)
             locate_all(cards, f"on {player}'s discard pile")
-            self._discards[player] = list(cards)
         dealt = len(config.players) * HAND_SIZE + sum(len(c) for c in setup.discards.values())
         if setup.deck is not None:
             locate_all(setup.deck, "in the deck")
-            self._deck: list[Card] | None = list(reversed(setup.deck))  # top card last
-            self._deck_count = len(setup.deck)
-            missing = len(in_play) - dealt - self._deck_count
-            if missing != 0:
-                raise RuleError(
-                    f"the deck holds {self._deck_count} cards but {len(in_play) - dealt} remain after the deal"
-                )
-        else:
-            self._deck = None
-            self._deck_count = len(in_play) - dealt
-            if self._deck_count < 0:
-                raise RuleError("more cards are dealt than the species in play hold")
-        self._current = 0
-        self._draws_taken = 0
-        self._turn = 1
-        self._phase = _DRAW if self._deck_count > 0 else _OVER
+            if len(in_play) - dealt != len(setup.deck):
+                raise RuleError(f"the deck holds {len(setup.deck)} cards but {len(in_play) - dealt} remain after the deal")
+        elif len(in_play) < dealt:
+            raise RuleError("more cards are dealt than the species in play hold")
 
     # -- copying ---------------------------------------------------------------------------
 

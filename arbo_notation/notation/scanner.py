@@ -155,7 +155,8 @@ _NAMES: dict[str, str] = {}
 _DRAWS: dict[str, KnownDraw] = {}
 _PLANTS: dict[str, tuple[Card, Coord]] = {}
 _DISCARDS: dict[str, Card] = {}
-_CARDS: dict[str, Card] = {}
+_CARDS: dict[str, Card] = {}  # (a card's text, checked)
+_CELLS: dict[str, Coord] = {}  # a planting's 'x,y', checked
 _MAX_TOKENS = 100_000  # per kind: past this the caches start again, so odd input cannot fill memory
 
 
@@ -175,38 +176,61 @@ def _draw(text: str) -> KnownDraw:
     return (None if owner == "d" else owner, _card(card) if card else None)
 
 
-def _learn(rows: list[list[str]]) -> bool:
-    """Decode the tokens of these turn lines not met before; False when one is not a turn line."""
-    caches = (_NUMBERS, _NAMES, _DRAWS, _PLANTS, _DISCARDS, _CARDS)
+def _learnt(rows: list[list[str]]) -> list[KnownTurn] | None:
+    """The turns of these turn lines, each token looked up or, when met for the first time,
+    checked whole and decoded (and remembered); None when a line is not a turn line.
+
+    A planting met for the first time is most often a card and a cell met before, each already
+    checked: it is then decoded from the two without its pattern."""
+    caches = (_NUMBERS, _NAMES, _DRAWS, _PLANTS, _DISCARDS, _CARDS, _CELLS)
     if any(len(cache) > _MAX_TOKENS for cache in caches):
         for cache in caches:
             cache.clear()
-    for row in rows:
-        if len(row) != 6:
-            return False
-        number, name, first, second, plant, discard = row
-        if number not in _NUMBERS:
-            if not (match := _NUMBER_TOKEN.fullmatch(number)):
-                return False
-            _NUMBERS[number] = int(match[1])
-        if name not in _NAMES:
-            if not _NAME_TOKEN.fullmatch(name):
-                return False
-            _NAMES[name] = name
-        for draw in (first, second):
-            if draw not in _DRAWS:
-                if not _DRAW_TOKEN.fullmatch(draw):
-                    return False
-                _DRAWS[draw] = _draw(draw)
-        if plant not in _PLANTS:
-            if not (match := _PLANT_TOKEN.fullmatch(plant)):
-                return False
-            _PLANTS[plant] = (_card(match[1]), Coord(int(match[2]), int(match[3])))
-        if discard not in _DISCARDS:
-            if not (match := _DISCARD_TOKEN.fullmatch(discard)):
-                return False
-            _DISCARDS[discard] = _card(match[1])
-    return True
+    turns = []
+    try:
+        for row in rows:
+            if len(row) != 6:
+                return None
+            number, name, first, second, plant, discard = row
+            if (n := _NUMBERS.get(number)) is None:
+                if not (match := _NUMBER_TOKEN.fullmatch(number)):
+                    return None
+                n = _NUMBERS[number] = int(match[1])
+            if name not in _NAMES:
+                if not _NAME_TOKEN.fullmatch(name):
+                    return None
+                _NAMES[name] = name
+            for draw in (first, second):
+                if draw not in _DRAWS:
+                    if not _DRAW_TOKEN.fullmatch(draw):
+                        return None
+                    _DRAWS[draw] = _draw(draw)
+            planting = _PLANTS.get(plant) or _planting(plant)
+            if planting is None:
+                return None
+            if (card := _DISCARDS.get(discard)) is None:
+                if not (match := _DISCARD_TOKEN.fullmatch(discard)):
+                    return None
+                card = _DISCARDS[discard] = _card(match[1])
+            turns.append((n, name, _DRAWS[first], _DRAWS[second], *planting, card))
+    except ValueError:  # a number too long for int(): the parser says where
+        return None
+    return turns
+
+
+def _planting(token: str) -> tuple[Card, Coord] | None:
+    """A planting token met for the first time, decoded and remembered; None when it is not one."""
+    card_text, at, cell_text = token.partition("@")
+    card, cell = _CARDS.get(card_text), _CELLS.get(cell_text)
+    if card is None or cell is None:
+        if not (match := _PLANT_TOKEN.fullmatch(token)):
+            return None
+        card = _card(match[1])
+        cell = Coord(int(match[2]), int(match[3]))
+        if len(_CELLS) < _MAX_TOKENS:
+            _CELLS[cell_text] = cell
+    planting = _PLANTS[token] = (card, cell)
+    return planting
 
 
 #: Characters of annotations (glyphs, comments, variations): a block of turn lines without any
@@ -260,18 +284,10 @@ def _rows(block: str) -> list[list[str]] | None:
 def _decode_rows(rows: list[list[str]]) -> list[KnownTurn] | None:
     """The turns of the parts of turn lines; None when one is not a turn."""
     numbers, names, draws, plants, discards = _NUMBERS, _NAMES, _DRAWS, _PLANTS, _DISCARDS
-    for _ in range(2):  # a token met for the first time is learnt, then the turns decoded again
-        try:
-            return [
-                (numbers[n], names[p], draws[a], draws[b], *plants[c], discards[d]) for n, p, a, b, c, d in rows
-            ]
-        except (KeyError, ValueError):
-            try:
-                if not _learn(rows):
-                    return None
-            except ValueError:  # a number too long for int(): the parser says where
-                return None
-    return None
+    try:  # every token met before: look-ups alone
+        return [(numbers[n], names[p], draws[a], draws[b], *plants[c], discards[d]) for n, p, a, b, c, d in rows]
+    except (KeyError, ValueError):  # (ValueError: a row of another length)
+        return _learnt(rows)
 
 
 def _decode_turns(block: str) -> list[KnownTurn] | None:
