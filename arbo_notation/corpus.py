@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
-from .engine.scoring import PlayerPosition, ScoreSheet, score_totals
+from .engine.scoring import ScoreSheet, score_totals
 from .engine.state import Game
 from .errors import Diagnostic, Severity
 from .notation.games import GameText
@@ -223,9 +223,7 @@ def _score_as_if_over(game: Game, player: str) -> int | None:
     """The player's total were the game to end now (None while a hand is not known)."""
     if game.hidden_players():
         return None
-    hands = game.final_hands()
-    table = [PlayerPosition(name, game.arboretum(name), hands[name]) for name in game.players]
-    return score_totals(game.config.species, table, only=player)[player]
+    return score_totals(game.config.species, game.end_table(), only=player)[player]
 
 
 def _error_text(error: Diagnostic) -> str:

@@ -16,7 +16,7 @@ import operator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
-from .engine.scoring import PlayerPosition, score_totals
+from .engine.totals import score_totals
 from .engine.state import Game, KnownTurn
 from .errors import Diagnostic, RuleError
 from .notation import scanner
@@ -52,9 +52,7 @@ def plays_cleanly(plain: scanner.GameMoves) -> bool:
     for _ in end_faults(game, plain.reveals, claimed):
         return False
     if game.is_over and not game.hidden_players():
-        hands = game.final_hands()
-        players = [PlayerPosition(p, game.arboretum(p), hands[p]) for p in game.players]
-        totals = score_totals(game.config.species, players)
+        totals = score_totals(game.config.species, game.end_table())
         explain = functools.partial(_explain_score, game)
         for _ in result_faults(totals, claimed, header.result, explain):
             return False

@@ -30,6 +30,9 @@ NAME_SHAPE = rf"{NAME_START}{NAME_CHAR}*"
 RESERVED_WORDS = ("d", "reveal", "result")
 """The words the notation gives a meaning to, which no player may be named."""
 
+RESERVED_NAMES = frozenset(RESERVED_WORDS)
+"""The same, as a set: the names no player may have."""
+
 NOT_RESERVED = rf"(?!(?:{'|'.join(RESERVED_WORDS)})(?!{NAME_CHAR}))"
 """A lookahead: what follows is not a reserved word standing alone (``dd`` or ``results`` may be names)."""
 

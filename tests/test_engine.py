@@ -231,6 +231,11 @@ def test_the_player_who_draws_the_last_card_finishes_the_turn_then_the_game_ends
     with rule_error("Ana cannot plant Ma1: the game is over (the deck is empty)"):
         game.plant(C("Ma1"), Coord(1, 0))
     assert game.final_hands() == {"Ana": cs("Ma1 Ma2 Ma3 Ma4 Ma5 Ma6 Ma7"), "Ben": cs("Oa1 Oa2 Oa3 Oa4 Oa5 Oa6 Oa7")}
+    table = game.end_table()
+    assert [(p.name, dict(p.arboretum), tuple(sorted(p.hand))) for p in table] == [
+        (name, game.arboretum(name), hand) for name, hand in game.final_hands().items()]
+    with pytest.raises(TypeError):
+        table[0].arboretum[Coord(5, 5)] = C("Ma1")  # a view: scoring cannot change the game
 
 
 def test_deck_emptying_on_the_first_draw_leaves_the_second_to_a_discard_pile():
@@ -433,6 +438,8 @@ def test_reveal_must_agree_with_the_known_cards():
         game.reveal("Ben", cs("Ma3 Ma4 Ma4 Ma6 Ma7 Ma8 Wi1"))
     with rule_error("the hands of Ana, Ben are not known: reveal them to score"):
         game.final_hands()
+    with rule_error("the hands of Ana, Ben are not known: reveal them to score"):
+        game.end_table()
     game.reveal("Ben", cs("Ma3 Ma4 Ma5 Ma6 Ma7 Ma8 Wi1"))
     assert game.hand("Ben") == HandView(tuple(sorted(cs("Ma3 Ma4 Ma5 Ma6 Ma7 Ma8 Wi1"))), 0)
     with rule_error("Ana reveals Ma4, but it is in Ben's hand"):

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 from ..engine.cards import MAX_VALUE, MIN_VALUE, Card, Coord
-from ..engine.scoring import SAME_SPECIES_MIN_LENGTH
+from ..engine.totals import SAME_SPECIES_MIN_LENGTH
 
 #: Cells: x and y offset by 128, packed in base 256; neighbours are +-1 and +-256.
 _SHIFT = 128

@@ -12,10 +12,12 @@ import functools
 import random
 from dataclasses import dataclass, field
 from enum import Enum
+from types import MappingProxyType
 from typing import Iterable, Mapping, Sequence
 
 from ..errors import RuleError
 from .cards import HAND_SIZE, ORIGIN, Card, Coord, card_order, full_deck, is_species_code
+from .totals import PlayerPosition
 
 
 @dataclass(frozen=True, slots=True)
@@ -776,10 +778,21 @@ class Game:
 
     def final_hands(self) -> dict[str, tuple[Card, ...]]:
         """Every hand, fully known; RuleError naming the players whose hands are not."""
+        self._all_hands_known()
+        return {p: tuple(sorted(self._hands[p], key=card_order)) for p in self.config.players}
+
+    def end_table(self) -> tuple[PlayerPosition, ...]:
+        """Each player's arboretum and hand, fully known, as scoring reads them (in seat order;
+        each hand in the order its cards came into it, where final_hands sorts them); RuleError as
+        final_hands. Each arboretum is a read-only view of the game's own, which changes as the game
+        does (arboretum() gives a copy): for scoring the table there and then."""
+        self._all_hands_known()
+        return tuple(PlayerPosition(p, MappingProxyType(self._arbs[p]), tuple(self._hands[p])) for p in self.config.players)
+
+    def _all_hands_known(self) -> None:
         hidden = self.hidden_players()
         if hidden:
             raise RuleError(f"the hands of {', '.join(hidden)} are not known: reveal them to score")
-        return {p: tuple(sorted(self._hands[p], key=card_order)) for p in self.config.players}
 
     def species_planted(self, player: str) -> int:
         return len({card.species for card in self._arbs[player].values()})

@@ -17,25 +17,13 @@ from typing import Any, Callable, Iterable
 from ..engine.cards import Card, Coord, Planting
 from ..errors import ArboError
 from ..lexicon import CARD_SHAPE, GLYPH, NAME_SHAPE, REVEAL_WORD, CompiledOnFirstUse
+from .parts import Cards, Run, TooLong
 from .record import Comment, Draw, DrawKind, GameRecord, Header, Pos, Result, Reveal, Turn, Variation
 
 #: The groups of a whole-turn match, in order: the comments before the turn, its number, player,
 #: first and second draw, planting, discarded card (without '/'), glyphs, {comments} on its line,
 #: and the text of a ; comment closing the line.
-#: Variations may nest this deep (deeper is a syntax error: no record needs it, and tools recurse).
-MAX_VARIATION_DEPTH = 100
-
 TURN_GROUPS = ("before", "number", "player", "first", "second", "plant", "discard", "glyphs", "braces", "remark")
-
-
-class TooLong(Exception):
-    """A number of more digits than int() reads, at a 1-based line and column."""
-
-    def __init__(self, what: str, line: int, column: int) -> None:
-        super().__init__(what)
-        self.message = f"a number of this {what} has too many digits to be read"
-        self.line = line
-        self.column = column
 
 
 # ------------------------------------------------------------------------------------------------
@@ -166,18 +154,6 @@ def comment_of(token: str) -> Comment:
     return Comment(token[1:].strip(), line=True)
 
 
-def _card_of(text: str) -> Card:
-    return Card(text[:-1], int(text[-1]))
-
-
-class Cards(dict):
-    """Card text -> Card, made once per reading (cards are values: they can be shared)."""
-
-    def __missing__(self, text: str) -> Card:
-        card = self[text] = _card_of(text)
-        return card
-
-
 class _Draws(dict):
     """Draw text ('d', 'd:Ma3', 'Ana', 'Ana:Ja2', '-') -> (kind, owner, card)."""
 
@@ -236,17 +212,6 @@ def _finish_turns(turns: list[Turn]) -> None:
 
 # ------------------------------------------------------------------------------------------------
 # Turns, runs of turns, variations, reveals, the result and the game
-
-
-class Run:
-    """Turns in a row, then the comments on lines of their own and the variations that follow
-    the last of them (``annotations``, in order)."""
-
-    __slots__ = ("turns", "annotations")
-
-    def __init__(self, turns: list[Turn]) -> None:
-        self.turns = turns
-        self.annotations: list[Comment | Variation] = []
 
 
 def turns_of(matches: Iterable[re.Match[str]], text: str, at: int, line: int, line_start: int,

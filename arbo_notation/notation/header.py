@@ -9,10 +9,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..errors import HeaderFault, NotationError
+from ..errors import HeaderFault, NotationError, Pos
 from ..lexicon import NAME_CHAR, CompiledOnFirstUse
-from .headertable import HEADER_MAX_DEPTH, TEXT_KEYS, header_from_mapping, read_written_header
-from .record import Header, Pos
+from .headertable import HEADER_MAX_DEPTH, TEXT_KEYS, Header, header_from_mapping, read_written_header
 
 
 def is_text_path(path: tuple[str, ...]) -> bool:

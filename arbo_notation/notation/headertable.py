@@ -15,14 +15,13 @@ from __future__ import annotations
 import datetime as _dt
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from ..engine.cards import CARD_RE, Card, is_species_code
-from ..errors import ArboError, HeaderFault
-from ..lexicon import NAME_SHAPE
+from ..errors import ArboError, HeaderFault, Pos
+from ..lexicon import NAME_SHAPE, RESERVED_NAMES
 from . import yamlwords
-from .record import RESERVED_NAMES, Header, Pos
 
 PLAYER_NAME_RE = re.compile(rf"{NAME_SHAPE}\Z")
 ISO_DATE_RE = re.compile(r"[0-9]{4}(?:-[0-9]{2}(?:-[0-9]{2})?)?\Z")
@@ -32,6 +31,28 @@ HEADER_MAX_DEPTH = 32
 LINE_WIDTH = 80
 #: What a row's to_data answers for a value the mapping leaves out.
 OMIT = object()
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    """A game's YAML header, typed (its keys: TABLE, below). ``extra`` keeps unknown keys
+    verbatim, in their order."""
+
+    players: tuple[str, ...]
+    species: tuple[str, ...]
+    event: str | None = None
+    site: str | None = None
+    date: str | None = None  # ISO 8601, YYYY-MM-DD
+    round: str | None = None
+    annotator: str | None = None
+    names: dict[str, str] = field(default_factory=dict)
+    perspective: str | None = None
+    deck: tuple[Card, ...] | None = None  # the draw pile after the deal, top card first
+    hands: dict[str, tuple[Card, ...]] = field(default_factory=dict)  # dealt hands
+    discards: dict[str, tuple[Card, ...]] = field(default_factory=dict)  # face up at setup, bottom first
+    result: dict[str, int] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+    pos: Pos | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

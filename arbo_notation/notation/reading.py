@@ -15,10 +15,11 @@ from ..errors import ArboError, NotationError, NotationErrors
 from ..sources import read_text
 from . import scanner
 from .games import GameText, normalise, stream_games
-from .record import GameRecord, Header
 
-if TYPE_CHECKING:  # paths are named in signatures only: a check need not import pathlib
+if TYPE_CHECKING:  # named in signatures only: a check need not import pathlib, nor the records
     from pathlib import Path
+
+    from .record import GameRecord, Header
 
 __all__ = ["GameSpan", "ParseOutcome", "parse", "parse_all", "parse_file", "parse_file_all", "read_game_text"]
 

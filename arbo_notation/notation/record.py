@@ -1,22 +1,22 @@
-"""The typed records a parsed .arb file yields: header, turns, draws, annotations, variations, end."""
+"""The typed records a parsed .arb file yields: header, turns, draws, annotations, variations, end
+(the Header is defined with the table of its keys, headertable.py, and is one of these names)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from ..engine.cards import Card, Planting
 from ..errors import Pos
-from ..lexicon import RESERVED_WORDS
+from ..lexicon import RESERVED_NAMES
+from .headertable import Header  # the header's record, beside the table of its keys
 
 if TYPE_CHECKING:
     from ..engine.state import KnownDraw, KnownTurn
 
 #: Glyphs a turn may carry, as in PGN ($n numeric annotation glyphs are allowed too).
 GLYPHS = ("!!", "??", "!?", "?!", "!", "?")
-#: Words that cannot be player names because the notation gives them a meaning.
-RESERVED_NAMES = frozenset(RESERVED_WORDS)
 
 
 class DrawKind(Enum):
@@ -132,28 +132,6 @@ class Result:
 
 
 @dataclass(frozen=True, slots=True)
-class Header:
-    """A game's YAML header, typed (its keys: headertable.TABLE). ``extra`` keeps unknown keys
-    verbatim, in their order."""
-
-    players: tuple[str, ...]
-    species: tuple[str, ...]
-    event: str | None = None
-    site: str | None = None
-    date: str | None = None  # ISO 8601, YYYY-MM-DD
-    round: str | None = None
-    annotator: str | None = None
-    names: dict[str, str] = field(default_factory=dict)
-    perspective: str | None = None
-    deck: tuple[Card, ...] | None = None  # the draw pile after the deal, top card first
-    hands: dict[str, tuple[Card, ...]] = field(default_factory=dict)  # dealt hands
-    discards: dict[str, tuple[Card, ...]] = field(default_factory=dict)  # face up at setup, bottom first
-    result: dict[str, int] | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
-    pos: Pos | None = field(default=None, compare=False)
-
-
-@dataclass(frozen=True, slots=True)
 class GameRecord:
     """One game of a record file: header, main line of turns, revealed hands and result.
 
@@ -180,3 +158,7 @@ class GameRecord:
     @property
     def finished(self) -> bool:
         return self.result is not None and not self.result.unfinished
+
+
+__all__ = ["GLYPHS", "RESERVED_NAMES", "Comment", "Draw", "DrawKind", "GameRecord", "Header", "Pos", "Result", "Reveal",
+           "Turn", "Variation"]

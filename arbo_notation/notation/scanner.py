@@ -26,16 +26,22 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from ..engine.cards import Card, Coord
 from ..engine.state import KnownDraw, KnownTurn
 from ..errors import ArboError
 from ..lexicon import (CARD, CARD_SHAPE, COORDINATE, DECK_DRAW, DECK_WORD, GLYPH, LINE_COMMENT, LINE_END, NAME,
                        NAME_SHAPE, CompiledOnFirstUse, NOT_RESERVED, POINTS, RESULT_WORD, REVEAL_WORD, SCORE_SEP, SKIP_DRAW, TURN_END)
-from . import build
 from .header import read_header
-from .record import Comment, GameRecord, Header, Result, Reveal, Turn, Variation
+from .parts import MAX_VARIATION_DEPTH, Cards, Run, TooLong
+
+if TYPE_CHECKING:
+    from .record import Comment, GameRecord, Header, Result, Reveal, Turn, Variation
+
+#: build.py, which makes the records (and loads their classes), imported by read_game (the records
+#: sink) when first called: a check of clean games reads their moves alone and never needs it.
+build: Any = None
 
 # ------------------------------------------------------------------------------------------------
 # The structure: what a body holds, and in which phase of it
@@ -423,7 +429,7 @@ _LINE_COMMENT = re.compile(LINE_COMMENT)
 _WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_'-")
 
 #: Decoded cards, draws and plantings, shared by every game read (values: they can be shared).
-_pieces = build.Pieces()
+_pieces: build.Pieces | None = None
 _MAX_PIECES = 100_000  # past this the cache starts again, so odd input cannot fill memory
 
 
@@ -436,16 +442,18 @@ def read_game(text: str, file: str = "<string>", first_line: int = 1,
     ``header`` is the game's header and where its body starts, when the caller has read it
     (read_header_of).
     """
-    global _pieces
+    global _pieces, build
     if header is None:
         header = read_header_of(text, file, first_line)
         if header is None:
             return None
-    if _full(_pieces):
+    if _pieces is None or _full(_pieces):
+        if build is None:
+            from . import build
         _pieces = build.Pieces()
     try:
         return _Body(text, header[1], first_line).read(header[0], file, _Records(_pieces, index))
-    except (_Unsure, build.TooLong):
+    except (_Unsure, TooLong):
         return None
 
 
@@ -483,7 +491,7 @@ class _Frame:
     __slots__ = ("runs", "comments", "at")
 
     def __init__(self, at: object = None) -> None:
-        self.runs: list[build.Run] = []
+        self.runs: list[Run] = []
         self.comments: list[Comment] = []  # before the first run: the game's, or the variation's
         self.at = at  # the Pos of a variation's '('
 
@@ -545,7 +553,7 @@ class _Body:
                     if make.positions:
                         self.locate(pos)
                     turns, pos = make.turns(turn, text, pos, self.line, self.line_start)
-                    frame.runs.append(build.Run(turns))
+                    frame.runs.append(Run(turns))
                     continue
                 if c == "{" or c == ";":
                     no_turn_before = _COMMENT_RUN.match(text, pos).end()  # type: ignore[union-attr]
@@ -566,7 +574,7 @@ class _Body:
                 else:
                     raise _Unsure  # a comment that no turn follows, right after '('
             elif c == "(":
-                if not may_stand(_VARIATION_KIND, phase) or not frame.runs or len(stack) > build.MAX_VARIATION_DEPTH:
+                if not may_stand(_VARIATION_KIND, phase) or not frame.runs or len(stack) > MAX_VARIATION_DEPTH:
                     raise _Unsure
                 if make.positions:
                     self.locate(pos)
@@ -622,10 +630,12 @@ class _Records:
         """The run of turns that ``first`` starts, and where it ends."""
         return build.turns_of(_matches(first, text), text, at, line, line_start, self.pieces)
 
-    comment = staticmethod(build.comment_of)
+    @staticmethod
+    def comment(token: str) -> Comment:
+        return build.comment_of(token)
 
     @staticmethod
-    def variation(runs: list[build.Run], comments: list[Comment], at: tuple[int, int]) -> Variation:
+    def variation(runs: list[Run], comments: list[Comment], at: tuple[int, int]) -> Variation:
         return build.variation(runs, comments, build.pos(*at))
 
     def reveals(self, text: str, line: int, column: int, comments: list[Comment]) -> list[Reveal]:
@@ -635,7 +645,7 @@ class _Records:
     def result(text: str, line: int, column: int, comments: list[Comment]) -> Result:
         return build.result(text, build.pos(line, column), comments)
 
-    def game(self, header: Header, comments: list[Comment], runs: list[build.Run], reveals: list[Reveal],
+    def game(self, header: Header, comments: list[Comment], runs: list[Run], reveals: list[Reveal],
              end: Result | None, file: str) -> GameRecord:
         return build.game(header, comments, runs, reveals, end, file, self.index)
 
@@ -646,7 +656,7 @@ class _MovePieces:
     __slots__ = ("cards", "draws", "plantings")
 
     def __init__(self) -> None:
-        self.cards = build.Cards()
+        self.cards = Cards()
         self.draws = _KnownDraws(self.cards)
         self.plantings = _KnownPlantings(self.cards)
 
@@ -654,7 +664,7 @@ class _MovePieces:
 class _KnownDraws(dict):
     """Draw text -> (owner: None for the deck, card or None), or None for '-'."""
 
-    def __init__(self, cards: build.Cards) -> None:
+    def __init__(self, cards: Cards) -> None:
         super().__init__()
         self.cards = cards
 
@@ -671,7 +681,7 @@ class _KnownDraws(dict):
 class _KnownPlantings(dict):
     """Planting text -> (card, cell)."""
 
-    def __init__(self, cards: build.Cards) -> None:
+    def __init__(self, cards: Cards) -> None:
         super().__init__()
         self.cards = cards
 
@@ -722,7 +732,7 @@ class _Moves:
         return None
 
     @staticmethod
-    def variation(runs: list[build.Run], comments: list, at: tuple[int, int]) -> MovesLine:
+    def variation(runs: list[Run], comments: list, at: tuple[int, int]) -> MovesLine:
         return _line(runs)
 
     def reveals(self, text: str, line: int, column: int, comments: list) -> list[tuple[str, tuple[Card, ...]]]:
@@ -743,7 +753,7 @@ class _Moves:
         return dict(scores)
 
     @staticmethod
-    def game(header: Header, comments: list, runs: list[build.Run], reveals: list, scores: dict[str, int] | None,
+    def game(header: Header, comments: list, runs: list[Run], reveals: list, scores: dict[str, int] | None,
              file: str) -> GameMoves:
         turns, branches = _line(runs)
         return GameMoves(header, turns, reveals, scores, branches)
@@ -752,7 +762,7 @@ class _Moves:
 _move_pieces = _MovePieces()
 
 
-def _line(runs: list[build.Run]) -> MovesLine:
+def _line(runs: list[Run]) -> MovesLine:
     """A line's turns, and its variations by the index of the turn they replace."""
     turns: list[KnownTurn] = []
     branches = []

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Callable
 
 from ..errors import NotationError, capped, detached
 from . import build
-from .build import MAX_VARIATION_DEPTH
+from .parts import MAX_VARIATION_DEPTH, Run, TooLong
 from .grammar import GrammarMismatch, GrammarParser
 from .header import read_header
 from .record import Comment, GameRecord, Header, Result, Reveal, Variation
@@ -102,18 +102,18 @@ class _Builder:
         self.depth -= 1
         return token
 
-    def TURNS(self, token: Token) -> build.Run:  # noqa: N802
+    def TURNS(self, token: Token) -> Run:  # noqa: N802
         """Decode one or more turns (the hot loop of parsing is build.turns_of)."""
         text = str(token)
         try:
             return build.run_of_turns(text, token.line + self.offset, 1 - token.column, self.pieces)
-        except build.TooLong as fault:
+        except TooLong as fault:
             raise _Fault(fault.message, fault.line, fault.column) from None
 
     # -- rules ------------------------------------------------------------------------------------
 
-    def run(self, children: list) -> build.Run:
-        run: build.Run = children[0]
+    def run(self, children: list) -> Run:
+        run: Run = children[0]
         if len(children) > 1:
             run.annotations = [build.comment_of(str(c)) if isinstance(c, str) else c for c in children[1:]]
         return run
@@ -137,7 +137,7 @@ class _Builder:
         at = build.pos(token.line + self.offset, token.column)
         try:
             return build.result(str(token), at, [build.comment_of(str(c)) for c in children[1:]])
-        except build.TooLong as fault:
+        except TooLong as fault:
             raise _Fault("a score of this result has too many digits to be read", fault.line, fault.column) from None
 
     def game(self, children: list) -> GameRecord | None:
@@ -145,12 +145,12 @@ class _Builder:
             return None
         header: Header = children[0]
         comments: list[Comment] = []
-        runs: list[build.Run] = []
+        runs: list[Run] = []
         reveals: list[Reveal] = []
         result: Result | None = None
         for child in children[1:]:
             kind = type(child)
-            if kind is build.Run:
+            if kind is Run:
                 runs.append(child)
             elif kind is list:
                 reveals.extend(child)

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Callable
 from ..errors import MAX_ERRORS_PER_GAME, NotationError, capped, detached
 from ..lexicon import (BRACE_COMMENT, CARD_END, CARD_SHAPE, GLYPH, HEADER_BLOCK, NAME_CHAR, NAME_SHAPE, RESULT_WORD,
                        REVEAL_WORD, SPECIES)
-from .build import MAX_VARIATION_DEPTH
+from .parts import MAX_VARIATION_DEPTH
 from .record import RESERVED_NAMES
 
 if TYPE_CHECKING:
