@@ -112,16 +112,41 @@ HEADER = rf"(?<![^\n]){HEADER_BLOCK}"
 class CompiledOnFirstUse:
     """A regular expression compiled when it is first used (``.match``, ``.finditer``, ...): the
     larger expressions cost a start a millisecond or more each to compile, and most runs need
-    only some of them. After the first use, its methods are plain attributes."""
+    only some of them. The first call of a method compiles the expression and sets the compiled
+    one's methods on the object, so every later use is a plain attribute (no __getattr__ hook,
+    which would slow every look-up); ``compiled`` is the expression itself."""
 
     def __init__(self, pattern: str, flags: int = 0) -> None:
         self.pattern = pattern
         self.flags = flags
 
-    def __getattr__(self, name: str) -> Any:  # called only for what is not set yet
-        if name in ("pattern", "flags"):  # not yet set (a copy being made): no expression to compile
-            raise AttributeError(name)
+    @property
+    def compiled(self) -> re.Pattern[str]:
         compiled = re.compile(self.pattern, self.flags)
-        for method in ("match", "fullmatch", "search", "finditer", "findall", "sub", "split"):
+        for method in _PATTERN_METHODS:
             setattr(self, method, getattr(compiled, method))
-        return getattr(compiled, name)
+        return compiled
+
+    def match(self, *args: Any) -> re.Match[str] | None:
+        return self.compiled.match(*args)
+
+    def fullmatch(self, *args: Any) -> re.Match[str] | None:
+        return self.compiled.fullmatch(*args)
+
+    def search(self, *args: Any) -> re.Match[str] | None:
+        return self.compiled.search(*args)
+
+    def finditer(self, *args: Any) -> Any:
+        return self.compiled.finditer(*args)
+
+    def findall(self, *args: Any) -> list[Any]:
+        return self.compiled.findall(*args)
+
+    def sub(self, *args: Any) -> str:
+        return self.compiled.sub(*args)
+
+    def split(self, *args: Any) -> list[Any]:
+        return self.compiled.split(*args)
+
+
+_PATTERN_METHODS = ("match", "fullmatch", "search", "finditer", "findall", "sub", "split")

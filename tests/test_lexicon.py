@@ -135,6 +135,8 @@ def test_an_expression_compiled_on_first_use_matches_as_the_compiled_one():
 
     lazy = CompiledOnFirstUse(rf"({CARD})@", re.I)
     assert "match" not in vars(lazy)  # nothing compiled yet
-    assert lazy.match("ma3@").group(1) == "ma3" and lazy.groups == 1 and lazy.flags == re.I
+    assert lazy.match("ma3@").group(1) == "ma3" and lazy.compiled.groups == 1 and lazy.flags == re.I
     assert [m.group(1) for m in lazy.finditer("Ma3@ Oa5@")] == ["Ma3", "Oa5"] and "match" in vars(lazy)
+    assert vars(lazy)["finditer"].__self__ is vars(lazy)["match"].__self__  # the compiled one's methods
+    assert not hasattr(CompiledOnFirstUse, "__getattr__")  # a hook would slow every use
     assert copy.copy(CompiledOnFirstUse("a")).match("a")
