@@ -16,6 +16,7 @@ not the top one) is played as they say: its node carries its rule errors as ``fa
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING, Iterator, Sequence
 
 from .engine.scoring import ScoreSheet
@@ -28,10 +29,14 @@ if TYPE_CHECKING:
     from .knowledge import Knowledge, View
 
 
+#: A node's ``_next`` before the following node is made.
+_LATER = object()
+
+
 class Node:
     """One position of the tree: the turn that led to it, the table after it, its annotations."""
 
-    __slots__ = ("tree", "line", "index", "parent", "variations", "_next")
+    __slots__ = ("tree", "line", "index", "parent", "variations", "_next", "__weakref__")
 
     def __init__(self, tree: "GameTree", line: Line, index: int, parent: "Node | None") -> None:
         self.tree = tree
@@ -39,7 +44,8 @@ class Node:
         self.index = index  # turns of that line played to reach this node
         self.parent = parent  # the node before this turn; None at the root
         self.variations: list[Node] = []  # first nodes of the lines that replace this node's turn
-        self._next: Node | None = None
+        # The following node, made when first asked for (see GameTree._build); None at the line's end.
+        self._next: Node | None | object = _LATER if index < line.legal else None
 
     @property
     def turn(self) -> Turn | None:
@@ -98,7 +104,10 @@ class Node:
 
     def next(self) -> "Node | None":
         """The following node of this node's line (None at its last turn played)."""
-        return self._next
+        following = self._next
+        if following is _LATER:
+            following = self._next = Node(self.tree, self.line, self.index + 1, self)
+        return following  # type: ignore[return-value]
 
     def __repr__(self) -> str:
         turn = self.turn
@@ -114,36 +123,44 @@ class GameTree:
             raise ArboError("a game tree needs a replay that kept its states (replay_game(..., keep_states=True))")
         self.replay = replay
         self._firsts: dict[LinePath, Node] = {}
-        self.root = self._build(replay.lines[MAIN], None)
+        # The tree holds its root weakly, so that a tree nobody walks is no reference cycle (a
+        # node holds its tree): dropped, it is freed at once, not by the cyclic collector. Any
+        # node held holds the root (its parents), and the variations' first nodes hold theirs.
+        self._root = weakref.ref(self._build(replay.lines[MAIN], None))
+
+    @property
+    def root(self) -> Node:
+        """The node of the setup: no turn, the position dealt."""
+        root = self._root()
+        if root is None:  # no node of the tree is held: the main line is made again as it is walked
+            root = Node(self, self.replay.lines[MAIN], 0, None)
+            self._root = weakref.ref(root)
+        return root
 
     def _build(self, line: Line, before: Node | None) -> Node:
         """The nodes of a line, ``before`` being the node its first turn follows; its first node.
 
-        A variation that replaces the turn where the line stops has no turn node to hang on: it is
-        reached through ``line_nodes`` and ``lines`` only."""
+        The nodes that its variations hang on are made now; those after them when first walked to
+        (``Node.next``), so a replay pays for no node that nobody visits, as it makes no position
+        that nobody asks for. A variation that replaces the turn where the line stops has no turn
+        node to hang on: it is reached through ``line_nodes`` and ``lines`` only."""
         start = 1 if line.path else 0
-        nodes: list[Node] = []
-        parent = before
-        for index in range(start, line.legal + 1):
-            node = Node(self, line, index, parent)
-            if nodes:
-                nodes[-1]._next = node
-            nodes.append(node)
-            parent = node
-
-        def node_at(index: int) -> Node:
-            return nodes[index - start] if index >= start else before  # type: ignore[return-value]
-
+        first = node = Node(self, line, start, before)
         for index in range(min(line.legal + 1, len(line.turns))):
             for number in range(len(line.turns[index].variations)):
                 child = self.replay.lines[line.path + ((index, number),)]
                 if child.legal < 1:
                     continue
-                first = self._build(child, node_at(index))
-                self._firsts[child.path] = first
-                if index < line.legal:
-                    node_at(index + 1).variations.append(first)
-        return nodes[0]
+                if index >= start:
+                    while node.index < index:
+                        node = node.next()  # type: ignore[assignment]
+                    parent, hanging = node, node.next()
+                else:  # the variation's first turn: it follows ``before``, and its node is ``first``
+                    parent, hanging = before, first
+                branch = self._firsts[child.path] = self._build(child, parent)  # type: ignore[arg-type]
+                if hanging is not None:  # None: the turn this variation replaces is where the line stops
+                    hanging.variations.append(branch)
+        return first
 
     # -- facts ------------------------------------------------------------------------------
 
@@ -195,8 +212,8 @@ class GameTree:
     def end(self) -> Node:
         """The last node of the main line (the hands revealed there once the game is over)."""
         node = self.root
-        while node._next is not None:
-            node = node._next
+        while (following := node.next()) is not None:
+            node = following
         return node
 
     def line_nodes(self, path: LinePath) -> list[Node]:

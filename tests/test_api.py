@@ -234,3 +234,73 @@ def test_reading_leaves_the_host_garbage_collector_alone(monkeypatch):
     text = (Path(__file__).resolve().parent.parent / "samples" / "annotated.arb").read_text(encoding="utf-8")
     games = arbo.read_games(text)
     assert len(games) == 1 and arbo.replay(games[0]).root is not None
+
+
+def _with_variations(record):
+    """A legal game given variations that are its own turns played again: two on its first turn,
+    two on its fourth, and inside the first of those a variation on its own first turn."""
+    from dataclasses import replace
+
+    from arbo_notation.notation.record import Variation
+
+    turns = list(record.turns)
+
+    def again(start, count, variations=()):
+        played = [replace(t, number=None) for t in turns[start:start + count]]
+        played[0] = replace(played[0], variations=variations)
+        return Variation(tuple(played))
+
+    inner = again(3, 1)
+    turns[0] = replace(turns[0], variations=(again(0, 2), again(0, 1)))
+    turns[3] = replace(turns[3], variations=(again(3, 3, (inner,)), again(3, 2)))
+    return replace(record, turns=tuple(turns))
+
+
+def test_nodes_are_made_when_walked_to_and_the_same_each_time():
+    record = _with_variations(next(iter(simulate_games(2, 1, 5, bots=("greedy", "greedy")))))
+    tree = arbo.replay(record)
+    assert tree.valid
+    main = tree.line_nodes(())
+    assert [n.number for n in main] == list(range(len(record.turns) + 1))
+    assert all(n.next() is n.next() for n in main)
+    assert [n.parent for n in main[1:]] == main[:-1]
+
+    def node_at(path, index):  # the node after ``index`` turns of a line (its parent line's for 0)
+        if not path:
+            return main[index]
+        first = tree.line_nodes(path)[0]
+        return first.parent if index == 0 else tree.line_nodes(path)[index - 1]
+
+    hung = 0
+    for path, line in tree.lines.items():
+        if not path:
+            continue
+        (*outer, (index, number)) = path
+        outer = tuple(outer)
+        nodes = tree.line_nodes(path)
+        assert nodes[0].parent is node_at(outer, index)
+        assert [n.number for n in nodes] == [line.start + i for i in range(1, line.legal + 1)]
+        assert [n.parent for n in nodes[1:]] == nodes[:-1]
+        assert node_at(outer, index + 1).variations[number] is nodes[0]
+        hung += 1
+    assert hung == 5
+    assert [(n.number, n.path) for n in tree.walk()][:6] == [
+        (0, ()), (1, ()), (1, ((0, 0),)), (2, ((0, 0),)), (1, ((0, 1),)), (2, ())]
+
+
+def test_a_tree_nobody_walks_is_freed_when_dropped_and_a_held_node_keeps_its_tree():
+    import gc
+
+    record = next(iter(simulate_games(2, 1, 5, bots=("greedy", "greedy"))))
+    gc.collect()
+    gc.disable()
+    try:
+        tree = arbo.replay(record)
+        assert tree.root is tree.root and tree.sheet is not None
+        del tree
+        assert gc.collect() == 0  # no reference cycle was left for the collector
+        end = arbo.replay(record).end()  # the node holds its tree, and the tree its line of nodes
+        assert end.tree.end() is end and end.tree.root.next().parent is end.tree.root
+        assert [n.number for n in end.tree.mainline()][-1] == end.number == len(record.turns)
+    finally:
+        gc.enable()
