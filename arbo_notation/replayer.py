@@ -310,7 +310,7 @@ def replay_turn(game: Game, turn: Turn, following: Turn | None = None, *, repair
         if turn.player in game.players:
             doubts = dict.fromkeys(game.hand(turn.player).known, error)
     drawn: dict[Card, TurnError] = {}  # card -> the repaired draw that named it or drew it
-    for draw in turn.draws:
+    for index, draw in enumerate(turn.draws):
         try:  # the three kinds of draw told apart here, not in a helper: this is the replay's hot loop
             kind = draw.kind
             if kind is _DECK:
@@ -322,11 +322,11 @@ def replay_turn(game: Game, turn: Turn, following: Turn | None = None, *, repair
         except RuleError as rule:
             top = _draws_the_top_instead(game, draw) if repair else None
             if top is None:
-                found.stop = TurnError(Code.DRAW, _draw_message(game, draw, rule), draw.pos or turn.pos)
+                found.stop = TurnError(Code.DRAW, _draw_message(game, draw, rule), _draw_at(turn, index))
                 return found
             cause = drawn.get(draw.card)  # type: ignore[arg-type]
             if cause is None:  # else the draws are only written in the wrong order
-                cause = TurnError(Code.DRAW, _draw_message(game, draw, rule), draw.pos or turn.pos)
+                cause = TurnError(Code.DRAW, _draw_message(game, draw, rule), _draw_at(turn, index))
                 found.repaired.append(cause)
             drawn[draw.card] = drawn[top] = cause  # type: ignore[index]
     if drawn:
@@ -378,6 +378,12 @@ def _draws_the_top_instead(game: Game, draw: Draw) -> Card | None:
     if draw.kind is DrawKind.DECK and game.deck_known and game.deck_size:
         return game.draw_from_deck()
     return None
+
+
+def _draw_at(turn: Turn, index: int) -> Pos | None:
+    """Where a turn's draw ``index`` is written, or the turn (a record made by hand may hold
+    another number of draws than two, which the rules refuse)."""
+    return (turn.draw_pos(index) if index < 2 else None) or turn.pos
 
 
 def _draw_message(game: Game, draw: Draw, error: RuleError) -> str:

@@ -299,7 +299,7 @@ def test_the_turns_read_are_the_records_their_constructors_make(text: str):
         assert deep(turn) == deep(again)  # every field, the positions too
         assert turn == again and hash(turn) == hash(again) and repr(turn) == repr(again)
         assert pickle.loads(pickle.dumps(turn)) == turn
-        for made in (turn, *turn.draws, turn.pos, turn.plant_pos, turn.discard_pos, *(d.pos for d in turn.draws)):
+        for made in (turn, *turn.draws, turn.pos, turn.plant_pos, turn.discard_pos, turn.draw_pos(0), turn.draw_pos(1)):
             assert type(made) in (Turn, Draw, Pos)  # the record class itself, no draft left
             with pytest.raises(dataclasses.FrozenInstanceError):
                 setattr(made, dataclasses.fields(made)[0].name, None)
@@ -310,7 +310,11 @@ def test_a_turn_read_is_the_turn_constructed():
     (turn,) = read_games(text)[0].turns
     assert deep(turn) == deep(Turn(
         "Ana",
-        (Draw(DrawKind.DECK, None, Card("Ma", 3), Pos(5, 8)), Draw(DrawKind.DISCARD, "Ben", Card("Oa", 5), Pos(5, 14))),
+        (Draw(DrawKind.DECK, None, Card("Ma", 3)), Draw(DrawKind.DISCARD, "Ben", Card("Oa", 5))),
         Planting(Card("Ma", 3), Coord(-1, 0)), Card("Oa", 5), 1, ("!?",), (), (Comment("c"),), (),
-        Pos(5, 1), Pos(5, 22), Pos(5, 31),
+        Pos(5, 1), (8, 14, 22, 31),
     ))
+    assert (turn.draw_pos(0), turn.draw_pos(1), turn.plant_pos, turn.discard_pos) == (
+        Pos(5, 8), Pos(5, 14), Pos(5, 22), Pos(5, 31))
+    with pytest.raises(IndexError, match="no draw 2"):
+        turn.draw_pos(2)

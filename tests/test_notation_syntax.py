@@ -68,10 +68,10 @@ def test_club_night_turns_exact():
     assert t1.plant == Planting(card("Ma3"), Coord(0, 0)) and t1.discard == card("Oa5")
     assert t1.glyphs == () and t1.comments_before == () and t1.comments_after == () and t1.variations == ()
     assert (t1.pos, t1.plant_pos, t1.discard_pos) == (Pos(8, 1), Pos(8, 22), Pos(8, 32))
-    assert [d.pos for d in t1.draws] == [Pos(8, 9), Pos(8, 11)]
+    assert [t1.draw_pos(i) for i in (0, 1)] == [Pos(8, 9), Pos(8, 11)]
 
     assert t2.draws == (Draw(DrawKind.DECK, None, card("Ja2")), Draw(DrawKind.DISCARD, "Ana"))
-    assert [d.pos for d in t2.draws] == [Pos(9, 9), Pos(9, 15)]
+    assert [t2.draw_pos(i) for i in (0, 1)] == [Pos(9, 9), Pos(9, 15)]
     assert t2.glyphs == ("!",)
     assert t2.comments_after == (C("Ben takes the oak at once"),)
     (variation,) = t2.variations

@@ -118,8 +118,7 @@ def slipped_records(draw) -> GameRecord:
         record = partial_record(record, record.header.players[-1] if view == "seat" else None)
     rng = random.Random(draw(st.integers(0, 10**9)))
     turns = list(record.turns)
-    for _ in range(draw(st.integers(0, 3))):
-        at = rng.randrange(len(turns))
+    for at in rng.sample(range(len(turns)), min(len(turns), draw(st.integers(0, 3)))):  # one slip a turn
         turns[at] = _slip(turns[at], record, rng)
     if draw(st.booleans()):  # cut the game short, or play on past its end
         turns = turns[: rng.randrange(len(turns) + 1)] if rng.random() < 0.5 else turns + turns[-2:]

@@ -111,23 +111,22 @@ def _finisher(cls: type, names: tuple[str, ...]) -> Callable[[Any], None] | None
     return finish if extra or post_init else None
 
 
-_PosDraft, _DrawDraft, _TurnDraft = _draft_of(Pos), _draft_of(Draw), _draft_of(Turn)
+_PosDraft, _TurnDraft = _draft_of(Pos), _draft_of(Turn)
 _POS_FINISH = _finisher(Pos, ("line", "column"))
-_DRAW_FINISH = _finisher(Draw, ("kind", "owner", "card", "pos"))
 _TURN_FINISH = _finisher(
     Turn,
     ("player", "draws", "plant", "discard", "number", "glyphs", "comments_before", "comments_after",
-     "variations", "pos", "plant_pos", "discard_pos"),
+     "variations", "pos", "columns"),
 )
-#: Whether the objects the hot loop makes are whole: the three classes need nothing more.
-_WHOLE = _POS_FINISH is None and _DRAW_FINISH is None and _TURN_FINISH is None
+#: Whether the objects the hot loop makes are whole: the two classes need nothing more.
+_WHOLE = _POS_FINISH is None and _TURN_FINISH is None
 
 pos = _fast_constructor(Pos, ("line", "column"))
 _reveal = _fast_constructor(Reveal, ("player", "cards", "pos", "comments"))
 _turn = _fast_constructor(
     Turn,
     ("player", "draws", "plant", "discard", "number", "glyphs", "comments_before", "comments_after",
-     "variations", "pos", "plant_pos", "discard_pos"),
+     "variations", "pos", "columns"),
 )
 
 
@@ -155,21 +154,28 @@ def comment_of(token: str) -> Comment:
 
 
 class _Draws(dict):
-    """Draw text ('d', 'd:Ma3', 'Ana', 'Ana:Ja2', '-') -> (kind, owner, card)."""
+    """The two draws' texts of a turn ('d', 'd:Ma3', 'Ana', 'Ana:Ja2', '-') -> its draws."""
 
     def __init__(self, cards: Cards) -> None:
         super().__init__()
         self.cards = cards
+        self.one: dict[str, Draw] = {}
 
-    def __missing__(self, text: str) -> tuple[DrawKind, str | None, Card | None]:
-        if text == "-":
-            spec: tuple[DrawKind, str | None, Card | None] = (DrawKind.SKIP, None, None)
-        else:
-            owner, _, card_text = text.partition(":")
-            card = self.cards[card_text] if card_text else None
-            spec = (DrawKind.DECK, None, card) if owner == "d" else (DrawKind.DISCARD, owner, card)
-        self[text] = spec
-        return spec
+    def __missing__(self, texts: tuple[str, str]) -> tuple[Draw, Draw]:
+        draws = self[texts] = (self.draw(texts[0]), self.draw(texts[1]))
+        return draws
+
+    def draw(self, text: str) -> Draw:
+        found = self.one.get(text)
+        if found is None:
+            if text == "-":
+                found = Draw(DrawKind.SKIP)
+            else:
+                owner, _, card_text = text.partition(":")
+                card = self.cards[card_text] if card_text else None
+                found = Draw(DrawKind.DECK, None, card) if owner == "d" else Draw(DrawKind.DISCARD, owner, card)
+            self.one[text] = found
+        return found
 
 
 class _Plantings(dict):
@@ -187,7 +193,7 @@ class _Plantings(dict):
 
 
 class Pieces:
-    """The decoded pieces of one reading (cards, draws, plantings), each decoded once."""
+    """The decoded pieces of one reading (cards, a turn's two draws, plantings), each decoded once."""
 
     __slots__ = ("cards", "draws", "plantings")
 
@@ -200,12 +206,8 @@ class Pieces:
 def _finish_turns(turns: list[Turn]) -> None:
     """Complete objects made slot by slot, when record.py has given their classes more to do."""
     for turn in turns:
-        for at in (turn.pos, turn.plant_pos, turn.discard_pos) + tuple(d.pos for d in turn.draws):
-            if _POS_FINISH is not None:
-                _POS_FINISH(at)
-        for draw in turn.draws:
-            if _DRAW_FINISH is not None:
-                _DRAW_FINISH(draw)
+        if _POS_FINISH is not None:
+            _POS_FINISH(turn.pos)
         if _TURN_FINISH is not None:
             _TURN_FINISH(turn)
 
@@ -222,14 +224,15 @@ def turns_of(matches: Iterable[re.Match[str]], text: str, at: int, line: int, li
     inside the line).
 
     This is the hot loop of reading: the records are made as drafts (see _draft_of); a turn
-    costs eight objects (the turn, two draws, five positions).
+    costs two objects (the turn and its position) and the tuple of its parts' columns: its
+    draws, planting and discard are values decoded once a reading.
     """
     previous = at
     cards = pieces.cards
     draws = pieces.draws
     plantings = pieces.plantings
-    P, D, T = Pos, Draw, Turn
-    PosDraft, DrawDraft, TurnDraft = _PosDraft, _DrawDraft, _TurnDraft
+    P, T = Pos, Turn
+    PosDraft, TurnDraft = _PosDraft, _TurnDraft
     turns: list[Turn] = []
     append = turns.append
     count = text.count
@@ -245,23 +248,9 @@ def turns_of(matches: Iterable[re.Match[str]], text: str, at: int, line: int, li
                     line_start = text.rindex("\n", previous, start) + 1
             previous = m.end()
             base = 1 - line_start
-            first = DrawDraft()
-            first.kind, first.owner, first.card = draws[d1]
-            at = first.pos = PosDraft()
-            at.line = line
-            at.column = base + m.start(4)
-            at.__class__ = P
-            first.__class__ = D
-            second = DrawDraft()
-            second.kind, second.owner, second.card = draws[d2]
-            at = second.pos = PosDraft()
-            at.line = line
-            at.column = base + m.start(5)
-            at.__class__ = P
-            second.__class__ = D
             turn = TurnDraft()
             turn.player = player
-            turn.draws = (first, second)
+            turn.draws = draws[d1, d2]
             turn.plant = plantings[plant]
             turn.discard = cards[discard]
             turn.number = int(number) if number else None
@@ -280,14 +269,7 @@ def turns_of(matches: Iterable[re.Match[str]], text: str, at: int, line: int, li
             at.line = line
             at.column = base + start
             at.__class__ = P
-            at = turn.plant_pos = PosDraft()
-            at.line = line
-            at.column = base + m.start(6)
-            at.__class__ = P
-            at = turn.discard_pos = PosDraft()
-            at.line = line
-            at.column = base + m.start(7) - 1
-            at.__class__ = P
+            turn.columns = (base + m.start(4), base + m.start(5), base + m.start(6), base + m.start(7) - 1)
             turn.__class__ = T
             append(turn)
             if braces and "\n" in braces:  # a comment over several lines: the next turn is lower
@@ -326,7 +308,7 @@ def _rebuilt(turn: Turn, comments_before: tuple[Comment, ...] | None = None,
         turn.comments_before if comments_before is None else comments_before,
         turn.comments_after if comments_after is None else comments_after,
         turn.variations if variations is None else variations,
-        turn.pos, turn.plant_pos, turn.discard_pos,
+        turn.pos, turn.columns,
     )
 
 

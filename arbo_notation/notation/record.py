@@ -29,13 +29,14 @@ class DrawKind(Enum):
 class Draw:
     """One draw: from the deck (``d``, ``d:Ma3``), a discard pile (``Ana``, ``Ana:Ja2``), or skipped (``-``).
 
-    ``card`` is None when the record does not say which card was drawn.
+    ``card`` is None when the record does not say which card was drawn. A draw is a value, as a
+    card is (one object may stand for every draw written alike): where it is written is its
+    turn's to say (``Turn.draw_pos``).
     """
 
     kind: DrawKind
     owner: str | None = None  # whose discard pile, for DrawKind.DISCARD
     card: Card | None = None
-    pos: Pos | None = field(default=None, compare=False)
 
     def __str__(self) -> str:
         if self.kind is DrawKind.SKIP:
@@ -66,7 +67,10 @@ class Comment:
 class Turn:
     """One player's turn: two draws, one planting, one discard, plus its annotations.
 
-    ``variations`` are alternative lines that replace this turn and continue from there.
+    ``variations`` are alternative lines that replace this turn and continue from there. ``pos``
+    is where the turn is written (its number, or its player when it has none); a turn stands on
+    one line, and ``columns`` says where on it its parts are: its first and second draw, its
+    planting and the '/' of its discard (``draw_pos``, ``plant_pos``, ``discard_pos``).
     """
 
     player: str
@@ -79,8 +83,28 @@ class Turn:
     comments_after: tuple[Comment, ...] = ()
     variations: tuple["Variation", ...] = ()
     pos: Pos | None = field(default=None, compare=False)
-    plant_pos: Pos | None = field(default=None, compare=False)
-    discard_pos: Pos | None = field(default=None, compare=False)
+    columns: tuple[int, int, int, int] | None = field(default=None, compare=False, repr=False)
+
+    def draw_pos(self, index: int) -> Pos | None:
+        """Where draw ``index`` (0: the first, 1: the second) is written, when the record was read
+        from a text."""
+        if index not in (0, 1):
+            raise IndexError(f"a turn has draws 0 and 1; there is no draw {index!r}")
+        return self._part_pos(index)
+
+    @property
+    def plant_pos(self) -> Pos | None:
+        """Where the planting is written, when the record was read from a text."""
+        return self._part_pos(2)
+
+    @property
+    def discard_pos(self) -> Pos | None:
+        """Where the '/' of the discard is written, when the record was read from a text."""
+        return self._part_pos(3)
+
+    def _part_pos(self, part: int) -> Pos | None:
+        pos, columns = self.pos, self.columns
+        return Pos(pos.line, columns[part]) if pos is not None and columns is not None else None
 
     def notation(self) -> str:
         """The turn's moves alone, e.g. ``Ana d d Ma3@0,0 /Oa5`` (no number, glyphs or comments)."""
