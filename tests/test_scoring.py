@@ -447,8 +447,8 @@ def brute_force_best(trees: dict[tuple[int, int], tuple[str, int]]) -> dict[str,
 
 
 @st.composite
-def small_arboretums(draw):
-    size = draw(st.integers(1, 9))
+def small_arboretums(draw, most: int = 9):
+    size = draw(st.integers(1, most))
     cells = [(0, 0)]
     while len(cells) < size:
         frontier = sorted({n for c in cells for n in _neighbours(*c)} - set(cells))
@@ -484,6 +484,30 @@ def test_best_points_agrees_with_best_paths_and_brute_force(trees, species):
     assert best_points(arboretum) == expected
     assert best_points(arboretum, species) == {code: p for code, p in expected.items() if code in species}
     assert best_points(arboretum, species) == {code: p.points for code, p in best_paths(arboretum, species).items()}
+
+
+@settings(max_examples=100, deadline=None)
+@given(small_arboretums(most=16))
+def test_best_points_agrees_with_best_paths_on_larger_arboretums(trees):
+    """Up to 16 trees of two or three species: long paths of one species, and paths that cross
+    one another's trees (best_paths searches every path; best_points meets each tree once)."""
+    from arbo_notation.engine.scoring import best_points
+
+    arboretum = {Coord(x, y): Card(code, value) for (x, y), (code, value) in trees.items()}
+    assert best_points(arboretum) == {code: p.points for code, p in best_paths(arboretum).items()}
+
+
+def test_best_points_of_a_hand_worked_arboretum():
+    """Ma1 Ma2 Ma3 Ma4 in a row, Oa5 then Ma8 above Ma4: the four maples alone are 4 + 4 + 1 (from
+    the 1) = 9; the six cards to Ma8 are 6 + 1 + 2 (to an 8) = 9 as well. With Ma5 in place of
+    the oak, Ma1 to Ma8 are six maples: 6 + 6 + 1 + 2 = 15."""
+    from arbo_notation.engine.scoring import best_points
+
+    row = {Coord(0, 0): Card("Ma", 1), Coord(1, 0): Card("Ma", 2), Coord(2, 0): Card("Ma", 3),
+           Coord(3, 0): Card("Ma", 4), Coord(3, 1): Card("Oa", 5), Coord(3, 2): Card("Ma", 8)}
+    assert best_points(row) == {"Ma": 9}
+    assert best_points({**row, Coord(3, 1): Card("Ma", 5)}) == {"Ma": 15}
+    assert best_points({**row, Coord(3, 1): Card("Ma", 5)}, ["Oa"]) == {}
 
 
 @settings(max_examples=100, deadline=None)

@@ -89,6 +89,12 @@ class Setup:
 _NO_SETUP = Setup()  # every card hidden (the engine never changes a setup)
 
 
+def _dealt(setup: Setup, players: tuple[str, ...]) -> int:
+    """How many cards the deal takes out of the deck: every player's hand (known or not) and the
+    setup's discards."""
+    return len(players) * HAND_SIZE + sum(map(len, setup.discards.values()))
+
+
 def _placed_rightly(setup: Setup, players: tuple[str, ...], in_play: frozenset[Card]) -> set[Card] | None:
     """Every card the setup places, when it places them as the rules allow (players of the game,
     hands of 7, cards of the game each in one place, a deck of the cards the deal leaves); None
@@ -103,7 +109,7 @@ def _placed_rightly(setup: Setup, players: tuple[str, ...], in_play: frozenset[C
         if player not in players:
             return None
         placed += cards
-    dealt = len(players) * HAND_SIZE + len(placed) - HAND_SIZE * len(setup.hands)
+    dealt = _dealt(setup, players)
     if setup.deck is not None:
         if len(in_play) - dealt != len(setup.deck):
             return None
@@ -217,13 +223,12 @@ class Game:
             self._hidden[player] = 0
         for player, cards in setup.discards.items():
             self._discards[player] = list(cards)
-        dealt = len(players) * HAND_SIZE + sum(map(len, setup.discards.values()))
         if setup.deck is not None:
             self._deck: list[Card] | None = list(reversed(setup.deck))  # top card last
             self._deck_count = len(setup.deck)
         else:
             self._deck = None
-            self._deck_count = len(in_play) - dealt
+            self._deck_count = len(in_play) - _dealt(setup, players)
         self._current = 0
         self._draws_taken = 0
         self._turn = 1
@@ -252,7 +257,7 @@ class Game:
         for player, cards in setup.discards.items():
             config.seat(player)
             locate_all(cards, f"on {player}'s discard pile")
-        dealt = len(config.players) * HAND_SIZE + sum(len(c) for c in setup.discards.values())
+        dealt = _dealt(setup, config.players)
         if setup.deck is not None:
             locate_all(setup.deck, "in the deck")
             if len(in_play) - dealt != len(setup.deck):
