@@ -16,6 +16,7 @@ Layouts: one file, or one game per file.
 
     pip install -e '.[bench]'
     python bench/bench_kinds.py [--games 1000] [--rounds 3] [--kind spectator] [--layout per-file]
+                                [--against ../before]   # another checkout, timed in the same rounds
 
 Both tools run as installed ones do, from compiled bytecode: each command runs once untimed first,
 with bytecode caching on whatever PYTHONDONTWRITEBYTECODE says (python-chess's is compiled at its
@@ -158,13 +159,15 @@ def _children_cpu() -> float:
 _ENV = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
 
 
-def run(command: list[str], folder: Path, cpu: list[float] | None = None) -> float:
+def run(command: list[str], folder: Path, cpu: list[float] | None = None, tree: str | None = None) -> float:
     """The wall time of a whole command; its CPU time (user and system, workers included) is
-    appended to ``cpu``, which other busy processes do not inflate as they do the wall time."""
+    appended to ``cpu``, which other busy processes do not inflate as they do the wall time.
+    ``tree``: the source tree whose arbo runs (first on the path), else the environment's."""
     start, start_cpu = time.perf_counter(), _children_cpu()
     # From the temporary folder: `python -m` puts the working folder first on the path, and the
     # arbo measured must be the one the environment (PYTHONPATH) names.
-    done = subprocess.run(command, capture_output=True, text=True, cwd=folder, env=_ENV)
+    env = _ENV if tree is None else dict(_ENV, PYTHONPATH=tree)
+    done = subprocess.run(command, capture_output=True, text=True, cwd=folder, env=env)
     elapsed = time.perf_counter() - start
     if cpu is not None:
         cpu.append(_children_cpu() - start_cpu)
@@ -173,7 +176,10 @@ def run(command: list[str], folder: Path, cpu: list[float] | None = None) -> flo
     return elapsed
 
 
-def measure(kind: str, layout: str, count: int, rounds: int) -> dict[str, float]:
+def measure(kind: str, layout: str, count: int, rounds: int, others: tuple[str, ...] | list[str] = ()) -> dict[str, float]:
+    """One row: the medians over ``rounds`` rounds, in each of which every command runs once, in
+    turn (so a busy spell of the machine slows them alike). ``others``: source trees whose
+    `check` and `check -j 1` run in each round too (before and after a change, in one run)."""
     records = games_of_kind(kind, count, seed=2026)
     texts = [format_games([g]) for g in records]
     if kind == "hand-typed":
@@ -187,14 +193,21 @@ def measure(kind: str, layout: str, count: int, rounds: int) -> dict[str, float]
         pgn = write_layout(folder / "pgn", pgn_games(turns, count, seed=2026), ".pgn", layout)
         base = [sys.executable, "-m", "arbo_notation", "check", "-q"]
         times: dict[str, list[float]] = {"default": [], "j1": [], "chess": [], "cpu j1": [], "cpu chess": []}
-        run(base + arb, folder)  # untimed: the bytecode compiled and cached, the files in the page cache
+        for tree in others:
+            times.update({f"default {tree}": [], f"cpu {tree}": []})
+        # untimed: the bytecode compiled and cached, the files in the page cache
+        for tree in [None, *others]:
+            run(base + arb, folder, tree=tree)
         run([sys.executable, "-c", _CHESS] + pgn, folder)
         for _ in range(rounds):
             times["default"].append(run(base + arb, folder))
             times["j1"].append(run(base + ["-j", "1"] + arb, folder, times["cpu j1"]))
+            for tree in others:
+                times[f"default {tree}"].append(run(base + arb, folder, tree=tree))
+                run(base + ["-j", "1"] + arb, folder, times[f"cpu {tree}"], tree=tree)
             times["chess"].append(run([sys.executable, "-c", _CHESS] + pgn, folder, times["cpu chess"]))
     median = {key: statistics.median(value) for key, value in times.items()}
-    return {
+    row = {
         "turns": turns,
         "default": median["default"],
         "j1": median["j1"],
@@ -203,6 +216,10 @@ def measure(kind: str, layout: str, count: int, rounds: int) -> dict[str, float]
         "ratio_j1": median["chess"] / median["j1"],
         "ratio_cpu": median["cpu chess"] / median["cpu j1"],
     }
+    for tree in others:
+        row[f"ratio {tree}"] = median["chess"] / median[f"default {tree}"]
+        row[f"ratio_cpu {tree}"] = median["cpu chess"] / median[f"cpu {tree}"]
+    return row
 
 
 def main() -> None:
@@ -211,21 +228,28 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--kind", choices=KINDS, action="append", help="one kind (default: every kind)")
     parser.add_argument("--layout", choices=LAYOUTS, action="append", help="one layout (default: both)")
+    parser.add_argument("--against", action="append", default=[], metavar="TREE",
+                        help="another source tree (a checkout) whose check is timed in the same rounds")
     args = parser.parse_args()
     try:
         import chess  # noqa: F401
     except ImportError:
         raise SystemExit("python-chess is needed: pip install -e '.[bench]'")
     print(f"{'kind':<11} {'layout':<9} {'turns':>7} {'arbo':>8} {'-j 1':>8} {'chess':>8} {'ratio':>6} {'-j 1':>6}"
-          f" {'CPU -j 1':>8}")
+          f" {'CPU -j 1':>8}" + "".join(f" {'ratio ' + str(i + 1):>8} {'CPU ' + str(i + 1):>6}"
+                                         for i in range(len(args.against))))
     for kind in args.kind or KINDS:
         for layout in args.layout or LAYOUTS:
-            row = measure(kind, layout, args.games, args.rounds)
+            row = measure(kind, layout, args.games, args.rounds, args.against)
             print(f"{kind:<11} {layout:<9} {row['turns']:>7} {row['default']:>7.2f}s {row['j1']:>7.2f}s "
-                  f"{row['chess']:>7.2f}s {row['ratio']:>6.2f} {row['ratio_j1']:>6.2f} {row['ratio_cpu']:>8.2f}",
-                  flush=True)
+                  f"{row['chess']:>7.2f}s {row['ratio']:>6.2f} {row['ratio_j1']:>6.2f} {row['ratio_cpu']:>8.2f}"
+                  + "".join(f" {row['ratio ' + tree]:>8.2f} {row['ratio_cpu ' + tree]:>6.2f}"
+                            for tree in args.against), flush=True)
     print("ratio: python-chess time / arbo time for the same number of plies and turns; target >= 2")
     print("CPU -j 1: the same ratio in CPU time (user and system) of -j 1, which a busy machine does not inflate")
+    for number, tree in enumerate(args.against, 1):
+        print(f"ratio {number}, CPU {number}: the ratio and the CPU ratio of -j 1 with the arbo of {tree},"
+              " timed in the same rounds")
 
 
 if __name__ == "__main__":
