@@ -6,12 +6,12 @@ would swell the many small calls), the best of a few rounds:
 - cut: the file cut into games (notation/games.py);
 - header: each game's header read and checked (notation/header.py, through scanner.read_header_of);
 - read: the body's moves decoded (notation/scanner.py's moves sink: the line loop, else the token loop);
-- setup: the table the header deals (replayer.game_for);
+- setup: the table the header deals (tablecheck.game_for);
 - play: every turn and variation played (Game.play_known_turns, gamecheck._play_cleanly);
 - end: the hands revealed and the final position taken (Game.reveal, final_hands);
 - score: the totals the result line is checked against (engine/scoring.py's score_totals).
 
-Start-up (the interpreter and the imports, about 0.12 s of CPU for `arbo check`) comes on top:
+Start-up (the interpreter and the imports, about 0.09 s of CPU for `arbo check`) comes on top:
 bench_startup.py measures it.
 
     python bench/bench_phases.py [--games 1000] [--kind plain]
@@ -33,7 +33,7 @@ from arbo_notation.notation import scanner  # noqa: E402
 from arbo_notation.notation.games import GameText, stream_games  # noqa: E402
 from arbo_notation.notation.writer import format_games  # noqa: E402
 from arbo_notation.gamecheck import _play_cleanly  # noqa: E402
-from arbo_notation.replayer import game_for  # noqa: E402
+from arbo_notation.tablecheck import game_for  # noqa: E402
 
 PHASES = ("cut", "header", "read", "setup", "play", "end", "score")
 
