@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from .engine.scoring import ScoreSheet, score_totals
 from .engine.state import Game
-from .errors import Diagnostic, Severity
+from .errors import ArboError, Diagnostic, Severity
 from .notation.games import GameText
 from .notation.headertable import TABLE, HeaderKey
 from .notation.record import DrawKind, GameRecord, Header, Turn
@@ -74,7 +74,7 @@ def header_columns(rows: Iterable[HeaderKey] = TABLE) -> tuple[HeaderColumn, ...
     columns: list[HeaderColumn] = []
     for row in rows:
         if row.kind not in _HEADER_KINDS:
-            raise ValueError(f"the header key {row.name!r} is of the kind {row.kind!r}, which has no column "
+            raise ArboError(f"the header key {row.name!r} is of the kind {row.kind!r}, which has no column "
                              "type: give it one in corpus._HEADER_KINDS")
         kind, value = _HEADER_KINDS[row.kind]
         columns.append(HeaderColumn(_COLUMN_NAMES.get(row.name, row.name), kind, row.name, value))

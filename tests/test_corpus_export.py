@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from arbo_notation.cli import app
 from arbo_notation.corpus import SCHEMA, SCHEMA_VERSION, TABLES, game_rows
 from arbo_notation.engine.cards import Card
+from arbo_notation.errors import ArboError
 from arbo_notation.notation.games import GameText, stream_games
 from arbo_notation.notation.writer import format_games
 from arbo_notation.simulate import simulate_games
@@ -270,5 +271,5 @@ def test_a_new_row_of_the_header_table_gets_its_column():
     header = SimpleNamespace(venue="The Greenhouse", seen=(Card("Ma", 3), Card("Oa", 5)))
     assert [c.value(getattr(header, c.key)) for c in columns[-2:]] == ["The Greenhouse", ["Ma3", "Oa5"]]
     odd = dataclasses.replace(KEYS["site"], name="weather", kind="a cloud")
-    with pytest.raises(ValueError, match="'weather' is of the kind 'a cloud'"):
+    with pytest.raises(ArboError, match="'weather' is of the kind 'a cloud'"):
         header_columns(TABLE + (odd,))

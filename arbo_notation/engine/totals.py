@@ -43,11 +43,13 @@ def score_totals(species: Sequence[str], players: Sequence[PlayerPosition],
         arboretum = player.arboretum
         rising: dict[Coord, list[Coord]] = {}
         best: dict[str, int] = {}
-        for code, trees in _trees_by_species(arboretum).items():
-            if len(trees) < 2 or code not in in_play or (code in sums and sums[code].get(name, 0) != tops[code]):
+        trees, highest = _trees_by_species(arboretum)
+        for code, cells in trees.items():
+            if len(cells) < 2 or code not in in_play or (code in sums and sums[code].get(name, 0) != tops[code]):
                 continue  # fewer than two trees of it (a path starts and ends on one), or no right to score it
-            top = max(value for value, _ in trees)
-            for value, start in trees:
+            top = highest[code]
+            for start in cells:
+                value = arboretum[start].value
                 if value < top:
                     _climb(arboretum, rising, best, start, code, 1 if value == MIN_VALUE else 0, top)
         totals[name] = sum(best.values())
@@ -79,16 +81,21 @@ def _held_sums(players: Sequence[PlayerPosition]) -> tuple[dict[str, dict[str, i
     return sums, {code: max(held.values()) for code, held in sums.items()}
 
 
-def _trees_by_species(arboretum: Mapping[Coord, Card]) -> dict[str, list[tuple[int, Coord]]]:
-    """Each species' trees as (value, cell), in the arboretum's order."""
-    trees: dict[str, list[tuple[int, Coord]]] = {}
+def _trees_by_species(arboretum: Mapping[Coord, Card]) -> tuple[dict[str, list[Coord]], dict[str, int]]:
+    """Each species' trees (their cells, in the arboretum's order) and its highest value."""
+    trees: dict[str, list[Coord]] = {}
+    highest: dict[str, int] = {}
     for cell, card in arboretum.items():
-        of_species = trees.get(card.species)
-        if of_species is None:
-            trees[card.species] = [(card.value, cell)]
+        code = card.species
+        cells = trees.get(code)
+        if cells is None:
+            trees[code] = [cell]
+            highest[code] = card.value
         else:
-            of_species.append((card.value, cell))
-    return trees
+            cells.append(cell)
+            if card.value > highest[code]:
+                highest[code] = card.value
+    return trees, highest
 
 
 def best_points(arboretum: Mapping[Coord, Card], species: Iterable[str] | None = None) -> dict[str, int]:
