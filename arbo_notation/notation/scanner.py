@@ -183,45 +183,59 @@ def _draw(text: str) -> KnownDraw:
 
 
 def _learnt(rows: list[list[str]]) -> list[KnownTurn] | None:
-    """The turns of these turn lines, each token looked up or, when met for the first time,
-    checked whole and decoded (and remembered); None when a line is not a turn line.
-
-    A planting met for the first time is most often a card and a cell met before, each already
-    checked: it is then decoded from the two without its pattern."""
+    """The turns of these turn lines, each token looked up or, in a line holding one met for the
+    first time, checked whole and decoded (and remembered); None when a line is not a turn line."""
     caches = (_NUMBERS, _NAMES, _DRAWS, _PLANTS, _DISCARDS, _CARDS, _CELLS)
     if any(len(cache) > _MAX_TOKENS for cache in caches):
         for cache in caches:
             cache.clear()
+    numbers, names, draws, plants, discards = _NUMBERS, _NAMES, _DRAWS, _PLANTS, _DISCARDS
     turns = []
+    append = turns.append
+    for row in rows:
+        if len(row) != 6:
+            return None
+        number, name, first, second, plant, discard = row
+        try:  # most lines of a game hold no new token, even when one of them does
+            append((numbers[number], names[name], draws[first], draws[second], *plants[plant], discards[discard]))
+        except KeyError:
+            turn = _learnt_line(number, name, first, second, plant, discard)
+            if turn is None:
+                return None
+            append(turn)
+    return turns
+
+
+def _learnt_line(number: str, name: str, first: str, second: str, plant: str, discard: str) -> KnownTurn | None:
+    """The turn of a line holding a token met for the first time: each new one checked whole,
+    decoded and remembered; None when the line is not a turn line.
+
+    A planting met for the first time is most often a card and a cell met before, each already
+    checked: it is then decoded from the two without its pattern."""
     try:
-        for row in rows:
-            if len(row) != 6:
+        if (n := _NUMBERS.get(number)) is None:
+            if not (match := _NUMBER_TOKEN.fullmatch(number)):
                 return None
-            number, name, first, second, plant, discard = row
-            if (n := _NUMBERS.get(number)) is None:
-                if not (match := _NUMBER_TOKEN.fullmatch(number)):
-                    return None
-                n = _NUMBERS[number] = int(match[1])
-            if name not in _NAMES:
-                if not _NAME_TOKEN.fullmatch(name):
-                    return None
-                _NAMES[name] = name
-            for draw in (first, second):
-                if draw not in _DRAWS:
-                    if not _DRAW_TOKEN.fullmatch(draw):
-                        return None
-                    _DRAWS[draw] = _draw(draw)
-            planting = _PLANTS.get(plant) or _planting(plant)
-            if planting is None:
+            n = _NUMBERS[number] = int(match[1])
+        if name not in _NAMES:
+            if not _NAME_TOKEN.fullmatch(name):
                 return None
-            if (card := _DISCARDS.get(discard)) is None:
-                if not (match := _DISCARD_TOKEN.fullmatch(discard)):
+            _NAMES[name] = name
+        for draw in (first, second):
+            if draw not in _DRAWS:
+                if not _DRAW_TOKEN.fullmatch(draw):
                     return None
-                card = _DISCARDS[discard] = _card(match[1])
-            turns.append((n, name, _DRAWS[first], _DRAWS[second], *planting, card))
+                _DRAWS[draw] = _draw(draw)
+        planting = _PLANTS.get(plant) or _planting(plant)
+        if planting is None:
+            return None
+        if (card := _DISCARDS.get(discard)) is None:
+            if not (match := _DISCARD_TOKEN.fullmatch(discard)):
+                return None
+            card = _DISCARDS[discard] = _card(match[1])
     except ValueError:  # a number too long for int(): the parser says where
         return None
-    return turns
+    return (n, name, _DRAWS[first], _DRAWS[second], *planting, card)
 
 
 def _planting(token: str) -> tuple[Card, Coord] | None:
