@@ -4,6 +4,7 @@ the page at 360x800 shows the board of the player to move in the first screen, f
 
 from __future__ import annotations
 
+import datetime
 import io
 from pathlib import Path
 
@@ -187,9 +188,17 @@ def test_at_360_every_players_total_and_the_winners_are_in_sight_once_scrolled_t
             " return e.contains(document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2)); })()")
 
 
+def _stopped_clock(page) -> None:
+    """Fake timers whose time moves only when a test runs it: installed alone, they follow the real
+    clock too, and on a busy machine the real time between two steps of a test can fire a turn."""
+    start = datetime.datetime(2026, 1, 1, 12, 0, 0)
+    page.clock.install(time=start)
+    page.clock.pause_at(start + datetime.timedelta(seconds=1))
+
+
 @pytest.mark.parametrize("width", [360, 1280])
 def test_autoplay_steps_through_the_game_pauses_and_keeps_its_speed(page, pages, width):
-    page.clock.install()
+    _stopped_clock(page)
     with Tab(page, pages(TWO), width=width) as tab:
         play = tab.page.locator("#play")
         assert tab.status() == "Start: Ana to play turn 1" and play.text_content() == "Play"
@@ -230,7 +239,7 @@ def test_the_docs_screenshots_are_made_by_their_script(browser, tmp_path):
 
 
 def test_going_into_a_variation_or_along_the_graph_by_hand_stops_the_autoplay(page, pages):
-    page.clock.install()
+    _stopped_clock(page)
     with Tab(page, pages(TWO), "#turn=6") as tab:
         play = tab.page.locator("#play")
         play.click()
