@@ -13,6 +13,7 @@ meaning the grammar gives them (a name is taken whole) and spare the scanner bac
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -120,7 +121,7 @@ class CompiledOnFirstUse:
         self.pattern = pattern
         self.flags = flags
 
-    @property
+    @functools.cached_property  # compiled once, its methods set on the object once
     def compiled(self) -> re.Pattern[str]:
         compiled = re.compile(self.pattern, self.flags)
         for method in _PATTERN_METHODS:
