@@ -13,9 +13,9 @@ from __future__ import annotations
 import functools
 import os
 from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator
 
 from .errors import ArboError, Code, Diagnostic, NotationErrors, Severity
 from .gcpause import frozen_for_workers

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
-from typing import TypeVar
+
+TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    _Kept = TypeVar("_Kept", bound=BaseException)
 
 
 class ArboError(Exception):
@@ -133,8 +138,6 @@ class NotationError(ArboError):
 #: Syntax errors reported at most for one game: past these, one more error says how many were left
 #: out (a line of 400 KB of ')' would otherwise be 400,000 errors). docs/NOTATION.md states it.
 MAX_ERRORS_PER_GAME = 1000
-
-_Kept = TypeVar("_Kept", bound=BaseException)
 
 
 def detached(error: _Kept) -> _Kept:

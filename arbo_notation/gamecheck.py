@@ -13,17 +13,17 @@ from __future__ import annotations
 
 import functools
 import operator
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from .engine.totals import score_totals
 from .engine.state import Game, KnownTurn
 from .errors import Diagnostic, RuleError
 from .notation import scanner
-from .notation.games import GameText, normalise, stream_games
-from .notation.reading import SourceLines, read_game_text
+from .notation.games import GameText, SourceLines, normalise, stream_games
 from .tablecheck import end_faults, game_for, result_faults, result_line_faults, table_faults
 
+TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
 if TYPE_CHECKING:
     from .replayer import GameReplay
 
@@ -188,6 +188,8 @@ def check_game(check: FileCheck, game: GameText, *, keep_states: bool = False,
             check.replayed_valid += 1
             return None, []
         sure = moves is not None
+    from .notation.reading import read_game_text  # (the records' reader: for a game with something to report)
+
     records, errors = read_game_text(text, file, line, lines, header, fast=sure, index=index)
     if errors:
         check.invalid_games += 1

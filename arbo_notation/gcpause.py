@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import gc
 import os
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 #: Set while frozen_for_workers() holds the parent's objects frozen; forked workers inherit it.
 _frozen_for_workers = False

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import importlib
-from typing import Any, Callable
+from collections.abc import Callable
+
+TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def lazy_exports(package: str, exports: dict[str, tuple[str, ...]]

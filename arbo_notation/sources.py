@@ -5,11 +5,13 @@ from __future__ import annotations
 import codecs
 import os
 import stat
-from typing import TYPE_CHECKING, BinaryIO, Iterator
+from collections.abc import Iterator
 
 from .errors import ArboError, NotationError, NotationErrors
 
+TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
 if TYPE_CHECKING:  # paths are named in signatures only: a check need not import pathlib
+    from typing import BinaryIO
     from pathlib import Path
 
 

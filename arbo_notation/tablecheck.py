@@ -8,13 +8,14 @@ loading the replayer.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping, Sequence
 
 from .engine.cards import SPECIES_COUNT_BY_PLAYERS, Card
 from .engine.state import Game, GameConfig, Setup
 from .errors import Code, RuleError, Severity
 
+TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
 if TYPE_CHECKING:
     from .notation.record import Header
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, List
 
 from ..errors import Severity, visible
 from ..sources import records_under
 from .common import EXIT_INVALID, EXIT_OK
 
+TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
 if TYPE_CHECKING:
     import typer
 
@@ -112,7 +112,7 @@ def register(app: typer.Typer) -> None:
     from .usage import whole_number
 
     def check(
-        files: List[str] = typer.Argument(
+        files: list[str] = typer.Argument(
             ..., help="Record files to check ('-' reads standard input); a folder: the .arb files under it.",
             metavar="FILE...",
         ),

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import NoReturn
 
 from ..errors import ArboError, NotationError, visible
 from ..sources import decode, read_text, refuse_endless
+
+TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 EXIT_OK = 0
 EXIT_INVALID = 1

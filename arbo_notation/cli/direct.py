@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from .check import CheckArguments, run_check
 from .common import EXIT_OK, drop_stdout

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import random
 import re
 import weakref
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import total_ordering
 from operator import attrgetter
-from typing import Iterable
 
 from ..errors import ArboError
 from ..lexicon import SPECIES, VALUE
@@ -213,6 +212,8 @@ def species_at_random(players: int, seed: int | str | None = None) -> tuple[str,
     count = SPECIES_COUNT_BY_PLAYERS.get(players)
     if count is None:
         raise ArboError(f"a game has 2 to 4 players, not {players}")
+    import random  # here, not at the top: a check deals nothing, and random is 1 ms of start-up
+
     codes = [s.code for s in DEFAULT_SPECIES]
     chosen = set(random.Random(seed).sample(codes, count))
     return tuple(code for code in codes if code in chosen)

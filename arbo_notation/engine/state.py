@@ -9,11 +9,10 @@ resolves them as cards are planted, discarded or revealed. Every card exists exa
 from __future__ import annotations
 
 import functools
-import random
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from types import MappingProxyType
-from typing import Iterable, Mapping, Sequence
 
 from ..errors import RuleError
 from .cards import HAND_SIZE, ORIGIN, Card, Coord, card_order, full_deck, is_species_code
@@ -75,6 +74,8 @@ class Setup:
     ) -> "Setup":
         """A seeded shuffle and deal: 7 cards to each player, optionally one face up on every
         discard pile but the start player's (house variant), the rest as the deck."""
+        import random  # here, not at the top: a check deals nothing, and random is 1 ms of start-up
+
         cards = config.cards
         random.Random(seed).shuffle(cards)
         hands = {p: tuple(cards[i * HAND_SIZE : (i + 1) * HAND_SIZE]) for i, p in enumerate(config.players)}

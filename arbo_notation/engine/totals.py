@@ -6,8 +6,8 @@ reference (tests/test_scoring.py holds the two equal on any table).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Sequence
 
 from .cards import MAX_VALUE, MIN_VALUE, Card, Coord
 

@@ -2,14 +2,15 @@
 
 A line that is '---' can only open or close a header, so the cut is exact; every reader starts
 here, and none needs lark for it. stream_games cuts a text given block by block, holding one game
-at a time, as cut_games cuts a whole text.
+at a time, as cut_games cuts a whole text. SourceLines gives a game's lines by their numbers in
+its file, for the messages that quote one.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Iterable, Iterator
 
 _HEADER_LINE = re.compile(r"\n---[ \t]*(?=\n|\Z)")
 
@@ -128,3 +129,21 @@ def _piece(parts: list[str], first_line: int, game: bool, index: int, closed: bo
         return text
     last_line = first_line + text.count("\n") - (1 if text.endswith("\n") else 0)
     return GameText(text, first_line, max(last_line, first_line), closed, index)
+
+
+class SourceLines:
+    """Lines of a text that starts at line ``first_line`` of its file, split only when asked for."""
+
+    __slots__ = ("text", "first_line", "lines")
+
+    def __init__(self, text: str, first_line: int = 1) -> None:
+        self.text = text
+        self.first_line = first_line
+        self.lines: list[str] | None = None
+
+    def __call__(self, number: int) -> str:
+        """Line ``number`` of the file ('' when it is not in this text)."""
+        if self.lines is None:
+            self.lines = self.text.split("\n")
+        index = number - self.first_line
+        return self.lines[index] if 0 <= index < len(self.lines) else ""

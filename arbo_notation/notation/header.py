@@ -7,11 +7,14 @@ header_from_mapping; a fault located at its key or item.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from ..errors import HeaderFault, NotationError, Pos
 from ..lexicon import NAME_CHAR, CompiledOnFirstUse
 from .headertable import HEADER_MAX_DEPTH, TEXT_KEYS, Header, header_from_mapping, read_written_header
+
+TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def is_text_path(path: tuple[str, ...]) -> bool:

@@ -12,16 +12,19 @@ PyYAML on first use.
 
 from __future__ import annotations
 
-import datetime as _dt
 import functools
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
 
 from ..engine.cards import CARD_RE, Card, is_species_code
 from ..errors import ArboError, HeaderFault, Pos
 from ..lexicon import NAME_SHAPE, RESERVED_NAMES
 from . import yamlwords
+
+TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
+if TYPE_CHECKING:
+    from typing import Any
 
 PLAYER_NAME_RE = re.compile(rf"{NAME_SHAPE}\Z")
 ISO_DATE_RE = re.compile(r"[0-9]{4}(?:-[0-9]{2}(?:-[0-9]{2})?)?\Z")
@@ -126,13 +129,15 @@ def _is_iso_date(text: str) -> bool:
     the writer writes bare and reads back the same ('2024-02-30' is no date: YAML cannot build it)."""
     if not ISO_DATE_RE.match(text):
         return False
+    import datetime  # (here and below, not at the top: a header with no date needs none of it, 1-2 ms of start-up)
+
     parts = [int(part) for part in text.split("-")]
     if len(parts) == 1:
         return 1000 <= parts[0]
     if len(parts) == 2:
         return 1 <= parts[1] <= 12
     try:
-        _dt.date(*parts)
+        datetime.date(*parts)
     except ValueError:
         return False
     return True
@@ -228,9 +233,11 @@ def check_text(key: str) -> Callable[[object, dict[str, Any]], str | None]:
 def check_date(value: object, fields: dict[str, Any]) -> str | None:
     if value is None:
         return None
-    if isinstance(value, _dt.datetime):
+    import datetime
+
+    if isinstance(value, datetime.datetime):
         raise HeaderFault(f"'date' must be an ISO date such as 2026-11-29, found a date and time {value.isoformat()!r}", "date")
-    if isinstance(value, _dt.date):
+    if isinstance(value, datetime.date):
         return value.isoformat()
     if isinstance(value, int) and not isinstance(value, bool) and 1000 <= value <= 9999:
         return str(value)
@@ -723,12 +730,15 @@ def header_from_mapping(data: object, pos: Pos | None = None) -> Header:
 
 
 #: What an unknown key's value may be made of: what the safe loader builds and the writer writes
-#: back the same (a datetime is a date).
-_EXTRA_LEAVES = (str, int, float, bool, type(None), _dt.date, bytes)
+#: back the same, dates aside (a datetime is a date).
+_EXTRA_LEAVES = (str, int, float, bool, type(None), bytes)
 
 
 def _check_extra(key: str, value: object) -> None:
     """Raise HeaderFault if an unknown key's value could not be written and read back the same."""
+    import datetime  # (here: the unknown keys of a header are rare)
+
+    leaves = (*_EXTRA_LEAVES, datetime.date)
     stack = [(value, 2)]  # the header's own mapping is the first level
     while stack:
         item, depth = stack.pop()
@@ -739,7 +749,7 @@ def _check_extra(key: str, value: object) -> None:
         elif isinstance(item, tuple):
             raise HeaderFault(f"'{key}': YAML's ordered mappings and pairs (!!omap, !!pairs) are not kept in a "
                               "header: write a mapping or a list", key)
-        elif isinstance(item, _EXTRA_LEAVES):
+        elif isinstance(item, leaves):
             continue
         else:
             raise HeaderFault(f"'{key}' holds a {type(item).__name__}, which a header cannot hold", key)

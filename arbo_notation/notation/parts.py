@@ -5,10 +5,10 @@ loads the records' classes."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from ..engine.cards import Card
 
+TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
 if TYPE_CHECKING:
     from .record import Comment, Variation
 

@@ -8,14 +8,15 @@ needs it.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from ..errors import ArboError, NotationError, NotationErrors
 from ..sources import read_text
 from . import scanner
-from .games import GameText, normalise, stream_games
+from .games import GameText, SourceLines, normalise, stream_games
 
+TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
 if TYPE_CHECKING:  # named in signatures only: a check need not import pathlib, nor the records
     from pathlib import Path
 
@@ -83,24 +84,6 @@ def read_game_text(part: str, file: str, line: int, source_line: Callable[[int],
     from .syntax import parse_game
 
     return parse_game(part, file, line, source_line, index)
-
-
-class SourceLines:
-    """Lines of a text that starts at line ``first_line`` of its file, split only when asked for."""
-
-    __slots__ = ("text", "first_line", "lines")
-
-    def __init__(self, text: str, first_line: int = 1) -> None:
-        self.text = text
-        self.first_line = first_line
-        self.lines: list[str] | None = None
-
-    def __call__(self, number: int) -> str:
-        """Line ``number`` of the file ('' when it is not in this text)."""
-        if self.lines is None:
-            self.lines = self.text.split("\n")
-        index = number - self.first_line
-        return self.lines[index] if 0 <= index < len(self.lines) else ""
 
 
 def read_pieces(pieces: Iterable[str | GameText], file: str,

@@ -25,8 +25,8 @@ of mutated games: nothing the grammar refuses is read, and what it accepts is re
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterator
 
 from ..engine.cards import Card, Coord
 from ..engine.state import KnownDraw, KnownTurn
@@ -36,7 +36,9 @@ from ..lexicon import (CARD, CARD_SHAPE, COORDINATE, DECK_DRAW, DECK_WORD, GLYPH
 from .header import read_header
 from .parts import MAX_VARIATION_DEPTH, Cards, Run, TooLong
 
+TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
 if TYPE_CHECKING:
+    from typing import Any
     from .record import Comment, GameRecord, Header, Result, Reveal, Turn, Variation
 
 #: build.py, which makes the records (and loads their classes), imported by read_game (the records

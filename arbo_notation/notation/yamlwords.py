@@ -12,12 +12,14 @@ is then read by the safe loader; where it answers, it answers what the safe load
 
 from __future__ import annotations
 
-import datetime as _dt
 import functools
 import re
-from typing import Any
 
 from ..lexicon import CompiledOnFirstUse
+
+TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: PyYAML's table of implicit types (yaml.resolver.Resolver, YAML 1.1): (tag, pattern, flags, the
 #: first characters it is tried on), in PyYAML's order, since the first that matches wins. A copy, so
@@ -139,8 +141,10 @@ def _plain(word: str) -> Any:
     elif tag == "tag:yaml.org,2002:int" and _FAST_INT.match(word):
         value = int(word)
     elif tag == "tag:yaml.org,2002:timestamp" and (m := _FAST_DATE.match(word)):
+        import datetime  # (here, not at the top: 1-2 ms of start-up that most headers do not need)
+
         try:
-            value = _dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+            value = datetime.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
         except ValueError:
             return _NO  # safe_load raises: let it say so
     elif tag == "tag:yaml.org,2002:bool":
