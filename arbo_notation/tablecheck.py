@@ -8,8 +8,8 @@ loading the replayer.
 from __future__ import annotations
 
 import functools
+from collections import namedtuple
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 
 from .engine.cards import SPECIES_COUNT_BY_PLAYERS, Card
 from .engine.state import Game, GameConfig, Setup
@@ -41,16 +41,13 @@ HEADER = "header"
 RESULT = "result"
 
 
-@dataclass(frozen=True, slots=True)
-class EndFault:
+class EndFault(namedtuple("EndFault", "code message at player severity", defaults=(None, Severity.ERROR))):
     """A fault of a game's table or of its end, found from the facts alone (no positions):
-    replay_game makes it a located diagnostic, plays_cleanly only asks whether there is one."""
+    replay_game makes it a located diagnostic, plays_cleanly only asks whether there is one. Its
+    ``code`` and ``message``; ``at``, where it stands (HEADER, RESULT, or the index of the reveal
+    line); the ``player`` it concerns, if one; its ``severity`` (an error unless said). (A named tuple: see arbo_notation/__init__.py on a check's start-up.)"""
 
-    code: Code
-    message: str
-    at: str | int  # HEADER, RESULT, or the index of the reveal line
-    player: str | None = None
-    severity: Severity = Severity.ERROR
+    __slots__ = ()
 
 
 def table_faults(header: Header) -> Iterator[EndFault]:

@@ -258,18 +258,17 @@ def test_the_header_columns_are_the_header_tables_rows():
 
 
 def test_a_new_row_of_the_header_table_gets_its_column():
-    import dataclasses
     from types import SimpleNamespace
 
     from arbo_notation.corpus import header_columns
     from arbo_notation.notation.headertable import KEYS, TABLE
 
-    venue = dataclasses.replace(KEYS["site"], name="venue")
-    seen = dataclasses.replace(KEYS["deck"], name="seen")
+    venue = KEYS["site"]._replace(name="venue")
+    seen = KEYS["deck"]._replace(name="seen")
     columns = header_columns(TABLE + (venue, seen))
     assert [(c.name, c.type) for c in columns[-2:]] == [("venue", "string"), ("seen", "list<string>")]
     header = SimpleNamespace(venue="The Greenhouse", seen=(Card("Ma", 3), Card("Oa", 5)))
     assert [c.value(getattr(header, c.key)) for c in columns[-2:]] == ["The Greenhouse", ["Ma3", "Oa5"]]
-    odd = dataclasses.replace(KEYS["site"], name="weather", kind="a cloud")
+    odd = KEYS["site"]._replace(name="weather", kind="a cloud")
     with pytest.raises(ArboError, match="'weather' is of the kind 'a cloud'"):
         header_columns(TABLE + (odd,))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
+from collections import namedtuple
 
 from ..errors import Severity, visible
 from ..sources import records_under
@@ -50,14 +50,11 @@ def summary_counts(valid: int, warned: int, invalid: int) -> str:
     return f"{valid - warned} valid, {warned} valid with warnings, {invalid} invalid"
 
 
-@dataclass(frozen=True, slots=True)
-class CheckArguments:
-    """What `arbo check` is asked: the files (a folder: its .arb files) and the options."""
+class CheckArguments(namedtuple("CheckArguments", "files as_json jobs quiet", defaults=(False, 0, False))):
+    """What `arbo check` is asked: the ``files`` (a tuple; a folder: its .arb files) and the
+    options, ``as_json``, ``jobs`` and ``quiet``. (A named tuple: see arbo_notation/__init__.py on a check's start-up.)"""
 
-    files: tuple[str, ...]
-    as_json: bool = False
-    jobs: int = 0
-    quiet: bool = False
+    __slots__ = ()
 
 
 def _say(text: str, *, err: bool = False) -> None:

@@ -9,6 +9,7 @@ resolves them as cards are planted, discarded or revealed. Every card exists exa
 from __future__ import annotations
 
 import functools
+from collections import namedtuple
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -804,17 +805,14 @@ class Game:
         return len({card.species for card in self._arbs[player].values()})
 
 
-@dataclass(frozen=True, slots=True)
-class _Undo:
-    """What push() keeps of a turn to take it back (see Game._undo_for)."""
+class _Undo(namedtuple("_Undo", "player hand hidden fresh tops planted counters")):
+    """What push() keeps of a turn to take it back (see Game._undo_for): the ``player``, their
+    ``hand`` and ``hidden`` count; ``fresh``, the cards the turn may bring to light (not located
+    before it); ``tops``, each pile it may draw from as (its owner or None: the deck, its size, its
+    top two cards); ``planted``, the cell it may plant (None when it was taken already); and
+    ``counters``, (current seat, turn, deck count, phase, draws taken). (A named tuple: see arbo_notation/__init__.py on a check's start-up.)"""
 
-    player: str
-    hand: tuple[Card, ...]
-    hidden: int
-    fresh: tuple[Card, ...]  # cards the turn may bring to light (not located before it)
-    tops: tuple[tuple[str | None, int, tuple[Card, ...]], ...]  # (pile's owner or None: the deck, size, top two)
-    planted: Coord | None  # the cell the turn may plant (None when it was taken already)
-    counters: tuple[int, int, int, Phase, int]  # current seat, turn, deck count, phase, draws taken
+    __slots__ = ()
 
 
 def _undraw(owner: str | None, pile: list[Card] | None, got: Card | None, hand: dict[Card, None],

@@ -9,8 +9,8 @@ its file, for the messages that quote one.
 from __future__ import annotations
 
 import re
+from collections import namedtuple
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 
 _HEADER_LINE = re.compile(r"\n---[ \t]*(?=\n|\Z)")
 
@@ -24,15 +24,12 @@ def normalise(text: str) -> str:
     return text
 
 
-@dataclass(frozen=True, slots=True)
-class GameChunk:
-    """Where one game stands in its text."""
+class GameChunk(namedtuple("GameChunk", "start end first_line last_line closed")):
+    """Where one game stands in its text: ``start``, the offset of its opening '---'; ``end``,
+    that of the next game's '---' (or the end of the text); its ``first_line`` and ``last_line``;
+    ``closed``, whether its header has its closing '---'. (A named tuple: see arbo_notation/__init__.py on a check's start-up.)"""
 
-    start: int  # offset of the opening '---'
-    end: int  # offset of the next game's '---' (or the end of the text)
-    first_line: int
-    last_line: int
-    closed: bool  # the header has its closing '---'
+    __slots__ = ()
 
 
 def cut_games(text: str) -> tuple[int, list[GameChunk]]:
@@ -54,16 +51,12 @@ def cut_games(text: str) -> tuple[int, list[GameChunk]]:
     return marks[0], chunks
 
 
-@dataclass(frozen=True, slots=True)
-class GameText:
-    """One game cut from a stream of text: its text, the line of its opening '---' in the file,
-    its last line, whether its header is closed, and its 1-based index in the file."""
+class GameText(namedtuple("GameText", "text first_line last_line closed index")):
+    """One game cut from a stream of text: its ``text``, the line of its opening '---' in the file
+    (``first_line``), its ``last_line``, whether its header is ``closed``, and its 1-based
+    ``index`` in the file. (A named tuple: see arbo_notation/__init__.py on a check's start-up.)"""
 
-    text: str
-    first_line: int
-    last_line: int
-    closed: bool
-    index: int
+    __slots__ = ()
 
 
 # A '---' line: after a line end (a pattern that opens with a literal text is searched for

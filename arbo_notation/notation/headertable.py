@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import namedtuple
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -58,32 +59,28 @@ class Header:
     pos: Pos | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
-class HeaderKey:
-    """One key of the header: what it holds, and how it is checked, written and read back."""
+class HeaderKey(namedtuple("HeaderKey", "name kind meaning example check to_data write read_value read_entry "
+                                      "refers_to required text plain_data",
+                           defaults=(None, None, None, False, False, True))):
+    """One key of the header: what it holds, and how it is checked, written and read back.
+    (A named tuple: see arbo_notation/__init__.py on a check's start-up.)
 
-    name: str
-    kind: str  # its type, in the words of docs/NOTATION.md's table
-    meaning: str
-    example: str
-    #: The value YAML or JSON gives -> the Header's field (the fields checked so far at hand:
-    #: players and species come first); HeaderFault naming the key at fault.
-    check: Callable[[object, dict[str, Any]], Any]
-    #: The Header's field -> plain data (cards as text), or OMIT.
-    to_data: Callable[[Any], Any]
-    #: The Header's field -> the canonical lines ([] when left out).
-    write: Callable[[str, Any], list[str]]
-    #: The writer's 'key: value' value (a flow collection's lines joined) -> the field; NotWritten
-    #: for any other form. None: the key is only written as a block.
-    read_value: Callable[[str], Any] | None = None
-    #: For a key written as a block ('key:' then '  name: value' lines): the name and the value
-    #: of one line -> the entry.
-    read_entry: tuple[Callable[[str], str], Callable[[str], Any]] | None = None
-    #: The key whose items this one names (the players, the species), held to them on reading.
-    refers_to: str | None = None
-    required: bool = False
-    text: bool = False  # a plain scalar kept as written ('round: 010' is '010', not 8)
-    plain_data: bool = True  # JSON carries it as it is (no '$date' to decode)
+    - ``name``; ``kind``, its type in the words of docs/NOTATION.md's table; ``meaning``; ``example``.
+    - ``check``: the value YAML or JSON gives, and the fields checked so far (players and species
+      come first) -> the Header's field; HeaderFault naming the key at fault.
+    - ``to_data``: the Header's field -> plain data (cards as text), or OMIT.
+    - ``write``: the key and the Header's field -> the canonical lines ([] when left out).
+    - ``read_value``: the writer's 'key: value' value (a flow collection's lines joined) -> the
+      field; NotWritten for any other form. None: the key is only written as a block.
+    - ``read_entry``: for a key written as a block ('key:' then '  name: value' lines), the
+      readers of the name and of the value of one line.
+    - ``refers_to``: the key whose items this one names (the players, the species), held to them
+      on reading.
+    - ``required``; ``text``, a plain scalar kept as written ('round: 010' is '010', not 8);
+      ``plain_data``, JSON carries it as it is (no '$date' to decode).
+    """
+
+    __slots__ = ()
 
 
 # ------------------------------------------------------------------------------------------------

@@ -25,8 +25,8 @@ of mutated games: nothing the grammar refuses is read, and what it accepts is re
 from __future__ import annotations
 
 import re
+from collections import namedtuple
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ..engine.cards import Card, Coord
 from ..engine.state import KnownDraw, KnownTurn
@@ -54,14 +54,12 @@ build: Any = None
 MOVES, REVEALS, RESULT = "moves", "reveals", "result"
 
 
-@dataclass(frozen=True, slots=True)
-class LineKind:
-    """A kind of thing in a body: the phases it may stand in, and the phase it leaves the body in."""
+class LineKind(namedtuple("LineKind", "name may_follow enters main_line_only", defaults=(False,))):
+    """A kind of thing in a body (``name``): the phases it may stand in (``may_follow``, a
+    frozenset), the phase it leaves the body in (``enters``; None: the phase stays), and whether it
+    stands on the main line only, never inside a variation (``main_line_only``). (A named tuple: see arbo_notation/__init__.py on a check's start-up.)"""
 
-    name: str
-    may_follow: frozenset[str]
-    enters: str | None  # None: the phase stays
-    main_line_only: bool = False  # not inside a variation
+    __slots__ = ()
 
 
 LINE_KINDS: dict[str, LineKind] = {kind.name: kind for kind in (
@@ -92,17 +90,13 @@ def may_stand(kind: LineKind, phase: str, in_variation: bool = False) -> bool:
 MovesLine = tuple[list[KnownTurn], tuple[tuple[int, tuple["MovesLine", ...]], ...]]
 
 
-@dataclass(frozen=True, slots=True)
-class GameMoves:
-    """A game's moves: its header, turns, revealed hands, and scores (None: ``result *`` or no
+class GameMoves(namedtuple("GameMoves", "header turns reveals scores branches", defaults=((),))):
+    """A game's moves: its ``header``, ``turns`` (a list of KnownTurn), revealed hands
+    (``reveals``: a list of (player, cards)), and ``scores`` (a dict; None: ``result *`` or no
     result line). ``branches`` holds the variations, (index of the turn they replace, lines), in
-    the order of the turns."""
+    the order of the turns. (A named tuple: see arbo_notation/__init__.py on a check's start-up.)"""
 
-    header: Header
-    turns: list[KnownTurn]
-    reveals: list[tuple[str, tuple[Card, ...]]]
-    scores: dict[str, int] | None
-    branches: tuple[tuple[int, tuple[MovesLine, ...]], ...] = ()
+    __slots__ = ()
 
 
 # ------------------------------------------------------------------------------------------------
