@@ -66,8 +66,10 @@ _BYTES = [b"\xef\xbb\xbf", b"\r", b"\n", b"\r\n", b"a", b"\xc3\xa9", b"\xe2\x82\
 
 
 @settings(max_examples=300, deadline=None)
-@given(parts=st.lists(st.sampled_from(_BYTES), max_size=15), size=st.integers(1, 5))
+@given(parts=st.lists(st.sampled_from(_BYTES), max_size=15), size=st.one_of(st.integers(1, 5), st.integers(40, 50),
+                                                                           st.just(1 << 20)))
 def test_a_file_read_in_blocks_is_the_file_read_whole(tmp_path_factory, parts, size):
+    """In blocks of a few bytes, and in one read (a file smaller than a block, or about as big)."""
     path = tmp_path_factory.mktemp("blocks") / "f.arb"
     path.write_bytes(b"".join(parts))
     try:
@@ -79,6 +81,28 @@ def test_a_file_read_in_blocks_is_the_file_read_whole(tmp_path_factory, parts, s
         return
     assert "".join(text_blocks(path, size)) == normalise(whole)
     assert "".join(text_blocks(path, size, normalised=False)) == whole
+
+
+def test_a_named_pipe_is_read_to_its_end_though_a_read_gives_less_than_a_block(tmp_path):
+    """A short read ends a regular file, not a pipe: what a writer sends in several pieces is all read."""
+    import threading
+
+    fifo = tmp_path / "pipe.arb"
+    os.mkfifo(fifo)
+    text = "".join(f"{n}. Ana d d Ma3@0,{n} /Oa5\r\n" for n in range(1, 9000))  # ~250 KB: several pipe buffers
+
+    def write() -> None:
+        with open(fifo, "wb") as pipe:
+            for start in range(0, len(text), 70_000):
+                pipe.write(text[start:start + 70_000].encode())
+                pipe.flush()
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    try:
+        assert "".join(text_blocks(fifo)) == text.replace("\r\n", "\n")
+    finally:
+        writer.join(timeout=10)
 
 
 @SETTINGS
