@@ -253,22 +253,22 @@ def _planting(token: str) -> tuple[Card, Coord] | None:
 #: of them is decoded without looking for annotations.
 _NOT_PLAIN = ("{", ";", "(", ")", "!", "?", "$")
 #: A run of spaces and tabs, which the grammar takes between the parts of a turn as one space.
-_GAP = re.compile(r"[ \t]{2,}|\t")
+_GAP = CompiledOnFirstUse(r"[ \t]{2,}|\t")
 #: What the grammar lets follow a turn on its line: glyphs, comments in braces, a comment to the end
 #: of the line (a brace comment over several lines, a variation on the line: the token loop's).
 _BRACE_ON_LINE = r"\{[^}\n]*\}"  # (a brace comment over several lines is the token loop's)
-_TAIL = re.compile(rf"(?:[ \t]*{GLYPH})*(?:[ \t]*{_BRACE_ON_LINE})*(?:[ \t]*{LINE_COMMENT})?[ \t]*")
+_TAIL = CompiledOnFirstUse(rf"(?:[ \t]*{GLYPH})*(?:[ \t]*{_BRACE_ON_LINE})*(?:[ \t]*{LINE_COMMENT})?[ \t]*")
 #: The same in a variation, where a comment to the end of the line would swallow its ')'.
-_VARIATION_TAIL = re.compile(rf"(?:[ \t]*{GLYPH})*(?:[ \t]*{_BRACE_ON_LINE})*[ \t]*")
+_VARIATION_TAIL = CompiledOnFirstUse(rf"(?:[ \t]*{GLYPH})*(?:[ \t]*{_BRACE_ON_LINE})*[ \t]*")
 #: Brace comments before the turn of a variation (a ';' comment would swallow its ')').
-_LEADING_COMMENTS = re.compile(rf"[ \t]*(?:{_BRACE_ON_LINE}[ \t]*)*")
+_LEADING_COMMENTS = CompiledOnFirstUse(rf"[ \t]*(?:{_BRACE_ON_LINE}[ \t]*)*")
 #: A line of comments alone: they belong to the turn that follows, or to the run before.
-_COMMENT_LINE = re.compile(rf"[ \t]*(?:{LINE_COMMENT}|(?:{_BRACE_ON_LINE}[ \t]*)+(?:{LINE_COMMENT})?)")
+_COMMENT_LINE = CompiledOnFirstUse(rf"[ \t]*(?:{LINE_COMMENT}|(?:{_BRACE_ON_LINE}[ \t]*)+(?:{LINE_COMMENT})?)")
 _COMMENT_STARTS = ("", " ", "\t", ";", "{")  # how a blank line or a line of comments starts
 
 
 #: White space str.split() takes and the grammar does not, in ASCII text.
-_ODD_SPACE = re.compile(r"[\x0b\x0c\r\x1c-\x1f]")
+_ODD_SPACE = CompiledOnFirstUse(r"[\x0b\x0c\r\x1c-\x1f]")
 
 
 def _separator(text: str) -> str | None:
@@ -431,11 +431,11 @@ _TURN = CompiledOnFirstUse(
 _REVEAL = CompiledOnFirstUse(rf"{REVEAL_WORD}[ \t]+{_NAME}(?:[ \t]+{_CARD})*{_LINE_END}")
 _SCORE = rf"{_NAME}[ \t]+{POINTS}"
 _RESULT = CompiledOnFirstUse(rf"{RESULT_WORD}[ \t]+(?:\*|{_SCORE}(?:{SCORE_SEP}{_SCORE})*){_LINE_END}")
-_SPACE = re.compile(r"[ \t\n]*+")
+_SPACE = CompiledOnFirstUse(r"[ \t\n]*+")
 #: A run of comments, as _TURN takes them before a turn: where it ends, no turn follows it.
-_COMMENT_RUN = re.compile(rf"(?:{_COMMENT}[ \t\n]*+)*+")
-_BRACE = re.compile(r"\{[^}]*\}")
-_LINE_COMMENT = re.compile(LINE_COMMENT)
+_COMMENT_RUN = CompiledOnFirstUse(rf"(?:{_COMMENT}[ \t\n]*+)*+")
+_BRACE = CompiledOnFirstUse(r"\{[^}]*\}")
+_LINE_COMMENT = CompiledOnFirstUse(LINE_COMMENT)
 _WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_'-")
 
 #: Decoded cards, draws and plantings, shared by every game read (values: they can be shared).
@@ -702,8 +702,8 @@ class _KnownPlantings(dict):
         return planting
 
 
-_REVEAL_PARTS = re.compile(rf"{REVEAL_WORD}[ \t]+(\S+)((?:[ \t]+{CARD_SHAPE})*)")
-_SCORES = re.compile(rf"({NAME_SHAPE})[ \t]+([0-9]+)")
+_REVEAL_PARTS = CompiledOnFirstUse(rf"{REVEAL_WORD}[ \t]+(\S+)((?:[ \t]+{CARD_SHAPE})*)")
+_SCORES = CompiledOnFirstUse(rf"({NAME_SHAPE})[ \t]+([0-9]+)")
 
 
 class _Moves:
