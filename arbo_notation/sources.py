@@ -101,7 +101,7 @@ BLOCK_SIZE = 1 << 20
 
 
 def text_blocks(path: str | Path, size: int = BLOCK_SIZE, *, normalised: bool = True) -> Iterator[str]:
-    """The text of a file a block at a time, as read_text and notation.games.normalise give it
+    """The text of a file a block at a time, as read_text and normalise give it
     whole (byte order mark dropped, CRLF and lone CR line ends made LF): memory for one block.
     With ``normalised`` false, the text as read_text gives it (line ends kept).
 
@@ -130,7 +130,7 @@ def text_blocks(path: str | Path, size: int = BLOCK_SIZE, *, normalised: bool = 
         os.close(fd)
         text = decode(first, name)  # the located error, as read_text gives it
         if normalised:
-            text = _normalised(text)
+            text = normalise(text)  # (a second mark: utf-8-sig drops the first)
         if text:
             yield text
         return
@@ -170,8 +170,9 @@ def _blocks(stream: BinaryIO, first: bytes, size: int) -> Iterator[bytes]:
     yield data
 
 
-def _normalised(text: str) -> str:
-    """notation.games.normalise: a second byte order mark dropped (utf-8-sig drops the first), line ends LF."""
+def normalise(text: str) -> str:
+    """Drop a byte order mark; turn CRLF and lone CR line ends into LF (what every reader of the
+    notation reads; notation.games gives it too)."""
     if text.startswith("\ufeff"):
         text = text[1:]
     if "\r" in text:

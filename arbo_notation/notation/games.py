@@ -12,16 +12,9 @@ import re
 from collections import namedtuple
 from collections.abc import Iterable, Iterator
 
+from ..sources import normalise  # noqa: F401  (the readers import it from here, beside the cutting)
+
 _HEADER_LINE = re.compile(r"\n---[ \t]*(?=\n|\Z)")
-
-
-def normalise(text: str) -> str:
-    """Drop a byte order mark; turn CRLF and lone CR line ends into LF."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return text
 
 
 class GameChunk(namedtuple("GameChunk", "start end first_line last_line closed")):
