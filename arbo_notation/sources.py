@@ -106,8 +106,9 @@ def text_blocks(path: str | Path, size: int = BLOCK_SIZE, *, normalised: bool = 
     With ``normalised`` false, the text as read_text gives it (line ends kept).
 
     Raises what read_text raises, with the same message: ArboError when the file cannot be read,
-    NotationErrors at the bad byte when it is not UTF-8 (found by reading it whole again, so the
-    error names the same line and column; it may come after some blocks were given).
+    NotationErrors at the bad byte when it is not UTF-8 (a file read in blocks is read whole again
+    to find it, so the error names the same line and column; it may come after some blocks were
+    given).
 
     A regular file of less than a block is read with one system call after its opening and one
     look at its size: no buffered stream, whose making asks the system four more times, and no

@@ -42,10 +42,11 @@ RESULT = "result"
 
 
 class EndFault(namedtuple("EndFault", "code message at player severity", defaults=(None, Severity.ERROR))):
-    """A fault of a game's table or of its end, found from the facts alone (no positions):
-    replay_game makes it a located diagnostic, plays_cleanly only asks whether there is one. Its
-    ``code`` and ``message``; ``at``, where it stands (HEADER, RESULT, or the index of the reveal
-    line); the ``player`` it concerns, if one; its ``severity`` (an error unless said). (A named tuple: see arbo_notation/__init__.py on a check's start-up.)"""
+    """A fault of a game's table or of its end, found from the facts alone (no positions): replay_game
+    makes it a located diagnostic, plays_cleanly only asks whether there is one. Its ``code`` and
+    ``message``; ``at``, where it stands (HEADER, RESULT, or the index of the reveal line); the
+    ``player`` it concerns, if one; its ``severity`` (an error unless said). (A named tuple: see
+    arbo_notation/__init__.py on a check's start-up.)"""
 
     __slots__ = ()
 

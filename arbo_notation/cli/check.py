@@ -51,8 +51,9 @@ def summary_counts(valid: int, warned: int, invalid: int) -> str:
 
 
 class CheckArguments(namedtuple("CheckArguments", "files as_json jobs quiet", defaults=(False, 0, False))):
-    """What `arbo check` is asked: the ``files`` (a tuple; a folder: its .arb files) and the
-    options, ``as_json``, ``jobs`` and ``quiet``. (A named tuple: see arbo_notation/__init__.py on a check's start-up.)"""
+    """What `arbo check` is asked: the ``files`` (a tuple; a folder: its .arb files) and the options,
+    ``as_json``, ``jobs`` and ``quiet``. (A named tuple: see arbo_notation/__init__.py on a check's
+    start-up.)"""
 
     __slots__ = ()
 

@@ -806,11 +806,12 @@ class Game:
 
 
 class _Undo(namedtuple("_Undo", "player hand hidden fresh tops planted counters")):
-    """What push() keeps of a turn to take it back (see Game._undo_for): the ``player``, their
-    ``hand`` and ``hidden`` count; ``fresh``, the cards the turn may bring to light (not located
-    before it); ``tops``, each pile it may draw from as (its owner or None: the deck, its size, its
-    top two cards); ``planted``, the cell it may plant (None when it was taken already); and
-    ``counters``, (current seat, turn, deck count, phase, draws taken). (A named tuple: see arbo_notation/__init__.py on a check's start-up.)"""
+    """What push() keeps of a turn to take it back (see Game._undo_for): the ``player``, their ``hand``
+    and ``hidden`` count; ``fresh``, the cards the turn may bring to light (not located before it);
+    ``tops``, each pile it may draw from as (its owner or None: the deck, its size, its top two
+    cards); ``planted``, the cell it may plant (None when it was taken already); and ``counters``,
+    (current seat, turn, deck count, phase, draws taken). (A named tuple: see
+    arbo_notation/__init__.py on a check's start-up.)"""
 
     __slots__ = ()
 

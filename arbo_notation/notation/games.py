@@ -18,9 +18,10 @@ _HEADER_LINE = re.compile(r"\n---[ \t]*(?=\n|\Z)")
 
 
 class GameChunk(namedtuple("GameChunk", "start end first_line last_line closed")):
-    """Where one game stands in its text: ``start``, the offset of its opening '---'; ``end``,
-    that of the next game's '---' (or the end of the text); its ``first_line`` and ``last_line``;
-    ``closed``, whether its header has its closing '---'. (A named tuple: see arbo_notation/__init__.py on a check's start-up.)"""
+    """Where one game stands in its text: ``start``, the offset of its opening '---'; ``end``, that of
+    the next game's '---' (or the end of the text); its ``first_line`` and ``last_line``;
+    ``closed``, whether its header has its closing '---'. (A named tuple: see
+    arbo_notation/__init__.py on a check's start-up.)"""
 
     __slots__ = ()
 

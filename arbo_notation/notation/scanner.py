@@ -55,9 +55,10 @@ MOVES, REVEALS, RESULT = "moves", "reveals", "result"
 
 
 class LineKind(namedtuple("LineKind", "name may_follow enters main_line_only", defaults=(False,))):
-    """A kind of thing in a body (``name``): the phases it may stand in (``may_follow``, a
-    frozenset), the phase it leaves the body in (``enters``; None: the phase stays), and whether it
-    stands on the main line only, never inside a variation (``main_line_only``). (A named tuple: see arbo_notation/__init__.py on a check's start-up.)"""
+    """A kind of thing in a body (``name``): the phases it may stand in (``may_follow``, a frozenset),
+    the phase it leaves the body in (``enters``; None: the phase stays), and whether it stands on
+    the main line only, never inside a variation (``main_line_only``). (A named tuple: see
+    arbo_notation/__init__.py on a check's start-up.)"""
 
     __slots__ = ()
 
