@@ -95,8 +95,8 @@ def stream_games(blocks: Iterable[str]) -> Iterator[str | GameText]:
                 continue  # a closing '---'
             piece = lines[taken:mark]
             parts.append(piece)
-            yield _piece(parts, start_line, marks > 1, index)
             line += piece.count("\n")
+            yield _piece(parts, start_line, line, marks > 1, index)
             start_line = line
             parts, taken, index = [], mark, index + 1
         rest = lines[taken:]
@@ -107,14 +107,17 @@ def stream_games(blocks: Iterable[str]) -> Iterator[str | GameText]:
     if marks == 0:
         yield "".join(parts)
         return
-    yield _piece(parts, start_line, True, index, closed=marks % 2 == 0)
+    yield _piece(parts, start_line, line, True, index, closed=marks % 2 == 0)
 
 
-def _piece(parts: list[str], first_line: int, game: bool, index: int, closed: bool = True) -> str | GameText:
+def _piece(parts: list[str], first_line: int, next_line: int, game: bool, index: int,
+           closed: bool = True) -> str | GameText:
+    """The text of ``parts``, which runs from line ``first_line`` to the start of ``next_line``
+    (its line ends counted as they were read: a game's text is not counted again)."""
     text = "".join(parts)
     if not game:
         return text
-    last_line = first_line + text.count("\n") - (1 if text.endswith("\n") else 0)
+    last_line = next_line - (1 if text.endswith("\n") else 0)
     return GameText(text, first_line, max(last_line, first_line), closed, index)
 
 
