@@ -62,6 +62,7 @@ def refuse_endless(stream: BinaryIO, name: str) -> None:
 
 
 def _refuse_device(fd: int, mode: int, name: str) -> None:
+    """refuse_endless for a descriptor whose mode is known."""
     if (stat.S_ISCHR(mode) or stat.S_ISBLK(mode)) and not os.isatty(fd):
         raise ArboError(f"{name}: is a device, not a record file (it may never end)")
 
@@ -122,10 +123,11 @@ def text_blocks(path: str | Path, size: int = BLOCK_SIZE, *, normalised: bool = 
         raise _unreadable(name, error) from None
     try:
         first, whole = _first_block(fd, name, size)
-    except BaseException as error:
+    except OSError as error:
         os.close(fd)
-        if isinstance(error, OSError):
-            raise _unreadable(name, error) from None
+        raise _unreadable(name, error) from None
+    except BaseException:  # (a device refused, an interrupt: the descriptor is closed all the same)
+        os.close(fd)
         raise
     if whole:
         os.close(fd)

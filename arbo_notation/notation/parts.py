@@ -5,7 +5,6 @@ loads the records' classes."""
 
 from __future__ import annotations
 
-
 from ..engine.cards import Card
 
 TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
