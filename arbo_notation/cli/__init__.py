@@ -16,12 +16,37 @@ __all__ = ["main", *__all__]
 
 
 def main() -> None:
-    """The console-script entry point."""
+    """The console-script entry point. Standard output that cannot be written (closed, a full disk)
+    ends any command with one line on stderr and status 1, found by the last flush here at the
+    latest; a reader that stops reading ends it quietly with status 0."""
+    from .common import EXIT_INVALID, EXIT_OK, drop_stdout, hold_closed_stdout, unwritable_output
+
+    hold_closed_stdout()
+    try:
+        try:
+            status = _run(sys.argv[1:])
+        except SystemExit as leaving:
+            status = leaving.code
+        sys.stdout.flush()  # what is still buffered: its full disk is found here, not at Python's exit
+    except BrokenPipeError:
+        drop_stdout()
+        status = EXIT_OK
+    except OSError as error:
+        drop_stdout()
+        unwritable_output(error)
+        status = EXIT_INVALID
+    sys.exit(status)
+
+
+def _run(args: list[str]) -> int | str | None:
+    """Run the command ``arbo ARGS``: a plain check here, anything else by the typer app."""
+    from .common import EXIT_OK
     from .direct import run_direct
 
-    status = run_direct(sys.argv[1:])
+    status = run_direct(args)
     if status is not None:
-        sys.exit(status)
+        return status
     from .application import app
 
     app()
+    return EXIT_OK

@@ -5,6 +5,8 @@ Typer is imported where a function needs it, not here: `arbo check` runs without
 
 from __future__ import annotations
 
+import errno
+import io
 import os
 import sys
 
@@ -65,6 +67,43 @@ def drop_stdout() -> None:
     null = os.open(os.devnull, os.O_WRONLY)
     os.dup2(null, fd)
     os.close(null)
+
+
+class _ClosedOutput(io.TextIOBase):
+    """Standard output when the command was started with it closed: every write fails, as a write
+    to a closed descriptor does, so that the command ends as on a full disk."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "it is closed")
+
+
+def hold_closed_stdout() -> None:
+    """When standard output was closed at start, keep descriptor 1 taken (on /dev/null: a file
+    the command opens must not become its output, nor a child's) and make writing to it fail."""
+    if sys.stdout is not None:
+        return
+    try:
+        os.fstat(1)
+    except OSError:
+        null = os.open(os.devnull, os.O_WRONLY)
+        if null != 1:
+            os.dup2(null, 1)
+            os.close(null)
+    sys.stdout = _ClosedOutput()
+
+
+def unwritable_output(error: OSError) -> None:
+    """Say in one line on stderr that a command's output could not be written (or, for an error
+    that names its file, which file)."""
+    what = f"{error.filename}" if error.filename is not None else "cannot write to standard output"
+    try:
+        sys.stderr.write(visible(f"arbo: {what}: {error.strerror or error}", "\n") + "\n")
+        sys.stderr.flush()
+    except (AttributeError, OSError):
+        pass  # no stderr either: the status alone tells
 
 
 #: From this much record text on, a command reading a collection shows a progress bar on a terminal.
