@@ -149,6 +149,12 @@ def test_image_url_puts_the_hosted_picture_in_the_preview_and_nothing_else():
 @pytest.mark.parametrize("args", [
     ["--image-url", "end.png"],
     ["--image-url", "javascript:alert(1)"],
+    ["--image-url", "http://"],
+    ["--image-url", "https://"],
+    ["--image-url", "http:///x"],
+    ["--image-url", "https://:443/end.png"],
+    ["--image-url", "https://example.org:port/end.png"],
+    ["--image-url", "https://example.org/end png"],
     ["--image-url", "https://example.org/end.png", "--no-preview"],
 ])
 def test_image_url_is_an_http_address_of_a_preview(args):

@@ -58,7 +58,7 @@ def export(
 ) -> None:
     if out is not None and out != "-" and PurePath(out).suffix.lower() not in (".html", ".htm"):
         fail(f"-o {out}: an HTML page is written to a file ending in .html", EXIT_USAGE)
-    if image_url is not None and (not preview or not image_url.startswith(("https://", "http://"))):
+    if image_url is not None and (not preview or not _web_address(image_url)):
         fail(f"--image-url {image_url}: give the http(s) address of the picture, without --no-preview", EXIT_USAGE)
     loaded = load_games(file, game_number)
     viewer = viewer_for(as_player, loaded.trees)
@@ -73,6 +73,18 @@ def export(
              f"(at most {MAX_PAGE_BYTES / (1 << 20):g} MB): export one game with --game, or fewer variations")
     write_output(page, out, "HTML page")
     raise typer.Exit(EXIT_INVALID if loaded.findings else 0)
+
+
+def _web_address(url: str) -> bool:
+    """Whether ``url`` is an http(s) address with a host (``http://`` or ``http:///x`` names none)."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        _ = parts.port  # a port that is no number raises ValueError here
+        return parts.scheme in ("http", "https") and bool(parts.hostname) and url.isprintable() and " " not in url
+    except ValueError:  # a port that is no number, a bracket left open
+        return False
 
 
 def _preview(tree, viewer: str | None, image_url: str | None):
