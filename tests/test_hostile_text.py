@@ -161,3 +161,43 @@ def test_record_plain_shows_a_resumed_records_text_made_visible(tmp_path):
     done = subprocess.run([sys.executable, "-m", "arbo_notation", "record", str(path), "--plain"],
                           input="{\x1b]0;typed\x07}\n", capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert not UNSAFE.search(done.stdout) and not UNSAFE.search(done.stderr), (done.stdout, done.stderr)
+
+
+#: A file name that would retitle the terminal, as it is shown made visible.
+HOSTILE_NAME = "g\x1b]0;PWNED\x07"
+SHOWN_NAME = "g\\x1b]0;PWNED\\x07"
+
+
+@pytest.fixture
+def hostile_folder(tmp_path) -> Path:
+    """A folder holding the hostile record twice (a duplicate) under a name that is a terminal
+    command, and a record that cannot be read under another."""
+    folder = tmp_path / "club"
+    folder.mkdir()
+    text = HOSTILE.read_text(encoding="utf-8")
+    (folder / f"{HOSTILE_NAME}.arb").write_text(text + "\n" + text, encoding="utf-8")
+    (folder / f"{HOSTILE_NAME}-bad.arb").write_text(text.replace("result Ana 21, Ben 7", "result Ana 2x"),
+                                                   encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize(("command", "shown"), [
+    (["grep", "--list", "{folder}"], SHOWN_NAME),
+    (["grep", "--duplicates", "{folder}"], SHOWN_NAME),
+    (["grep", "--won", "--player", "Ana", "--list", "{folder}"], SHOWN_NAME),  # and the unreadable game named on stderr
+    (["stats", "{folder}"], SHOWN_NAME),  # the best game's file, and the unreadable game
+    (["stats", "--by", "event", "{folder}"], "\\x1b]0;PWNED\\x07\\x1b[31mred"),
+    (["check", "{folder}"], SHOWN_NAME),
+    (["score", "{good}"], SHOWN_NAME),
+    (["score", "{bad}"], SHOWN_NAME),
+    (["export", "{good}", "--to", "html", "-o", "{folder}/" + HOSTILE_NAME + ".html"], SHOWN_NAME),
+    (["render", "{good}", "-o", "{folder}/" + HOSTILE_NAME + ".svg"], SHOWN_NAME),
+    (["replay", "{good}", "--screenshot", "{folder}/" + HOSTILE_NAME + ".svg"], SHOWN_NAME),
+    (["state", "{bad}"], SHOWN_NAME),
+], ids=lambda value: value if isinstance(value, str) else " ".join(value[:2]))
+def test_every_command_shows_record_text_and_file_names_made_visible(hostile_folder, command, shown):
+    places = {"folder": str(hostile_folder), "good": str(hostile_folder / f"{HOSTILE_NAME}.arb"),
+              "bad": str(hostile_folder / f"{HOSTILE_NAME}-bad.arb")}
+    done = arbo(*(part.format(**places) for part in command))
+    assert not UNSAFE.search(done.stdout) and not UNSAFE.search(done.stderr)
+    assert shown in done.stdout + done.stderr

@@ -34,8 +34,17 @@ def fail(message: str, status: int = EXIT_INVALID) -> NoReturn:
     """Print one message on stderr and leave with the given status."""
     import typer
 
-    typer.echo(visible(f"arbo: {message}", "\n"), err=True)
+    echo_text(f"arbo: {message}", err=True)
     raise typer.Exit(status)
+
+
+def echo_text(text: str, *, err: bool = False, nl: bool = True) -> None:
+    """Print ``text`` on stdout (or stderr) as a terminal may get it: whatever of a record's text or
+    a path it holds goes through errors.visible, so none of it is a terminal command. The one way
+    every command prints such text (records themselves, as fmt writes them, go by write_data)."""
+    stream = sys.stderr if err else sys.stdout
+    stream.write(visible(text, "\n") + ("\n" if nl else ""))
+    stream.flush()
 
 
 def write_data(text: str) -> None:
@@ -53,9 +62,7 @@ def write_data(text: str) -> None:
 
 def echo_error(error: ArboError) -> None:
     """A located notation error as a compiler shows it; any other as one line."""
-    import typer
-
-    typer.echo(error.show() if isinstance(error, NotationError) else visible(f"arbo: {error}", "\n"), err=True)
+    echo_text(error.show() if isinstance(error, NotationError) else f"arbo: {error}", err=True)
 
 
 def drop_stdout() -> None:

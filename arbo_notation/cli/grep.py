@@ -9,7 +9,7 @@ from typing import List, Optional
 import typer
 
 from ..errors import ArboError, NotationErrors
-from .common import EXIT_INVALID, EXIT_USAGE, fail
+from .common import EXIT_INVALID, EXIT_USAGE, echo_error, echo_text, fail
 
 HELP = """Print the games that match, as records: pipe them into fmt, export, replay - or another grep.
 
@@ -107,7 +107,7 @@ def run(paths: list[str], filters, *, listed: bool, duplicates: bool) -> int:
                 if duplicates:
                     found.add(record, place)
                 elif listed:
-                    typer.echo(str(place))
+                    echo_text(str(place))
                 else:
                     text = piece.text.rstrip("\n") + "\n"
                     sys.stdout.write(text if not printed else "\n" + text)
@@ -115,15 +115,15 @@ def run(paths: list[str], filters, *, listed: bool, duplicates: bool) -> int:
         except NotationErrors as errors:
             status = EXIT_INVALID
             for error in errors.errors:
-                typer.echo(error.show(), err=True)
+                echo_error(error)
         except ArboError as error:
             status = EXIT_INVALID
-            typer.echo(f"arbo: {error}", err=True)
+            echo_error(error)
     if duplicates:
         known, unread = _knowledge(found.to_compare())
         status = status or unread
         for kind, places in found.groups(known):
-            typer.echo(f"{kind}: {', '.join(map(str, places))}")
+            echo_text(f"{kind}: {', '.join(map(str, places))}")
     sys.stdout.flush()
     return status
 
@@ -148,7 +148,7 @@ def _knowledge(places) -> tuple[dict, int]:
                     if record is not None:
                         known[piece_place(name, piece, record.header)] = knowledge(record)
         except ArboError as error:  # the file changed since it was read
-            typer.echo(f"arbo: {error}", err=True)
+            echo_error(error)
             return known, EXIT_INVALID
     if len(known) != len(places):
         typer.echo("arbo: the files changed while they were read: run again", err=True)
@@ -164,11 +164,11 @@ def _record(name: str, piece, header):
     if not piece.closed:
         from ..notation.syntaxfaults import unclosed_error
 
-        typer.echo(unclosed_error(piece.first_line, name, GameLines(piece.text, piece.first_line)).show(), err=True)
+        echo_error(unclosed_error(piece.first_line, name, GameLines(piece.text, piece.first_line)))
         return None
     records, errors = read_game_text(piece.text, name, piece.first_line, GameLines(piece.text, piece.first_line),
                                      header, index=piece.index)
     if errors:
-        typer.echo(errors[0].show(), err=True)
+        echo_error(errors[0])
         return None
     return records[0]

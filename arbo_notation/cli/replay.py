@@ -12,7 +12,7 @@ from typing import Any, Optional
 import typer
 
 from ..errors import ArboError
-from .common import EXIT_INVALID, EXIT_USAGE, fail
+from .common import EXIT_INVALID, EXIT_USAGE, echo_text, fail
 from .state import no_turn
 from .usage import whole_number
 
@@ -140,7 +140,7 @@ def replay(
         except OSError as error:
             fail(f"{screenshot}: cannot be written ({error.strerror})")
         if not quiet:
-            typer.echo(f"wrote {screenshot}", err=True)
+            echo_text(f"wrote {screenshot}", err=True)
     elif not interactive:
         from ..tui.plaintext import plain_lines
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Optional
 import typer
 
 from ..errors import ArboError, Severity
-from .common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, read_input
+from .common import EXIT_INVALID, EXIT_USAGE, echo_error, echo_text, fail, read_input
 from .usage import whole_number
 
 if TYPE_CHECKING:
@@ -146,7 +146,7 @@ def score_record(pieces, name: str, game: int | None, sheets: _Sheets) -> bool:
         message = f"{name}: {'; '.join(reasons)}: {'not scored' if sheets.count else 'nothing to score'}"
         if not sheets.count:
             raise ArboError(message)
-        typer.echo(message, err=True)
+        echo_text(message, err=True)
     if not sheets.count and not diagnostics:
         raise ArboError(f"{name}: no game to score")
     return valid
@@ -194,7 +194,7 @@ def register(app: typer.Typer) -> None:
                     fail(f"{name} is a position, of one game; there is no game {game}", EXIT_USAGE)
                 output = iter([_position_output(score_position_text(text, name), name, as_json)])
             for piece in output:
-                typer.echo(piece, nl=False)
+                echo_text(piece, nl=False)  # the sheet's title is the file's name
         except ArboError as error:
             echo_error(error)
             raise typer.Exit(EXIT_INVALID) from None

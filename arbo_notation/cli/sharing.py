@@ -7,11 +7,9 @@ import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-import typer
-
 from ..errors import ArboError
 from ..files import write_atomic
-from .common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, read_input
+from .common import EXIT_INVALID, EXIT_USAGE, echo_error, echo_text, fail, read_input
 
 if TYPE_CHECKING:
     from ..share.html import UnreadGame
@@ -77,12 +75,12 @@ def load_games(path: str, game_number: int | None) -> Loaded:
             tree = load_tree(records[number], lines)
         except SetupError as error:
             for diagnostic in error.diagnostics:
-                typer.echo(diagnostic.show(), err=True)
+                echo_text(diagnostic.show(), err=True)
             loaded.findings = True
             loaded.unread.append(UnreadGame(number, str(error)))
             continue
         for diagnostic in tree.diagnostics:
-            typer.echo(diagnostic.show(), err=True)
+            echo_text(diagnostic.show(), err=True)
         loaded.findings = loaded.findings or not tree.valid
         loaded.trees.append(tree)
     if not loaded.trees:
@@ -122,7 +120,7 @@ def write_output(data: str | bytes, out: str | None, what: str = "") -> None:
     except OSError as error:
         fail(f"{out}: cannot be written ({error.strerror or error})", EXIT_INVALID)
     size = len(data) if isinstance(data, bytes) else len(data.encode("utf-8"))
-    typer.echo(f"arbo: wrote {out} ({', '.join(part for part in (what, _size(size)) if part)})", err=True)
+    echo_text(f"arbo: wrote {out} ({', '.join(part for part in (what, _size(size)) if part)})", err=True)
 
 
 def _size(count: int) -> str:

@@ -9,7 +9,7 @@ from typing import List, Optional
 import typer
 
 from ..errors import ArboError
-from .common import EXIT_INVALID, echo_error
+from .common import EXIT_INVALID, echo_error, echo_text
 from .usage import one_of
 
 HELP = """Count a collection of games: per player, per seat and per species.
@@ -33,11 +33,11 @@ Examples:
 
 
 def _say_invalid(rows) -> None:
-    typer.echo(f"{rows.error} (game {rows.number}, not counted)", err=True)
+    echo_text(f"{rows.error} (game {rows.number}, not counted)", err=True)
 
 
 def _say(text: str) -> None:
-    typer.echo(text, err=True)
+    echo_text(text, err=True)
 
 
 def gather(paths: list[str], by: Optional[str]) -> tuple[list, int]:
@@ -59,8 +59,8 @@ def gather(paths: list[str], by: Optional[str]) -> tuple[list, int]:
         invalid = load_export(connection, folder)
         if invalid:
             status = EXIT_INVALID
-            typer.echo(f"{folder}: {invalid} invalid game{'' if invalid == 1 else 's'} (valid = false), not counted",
-                       err=True)
+            echo_text(f"{folder}: {invalid} invalid game{'' if invalid == 1 else 's'} (valid = false), not counted",
+                      err=True)
     return compute(connection, by), status
 
 
@@ -151,5 +151,5 @@ def register(app: typer.Typer) -> None:
             typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
         else:
             texts = [render(group, _group_title(by, group.value) if by else None) for group in groups]
-            typer.echo("\n".join(texts), nl=False)
+            echo_text("\n".join(texts), nl=False)  # events, players and files are the records': shown made visible
         raise typer.Exit(status)
