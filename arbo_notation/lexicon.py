@@ -28,8 +28,13 @@ NAME_START = r"[A-Za-z]"
 NAME_CHAR = r"[A-Za-z0-9_'-]"
 """A character of a player's name after the first: a letter, a digit, _ ' or -."""
 
-NAME_SHAPE = rf"{NAME_START}{NAME_CHAR}*"
-"""A word shaped as a player's name (the reserved words not excluded, nothing checked after it)."""
+MAX_NAME_LENGTH = 100
+"""The longest player's name, far longer than any real one: a name is drawn in pictures and pages,
+whose work grows with it (docs/NOTATION.md, "Limits")."""
+
+NAME_SHAPE = rf"{NAME_START}{NAME_CHAR}{{0,{MAX_NAME_LENGTH - 1}}}"
+"""A word shaped as a player's name, at most MAX_NAME_LENGTH characters (the reserved words not
+excluded, nothing checked after it)."""
 
 RESERVED_WORDS = ("d", "reveal", "result")
 """The words the notation gives a meaning to, which no player may be named."""
@@ -40,8 +45,8 @@ RESERVED_NAMES = frozenset(RESERVED_WORDS)
 NOT_RESERVED = rf"(?!(?:{'|'.join(RESERVED_WORDS)})(?!{NAME_CHAR}))"
 """A lookahead: what follows is not a reserved word standing alone (``dd`` or ``results`` may be names)."""
 
-NAME = rf"{NOT_RESERVED}{NAME_START}{NAME_CHAR}*+"
-"""A player's name, taken whole (the grammar's NAME)."""
+NAME = rf"{NOT_RESERVED}{NAME_START}{NAME_CHAR}{{0,{MAX_NAME_LENGTH - 1}}}+(?!{NAME_CHAR})"
+"""A player's name, taken whole, of at most MAX_NAME_LENGTH characters (the grammar's NAME)."""
 
 # -- Cards ---------------------------------------------------------------------------------------
 
@@ -77,19 +82,41 @@ DECK_DRAW = rf"{DECK_WORD}(?::{CARD})?(?![^ \t])"
 SKIP_DRAW = "-"
 """The draw of a player who could draw no card."""
 
-COORDINATE = r"-?[0-9]++"
-"""One coordinate of a cell: a whole number, maybe negative."""
+# The numbers of a record are bounded, far past what a game reaches (docs/NOTATION.md, "Limits"),
+# in digits: a longer one is refused where it stands, before any work is done with it.
 
-TURN_NUMBER = r"[0-9]++\."
+MAX_COORDINATE_DIGITS = 3
+"""A coordinate is -999 to 999: a deck of 10 species holds 80 cards, so no tree stands 80 cells
+from the first."""
+
+MAX_TURN_NUMBER_DIGITS = 4
+"""A turn is numbered 0 to 9999: a game has at most half its deck's turns."""
+
+MAX_POINTS_DIGITS = 4
+"""A score is 0 to 9999: a game of 80 cards scores a few hundred points at most."""
+
+MAX_GLYPH_DIGITS = 3
+"""A numeric glyph is $0 to $999 (PGN's go to $255)."""
+
+MAX_GLYPHS = 8
+"""A turn has at most 8 glyphs."""
+
+COORDINATE = rf"-?[0-9]{{1,{MAX_COORDINATE_DIGITS}}}+(?![0-9])"
+"""One coordinate of a cell: a whole number, maybe negative, of at most MAX_COORDINATE_DIGITS digits."""
+
+TURN_DIGITS = rf"[0-9]{{1,{MAX_TURN_NUMBER_DIGITS}}}+"
+"""A turn's number, of at most MAX_TURN_NUMBER_DIGITS digits."""
+
+TURN_NUMBER = rf"{TURN_DIGITS}\."
 """A turn's number and its dot."""
 
-POINTS = r"[0-9]++"
-"""A player's score on the result line."""
+POINTS = rf"[0-9]{{1,{MAX_POINTS_DIGITS}}}+(?![0-9])"
+"""A player's score on the result line, of at most MAX_POINTS_DIGITS digits."""
 
 SCORE_SEP = r"(?:[ \t]*,[ \t]*|[ \t]+)"
 """Between two scores of the result line: a comma or white space."""
 
-GLYPH = r"(?:!!|\?\?|!\?|\?!|!|\?|\$[0-9]++)(?![^ \t\n{;()])"
+GLYPH = rf"(?:!!|\?\?|!\?|\?!|!|\?|\$[0-9]{{1,{MAX_GLYPH_DIGITS}}}+)(?![^ \t\n{{;()])"
 """A glyph, ! ? !! ?? !? ?! or $n, followed by white space, a comment, a parenthesis or the end."""
 
 TURN_END = r"(?![^ \t\n{;()!?$])"

@@ -53,7 +53,7 @@ def test_each_word_of_the_grammar_is_the_lexicons(terminal: str, word: str) -> N
 
 
 def test_the_composed_rules_are_spelt_as_the_grammar_spells_them() -> None:
-    assert lexicon.NAME == r"(?!(?:d|reveal|result)(?![A-Za-z0-9_'-]))[A-Za-z][A-Za-z0-9_'-]*+"
+    assert lexicon.NAME == r"(?!(?:d|reveal|result)(?![A-Za-z0-9_'-]))[A-Za-z][A-Za-z0-9_'-]{0,99}+(?![A-Za-z0-9_'-])"
     assert lexicon.CARD == r"[A-Za-z]{1,3}+[1-8](?![A-Za-z0-9_])"
     assert lexicon.DECK_DRAW == rf"d(?::{lexicon.CARD})?(?![^ \t])"
     assert lexicon.RESERVED_WORDS == ("d", "reveal", "result")

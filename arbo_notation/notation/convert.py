@@ -38,6 +38,8 @@ import yaml
 
 from ..engine.cards import CARD_RE, Card, Coord, Planting
 from ..errors import ArboError, DataError, HeaderFault, NotationError, visible
+from ..lexicon import (MAX_COORDINATE_DIGITS, MAX_GLYPH_DIGITS, MAX_GLYPHS, MAX_NAME_LENGTH, MAX_POINTS_DIGITS,
+                       MAX_TURN_NUMBER_DIGITS)
 from .headertable import HEADER_MAX_DEPTH, PLAIN_DATA_KEYS, header_from_mapping, header_to_mapping, is_player_name
 from .record import GLYPHS, Comment, Draw, DrawKind, GameRecord, Result, Reveal, Turn, Variation
 from .safeyaml import YamlFault, deeper_than, load_yaml, refused_character
@@ -64,7 +66,7 @@ MAX_VARIATION_DEPTH = 100
 #: How deep a structured record's lists and mappings may nest: four levels a variation (its list,
 #: its mapping, its turns, a turn), the file's and a turn's own, and a header (HEADER_MAX_DEPTH).
 RECORD_MAX_DEPTH = 4 * MAX_VARIATION_DEPTH + 16 + HEADER_MAX_DEPTH
-_GLYPH_RE = re.compile(r"\$[0-9]+\Z")
+_GLYPH_RE = re.compile(rf"\$[0-9]{{1,{MAX_GLYPH_DIGITS}}}\Z")
 
 
 # ------------------------------------------------------------------------------------------------
@@ -234,15 +236,19 @@ class _Reader:
             raise self.fail(path, f"expected text, found {_kind(value)}")
         return value
 
-    def integer(self, value: Any, path: str) -> int:
+    def integer(self, value: Any, path: str, digits: int = 0) -> int:
+        """A whole number; of at most ``digits`` digits, when given (the bounds of the .arb notation)."""
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.fail(path, f"expected a whole number, found {_kind(value)}")
+        if digits and not -10 ** digits < value < 10 ** digits:
+            raise self.fail(path, f"expected a whole number of at most {digits} digits, found one of {len(str(abs(value)))}")
         return value
 
     def name(self, value: Any, path: str) -> str:
         if not is_player_name(value):
-            raise self.fail(path, f"{value!r} is not a player's name (a letter, then letters, digits, _ ' or -; "
-                                  "not d, reveal or result)")
+            shown = f"{value[:24]!r}... ({len(value)} characters)" if isinstance(value, str) and len(value) > 24 else repr(value)
+            raise self.fail(path, f"{shown} is not a player's name (a letter, then letters, digits, _ ' or -, "
+                                  f"at most {MAX_NAME_LENGTH} characters; not d, reveal or result)")
         return value
 
     def card(self, value: Any, path: str) -> Card:
@@ -292,7 +298,7 @@ class _Reader:
                                    "comments_after", "variations"), ("player", "draws", "plant", "discard"))
         number = value.get("number")
         if number is not None:
-            number = self.integer(number, f"{path}.number")
+            number = self.integer(number, f"{path}.number", MAX_TURN_NUMBER_DIGITS)
             if number < 0:
                 raise self.fail(f"{path}.number", "a turn number is not negative")
         draws = self.items(value["draws"], f"{path}.draws")
@@ -301,9 +307,12 @@ class _Reader:
         plant = self.mapping(value["plant"], f"{path}.plant", ("card", "x", "y"), ("card", "x", "y"))
         glyphs = tuple(self.text(g, f"{path}.glyphs[{i}]") for i, g in enumerate(self.items(value.get("glyphs"),
                                                                                           f"{path}.glyphs")))
+        if len(glyphs) > MAX_GLYPHS:
+            raise self.fail(f"{path}.glyphs", f"a turn has at most {MAX_GLYPHS} glyphs, found {len(glyphs)}")
         for i, glyph in enumerate(glyphs):
             if glyph not in GLYPHS and not _GLYPH_RE.match(glyph):
-                raise self.fail(f"{path}.glyphs[{i}]", f"unknown glyph {glyph!r} (! ? !! ?? !? ?! or $n)")
+                raise self.fail(f"{path}.glyphs[{i}]", f"unknown glyph {glyph[:24]!r} (! ? !! ?? !? ?! or $n, "
+                                                      f"n of at most {MAX_GLYPH_DIGITS} digits)")
         listed = self.items(value.get("variations"), f"{path}.variations")
         if listed and depth >= MAX_VARIATION_DEPTH:
             raise self.fail(f"{path}.variations", f"variations nest deeper than {MAX_VARIATION_DEPTH} levels")
@@ -312,7 +321,8 @@ class _Reader:
             player=self.name(value["player"], f"{path}.player"),
             draws=tuple(self.draw(d, f"{path}.draws[{i}]") for i, d in enumerate(draws)),
             plant=Planting(self.card(plant["card"], f"{path}.plant.card"),
-                           Coord(self.integer(plant["x"], f"{path}.plant.x"), self.integer(plant["y"], f"{path}.plant.y"))),
+                           Coord(self.integer(plant["x"], f"{path}.plant.x", MAX_COORDINATE_DIGITS),
+                                 self.integer(plant["y"], f"{path}.plant.y", MAX_COORDINATE_DIGITS))),
             discard=self.card(value["discard"], f"{path}.discard"),
             number=number,
             glyphs=glyphs,
@@ -366,7 +376,7 @@ class _Reader:
             for j, pair in enumerate(self.items(item.get("scores"), f"{here}.scores")):
                 if not isinstance(pair, list) or len(pair) != 2:
                     raise self.fail(f"{here}.scores[{j}]", "expected [name, score]")
-                score = self.integer(pair[1], f"{here}.scores[{j}][1]")
+                score = self.integer(pair[1], f"{here}.scores[{j}][1]", MAX_POINTS_DIGITS)
                 if score < 0:
                     raise self.fail(f"{here}.scores[{j}][1]", "a score is not negative")
                 scores.append((self.name(pair[0], f"{here}.scores[{j}][0]"), score))

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from ..engine.cards import CARD_RE, Card, is_species_code
 from ..errors import ArboError, HeaderFault, Pos
-from ..lexicon import NAME_SHAPE, RESERVED_NAMES
+from ..lexicon import MAX_NAME_LENGTH, MAX_POINTS_DIGITS, NAME_SHAPE, RESERVED_NAMES
 from . import yamlwords
 
 TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
@@ -32,6 +32,13 @@ ISO_DATE_RE = re.compile(r"[0-9]{4}(?:-[0-9]{2}(?:-[0-9]{2})?)?\Z")
 #: How deep a header's lists and mappings may nest, the header's own mapping counted: far more
 #: than any header needs, and shallow enough for every writer (YAML, JSON) to write it back.
 HEADER_MAX_DEPTH = 32
+#: The longest text a header holds (an event, a site, a species' name, any text of an unknown key,
+#: a key): far more than any real one, and short enough for pictures and pages that draw it.
+MAX_HEADER_TEXT = 4000
+#: The largest whole number of an unknown key, as a 64-bit number holds it (19 digits).
+MAX_HEADER_NUMBER = 2 ** 63 - 1
+#: The highest score, as on the result line (lexicon.MAX_POINTS_DIGITS digits).
+MAX_SCORE = 10 ** MAX_POINTS_DIGITS - 1
 LINE_WIDTH = 80
 #: What a row's to_data answers for a value the mapping leaves out.
 OMIT = object()
@@ -118,7 +125,10 @@ def _text(key: str, value: object) -> str | None:
         return None
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
         raise HeaderFault(f"'{key}' must be text, found {_show(value)}{_yaml_word_hint(value)}", key)
-    return str(value)
+    text = str(value)
+    if len(text) > MAX_HEADER_TEXT:
+        raise HeaderFault(f"'{key}' holds {len(text)} characters: a header's text holds at most {MAX_HEADER_TEXT}", key)
+    return text
 
 
 def _is_iso_date(text: str) -> bool:
@@ -148,6 +158,9 @@ def _list(key: str, value: object, example: str) -> list:
 
 
 def _name(key: str, value: object, what: str = "a player's name") -> str:
+    if isinstance(value, str) and len(value) > MAX_NAME_LENGTH:
+        raise HeaderFault(f"'{key}': a player's name has at most {MAX_NAME_LENGTH} characters, found one of "
+                          f"{len(value)}", key)
     if isinstance(value, str) and value in RESERVED_NAMES:
         raise HeaderFault(f"'{key}': {value!r} cannot be a player's name (the notation reserves d, reveal and result)", key, value)
     if not is_player_name(value):
@@ -283,6 +296,9 @@ def check_result(value: object, fields: dict[str, Any]) -> dict[str, int] | None
         if isinstance(score, bool) or not isinstance(score, int) or score < 0:
             raise HeaderFault(f"'result': {name}'s score must be a whole number, found {_show(score)}", "result",
                               str(score) if score is not None else None)
+        if score > MAX_SCORE:
+            raise HeaderFault(f"'result': {name}'s score must be at most {MAX_SCORE}, found a number of "
+                              f"{len(str(score))} digits", "result", name)
         scores[name] = score
     return scores
 
@@ -489,7 +505,7 @@ class NotWritten(Exception):
 
 
 _MAX_CACHED = 10000  # words and lines remembered: a few hundred in practice
-_SCORE = re.compile(r"(?:0|[1-9][0-9]{0,8})\Z")
+_SCORE = re.compile(rf"(?:0|[1-9][0-9]{{0,{MAX_POINTS_DIGITS - 1}}})\Z")
 _EXTRA_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
@@ -710,6 +726,8 @@ def header_from_mapping(data: object, pos: Pos | None = None) -> Header:
         if not isinstance(key, str):
             raise HeaderFault(f"header keys are words, found the key {_show(key)}", None,
                               None if key is None or isinstance(key, bool) else str(key))
+        if len(key) > MAX_HEADER_TEXT:
+            raise HeaderFault(f"a header key holds {len(key)} characters: at most {MAX_HEADER_TEXT}")
     if "players" not in data:
         raise HeaderFault("the header has no 'players': the list of the players' names in seat order, "
                           "start player first, such as 'players: [Ana, Ben]'")
@@ -746,6 +764,12 @@ def _check_extra(key: str, value: object) -> None:
         elif isinstance(item, tuple):
             raise HeaderFault(f"'{key}': YAML's ordered mappings and pairs (!!omap, !!pairs) are not kept in a "
                               "header: write a mapping or a list", key)
+        elif isinstance(item, (str, bytes)) and len(item) > MAX_HEADER_TEXT:
+            raise HeaderFault(f"'{key}' holds a text of {len(item)} characters: a header's text holds at most "
+                              f"{MAX_HEADER_TEXT}", key)
+        elif isinstance(item, int) and not -MAX_HEADER_NUMBER - 1 <= item <= MAX_HEADER_NUMBER:
+            raise HeaderFault(f"'{key}' holds a number of {len(str(abs(item)))} digits: a header's numbers fit in "
+                              "64 bits (at most 19 digits)", key)
         elif isinstance(item, leaves):
             continue
         else:
@@ -911,6 +935,22 @@ def read_written_header(text: str, pos: Pos) -> Header | None:
         fields = _fields(text.split("\n"))
     except NotWritten:
         return None
-    if not _well_placed(fields):
+    if not _well_placed(fields) or not _within_bounds(fields):
         return None
     return Header(pos=pos, **fields)
+
+
+def _within_bounds(fields: dict[str, Any]) -> bool:
+    """Whether the header's texts and numbers are within the bounds its check holds them to (the
+    careful reader reports the one that is not)."""
+    texts = [fields.get(row.name) for row in TABLE if row.text]
+    texts += fields.get("names", {}).values()
+    if any(text is not None and len(text) > MAX_HEADER_TEXT for text in texts):
+        return False
+    extra = fields.get("extra", {})
+    try:
+        for key, value in extra.items():
+            _check_extra(key, value)
+    except HeaderFault:
+        return False
+    return all(len(key) <= MAX_HEADER_TEXT for key in extra)

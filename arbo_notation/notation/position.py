@@ -30,7 +30,7 @@ from typing import Any, Mapping
 from ..engine.cards import Card, Coord, is_species_code
 from ..engine.scoring import PlayerPosition, ScoreSheet, score_position
 from ..errors import PositionError
-from ..lexicon import SPECIES
+from ..lexicon import MAX_COORDINATE_DIGITS, MAX_NAME_LENGTH, SPECIES
 
 MAX_PLAYERS = 4
 _CARDISH_RE = re.compile(rf"({SPECIES})([0-9]+)\Z")
@@ -272,6 +272,8 @@ def _read_name(raw: dict, index: int, fault) -> str:
     name = name.strip()
     if not name:
         raise fault(f"player {index}'s name is empty")
+    if len(name) > MAX_NAME_LENGTH:
+        raise fault(f"player {index}'s name has {len(name)} characters: at most {MAX_NAME_LENGTH}")
     return name
 
 
@@ -302,6 +304,10 @@ def _claim(card: Card, where: str, seen_cards: dict[Card, str], fault) -> None:
 def _read_coordinate(raw: Any, axis: str, where: str, fault) -> int:
     if isinstance(raw, bool) or not isinstance(raw, int):
         raise fault(f"{where}: the {axis} coordinate must be an integer, not {_describe(raw)}")
+    if not -10 ** MAX_COORDINATE_DIGITS < raw < 10 ** MAX_COORDINATE_DIGITS:
+        largest = 10 ** MAX_COORDINATE_DIGITS - 1
+        raise fault(f"{where}: the {axis} coordinate must be from -{largest} to {largest}, "
+                    f"not a number of {len(str(abs(raw)))} digits")
     return raw
 
 

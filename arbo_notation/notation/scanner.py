@@ -31,8 +31,9 @@ from collections.abc import Iterator
 from ..engine.cards import Card, Coord
 from ..engine.state import KnownDraw, KnownTurn
 from ..errors import ArboError
-from ..lexicon import (CARD, CARD_SHAPE, COORDINATE, DECK_DRAW, DECK_WORD, GLYPH, LINE_COMMENT, LINE_END, NAME,
-                       NAME_SHAPE, CompiledOnFirstUse, NOT_RESERVED, POINTS, RESULT_WORD, REVEAL_WORD, SCORE_SEP, SKIP_DRAW, TURN_END)
+from ..lexicon import (CARD, CARD_SHAPE, COORDINATE, DECK_DRAW, DECK_WORD, GLYPH, LINE_COMMENT, LINE_END, MAX_GLYPHS, NAME,
+                       NAME_SHAPE, CompiledOnFirstUse, NOT_RESERVED, POINTS, RESULT_WORD, REVEAL_WORD, SCORE_SEP, SKIP_DRAW,
+                       TURN_DIGITS, TURN_END)
 from .header import read_header
 from .parts import MAX_VARIATION_DEPTH, Cards, Run, TooLong
 
@@ -142,14 +143,14 @@ def read_header_of(text: str, file: str = "<string>", first_line: int = 1) -> tu
 _PLAIN_NAME = NOT_RESERVED + NAME_SHAPE
 _PLAIN_DRAW = rf"(?:{DECK_WORD}(?::{CARD_SHAPE})?|{SKIP_DRAW}|{_PLAIN_NAME}(?::{CARD_SHAPE})?)"
 # A turn line is six tokens; each one met for the first time must match its pattern whole.
-_NUMBER_TOKEN = re.compile(r"([0-9]+)\.")
+_NUMBER_TOKEN = re.compile(rf"({TURN_DIGITS})\.")
 _NAME_TOKEN = re.compile(_PLAIN_NAME)
 _DRAW_TOKEN = re.compile(_PLAIN_DRAW)
-_PLANT_TOKEN = re.compile(rf"({CARD_SHAPE})@(-?[0-9]+),(-?[0-9]+)")
+_PLANT_TOKEN = re.compile(rf"({CARD_SHAPE})@({COORDINATE}),({COORDINATE})")
 _DISCARD_TOKEN = re.compile(rf"/({CARD_SHAPE})")
 _TURN_LINES = re.compile(r"(?:[0-9][^\n]*\n)*")  # the run of lines that start as turn lines do
 _PLAIN_REVEAL = re.compile(rf"{REVEAL_WORD} ({_PLAIN_NAME})((?: {CARD_SHAPE})*)")
-_PLAIN_RESULT = re.compile(rf"{RESULT_WORD} (?:\*|{_PLAIN_NAME} [0-9]+(?:, {_PLAIN_NAME} [0-9]+)*)")
+_PLAIN_RESULT = re.compile(rf"{RESULT_WORD} (?:\*|{_PLAIN_NAME} {POINTS}(?:, {_PLAIN_NAME} {POINTS})*)")
 _PLAIN_SCORE = re.compile(rf"({_PLAIN_NAME}) ([0-9]+)")
 
 # Each token is decoded once and then looked up: a file repeats the same few thousand of them.
@@ -258,9 +259,9 @@ _GAP = CompiledOnFirstUse(r"[ \t]{2,}|\t")
 #: What the grammar lets follow a turn on its line: glyphs, comments in braces, a comment to the end
 #: of the line (a brace comment over several lines, a variation on the line: the token loop's).
 _BRACE_ON_LINE = r"\{[^}\n]*\}"  # (a brace comment over several lines is the token loop's)
-_TAIL = CompiledOnFirstUse(rf"(?:[ \t]*{GLYPH})*(?:[ \t]*{_BRACE_ON_LINE})*(?:[ \t]*{LINE_COMMENT})?[ \t]*")
+_TAIL = CompiledOnFirstUse(rf"(?:[ \t]*{GLYPH}){{0,{MAX_GLYPHS}}}(?:[ \t]*{_BRACE_ON_LINE})*(?:[ \t]*{LINE_COMMENT})?[ \t]*")
 #: The same in a variation, where a comment to the end of the line would swallow its ')'.
-_VARIATION_TAIL = CompiledOnFirstUse(rf"(?:[ \t]*{GLYPH})*(?:[ \t]*{_BRACE_ON_LINE})*[ \t]*")
+_VARIATION_TAIL = CompiledOnFirstUse(rf"(?:[ \t]*{GLYPH}){{0,{MAX_GLYPHS}}}(?:[ \t]*{_BRACE_ON_LINE})*[ \t]*")
 #: Brace comments before the turn of a variation (a ';' comment would swallow its ')').
 _LEADING_COMMENTS = CompiledOnFirstUse(rf"[ \t]*(?:{_BRACE_ON_LINE}[ \t]*)*")
 #: A line of comments alone: they belong to the turn that follows, or to the run before.
@@ -422,10 +423,10 @@ _LINE_END = LINE_END
 _TURN = CompiledOnFirstUse(
     r"[ \t\n]*+"
     rf"((?:{_COMMENT}[ \t\n]*+)*+)"
-    r"(?:([0-9]++)\.[ \t]*+)?"
+    rf"(?:({TURN_DIGITS})\.[ \t]*+)?"
     rf"({_NAME})[ \t]++({_DRAW})[ \t]++({_DRAW})[ \t]++({_CARD}@{COORDINATE},{COORDINATE})[ \t]++"
     rf"/({_CARD}){TURN_END}"
-    rf"((?:[ \t]*+{_GLYPH})*+)"
+    rf"((?:[ \t]*+{_GLYPH}){{0,{MAX_GLYPHS}}}+)"
     r"((?:[ \t]*+\{[^}]*\})*+)"
     r"(?:[ \t]*+;([^\n]*+))?"
 )

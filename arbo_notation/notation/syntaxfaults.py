@@ -21,8 +21,9 @@ import re
 from typing import TYPE_CHECKING, Callable
 
 from ..errors import MAX_ERRORS_PER_GAME, NotationError, capped, detached
-from ..lexicon import (BRACE_COMMENT, CARD_END, CARD_SHAPE, GLYPH, HEADER_BLOCK, NAME_CHAR, NAME_SHAPE, RESULT_WORD,
-                       REVEAL_WORD, SPECIES)
+from ..lexicon import (BRACE_COMMENT, CARD_END, CARD_SHAPE, GLYPH, HEADER_BLOCK, MAX_COORDINATE_DIGITS, MAX_GLYPH_DIGITS,
+                       MAX_GLYPHS, MAX_NAME_LENGTH, MAX_POINTS_DIGITS, MAX_TURN_NUMBER_DIGITS, NAME_CHAR, NAME_START,
+                       RESULT_WORD, REVEAL_WORD, SPECIES)
 from .parts import MAX_VARIATION_DEPTH
 from .record import RESERVED_NAMES
 
@@ -58,7 +59,9 @@ def unclosed_error(line: int, file: str, source_line: Callable[[int], str]) -> N
 
 _WORD = re.compile(r"[^ \t\n{};()]+")
 _WORD_END = re.compile(r"[ \t\n]|\Z")
-_NAME = re.compile(rf"{NAME_SHAPE}(?!{NAME_CHAR})")
+_NAME = re.compile(rf"{NAME_START}{NAME_CHAR}*+")  # of any length: a name too long is a fault of its own
+_DIGITS = re.compile(r"[0-9]+")
+_LONG_GLYPH = re.compile(r"\$[0-9]+(?![^ \t\n{;()])")
 _CARD = re.compile(CARD_SHAPE + CARD_END)
 _COORDS = re.compile(r"(-?[0-9]+),(-?[0-9]+)(?![0-9])")
 _BRACE_COMMENT = re.compile(BRACE_COMMENT)
@@ -210,6 +213,7 @@ class _Checker:
         stack = self.stack
         can_branch = False
         glyph_ok = False
+        glyphs = 0  # of the turn just read
         phase = "moves"  # then "reveals", then "result"
         while True:
             while self.pos < self.n and text[self.pos] in " \t\n":
@@ -255,13 +259,19 @@ class _Checker:
                 self.pos = self.after_line(p + 1)
             elif c in "!?$":
                 m = _GLYPH.match(text, p)
-                if m is None:
+                if m is None and _LONG_GLYPH.match(text, p):
+                    self.note(p, f"a numeric glyph has at most {MAX_GLYPH_DIGITS} digits ($0 to "
+                                 f"${'9' * MAX_GLYPH_DIGITS}), found {_found(text, p)}")
+                elif m is None:
                     self.note(p, f"unknown glyph {_found(text, p)}: the glyphs are ! ? !! ?? !? ?! and "
                                  "numeric glyphs such as $12")
                 elif not glyph_ok:
                     self.note(p, "a glyph goes right after the discard of its turn, on its line and "
                                  "before any comment")
+                elif glyphs == MAX_GLYPHS:
+                    self.note(p, f"a turn has at most {MAX_GLYPHS} glyphs")
                 else:
+                    glyphs += 1
                     self.pos = m.end()
                     continue
                 self.pos = self.after_line(p)
@@ -303,6 +313,7 @@ class _Checker:
                 else:
                     self.pos = self.on_line(self.turn, p)
                 can_branch = glyph_ok = True
+                glyphs = 0
                 if stack:
                     stack[-1][1] += 1
         self.piece = self.n
@@ -327,9 +338,11 @@ class _Checker:
     def turn(self, p: int) -> int:
         text = self.text
         after: str | None = None
-        m = re.compile(r"[0-9]+").match(text, p)
+        m = _DIGITS.match(text, p)
         if m:
             q = m.end()
+            if q - p > MAX_TURN_NUMBER_DIGITS:
+                self.fail(p, f"a turn number has at most {MAX_TURN_NUMBER_DIGITS} digits, found {_show(m.group())}")
             if q >= self.n or text[q] != ".":
                 self.fail(q, f"expected '.' after the turn number {m.group()}, found {_found(text, q)}")
             after = text[p:q + 1]
@@ -344,7 +357,7 @@ class _Checker:
             if after is None:
                 self.fail(p, f"expected {TURN_EXAMPLE}, found {word}")
             self.fail(p, f"expected a player's name after '{after}', found {word}")
-        player = m.group()
+        player = self.name(p, m)
         p = self.separator(m.end(), DRAW_FORMS, player)
         first = p
         q = self.draw(p, player, "first")
@@ -370,6 +383,13 @@ class _Checker:
             self.fail(q, f"unexpected {_found(text, q)} after the discard '{text[p:q]}'")
         return q
 
+    def name(self, p: int, m: re.Match[str]) -> str:
+        """The player's name matched at ``p``; a fault when it is longer than a name may be."""
+        name = m.group()
+        if len(name) > MAX_NAME_LENGTH:
+            self.fail(p, f"a player's name has at most {MAX_NAME_LENGTH} characters, found one of {len(name)}")
+        return name
+
     def glued_draws(self, p: int, draw: str, stop: _Stop) -> None:
         """When the second draw is missing after 'dd' (two deck draws without a space), say so."""
         if draw.partition(":")[0] == "dd" and stop.message.startswith(f"expected {DRAW_FORMS}"):
@@ -384,6 +404,7 @@ class _Checker:
             return p + 1
         owner, colon, card = token.partition(":")
         if owner == "d" or (_NAME.fullmatch(owner) and owner not in RESERVED_NAMES):
+            self.name(p, _NAME.match(text, p))
             if not colon:
                 return p + len(owner)
             m = _CARD.match(text, p + len(owner) + 1)
@@ -416,6 +437,11 @@ class _Checker:
         if c is None:
             self.fail(q, f"expected a cell x,y in whole numbers (such as 0,1 or -2,3) after '@', "
                          f"found {self.cell_found(q)}")
+        for group in (1, 2):
+            if len(c.group(group).lstrip("-")) > MAX_COORDINATE_DIGITS:
+                largest = "9" * MAX_COORDINATE_DIGITS
+                self.fail(c.start(group), f"a coordinate is a whole number from -{largest} to {largest}, "
+                                          f"found {_show(c.group(group))}")
         if c.end() < self.n and text[c.end()] not in " \t\n":
             if text[c.end()] == "/":
                 self.fail(c.end(), f"expected a space after '{text[p:c.end()]}', found {_found(text, c.end())}")
@@ -442,7 +468,7 @@ class _Checker:
         m = _NAME.match(text, q)
         if m is None or m.group() in RESERVED_NAMES:
             self.fail(q, f"expected a player's name after 'reveal', found {_found(text, q)}")
-        player = m.group()
+        player = self.name(q, m)
         q = m.end()
         while True:
             r = self.spaces(q)
@@ -474,11 +500,14 @@ class _Checker:
             if m is None or m.group() in RESERVED_NAMES:
                 self.fail(q, f"expected {what if after == 'result' else 'a player name'} after '{after}', "
                              f"found {_found(text, q)}")
-            name = m.group()
+            name = self.name(q, m)
             r = self.separator(m.end(), f"{name}'s score", name)
-            s = re.compile(r"[0-9]+").match(text, r)
+            s = _DIGITS.match(text, r)
             if s is None or (s.end() < self.n and text[s.end()] not in _LINE_END and text[s.end()] != ","):
                 self.fail(r, f"expected {name}'s score (a whole number) after '{name}', found {_found(text, r)}")
+            if s.end() - r > MAX_POINTS_DIGITS:
+                self.fail(r, f"{name}'s score has at most {MAX_POINTS_DIGITS} digits (0 to "
+                             f"{'9' * MAX_POINTS_DIGITS}), found {_show(s.group())}")
             q = s.end()
             t = self.spaces(q)
             if t < self.n and text[t] == ",":
