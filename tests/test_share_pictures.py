@@ -161,3 +161,15 @@ def test_image_url_is_an_http_address_of_a_preview(args):
     result = runner.invoke(app, ["export", TWO, "--to", "html", *args])
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr == f"arbo: --image-url {args[1]}: give the http(s) address of the picture, without --no-preview\n"
+
+
+def test_a_title_of_thousands_of_characters_is_cut_short_not_drawn_as_a_line(tmp_path):
+    record = tmp_path / "long.arb"
+    text = Path(TWO).read_text(encoding="utf-8")
+    record.write_text(text.replace('event: "Study game: paths and rights"', f"event: {'W' * 4000}"), encoding="utf-8")
+    for name, source in (("plain.svg", TWO), ("long.svg", str(record))):
+        assert render(source, "-o", str(tmp_path / name)).exit_code == 0
+    long_svg = (tmp_path / "long.svg").read_text(encoding="utf-8")
+    assert svg_size(long_svg) == svg_size((tmp_path / "plain.svg").read_text(encoding="utf-8"))  # it was 960x9: a line
+    (drawn,) = re.findall(r'class="title">([^<]*)</text>', long_svg)
+    assert drawn.startswith("WWW") and drawn.endswith("…") and len(drawn) < 100

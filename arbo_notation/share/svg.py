@@ -71,6 +71,14 @@ def _width_of(text: str, size: float) -> float:
     return len(text) * size * 0.62
 
 
+def _cut(text: str, size: float, room: float) -> str:
+    """``text`` as drawn in ``room`` wide: cut short with an ellipsis when it is longer, so that a
+    long title (an event of thousands of characters) does not shrink the picture to a line."""
+    if _width_of(text, size) <= room:
+        return text
+    return text[: max(1, int(room / (size * 0.75)) - 1)] + "…"  # (wide letters, bold: more than the estimate)
+
+
 @dataclass(frozen=True, slots=True)
 class Seat:
     """What one panel shows: a player's trees, hand (codes, '??' for unseen) and pile."""
@@ -318,11 +326,10 @@ def render_diagram(diagram: Diagram) -> str:
         header += 24
     if diagram.subtitle:
         header += 18
-    width = max(
-        2 * margin + sum(column_widths) + PANEL_GAP * (columns - 1),
-        2 * margin + _width_of(diagram.title, 17),
-        2 * margin + _width_of(diagram.subtitle, 12),
-    )
+    panels_width = 2 * margin + sum(column_widths) + PANEL_GAP * (columns - 1)
+    room = max(panels_width, MAX_WIDTH) - 2 * margin
+    title, subtitle = _cut(diagram.title, 17, room), _cut(diagram.subtitle, 12, room)
+    width = max(panels_width, 2 * margin + _width_of(title, 17), 2 * margin + _width_of(subtitle, 12))
     canvas = _Canvas()
     y = margin + header + (8 if header else 0)
     for row in rows:
@@ -348,14 +355,14 @@ def render_diagram(diagram: Diagram) -> str:
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_n(width)} {_n(height)}" '
         f'width="{_n(shown)}" height="{_n(height * scale)}" role="img">',
-        f"<title>{xml_text(' · '.join(t for t in (diagram.title, diagram.subtitle, verdict) if t))}</title>",
+        f"<title>{xml_text(' · '.join(t for t in (title, subtitle, verdict) if t))}</title>",
         f"<style>{STYLE}</style>",
         '<rect width="100%" height="100%" fill="#f6f4ee"/>',
     ]
-    if diagram.title:
-        head.append(f'<text x="{margin}" y="{margin + 16}" class="title">{xml_text(diagram.title)}</text>')
-    if diagram.subtitle:
-        head.append(f'<text x="{margin}" y="{margin + header - 2}" class="sub">{xml_text(diagram.subtitle)}</text>')
+    if title:
+        head.append(f'<text x="{margin}" y="{margin + 16}" class="title">{xml_text(title)}</text>')
+    if subtitle:
+        head.append(f'<text x="{margin}" y="{margin + header - 2}" class="sub">{xml_text(subtitle)}</text>')
     return "\n".join(head + canvas.parts + ["</svg>", ""])
 
 
