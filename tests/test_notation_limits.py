@@ -167,3 +167,10 @@ def test_a_position_past_a_bound_is_refused(tmp_path: Path):
     assert result.exit_code == 1
     assert result.stderr == (f"arbo: {path}: Ana's tree 1: the x coordinate must be from -999 to 999, "
                              "not a number of 21 digits\n")
+
+
+def test_the_grammar_bounds_a_turns_glyphs_as_the_lexicon_does():
+    from arbo_notation import lexicon
+
+    grammar = (Path(__file__).resolve().parents[1] / "grammar" / "arbo.lark").read_text(encoding="utf-8")
+    assert f"MOVES (SPACE? GLYPH)~0..{lexicon.MAX_GLYPHS} " in grammar
