@@ -146,7 +146,7 @@ def analyse(
     """
     from ..analysis.game import tasks
     from ..analysis.turns import DEFAULT_BUDGET
-    from ..files import write_atomic
+    from ..files import fingerprint, rewrite_unchanged, write_atomic
     from ..notation.engine_notes import annotate
     from ..notation.writer import format_games
     from ..tree import SetupError, load_tree
@@ -155,6 +155,11 @@ def analyse(
         fail("--in-place and --out exclude each other", EXIT_USAGE)
     if in_place and file == "-":
         fail("--in-place cannot rewrite standard input", EXIT_USAGE)
+    if in_place:
+        try:
+            read = fingerprint(file)  # before the reading: a turn recorded after it is not written over
+        except OSError as error:
+            fail(f"{file}: cannot be read ({error.strerror or error})")
     records = _records(file)
     if game_number is not None and game_number > len(records):
         fail(f"{file} holds {len(records)} game{'s' if len(records) != 1 else ''}; there is no game {game_number}",
@@ -201,9 +206,14 @@ def analyse(
     destination = file if in_place else out
     if destination is not None:
         try:
-            write_atomic(destination, text)
+            if in_place:
+                rewrite_unchanged(destination, text, read)
+            else:
+                write_atomic(destination, text)
         except OSError as error:
-            fail(f"{destination}: cannot be written ({error.strerror or error})")
+            from .fmt import not_rewritten
+
+            fail(not_rewritten(destination, error))
     elif not as_json:
         sys.stdout.write(text)
         sys.stdout.flush()
