@@ -99,18 +99,33 @@ def connect():
 
 
 def load_export(connection, folder: Path) -> int:
-    """Add the games and scores of an export's folder to the tables (made by DuckDBCorpus); how
-    many of its games are invalid."""
-    from .tables import part_glob, schema_version_of
+    """Add the games and scores of an export's folder to the tables (made by DuckDBCorpus), read
+    by pyarrow part by part (a folder's name is a name, never a pattern); how many of its games
+    are invalid. ArboError for an export that is not whole or of another schema version."""
+    import duckdb
 
-    version = schema_version_of(folder / "games")
+    from .tables import export_tables, part_batches, schema_version_of
+
+    parts = export_tables(folder, ("games", "scores"))
+    version = schema_version_of(parts["games"][0])
     if version != str(SCHEMA_VERSION):
         raise ArboError(f"{folder}: tables of schema version {version}; this arbo reads version "
                         f"{SCHEMA_VERSION}: export the records again")
+    invalid = 0
     for table in ("games", "scores"):
-        connection.execute(f"INSERT INTO {table} BY NAME SELECT * FROM read_parquet(?)", [part_glob(folder, table)])
-    query = "SELECT count(*) FROM read_parquet(?) WHERE NOT valid"
-    return connection.execute(query, [part_glob(folder, "games")]).fetchone()[0]
+        for part in parts[table]:
+            for batch in part_batches(part):
+                if table == "games":
+                    invalid += batch.num_rows - sum(1 for valid in batch.column("valid").to_pylist() if valid)
+                try:
+                    connection.register("arbo_rows", batch)
+                    connection.execute(f"INSERT INTO {table} BY NAME SELECT * FROM arbo_rows")
+                except duckdb.Error as error:
+                    raise ArboError(f"{part}: not a table of this export ({str(error).splitlines()[0]}); "
+                                    "export the records again") from None
+                finally:
+                    connection.unregister("arbo_rows")
+    return invalid
 
 
 def _rate(part: int, whole: int) -> float:
