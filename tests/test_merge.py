@@ -59,6 +59,22 @@ def test_the_cli_merges_seat_files_into_the_omniscient_record(tmp_path):
     assert out.read_text(encoding="utf-8") == format_game(game)
 
 
+def test_merge_never_writes_over_an_input_or_a_file_there_already(tmp_path):
+    game = simulate_game(PLAYERS, 3, ["greedy"])
+    paths = [saved(tmp_path, seat, seat.header.perspective) for seat in seats_of(game)]
+    before = [path.read_bytes() for path in paths]
+    done = CliRunner().invoke(app, ["merge", *map(str, paths), "-o", str(paths[0])])
+    assert done.exit_code == 1
+    assert done.stderr == (f"arbo: {paths[0]}: is one of the records merged ({paths[0]}): write the merged record "
+                           "to a new file\n")
+    other = tmp_path / "mine.arb"
+    other.write_text("mine")
+    done = CliRunner().invoke(app, ["merge", *map(str, paths), "-o", str(other)])
+    assert done.exit_code == 1
+    assert done.stderr == f"arbo: {other}: exists, and arbo merge writes a new file only: remove it, or give another name\n"
+    assert [path.read_bytes() for path in paths] == before and other.read_text() == "mine"
+
+
 def test_a_tampered_seat_is_a_located_error_naming_both_files(tmp_path):
     game = simulate_game(PLAYERS[:2], 4, ["random"])
     ana, ben = seats_of(game)
