@@ -117,6 +117,32 @@ def test_comments_and_glyphs_are_kept_marked_by_whose():
     assert [c.text for c in turn.comments_after] == ["both saw this", "Ana: a fine draw", "Ana: !", "Ben: ?!"]
 
 
+def test_two_copies_of_a_seat_give_its_comments_and_glyphs_once():
+    game = simulate_game(PLAYERS[:2], 8, ["random"])
+    ana, ben = seats_of(game)
+    ana_turns = list(ana.turns)
+    ana_turns[2] = replace(ana_turns[2], comments_after=(Comment("a fine draw"),), glyphs=("!",))
+    ana = replace(ana, turns=tuple(ana_turns))
+    merged = arbo.merge([ana, ana, ben])
+    assert [c.text for c in merged.turns[2].comments_after] == ["Ana: a fine draw", "Ana: !"]
+
+
+@pytest.mark.parametrize("key, mine, theirs, shown", [
+    ("extra", {"table": "3"}, {"table": "4"}, "'table': '3' and '4'"),
+    ("names", {"Re": "Red"}, {"Re": "Rose"}, "'names Re': 'Red' and 'Rose'"),
+    ("event", "Club night", "Final", "'event': 'Club night' and 'Final'"),
+])
+def test_every_header_key_the_seats_disagree_on_is_a_located_error(key, mine, theirs, shown):
+    game = simulate_game(PLAYERS[:2], 8, ["random"])
+    ana, ben = (replace(seat, file=f"{seat.header.perspective.lower()}.arb") for seat in seats_of(game))
+    ana = replace(ana, header=replace(ana.header, **{key: mine}))
+    with pytest.raises(arbo.MergeError) as raised:
+        arbo.merge([ana, replace(ben, header=replace(ben.header, **{key: theirs}))])
+    assert str(raised.value) == f"ana.arb and ben.arb disagree on {shown}"
+    # one record leaving the key out is no disagreement: the other's value is kept
+    assert getattr(arbo.merge([ana, ben]).header, key) == mine
+
+
 def test_different_games_do_not_merge():
     one, other = simulate_game(PLAYERS[:2], 1), simulate_game(PLAYERS[:3], 1)
     with pytest.raises(arbo.MergeError, match="not the same game"):
