@@ -142,8 +142,8 @@ SCHEMA: dict[str, tuple[tuple[str, str], ...]] = {
 TABLES = tuple(SCHEMA)
 
 #: What a command that needs pyarrow or duckdb says when they are not installed.
-NEEDS_DATA_EXTRA = ("{module} is not installed: the Parquet export and `arbo stats` need arbo's 'data' extra "
-                    "(pip install 'arbo-notation[data]', or pip install pyarrow duckdb)")
+NEEDS_DATA_EXTRA = ("{module} is not installed: the Parquet export and `arbo stats` need arbo's 'data' extra, "
+                    "some 240 MB installed: pip install '.[data]' in arbo's checkout, or pip install pyarrow duckdb")
 
 
 @dataclass(slots=True)

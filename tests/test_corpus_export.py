@@ -232,7 +232,8 @@ def test_without_the_data_extra_the_commands_that_need_it_say_how_to_install_it(
               for a in args]
     done = subprocess.run([sys.executable, "-c", script, *values], capture_output=True, text=True)
     assert done.returncode == 1 and "Traceback" not in done.stderr
-    assert f"arbo: {missing} is not installed" in done.stderr and "pip install 'arbo-notation[data]'" in done.stderr
+    assert f"arbo: {missing} is not installed" in done.stderr and (
+        "some 240 MB installed: pip install '.[data]' in arbo's checkout, or pip install pyarrow duckdb") in done.stderr
     assert not (tmp_path / "t").exists()
 
 
