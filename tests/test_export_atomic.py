@@ -181,3 +181,15 @@ def test_a_cut_part_is_one_clear_error(tmp_path):
     assert done.stderr.startswith(f"arbo: {out / os.readlink(out / '.current') / 'scores' / part.name}: "
                                   "not a whole Parquet file (")
     assert done.stderr.endswith("); export the records again\n") and done.stderr.count("\n") == 1
+
+
+def test_a_second_writer_of_an_export_is_refused(tmp_path):
+    from arbo_notation.files import held_for_writing
+
+    out = folder_with(tmp_path)
+    before = sorted(p.name for p in out.iterdir())
+    with held_for_writing(out):  # as a first run holds it while it writes
+        done = run("convert", SAMPLES / "annotated.arb", "--to", "parquet", "-o", out)
+    assert done.exit_code == 1
+    assert done.stderr == f"arbo: {out}: another arbo is writing this export (process {os.getpid()}); wait for it to end\n"
+    assert sorted(p.name for p in out.iterdir()) == before

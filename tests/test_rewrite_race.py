@@ -127,3 +127,18 @@ def test_rewrite_unchanged_writes_only_what_it_read_and_only_unheld(tmp_path):
     rewrite_unchanged(path, "new\n", read)
     assert path.read_text() == "new\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.arb"]  # the lock file is gone
+
+
+def test_analyse_out_onto_its_own_file_is_held_as_in_place(tmp_path, two):
+    game = tmp_path / "game.arb"
+    game.write_text(ten_turns(two), encoding="utf-8")
+    before = game.read_bytes()
+    recorder = Recorder(game)
+    recorder.holds(game)
+    done = arbo("analyse", str(game), "-o", str(game), "--turn", "9", "--budget", "4", "-j", "1")
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[-1].startswith(f"arbo: {game}: not rewritten: another arbo is writing it")
+    assert game.read_bytes() == before
+    assert recorder.ok(two.turns[10].notation()) == f"ok 11. {two.turns[10].notation()}"
+    assert recorder.close() == 0
+    assert turns_in(game) == 11

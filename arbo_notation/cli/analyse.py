@@ -155,6 +155,8 @@ def analyse(
         fail("--in-place and --out exclude each other", EXIT_USAGE)
     if in_place and file == "-":
         fail("--in-place cannot rewrite standard input", EXIT_USAGE)
+    if out is not None and file != "-" and os.path.exists(out) and os.path.exists(file) and os.path.samefile(out, file):
+        in_place, out = True, None  # -o FILE rewrites FILE: as --in-place does, never over a turn recorded meanwhile
     if in_place:
         try:
             read = fingerprint(file)  # before the reading: a turn recorded after it is not written over
