@@ -399,25 +399,37 @@ def is_export(folder: Path) -> bool:
     return games.is_dir() and any(_PART.fullmatch(p.name) for p in games.iterdir())
 
 
+#: The characters DuckDB's read_parquet may take for a pattern, or for an escape in one.
+_PATTERN_CHARACTERS = frozenset("*?[]{}\\")
+
+
+def names_itself(path: Path) -> bool:
+    """Whether DuckDB's read_parquet takes ``path`` for the file of that name, not a pattern."""
+    return not _PATTERN_CHARACTERS.intersection(str(path))
+
+
 def part_batches(path: Path) -> Iterator["pa.RecordBatch"]:
     """The rows of a part file, a row group at a time; ArboError for a file that is not a whole
-    Parquet file of this schema (cut short, or another's)."""
+    Parquet file."""
     try:
         parts = pq.ParquetFile(path)
         for group in range(parts.num_row_groups):
             yield from parts.read_row_group(group).to_batches()
     except (pa.ArrowException, OSError) as error:
-        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise ArboError(f"{path}: not a whole Parquet file ({reason}); export the records again") from None
+        raise ArboError(f"{path}: not a whole Parquet file ({_first_line(error)}); export the records again") from None
+
+
+def _first_line(error: BaseException) -> str:
+    return str(error).splitlines()[0] if str(error) else type(error).__name__
 
 
 def schema_version_of(part: Path) -> str | None:
-    """The schema version a part's metadata gives its table (None when it gives none)."""
+    """The schema version a part's metadata gives its table (None when it gives none); ArboError
+    for a file that is not a whole Parquet file (one cut short has no footer)."""
     try:
         metadata = pq.read_schema(part).metadata or {}
     except (pa.ArrowException, OSError) as error:
-        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise ArboError(f"{part}: not a whole Parquet file ({reason}); export the records again") from None
+        raise ArboError(f"{part}: not a whole Parquet file ({_first_line(error)}); export the records again") from None
     version = metadata.get(b"arbo.schema_version")
     return None if version is None else version.decode()
 

@@ -162,7 +162,8 @@ def test_an_export_of_the_folders_layout_is_replaced_and_takes_the_links(tmp_pat
     assert all((out / table).is_symlink() for table in ("games", "turns", "scores"))
 
 
-@pytest.mark.parametrize("name, sibling", [("club[2024]", "club2"), ("x?", "x1"), ("a*", "ab")])
+@pytest.mark.parametrize("name, sibling", [("club[2024]", "club2"), ("x?", "x1"), ("a*", "ab"), ("b\\[x", "b\\x"),
+                                           ("c{1,2}", "c1"), ("plain", "plain2")])
 def test_stats_reads_the_folder_it_is_given_by_its_name(tmp_path, name, sibling, new_records):
     export(tmp_path / name, SAMPLES / "annotated.arb")
     export(tmp_path / sibling, new_records)
@@ -171,8 +172,10 @@ def test_stats_reads_the_folder_it_is_given_by_its_name(tmp_path, name, sibling,
     assert json.loads(done.stdout)["games"] == 1
 
 
-def test_a_cut_part_is_one_clear_error(tmp_path):
-    out = folder_with(tmp_path)
+@pytest.mark.parametrize("name", ["t", "t[1]"])
+def test_a_cut_part_is_one_clear_error(tmp_path, name):
+    out = tmp_path / name
+    export(out, SAMPLES / "annotated.arb")
     part = out / "scores" / "part-00000.parquet"
     data = part.read_bytes()
     part.write_bytes(data[: len(data) // 2])
