@@ -250,16 +250,35 @@ def _shown_number(value: int) -> str:
     return str(value) if value.bit_length() <= 128 else f"a number of some {int(value.bit_length() * 0.30103) + 1:,} digits"
 
 
+def _utf8(text: str) -> str:
+    """The text as a string column holds it: a file name's bytes that are not UTF-8 (held as
+    lone surrogates) written as ``\\xff``; the same object when there are none."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def fit_columns(rows: GameRows) -> GameRows:
     """The rows with every number that does not fit its int32 column made null; the game is
     then not valid, its error naming the first such column (a game already invalid keeps its
-    own error), so the game is exported flagged, never the whole corpus lost."""
+    own error), so the game is exported flagged, never the whole corpus lost. A file name that
+    is not UTF-8 is written with its other bytes as ``\\xff``."""
     first: tuple[str, int] | None = None
+    file = rows.game[0]
+    shown_file = _utf8(file)
     for table in TABLES:
         numbers = _NUMBER_COLUMNS[table]
         fitted_rows = []
         for row in rows.of(table):
             values = list(row)
+            if shown_file is not file:  # a file name that is not UTF-8: its bytes written as \xff
+                values[0] = shown_file
+                if table == "games" and values[4] is not None:
+                    values[4] = _utf8(values[4])
             for index, name, kind in numbers:
                 values[index], wide = _fit(values[index], kind)
                 if wide is not None and first is None:

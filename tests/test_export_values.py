@@ -5,6 +5,7 @@ with valid = false and the number as null, and the other games are all there."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -108,3 +109,16 @@ def test_any_number_in_any_number_column_is_written_or_made_null(data):
         buffer = TableBuffer(table)
         buffer.add(rows.of(table))
         assert buffer.take().num_rows == len(rows.of(table))  # no value the column cannot hold
+
+
+def test_a_file_name_that_is_not_utf8_is_exported_with_its_bytes_shown(tmp_path):
+    folder = tmp_path / "records"
+    folder.mkdir()
+    name = os.fsdecode(b"g\xff.arb")
+    (folder / name).write_text((SAMPLES / "annotated.arb").read_text(encoding="utf-8"), encoding="utf-8")
+    done = runner.invoke(app, ["convert", str(folder), "--to", "parquet", "-o", str(tmp_path / "t"), "-q"])
+    assert done.exit_code == 0, done.output
+    for table in ("games", "turns", "scores"):
+        assert set(pq.read_table(tmp_path / "t" / table).column("file").to_pylist()) == {f"{folder}/g\\xff.arb"}
+    stats = runner.invoke(app, ["stats", "--json", str(folder)])
+    assert stats.exit_code == 0 and json.loads(stats.stdout)["games"] == 1
