@@ -133,6 +133,9 @@ def load_export(connection, folder: Path) -> int:
         except duckdb.Error as error:
             raise ArboError(f"{folder}: its {table} table cannot be read ({str(error).splitlines()[0]}); "
                             "export the records again") from None
+    unmatched = "SELECT count(*) FROM scores ANTI JOIN games USING (file, game)"
+    if connection.execute(unmatched).fetchall()[0][0]:  # as an export of arbo 0.1 stopped mid-swap left it
+        raise ArboError(f"{folder}: its games and scores tables are of two different exports; export the records again")
     return connection.execute(invalid).fetchall()[0][0] - before
 
 

@@ -196,3 +196,19 @@ def test_a_second_writer_of_an_export_is_refused(tmp_path):
     assert done.exit_code == 1
     assert done.stderr == f"arbo: {out}: another arbo is writing this export (process {os.getpid()}); wait for it to end\n"
     assert sorted(p.name for p in out.iterdir()) == before
+
+
+def test_stats_refuses_the_tables_of_two_exports_that_arbo_0_1_could_leave(tmp_path, new_records):
+    """Killed at its swap, arbo 0.1 left games of the new export beside turns and scores of the old."""
+    out = folder_with(tmp_path)
+    other = tmp_path / "other"
+    export(other, new_records)
+    for table in ("games", "turns", "scores"):
+        (out / table).unlink()
+        shutil.copytree((other if table == "games" else out / ".current") / table, out / table)
+    shutil.rmtree(out / os.readlink(out / ".current"))
+    (out / ".current").unlink()
+    done = run("stats", out)
+    assert done.exit_code == 1
+    assert done.stderr == (f"arbo: {out}: its games and scores tables are of two different exports; "
+                           "export the records again\n")
