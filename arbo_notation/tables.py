@@ -103,12 +103,15 @@ class ParquetCorpus:
             for leftover in _examine(out):
                 _remove_leftover(leftover)
             self.version = _new_version(out)
+            self.partial = {table: self.version / table for table in tables}
+            for folder in self.partial.values():
+                folder.mkdir()
+        except OSError as error:
+            self._held.close()
+            raise ArboError(f"{out}: cannot be written ({error.strerror or error})") from None
         except BaseException:
             self._held.close()
             raise
-        self.partial = {table: self.version / table for table in tables}
-        for folder in self.partial.values():
-            folder.mkdir()
         self.buffers = {table: TableBuffer(table) for table in tables}
         self.writers: dict[str, pq.ParquetWriter] = {}
         self.part = 0
@@ -163,13 +166,32 @@ class ParquetCorpus:
             self._held.close()
 
     def abort(self) -> None:
-        """Drop what was written (the export there was before stays)."""
+        """Drop what was written (the export there was before stays), unless it is current
+        already (a failure after the swap)."""
         try:
             for writer in self.writers.values():
-                writer.close()
-            _remove_tables(self.version)
+                try:
+                    writer.close()
+                except WRITE_ERRORS:
+                    pass  # the disk that failed the write fails its close: the part goes all the same
+            try:
+                current = os.readlink(self.out / CURRENT)
+            except OSError:
+                current = None
+            if current != self.version.name:
+                _remove_tables(self.version)
         finally:
             self._held.close()
+
+
+#: What writing the tables may raise: a full disk, a folder that cannot be written.
+WRITE_ERRORS = (OSError, pa.ArrowException)
+
+
+def write_failure(out: Path, error: BaseException) -> ArboError:
+    """The one message of an export that could not be written (after ParquetCorpus.abort)."""
+    reason = getattr(error, "strerror", None) or (str(error).splitlines() or [type(error).__name__])[0]
+    return ArboError(f"{out}: the export was not written ({reason}); an export there before is left as it was")
 
 
 #: A run's folder of tables, and the link naming the current one.

@@ -212,3 +212,27 @@ def test_stats_refuses_the_tables_of_two_exports_that_arbo_0_1_could_leave(tmp_p
     assert done.exit_code == 1
     assert done.stderr == (f"arbo: {out}: its games and scores tables are of two different exports; "
                            "export the records again\n")
+
+
+@pytest.mark.parametrize("command", ["convert", "simulate"])
+def test_a_full_disk_is_one_message_and_the_old_export_stays(tmp_path, monkeypatch, command):
+    import errno
+
+    import pyarrow.parquet
+
+    out = folder_with(tmp_path)
+    old = seen(out)
+    before = sorted(p.name for p in out.iterdir())
+
+    def full(self, *args, **options):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(pyarrow.parquet.ParquetWriter, "write_table", full)
+    args = (["convert", SAMPLES / "annotated.arb", "--to", "parquet", "-o", out] if command == "convert" else
+            ["simulate", "-p", "2", "-j", "1", "--to", "parquet", "--out", out])
+    done = run(*args)
+    assert done.exit_code == 1
+    assert done.stderr.endswith(f"arbo: {out}: the export was not written (No space left on device); an export "
+                                "there before is left as it was\n")
+    monkeypatch.undo()
+    assert seen(out) == old and sorted(p.name for p in out.iterdir()) == before

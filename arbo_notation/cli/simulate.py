@@ -110,13 +110,16 @@ def _write_stdout(texts: Iterable[tuple[int, str]]) -> None:
 
 def _write_parquet(out: Path, rows: Iterable) -> tuple[int, int]:
     """The games' rows as Parquet tables in ``out``; how many games were written, in how many bytes."""
-    from ..tables import ParquetCorpus
+    from ..tables import WRITE_ERRORS, ParquetCorpus, write_failure
 
     corpus = ParquetCorpus(out)
     try:
         for game in rows:
             corpus.add(game)
         corpus.close()
+    except WRITE_ERRORS as error:
+        corpus.abort()
+        raise write_failure(out, error) from None
     except BaseException:
         corpus.abort()
         raise
