@@ -94,10 +94,10 @@ def test_analyse_in_place_refuses_to_write_over_a_turn_recorded_while_it_ran(tmp
     game = tmp_path / "game.arb"
     game.write_text(ten_turns(two), encoding="utf-8")
     analyse = subprocess.Popen(
-        [sys.executable, "-m", "arbo_notation", "analyse", str(game), "--in-place", "--turn", "9", "--budget", "400",
+        [sys.executable, "-m", "arbo_notation", "analyse", str(game), "--in-place", "--turn", "9", "--budget", "800",
          "-j", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
     try:
-        time.sleep(3)  # analyse has read the 10 turns and is judging turn 9 (some 12 s)
+        time.sleep(2)  # analyse has read the 10 turns (in some 0.5 s) and is judging turn 9 (10 s or more)
         recorded = arbo("record", str(game), "--plain", input=two.turns[10].notation() + "\n")
         assert recorded.stdout == f"ok 11. {two.turns[10].notation()}\n", recorded.stderr
         assert analyse.poll() is None, "analyse ended before the turn was recorded: the race was not run"
