@@ -142,3 +142,12 @@ def test_analyse_out_onto_its_own_file_is_held_as_in_place(tmp_path, two):
     assert recorder.ok(two.turns[10].notation()) == f"ok 11. {two.turns[10].notation()}"
     assert recorder.close() == 0
     assert turns_in(game) == 11
+
+
+@pytest.mark.parametrize("command", [["analyse", "--in-place"], ["analyse"], ["fmt", "--in-place"]])
+def test_a_missing_record_is_one_message(tmp_path, command):
+    missing = tmp_path / "nope.arb"
+    done = arbo(*command, str(missing))
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[0] == f"arbo: {missing}: no such file" and "Traceback" not in done.stderr
+    assert list(tmp_path.iterdir()) == []

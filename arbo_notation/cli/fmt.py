@@ -93,7 +93,7 @@ def fmt(
         with Spool() as formatted:
             try:
                 if in_place:
-                    read = _fingerprint(path)
+                    read = fingerprint_of(path)
                 name, pieces, original = _sources(path)
                 errors = format_file(name, pieces, formatted)
                 if errors:
@@ -140,11 +140,13 @@ def fmt_summary(counts: dict[str, int]) -> str:
     return ", ".join(parts)
 
 
-def _fingerprint(path: str) -> bytes:
+def fingerprint_of(path: str) -> bytes:
+    """The file's fingerprint, taken before it is read; none (b"") when it cannot be read, which
+    the reading then reports as it does any file."""
     try:
         return fingerprint(path)
-    except OSError as error:
-        raise ArboError(f"{path}: cannot be read ({error.strerror or error})") from None
+    except OSError:
+        return b""
 
 
 def not_rewritten(path: str, error: OSError) -> str:
