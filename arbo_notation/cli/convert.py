@@ -137,7 +137,8 @@ def convert(
     ),
     output: Optional[str] = typer.Option(
         None, "--output", "-o", metavar="DIR",
-        help="For --to parquet: the folder of the tables (created; an earlier export there is replaced).",
+        help="For --to parquet: the folder of the tables (created; an earlier export there is replaced whole, "
+        "a folder holding other files refused).",
     ),
     games_per_part: int = typer.Option(
         100_000, "--games-per-part", metavar="N", parser=whole_number("--games-per-part", 1),
