@@ -142,8 +142,8 @@ SCHEMA: dict[str, tuple[tuple[str, str], ...]] = {
 TABLES = tuple(SCHEMA)
 
 #: What a command that needs pyarrow or duckdb says when they are not installed.
-NEEDS_DATA_EXTRA = ("{module} is not installed: the Parquet export and `arbo stats` need arbo's 'data' extra "
-                    "(pip install 'arbo-notation[data]', or pip install pyarrow duckdb)")
+NEEDS_DATA_EXTRA = ("{module} is not installed: the Parquet export and `arbo stats` need arbo's 'data' extra, "
+                    "some 240 MB installed: pip install '.[data]' in arbo's checkout, or pip install pyarrow duckdb")
 
 
 @dataclass(slots=True)
@@ -187,12 +187,12 @@ def game_rows(file: str, piece: GameText, *, with_turns: bool = True) -> GameRow
         from .notation.syntaxfaults import unclosed_error
 
         error = Diagnostic.from_notation_error(unclosed_error(piece.first_line, file, lines))
-        return GameRows(_unread_row(file, piece, None, error))
+        return fit_columns(GameRows(_unread_row(file, piece, None, error)))
     header = scanner.read_header_of(piece.text, file, piece.first_line)
     records, errors = read_game_text(piece.text, file, piece.first_line, lines, header, index=piece.index)
     if errors:
         error = Diagnostic.from_notation_error(errors[0])
-        return GameRows(_unread_row(file, piece, header[0] if header else None, error))
+        return fit_columns(GameRows(_unread_row(file, piece, header[0] if header else None, error)))
     return record_rows(file, records[0], line=piece.first_line, source_lines=lines, with_turns=with_turns)
 
 
@@ -216,6 +216,86 @@ def record_rows(file: str, record: GameRecord, *, line: int | None = None, sourc
                       for number, turn in enumerate(record.turns, 1)]
     if replay.sheet is not None:
         rows.scores = list(_score_rows(file, record.index, replay.sheet))
+    return fit_columns(rows)
+
+
+#: The values an int32 column holds.
+INT32_RANGE = range(-(1 << 31), 1 << 31)
+
+
+def _fit(value: Any, kind: str) -> tuple[Any, Any]:
+    """A value of a column of type ``kind`` made to fit it (a number out of int32's range
+    becomes null, in a list or a map too), and the first number that did not fit (None if all did)."""
+    if value is None:
+        return None, None
+    if kind == "int32":
+        return (value, None) if value in INT32_RANGE else (None, value)
+    if kind == "list<int32>":
+        wide = next((item for item in value if item is not None and item not in INT32_RANGE), None)
+        return ([item if item is None or item in INT32_RANGE else None for item in value], wide)
+    if kind == "map<string,int32>":
+        wide = next((item for _, item in value if item is not None and item not in INT32_RANGE), None)
+        return ([(key, item if item is None or item in INT32_RANGE else None) for key, item in value], wide)
+    return value, None
+
+
+#: The columns of each table that hold int32 numbers: (index, name, type).
+_NUMBER_COLUMNS = {table: tuple((index, name, kind) for index, (name, kind) in enumerate(columns) if "int32" in kind)
+                   for table, columns in SCHEMA.items()}
+
+
+def _shown_number(value: int) -> str:
+    """A number as a message gives it: whole when short, else its size (Python refuses to
+    write out a number of more than some 4,300 digits)."""
+    return str(value) if value.bit_length() <= 128 else f"a number of some {int(value.bit_length() * 0.30103) + 1:,} digits"
+
+
+def _utf8(text: str) -> str:
+    """The text as a string column holds it: a file name's bytes that are not UTF-8 (held as
+    lone surrogates) written as ``\\xff``; the same object when there are none."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def fit_columns(rows: GameRows) -> GameRows:
+    """The rows with every number that does not fit its int32 column made null; the game is
+    then not valid, its error naming the first such column (a game already invalid keeps its
+    own error), so the game is exported flagged, never the whole corpus lost. A file name that
+    is not UTF-8 is written with its other bytes as ``\\xff``."""
+    first: tuple[str, int] | None = None
+    file = rows.game[0]
+    shown_file = _utf8(file)
+    for table in TABLES:
+        numbers = _NUMBER_COLUMNS[table]
+        fitted_rows = []
+        for row in rows.of(table):
+            values = list(row)
+            if shown_file is not file:  # a file name that is not UTF-8: its bytes written as \xff
+                values[0] = shown_file
+                if table == "games" and values[4] is not None:
+                    values[4] = _utf8(values[4])
+            for index, name, kind in numbers:
+                values[index], wide = _fit(values[index], kind)
+                if wide is not None and first is None:
+                    first = (f"{table}.{name}", wide)
+            fitted_rows.append(tuple(values))
+        if table == "games":
+            rows.game = fitted_rows[0]
+        elif table == "turns":
+            rows.turns = fitted_rows
+        else:
+            rows.scores = fitted_rows
+    if first is not None and rows.valid:
+        file, line = rows.game[0], rows.game[2]
+        where = f"{file}:{line}" if line is not None else file
+        error = (f"{where}: error: {first[0]} cannot hold {_shown_number(first[1])}: the export's numbers are "
+                 f"32-bit (written as null) [range]")
+        rows.game = (*rows.game[:3], False, error, *rows.game[5:])
     return rows
 
 

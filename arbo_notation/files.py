@@ -12,7 +12,8 @@ import time
 from contextlib import contextmanager
 from typing import Iterable, Iterator
 
-__all__ = ["FileBusy", "LockRefused", "held_for_writing", "write_atomic"]
+__all__ = ["FileBusy", "FileChanged", "LockRefused", "fingerprint", "held_for_writing", "rewrite_unchanged",
+           "write_atomic"]
 
 #: Bytes handed to one os.write: a disk that fills up fails part way, as it would for a real file.
 _CHUNK = 1 << 20
@@ -328,3 +329,36 @@ def _acquire(fcntl, name: str, path: str) -> int | None:
             os.write(fd, f"process {os.getpid()}".encode("ascii"))
             return fd
         os.close(fd)
+
+
+class FileChanged(OSError):
+    """The file was changed by another process since it was read (see rewrite_unchanged)."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(errno.EAGAIN, "changed since it was read", path)
+
+
+def fingerprint(path: str | os.PathLike[str]) -> bytes:
+    """What a file holds, as a digest of its bytes: taken before a file is read, and compared by
+    rewrite_unchanged before it is written back. OSError when it cannot be read."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        while block := handle.read(_CHUNK):
+            digest.update(block)
+    return digest.digest()
+
+
+def rewrite_unchanged(path: str | os.PathLike[str], data: str | bytes | Iterable[str | bytes], read: bytes) -> None:
+    """Write ``data`` over ``path`` (write_atomic) only if the file still holds what it held when
+    its fingerprint ``read`` was taken, and while holding it for writing (held_for_writing), so
+    a turn that `arbo record` added meanwhile is never written over.
+
+    Raises FileBusy while another process holds the file (a recording is going on), FileChanged
+    when it changed since ``read``, LockRefused for an unsafe lock file; the file is then
+    untouched."""
+    with held_for_writing(path):
+        if fingerprint(path) != read:
+            raise FileChanged(os.fspath(path))
+        write_atomic(path, data)

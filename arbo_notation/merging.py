@@ -83,9 +83,22 @@ def _merge_headers(first: GameRecord, header: Header, other: GameRecord) -> Head
         if mine is not None and yours is not None and mine != yours:
             raise MergeError(f"{where} disagree on '{key}': {mine!r} and {yours!r}")
         filled[key] = mine if mine is not None else yours
+    names = _merge_keys(where, "names", header.names, theirs.names)
+    extra = _merge_keys(where, "", header.extra, theirs.extra)
     return replace(header, hands={p: hands[p] for p in header.players if p in hands},
                    deck=header.deck or theirs.deck, discards=header.discards or theirs.discards,
-                   names={**theirs.names, **header.names}, extra={**theirs.extra, **header.extra}, **filled)
+                   names=names, extra=extra, **filled)
+
+
+def _merge_keys(where: str, key: str, mine: dict, yours: dict) -> dict:
+    """Both maps' entries; MergeError, naming the key and both values, where the two give one
+    entry different values (the rule of every header key: one record may leave a key out, two
+    may not disagree on it)."""
+    for name, value in yours.items():
+        if name in mine and mine[name] != value:
+            shown = f"{key} {name}" if key else name
+            raise MergeError(f"{where} disagree on '{shown}': {mine[name]!r} and {value!r}")
+    return {**mine, **{name: value for name, value in yours.items() if name not in mine}}
 
 
 def _merge_lines(records: Sequence[GameRecord], lines: Sequence[Sequence[Turn]]) -> tuple[Turn, ...]:
@@ -127,9 +140,9 @@ def _merge_draw(where: str, mine: Draw, theirs: Draw, base: Turn, turn: Turn) ->
 def _merge_glyphs(records: Sequence[GameRecord], turns: Sequence[Turn]) -> tuple[tuple[str, ...], tuple[Comment, ...]]:
     """The glyphs all sources give the turn; each source's other glyphs as a comment marked by whose."""
     shared = [g for g in turns[0].glyphs if all(g in t.glyphs for t in turns)]
-    marked = tuple(Comment(f"{_whose(r)}: {' '.join(g for g in t.glyphs if g not in shared)}")
-                   for r, t in zip(records, turns) if any(g not in shared for g in t.glyphs))
-    return tuple(shared), marked
+    marked = [Comment(f"{_whose(r)}: {' '.join(g for g in t.glyphs if g not in shared)}")
+              for r, t in zip(records, turns) if any(g not in shared for g in t.glyphs)]
+    return tuple(shared), tuple(_once(marked))
 
 
 def _merge_comments(records: Sequence[GameRecord], groups: Sequence[Sequence[Comment]]) -> tuple[Comment, ...]:
@@ -138,7 +151,18 @@ def _merge_comments(records: Sequence[GameRecord], groups: Sequence[Sequence[Com
     out = list(shared)
     for record, group in zip(records, groups):
         out += [replace(c, text=f"{_whose(record)}: {c.text}") for c in group if c not in shared]
-    return tuple(out)
+    return tuple(_once(out))
+
+
+def _once(comments: Sequence[Comment]) -> list[Comment]:
+    """The comments, each text once (two copies of one seat's record give its comments once)."""
+    seen: set[str] = set()
+    kept = []
+    for comment in comments:
+        if comment.text not in seen:
+            seen.add(comment.text)
+            kept.append(comment)
+    return kept
 
 
 def _merge_variations(turns: Sequence[Turn]) -> tuple[Variation, ...]:

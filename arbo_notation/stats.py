@@ -100,17 +100,43 @@ def connect():
 
 def load_export(connection, folder: Path) -> int:
     """Add the games and scores of an export's folder to the tables (made by DuckDBCorpus); how
-    many of its games are invalid."""
-    from .tables import part_glob, schema_version_of
+    many of its games are invalid. DuckDB reads the list of its part files, or pyarrow does when
+    a path holds a character DuckDB would take for a pattern (a folder's name is a name, never a
+    pattern). ArboError for an export that is not whole (a table missing, a part cut short) or
+    of another schema version."""
+    import duckdb
 
-    version = schema_version_of(folder / "games")
-    if version != str(SCHEMA_VERSION):
-        raise ArboError(f"{folder}: tables of schema version {version}; this arbo reads version "
+    from .tables import export_tables, names_itself, part_batches, schema_version_of
+
+    parts = export_tables(folder, ("games", "scores"))
+    versions = {schema_version_of(part) for table in parts.values() for part in table}  # a part cut short: here
+    if versions != {str(SCHEMA_VERSION)}:
+        shown = ", ".join(sorted(str(version) for version in versions))
+        raise ArboError(f"{folder}: tables of schema version {shown}; this arbo reads version "
                         f"{SCHEMA_VERSION}: export the records again")
+    invalid = "SELECT count(*) FROM games WHERE NOT valid"
+    before = connection.execute(invalid).fetchall()[0][0]
+    insert = "INSERT INTO {table} BY NAME SELECT * FROM {source}"
     for table in ("games", "scores"):
-        connection.execute(f"INSERT INTO {table} BY NAME SELECT * FROM read_parquet(?)", [part_glob(folder, table)])
-    query = "SELECT count(*) FROM read_parquet(?) WHERE NOT valid"
-    return connection.execute(query, [part_glob(folder, "games")]).fetchone()[0]
+        try:
+            if all(names_itself(part) for part in parts[table]):  # DuckDB's reader, the fastest
+                names = [str(part) for part in parts[table]]
+                connection.execute(insert.format(table=table, source="read_parquet(?)"), [names])
+                continue
+            for part in parts[table]:  # a name DuckDB would take for a pattern: pyarrow reads it
+                for batch in part_batches(part):
+                    connection.register("arbo_rows", batch)
+                    try:
+                        connection.execute(insert.format(table=table, source="arbo_rows"))
+                    finally:
+                        connection.unregister("arbo_rows")
+        except duckdb.Error as error:
+            raise ArboError(f"{folder}: its {table} table cannot be read ({str(error).splitlines()[0]}); "
+                            "export the records again") from None
+    unmatched = "SELECT count(*) FROM scores ANTI JOIN games USING (file, game)"
+    if connection.execute(unmatched).fetchall()[0][0]:  # as an export of arbo 0.1 stopped mid-swap left it
+        raise ArboError(f"{folder}: its games and scores tables are of two different exports; export the records again")
+    return connection.execute(invalid).fetchall()[0][0] - before
 
 
 def _rate(part: int, whole: int) -> float:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
+import secrets
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from .corpus import NEEDS_DATA_EXTRA, SCHEMA, SCHEMA_VERSION, TABLES, GameRows
 from .errors import ArboError
@@ -82,9 +82,13 @@ class ParquetCorpus:
     """A corpus written as Parquet under ``out``: ``out/games/part-00000.parquet``, ... and the
     same for turns and scores, each part holding the same games in every table.
 
-    The parts are written into hidden folders beside the tables and put in their place by
-    ``close``, each table's folder renamed over the old one, so a run that is stopped leaves the
-    export there was before. ``out`` must be new, empty, or an earlier export.
+    The three tables of a run are written into a new hidden folder, ``out/.export-<16 hex>``;
+    ``out/games``, ``out/turns`` and ``out/scores`` are symbolic links to ``.current/games``...,
+    and ``out/.current`` a link to the run's folder, put in place by one rename in ``close``: a
+    reader, or a run that is stopped at any moment, sees the old export whole or the new one
+    whole. ``out`` must be new, empty, or an earlier export; a folder holding anything an
+    export does not write is refused, and nothing arbo did not write is ever removed. The
+    export is held for this process (files.held_for_writing, on ``out``) while it is written.
     """
 
     def __init__(self, out: Path, *, games_per_part: int = GAMES_PER_PART,
@@ -94,10 +98,20 @@ class ParquetCorpus:
         self.games_per_part = games_per_part
         self.games_per_group = min(games_per_group, games_per_part)
         _make_export_folder(out)
-        self.partial = {table: out / f".{table}.partial" for table in tables}
-        for folder in self.partial.values():
-            shutil.rmtree(folder, ignore_errors=True)
-            folder.mkdir()
+        self._held = _hold(out)
+        try:
+            for leftover in _examine(out):
+                _remove_leftover(leftover)
+            self.version = _new_version(out)
+            self.partial = {table: self.version / table for table in tables}
+            for folder in self.partial.values():
+                folder.mkdir()
+        except OSError as error:
+            self._held.close()
+            raise ArboError(f"{out}: cannot be written ({error.strerror or error})") from None
+        except BaseException:
+            self._held.close()
+            raise
         self.buffers = {table: TableBuffer(table) for table in tables}
         self.writers: dict[str, pq.ParquetWriter] = {}
         self.part = 0
@@ -136,69 +150,310 @@ class ParquetCorpus:
     def close(self) -> None:
         """Write what is left and put the tables in their place (an export of no game has one
         part of no rows per table, so that readers still find its columns)."""
-        if self.grouped or self.part == 0:
-            self._flush()
-        if self.writers:
-            self._close_part()
-        for table in self.tables:
-            self.bytes += sum(path.stat().st_size for path in self.partial[table].iterdir())
-            final = self.out / table
-            old = self.out / f".{table}.old"
-            shutil.rmtree(old, ignore_errors=True)
-            if final.exists():
-                final.rename(old)
-            self.partial[table].rename(final)
-            shutil.rmtree(old, ignore_errors=True)
+        try:
+            if self.grouped or self.part == 0:
+                self._flush()
+            if self.writers:
+                self._close_part()
+            for table in self.tables:
+                for path in self.partial[table].iterdir():
+                    self.bytes += path.stat().st_size
+                    _sync(path)
+                _sync(self.partial[table])
+            _sync(self.version)
+            _swap(self.out, self.version, self.tables)
+        finally:
+            self._held.close()
 
     def abort(self) -> None:
-        """Drop what was written (the export there was before stays)."""
-        for writer in self.writers.values():
-            writer.close()
-        for folder in self.partial.values():
-            shutil.rmtree(folder, ignore_errors=True)
+        """Drop what was written (the export there was before stays), unless it is current
+        already (a failure after the swap)."""
+        try:
+            for writer in self.writers.values():
+                try:
+                    writer.close()
+                except WRITE_ERRORS:
+                    pass  # the disk that failed the write fails its close: the part goes all the same
+            try:
+                current = os.readlink(self.out / CURRENT)
+            except OSError:
+                current = None
+            if current != self.version.name:
+                _remove_tables(self.version)
+        finally:
+            self._held.close()
+
+
+#: What writing the tables may raise: a full disk, a folder that cannot be written.
+WRITE_ERRORS = (OSError, pa.ArrowException)
+
+
+def write_failure(out: Path, error: BaseException) -> ArboError:
+    """The one message of an export that could not be written (after ParquetCorpus.abort)."""
+    reason = getattr(error, "strerror", None) or (str(error).splitlines() or [type(error).__name__])[0]
+    return ArboError(f"{out}: the export was not written ({reason}); an export there before is left as it was")
+
+
+#: A run's folder of tables, and the link naming the current one.
+_VERSION = re.compile(r"\.export-[0-9a-f]{16}")
+CURRENT = ".current"
+#: The new link to a run's folder, before it is renamed over CURRENT.
+_NEW_CURRENT = re.compile(r"\.current-[0-9a-f]{16}\.tmp")
+#: What the exports of arbo 0.1 left when they were stopped (a table's folder being written or replaced).
+_OLD_HIDDEN = re.compile(r"\.(" + "|".join(TABLES) + r")\.(partial|old)")
+
+
+def _hold(out: Path):
+    """The export held for this process (an ExitStack to close), or ArboError when another holds it."""
+    from contextlib import ExitStack
+
+    from .files import FileBusy, LockRefused, held_for_writing
+
+    stack = ExitStack()
+    try:
+        stack.enter_context(held_for_writing(out))
+    except FileBusy as error:
+        by = f" ({error.holder})" if error.holder else ""
+        raise ArboError(f"{out}: another arbo is writing this export{by}; wait for it to end") from None
+    except LockRefused as error:
+        raise ArboError(f"{out}: not written: its lock file {error.lock} {error.reason}; "
+                        "remove it if no arbo is writing the export") from None
+    return stack
+
+
+def _new_version(out: Path) -> Path:
+    while True:
+        folder = out / f".export-{secrets.token_hex(8)}"
+        try:
+            folder.mkdir()
+            return folder
+        except FileExistsError:
+            continue
+        except OSError as error:
+            raise ArboError(f"{out}: cannot be written ({error.strerror})") from None
+
+
+def _sync(path: Path) -> None:
+    """Sync a part or a folder to the disk, so that the swap never makes a cut table current."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # some file systems cannot sync a folder
+    finally:
+        os.close(fd)
+
+
+def _swap(out: Path, version: Path, tables: tuple[str, ...]) -> None:
+    """Make ``version`` the current export by one rename of the link CURRENT, then remove the
+    export it replaces."""
+    try:
+        previous = os.readlink(out / CURRENT)
+    except OSError:
+        previous = None
+    old_layout = [table for table in tables if (out / table).is_dir() and not (out / table).is_symlink()]
+    for table in tables:
+        if not os.path.lexists(out / table):
+            os.symlink(f"{CURRENT}/{table}", out / table)  # new links lead nowhere until CURRENT is made
+    link = out / f".current-{secrets.token_hex(8)}.tmp"
+    os.symlink(version.name, link)
+    os.replace(link, out / CURRENT)  # the swap: one name
+    _sync(out)
+    # An export of arbo 0.1 has its tables as folders, which no rename can turn into links at
+    # once: each is moved aside, then each link made (a reader meanwhile finds a table missing,
+    # never tables of two exports).
+    for table in old_layout:
+        os.rename(out / table, out / f".{table}.old")
+    for table in old_layout:
+        os.symlink(f"{CURRENT}/{table}", out / table)
+        _remove_tables_folder(out / f".{table}.old")
+    if previous is not None and _VERSION.fullmatch(previous) and previous != version.name:
+        _remove_tables(out / previous)
+
+
+def _examine(out: Path) -> list[Path]:
+    """What stopped runs left in ``out``, every other entry told an export's (else ArboError,
+    naming the first thing in it that no export writes)."""
+    foreign: list[str] = []
+    leftovers: list[Path] = []
+    try:
+        current = os.readlink(out / CURRENT)
+    except OSError:
+        current = None
+    for entry in sorted(out.iterdir()):
+        name = entry.name
+        stray: str | None = name
+        if name in TABLES:
+            stray = None if entry.is_symlink() and os.readlink(entry) == f"{CURRENT}/{name}" else _stray_part(entry)
+        elif name == CURRENT:
+            stray = None if entry.is_symlink() and _VERSION.fullmatch(os.readlink(entry)) else name
+        elif _VERSION.fullmatch(name):
+            stray = _stray_table(entry)
+            if stray is None and name != current:
+                leftovers.append(entry)
+        elif _NEW_CURRENT.fullmatch(name):
+            stray = None if entry.is_symlink() and _VERSION.fullmatch(os.readlink(entry)) else name
+            if stray is None:
+                leftovers.append(entry)
+        elif _OLD_HIDDEN.fullmatch(name):
+            stray = _stray_part(entry)
+            if stray is None:
+                leftovers.append(entry)
+        if stray is not None:
+            foreign.append(stray)
+    if foreign:
+        raise ArboError(f"{out}: holds {', '.join(foreign[:3])}{', ...' if len(foreign) > 3 else ''}, "
+                        "which no export writes: give a new or empty directory, or an earlier export "
+                        "(arbo removes nothing it did not write)")
+    return leftovers
+
+
+def _stray_part(folder: Path) -> str | None:
+    """None when ``folder`` is a folder (not a link) of part files alone (regular files); else
+    the first thing in it that is not (or the folder), as a path from the export's folder."""
+    if folder.is_symlink() or not folder.is_dir():
+        return folder.name
+    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+        if not (_PART.fullmatch(entry.name) and entry.is_file(follow_symlinks=False)):
+            return f"{folder.name}/{entry.name}"
+    return None
+
+
+def _stray_table(folder: Path) -> str | None:
+    """None when ``folder`` is a run's folder (tables' folders of part files alone); else the
+    first thing in it that is not, as a path from the export's folder."""
+    if folder.is_symlink() or not folder.is_dir():
+        return folder.name
+    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+        stray = entry.name if entry.name not in TABLES else _stray_part(Path(entry.path))
+        if stray is not None:
+            return f"{folder.name}/{stray}"
+    return None
+
+
+def _only_parts(folder: Path) -> bool:
+    return _stray_part(folder) is None
+
+
+def _remove_leftover(path: Path) -> None:
+    if path.is_symlink():
+        os.unlink(path)
+    elif _VERSION.fullmatch(path.name):
+        _remove_tables(path)
+    else:
+        _remove_tables_folder(path)
+
+
+def _remove_tables(version: Path) -> None:
+    """Remove a run's folder: its tables' part files and folders, nothing else (a folder that
+    holds anything else is left)."""
+    try:
+        entries = [Path(entry.path) for entry in os.scandir(version) if entry.name in TABLES]
+    except OSError:
+        return
+    for folder in entries:
+        _remove_tables_folder(folder)
+    try:
+        version.rmdir()
+    except OSError:
+        pass
+
+
+def _remove_tables_folder(folder: Path) -> None:
+    """Remove a table's folder: its part files (regular files), then the folder if it is empty."""
+    if folder.is_symlink():
+        return
+    try:
+        for entry in os.scandir(folder):
+            if _PART.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+                os.unlink(entry.path)
+        folder.rmdir()
+    except OSError:
+        pass
 
 
 def _make_export_folder(out: Path) -> None:
+    if out.is_symlink() and not out.is_dir():
+        raise ArboError(f"{out}: is a symbolic link that leads to no directory")
     if out.exists() and not out.is_dir():
         raise ArboError(f"{out}: exists and is not a directory")
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise ArboError(f"{out}: cannot create the directory ({error.strerror})") from None
-    foreign = sorted(entry.name for entry in out.iterdir() if not _ours(entry))
-    if foreign:
-        raise ArboError(f"{out}: holds {', '.join(foreign[:3])}{', ...' if len(foreign) > 3 else ''}, "
-                        "not an export: give a new or empty directory, or an earlier export")
     if not os.access(out, os.W_OK):
         raise ArboError(f"{out}: cannot be written")
 
 
-def _ours(entry: Path) -> bool:
-    """Whether an entry of an export folder is one an export writes (a table, or a hidden
-    folder of a run that was stopped)."""
-    name = entry.name
-    if name.startswith(".") and name.endswith((".partial", ".old")):
-        name = name[1:].rsplit(".", 1)[0]
-    return name in TABLES and entry.is_dir() and all(_PART.fullmatch(p.name) for p in entry.iterdir())
+def export_tables(folder: Path, tables: Iterable[str] = TABLES) -> dict[str, list[Path]]:
+    """The part files of each table of the export in ``folder``, of one export however many
+    runs write it meanwhile (the current run's folder is read once). ArboError when a table is
+    missing or holds anything but part files."""
+    try:
+        current = os.readlink(folder / CURRENT)
+    except FileNotFoundError:
+        current = None
+    except OSError as error:
+        raise ArboError(f"{folder / CURRENT}: is not an export's link ({error.strerror})") from None
+    if current is not None and not _VERSION.fullmatch(current):
+        raise ArboError(f"{folder / CURRENT}: is not an export's link")
+    base = folder / current if current is not None else folder
+    parts: dict[str, list[Path]] = {}
+    for table in tables:
+        where = base / table
+        if not _only_parts(where):
+            raise ArboError(f"{folder}: not a whole export: its {table} table is missing or holds other files; "
+                            "export the records again")
+        parts[table] = sorted(where / name for name in os.listdir(where) if _PART.fullmatch(name))
+        if not parts[table]:
+            raise ArboError(f"{folder}: not a whole export: its {table} table has no part; export the records again")
+    return parts
 
 
 def is_export(folder: Path) -> bool:
-    """Whether a folder holds an export's games table (what `arbo stats` reads as it is)."""
+    """Whether a folder holds an export (what `arbo stats` reads as it is)."""
+    if (folder / CURRENT).is_symlink():
+        return True
     games = folder / "games"
     return games.is_dir() and any(_PART.fullmatch(p.name) for p in games.iterdir())
 
 
-def schema_version_of(table_folder: Path) -> str | None:
-    """The schema version its first part's metadata gives a table (None when it gives none)."""
-    parts = sorted(p for p in table_folder.iterdir() if _PART.fullmatch(p.name))
-    metadata = pq.read_schema(parts[0]).metadata or {}
+#: The characters DuckDB's read_parquet may take for a pattern, or for an escape in one.
+_PATTERN_CHARACTERS = frozenset("*?[]{}\\")
+
+
+def names_itself(path: Path) -> bool:
+    """Whether DuckDB's read_parquet takes ``path`` for the file of that name, not a pattern."""
+    return not _PATTERN_CHARACTERS.intersection(str(path))
+
+
+def part_batches(path: Path) -> Iterator["pa.RecordBatch"]:
+    """The rows of a part file, a row group at a time; ArboError for a file that is not a whole
+    Parquet file."""
+    try:
+        parts = pq.ParquetFile(path)
+        for group in range(parts.num_row_groups):
+            yield from parts.read_row_group(group).to_batches()
+    except (pa.ArrowException, OSError) as error:
+        raise ArboError(f"{path}: not a whole Parquet file ({_first_line(error)}); export the records again") from None
+
+
+def _first_line(error: BaseException) -> str:
+    return str(error).splitlines()[0] if str(error) else type(error).__name__
+
+
+def schema_version_of(part: Path) -> str | None:
+    """The schema version a part's metadata gives its table (None when it gives none); ArboError
+    for a file that is not a whole Parquet file (one cut short has no footer)."""
+    try:
+        metadata = pq.read_schema(part).metadata or {}
+    except (pa.ArrowException, OSError) as error:
+        raise ArboError(f"{part}: not a whole Parquet file ({_first_line(error)}); export the records again") from None
     version = metadata.get(b"arbo.schema_version")
     return None if version is None else version.decode()
-
-
-def part_glob(folder: Path, table: str) -> str:
-    """The pattern of a table's parts, as DuckDB's read_parquet takes it."""
-    return str(folder / table / "part-*.parquet")
 
 
 class DuckDBCorpus:

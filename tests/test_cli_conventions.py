@@ -96,7 +96,7 @@ TABLE = [
     ("convert MISSING --to json", 1, "no such file"),
     ("convert MALFORMED --to json", 1, "error:"),
     ("convert CLEAN --from json --to arb", 1, "error: not valid JSON"),
-    ("simulate --players 2 --out BLOCKER", 1, "not a directory"),
+    ("simulate --players 2 --out BLOCKER", 1, "exists, and arbo simulate writes new files only"),
     ("replay MISSING", 1, "no such file"),
     ("replay MALFORMED", 1, "error:"),
     ("replay ILLEGAL --plain", 1, "none of Ben's trees is adjacent"),
@@ -216,7 +216,7 @@ OPTION_METAVARS = [
     ("simulate", "--players", "N"),
     ("simulate", "--games", "N"),
     ("simulate", "--seed", "SEED"),
-    ("simulate", "--out", "DIR|-"),
+    ("simulate", "--out", "DIR|FILE.arb|-"),
     ("simulate", "--bot", "greedy|random|engine"),
     ("simulate", "--budget", "N"),
     ("analyse", "--out", "OUT"),
@@ -422,7 +422,7 @@ def test_simulate_into_a_directory_says_how_many_games_it_wrote(tmp_path):
     assert result.exit_code == 0
     assert result.stderr == f"wrote 3 games to {out}\n"
     assert len(list(out.iterdir())) == 3
-    quiet = run("simulate", "--players", "2", "--games", "1", "--seed", "1", "--out", str(out), "-q")
+    quiet = run("simulate", "--players", "2", "--games", "1", "--seed", "1", "--out", str(tmp_path / "more"), "-q")
     assert (quiet.exit_code, quiet.stderr) == (0, "")
 
 

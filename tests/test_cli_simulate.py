@@ -82,13 +82,40 @@ def test_simulate_bad_options_exit_2(args):
     assert result.stderr.startswith("arbo: ") and "(see 'arbo simulate --help')" in result.stderr
 
 
-def test_simulate_into_a_file_is_an_error(tmp_path):
+def test_simulate_never_writes_over_a_file_there_already(tmp_path):
     blocker = tmp_path / "file.arb"
-    blocker.write_text("")
+    blocker.write_text("mine")
     result = run("simulate", "--players", "2", "--out", str(blocker))
     assert result.exit_code == 1
-    assert "not a directory" in result.stderr
-    assert "Traceback" not in result.output
+    assert result.stderr == (f"arbo: {blocker}: exists, and arbo simulate writes new files only: remove it, "
+                             "or give another name\n")
+    assert blocker.read_text() == "mine"
+    club = tmp_path / "club"
+    club.mkdir()
+    (club / "game-0002.arb").write_text("mine")
+    result = run("simulate", "--players", "2", "-n", "3", "--out", str(club))
+    assert result.exit_code == 1
+    assert result.stderr == (f"arbo: {club / 'game-0002.arb'}: exists, and arbo simulate writes new files only: "
+                             "remove it, or give another folder\n")
+    assert sorted(p.name for p in club.iterdir()) == ["game-0002.arb"]  # refused before any game was written
+    assert (club / "game-0002.arb").read_text() == "mine"
+    plain = tmp_path / "plain"
+    plain.write_text("mine")
+    result = run("simulate", "--players", "2", "--out", str(plain))
+    assert result.exit_code == 1 and "not a directory" in result.stderr and plain.read_text() == "mine"
+
+
+def test_simulate_out_a_file_arb_writes_every_game_into_it(tmp_path):
+    from arbo_notation.notation.writer import format_games
+    from arbo_notation.simulate import simulate_games
+
+    out = tmp_path / "games.arb"
+    result = run("simulate", "-p", "2", "-n", "3", "-s", "5", "-j", "1", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert result.stderr == f"wrote 3 games to {out}\n"
+    assert out.read_text() == format_games(list(simulate_games(2, 3, "5")))
+    assert run("simulate", "-p", "2", "-n", "3", "-s", "5", "--out", "-").stdout == out.read_text()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.arb"]
 
 
 # -- arbo new -------------------------------------------------------------------------------------------

@@ -59,6 +59,22 @@ def test_the_cli_merges_seat_files_into_the_omniscient_record(tmp_path):
     assert out.read_text(encoding="utf-8") == format_game(game)
 
 
+def test_merge_never_writes_over_an_input_or_a_file_there_already(tmp_path):
+    game = simulate_game(PLAYERS, 3, ["greedy"])
+    paths = [saved(tmp_path, seat, seat.header.perspective) for seat in seats_of(game)]
+    before = [path.read_bytes() for path in paths]
+    done = CliRunner().invoke(app, ["merge", *map(str, paths), "-o", str(paths[0])])
+    assert done.exit_code == 1
+    assert done.stderr == (f"arbo: {paths[0]}: is one of the records merged ({paths[0]}): write the merged record "
+                           "to a new file\n")
+    other = tmp_path / "mine.arb"
+    other.write_text("mine")
+    done = CliRunner().invoke(app, ["merge", *map(str, paths), "-o", str(other)])
+    assert done.exit_code == 1
+    assert done.stderr == f"arbo: {other}: exists, and arbo merge writes a new file only: remove it, or give another name\n"
+    assert [path.read_bytes() for path in paths] == before and other.read_text() == "mine"
+
+
 def test_a_tampered_seat_is_a_located_error_naming_both_files(tmp_path):
     game = simulate_game(PLAYERS[:2], 4, ["random"])
     ana, ben = seats_of(game)
@@ -99,6 +115,32 @@ def test_comments_and_glyphs_are_kept_marked_by_whose():
     turn = merged.turns[2]
     assert turn.glyphs == ()
     assert [c.text for c in turn.comments_after] == ["both saw this", "Ana: a fine draw", "Ana: !", "Ben: ?!"]
+
+
+def test_two_copies_of_a_seat_give_its_comments_and_glyphs_once():
+    game = simulate_game(PLAYERS[:2], 8, ["random"])
+    ana, ben = seats_of(game)
+    ana_turns = list(ana.turns)
+    ana_turns[2] = replace(ana_turns[2], comments_after=(Comment("a fine draw"),), glyphs=("!",))
+    ana = replace(ana, turns=tuple(ana_turns))
+    merged = arbo.merge([ana, ana, ben])
+    assert [c.text for c in merged.turns[2].comments_after] == ["Ana: a fine draw", "Ana: !"]
+
+
+@pytest.mark.parametrize("key, mine, theirs, shown", [
+    ("extra", {"table": "3"}, {"table": "4"}, "'table': '3' and '4'"),
+    ("names", {"Re": "Red"}, {"Re": "Rose"}, "'names Re': 'Red' and 'Rose'"),
+    ("event", "Club night", "Final", "'event': 'Club night' and 'Final'"),
+])
+def test_every_header_key_the_seats_disagree_on_is_a_located_error(key, mine, theirs, shown):
+    game = simulate_game(PLAYERS[:2], 8, ["random"])
+    ana, ben = (replace(seat, file=f"{seat.header.perspective.lower()}.arb") for seat in seats_of(game))
+    ana = replace(ana, header=replace(ana.header, **{key: mine}))
+    with pytest.raises(arbo.MergeError) as raised:
+        arbo.merge([ana, replace(ben, header=replace(ben.header, **{key: theirs}))])
+    assert str(raised.value) == f"ana.arb and ben.arb disagree on {shown}"
+    # one record leaving the key out is no disagreement: the other's value is kept
+    assert getattr(arbo.merge([ana, ben]).header, key) == mine
 
 
 def test_different_games_do_not_merge():

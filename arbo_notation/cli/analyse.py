@@ -21,13 +21,15 @@ def _records(path: str):
     from ..errors import NotationErrors
     from ..notation.reading import parse
 
-    text, name = read_input(path)
     try:
+        text, name = read_input(path)
         return parse(text, name)
     except NotationErrors as error:
         for single in error.errors:
             echo_error(single)
         raise typer.Exit(EXIT_INVALID) from None
+    except ArboError as error:  # missing or unreadable: one message
+        fail(str(error))
 
 
 def _workers(jobs: int) -> int:
@@ -146,7 +148,7 @@ def analyse(
     """
     from ..analysis.game import tasks
     from ..analysis.turns import DEFAULT_BUDGET
-    from ..files import write_atomic
+    from ..files import rewrite_unchanged, write_atomic
     from ..notation.engine_notes import annotate
     from ..notation.writer import format_games
     from ..tree import SetupError, load_tree
@@ -155,6 +157,12 @@ def analyse(
         fail("--in-place and --out exclude each other", EXIT_USAGE)
     if in_place and file == "-":
         fail("--in-place cannot rewrite standard input", EXIT_USAGE)
+    if out is not None and file != "-" and os.path.exists(out) and os.path.exists(file) and os.path.samefile(out, file):
+        in_place, out = True, None  # -o FILE rewrites FILE: as --in-place does, never over a turn recorded meanwhile
+    if in_place:
+        from .fmt import fingerprint_of
+
+        read = fingerprint_of(file)  # before the reading: a turn recorded after it is not written over
     records = _records(file)
     if game_number is not None and game_number > len(records):
         fail(f"{file} holds {len(records)} game{'s' if len(records) != 1 else ''}; there is no game {game_number}",
@@ -201,9 +209,14 @@ def analyse(
     destination = file if in_place else out
     if destination is not None:
         try:
-            write_atomic(destination, text)
+            if in_place:
+                rewrite_unchanged(destination, text, read)
+            else:
+                write_atomic(destination, text)
         except OSError as error:
-            fail(f"{destination}: cannot be written ({error.strerror or error})")
+            from .fmt import not_rewritten
+
+            fail(not_rewritten(destination, error))
     elif not as_json:
         sys.stdout.write(text)
         sys.stdout.flush()

@@ -137,7 +137,8 @@ def convert(
     ),
     output: Optional[str] = typer.Option(
         None, "--output", "-o", metavar="DIR",
-        help="For --to parquet: the folder of the tables (created; an earlier export there is replaced).",
+        help="For --to parquet: the folder of the tables (created; an earlier export there is replaced whole, "
+        "a folder holding other files refused).",
     ),
     games_per_part: int = typer.Option(
         100_000, "--games-per-part", metavar="N", parser=whole_number("--games-per-part", 1),
@@ -191,10 +192,16 @@ def export_parquet(paths: list[str], out: Path, *, games_per_part: int, quiet: b
     except ArboError as error:
         echo_error(error)
         return EXIT_INVALID
+    from ..tables import WRITE_ERRORS, write_failure
+
     with corpus_progress(files, "exporting") as advance:
         try:
             tally = load_files(files, corpus, invalid=_say_invalid, problem=_say, advance=advance)
             corpus.close()
+        except WRITE_ERRORS as error:
+            corpus.abort()
+            echo_error(write_failure(out, error))
+            return EXIT_INVALID
         except BaseException:
             corpus.abort()
             raise

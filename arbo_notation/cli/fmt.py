@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Callable, Iterator, List
 
 import typer
 
-from ..errors import ArboError
-from ..files import write_atomic
+from ..errors import ArboError, visible
+from ..files import FileBusy, FileChanged, LockRefused, fingerprint, rewrite_unchanged
 from .common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, read_input, write_data
 
 if TYPE_CHECKING:
@@ -92,6 +92,8 @@ def fmt(
     for path in files:
         with Spool() as formatted:
             try:
+                if in_place:
+                    read = fingerprint_of(path)
                 name, pieces, original = _sources(path)
                 errors = format_file(name, pieces, formatted)
                 if errors:
@@ -112,9 +114,9 @@ def fmt(
                     counts["unchanged"] += 1
                     continue
                 try:
-                    write_atomic(path, formatted.pieces())
+                    rewrite_unchanged(path, formatted.pieces(), read)
                 except OSError as error:
-                    typer.echo(f"arbo: {name}: cannot be written ({error.strerror or error})", err=True)
+                    typer.echo(visible(f"arbo: {not_rewritten(name, error)}", "\n"), err=True)
                     counts["not formatted"] += 1
                     failed = True
                     continue
@@ -136,6 +138,28 @@ def fmt_summary(counts: dict[str, int]) -> str:
     if counts["not formatted"]:
         parts.append(f"{counts['not formatted']} not formatted")
     return ", ".join(parts)
+
+
+def fingerprint_of(path: str) -> bytes:
+    """The file's fingerprint, taken before it is read; none (b"") when it cannot be read, which
+    the reading then reports as it does any file."""
+    try:
+        return fingerprint(path)
+    except OSError:
+        return b""
+
+
+def not_rewritten(path: str, error: OSError) -> str:
+    """Why a record was not rewritten in place (rewrite_unchanged's refusal, or the write's
+    error), in one line; the file is left as it was."""
+    if isinstance(error, FileBusy):
+        by = f" ({error.holder})" if error.holder else ""
+        return f"{path}: not rewritten: another arbo is writing it{by}, such as arbo record; run again when it is done"
+    if isinstance(error, FileChanged):
+        return f"{path}: not rewritten: it changed since it was read (a turn recorded meanwhile?); run again"
+    if isinstance(error, LockRefused):
+        return f"{path}: not rewritten: its lock file {error.lock} {error.reason}; remove it if no arbo record is running"
+    return f"{path}: cannot be written ({error.strerror or error})"
 
 
 def _refuse_special_files(files: list[str]) -> None:

@@ -11,7 +11,7 @@ from .common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, read_input
 
 def merge(
     files: List[str] = typer.Argument(..., metavar="FILE...", help="The seat records of one game (two or more)."),
-    out: Optional[str] = typer.Option(None, "--out", "-o", metavar="OUT.arb", help="The file to write (default: standard output)."),
+    out: Optional[str] = typer.Option(None, "--out", "-o", metavar="OUT.arb", help="The new file to write (default: standard output); never a file already there."),
 ) -> None:
     """Join the records of one game made from different seats into one record.
 
@@ -34,6 +34,8 @@ def merge(
 
     if len(files) < 2:
         fail("merge needs the records of two seats or more", EXIT_USAGE)
+    if out is not None and out != "-":
+        _refuse_to_write_over(out, files)
     games = []
     for path in files:
         try:
@@ -59,10 +61,23 @@ def merge(
         return
     from ..files import write_atomic
 
+    _refuse_to_write_over(out, files)  # made meanwhile
     try:
         write_atomic(out, text)
     except OSError as error:
         fail(f"cannot write {out}: {error.strerror or error}")
+
+
+def _refuse_to_write_over(out: str, files: list[str]) -> None:
+    """Leave (exit 1) when OUT is one of the seat records or any file already there: merge
+    writes a new file, never over a record it did not make."""
+    import os
+
+    for path in files:
+        if path != "-" and os.path.exists(path) and os.path.exists(out) and os.path.samefile(path, out):
+            fail(f"{out}: is one of the records merged ({path}): write the merged record to a new file")
+    if os.path.lexists(out):
+        fail(f"{out}: exists, and arbo merge writes a new file only: remove it, or give another name")
 
 
 def register(app: typer.Typer) -> None:

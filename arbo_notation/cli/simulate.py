@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from enum import Enum
 from pathlib import Path
@@ -48,24 +49,55 @@ def _with_progress(records: Iterator, total: int, label: str) -> Iterator:
 
 
 def _write_dir(out: Path, texts: Iterable[tuple[int, str]], total: int) -> int:
-    """Write each game's text as game-NNNN.arb in ``out`` (created); how many were written."""
+    """Write each game's text as game-NNNN.arb in ``out`` (created); how many were written. A
+    file of that name already there is never written over (refused before any game is played)."""
     from ..files import write_atomic
 
     if out.exists() and not out.is_dir():
         fail(f"{out}: exists and is not a directory")
+    width = max(4, len(str(total)))
+    names = [out / f"game-{index:0{width}d}.arb" for index in range(1, total + 1)]
+    if out.is_dir():
+        _refuse_existing(next((path for path in names if os.path.lexists(path)), None), "folder")
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         fail(f"{out}: cannot create the directory ({error.strerror})")
-    width = max(4, len(str(total)))
     written = 0
     for index, text in texts:
-        path = out / f"game-{index:0{width}d}.arb"
+        path = names[index - 1]
+        _refuse_existing(path if os.path.lexists(path) else None, "folder")  # made meanwhile by another
         try:
             write_atomic(path, text)
         except OSError as error:
             fail(f"{path}: cannot be written ({error.strerror})")
         written += 1
+    return written
+
+
+def _refuse_existing(path: Path | None, other: str) -> None:
+    if path is not None:
+        fail(f"{path}: exists, and arbo simulate writes new files only: remove it, or give another {other}")
+
+
+def _write_file(out: Path, texts: Iterable[tuple[int, str]]) -> int:
+    """Write the games one after another into the new file ``out`` (as --out - writes them), a
+    game at a time, the file whole once every game is played; how many were written."""
+    from ..files import write_atomic
+
+    _refuse_existing(out if os.path.lexists(out) else None, "name")
+    written = 0
+
+    def pieces() -> Iterator[str]:
+        nonlocal written
+        for index, text in texts:
+            written += 1
+            yield text if index == 1 else "\n" + text
+
+    try:
+        write_atomic(out, pieces())
+    except OSError as error:
+        fail(f"{out}: cannot be written ({error.strerror or error})")
     return written
 
 
@@ -78,13 +110,16 @@ def _write_stdout(texts: Iterable[tuple[int, str]]) -> None:
 
 def _write_parquet(out: Path, rows: Iterable) -> tuple[int, int]:
     """The games' rows as Parquet tables in ``out``; how many games were written, in how many bytes."""
-    from ..tables import ParquetCorpus
+    from ..tables import WRITE_ERRORS, ParquetCorpus, write_failure
 
     corpus = ParquetCorpus(out)
     try:
         for game in rows:
             corpus.add(game)
         corpus.close()
+    except WRITE_ERRORS as error:
+        corpus.abort()
+        raise write_failure(out, error) from None
     except BaseException:
         corpus.abort()
         raise
@@ -107,7 +142,9 @@ def simulate(
         "0", "--seed", "-s", metavar="SEED", help="Seed of the run: the same seed gives the same records."
     ),
     out: str = typer.Option(
-        "-", "--out", "-o", metavar="DIR|-", help="Directory for game-0001.arb, ... (created), or '-' for stdout."
+        "-", "--out", "-o", metavar="DIR|FILE.arb|-",
+        help="A directory for game-0001.arb, ... (created), a FILE.arb of all the games, or '-' for stdout. "
+        "A file already there is never written over.",
     ),
     to: Target = typer.Option(
         Target.arb, "--to", metavar="FORMAT", parser=one_of("--to", ("arb", "parquet"), Target),
@@ -143,6 +180,9 @@ def simulate(
     bytes, whatever -j. Players are named Ana, Ben, Cleo and Dev. The games are played on every
     core and written a game at a time, so a run of any length needs the memory of a few games.
 
+    --out DIR writes game-0001.arb, ... in DIR; --out FILE.arb writes every game into that one
+    file. Neither writes over a file that is there already (exit 1, naming it).
+
     With --to parquet, game i has file "seed:SEED" and game i in the tables (docs/DATA.md).
 
     Examples:
@@ -153,7 +193,7 @@ def simulate(
 
         arbo simulate -p 2 -n 100000 --seed 1 --out corpus/ --to parquet
 
-        arbo simulate -p 3 -n 10 --bot greedy,random,random --out - > games.arb
+        arbo simulate -p 3 -n 10 --bot greedy,random,random --out games.arb
 
         arbo simulate -p 2 --bot engine,greedy --budget 16
     """
@@ -169,6 +209,8 @@ def simulate(
         elif out == "-":
             _write_stdout(play.run(_text))
             return
+        elif out.lower().endswith(".arb") and not Path(out).is_dir():
+            written = _write_file(Path(out), play.run(_text))
         else:
             written = _write_dir(Path(out), play.run(_text), games)
         if not quiet:
