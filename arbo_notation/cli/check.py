@@ -66,7 +66,7 @@ def _say(text: str, *, err: bool = False) -> None:
 def run_check(arguments: CheckArguments) -> int:
     """Check the files as `arbo check` does, print the findings (stderr) and the summary or the
     JSON (stdout), and return the exit status: 1 when any game is invalid or a file cannot be read."""
-    from ..checkfiles import WorkerLost
+    from ..workers import WorkerLost
 
     try:
         summaries = check_files(records_under(list(arguments.files)), arguments.jobs, progress=sys.stderr.isatty())
