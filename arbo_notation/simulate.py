@@ -205,8 +205,6 @@ def simulate_run(
 def simulate_jobs(games: int, jobs: int = 0) -> int:
     """The worker processes for a run of ``games`` (``jobs`` 0: every core this process may use),
     never more than the cores, nor than there are spans of games to share out."""
-    from .workers import usable_cores
+    from .workers import jobs_for
 
-    cores = usable_cores()
-    spans = -(-games // GAMES_PER_SPAN)
-    return max(1, min(jobs or cores, cores, spans))
+    return jobs_for(jobs, -(-games // GAMES_PER_SPAN))
