@@ -10,6 +10,7 @@ import typer
 
 from ..errors import ArboError
 from .common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, read_input
+from .bounds import MOST_BUDGET, MOST_GAMES, MOST_JOBS, MOST_TURNS
 from .usage import whole_number
 
 #: From this many turns to judge, a terminal gets a progress bar on stderr.
@@ -102,22 +103,22 @@ def analyse(
         help="Print each judged turn and the summary as JSON on stdout (the record goes to -o or --in-place only).",
     ),
     budget: Optional[int] = typer.Option(
-        None, "--budget", "-b", metavar="N", parser=whole_number("--budget", 1),
+        None, "--budget", "-b", metavar="N", parser=whole_number("--budget", 1, MOST_BUDGET),
         help="Sampled worlds per decision (default 48; see docs/ANALYSIS.md).",
     ),
     seed: str = typer.Option("0", "--seed", "-s", metavar="SEED", help="Seed: the same seed gives the same output."),
     jobs: int = typer.Option(
-        0, "--jobs", "-j", metavar="N", parser=whole_number("--jobs", 0),
+        0, "--jobs", "-j", metavar="N", parser=whole_number("--jobs", 0, MOST_JOBS),
         help="Worker processes: 0 (the default) uses every core; -j 1 works in this process. Same output.",
     ),
     players: Optional[List[str]] = typer.Option(
         None, "--as", metavar="PLAYER", help="Judge this player's turns only (repeat for more)."
     ),
     turn: Optional[int] = typer.Option(
-        None, "--turn", "-t", metavar="N", parser=whole_number("--turn", 1), help="Judge turn N only."
+        None, "--turn", "-t", metavar="N", parser=whole_number("--turn", 1, MOST_TURNS), help="Judge turn N only."
     ),
     game_number: Optional[int] = typer.Option(
-        None, "--game", "-g", metavar="N", parser=whole_number("--game", 1),
+        None, "--game", "-g", metavar="N", parser=whole_number("--game", 1, MOST_GAMES),
         help="Judge game N of the file only (1-based).",
     ),
 ) -> None:

@@ -107,6 +107,7 @@ def register(app: typer.Typer) -> None:
     """Add `arbo check` to the app: typer reads its command line, run_check does the work."""
     import typer
 
+    from .bounds import MOST_JOBS
     from .usage import whole_number
 
     def check(
@@ -116,7 +117,7 @@ def register(app: typer.Typer) -> None:
         ),
         as_json: bool = typer.Option(False, "--json", help="Print the findings as JSON on stdout."),
         jobs: int = typer.Option(
-            0, "--jobs", "-j", metavar="N", parser=whole_number("--jobs", 0),
+            0, "--jobs", "-j", metavar="N", parser=whole_number("--jobs", 0, MOST_JOBS),
             help="Worker processes: 1 checks in this process; 0 (the default) uses the cores idle now for big inputs.",
         ),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="Print errors only, no warnings or summary."),

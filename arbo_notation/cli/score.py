@@ -8,6 +8,7 @@ import typer
 
 from ..errors import ArboError, Severity
 from .common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, read_input
+from .bounds import MOST_GAMES
 from .usage import whole_number
 
 if TYPE_CHECKING:
@@ -175,7 +176,7 @@ def register(app: typer.Typer) -> None:
         ),
         as_json: bool = typer.Option(False, "--json", help="Print the score sheet as JSON."),
         game: Optional[int] = typer.Option(
-            None, "--game", "-g", metavar="N", parser=whole_number("--game", 1),
+            None, "--game", "-g", metavar="N", parser=whole_number("--game", 1, MOST_GAMES),
             help="For a record: only game N (1-based).",
         ),
     ) -> None:
