@@ -179,7 +179,9 @@ def worker_pool(jobs: int, run: str) -> Iterator[WorkerPool]:
 
     from .gcpause import frozen_for_workers
 
-    context = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
+    # Forked on Linux whatever Python's default (forkserver from 3.14 on, whose workers are not
+    # this process's children); elsewhere the default (spawn on macOS: fork is unsafe there).
+    context = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
     try:
         with ending_with_the_workers(), frozen_for_workers():
             executor = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_worker_start,
