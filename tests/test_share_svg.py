@@ -121,7 +121,7 @@ def test_species_keep_their_natural_colours_and_others_get_distinct_ones():
 
 @pytest.mark.parametrize("args, status, message", [
     (["samples/annotated.arb", "--turn", "18"], 2, "arbo: game 1 has 17 turns; there is no position after turn 18\n"),
-    (["samples/annotated.arb", "--turn", "-1"], 2, "arbo: --turn must be 0 to 1000, not -1 (see 'arbo render --help')\n"),
+    (["samples/annotated.arb", "--turn", "-1"], 2, "arbo: --turn must be 0 or more, not -1 (see 'arbo render --help')\n"),
     (["samples/annotated.arb", "--game", "2"], 2, "arbo: samples/annotated.arb holds 1 game; there is no game 2\n"),
     (["samples/annotated.arb", "--player", "Zed"], 2, "arbo: --player Zed: not a player of this game (Ana, Ben)\n"),
     (["samples/annotated.arb", "--as", "Zed"], 2, "arbo: --as Zed: not a player of this game (Ana, Ben)\n"),

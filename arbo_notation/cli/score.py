@@ -8,7 +8,6 @@ import typer
 
 from ..errors import ArboError, Severity
 from .common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, read_input
-from .bounds import MOST_GAMES
 from .usage import whole_number
 
 if TYPE_CHECKING:
@@ -168,6 +167,8 @@ def _record_pieces(file: str):
 
 
 def register(app: typer.Typer) -> None:
+    from .bounds import MOST_GAMES
+
     @app.command("score", help=HELP, short_help="Score a game or a position: rights, paths, totals, winner.")
     def score(
         file: str = typer.Argument(

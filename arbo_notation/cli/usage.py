@@ -37,8 +37,12 @@ def whole_number(option: str, minimum: int, maximum: int | None = None) -> Calla
             value = int(str(text).strip(), 10)
         except ValueError:
             raise typer.BadParameter(f"{option} takes a whole number ({bounds}), not {text!r}") from None
-        if value < minimum or (maximum is not None and value > maximum):
+        if maximum is not None and maximum - minimum <= 2 and not minimum <= value <= maximum:
             raise typer.BadParameter(f"{option} must be {bounds}, not {value}")
+        if value < minimum:  # (the bound passed, not both: say which side)
+            raise typer.BadParameter(f"{option} must be {minimum} or more, not {value}")
+        if maximum is not None and value > maximum:
+            raise typer.BadParameter(f"{option} must be {maximum} or less, not {value}")
         return value
 
     parse.bounds = bounds  # type: ignore[attr-defined]  # (the option's help shows them)
