@@ -109,7 +109,7 @@ def analyse(
     seed: str = typer.Option("0", "--seed", "-s", metavar="SEED", help="Seed: the same seed gives the same output."),
     jobs: int = typer.Option(
         0, "--jobs", "-j", metavar="N", parser=whole_number("--jobs", 0, MOST_JOBS),
-        help="Worker processes: 0 (the default) uses every core; -j 1 works in this process. Same output.",
+        help="Worker processes: 0 (the default) uses every core this process may run on; -j 1 works in this process. Same output.",
     ),
     players: Optional[List[str]] = typer.Option(
         None, "--as", metavar="PLAYER", help="Judge this player's turns only (repeat for more)."

@@ -117,7 +117,7 @@ def simulate(
     ),
     jobs: int = typer.Option(
         0, "--jobs", "-j", metavar="N", parser=whole_number("--jobs", 0, MOST_JOBS),
-        help="Worker processes: 0 (the default) uses every core; 1 plays in this process. The same games either way.",
+        help="Worker processes: 0 (the default) uses every core this process may run on; 1 plays in this process. The same games either way.",
     ),
     bot: Optional[List[str]] = typer.Option(
         None,
