@@ -5,7 +5,10 @@ from __future__ import annotations
 import typing
 
 import pytest
+import typer
 import typer.main
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from arbo_notation.cli import app
@@ -68,3 +71,15 @@ def test_check_read_without_typer_refuses_too_many_jobs_as_typer_does(tmp_path):
                             capture_output=True, text=True)
     assert result.returncode == 2
     assert result.stderr.startswith("arbo: --jobs must be 1024 or less, not 1025 (see '")
+
+
+@given(st.integers(min_value=-10**30, max_value=10**30))
+def test_a_whole_number_is_taken_exactly_within_its_bounds(value):
+    from arbo_notation.cli.usage import whole_number
+
+    parse = whole_number("--n", 1, 1000)
+    if 1 <= value <= 1000:
+        assert parse(str(value)) == value
+    else:
+        with pytest.raises(typer.BadParameter, match="1 or more" if value < 1 else "1000 or less"):
+            parse(str(value))
