@@ -2,7 +2,7 @@
 
 Design, in short:
 
-* Workers are forked (the parent's modules are loaded once; its objects frozen for the
+* Workers are forked on Linux (the parent's modules are loaded once; its objects frozen for the
   collector: gcpause.frozen_for_workers) by a ProcessPoolExecutor, from the main thread.
 * A worker ends when its parent ends, however the parent ends, SIGKILL included: on Linux the
   kernel sends it SIGKILL when the parent dies (prctl PR_SET_PDEATHSIG, set by the worker's
@@ -148,7 +148,7 @@ def ending_with_the_workers() -> Iterator[None]:
 
 
 class WorkerPool:
-    """A pool of forked workers whose submits hold back the ending signals (see the module)."""
+    """A pool of worker processes whose submits hold back the ending signals (see the module)."""
 
     def __init__(self, executor) -> None:
         self._executor = executor
