@@ -10,17 +10,15 @@ summaries as a check in this process.
 
 from __future__ import annotations
 
-import functools
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from .errors import ArboError, Code, Diagnostic, NotationErrors, Severity
-from .gcpause import frozen_for_workers
 from .notation.games import GameText, normalise, stream_games
 from .sources import decode, refuse_endless, text_blocks
+from .workers import usable_cores, worker_pool
 
 
 @dataclass(slots=True)
@@ -132,14 +130,6 @@ def _sizes(files: list[str]) -> list[int]:
     return sizes
 
 
-def usable_cores() -> int:
-    """The cores this process may run on (its affinity), busy or not."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
-
-
 def idle_cores() -> int:
     """The cores this process may use now: those it may run on, less those other processes keep
     busy (the machine's load over the last minute), and at least one.
@@ -230,73 +220,10 @@ def _units(files: list[str], sizes: list[int]) -> Iterator[tuple]:
         yield ("batch", batch, batch_bytes)
 
 
-class WorkerLost(ArboError):
-    """A worker process of a check ended before its work was done (killed, or out of memory):
-    the run has no result."""
-
-
-# signal and threading are imported by the functions of a check in workers alone: a check with
-# -j 1 (a file of a few games, most often) does without them.
-
-
-@functools.cache
-def ending_signals() -> tuple[int, ...]:
-    """The signals that end a check run in workers: each ends the workers, then this process, with
-    the signal's own exit status and no traceback."""
-    import signal
-
-    return tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT") if hasattr(signal, name))
-
-
-def _worker_start() -> None:
-    """In each worker: the ending signals act as they do by default (a Ctrl-C, sent to the whole
-    terminal group, is the parent's to handle: it ends the workers itself)."""
-    import signal
-
-    for number in ending_signals():
-        signal.signal(number, signal.SIG_IGN if number == signal.SIGINT else signal.SIG_DFL)
-    if hasattr(signal, "pthread_sigmask"):  # forked inside _submitted, with the signals held back
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, ending_signals())
-
-
-def _end_workers() -> None:
-    import multiprocessing
-
-    for child in multiprocessing.active_children():
-        child.kill()
-
-
-@contextmanager
-def _ending_with_the_workers() -> Iterator[None]:
-    """While the block runs, an ending signal kills this process's workers and then this process
-    by the same signal (the status a shell shows as 128 + N), quietly: no worker is left holding
-    the caller's pipes. Only the main thread may set handlers; elsewhere nothing changes."""
-    import signal
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def end(number: int, frame) -> None:
-        _end_workers()
-        signal.signal(number, signal.SIG_DFL)
-        os.kill(os.getpid(), number)
-
-    before = {number: signal.signal(number, end) for number in ending_signals()}
-    try:
-        yield
-    finally:
-        for number, handler in before.items():
-            signal.signal(number, handler)
-
-
 def _in_workers(files: list[str], sizes: list[int], jobs: int,
                 advance: Callable[[int], None]) -> Iterator[FileSummary]:
     """Each file's summary, in order, the work shared out among ``jobs`` worker processes; at
     most a few runs of games are in flight at a time, so memory stays that of a few runs."""
-    from concurrent.futures import ProcessPoolExecutor
-
     # Import the check's modules once, before the workers fork. Not the parser's: lark takes a
     # tenth of a second to load, and only a game with a syntax error needs it.
     from . import gamecheck  # noqa: F401
@@ -320,42 +247,18 @@ def _in_workers(files: list[str], sizes: list[int], jobs: int,
             advance(max(0, sizes[item[2]] - counted.pop(item[2], 0)))  # the rest: line ends, a bad tail
             yield item[4] if item[4] is not None else _merge(item[3], runs)
 
-    from concurrent.futures.process import BrokenProcessPool
-
-    try:
-        with _ending_with_the_workers(), frozen_for_workers(), ProcessPoolExecutor(
-                max_workers=jobs, initializer=_worker_start) as pool:
-            yield from _shared_out(pool, settle, pending, window, files, sizes)
-    except BrokenProcessPool:
-        _end_workers()
-        raise WorkerLost("a worker process ended before its work was done (killed, or out of memory); "
-                         "the check has no result: run it again, or with -j 1") from None
-
-
-def _submitted(pool, work: Callable, argument: object):
-    """``pool.submit(work, argument)`` with the ending signals held back while it runs. A submit
-    may start a worker: a signal handled between its fork and the pool's record of the process
-    would end every other worker and leave that one running, holding the caller's pipes. The
-    threads a submit starts keep the mask, so a signal always reaches the main thread's handler."""
-    import signal
-
-    if not hasattr(signal, "pthread_sigmask"):
-        return pool.submit(work, argument)
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, ending_signals())
-    try:
-        return pool.submit(work, argument)
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+    with worker_pool(jobs, "check") as pool:
+        yield from _shared_out(pool, settle, pending, window, files, sizes)
 
 
 def _shared_out(pool, settle, pending, window, files, sizes) -> Iterator[FileSummary]:
     """The units handed to the pool's workers, at most ``window`` in flight; summaries in order."""
     for unit in _units(files, sizes):
         if unit[0] == "batch":
-            future = _submitted(pool, _check_batch, unit[1])
+            future = pool.submit(_check_batch, unit[1])
             pending.append(("batch", future, unit[2]))
         elif unit[0] == "run":
-            pending.append(("run", _submitted(pool, _check_run, (unit[2], unit[3])), unit[1], unit[2], unit[4]))
+            pending.append(("run", pool.submit(_check_run, (unit[2], unit[3])), unit[1], unit[2], unit[4]))
         else:
             pending.append(("end", None, unit[1], unit[2], unit[3]))
         while sum(1 for item in pending if item[0] != "end") > window or (pending and pending[0][0] == "end"):

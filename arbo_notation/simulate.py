@@ -193,28 +193,18 @@ def simulate_run(
         for record in simulate_games(games=games, **run):
             yield then(record)
         return
-    from collections import deque
-    from concurrent.futures import ProcessPoolExecutor
-
-    from .gcpause import frozen_for_workers
+    from .workers import in_order, worker_pool
 
     tasks = ((first, min(first + GAMES_PER_SPAN - 1, games), then, run)
              for first in range(1, games + 1, GAMES_PER_SPAN))
-    pending: deque = deque()
-    with frozen_for_workers(), ProcessPoolExecutor(max_workers=jobs) as pool:
-        for task in tasks:
-            pending.append(pool.submit(_play_span, task))
-            if len(pending) >= jobs * 3:
-                yield from pending.popleft().result()
-        while pending:
-            yield from pending.popleft().result()
+    with worker_pool(jobs, "simulation") as pool:
+        for span in in_order(pool, _play_span, tasks, jobs * 3):
+            yield from span
 
 
 def simulate_jobs(games: int, jobs: int = 0) -> int:
     """The worker processes for a run of ``games`` (``jobs`` 0: every core this process may use),
     never more than the cores, nor than there are spans of games to share out."""
-    from .checkfiles import usable_cores
+    from .workers import jobs_for
 
-    cores = usable_cores()
-    spans = -(-games // GAMES_PER_SPAN)
-    return max(1, min(jobs or cores, cores, spans))
+    return jobs_for(jobs, -(-games // GAMES_PER_SPAN))

@@ -114,7 +114,7 @@ TABLE = [
     ("replay TWO --size 3x3", 2, "--size 3x3: the width is 40 to 500 and the height 10 to 300"),
     ("replay TWO --size big", 2, "--size takes WIDTHxHEIGHT, such as 120x40, not 'big'"),
     ("state TWO --turn -1", 2, "--turn must be 0 or more, not -1"),
-    ("state TWO --game two", 2, "--game takes a whole number (1 or more), not 'two'"),
+    ("state TWO --game two", 2, "--game takes a whole number (1 to 100000000), not 'two'"),
     ("score TWO --game 0", 2, "--game must be 1 or more, not 0"),
     ("check -j -1 CLEAN", 2, "--jobs must be 0 or more, not -1"),
     ("check", 2, "missing argument 'FILE...'"),
@@ -264,7 +264,7 @@ def test_every_option_that_takes_a_value_names_it(command: str, option: str, met
         (["convert", str(CLEAN), "--to", "xml"],
          "arbo: --to must be one of json, yaml, arb, parquet, not 'xml' (see 'arbo convert --help')\n"),
         (["check", "-j", "many", str(CLEAN)],
-         "arbo: --jobs takes a whole number (0 or more), not 'many' (see 'arbo check --help')\n"),
+         "arbo: --jobs takes a whole number (0 to 1024), not 'many' (see 'arbo check --help')\n"),
         (["simulate", "--players", "1"], "arbo: --players must be 2, 3 or 4, not 1 (see 'arbo simulate --help')\n"),
     ],
 )

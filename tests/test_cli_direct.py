@@ -43,7 +43,8 @@ def typer_reading(tokens: list[str]) -> CheckArguments | None:
 TOKENS = ["-q", "--quiet", "--json", "-j", "--jobs", "-j1", "-j0", "-j12", "--jobs=2", "--jobs=007",
           "1", "0", "007", "99", "a.arb", "b c.arb", "-", "", "check", "games/",
           "--", "-x", "-qj", "-jq", "-h", "--help", "--jso", "--jobs=", "--jobs=x", "-j-1", "-j=1",
-          " 1", "1_000", "\u0661", "-1", "--quiet=1", "--json=yes", "-q1", "--1", "-x2"]
+          " 1", "1_000", "\u0661", "-1", "--quiet=1", "--json=yes", "-q1", "--1", "-x2",
+          "1024", "1025", "-j1025", "--jobs=99999999999999999999"]
 
 
 @settings(max_examples=600, deadline=None)
@@ -71,7 +72,7 @@ def test_the_plain_forms_are_read_here(tokens, expected):
     [], ["check"], ["check", "-q"], ["check", "--help"], ["check", "-h", "a.arb"], ["check", "--", "-a.arb"],
     ["check", "-j", "a.arb"], ["check", "a.arb", "-j"], ["check", "-j", " 1", "a.arb"], ["check", "-jq", "a.arb"],
     ["check", "--jobs=", "a.arb"], ["check", "-x", "a.arb"], ["score", "a.arb"], ["--version"],
-    ["--version", "check", "a.arb"],
+    ["--version", "check", "a.arb"], ["check", "-j", "1025", "a.arb"], ["check", "--jobs=10000", "a.arb"],
 ])
 def test_what_typer_reads_otherwise_is_left_to_it(args):
     assert plain_check_arguments(args, environ={}) is None

@@ -199,10 +199,10 @@ def _index(record) -> int:
 
 
 def test_the_default_workers_are_the_cores_but_never_more_than_the_spans_of_games(monkeypatch):
-    from arbo_notation import checkfiles
+    from arbo_notation import workers
     from arbo_notation.simulate import GAMES_PER_SPAN, simulate_jobs
 
-    monkeypatch.setattr(checkfiles, "usable_cores", lambda: 4)
+    monkeypatch.setattr(workers, "usable_cores", lambda: 4)
     assert simulate_jobs(1000) == 4
     assert simulate_jobs(GAMES_PER_SPAN) == 1 and simulate_jobs(GAMES_PER_SPAN + 1) == 2
     assert simulate_jobs(1000, 2) == 2 and simulate_jobs(1000, 9) == 4

@@ -17,9 +17,11 @@ exactly instead, and the decision is marked exact.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
+from array import array
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Iterable, Iterator, Mapping, Sequence
 
 from ..engine.cards import Card, Coord
 from .lean import FROM_DECK, Cards, LeanTable, cell_of, margin, totals
@@ -104,7 +106,8 @@ class Judgement:
     values: Mapping  # candidate -> value
     samples: int
     exact: bool
-    #: candidate -> its margin in each sampled world, in the worlds' order (empty when exact)
+    #: candidate -> its margin in each sampled world, in the worlds' order (empty when exact);
+    #: an array of ints, 4 bytes a world, for the gain's standard error (the worlds are not kept)
     margins: Mapping = dataclasses.field(default_factory=dict)
 
     def best(self):
@@ -249,11 +252,13 @@ def judge_finish(situation: Situation, played: Finish | None, budget: int, rng: 
             exact = _exact_finishes(table, count)
             first = [played] if played in exact else []  # the played one first: it wins ties
             return Judgement({f: float(exact[f]) for f in first + [f for f in exact if f != played]}, 1, True)
-        worlds = [table]
+        worlds, budget = iter([table]), 1
     else:
-        worlds = [situation.world(cards, rng) for _ in range(budget)]
-    candidates = finish_candidates(worlds[0], played)
-    return _sampled(_margins(worlds, candidates, lambda w, f: _finish_value(w, f, count), finalists, played))
+        worlds = sampled_worlds(situation, cards, rng, budget)
+    first = next(worlds)
+    candidates = finish_candidates(first, played)
+    return _sampled(_margins(itertools.chain([first], worlds), candidates, lambda w, f: _finish_value(w, f, count),
+                             finalists, played, budget))
 
 
 def judge_draws(situation: Situation, played: Sources | None, budget: int, rng: random.Random,
@@ -274,29 +279,46 @@ def judge_draws(situation: Situation, played: Sources | None, budget: int, rng: 
                 probe.draw(pair[1])
                 values[pair] = float(_exact_best_finish(probe, count))
             return Judgement(values, 1, True)
-        worlds = [table]
+        worlds, budget = iter([table]), 1
     else:
-        worlds = [situation.world(cards, rng) for _ in range(budget)]
-        candidates = draw_candidates(worlds[0], played)
-    return _sampled(_margins(worlds, candidates, lambda w, p: _pair_value(w, p, count), finalists, played))
+        worlds = sampled_worlds(situation, cards, rng, budget)
+        table = next(worlds)
+        candidates = draw_candidates(table, played)
+    return _sampled(_margins(itertools.chain([table], worlds), candidates, lambda w, p: _pair_value(w, p, count),
+                             finalists, played, budget))
+
+
+def sampled_worlds(situation: Situation, cards: Cards, rng: random.Random, budget: int) -> Iterator[LeanTable]:
+    """``budget`` worlds dealt by ``rng``, one at a time as they are asked for: a decision holds
+    one world at a time, whatever the budget."""
+    for _ in range(budget):
+        yield situation.world(cards, rng)
 
 
 #: With finalists, the share of the worlds in which every candidate is played out.
 HEATS = 4
 
 
-def _margins(worlds: list[LeanTable], candidates: list, value, finalists: int | None, played) -> dict:
-    """Each candidate's margin world by world. With ``finalists``: every candidate in the first
-    quarter of the worlds, then only the best ``finalists`` of them (and the played one) in the
-    rest, so that the budget goes to the candidates that can still be best."""
-    if finalists is None or len(candidates) <= finalists + 1 or len(worlds) < 2 * HEATS:
-        return {c: [value(world, c) for world in worlds] for c in candidates}
-    heat = len(worlds) // HEATS
-    margins = {c: [value(world, c) for world in worlds[:heat]] for c in candidates}
-    ranked = sorted(candidates, key=lambda c: -sum(margins[c]))  # stable: the played one first
-    going_on = ranked[:finalists] + ([played] if played in candidates and played not in ranked[:finalists] else [])
-    for c in going_on:
-        margins[c].extend(value(world, c) for world in worlds[heat:])
+def _margins(worlds: Iterable[LeanTable], candidates: list, value, finalists: int | None, played,
+             count: int | None = None) -> dict:
+    """Each candidate's margin world by world, the ``count`` worlds (all of a list) taken one at a
+    time. With ``finalists``: every candidate in the first quarter of the worlds, then only the
+    best ``finalists`` of them (and the played one) in the rest, so that the budget goes to the
+    candidates that can still be best."""
+    if count is None:
+        worlds = list(worlds)
+        count = len(worlds)
+    margins = {c: array("i") for c in candidates}
+    heats = finalists is not None and len(candidates) > finalists + 1 and count >= 2 * HEATS
+    heat = count // HEATS if heats else count
+    going_on = candidates
+    for index, world in enumerate(worlds):
+        if index == heat:
+            ranked = sorted(candidates, key=lambda c: -sum(margins[c]))  # stable: the played one first
+            going_on = ranked[:finalists] + (
+                [played] if played in candidates and played not in ranked[:finalists] else [])
+        for c in going_on:
+            margins[c].append(value(world, c))
     return margins
 
 
@@ -304,8 +326,7 @@ def _sampled(margins: Mapping) -> Judgement:
     """Each candidate's value is its mean margin; a candidate dropped after the heats keeps the
     mean of the worlds it was played in (and cannot be :meth:`Judgement.best`)."""
     worlds = max(len(m) for m in margins.values())
-    return Judgement({c: sum(m) / len(m) for c, m in margins.items()}, worlds, False,
-                     {c: tuple(m) for c, m in margins.items()})
+    return Judgement({c: sum(m) / len(m) for c, m in margins.items()}, worlds, False, dict(margins))
 
 
 def _empties_deck(table: LeanTable, pair: Sources) -> bool:
@@ -314,5 +335,5 @@ def _empties_deck(table: LeanTable, pair: Sources) -> bool:
 
 __all__ = [
     "Finish", "Judgement", "Situation", "Sources", "all_finishes", "draw_candidates", "draw_pairs",
-    "finish_candidates", "judge_draws", "judge_finish",
+    "finish_candidates", "judge_draws", "judge_finish", "sampled_worlds",
 ]

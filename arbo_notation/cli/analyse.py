@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from typing import List, Optional
 
@@ -11,6 +10,7 @@ import typer
 
 from ..errors import ArboError
 from .common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, read_input
+from .bounds import MOST_BUDGET, MOST_GAMES, MOST_JOBS, MOST_TURNS
 from .usage import whole_number
 
 #: From this many turns to judge, a terminal gets a progress bar on stderr.
@@ -32,38 +32,33 @@ def _records(path: str):
         fail(str(error))
 
 
-def _workers(jobs: int) -> int:
-    return jobs or (os.cpu_count() or 1)
-
-
 def _run(found: list, jobs: int, progress: bool) -> list:
-    """Judge the tasks, in their order, in this process or a pool (the same results either way)."""
+    """Judge the tasks, in their order, in this process or a pool (the same results either way).
+    A TERM, a HUP or a Ctrl-C ends the run at once, workers and all, with the signal's status."""
+    from contextlib import ExitStack
+
     from ..analysis.turns import judge_turn
+    from ..workers import ending_with_the_workers, in_order, jobs_for, worker_pool
 
     tasks = [task for _, task in found]
-    workers = min(_workers(jobs), len(tasks))
+    workers = jobs_for(jobs, len(tasks))
     results = []
     bar = None
     if progress and len(tasks) >= PROGRESS_FROM and sys.stderr.isatty():
         bar = typer.progressbar(length=len(tasks), label="analysing", file=sys.stderr)
         bar.__enter__()
     try:
-        if workers <= 1:
-            stream = map(judge_turn, tasks)
-            pool = None
-        else:
-            from concurrent.futures import ProcessPoolExecutor
-
-            pool = ProcessPoolExecutor(max_workers=workers)
-            stream = pool.map(judge_turn, tasks)
-        try:
+        with ExitStack() as stack:
+            if workers <= 1:
+                stack.enter_context(ending_with_the_workers())
+                stream = map(judge_turn, tasks)
+            else:
+                pool = stack.enter_context(worker_pool(workers, "analysis"))
+                stream = in_order(pool, judge_turn, tasks, workers * 2)
             for result in stream:
                 results.append(result)
                 if bar is not None:
                     bar.update(1)
-        finally:
-            if pool is not None:
-                pool.shutdown(cancel_futures=True)
     finally:
         if bar is not None:
             bar.__exit__(None, None, None)
@@ -74,10 +69,12 @@ def _note(evaluation):
     from ..notation.engine_notes import EngineNote
 
     flagged = evaluation.glyph is not None
+    value = round(evaluation.played_value, 1)
     return EngineNote(
-        value=round(evaluation.played_value, 1), samples=evaluation.samples, exact=evaluation.exact,
+        value=value, samples=evaluation.samples, exact=evaluation.exact,
         glyph=evaluation.glyph, best=evaluation.best if flagged else None,
-        gain=round(evaluation.loss, 1) if flagged else 0.0,
+        # the gain as the difference of the rounded values, so the figures shown add up
+        gain=round(round(evaluation.best_value, 1) - value, 1) if flagged else 0.0,
     )
 
 
@@ -108,22 +105,22 @@ def analyse(
         help="Print each judged turn and the summary as JSON on stdout (the record goes to -o or --in-place only).",
     ),
     budget: Optional[int] = typer.Option(
-        None, "--budget", "-b", metavar="N", parser=whole_number("--budget", 1),
+        None, "--budget", "-b", metavar="N", parser=whole_number("--budget", 1, MOST_BUDGET),
         help="Sampled worlds per decision (default 48; see docs/ANALYSIS.md).",
     ),
     seed: str = typer.Option("0", "--seed", "-s", metavar="SEED", help="Seed: the same seed gives the same output."),
     jobs: int = typer.Option(
-        0, "--jobs", "-j", metavar="N", parser=whole_number("--jobs", 0),
-        help="Worker processes: 0 (the default) uses every core; -j 1 works in this process. Same output.",
+        0, "--jobs", "-j", metavar="N", parser=whole_number("--jobs", 0, MOST_JOBS),
+        help="Worker processes: 0 (the default) uses every core this process may run on; -j 1 works in this process. Same output.",
     ),
     players: Optional[List[str]] = typer.Option(
         None, "--as", metavar="PLAYER", help="Judge this player's turns only (repeat for more)."
     ),
     turn: Optional[int] = typer.Option(
-        None, "--turn", "-t", metavar="N", parser=whole_number("--turn", 1), help="Judge turn N only."
+        None, "--turn", "-t", metavar="N", parser=whole_number("--turn", 1, MOST_TURNS), help="Judge turn N only."
     ),
     game_number: Optional[int] = typer.Option(
-        None, "--game", "-g", metavar="N", parser=whole_number("--game", 1),
+        None, "--game", "-g", metavar="N", parser=whole_number("--game", 1, MOST_GAMES),
         help="Judge game N of the file only (1-based).",
     ),
 ) -> None:
@@ -197,7 +194,10 @@ def analyse(
             typer.echo(f"arbo: game {index + 1}: no turn can be judged: no mover's hand is known at its turn"
                        " (a spectator's record, or the turns asked for are not the recorder's)", err=True)
             continue
-        results = _run(found, jobs, progress=True)
+        try:
+            results = _run(found, jobs, progress=True)
+        except ArboError as error:  # a worker lost
+            fail(str(error))
         evaluations.extend(results)
         seats.extend(p for p in record.header.players if p not in seats)
         notes = {node.index - 1: _note(e) for (node, _), e in zip(found, results)}

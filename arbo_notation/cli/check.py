@@ -66,7 +66,7 @@ def _say(text: str, *, err: bool = False) -> None:
 def run_check(arguments: CheckArguments) -> int:
     """Check the files as `arbo check` does, print the findings (stderr) and the summary or the
     JSON (stdout), and return the exit status: 1 when any game is invalid or a file cannot be read."""
-    from ..checkfiles import WorkerLost
+    from ..workers import WorkerLost
 
     try:
         summaries = check_files(records_under(list(arguments.files)), arguments.jobs, progress=sys.stderr.isatty())
@@ -107,6 +107,7 @@ def register(app: typer.Typer) -> None:
     """Add `arbo check` to the app: typer reads its command line, run_check does the work."""
     import typer
 
+    from .bounds import MOST_JOBS
     from .usage import whole_number
 
     def check(
@@ -116,7 +117,7 @@ def register(app: typer.Typer) -> None:
         ),
         as_json: bool = typer.Option(False, "--json", help="Print the findings as JSON on stdout."),
         jobs: int = typer.Option(
-            0, "--jobs", "-j", metavar="N", parser=whole_number("--jobs", 0),
+            0, "--jobs", "-j", metavar="N", parser=whole_number("--jobs", 0, MOST_JOBS),
             help="Worker processes: 1 checks in this process; 0 (the default) uses the cores idle now for big inputs.",
         ),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="Print errors only, no warnings or summary."),

@@ -11,6 +11,7 @@ import typer
 
 from ..errors import ArboError, NotationErrors, visible
 from .common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, read_input, write_data
+from .bounds import MOST_GAMES
 from .usage import one_of, whole_number
 
 
@@ -141,7 +142,7 @@ def convert(
         "a folder holding other files refused).",
     ),
     games_per_part: int = typer.Option(
-        100_000, "--games-per-part", metavar="N", parser=whole_number("--games-per-part", 1),
+        100_000, "--games-per-part", metavar="N", parser=whole_number("--games-per-part", 1, MOST_GAMES),
         help="For --to parquet: games in each part file of a table.",
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="For --to parquet: do not say what was written."),

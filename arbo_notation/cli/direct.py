@@ -14,6 +14,7 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 
+from .bounds import MOST_JOBS
 from .check import CheckArguments, run_check
 from .common import EXIT_OK, drop_stdout
 
@@ -54,7 +55,8 @@ def plain_check_arguments(args: Sequence[str], environ: Mapping[str, str] = os.e
 
 
 def _whole(text: str) -> bool:
-    return text.isascii() and text.isdigit()
+    """A -j value read here: a whole number in bounds (typer reports any other)."""
+    return text.isascii() and text.isdigit() and int(text) <= MOST_JOBS
 
 
 def _completing(environ: Mapping[str, str]) -> bool:

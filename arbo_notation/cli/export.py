@@ -10,6 +10,7 @@ import typer
 
 from .common import EXIT_INVALID, EXIT_USAGE, fail
 from .sharing import load_games, viewer_for, write_output
+from .bounds import MOST_GAMES
 from .usage import whole_number
 
 HELP = """Export a recorded game as one HTML file that replays it in any browser, with nothing to install and nothing fetched from the network.
@@ -44,7 +45,7 @@ def export(
     to: PageFormat = typer.Option(..., "--to", metavar="FORMAT", help="What to make: html, a page that replays the game."),
     out: Optional[str] = typer.Option(None, "--out", "-o", metavar="OUT.html", help="The file to write (default: standard output)."),
     game_number: Optional[int] = typer.Option(
-        None, "--game", "-g", metavar="N", parser=whole_number("--game", 1), help="Only this game of the file (1-based)."
+        None, "--game", "-g", metavar="N", parser=whole_number("--game", 1, MOST_GAMES), help="Only this game of the file (1-based)."
     ),
     as_player: Optional[str] = typer.Option(
         None, "--as", metavar="PLAYER", help="One player's view: the other hands left out ('all': every hand)."

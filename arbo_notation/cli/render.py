@@ -12,6 +12,7 @@ import typer
 
 from .common import EXIT_INVALID, EXIT_USAGE, fail
 from .sharing import load_games, viewer_for, write_output
+from .bounds import MOST_GAMES, MOST_TURNS
 from .usage import number_between, whole_number
 
 HELP = """Draw one position of a recorded game as an SVG diagram for forums, blogs and documents, or as a PNG picture for chat; or the whole game as an animated GIF.
@@ -53,11 +54,11 @@ def render(
         None, "--out", "-o", metavar="OUT", help="The file to write, .svg or .png (.gif, .webp or .apng with --game-animation; default: standard output)."
     ),
     turn: Optional[int] = typer.Option(
-        None, "--turn", "-t", metavar="N", parser=whole_number("--turn", 0),
+        None, "--turn", "-t", metavar="N", parser=whole_number("--turn", 0, MOST_TURNS),
         help="After this many turns of the main line (default: the end).",
     ),
     game_number: int = typer.Option(
-        1, "--game", "-g", metavar="N", parser=whole_number("--game", 1), help="Which game of the file (1-based)."
+        1, "--game", "-g", metavar="N", parser=whole_number("--game", 1, MOST_GAMES), help="Which game of the file (1-based)."
     ),
     as_player: Optional[str] = typer.Option(
         None, "--as", metavar="PLAYER", help="One player's view: the other hands hidden ('all': every hand shown)."

@@ -14,6 +14,7 @@ import typer
 from ..errors import ArboError
 from .common import EXIT_INVALID, EXIT_USAGE, echo_text, fail
 from .state import no_turn
+from .bounds import MOST_GAMES, MOST_TURNS
 from .usage import whole_number
 
 HELP = """Step through a recorded game turn by turn, with the scoring at the end.
@@ -96,10 +97,10 @@ _XML_UNSAFE = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]
 def replay(
     file: str = typer.Argument(..., metavar="FILE", help="A record file ('-' reads standard input)."),
     game_number: int = typer.Option(
-        1, "--game", "-g", metavar="N", parser=whole_number("--game", 1), help="Which game of the file (1-based)."
+        1, "--game", "-g", metavar="N", parser=whole_number("--game", 1, MOST_GAMES), help="Which game of the file (1-based)."
     ),
     turn: Optional[int] = typer.Option(
-        None, "--turn", "-t", metavar="N", parser=whole_number("--turn", 0),
+        None, "--turn", "-t", metavar="N", parser=whole_number("--turn", 0, MOST_TURNS),
         help="Start after this many turns (0: the setup).",
     ),
     as_player: Optional[str] = typer.Option(

@@ -167,6 +167,8 @@ def _record_pieces(file: str):
 
 
 def register(app: typer.Typer) -> None:
+    from .bounds import MOST_GAMES
+
     @app.command("score", help=HELP, short_help="Score a game or a position: rights, paths, totals, winner.")
     def score(
         file: str = typer.Argument(
@@ -175,7 +177,7 @@ def register(app: typer.Typer) -> None:
         ),
         as_json: bool = typer.Option(False, "--json", help="Print the score sheet as JSON."),
         game: Optional[int] = typer.Option(
-            None, "--game", "-g", metavar="N", parser=whole_number("--game", 1),
+            None, "--game", "-g", metavar="N", parser=whole_number("--game", 1, MOST_GAMES),
             help="For a record: only game N (1-based).",
         ),
     ) -> None:

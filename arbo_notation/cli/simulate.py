@@ -12,6 +12,7 @@ import typer
 
 from ..errors import ArboError
 from .common import EXIT_INVALID, EXIT_USAGE, echo_error, fail
+from .bounds import MOST_BUDGET, MOST_GAMES, MOST_JOBS
 from .usage import one_of, whole_number
 
 #: From this many games on, a terminal gets a progress bar on stderr.
@@ -136,7 +137,7 @@ def simulate(
         ..., "--players", "-p", metavar="N", parser=whole_number("--players", 2, 4), help="Players per game: 2, 3 or 4."
     ),
     games: int = typer.Option(
-        1, "--games", "-n", metavar="N", parser=whole_number("--games", 1), help="How many games to play."
+        1, "--games", "-n", metavar="N", parser=whole_number("--games", 1, MOST_GAMES), help="How many games to play."
     ),
     seed: str = typer.Option(
         "0", "--seed", "-s", metavar="SEED", help="Seed of the run: the same seed gives the same records."
@@ -152,8 +153,8 @@ def simulate(
         "`arbo convert --to parquet` writes them. [default: arb]",
     ),
     jobs: int = typer.Option(
-        0, "--jobs", "-j", metavar="N", parser=whole_number("--jobs", 0),
-        help="Worker processes: 0 (the default) uses every core; 1 plays in this process. The same games either way.",
+        0, "--jobs", "-j", metavar="N", parser=whole_number("--jobs", 0, MOST_JOBS),
+        help="Worker processes: 0 (the default) uses every core this process may run on; 1 plays in this process. The same games either way.",
     ),
     bot: Optional[List[str]] = typer.Option(
         None,
@@ -169,7 +170,7 @@ def simulate(
     event: Optional[str] = typer.Option(None, "--event", metavar="TEXT", help="The event to write in every header."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not say how many games were written to DIR."),
     budget: Optional[int] = typer.Option(
-        None, "--budget", metavar="N", parser=whole_number("--budget", 1),
+        None, "--budget", metavar="N", parser=whole_number("--budget", 1, MOST_BUDGET),
         help="The engine bot's sampled worlds per decision (default 48; docs/ANALYSIS.md).",
     ),
 ) -> None:

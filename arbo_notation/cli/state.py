@@ -9,6 +9,7 @@ import typer
 
 from ..errors import ArboError, visible
 from .common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, read_input
+from .bounds import MOST_GAMES, MOST_TURNS
 from .usage import whole_number
 
 
@@ -67,10 +68,10 @@ def no_turn(game_number: int, legal: int, recorded: int, wanted: int, errors) ->
 def state(
     file: str = typer.Argument(..., metavar="FILE", help="A record file ('-' reads standard input)."),
     game_number: int = typer.Option(
-        1, "--game", "-g", metavar="N", parser=whole_number("--game", 1), help="Which game of the file (1-based)."
+        1, "--game", "-g", metavar="N", parser=whole_number("--game", 1, MOST_GAMES), help="Which game of the file (1-based)."
     ),
     turn: Optional[int] = typer.Option(
-        None, "--turn", "-t", metavar="N", parser=whole_number("--turn", 0),
+        None, "--turn", "-t", metavar="N", parser=whole_number("--turn", 0, MOST_TURNS),
         help="After this many turns (default: the end).",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the position as JSON, the format `arbo score` reads."),

@@ -37,10 +37,15 @@ def whole_number(option: str, minimum: int, maximum: int | None = None) -> Calla
             value = int(str(text).strip(), 10)
         except ValueError:
             raise typer.BadParameter(f"{option} takes a whole number ({bounds}), not {text!r}") from None
-        if value < minimum or (maximum is not None and value > maximum):
+        if maximum is not None and maximum - minimum <= 2 and not minimum <= value <= maximum:
             raise typer.BadParameter(f"{option} must be {bounds}, not {value}")
+        if value < minimum:  # (the bound passed, not both: say which side)
+            raise typer.BadParameter(f"{option} must be {minimum} or more, not {value}")
+        if maximum is not None and value > maximum:
+            raise typer.BadParameter(f"{option} must be {maximum} or less, not {value}")
         return value
 
+    parse.bounds = bounds  # type: ignore[attr-defined]  # (the option's help shows them)
     return parse
 
 
@@ -59,6 +64,7 @@ def number_between(option: str, minimum: float, maximum: float) -> Callable[[Any
             raise typer.BadParameter(f"{option} must be {bounds}, not {text.strip()}")
         return value
 
+    parse.bounds = bounds  # type: ignore[attr-defined]
     return parse
 
 
@@ -124,10 +130,18 @@ class _NamedArgument(TyperArgument):
 
 
 class _ParsedOption(TyperOption):
-    """An option whose value its own parser reads."""
+    """An option whose value its own parser reads; a number's help ends with its range."""
 
     parse: Callable[[Any], Any] = staticmethod(_as_read)
     process_value = _process_value
+
+    def get_help_record(self, ctx: Any) -> tuple[str, str] | None:
+        record = super().get_help_record(ctx)
+        bounds = getattr(self.parse, "bounds", None)
+        if record is None or bounds is None or bounds in (self.help or ""):
+            return record
+        names, text = record
+        return names, f"{text}  [range: {bounds}]"
 
 
 def parsers_of(function: Callable[..., Any]) -> dict[str, Callable[[Any], Any]]:
