@@ -1,6 +1,7 @@
-"""Numbers that do not fit the export's int32 columns (a result of 2**31, a score of 4,000
-digits, a planting at x = 10**20) never crash the export or `arbo stats`: the game is exported
-with valid = false and the number as null, and the other games are all there."""
+"""Numbers past a record's limits (a result of 2**31, a score of 4,000 digits, a planting at
+x = 10**20) never crash the export or `arbo stats`: the reader refuses them where they stand, the
+game is exported with valid = false, and the other games are all there; and should a number that
+does not fit an int32 column reach the export anyway, it is written as null and the game flagged."""
 
 from __future__ import annotations
 
@@ -46,7 +47,7 @@ def corpus(tmp_path) -> Path:
     return folder
 
 
-def test_the_export_keeps_every_game_and_flags_the_ones_with_numbers_too_wide(corpus, tmp_path):
+def test_the_export_keeps_every_game_and_flags_the_ones_with_numbers_past_the_limits(corpus, tmp_path):
     done = runner.invoke(app, ["convert", str(corpus), "--to", "parquet", "-o", str(tmp_path / "t")])
     assert done.exit_code == 1 and "Traceback" not in done.output
     assert "wrote 4 games (3 invalid)" in done.stderr
@@ -54,11 +55,16 @@ def test_the_export_keeps_every_game_and_flags_the_ones_with_numbers_too_wide(co
     by_file = {Path(row["file"]).name: row for row in games}
     assert sorted(by_file) == ["digits.arb", "far.arb", "good.arb", "result.arb"]
     assert by_file["good.arb"]["valid"] and by_file["good.arb"]["result"] == [21, 7]
-    assert not by_file["result.arb"]["valid"] and by_file["result.arb"]["result"] == [None, 3]
-    assert not by_file["digits.arb"]["valid"] and by_file["digits.arb"]["result"] == [None, 3]
-    turns = pq.read_table(tmp_path / "t" / "turns").to_pylist()
-    assert [(row["x"], row["y"]) for row in turns if row["file"].endswith("far.arb") and row["turn"] == 14] == [
-        (None, 0)]
+    # The reader refuses each number where it stands, as `arbo check` does (docs/NOTATION.md, "Limits").
+    errors = {name: row["error"].removeprefix(f"{corpus / name}:") for name, row in by_file.items() if not row["valid"]}
+    assert errors == {
+        "result.arb": "24:12: error: Ana's score has at most 4 digits (0 to 9999), found '2147483648' [syntax]",
+        "digits.arb": "24:12: error: Ana's score has at most 4 digits (0 to 9999), found "
+                      "'999999999999999999999999...' [syntax]",
+        "far.arb": "23:25: error: a coordinate is a whole number from -999 to 999, found "
+                   "'100000000000000000000' [syntax]",
+    }
+    assert by_file["result.arb"]["result"] is None and by_file["digits.arb"]["result"] is None
 
 
 def test_stats_counts_the_good_games_and_names_the_others(corpus):
