@@ -217,4 +217,4 @@ def analyse(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("analyse", no_args_is_help=True)(analyse)
+    app.command("analyse")(analyse)
