@@ -418,6 +418,7 @@ def terminal(monkeypatch):
 
     _FakeApp.runs = []
     monkeypatch.setattr(replay_command, "_is_terminal", lambda: True)
+    monkeypatch.setattr(replay_command, "_keys_from_the_terminal", lambda: None)  # fd 0 stays pytest's
     monkeypatch.setattr(tui_app, "ReplayApp", _FakeApp)
     return _FakeApp.runs
 
