@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from .engine.cards import HAND_SIZE, Card, card_order
+from .engine.cards import HAND_SIZE, Card, card_order, value_fault
 from .engine.scoring import ScoreSheet
 from .engine.state import Game
 from .entry_choices import TURN_NUMBER, Completions, Phase, completions
@@ -252,7 +252,8 @@ class RecordingSession:
             try:
                 cards.append(Card.parse(word))
             except ArboError:
-                raise EntryError(f"expected a card such as Ma3, found {word!r}", "setup", offset + start + 1) from None
+                raise EntryError(f"expected a card such as Ma3, found {word!r}{value_fault(word)}", "setup",
+                                 offset + start + 1) from None
         hands = dict(self.header.hands)
         hands[seat] = tuple(sorted(cards, key=card_order))
         header = dataclasses.replace(self.header, hands=hands)
@@ -273,6 +274,8 @@ class RecordingSession:
         head = re.split(r"[{;]", entry[rest:], maxsplit=1)[0]
         words = list(_words(head))
         plant_at = next((i for i, (_, word) in enumerate(words) if "@" in word), -1)
+        if plant_at > 0 and words[plant_at][1].startswith("@"):
+            plant_at -= 1  # 'Ma3 @0,0': one planting with a space in it, which the parser words
         player, player_at = game.current_player, None
         if words and _NAME.match(words[0][1]) and (plant_at >= 3 or (plant_at < 0 and len(words) >= 5)):
             player_at = rest + words[0][0]

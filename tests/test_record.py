@@ -236,6 +236,44 @@ def test_plain_answers_every_kind_of_entry(tmp_path, two):
     assert out.read_text().split("---\n")[2] == f"{{before the first turn}}\n1. {first}\n2. {second} $14\n"
 
 
+SPACE_BEFORE_AT = ("expected a planting such as Ma3@0,1 after 'd', found 'Ma3 @0,0': no space is allowed "
+                   "before '@' [syntax]")
+VALUE_9 = "expected a card such as Ma3 to plant, found 'Ma9': a card's value runs 1 to 8 [syntax]"
+
+
+@pytest.mark.parametrize(("typed", "column", "message"), [
+    ("d d Ma3 @0,0 /Oa5", 5, SPACE_BEFORE_AT),
+    ("Ana d d Ma3 @0,0 /Oa5", 9, SPACE_BEFORE_AT),
+    ("d d Ma9@0,0 /Oa5", 5, VALUE_9),
+    ("d d:Ma9 Ma3@0,0 /Oa5", 5, "expected a card such as Ma3 after 'd:', found 'Ma9': a card's value runs 1 to 8"
+                                " [syntax]"),
+    ("d d Ma3@0,0 /Oa0", 14, "expected a card such as Ma3 after '/', found 'Oa0': a card's value runs 1 to 8 [syntax]"),
+])
+def test_plain_words_a_faulty_turn_as_check_does(tmp_path, typed, column, message):
+    """One wording for one fault: what `record --plain` says of a turn is what `check` says of it."""
+    out = tmp_path / "game.arb"
+    options = ["--players", "Ana,Ben", "--species", "Ca,Dw,Ja,Ma,Oa,Wi", "--date", DATE]
+    done = arbo("record", str(out), "--plain", *options, input=typed + "\n")
+    assert (done.exit_code, done.stdout) == (1, "")
+    assert done.stderr == f"<stdin>:1:{column}: error: {message}\n    {typed}\n    {' ' * (column - 1)}^\n"
+    numbered = "1. " + typed if typed.startswith("Ana ") else "1. Ana " + typed
+    out.write_text(out.read_text() + numbered + "\n")
+    line = out.read_text().count("\n")
+    checked = arbo("check", str(out))
+    shift = len(numbered) - len(typed)
+    assert checked.exit_code == 1
+    assert checked.stderr.startswith(f"{out}:{line}:{column + shift}: error: {message}\n")
+
+
+def test_plain_names_the_range_of_values_in_a_dealt_hand(tmp_path):
+    out = tmp_path / "game.arb"
+    options = ["--players", "Ana,Ben", "--species", "Ca,Dw,Ja,Ma,Oa,Wi", "--date", DATE, "--seat", "Ana"]
+    done = arbo("record", str(out), "--plain", *options, input="Ca1 Ca4 Dw2 Ja2 Ma5 Oa6 Wi9\n")
+    assert done.exit_code == 1
+    assert done.stderr.splitlines()[0] == (
+        "<stdin>:1:25: error: expected a card such as Ma3, found 'Wi9': a card's value runs 1 to 8 [setup]")
+
+
 def test_a_finished_record_is_refused_and_a_missing_one_needs_players(tmp_path, two):
     finished = tmp_path / "done.arb"
     finished.write_text(format_game(two))
@@ -301,7 +339,8 @@ def test_the_seated_recorder_gives_the_dealt_hand_first(tmp_path, two):
     assert refused.value.message == "Ben's dealt hand has 6 cards; a hand is 7"
     with pytest.raises(EntryError) as refused:
         session.enter("Ca1 Ca2 Xy9")
-    assert (refused.value.message, refused.value.column) == ("expected a card such as Ma3, found 'Xy9'", 9)
+    assert (refused.value.message, refused.value.column) == (
+        "expected a card such as Ma3, found 'Xy9': a card's value runs 1 to 8", 9)
     accepted = session.enter(" ".join(str(c) for c in reversed(hand)))
     assert accepted.lines == ("hand Ben " + " ".join(str(c) for c in sorted(hand)),)
     assert parse((tmp_path / "game.arb").read_text())[0].header.hands == {"Ben": tuple(sorted(hand))}
@@ -328,7 +367,7 @@ def test_the_turn_number_and_player_may_be_written_or_left_out(tmp_path, two):
 def test_syntax_errors_point_into_the_entry_as_typed(tmp_path, two):
     session = new_session(tmp_path, two)
     for typed, column, message in (
-        ("d d Ma3@0,0 /Ma9", 14, "expected a card such as Ma3 after '/', found 'Ma9'"),
+        ("d d Ma3@0,0 /Ma9", 14, "expected a card such as Ma3 after '/', found 'Ma9': a card's value runs 1 to 8"),
         ("  Ana d d Ma3@0,0", 18, "expected a discard such as /Oa5 after 'Ma3@0,0', found end of line"),
         ("d d Ma3@0,0 /Oa5 {unclosed", 18, "unclosed comment: '{' at column 18 has no '}'"),
         ("d d Ma3@0,0 /Oa5 (1. Ana d d Ma3@0,0 /Oa5)", None, "one turn at a time: variations are not recorded here"),

@@ -145,6 +145,18 @@ async def test_after_a_refusal_the_keys_typed_go_to_the_end_of_the_line_as_typed
         assert len(session.turns) == 4 and entry.value == ""
 
 
+async def test_a_space_before_at_is_worded_as_check_words_it_and_its_card_marked(tmp_path):
+    session = session_for(tmp_path, turns=3)
+    app = RecordApp(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press(*"d d Ma3 @0,0 /Oa5", "enter")
+        entry = app.query_one("#entry", Input)
+        assert shown(app.query_one("#message")) == (
+            "✗ expected a planting such as Ma3@0,1 after 'd', found 'Ma3 @0,0': no space is allowed before '@'")
+        assert (entry.value, entry.cursor_position) == ("d d Ma3 @0,0 /Oa5", 17)
+        assert marked(entry) == [(4, "Ma3")]
+
+
 @pytest.mark.parametrize("size", SIZES)
 async def test_undo_takes_back_the_last_turn_on_the_board_and_in_the_file(tmp_path, size):
     session = session_for(tmp_path, turns=4)
