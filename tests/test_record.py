@@ -99,12 +99,14 @@ def test_plain_records_a_whole_simulated_game_from_a_seat_or_as_a_referee(tmp_pa
     assert answers[-1] == "ok result " + ", ".join(f"{p} {s}" for p, s in three.result.scores)
 
 
-def test_plain_records_an_omniscient_referees_game_from_its_header(tmp_path, two):
-    """A referee's record may give every hand and the deck: written ahead, then resumed."""
+@pytest.mark.parametrize("end", ["\n", "\r\n", "\r"], ids=["LF", "CRLF", "CR"])
+def test_plain_records_an_omniscient_referees_game_from_its_header(tmp_path, two, end):
+    """A referee's record may give every hand and the deck: written ahead, then resumed. Each
+    line ends as a record's lines may: LF, CRLF or a lone CR (an old Mac's)."""
     out = tmp_path / "game.arb"
     out.write_text(format_game(GameRecord(two.header)))
     typed = [turn.notation() for turn in two.turns]
-    done = arbo("record", str(out), "--plain", input="\n".join(typed) + "\n")
+    done = arbo("record", str(out), "--plain", input=end.join(typed) + end)
     assert done.exit_code == 0, done.stderr
     assert out.read_text() == format_game(two)  # every hand known: revealed and scored by themselves
     assert checks_clean(out.read_text())
@@ -124,8 +126,8 @@ class Recorder:
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
         )
 
-    def ok(self, line: str) -> str:
-        self.process.stdin.write(line + "\n")
+    def ok(self, line: str, end: str = "\n") -> str:
+        self.process.stdin.write(line + end)
         self.process.stdin.flush()
         answer = self.process.stdout.readline()
         assert answer.startswith("ok "), answer
@@ -170,6 +172,28 @@ def test_an_illegal_turn_is_refused_with_the_checkers_message_and_the_file_is_le
     assert recorder.ok(tenth.notation()) == f"ok 10. {tenth.notation()}"  # and it goes on
     assert recorder.close() == 1  # an entry was refused: the status says so (the file stays valid)
     assert checks_clean(out.read_text())
+
+
+def test_a_line_ended_by_a_lone_cr_is_answered_at_once(tmp_path, two):
+    """The CR ends the line: the recorder does not wait for an LF that never comes; and the LF of
+    a CRLF split across two writes ends no second, empty line."""
+    import threading
+
+    out = tmp_path / "game.arb"
+    recorder = Recorder(out, *start_options(two, None))
+    watchdog = threading.Timer(30, recorder.process.kill)  # a recorder that waits for an LF: no answer, no hang
+    watchdog.start()
+    turns = partial_record(two).turns[:3]
+    first, second, third = (turn.notation() for turn in turns)
+    blocked = third.replace(f"@{turns[2].plant.coord}", "@40,40")
+    assert recorder.ok(first, "\r") == f"ok 1. {first}"
+    recorder.process.stdin.write("\n")  # the rest of a CRLF
+    assert recorder.ok(second, "\r") == f"ok 2. {second}"
+    assert recorder.refused(blocked)[0].startswith("<stdin>:3:")  # the third line: no empty line in between
+    assert recorder.ok(third, "\r\n") == f"ok 3. {third}"
+    assert recorder.close() == 1
+    watchdog.cancel()
+    assert out.read_text().endswith(f"3. {third}\n")
 
 
 def test_killing_the_recorder_between_two_turns_leaves_every_accepted_turn_valid(tmp_path, three):
