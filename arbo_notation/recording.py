@@ -23,7 +23,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from .engine.cards import HAND_SIZE, Card, card_order, value_fault
 from .engine.scoring import ScoreSheet
@@ -267,6 +267,49 @@ class RecordingSession:
     # -- turns ------------------------------------------------------------------------------
 
     def _turn(self, entry: str, offset: int) -> Accepted:
+        expected = self._game.turn_number
+        line, column, numbered = self._turn_line(entry, offset)
+        turn = self._parse_turn(line, column)
+        if numbered and int(numbered.group(1)) != expected:
+            raise EntryError(f"turn {expected} is numbered {numbered.group(1)}", "turn-number", offset + 1)
+        turn = dataclasses.replace(turn, number=expected)
+        try:
+            self._position.push(turn.known())
+        except RuleError:  # the replayer's single actions say which part is illegal, and where
+            try:
+                play_recorded_turn(self._position.copy(), turn)
+            except TurnError as error:
+                at = column(error.pos.column) if error.pos is not None else None
+                raise EntryError(error.message, error.code, at) from None
+            raise  # pragma: no cover - push and the single actions hold the same rules
+        try:
+            lines = self._change(turns=[*self.turns, turn], _position=self._position)
+        except EntryError:
+            self._position.pop()  # (the file could not be written: nothing changes)
+            raise
+        return Accepted("turn", (format_turn(turn, expected), *lines))
+
+    def syntax_problem(self, text: str) -> str:
+        """What `arbo check` says against the turn typed so far, when its fault stands in a word
+        typed whole (the last word is whole once a space follows it); '' when nothing does."""
+        entry = text.strip()
+        if self.phase is not Phase.TURNS or not entry or entry[0] in "{;!?$":
+            return ""  # not a turn (enter() tells them apart the same way)
+        if entry.split()[0] in ("reveal", "result") or entry.lower() == "undo":
+            return ""
+        offset = len(text) - len(text.lstrip())
+        typed = len(text.rstrip())  # the column of the last character
+        whole = typed if text[-1].isspace() else typed - len(entry.split()[-1])
+        try:
+            self._parse_line(*self._turn_line(entry, offset)[:2])
+        except EntryError as error:
+            if error.column is not None and error.column <= whole:
+                return error.message
+        return ""
+
+    def _turn_line(self, entry: str, offset: int) -> tuple[str, Callable[[int], int], re.Match[str] | None]:
+        """The line the parser reads for a turn entry (its number and player put in when left
+        out), how its columns map to the entry's, and the entry's turn number if it has one."""
         game = self._game
         expected = game.turn_number
         numbered = TURN_NUMBER.match(entry)
@@ -290,25 +333,7 @@ class RecordingSession:
                 return offset + rest + at - len(prefix)
             return offset + (player_at + 1 if player_at is not None else 1)
 
-        turn = self._parse_turn(prefix + entry[rest:], column)
-        if numbered and int(numbered.group(1)) != expected:
-            raise EntryError(f"turn {expected} is numbered {numbered.group(1)}", "turn-number", offset + 1)
-        turn = dataclasses.replace(turn, number=expected)
-        try:
-            self._position.push(turn.known())
-        except RuleError:  # the replayer's single actions say which part is illegal, and where
-            try:
-                play_recorded_turn(self._position.copy(), turn)
-            except TurnError as error:
-                at = column(error.pos.column) if error.pos is not None else None
-                raise EntryError(error.message, error.code, at) from None
-            raise  # pragma: no cover - push and the single actions hold the same rules
-        try:
-            lines = self._change(turns=[*self.turns, turn], _position=self._position)
-        except EntryError:
-            self._position.pop()  # (the file could not be written: nothing changes)
-            raise
-        return Accepted("turn", (format_turn(turn, expected), *lines))
+        return prefix + entry[rest:], column, numbered
 
     def _parse_turn(self, line: str, column) -> Turn:
         record = self._parse_line(line, column)

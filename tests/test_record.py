@@ -289,6 +289,19 @@ def test_plain_words_a_faulty_turn_as_check_does(tmp_path, typed, column, messag
     assert checked.stderr.startswith(f"{out}:{line}:{column + shift}: error: {message}\n")
 
 
+@pytest.mark.parametrize(("typed", "problem"), [
+    ("d d Ma3 @0,0 ", "expected a planting such as Ma3@0,1 after 'd', found 'Ma3 @0,0': no space is allowed before '@'"),
+    ("d d Ma9@0,0 ", "expected a card such as Ma3 to plant, found 'Ma9': a card's value runs 1 to 8"),
+    ("d d Ma3@0,0 /Oa9 ", "expected a card such as Ma3 after '/', found 'Oa9': a card's value runs 1 to 8"),
+    ("d d Ma3@0,0 /Oa9", ""),  # a word being typed: not yet
+    ("d d Ma3 @", "expected a planting such as Ma3@0,1 after 'd', found 'Ma3 @': no space is allowed before '@'"),
+    ("undo ", ""),
+])
+def test_the_problem_shown_while_typing_is_in_checks_words(tmp_path, two, typed, problem):
+    session = new_session(tmp_path, two)
+    assert session.completions(typed).problem == problem
+
+
 def test_plain_names_the_range_of_values_in_a_dealt_hand(tmp_path):
     out = tmp_path / "game.arb"
     options = ["--players", "Ana,Ben", "--species", "Ca,Dw,Ja,Ma,Oa,Wi", "--date", DATE, "--seat", "Ana"]

@@ -149,10 +149,13 @@ async def test_a_space_before_at_is_worded_as_check_words_it_and_its_card_marked
     session = session_for(tmp_path, turns=3)
     app = RecordApp(session)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press(*"d d Ma3 @0,0 /Oa5", "enter")
+        message = "expected a planting such as Ma3@0,1 after 'd', found 'Ma3 @0,0': no space is allowed before '@'"
+        await pilot.press(*"d d Ma3 @0,0 ")
+        assert shown(app.query_one("#choices")) == f"✗ {message}"  # said as it is typed, in the same words
+        await pilot.press(*"/Oa5", "enter")
         entry = app.query_one("#entry", Input)
-        assert shown(app.query_one("#message")) == (
-            "✗ expected a planting such as Ma3@0,1 after 'd', found 'Ma3 @0,0': no space is allowed before '@'")
+        assert shown(app.query_one("#message")) == f"✗ {message}"
+        assert shown(app.query_one("#choices")) == ""  # said once
         assert (entry.value, entry.cursor_position) == ("d d Ma3 @0,0 /Oa5", 17)
         assert marked(entry) == [(4, "Ma3")]
 
