@@ -57,7 +57,7 @@ def completions(session: RecordingSession, text: str) -> Completions:
     words = text[:start].split()
     phase = session.phase
     problem = ""
-    if text.lstrip()[:1] in ("{", ";", "!", "?", "$"):
+    if text.lstrip()[:1] in ("{", ";", "!", "?", "$") or text.strip().lower() == "undo":
         return Completions(start, ())
     if phase is Phase.HAND:
         choices = _hand_choices(session, words)
@@ -66,6 +66,7 @@ def completions(session: RecordingSession, text: str) -> Completions:
         choices = _reveal_choices(session, words)
     elif phase is Phase.TURNS:
         choices, problem = _turn_choices(session, words, partial)
+        problem = session.syntax_problem(text) or problem  # check's words for a fault of the notation
     else:
         choices = []
     wanted = partial.lower()

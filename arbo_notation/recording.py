@@ -23,9 +23,9 @@ import dataclasses
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
-from .engine.cards import HAND_SIZE, Card, card_order
+from .engine.cards import HAND_SIZE, Card, card_order, value_fault
 from .engine.scoring import ScoreSheet
 from .engine.state import Game
 from .entry_choices import TURN_NUMBER, Completions, Phase, completions
@@ -252,7 +252,8 @@ class RecordingSession:
             try:
                 cards.append(Card.parse(word))
             except ArboError:
-                raise EntryError(f"expected a card such as Ma3, found {word!r}", "setup", offset + start + 1) from None
+                raise EntryError(f"expected a card such as Ma3, found {word!r}{value_fault(word)}", "setup",
+                                 offset + start + 1) from None
         hands = dict(self.header.hands)
         hands[seat] = tuple(sorted(cards, key=card_order))
         header = dataclasses.replace(self.header, hands=hands)
@@ -266,28 +267,9 @@ class RecordingSession:
     # -- turns ------------------------------------------------------------------------------
 
     def _turn(self, entry: str, offset: int) -> Accepted:
-        game = self._game
-        expected = game.turn_number
-        numbered = TURN_NUMBER.match(entry)
-        rest = numbered.end() if numbered else 0
-        head = re.split(r"[{;]", entry[rest:], maxsplit=1)[0]
-        words = list(_words(head))
-        plant_at = next((i for i, (_, word) in enumerate(words) if "@" in word), -1)
-        player, player_at = game.current_player, None
-        if words and _NAME.match(words[0][1]) and (plant_at >= 3 or (plant_at < 0 and len(words) >= 5)):
-            player_at = rest + words[0][0]
-            player = words[0][1]
-            rest = rest + words[0][0] + len(player)
-            rest += len(entry[rest:]) - len(entry[rest:].lstrip())
-        prefix = f"{expected}. {player} "
-
-        def column(at: int) -> int:
-            """The column in the entry of a column in the line parsed."""
-            if at > len(prefix):
-                return offset + rest + at - len(prefix)
-            return offset + (player_at + 1 if player_at is not None else 1)
-
-        turn = self._parse_turn(prefix + entry[rest:], column)
+        expected = self._game.turn_number
+        line, column, numbered = self._turn_line(entry, offset)
+        turn = self._parse_turn(line, column)
         if numbered and int(numbered.group(1)) != expected:
             raise EntryError(f"turn {expected} is numbered {numbered.group(1)}", "turn-number", offset + 1)
         turn = dataclasses.replace(turn, number=expected)
@@ -306,6 +288,52 @@ class RecordingSession:
             self._position.pop()  # (the file could not be written: nothing changes)
             raise
         return Accepted("turn", (format_turn(turn, expected), *lines))
+
+    def syntax_problem(self, text: str) -> str:
+        """What `arbo check` says against the turn typed so far, when its fault stands in a word
+        typed whole (the last word is whole once a space follows it); '' when nothing does."""
+        entry = text.strip()
+        if self.phase is not Phase.TURNS or not entry or entry[0] in "{;!?$":
+            return ""  # not a turn (enter() tells them apart the same way)
+        if entry.split()[0] in ("reveal", "result") or entry.lower() == "undo":
+            return ""
+        offset = len(text) - len(text.lstrip())
+        typed = len(text.rstrip())  # the column of the last character
+        whole = typed if text[-1].isspace() else typed - len(entry.split()[-1])
+        try:
+            self._parse_line(*self._turn_line(entry, offset)[:2])
+        except EntryError as error:
+            if error.column is not None and error.column <= whole:
+                return error.message
+        return ""
+
+    def _turn_line(self, entry: str, offset: int) -> tuple[str, Callable[[int], int], re.Match[str] | None]:
+        """The line the parser reads for a turn entry (its number and player put in when left
+        out), how its columns map to the entry's, and the entry's turn number if it has one."""
+        game = self._game
+        expected = game.turn_number
+        numbered = TURN_NUMBER.match(entry)
+        rest = numbered.end() if numbered else 0
+        head = re.split(r"[{;]", entry[rest:], maxsplit=1)[0]
+        words = list(_words(head))
+        plant_at = next((i for i, (_, word) in enumerate(words) if "@" in word), -1)
+        if plant_at > 0 and words[plant_at][1].startswith("@"):
+            plant_at -= 1  # 'Ma3 @0,0': one planting with a space in it, which the parser words
+        player, player_at = game.current_player, None
+        if words and _NAME.match(words[0][1]) and (plant_at >= 3 or (plant_at < 0 and len(words) >= 5)):
+            player_at = rest + words[0][0]
+            player = words[0][1]
+            rest = rest + words[0][0] + len(player)
+            rest += len(entry[rest:]) - len(entry[rest:].lstrip())
+        prefix = f"{expected}. {player} "
+
+        def column(at: int) -> int:
+            """The column in the entry of a column in the line parsed."""
+            if at > len(prefix):
+                return offset + rest + at - len(prefix)
+            return offset + (player_at + 1 if player_at is not None else 1)
+
+        return prefix + entry[rest:], column, numbered
 
     def _parse_turn(self, line: str, column) -> Turn:
         record = self._parse_line(line, column)

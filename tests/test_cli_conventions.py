@@ -117,10 +117,10 @@ TABLE = [
     ("state TWO --game two", 2, "--game takes a whole number (1 to 100000000), not 'two'"),
     ("score TWO --game 0", 2, "--game must be 1 or more, not 0"),
     ("check -j -1 CLEAN", 2, "--jobs must be 0 or more, not -1"),
-    ("check", 2, "missing argument 'FILE...'"),
-    ("new", 2, "missing option '--players' / '-p' (see 'arbo new --help')"),
-    ("record", 2, "missing argument 'FILE' (see 'arbo record --help')"),
-    ("simulate", 2, "missing option '--players' / '-p' (see 'arbo simulate --help')"),
+    ("check -q", 2, "missing argument 'FILE...' (see 'arbo check --help')"),
+    ("new --seat Ana", 2, "missing option '--players' / '-p' (see 'arbo new --help')"),
+    ("record --plain", 2, "missing argument 'FILE' (see 'arbo record --help')"),
+    ("simulate --games 2", 2, "missing option '--players' / '-p' (see 'arbo simulate --help')"),
     ("check --jsn CLEAN", 2, "no such option: --jsn"),
     ("fmt --check --in-place CLEAN", 2, "--check and --in-place exclude each other"),
     ("convert CLEAN --to xml", 2, "--to must be one of json, yaml, arb, parquet, not 'xml'"),
@@ -173,6 +173,37 @@ def test_bare_arbo_lists_the_commands_and_exits_2():
     assert result.stderr.startswith("Usage: arbo [OPTIONS] COMMAND [ARGS]...")
     assert "Commands:" in result.stderr and "  record " in result.stderr and "  render " in result.stderr
     assert result.stdout == ""
+
+
+#: What each command lacks when run bare; `arbo species` lists the species bare, and is not here.
+BARE = {"record": "argument FILE", "check": "argument FILE", "score": "argument FILE", "state": "argument FILE",
+        "fmt": "argument FILE", "convert": "argument FILE", "simulate": "option --players", "stats": "argument FILE|DIR",
+        "grep": "argument FILE", "new": "option --players", "replay": "argument FILE", "export": "argument FILE",
+        "render": "argument FILE", "merge": "argument FILE", "analyse": "argument FILE"}
+
+
+def test_the_bare_commands_are_every_command_but_species():
+    from arbo_notation.cli.application import COMMANDS as ALL
+
+    assert sorted(BARE) == sorted(set(ALL) - {"species"})
+
+
+@pytest.mark.parametrize("command", sorted(BARE))
+def test_a_bare_command_prints_its_usage_what_is_missing_and_where_the_help_is(command: str):
+    """As git and cargo answer, the same for every command (a real process: `arbo check` starts
+    without typer, cli/direct.py)."""
+    arbo = str(Path(sys.executable).with_name("arbo"))  # the installed command: its name is the program's
+    done = subprocess.run([arbo, command], stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    usage = subprocess.run([arbo, command, "--help"], capture_output=True, text=True, timeout=60).stdout.splitlines()[0]
+    assert usage.startswith(f"Usage: arbo {command} [OPTIONS]")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"{usage}\narbo: missing {BARE[command]}\nTry 'arbo {command} --help' for help.\n"
+
+
+def test_bare_species_lists_the_species():
+    done = subprocess.run([sys.executable, "-m", "arbo_notation", "species"], stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (0, "") and "Oa" in done.stdout
 
 
 def test_a_turn_an_illegal_turn_stops_short_of_is_bad_data_not_usage(files):
@@ -387,6 +418,7 @@ def terminal(monkeypatch):
 
     _FakeApp.runs = []
     monkeypatch.setattr(replay_command, "_is_terminal", lambda: True)
+    monkeypatch.setattr(replay_command, "_keys_from_the_terminal", lambda: None)  # fd 0 stays pytest's
     monkeypatch.setattr(tui_app, "ReplayApp", _FakeApp)
     return _FakeApp.runs
 

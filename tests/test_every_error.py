@@ -100,12 +100,12 @@ def test_a_game_with_five_faulty_lines_gets_five_syntax_errors_in_one_run():
     assert result.exit_code == 1
     found = [line for line in result.stderr.splitlines() if ": error: " in line]
     assert found == [f"{path}:{where}: error: {message} [syntax]" for where, message in [
-        ("7:23", "expected a card such as Ma3 after '/', found 'Ma9'"),
+        ("7:23", "expected a card such as Ma3 after '/', found 'Ma9': a card's value runs 1 to 8"),
         ("8:25", "unknown glyph '!!!': the glyphs are ! ? !! ?? !? ?! and numeric glyphs such as $12"),
         ("11:13", "expected a draw ('d', 'd:Ma3', a player's name, 'Ana:Ja2' or '-') after 'd', found 'Ja2@0,1' "
                   "(a turn has two draws)"),
         ("12:20", "expected a discard such as /Oa5 after 'Ca1@2,0', found 'Dw2'"),
-        ("13:36", "expected a card such as Ma3 in Ana's reveal line, found 'Ma0'"),
+        ("13:36", "expected a card such as Ma3 in Ana's reveal line, found 'Ma0': a card's value runs 1 to 8"),
     ]]
     check = check_text(path.read_text(), str(path))
     assert (check.game_count, check.valid_count, check.invalid_games) == (1, 0, 1)
@@ -145,7 +145,7 @@ def syntax_errors(text: str) -> list[tuple[int, int, str]]:
 def test_each_faulty_turn_line_is_reported_and_the_good_ones_are_not():
     text = SIX + "1. Ana d d Ma3@0,0 /Oa9\n2. Ben d Ana Oa5@0,0 /Wi7\n3. Ana d d Ma4@1,0\n4. Ben d d Wi2@1,0 /Ja2\n"
     assert syntax_errors(text) == [
-        (5, 21, "expected a card such as Ma3 after '/', found 'Oa9'"),
+        (5, 21, "expected a card such as Ma3 after '/', found 'Oa9': a card's value runs 1 to 8"),
         (7, 19, "expected a discard such as /Oa5 after 'Ma4@1,0', found end of line"),
     ]
 
@@ -153,15 +153,15 @@ def test_each_faulty_turn_line_is_reported_and_the_good_ones_are_not():
 def test_a_comment_over_several_lines_after_a_fault_is_skipped_whole():
     text = SIX + "1. Ana d d Ma3@0,0 /Oa9 {a comment\n2. Ben d d is not a turn here}\n2. Ben d d Ma9@0,0 /Oa4\n"
     assert syntax_errors(text) == [
-        (5, 21, "expected a card such as Ma3 after '/', found 'Oa9'"),
-        (7, 12, "expected a card such as Ma3 to plant, found 'Ma9'"),
+        (5, 21, "expected a card such as Ma3 after '/', found 'Oa9': a card's value runs 1 to 8"),
+        (7, 12, "expected a card such as Ma3 to plant, found 'Ma9': a card's value runs 1 to 8"),
     ]
 
 
 def test_the_parentheses_of_a_faulty_line_still_open_and_close_variations():
     opened = SIX + "1. Ana d d Ma3@0,0 /Oa5\n2. Ben d d Oa5@0,0 /Wi9 (2. Ben d d Ja2@0,0 /Wi7\n3. Ana d d x /Ca1)\n"
     assert syntax_errors(opened) == [
-        (6, 21, "expected a card such as Ma3 after '/', found 'Wi9'"),
+        (6, 21, "expected a card such as Ma3 after '/', found 'Wi9': a card's value runs 1 to 8"),
         (7, 12, "expected a planting such as Ma3@0,1 after 'd', found 'x' (a turn has exactly two draws)"),
     ]
     closed = SIX + "1. Ana d d Ma3@0,0 /Oa5\n  (1. Ana d Ma3@0,0 /Oa5)\n2. Ben d d Oa5@0,0 /Wi7 !!!\n"
@@ -192,7 +192,7 @@ def test_what_only_follows_from_a_fault_on_its_line_is_not_told_again():
     # a '{' left open on a faulty line, a '(' glued to a word, a ')' where the fault is
     for line in ("1. Ana d Ma3@0,0 /Oa5 {oops", "1. Ana d Ma3@0,0( /Oa5", "1. Ana d Ma3@0,0 /Oa5 (d d"):
         assert syntax_errors(SIX + line + "\n2. Ben d d Oa5@0,0 /Wi9\n") == [
-            (5, 10, draw), (6, 21, "expected a card such as Ma3 after '/', found 'Wi9'")], line
+            (5, 10, draw), (6, 21, "expected a card such as Ma3 after '/', found 'Wi9': a card's value runs 1 to 8")], line
     in_variation = SIX + "1. Ana d d Ma3@0,0 /Oa5\n  (1. Ana d d Ma3@0,0 ) /Oa5\n  2. Ben d d Oa5@0,0 /Wi7)\n"
     assert syntax_errors(in_variation) == [
         (6, 23, "expected a discard such as /Oa5 after 'Ma3@0,0', found ')'")]
@@ -200,14 +200,14 @@ def test_what_only_follows_from_a_fault_on_its_line_is_not_told_again():
     cut = SIX + "1. Ana\n  d d Ma3@0,0 /Oa5\n2. Ben d d Oa5@0,0 /Wi9\n"
     assert syntax_errors(cut) == [
         (5, 7, "expected a draw ('d', 'd:Ma3', a player's name, 'Ana:Ja2' or '-') after 'Ana', found end of line"),
-        (7, 21, "expected a card such as Ma3 after '/', found 'Wi9'")]
+        (7, 21, "expected a card such as Ma3 after '/', found 'Wi9': a card's value runs 1 to 8")]
 
 
 def test_a_header_error_does_not_hide_the_faults_of_the_body():
     text = "---\nplayers: [Ana, Ana]\nspecies: [Ma, Oa]\n---\n1. Ana d d Ma3@0,0 /Oa9\n"
     [(line, _, header), body] = syntax_errors(text)
     assert line == 2 and "Ana" in header
-    assert body == (5, 21, "expected a card such as Ma3 after '/', found 'Oa9'")
+    assert body == (5, 21, "expected a card such as Ma3 after '/', found 'Oa9': a card's value runs 1 to 8")
 
 
 def test_a_header_that_lost_its_closing_line_hides_the_body_where_it_is_a_guess():
@@ -241,8 +241,8 @@ def test_independent_faults_on_separate_lines_are_each_reported_once(data):
     turn_lines = [i for i, line in enumerate(lines) if re.match(r"[0-9]+\. ", line)]
     chosen = sorted(data.draw(st.sets(st.sampled_from(turn_lines), min_size=1, max_size=4)))
     faults = {
-        "discard": (lambda line: re.sub(r"/(\w+)$", "/Xx9", line), "expected a card such as Ma3 after '/', found 'Xx9'"),
-        "planting": (lambda line: re.sub(r" (\w+)@", " Xx0@", line), "expected a card such as Ma3 to plant, found 'Xx0'"),
+        "discard": (lambda line: re.sub(r"/(\w+)$", "/Xx9", line), "expected a card such as Ma3 after '/', found 'Xx9': a card's value runs 1 to 8"),
+        "planting": (lambda line: re.sub(r" (\w+)@", " Xx0@", line), "expected a card such as Ma3 to plant, found 'Xx0': a card's value runs 1 to 8"),
         "glyph": (lambda line: line + " !!!", "unknown glyph '!!!'"),
     }
     expected = []

@@ -269,7 +269,7 @@ def test_a_faulty_reveal_beside_a_second_reveal_on_its_line_is_flagged_alone():
 
     text = _HEADER + "1. Ana d d Ma3@0,0 /Oa5\nreveal Ana Ma3 reveal Ben Oa9 result *\n"
     assert [(e.line, e.column, e.message) for e in parse_all(text, "t.arb").errors] == [
-        (6, 27, "expected a card such as Ma3 in Ben's reveal line, found 'Oa9'")]
+        (6, 27, "expected a card such as Ma3 in Ben's reveal line, found 'Oa9': a card's value runs 1 to 8")]
 
 
 def test_a_faulty_line_beside_a_result_after_a_reveal_is_flagged_alone():

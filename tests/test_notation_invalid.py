@@ -18,9 +18,9 @@ SAMPLES = Path(__file__).resolve().parents[1] / "samples" / "invalid"
 
 #: file -> (line, column, part of the message)
 EXPECTED = {
-    "bad-card-value.arb": (9, 27, "expected a card such as Ma3 after '/', found 'Ma9'"),
+    "bad-card-value.arb": (9, 27, "expected a card such as Ma3 after '/', found 'Ma9': a card's value runs 1 to 8"),
     "bad-coordinate.arb": (9, 18, "expected a cell x,y in whole numbers (such as 0,1 or -2,3) after '@', found '0,1.5'"),
-    "bad-draw-card.arb": (8, 18, "expected a card such as Ma3 after 'Ana:', found 'Oa0'"),
+    "bad-draw-card.arb": (8, 18, "expected a card such as Ma3 after 'Ana:', found 'Oa0': a card's value runs 1 to 8"),
     "bad-draw.arb": (8, 10, "expected a draw ('d', 'd:Ma3', a player's name, 'Ana:Ja2' or '-') after 'd', found 'Ana@'"),
     "bad-header-yaml.arb": (4, 8, "the header is not valid YAML: did not find expected ',' or ']'"),
     "bad-planting-card.arb": (7, 12, "expected a card such as Ma3 to plant, found 'Mx'"),
@@ -45,7 +45,7 @@ EXPECTED = {
     "result-bad-score.arb": (8, 20, "expected Ben's score (a whole number) after 'Ben', found 'nineteen'"),
     "result-trailing-comma.arb": (8, 23, "expected a player's name after ',', found end of line"),
     "reveal-after-result.arb": (9, 1, "reveal lines come before the result line"),
-    "reveal-bad-card.arb": (8, 36, "expected a card such as Ma3 in Ana's reveal line, found 'Ma0'"),
+    "reveal-bad-card.arb": (8, 36, "expected a card such as Ma3 in Ana's reveal line, found 'Ma0': a card's value runs 1 to 8"),
     "space-in-planting.arb": (7, 12, "found 'Ma3 @0,0': no space is allowed before '@'"),
     "stray-closing-brace.arb": (7, 38, "'}' has no matching '{'"),
     "text-before-header.arb": (1, 1, "a game starts with a header between two '---' lines, found 'Club'"),

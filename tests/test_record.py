@@ -99,12 +99,14 @@ def test_plain_records_a_whole_simulated_game_from_a_seat_or_as_a_referee(tmp_pa
     assert answers[-1] == "ok result " + ", ".join(f"{p} {s}" for p, s in three.result.scores)
 
 
-def test_plain_records_an_omniscient_referees_game_from_its_header(tmp_path, two):
-    """A referee's record may give every hand and the deck: written ahead, then resumed."""
+@pytest.mark.parametrize("end", ["\n", "\r\n", "\r"], ids=["LF", "CRLF", "CR"])
+def test_plain_records_an_omniscient_referees_game_from_its_header(tmp_path, two, end):
+    """A referee's record may give every hand and the deck: written ahead, then resumed. Each
+    line ends as a record's lines may: LF, CRLF or a lone CR (an old Mac's)."""
     out = tmp_path / "game.arb"
     out.write_text(format_game(GameRecord(two.header)))
     typed = [turn.notation() for turn in two.turns]
-    done = arbo("record", str(out), "--plain", input="\n".join(typed) + "\n")
+    done = arbo("record", str(out), "--plain", input=end.join(typed) + end)
     assert done.exit_code == 0, done.stderr
     assert out.read_text() == format_game(two)  # every hand known: revealed and scored by themselves
     assert checks_clean(out.read_text())
@@ -124,8 +126,8 @@ class Recorder:
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
         )
 
-    def ok(self, line: str) -> str:
-        self.process.stdin.write(line + "\n")
+    def ok(self, line: str, end: str = "\n") -> str:
+        self.process.stdin.write(line + end)
         self.process.stdin.flush()
         answer = self.process.stdout.readline()
         assert answer.startswith("ok "), answer
@@ -170,6 +172,28 @@ def test_an_illegal_turn_is_refused_with_the_checkers_message_and_the_file_is_le
     assert recorder.ok(tenth.notation()) == f"ok 10. {tenth.notation()}"  # and it goes on
     assert recorder.close() == 1  # an entry was refused: the status says so (the file stays valid)
     assert checks_clean(out.read_text())
+
+
+def test_a_line_ended_by_a_lone_cr_is_answered_at_once(tmp_path, two):
+    """The CR ends the line: the recorder does not wait for an LF that never comes; and the LF of
+    a CRLF split across two writes ends no second, empty line."""
+    import threading
+
+    out = tmp_path / "game.arb"
+    recorder = Recorder(out, *start_options(two, None))
+    watchdog = threading.Timer(30, recorder.process.kill)  # a recorder that waits for an LF: no answer, no hang
+    watchdog.start()
+    turns = partial_record(two).turns[:3]
+    first, second, third = (turn.notation() for turn in turns)
+    blocked = third.replace(f"@{turns[2].plant.coord}", "@40,40")
+    assert recorder.ok(first, "\r") == f"ok 1. {first}"
+    recorder.process.stdin.write("\n")  # the rest of a CRLF
+    assert recorder.ok(second, "\r") == f"ok 2. {second}"
+    assert recorder.refused(blocked)[0].startswith("<stdin>:3:")  # the third line: no empty line in between
+    assert recorder.ok(third, "\r\n") == f"ok 3. {third}"
+    assert recorder.close() == 1
+    watchdog.cancel()
+    assert out.read_text().endswith(f"3. {third}\n")
 
 
 def test_killing_the_recorder_between_two_turns_leaves_every_accepted_turn_valid(tmp_path, three):
@@ -234,6 +258,57 @@ def test_plain_answers_every_kind_of_entry(tmp_path, two):
     ]
     assert done.stderr.splitlines()[0] == "<stdin>:10:1: error: there is no turn to take back [undo]"
     assert out.read_text().split("---\n")[2] == f"{{before the first turn}}\n1. {first}\n2. {second} $14\n"
+
+
+SPACE_BEFORE_AT = ("expected a planting such as Ma3@0,1 after 'd', found 'Ma3 @0,0': no space is allowed "
+                   "before '@' [syntax]")
+VALUE_9 = "expected a card such as Ma3 to plant, found 'Ma9': a card's value runs 1 to 8 [syntax]"
+
+
+@pytest.mark.parametrize(("typed", "column", "message"), [
+    ("d d Ma3 @0,0 /Oa5", 5, SPACE_BEFORE_AT),
+    ("Ana d d Ma3 @0,0 /Oa5", 9, SPACE_BEFORE_AT),
+    ("d d Ma9@0,0 /Oa5", 5, VALUE_9),
+    ("d d:Ma9 Ma3@0,0 /Oa5", 5, "expected a card such as Ma3 after 'd:', found 'Ma9': a card's value runs 1 to 8"
+                                " [syntax]"),
+    ("d d Ma3@0,0 /Oa0", 14, "expected a card such as Ma3 after '/', found 'Oa0': a card's value runs 1 to 8 [syntax]"),
+])
+def test_plain_words_a_faulty_turn_as_check_does(tmp_path, typed, column, message):
+    """One wording for one fault: what `record --plain` says of a turn is what `check` says of it."""
+    out = tmp_path / "game.arb"
+    options = ["--players", "Ana,Ben", "--species", "Ca,Dw,Ja,Ma,Oa,Wi", "--date", DATE]
+    done = arbo("record", str(out), "--plain", *options, input=typed + "\n")
+    assert (done.exit_code, done.stdout) == (1, "")
+    assert done.stderr == f"<stdin>:1:{column}: error: {message}\n    {typed}\n    {' ' * (column - 1)}^\n"
+    numbered = "1. " + typed if typed.startswith("Ana ") else "1. Ana " + typed
+    out.write_text(out.read_text() + numbered + "\n")
+    line = out.read_text().count("\n")
+    checked = arbo("check", str(out))
+    shift = len(numbered) - len(typed)
+    assert checked.exit_code == 1
+    assert checked.stderr.startswith(f"{out}:{line}:{column + shift}: error: {message}\n")
+
+
+@pytest.mark.parametrize(("typed", "problem"), [
+    ("d d Ma3 @0,0 ", "expected a planting such as Ma3@0,1 after 'd', found 'Ma3 @0,0': no space is allowed before '@'"),
+    ("d d Ma9@0,0 ", "expected a card such as Ma3 to plant, found 'Ma9': a card's value runs 1 to 8"),
+    ("d d Ma3@0,0 /Oa9 ", "expected a card such as Ma3 after '/', found 'Oa9': a card's value runs 1 to 8"),
+    ("d d Ma3@0,0 /Oa9", ""),  # a word being typed: not yet
+    ("d d Ma3 @", "expected a planting such as Ma3@0,1 after 'd', found 'Ma3 @': no space is allowed before '@'"),
+    ("undo ", ""),
+])
+def test_the_problem_shown_while_typing_is_in_checks_words(tmp_path, two, typed, problem):
+    session = new_session(tmp_path, two)
+    assert session.completions(typed).problem == problem
+
+
+def test_plain_names_the_range_of_values_in_a_dealt_hand(tmp_path):
+    out = tmp_path / "game.arb"
+    options = ["--players", "Ana,Ben", "--species", "Ca,Dw,Ja,Ma,Oa,Wi", "--date", DATE, "--seat", "Ana"]
+    done = arbo("record", str(out), "--plain", *options, input="Ca1 Ca4 Dw2 Ja2 Ma5 Oa6 Wi9\n")
+    assert done.exit_code == 1
+    assert done.stderr.splitlines()[0] == (
+        "<stdin>:1:25: error: expected a card such as Ma3, found 'Wi9': a card's value runs 1 to 8 [setup]")
 
 
 def test_a_finished_record_is_refused_and_a_missing_one_needs_players(tmp_path, two):
@@ -301,7 +376,8 @@ def test_the_seated_recorder_gives_the_dealt_hand_first(tmp_path, two):
     assert refused.value.message == "Ben's dealt hand has 6 cards; a hand is 7"
     with pytest.raises(EntryError) as refused:
         session.enter("Ca1 Ca2 Xy9")
-    assert (refused.value.message, refused.value.column) == ("expected a card such as Ma3, found 'Xy9'", 9)
+    assert (refused.value.message, refused.value.column) == (
+        "expected a card such as Ma3, found 'Xy9': a card's value runs 1 to 8", 9)
     accepted = session.enter(" ".join(str(c) for c in reversed(hand)))
     assert accepted.lines == ("hand Ben " + " ".join(str(c) for c in sorted(hand)),)
     assert parse((tmp_path / "game.arb").read_text())[0].header.hands == {"Ben": tuple(sorted(hand))}
@@ -328,7 +404,7 @@ def test_the_turn_number_and_player_may_be_written_or_left_out(tmp_path, two):
 def test_syntax_errors_point_into_the_entry_as_typed(tmp_path, two):
     session = new_session(tmp_path, two)
     for typed, column, message in (
-        ("d d Ma3@0,0 /Ma9", 14, "expected a card such as Ma3 after '/', found 'Ma9'"),
+        ("d d Ma3@0,0 /Ma9", 14, "expected a card such as Ma3 after '/', found 'Ma9': a card's value runs 1 to 8"),
         ("  Ana d d Ma3@0,0", 18, "expected a discard such as /Oa5 after 'Ma3@0,0', found end of line"),
         ("d d Ma3@0,0 /Oa5 {unclosed", 18, "unclosed comment: '{' at column 18 has no '}'"),
         ("d d Ma3@0,0 /Oa5 (1. Ana d d Ma3@0,0 /Oa5)", None, "one turn at a time: variations are not recorded here"),

@@ -42,6 +42,26 @@ async def enter(app: RecordApp, pilot, line: str) -> None:
     await pilot.press("enter")
 
 
+def marked(entry: Input) -> list[tuple[int, str]]:
+    """The runs of the input line as drawn that are underlined (the fault's mark): where each
+    starts in the line, and its text."""
+    runs: list[tuple[int, str]] = []
+    at, start, text = 0, None, ""
+    for segment in entry.render_line(0):
+        for char in segment.text:
+            underlined = bool(segment.style and segment.style.underline)
+            if underlined:
+                start = at if start is None else start
+                text += char
+            elif start is not None:
+                runs.append((start, text))
+                start, text = None, ""
+            at += 1
+    if start is not None:
+        runs.append((start, text))
+    return runs
+
+
 def on_screen(app: RecordApp, widget_id: str) -> bool:
     """Whether a widget stands whole inside the terminal."""
     region = app.query_one(widget_id).region
@@ -94,12 +114,50 @@ async def test_an_illegal_turn_shows_the_checkers_error_and_nothing_is_written(t
         assert message.has_class("-error") and on_screen(app, "#message")
         entry = app.query_one("#entry", Input)
         assert entry.value == illegal  # kept, to be mended
-        assert entry.cursor_position == illegal.index(f"{turn.plant.card}@7,7")  # on the fault
+        assert entry.cursor_position == len(illegal)  # where the typing was
+        fault = illegal.index(f"{turn.plant.card}@7,7")
+        assert marked(entry) == [(fault, f"{turn.plant.card}@7,7")]
         assert session.path.read_text() == before and len(session.turns) == 3
         await enter(app, pilot, turn.notation())
         assert len(session.turns) == 4 and entry.value == ""
         assert shown(message) == f"✓ written: 4. {turn.notation()}"
         assert session.path.read_text() == format_game(session.record())
+
+
+async def test_after_a_refusal_the_keys_typed_go_to_the_end_of_the_line_as_typed(tmp_path):
+    """The cursor stays at the end: a player who goes on typing, or rubs out the end and types it
+    again, mends the line they see, not a line garbled by a cursor moved to the fault."""
+    session = session_for(tmp_path, turns=3)
+    turn = partial_record(RECORD, "Ana").turns[3]
+    good = turn.notation()
+    illegal = good.replace(f"@{turn.plant.coord}", "@7,7")
+    app = RecordApp(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        entry = app.query_one("#entry", Input)
+        await pilot.press(*illegal, "enter")
+        assert (entry.value, entry.cursor_position) == (illegal, len(illegal))
+        fault = illegal.index(f"{turn.plant.card}@7,7")
+        assert marked(entry) == [(fault, f"{turn.plant.card}@7,7")]
+        tail = illegal[fault:]
+        await pilot.press(*["backspace"] * len(tail), *good[fault:])
+        assert entry.value == good and marked(entry) == []  # the line changed: the mark is gone
+        await pilot.press("enter")
+        assert len(session.turns) == 4 and entry.value == ""
+
+
+async def test_a_space_before_at_is_worded_as_check_words_it_and_its_card_marked(tmp_path):
+    session = session_for(tmp_path, turns=3)
+    app = RecordApp(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        message = "expected a planting such as Ma3@0,1 after 'd', found 'Ma3 @0,0': no space is allowed before '@'"
+        await pilot.press(*"d d Ma3 @0,0 ")
+        assert shown(app.query_one("#choices")) == f"✗ {message}"  # said as it is typed, in the same words
+        await pilot.press(*"/Oa5", "enter")
+        entry = app.query_one("#entry", Input)
+        assert shown(app.query_one("#message")) == f"✗ {message}"
+        assert shown(app.query_one("#choices")) == ""  # said once
+        assert (entry.value, entry.cursor_position) == ("d d Ma3 @0,0 /Oa5", 17)
+        assert marked(entry) == [(4, "Ma3")]
 
 
 @pytest.mark.parametrize("size", SIZES)

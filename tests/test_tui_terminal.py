@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import subprocess
@@ -63,3 +64,43 @@ def test_every_card_of_every_hand_and_the_help_and_quit_keys_at_80_by_24():
         assert "exit status 0" in wait_for(socket, "exit status")
     finally:
         subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True)
+
+
+def test_a_record_piped_in_opens_the_replayer_whose_keys_come_from_the_terminal():
+    """`arbo grep ... | arbo replay -`: the record is read from the pipe, the keys from the terminal."""
+    assert shutil.which("tmux"), "this test needs tmux (.ci/run installs it)"
+    socket = f"arbo-test-{uuid.uuid4().hex[:8]}"
+    command = (
+        f"cat {ROOT / 'samples' / 'annotated.arb'} | env PYTHONPATH={ROOT} {sys.executable} -m arbo_notation replay -;"
+        " echo exit status $?; sleep 60"
+    )
+    tmux(socket, "-f", os.devnull, "new-session", "-d", "-s", "arbo", "-x", "80", "-y", "24", command)
+    try:
+        screen = wait_for(socket, "q Quit")
+        assert screen.splitlines()[1].strip() == "start: Ana to play turn 1 · deck 34 · view: all hands"
+        tmux(socket, "send-keys", "-t", "arbo", "Right")
+        screen = wait_for(socket, "after turn 1")
+        assert screen.splitlines()[1].strip() == "after turn 1: Ben to play turn 2 · deck 32 · view: all hands"
+        tmux(socket, "send-keys", "-t", "arbo", "q")
+        assert "exit status 0" in wait_for(socket, "exit status")
+    finally:
+        subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True)
+
+
+def test_a_record_piped_in_with_no_terminal_for_the_keys_is_one_message_and_exit_2():
+    """The output is a terminal, but the process has none to read keys from (a new session)."""
+    import pty
+
+    main, output = pty.openpty()
+    try:
+        done = subprocess.run([sys.executable, "-m", "arbo_notation", "replay", "-"], cwd=ROOT,
+                              input=(ROOT / "samples" / "annotated.arb").read_bytes(), stdout=output,
+                              stderr=subprocess.PIPE, start_new_session=True, timeout=60)
+    finally:
+        os.close(output)
+        os.close(main)
+    assert done.returncode == 2
+    assert done.stderr.decode() == (
+        "arbo: the replayer reads its keys from the terminal, and there is none to read"
+        f" (/dev/tty: {os.strerror(errno.ENXIO)}); --plain prints the replay instead\n"
+    )

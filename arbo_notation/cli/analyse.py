@@ -230,4 +230,4 @@ def analyse(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("analyse", no_args_is_help=True)(analyse)
+    app.command("analyse")(analyse)

@@ -49,8 +49,7 @@ def _filters(player, won, species, date, event, site):
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("grep", help=HELP, short_help="Print the games that match, or the games recorded twice.",
-                 no_args_is_help=True)
+    @app.command("grep", help=HELP, short_help="Print the games that match, or the games recorded twice.")
     def grep(
         files: List[str] = typer.Argument(..., metavar="FILE...", help="Records (.arb) and folders of them."),
         player: Optional[List[str]] = typer.Option(None, "--player", metavar="NAME",

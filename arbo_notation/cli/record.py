@@ -21,7 +21,7 @@ A new FILE needs --players; the species are chosen at random unless --species gi
 
 Type each turn in the notation, the turn number and player left out if you like: `d d:Ma3 Ma3@0,1 /Oa5`, or `Ben:Oa5 d Oa5@1,0 /Wi7`. Tab completes what is legal now. Also: `undo` takes back the last turn; `{a comment}` or a glyph such as `!?` goes on the last turn. When the deck runs out, give each hand nobody saw: `reveal Ben Oa2 Ja1 ...` (the hands the record knows are revealed for you); the result line is the engine's scoring.
 
-With --plain, or when standard input is not a terminal, each line of standard input is an entry; each accepted one is answered on standard output with `ok` and what was written, each refused one on standard error with the message `arbo check` would give, and nothing is written for it. When the input ends, a hand the record already determines is revealed without being typed, and if the reveals are not done, standard error says what the record still needs. The exit status is 1 when any entry was refused, else 0 (FILE is always left a valid record).
+With --plain, or when standard input is not a terminal, each line of standard input (ended by LF, CRLF or a lone CR) is an entry; each accepted one is answered on standard output with `ok` and what was written, each refused one on standard error with the message `arbo check` would give, and nothing is written for it. When the input ends, a hand the record already determines is revealed without being typed, and if the reveals are not done, standard error says what the record still needs. The exit status is 1 when any entry was refused, else 0 (FILE is always left a valid record).
 
 Examples:
 
@@ -109,13 +109,31 @@ def _record(file, table, chosen, seat, species_names, event, site, when, seed, p
     RecordApp(session).run()
 
 
-def _stdin_lines() -> Iterable[str | None]:
-    """The lines of standard input as text (None for a line that is not UTF-8)."""
-    for raw in sys.stdin.buffer:
-        try:
-            yield raw.decode("utf-8-sig").rstrip("\r\n")
-        except UnicodeDecodeError:
-            yield None
+def _stdin_lines(stream: IO[bytes] | None = None) -> Iterable[str | None]:
+    """The lines of standard input as text (None for a line that is not UTF-8). A line ends at
+    LF, CRLF or a lone CR (an old Mac's files), as a record's lines do; each is taken as soon as
+    its end has come (a CR is not held back to see whether an LF follows)."""
+    import re
+
+    stream = sys.stdin.buffer if stream is None else stream
+    read = getattr(stream, "read1", stream.read)
+    pending, after_cr = b"", False
+    while chunk := read(65536):
+        if after_cr and chunk.startswith(b"\n"):
+            chunk = chunk[1:]  # the LF of a CRLF whose CR ended the last line taken
+        pending += chunk
+        after_cr = pending.endswith(b"\r")
+        *raws, pending = re.split(rb"\r\n|\r|\n", pending)
+        yield from map(_decoded, raws)
+    if pending:
+        yield _decoded(pending)
+
+
+def _decoded(raw: bytes) -> str | None:
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return None
 
 
 def record_lines(session, lines: Iterable[str | None], out: IO[str], err: IO[str], *, prompts: bool = False) -> int:

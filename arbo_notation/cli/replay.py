@@ -5,6 +5,7 @@ Only the terminal UI imports textual, and only when it really opens (or renders 
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from typing import Any, Optional
@@ -21,7 +22,7 @@ HELP = """Step through a recorded game turn by turn, with the scoring at the end
 
 In a terminal this opens the replayer: every arboretum as a grid of coloured cards, the hands (unseen cards as ??), the discard piles, the deck, the move list and the comments. Keys: → or l next turn, ← or h previous, Home/End, g go to a turn, v enter or leave a variation, p whose view (all hands, or one player's: the others' hands as that player knows them), k what the view knows (the unseen cards by species, the rights to score), s the scoring, d whole discard piles, m the move list, S save a screenshot, ? help, q quit.
 
-With --plain, or when the output is not a terminal, it prints each turn in notation and the board after it, then the scoring.
+With --plain, or when the output is not a terminal, it prints each turn in notation and the board after it, then the scoring. A record read from a pipe (FILE '-') opens the replayer too when the output is a terminal: the keys are read from the terminal.
 
 A record with rule errors is replayed up to its last legal turn, the error shown there; the errors are also printed on stderr (by the terminal UI once it closes) and the exit status is 1, in the UI, with --plain and with --screenshot alike.
 
@@ -32,6 +33,8 @@ Examples:
     arbo replay games.arb --game 3 --turn 12 --as Ana
 
     arbo replay game.arb --plain | less
+
+    arbo grep games/ --player Ana --won | arbo replay -
 
     arbo replay game.arb --turn 20 --screenshot turn20.svg
 """
@@ -59,8 +62,25 @@ def _svg_name(path: str | None) -> str | None:
 
 
 def _is_terminal() -> bool:
-    """Whether the replayer can open: standard input and output are a terminal."""
-    return sys.stdout.isatty() and sys.stdin.isatty()
+    """Whether the replayer opens: the output is a terminal (its keys come from the terminal,
+    whatever standard input is)."""
+    return sys.stdout.isatty()
+
+
+def _keys_from_the_terminal() -> None:
+    """Make standard input the terminal when it is not (the record came through a pipe and is read
+    already): textual reads its keys from file descriptor 0, as sys.__stdin__."""
+    if sys.__stdin__ is not None and sys.__stdin__.isatty():
+        return
+    try:
+        terminal = os.open("/dev/tty", os.O_RDWR)
+    except OSError as error:
+        fail(f"the replayer reads its keys from the terminal, and there is none to read (/dev/tty: "
+             f"{error.strerror}); --plain prints the replay instead", EXIT_USAGE)
+    os.dup2(terminal, 0)
+    os.close(terminal)
+    if sys.__stdin__ is None:  # standard input was closed: a stream for textual to find it by
+        sys.stdin = sys.__stdin__ = open(0, encoding="utf-8", closefd=False)
 
 
 def _load(file: str, game_number: int):
@@ -151,6 +171,7 @@ def replay(
     else:
         from ..tui.app import ReplayApp
 
+        _keys_from_the_terminal()
         ReplayApp(model, knowledge=knowledge).run()
         _show(errors)  # the UI showed them where they stand; the terminal keeps them once it closes
     raise typer.Exit(EXIT_INVALID if errors else 0)

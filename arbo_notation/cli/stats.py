@@ -127,8 +127,7 @@ def _group_title(by: str, value) -> str:
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("stats", help=HELP, short_help="Count a collection: per player, seat and species.",
-                 no_args_is_help=True)
+    @app.command("stats", help=HELP, short_help="Count a collection: per player, seat and species.")
     def stats(
         files: List[str] = typer.Argument(..., metavar="FILE|DIR...",
                                           help="Records (.arb), folders of them, or Parquet exports."),

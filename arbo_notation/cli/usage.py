@@ -223,6 +223,24 @@ def usage_message(error: Any) -> str:
     return message
 
 
+def _missing_name(param: Any) -> str:
+    """How a bare command names what it lacks: ``argument FILE``, ``option --players``."""
+    if getattr(param, "param_type_name", "") == "argument":
+        return f"argument {(param.metavar or param.name.upper()).strip('[]').removesuffix('...')}"
+    names = [o for o in param.opts if o.startswith("--")] or list(param.opts)
+    return f"option {names[0]}"
+
+
+def _report_bare(ctx: Any, missing: Any) -> None:
+    """A command run with nothing: its usage line, what it lacks, where its help is (as git and
+    cargo answer), exit 2; the same for every command, whatever it lacks."""
+    typer.echo(
+        f"{ctx.get_usage()}\narbo: missing {_missing_name(missing)}\nTry '{ctx.command_path} --help' for help.",
+        err=True,
+    )
+    raise typer.Exit(EXIT_USAGE)
+
+
 def _report_usage(error: Exception) -> None:
     if type(error).__name__ == "NoArgsIsHelpError":  # bare `arbo`: its help, the commands listed
         typer.echo(error.ctx.get_help(), err=True)
@@ -239,6 +257,13 @@ class ArboCommand(TyperCommand):
 
     def get_params(self, ctx: Any) -> list:
         return _tidy(super().get_params(ctx), self.parsers)
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if not args and not ctx.resilient_parsing:  # run bare, and not asked for completions
+            missing = next((p for p in self.get_params(ctx) if p.required), None)
+            if missing is not None:
+                _report_bare(ctx, missing)
+        return super().parse_args(ctx, args)
 
 
 class LazyCommands(MutableMapping):

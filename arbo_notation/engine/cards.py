@@ -18,6 +18,16 @@ HAND_SIZE = 7
 
 SPECIES_CODE_RE = re.compile(rf"{SPECIES}\Z")
 CARD_RE = re.compile(rf"({SPECIES})({VALUE})\Z")
+_ANY_VALUE_RE = re.compile(rf"{SPECIES}([0-9]+)\Z")
+
+
+def value_fault(word: str) -> str:
+    """``: a card's value runs 1 to 8`` when ``word`` is a species code and a number outside that
+    range (``Ma9``, ``Ma0``), to end a message that refuses it; else ''."""
+    match = _ANY_VALUE_RE.match(word)
+    if match is None or MIN_VALUE <= int(match.group(1)) <= MAX_VALUE:
+        return ""
+    return f": a card's value runs {MIN_VALUE} to {MAX_VALUE}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +132,8 @@ class Card:
         """Read a card written as species code and value (``Ma3``); ArboError when malformed."""
         match = CARD_RE.match(text.strip()) if isinstance(text, str) else None
         if match is None:
-            raise ArboError(f"expected a card such as Ma3, found {text!r}")
+            hint = value_fault(text.strip()) if isinstance(text, str) else ""
+            raise ArboError(f"expected a card such as Ma3, found {text!r}{hint}")
         return cls(match.group(1), int(match.group(2)))
 
 

@@ -20,6 +20,7 @@ import bisect
 import re
 from typing import TYPE_CHECKING, Callable
 
+from ..engine.cards import value_fault
 from ..errors import MAX_ERRORS_PER_GAME, NotationError, capped, detached
 from ..lexicon import (BRACE_COMMENT, CARD_END, CARD_SHAPE, GLYPH, HEADER_BLOCK, MAX_COORDINATE_DIGITS, MAX_GLYPH_DIGITS,
                        MAX_GLYPHS, MAX_NAME_LENGTH, MAX_POINTS_DIGITS, MAX_TURN_NUMBER_DIGITS, NAME_CHAR, NAME_START,
@@ -91,6 +92,13 @@ def _found(text: str, pos: int) -> str:
         return "a space"
     m = _WORD.match(text, pos)
     return _show(m.group() if m else text[pos])
+
+
+def _card_found(text: str, pos: int) -> str:
+    """What stands at ``pos`` where a card belongs, and the range of values when it is a card's
+    value that is wrong."""
+    m = _WORD.match(text, pos)
+    return _found(text, pos) + value_fault(m.group() if m else "")
 
 
 class _Stop(Exception):
@@ -377,7 +385,7 @@ class _Checker:
             self.fail(p, f"expected a discard such as /Oa5 after '{previous}', found {_found(text, p)}")
         m = _CARD.match(text, p + 1)
         if m is None:
-            self.fail(p + 1, f"expected a card such as Ma3 after '/', found {_found(text, p + 1)}")
+            self.fail(p + 1, f"expected a card such as Ma3 after '/', found {_card_found(text, p + 1)}")
         q = m.end()
         if q < self.n and text[q] not in _TURN_END:
             self.fail(q, f"unexpected {_found(text, q)} after the discard '{text[p:q]}'")
@@ -409,8 +417,8 @@ class _Checker:
                 return p + len(owner)
             m = _CARD.match(text, p + len(owner) + 1)
             if m is None or m.end() != p + len(token):
-                self.fail(p + len(owner) + 1,
-                          f"expected a card such as Ma3 after '{owner}:', found {_found(text, p + len(owner) + 1)}")
+                q = p + len(owner) + 1
+                self.fail(q, f"expected a card such as Ma3 after '{owner}:', found {_card_found(text, q)}")
             return m.end()
         hint = " (a turn has two draws)" if _PLANTING_LIKE.match(token) or token.startswith("/") else ""
         self.fail(p, f"expected {DRAW_FORMS} after '{after}', found {_found(text, p)}{hint}")
@@ -431,7 +439,8 @@ class _Checker:
             self.fail(p, f"expected a planting such as Ma3@0,1 after '{after}', found {_found(text, p)}{hint}")
         m = _CARD.match(text, p)
         if m is None or text[m.end():m.end() + 1] != "@":
-            self.fail(p, f"expected a card such as Ma3 to plant, found {_show(token.split('@')[0] or '@')}")
+            card = token.split('@')[0]
+            self.fail(p, f"expected a card such as Ma3 to plant, found {_show(card or '@')}{value_fault(card)}")
         q = m.end() + 1
         c = _COORDS.match(text, q)
         if c is None:
@@ -482,7 +491,7 @@ class _Checker:
                 self.fail(q, f"expected a card such as Ma3 in {player}'s reveal line, found {_found(text, q)}")
             c = _CARD.match(text, r)
             if c is None or (c.end() < self.n and text[c.end()] not in _LINE_END):
-                self.fail(r, f"expected a card such as Ma3 in {player}'s reveal line, found {_found(text, r)}")
+                self.fail(r, f"expected a card such as Ma3 in {player}'s reveal line, found {_card_found(text, r)}")
             q = c.end()
 
     def result(self, p: int) -> int:

@@ -8,6 +8,7 @@ move list and the scoring screen are the replayer's widgets, fed by a model of t
 
 from __future__ import annotations
 
+from rich.highlighter import Highlighter
 from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
@@ -100,6 +101,36 @@ def choices_text(choices: tuple[str, ...], selected: int, width: int) -> Text:
     return text
 
 
+def fault_span(text: str, column: int) -> tuple[int, int]:
+    """The characters of ``text`` a fault at ``column`` (1-based) marks: the word it opens, or
+    the one character there (a space where none belongs)."""
+    start = min(len(text), max(0, column - 1))
+    end = start
+    while end < len(text) and not text[end].isspace():
+        end += 1
+    return start, max(end, start + 1)
+
+
+class FaultMark(Highlighter):
+    """Marks the fault of the entry refused last, in the line as typed, for as long as the line
+    is unchanged: the cursor stays where the typing was (moving it there would garble the next
+    keys typed), the mark shows where to mend."""
+
+    STYLE = "bold underline red"
+
+    def __init__(self) -> None:
+        self.refused: str | None = None
+        self.span = (0, 0)
+
+    def mark(self, refused: str | None, column: int | None = None) -> None:
+        self.refused = refused if column is not None else None
+        self.span = fault_span(refused, column) if refused is not None and column is not None else (0, 0)
+
+    def highlight(self, text: Text) -> None:
+        if self.refused is not None and text.plain == self.refused:
+            text.stylize(self.STYLE, *self.span)
+
+
 class EntryInput(Input):
     """The input line. Tab and the arrows are taken here, in the line's own turn with the
     characters typed before them: a key binding's action would run later, after the line has
@@ -172,6 +203,7 @@ class RecordApp(App[None]):
         self.selected = 0
         self.model: ReplayModel | None = None
         self._refused: str | None = None  # the entry the message under the input refuses, as typed
+        self._fault = FaultMark()
 
     # -- layout -----------------------------------------------------------------------------
 
@@ -186,7 +218,7 @@ class RecordApp(App[None]):
             moves = MoveList((), id="moves")
             moves.can_focus = False
             yield moves
-        yield EntryInput(placeholder="the next turn, such as d d Ma3@0,0 /Oa5", id="entry")
+        yield EntryInput(placeholder="the next turn, such as d d Ma3@0,0 /Oa5", id="entry", highlighter=self._fault)
         yield Static("", id="choices")
         yield Static("", id="message")
         yield Footer()
@@ -300,16 +332,18 @@ class RecordApp(App[None]):
         self.enter(event.value)
 
     def enter(self, text: str) -> Accepted | None:
-        """Hand an entry to the session: an error shown under the input line, the cursor on the
-        fault; an accepted entry shown on the board and the input line cleared."""
+        """Hand an entry to the session: an error shown under the input line, the fault marked in
+        the line kept as typed, the cursor at its end; an accepted entry shown on the board and the
+        input line cleared."""
         was_done = self.session.phase is Phase.DONE
         try:
             accepted = self.session.enter(text)
         except EntryError as error:
             self._refused = text
             self._say(f"✗ {error.message}", "error")
-            if error.column is not None:
-                self._entry.cursor_position = min(len(text), error.column - 1)
+            self._fault.mark(text, error.column)
+            self._entry.cursor_position = len(text)
+            self._entry.refresh()
             self._show_choices()
             return None
         if accepted is None:
