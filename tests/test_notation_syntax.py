@@ -332,9 +332,9 @@ def test_every_bad_game_is_reported():
 def test_error_position_and_show():
     outcome = parse_all(HEADER + "1. Ana d d Ma3@0,0 /Oa5\n2. Ben d Ana Oa5@0,0 /Ma9\n", "game.arb")
     (error,) = outcome.errors
-    assert str(error) == "game.arb:6:23: expected a card such as Ma3 after '/', found 'Ma9'"
+    assert str(error) == "game.arb:6:23: expected a card such as Ma3 after '/', found 'Ma9': a card's value runs 1 to 8"
     assert error.show() == (
-        "game.arb:6:23: error: expected a card such as Ma3 after '/', found 'Ma9'\n"
+        "game.arb:6:23: error: expected a card such as Ma3 after '/', found 'Ma9': a card's value runs 1 to 8\n"
         "    2. Ben d Ana Oa5@0,0 /Ma9\n"
         "                          ^"
     )
