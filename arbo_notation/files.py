@@ -211,7 +211,7 @@ class LockRefused(OSError):
     path and ``reason`` says what it is."""
 
     def __init__(self, path: str, lock: str, reason: str) -> None:
-        super().__init__(errno.EPERM, f"its lock file {lock} {reason}; remove it if no arbo record is running", path)
+        super().__init__(errno.EPERM, f"its lock file {lock} {reason}; remove it if no arbo is writing the file", path)
         self.lock = lock
         self.reason = reason
 

@@ -7,6 +7,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
+from arbo_notation.analysis.turns import glyph_for, shown_loss
 from arbo_notation.cli import app
 from arbo_notation.notation.engine_notes import EngineNote, note_of, read_note, without_notes
 from arbo_notation.notation.reading import parse
@@ -237,3 +238,10 @@ def test_every_loss_in_json_adds_up(game_file):
     assert result.exit_code == 0, result.output
     turns = json.loads(result.stdout)["turns"]
     assert turns and all(t["loss"] == round(t["best_value"] - t["played_value"], 2) for t in turns)
+    assert all(t["glyph"] == glyph_for(t["loss"]) for t in turns)  # the glyph of the loss shown
+
+
+def test_the_glyph_follows_the_loss_shown_not_the_loss_unrounded():
+    """A loss of 1.4996 is shown as 1.50: it gets the ?! that 1.50 gets."""
+    assert shown_loss(0.0, 1.4996) == 1.5 and glyph_for(shown_loss(0.0, 1.4996)) == "?!"
+    assert shown_loss(0.124, 3.646) == 3.53 and glyph_for(shown_loss(0.124, 3.646)) == "?"

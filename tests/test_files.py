@@ -394,7 +394,7 @@ def test_a_lock_that_is_a_symbolic_link_is_refused_and_its_target_untouched(tmp_
     assert done.returncode == 1, done.stderr
     assert done.stderr == (
         f"arbo: {tmp_path / 'game.arb'}: not recorded: its lock file {lock} is a symbolic link; "
-        "remove it if no arbo record is running\n")
+        "remove it if no arbo is writing the file\n")
     assert victim.read_text() == "keep me\n" and lock.is_symlink() and not (tmp_path / "game.arb").exists()
 
 
@@ -435,7 +435,7 @@ def test_a_lock_that_is_not_a_regular_file_of_ours_is_refused_with_a_message(tmp
         os.link(tmp_path / "other.txt", lock)
     done = record_process(tmp_path / "game.arb", timeout=20)
     assert done.returncode == 1, done.stderr
-    assert f"its lock file {lock} {reason}; remove it if no arbo record is running" in done.stderr
+    assert f"its lock file {lock} {reason}; remove it if no arbo is writing the file" in done.stderr
     assert "Traceback" not in done.stderr and not (tmp_path / "game.arb").exists()
     if kind == "hard-link":
         assert (tmp_path / "other.txt").read_text() == "another name\n"

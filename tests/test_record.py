@@ -224,7 +224,7 @@ def test_a_second_recorder_of_the_same_file_is_refused_while_the_first_records(t
     first.ok(turn)
     second = arbo("record", str(out), "--plain", input=partial_record(two).turns[1].notation() + "\n")
     assert second.exit_code == 1
-    assert second.stderr == (f"arbo: {out}: another arbo record is recording this file "
+    assert second.stderr == (f"arbo: {out}: another arbo is writing this file "
                              f"(process {first.process.pid}); finish that one first\n")
     assert first.ok(partial_record(two).turns[1].notation()) == f"ok 2. {partial_record(two).turns[1].notation()}"
     assert first.close() == 0

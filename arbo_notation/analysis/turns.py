@@ -28,6 +28,12 @@ BLUNDER = 6.0
 DEFAULT_BUDGET = 48
 
 
+def shown_loss(played_value: float, best_value: float) -> float:
+    """The loss as shown: the difference of the values rounded to hundredths, so the figures shown
+    add up (rounding the loss apart gave 0.52 for 0.65 - 0.12) and the glyph agrees with them."""
+    return round(round(best_value, 2) - round(played_value, 2), 2)
+
+
 def glyph_for(loss: float) -> str | None:
     if loss >= BLUNDER:
         return "??"
@@ -55,12 +61,12 @@ class TurnEvaluation:
     exact: bool
 
     def to_json(self) -> dict[str, Any]:
-        """The values rounded to hundredths, the loss the difference of the rounded values (so the
-        figures shown add up: rounding the loss apart gave 0.52 for 0.65 - 0.12)."""
+        """The values rounded to hundredths, the loss as shown (:func:`shown_loss`)."""
         played, best = round(self.played_value, 2), round(self.best_value, 2)
         return {
             "game": self.game, "turn": self.turn, "player": self.player, "played": self.played,
-            "played_value": played, "best": self.best, "best_value": best, "loss": round(best - played, 2),
+            "played_value": played, "best": self.best, "best_value": best,
+            "loss": shown_loss(self.played_value, self.best_value),
             "glyph": self.glyph, "samples": self.samples, "exact": self.exact,
         }
 
@@ -137,7 +143,7 @@ def judge_turn(task: TurnTask) -> TurnEvaluation:
     return TurnEvaluation(
         game=task.game, turn=task.number, player=situation.mover, played=moves_text(turn),
         played_value=played_value, best=best, best_value=played_value + loss, loss=loss,
-        glyph=glyph_for(loss), samples=max(draws.samples, finishes.samples),
+        glyph=glyph_for(shown_loss(played_value, played_value + loss)), samples=max(draws.samples, finishes.samples),
         exact=draws.exact and finishes.exact,
     )
 

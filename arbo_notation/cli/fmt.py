@@ -158,7 +158,7 @@ def not_rewritten(path: str, error: OSError) -> str:
     if isinstance(error, FileChanged):
         return f"{path}: not rewritten: it changed since it was read (a turn recorded meanwhile?); run again"
     if isinstance(error, LockRefused):
-        return f"{path}: not rewritten: its lock file {error.lock} {error.reason}; remove it if no arbo record is running"
+        return f"{path}: not rewritten: its lock file {error.lock} {error.reason}; remove it if no arbo is writing the file"
     return f"{path}: cannot be written ({error.strerror or error})"
 
 

@@ -77,10 +77,10 @@ def record(
             _record(file, table, chosen, seat, species_names, event, site, when, seed, plain)
     except FileBusy as error:
         by = f" ({error.holder})" if error.holder else ""
-        fail(f"{file}: another arbo record is recording this file{by}; finish that one first", EXIT_INVALID)
+        fail(f"{file}: another arbo is writing this file{by}; finish that one first", EXIT_INVALID)
     except LockRefused as error:
         fail(f"{file}: not recorded: its lock file {error.lock} {error.reason}; "
-             "remove it if no arbo record is running", EXIT_INVALID)
+             "remove it if no arbo is writing the file", EXIT_INVALID)
 
 
 def _record(file, table, chosen, seat, species_names, event, site, when, seed, plain) -> None:
