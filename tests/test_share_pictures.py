@@ -173,3 +173,18 @@ def test_a_title_of_thousands_of_characters_is_cut_short_not_drawn_as_a_line(tmp
     assert svg_size(long_svg) == svg_size((tmp_path / "plain.svg").read_text(encoding="utf-8"))  # it was 960x9: a line
     (drawn,) = re.findall(r'class="title">([^<]*)</text>', long_svg)
     assert drawn.startswith("WWW") and drawn.endswith("…") and len(drawn) < 100
+
+
+@pytest.mark.parametrize("command, name", [
+    (["render"], "game.png"), (["render"], "game.svg"), (["export", "--to", "html"], "game.html"),
+])
+def test_a_picture_or_page_is_never_written_over_its_record(tmp_path, command, name):
+    record = tmp_path / name  # a record whose name ends as the output's
+    text = Path(TWO).read_text(encoding="utf-8")
+    record.write_text(text, encoding="utf-8")
+    (tmp_path / "link.arb").symlink_to(record)
+    for out in (record, tmp_path / "link.arb"):
+        done = runner.invoke(app, [*command, str(tmp_path / "link.arb"), "-o", str(out)])
+        assert done.exit_code == 2 and "Traceback" not in done.output
+        assert done.stderr == f"arbo: -o {out}: is the record read ({tmp_path / 'link.arb'}): write to another file\n"
+    assert record.read_text(encoding="utf-8") == text

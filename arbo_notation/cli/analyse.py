@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from typing import List, Optional
 
 import typer
 
 from ..errors import ArboError
-from .common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, read_input
+from .common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, is_an_input, read_input
 from .bounds import MOST_BUDGET, MOST_GAMES, MOST_JOBS, MOST_TURNS
 from .usage import whole_number
 
@@ -155,7 +154,7 @@ def analyse(
         fail("--in-place and --out exclude each other", EXIT_USAGE)
     if in_place and file == "-":
         fail("--in-place cannot rewrite standard input", EXIT_USAGE)
-    if out is not None and file != "-" and os.path.exists(out) and os.path.exists(file) and os.path.samefile(out, file):
+    if out is not None and is_an_input(out, [file]) is not None:
         in_place, out = True, None  # -o FILE rewrites FILE: as --in-place does, never over a turn recorded meanwhile
     if in_place:
         from .fmt import fingerprint_of

@@ -38,6 +38,24 @@ def fail(message: str, status: int = EXIT_INVALID) -> NoReturn:
     raise typer.Exit(status)
 
 
+def is_an_input(out: str, inputs: list[str]) -> str | None:
+    """The input among ``inputs`` that ``out`` names (the same file, by any path), else None."""
+    if out == "-" or not os.path.exists(out):
+        return None
+    for path in inputs:
+        if path != "-" and os.path.exists(path) and os.path.samefile(path, out):
+            return path
+    return None
+
+
+def refuse_writing_over_input(out: str | None, inputs: list[str]) -> None:
+    """Leave (exit 2) when ``out`` names one of the records read: a picture or a page written
+    over its record would lose the record."""
+    read = is_an_input(out, inputs) if out is not None else None
+    if read is not None:
+        fail(f"-o {out}: is the record read ({read}): write to another file", EXIT_USAGE)
+
+
 def echo_text(text: str, *, err: bool = False, nl: bool = True) -> None:
     """Print ``text`` on stdout (or stderr) as a terminal may get it: whatever of a record's text or
     a path it holds goes through errors.visible, so none of it is a terminal command. The one way

@@ -8,7 +8,7 @@ from typing import Optional
 
 import typer
 
-from .common import EXIT_INVALID, EXIT_USAGE, fail
+from .common import EXIT_INVALID, EXIT_USAGE, fail, refuse_writing_over_input
 from .sharing import load_games, viewer_for, write_output
 from .bounds import MOST_GAMES
 from .usage import whole_number
@@ -61,6 +61,7 @@ def export(
         fail(f"-o {out}: an HTML page is written to a file ending in .html", EXIT_USAGE)
     if image_url is not None and (not preview or not _web_address(image_url)):
         fail(f"--image-url {image_url}: give the http(s) address of the picture, without --no-preview", EXIT_USAGE)
+    refuse_writing_over_input(out, [file])
     loaded = load_games(file, game_number)
     viewer = viewer_for(as_player, loaded.trees)
     from ..share.html import build_page

@@ -6,7 +6,7 @@ from typing import List, Optional
 
 import typer
 
-from .common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, read_input
+from .common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, is_an_input, read_input
 
 
 def merge(
@@ -73,9 +73,9 @@ def _refuse_to_write_over(out: str, files: list[str]) -> None:
     writes a new file, never over a record it did not make."""
     import os
 
-    for path in files:
-        if path != "-" and os.path.exists(path) and os.path.exists(out) and os.path.samefile(path, out):
-            fail(f"{out}: is one of the records merged ({path}): write the merged record to a new file")
+    read = is_an_input(out, files)
+    if read is not None:
+        fail(f"{out}: is one of the records merged ({read}): write the merged record to a new file")
     if os.path.lexists(out):
         fail(f"{out}: exists, and arbo merge writes a new file only: remove it, or give another name")
 

@@ -10,7 +10,7 @@ from typing import Optional
 
 import typer
 
-from .common import EXIT_INVALID, EXIT_USAGE, fail
+from .common import EXIT_INVALID, EXIT_USAGE, fail, refuse_writing_over_input
 from .sharing import load_games, viewer_for, write_output
 from .bounds import MOST_GAMES, MOST_TURNS
 from .usage import number_between, whole_number
@@ -84,6 +84,7 @@ def render(
         fail(f"a {kind.value} animation is not written to a terminal: give -o game.{kind.value}", EXIT_USAGE)
     if kind is PictureFormat.png and out in (None, "-") and sys.stdout.isatty():
         fail("a PNG is not written to a terminal: give -o picture.png", EXIT_USAGE)
+    refuse_writing_over_input(out, [file])
     loaded = load_games(file, game_number)
     tree = loaded.trees[0]
     from ..navigation import ReplayModel
