@@ -183,8 +183,8 @@ def test_a_picture_or_page_is_never_written_over_its_record(tmp_path, command, n
     text = Path(TWO).read_text(encoding="utf-8")
     record.write_text(text, encoding="utf-8")
     (tmp_path / "link.arb").symlink_to(record)
-    for out in (record, tmp_path / "link.arb"):
-        done = runner.invoke(app, [*command, str(tmp_path / "link.arb"), "-o", str(out)])
+    for read in (record, tmp_path / "link.arb"):  # the same file by its name or by another
+        done = runner.invoke(app, [*command, str(read), "-o", str(record)])
         assert done.exit_code == 2 and "Traceback" not in done.output
-        assert done.stderr == f"arbo: -o {out}: is the record read ({tmp_path / 'link.arb'}): write to another file\n"
+        assert done.stderr == f"arbo: -o {record}: is the record read ({read}): write to another file\n"
     assert record.read_text(encoding="utf-8") == text
