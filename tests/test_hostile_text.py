@@ -194,6 +194,10 @@ def hostile_folder(tmp_path) -> Path:
     (["render", "{good}", "-o", "{folder}/" + HOSTILE_NAME + ".svg"], SHOWN_NAME),
     (["replay", "{good}", "--screenshot", "{folder}/" + HOSTILE_NAME + ".svg"], SHOWN_NAME),
     (["state", "{bad}"], SHOWN_NAME),
+    (["fmt", "--check", "{good}"], SHOWN_NAME),  # would reformat
+    (["convert", "{folder}", "--to", "parquet", "-o", "{folder}/" + HOSTILE_NAME + "-export"], SHOWN_NAME),
+    (["simulate", "-p", "2", "-n", "1", "--out", "{folder}/" + HOSTILE_NAME + "-games.arb"], SHOWN_NAME),
+    (["state", "{good}", "--as", HOSTILE_NAME], SHOWN_NAME),  # a usage error quoting what was typed
 ], ids=lambda value: value if isinstance(value, str) else " ".join(value[:2]))
 def test_every_command_shows_record_text_and_file_names_made_visible(hostile_folder, command, shown):
     places = {"folder": str(hostile_folder), "good": str(hostile_folder / f"{HOSTILE_NAME}.arb"),

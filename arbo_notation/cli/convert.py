@@ -10,7 +10,7 @@ from typing import Iterable, Iterator, List, Optional
 import typer
 
 from ..errors import ArboError, NotationErrors, visible
-from .common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, read_input, write_data
+from .common import EXIT_INVALID, EXIT_USAGE, echo_error, echo_text, fail, read_input, write_data
 from .bounds import MOST_GAMES
 from .usage import one_of, whole_number
 
@@ -208,18 +208,18 @@ def export_parquet(paths: list[str], out: Path, *, games_per_part: int, quiet: b
             raise
     if not quiet:
         parts = max(1, corpus.part)
-        typer.echo(f"wrote {tally.games} game{'' if tally.games == 1 else 's'} ({tally.invalid} invalid) to {out}: "
-                   f"games, turns and scores in {parts} part{'' if parts == 1 else 's'} each, "
-                   f"{corpus.bytes:,} bytes", err=True)
+        echo_text(f"wrote {tally.games} game{'' if tally.games == 1 else 's'} ({tally.invalid} invalid) to {out}: "
+                  f"games, turns and scores in {parts} part{'' if parts == 1 else 's'} each, "
+                  f"{corpus.bytes:,} bytes", err=True)
     return EXIT_INVALID if tally.invalid or tally.unreadable or tally.problems else 0
 
 
 def _say(text: str) -> None:
-    typer.echo(visible(text, "\n"), err=True)  # it may quote the record: no terminal commands from it
+    echo_text(text, err=True)  # it may quote the record: no terminal commands from it
 
 
 def _say_invalid(rows) -> None:
-    typer.echo(visible(f"{rows.error} (game {rows.number}, exported with valid = false)", "\n"), err=True)
+    echo_text(f"{rows.error} (game {rows.number}, exported with valid = false)", err=True)
 
 
 def convert_one(file: str, to: Format, source: Optional[Format]) -> None:

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Callable, Iterator, List
 
 import typer
 
-from ..errors import ArboError, visible
+from ..errors import ArboError
 from ..files import FileBusy, FileChanged, LockRefused, fingerprint, rewrite_unchanged
-from .common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, read_input, write_data
+from .common import EXIT_INVALID, EXIT_USAGE, echo_error, echo_text, fail, read_input, write_data
 
 if TYPE_CHECKING:
     from ..spool import Spool
@@ -107,7 +107,7 @@ def fmt(
                 continue
             if check:
                 if not same:
-                    typer.echo(f"would reformat {name}", err=True)
+                    echo_text(f"would reformat {name}", err=True)
                     failed = True
             elif in_place:
                 if same:
@@ -116,13 +116,13 @@ def fmt(
                 try:
                     rewrite_unchanged(path, formatted.pieces(), read)
                 except OSError as error:
-                    typer.echo(visible(f"arbo: {not_rewritten(name, error)}", "\n"), err=True)
+                    echo_text(f"arbo: {not_rewritten(name, error)}", err=True)
                     counts["not formatted"] += 1
                     failed = True
                     continue
                 counts["reformatted"] += 1
                 if not quiet:
-                    typer.echo(f"reformatted {name}", err=True)
+                    echo_text(f"reformatted {name}", err=True)
             else:
                 for piece in formatted.pieces():  # a game at a time, as one echo of the whole
                     write_data(piece)

@@ -11,7 +11,7 @@ from typing import Iterable, Iterator, List, Optional
 import typer
 
 from ..errors import ArboError
-from .common import EXIT_INVALID, EXIT_USAGE, echo_error, fail
+from .common import EXIT_INVALID, EXIT_USAGE, echo_error, echo_text, fail
 from .bounds import MOST_BUDGET, MOST_GAMES, MOST_JOBS
 from .usage import one_of, whole_number
 
@@ -215,7 +215,7 @@ def simulate(
         else:
             written = _write_dir(Path(out), play.run(_text), games)
         if not quiet:
-            typer.echo(f"wrote {written} game{'' if written == 1 else 's'} to {out}{what}", err=True)
+            echo_text(f"wrote {written} game{'' if written == 1 else 's'} to {out}{what}", err=True)
     except ArboError as error:
         echo_error(error)
         raise typer.Exit(EXIT_INVALID) from None

@@ -11,6 +11,7 @@ import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 from typer.models import ParameterInfo
 
+from ..errors import visible
 from .common import EXIT_OK, EXIT_USAGE, drop_stdout
 
 #: The exception family of a usage error, whichever click typer runs on.
@@ -245,7 +246,7 @@ def _report_usage(error: Exception) -> None:
     if type(error).__name__ == "NoArgsIsHelpError":  # bare `arbo`: its help, the commands listed
         typer.echo(error.ctx.get_help(), err=True)
         raise typer.Exit(EXIT_USAGE)
-    typer.echo(f"arbo: {usage_message(error)}", err=True)
+    typer.echo(visible(f"arbo: {usage_message(error)}", "\n"), err=True)  # it may quote what was typed
     raise typer.Exit(EXIT_USAGE)
 
 
