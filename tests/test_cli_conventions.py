@@ -129,6 +129,7 @@ TABLE = [
     ("simulate --players 2 --games 0", 2, "--games must be 1 or more, not 0"),
     ("simulate --players 2 --bot clever", 2, "--bot: no bot is called 'clever'"),
     ("new --players Ana", 2, "--players: a game has 2 to 4 players, not 1"),
+    ("new --players " + "A" * 101 + ",Ben", 2, "--players: a player name has at most 100 characters, not 101"),
     ("new --players Ana,Ben --date 2025-13-01", 2, "--date: '2025-13-01' is not a date written YYYY-MM-DD"),
     ("nonsense", 2, "no such command 'nonsense'"),
 ]

@@ -15,6 +15,7 @@ from ..engine.cards import (
     is_species_code,
     species_at_random,
 )
+from ..lexicon import MAX_NAME_LENGTH
 from ..notation.record import RESERVED_NAMES, Header
 
 
@@ -26,6 +27,9 @@ def parse_players(text: str) -> tuple[str, ...]:
     for name in names:
         if not name:
             raise typer.BadParameter("a player name is empty (write the names as Ana,Ben)", param_hint="'--players'")
+        if len(name) > MAX_NAME_LENGTH:
+            raise typer.BadParameter(f"a player name has at most {MAX_NAME_LENGTH} characters, not {len(name):,}",
+                                     param_hint="'--players'")
         if not PLAYER_NAME_RE.match(name):
             raise typer.BadParameter(
                 f"{name!r} is not a valid player name: a letter, then letters, digits, _ ' or -",

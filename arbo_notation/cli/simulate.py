@@ -150,7 +150,7 @@ def simulate(
     to: Target = typer.Option(
         Target.arb, "--to", metavar="FORMAT", parser=one_of("--to", ("arb", "parquet"), Target),
         help="arb: a record per game; parquet: the tables games, turns and scores in DIR, as "
-        "`arbo convert --to parquet` writes them. [default: arb]",
+        "`arbo convert --to parquet` writes them.",
     ),
     jobs: int = typer.Option(
         0, "--jobs", "-j", metavar="N", parser=whole_number("--jobs", 0, MOST_JOBS),
