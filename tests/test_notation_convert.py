@@ -95,7 +95,7 @@ def _game() -> dict:
 @pytest.mark.parametrize(
     "change, path, message",
     [
-        (lambda d: d["turns"][1].update(discard="Ma9"), "game.turns[1].discard", "expected a card such as Ma3, found 'Ma9'"),
+        (lambda d: d["turns"][1].update(discard="Ma9"), "game.turns[1].discard", "expected a card such as Ma3, found 'Ma9': a card's value runs 1 to 8"),
         (lambda d: d["turns"][0]["draws"].pop(), "game.turns[0].draws", "a turn has two draws, not 1"),
         (lambda d: d["turns"][0]["draws"][0].update({"from": "sky"}), "game.turns[0].draws[0].from", "expected 'deck'"),
         (lambda d: d["turns"][0]["draws"][0].update(owner="Ana"), "game.turns[0].draws[0].owner", "has no owner"),

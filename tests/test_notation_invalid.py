@@ -32,7 +32,7 @@ EXPECTED = {
     "glued-draws.arb": (7, 8, "expected two draws, found one: 'dd' is read as a player's name; separate the two "
                         "draws with a space: 'd d'"),
     "glyph-after-comment.arb": (7, 41, "a glyph goes right after the discard of its turn"),
-    "header-bad-card.arb": (5, 8, "'deck': expected a card such as Ma3, found 'Xx9'"),
+    "header-bad-card.arb": (5, 8, "'deck': expected a card such as Ma3, found 'Xx9': a card's value runs 1 to 8"),
     "header-hands-unknown-player.arb": (6, 3, "'hands': 'Cleo' is not one of the players (Ana, Ben)"),
     "header-missing-players.arb": (1, 1, "the header has no 'players'"),
     "header-unclosed.arb": (1, 1, "unclosed header: '---' at line 1 has no closing '---' line"),

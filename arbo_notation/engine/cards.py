@@ -107,7 +107,7 @@ class Card:
         card = _CARDS.get((species, value)) or _MORE_CARDS.get((species, value))
         if card is None:
             if type(value) is not int or not (MIN_VALUE <= value <= MAX_VALUE):
-                raise ArboError(f"a card's value is 1 to 8, not {value!r}")
+                raise ArboError(f"a card's value runs 1 to 8, not {value!r}")
             if not isinstance(species, str) or not is_species_code(species):
                 raise ArboError(f"a species code is 1 to 3 letters, not {species!r}")
             card = object.__new__(cls)

@@ -36,7 +36,7 @@ from typing import Any, Iterable
 
 import yaml
 
-from ..engine.cards import CARD_RE, Card, Coord, Planting
+from ..engine.cards import CARD_RE, Card, Coord, Planting, value_fault
 from ..errors import ArboError, DataError, HeaderFault, NotationError, visible
 from ..lexicon import (MAX_COORDINATE_DIGITS, MAX_GLYPH_DIGITS, MAX_GLYPHS, MAX_NAME_LENGTH, MAX_POINTS_DIGITS,
                        MAX_TURN_NUMBER_DIGITS)
@@ -253,7 +253,8 @@ class _Reader:
 
     def card(self, value: Any, path: str) -> Card:
         if not isinstance(value, str) or not CARD_RE.match(value):
-            raise self.fail(path, f"expected a card such as Ma3, found {value!r}")
+            raise self.fail(path, f"expected a card such as Ma3, found {value!r}"
+                                  f"{value_fault(value) if isinstance(value, str) else ''}")
         return Card(value[:-1], int(value[-1]))
 
     def comments(self, value: Any, path: str) -> tuple[Comment, ...]:

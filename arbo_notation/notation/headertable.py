@@ -18,7 +18,7 @@ from collections import namedtuple
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from ..engine.cards import CARD_RE, Card, is_species_code
+from ..engine.cards import CARD_RE, Card, is_species_code, value_fault
 from ..errors import ArboError, HeaderFault, Pos
 from ..lexicon import MAX_NAME_LENGTH, MAX_POINTS_DIGITS, NAME_SHAPE, RESERVED_NAMES
 from . import yamlwords
@@ -175,7 +175,8 @@ _CARD_TEXTS: dict[str, Card] = {}  # 'Ma3' -> Card('Ma', 3): a header's ~80 card
 
 def _card(key: str, item: object) -> Card:
     if not isinstance(item, str) or not CARD_RE.match(item):
-        raise HeaderFault(f"'{key}': expected a card such as Ma3, found {_show(item)}", key,
+        fault = value_fault(item) if isinstance(item, str) else ""
+        raise HeaderFault(f"'{key}': expected a card such as Ma3, found {_show(item)}{fault}", key,
                           item if isinstance(item, (str, int)) else None)
     card = Card(item[:-1], int(item[-1]))
     if len(_CARD_TEXTS) < 10000:

@@ -286,7 +286,7 @@ def _read_card(raw: Any, species: tuple[str, ...], where: str, fault) -> Card:
         raise fault(f"{where}: expected a card such as Ma3, found {raw!r}")
     code, value = match.group(1), int(match.group(2))
     if not 1 <= value <= 8:
-        raise fault(f"{where}: {text} is not a card: a card's value is 1 to 8")
+        raise fault(f"{where}: {text} is not a card: a card's value runs 1 to 8")
     if code not in species:
         same = [s for s in species if s.lower() == code.lower()]
         hint = f"; did you mean {same[0]}{value}?" if same else ""
