@@ -74,7 +74,7 @@ def write_atomic(
         except OSError:
             pass
         raise
-    _sync_folder(folder)
+    synced(folder)
 
 
 #: How a temporary copy's name ends: ``.arbo-<8 hex digits>.tmp`` after the target's name, so one
@@ -174,10 +174,10 @@ def _keep_owner_and_mode(fd: int, old: os.stat_result) -> None:
     os.fchmod(fd, stat.S_IMODE(old.st_mode))
 
 
-def _sync_folder(folder: str) -> None:
-    """Sync the folder's entry for the new file, so the rename itself survives a crash."""
+def synced(path: str | os.PathLike[str]) -> None:
+    """Sync a file, or a folder's entries (so a rename in it survives a crash), to the disk."""
     try:
-        fd = os.open(folder, os.O_RDONLY)
+        fd = os.open(path, os.O_RDONLY)
     except OSError:
         return
     try:

@@ -16,6 +16,7 @@ from typing import Any, Iterable, Iterator
 
 from .corpus import NEEDS_DATA_EXTRA, SCHEMA, SCHEMA_VERSION, TABLES, GameRows
 from .errors import ArboError
+from .files import synced
 
 try:
     import pyarrow as pa
@@ -155,12 +156,12 @@ class ParquetCorpus:
                 self._flush()
             if self.writers:
                 self._close_part()
-            for table in self.tables:
+            for table in self.tables:  # every part on the disk before the swap: it never makes a cut table current
                 for path in self.partial[table].iterdir():
                     self.bytes += path.stat().st_size
-                    _sync(path)
-                _sync(self.partial[table])
-            _sync(self.version)
+                    synced(path)
+                synced(self.partial[table])
+            synced(self.version)
             _swap(self.out, self.version, self.tables)
         finally:
             self._held.close()
@@ -233,20 +234,6 @@ def _new_version(out: Path) -> Path:
             raise ArboError(f"{out}: cannot be written ({error.strerror})") from None
 
 
-def _sync(path: Path) -> None:
-    """Sync a part or a folder to the disk, so that the swap never makes a cut table current."""
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass  # some file systems cannot sync a folder
-    finally:
-        os.close(fd)
-
-
 def _swap(out: Path, version: Path, tables: tuple[str, ...]) -> None:
     """Make ``version`` the current export by one rename of the link CURRENT, then remove the
     export it replaces."""
@@ -261,7 +248,7 @@ def _swap(out: Path, version: Path, tables: tuple[str, ...]) -> None:
     link = out / f".current-{secrets.token_hex(8)}.tmp"
     os.symlink(version.name, link)
     os.replace(link, out / CURRENT)  # the swap: one name
-    _sync(out)
+    synced(out)
     # An export of arbo 0.1 has its tables as folders, which no rename can turn into links at
     # once: each is moved aside, then each link made (a reader meanwhile finds a table missing,
     # never tables of two exports).

@@ -16,6 +16,7 @@ from arbo_notation.files import FileChanged, fingerprint, rewrite_unchanged
 from arbo_notation.notation.reading import parse
 from arbo_notation.notation.writer import format_game
 from arbo_notation.simulate import simulate_game
+from test_record import Recorder  # `arbo record FILE --plain` as a real process
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -40,34 +41,14 @@ def turns_in(path: Path) -> int:
     return len(parse(path.read_text(encoding="utf-8"), str(path))[0].turns)
 
 
-class Recorder:
-    """`arbo record FILE --plain` as a real process, fed one line at a time (it holds FILE meanwhile)."""
-
-    def __init__(self, path: Path) -> None:
-        self.process = subprocess.Popen([sys.executable, "-m", "arbo_notation", "record", str(path), "--plain"],
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                        text=True, env=ENV)
-
-    def holds(self, path: Path) -> None:
-        """Wait until the recorder holds ``path`` (its lock file names it)."""
-        lock = path.parent / f".{path.name}.lock"
-        for _ in range(600):
-            if lock.exists() and lock.read_text() == f"process {self.process.pid}":
-                return
-            time.sleep(0.05)
-        raise AssertionError("the recorder never took the file")
-
-    def ok(self, line: str) -> str:
-        self.process.stdin.write(line + "\n")
-        self.process.stdin.flush()
-        return self.process.stdout.readline().rstrip("\n")
-
-    def close(self) -> int:
-        self.process.stdin.close()
-        status = self.process.wait(timeout=60)
-        self.process.stdout.close()
-        self.process.stderr.close()
-        return status
+def wait_until_held(recorder: Recorder, path: Path) -> None:
+    """Wait until the recorder holds ``path`` (its lock file names it)."""
+    lock = path.parent / f".{path.name}.lock"
+    for _ in range(600):
+        if lock.exists() and lock.read_text() == f"process {recorder.process.pid}":
+            return
+        time.sleep(0.05)
+    raise AssertionError("the recorder never took the file")
 
 
 @pytest.mark.parametrize("command", [["analyse", "--in-place", "--turn", "9", "--budget", "4", "-j", "1"],
@@ -77,7 +58,7 @@ def test_a_rewrite_while_record_holds_the_file_is_refused_and_the_turn_it_adds_i
     game.write_text(ten_turns(two).replace("\n1. ", "\n1.  "), encoding="utf-8")  # not canonical: fmt rewrites it
     before = game.read_bytes()
     recorder = Recorder(game)
-    recorder.holds(game)
+    wait_until_held(recorder, game)
     done = arbo(*command, str(game))
     assert done.returncode == 1
     assert done.stderr.splitlines()[-1 if command[0] == "analyse" else 0] == (
@@ -134,7 +115,7 @@ def test_analyse_out_onto_its_own_file_is_held_as_in_place(tmp_path, two):
     game.write_text(ten_turns(two), encoding="utf-8")
     before = game.read_bytes()
     recorder = Recorder(game)
-    recorder.holds(game)
+    wait_until_held(recorder, game)
     done = arbo("analyse", str(game), "-o", str(game), "--turn", "9", "--budget", "4", "-j", "1")
     assert done.returncode == 1
     assert done.stderr.splitlines()[-1].startswith(f"arbo: {game}: not rewritten: another arbo is writing it")

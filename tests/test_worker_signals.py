@@ -20,8 +20,9 @@ SAMPLE = ROOT / "samples" / "annotated.arb"
 GAME = ROOT / "samples" / "two-player-omniscient.arb"
 
 
-def children(pid: int) -> list[int]:
-    """The processes whose parent is ``pid`` (from /proc)."""
+def _live(field: int, value: int) -> list[int]:
+    """The live processes whose /proc stat field ``field`` (after the name: 1 the parent, 2 the
+    process group) is ``value``."""
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -31,25 +32,19 @@ def children(pid: int) -> list[int]:
                 fields = stat.read().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if int(fields[1]) == pid and fields[0] != "Z":
+        if int(fields[field]) == value and fields[0] != "Z":
             found.append(int(entry))
     return found
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``."""
+    return _live(1, pid)
 
 
 def in_group(group: int) -> list[int]:
     """The live processes of the process group ``group``."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) == group and fields[0] != "Z":
-            found.append(int(entry))
-    return found
+    return _live(2, group)
 
 
 @pytest.fixture(scope="module")
