@@ -173,6 +173,11 @@ def test_a_title_of_thousands_of_characters_is_cut_short_not_drawn_as_a_line(tmp
     assert svg_size(long_svg) == svg_size((tmp_path / "plain.svg").read_text(encoding="utf-8"))  # it was 960x9: a line
     (drawn,) = re.findall(r'class="title">([^<]*)</text>', long_svg)
     assert drawn.startswith("WWW") and drawn.endswith("…") and len(drawn) < 100
+    # Drawn, the cut title (the widest letters) stops short of the picture's right margin.
+    assert render(str(record), "-o", str(tmp_path / "long.png")).exit_code == 0
+    png = Image.open(tmp_path / "long.png").convert("RGB")
+    title_rows = png.crop((png.width - 16 * 2, 16 * 2, png.width, 40 * 2))  # the right margin, at scale 2
+    assert title_rows.getcolors() == [(title_rows.width * title_rows.height, (0xF6, 0xF4, 0xEE))]
 
 
 @pytest.mark.parametrize("command, name", [

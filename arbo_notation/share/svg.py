@@ -71,12 +71,15 @@ def _width_of(text: str, size: float) -> float:
     return len(text) * size * 0.62
 
 
-def _cut(text: str, size: float, room: float) -> str:
-    """``text`` as drawn in ``room`` wide: cut short with an ellipsis when it is longer, so that a
-    long title (an event of thousands of characters) does not shrink the picture to a line."""
+def _cut(text: str, size: float, room: float, cut_to: float) -> str:
+    """``text`` as drawn: itself when it fits in ``room``, else cut short with an ellipsis to fit
+    in ``cut_to``, so that a long title (an event of thousands of characters) does not shrink the
+    picture to a line."""
     if _width_of(text, size) <= room:
         return text
-    return text[: max(1, int(room / (size * 0.75)) - 1)] + "…"  # (wide letters, bold: more than the estimate)
+    # Cut for the widest letters (a bold W of the shipped font is 1.03 times the font's size wide),
+    # so no cut title runs off the picture.
+    return text[: max(1, int(cut_to / (size * 1.1)) - 1)] + "…"
 
 
 @dataclass(frozen=True, slots=True)
@@ -328,7 +331,9 @@ def render_diagram(diagram: Diagram) -> str:
         header += 18
     panels_width = 2 * margin + sum(column_widths) + PANEL_GAP * (columns - 1)
     room = max(panels_width, MAX_WIDTH) - 2 * margin
-    title, subtitle = _cut(diagram.title, 17, room), _cut(diagram.subtitle, 12, room)
+    # A title that fits in the widest picture widens it; a longer one is cut to the panels' width.
+    title = _cut(diagram.title, 17, room, panels_width - 2 * margin)
+    subtitle = _cut(diagram.subtitle, 12, room, panels_width - 2 * margin)
     width = max(panels_width, 2 * margin + _width_of(title, 17), 2 * margin + _width_of(subtitle, 12))
     canvas = _Canvas()
     y = margin + header + (8 if header else 0)
