@@ -19,7 +19,7 @@ A check's start-up is a good part of a check of short games (`arbo check` of one
 - ``typing`` at run time (some 5 ms): their annotations are strings (``from __future__ import
   annotations``), the abstract collections come from ``collections.abc``, and what only a type
   checker reads is imported under a module's own ``TYPE_CHECKING = False`` (a name type checkers
-  take as true). tests/test_gamecheck.py holds a clean check to that, and to loading neither
+  take as true). tests/checking/test_gamecheck.py holds a clean check to that, and to loading neither
   ``random`` nor ``datetime``.
 - a dataclass for each internal record: Python 3.11 compiles each generated method of a frozen
   dataclass apart, some 3.5 million instructions a class (about 0.8 ms). The values of the game
@@ -31,16 +31,16 @@ A check's start-up is a good part of a check of short games (`arbo check` of one
 
 from __future__ import annotations
 
-from .lazy import lazy_exports
+from arbo_notation.runtime.lazy import lazy_exports
 
 __version__ = "0.1.0"
 
 _EXPORTS = {
     "api": ("GameNotFound", "check", "load_game", "read_games", "replay", "score"),
     "analysis": ("analyse",),
-    "tree": ("GameTree", "Node"),
-    "merging": ("MergeError", "merge"),
-    "knowledge": ("Certainty", "HandKnowledge", "Knowledge", "Right", "View"),
+    "game.tree": ("GameTree", "Node"),
+    "game.merge": ("MergeError", "merge"),
+    "game.knowledge": ("Certainty", "HandKnowledge", "Knowledge", "Right", "View"),
     "errors": (
         "ArboError", "Code", "Diagnostic", "NotationError", "NotationErrors", "PositionError", "RuleError",
         "Severity",
@@ -48,9 +48,10 @@ _EXPORTS = {
     "engine.cards": ("Card", "Coord"),
     "engine.scoring": ("ScoreSheet", "Tiebreak"),
     "engine.state": ("Game", "GameConfig", "Setup"),
-    "notation.record": ("GameRecord", "Header", "Turn"),
+    "notation.model": ("GameRecord", "Header", "Turn"),
     "notation.writer": ("format_game", "format_games"),
-    "replayer": ("FileCheck", "GameReplay"),
+    "check.games": ("FileCheck",),
+    "game.replay": ("GameReplay",),
 }
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -1,5 +1,5 @@
 """`python -m arbo_notation` runs the arbo command line."""
 
-from .cli import main
+from arbo_notation.cli import main
 
 main()

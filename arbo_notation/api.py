@@ -10,14 +10,14 @@ import os
 from pathlib import Path
 from typing import IO, Sequence, Union
 
-from .engine.scoring import ScoreSheet
-from .engine.state import Game
-from .errors import ArboError, NotationErrors
-from .notation.record import GameRecord
-from .gamecheck import FileCheck, check_text
-from .replayer import score_game
-from .sources import decode, read_text
-from .tree import GameTree, load_tree
+from arbo_notation.engine.scoring import ScoreSheet
+from arbo_notation.engine.state import Game
+from arbo_notation.errors import ArboError, NotationErrors
+from arbo_notation.notation.model import GameRecord
+from arbo_notation.checking.games import FileCheck, check_text
+from arbo_notation.game.replay import score_game
+from arbo_notation.runtime.sources import decode, read_text
+from arbo_notation.game.tree import GameTree, load_tree
 
 #: What the readers take: a path (``str`` without a line break, or ``os.PathLike``), the text of
 #: a record (a ``str`` holding a line break: a record's header always spans lines), or an open file.
@@ -34,7 +34,7 @@ def read_source(source: Source) -> tuple[str, str]:
         if source == "-":
             import sys
 
-            from .sources import refuse_endless
+            from arbo_notation.runtime.sources import refuse_endless
 
             refuse_endless(sys.stdin.buffer, "<stdin>")
             return decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>"
@@ -52,7 +52,7 @@ def read_games(source: Source) -> list[GameRecord]:
     Raises ``NotationErrors`` (every syntax error of the source, each located) when any game
     cannot be read, as ``parse_file`` does, and ``ArboError`` when the file cannot be read.
     """
-    from .notation.reading import parse
+    from arbo_notation.notation.reading.reader import parse
 
     text, name = read_source(source)
     return parse(text, name)
@@ -87,7 +87,7 @@ def check(source: Source) -> FileCheck:
     Bad input never raises: a file that cannot be read gives a check with one ``file``
     diagnostic, and text that is not UTF-8 a located ``syntax`` one.
     """
-    from .errors import Code, Diagnostic
+    from arbo_notation.errors import Code, Diagnostic
 
     try:
         text, name = read_source(source)
@@ -116,7 +116,7 @@ def load_game(source: Source, number: int = 1) -> GameTree:
 
 def game_tree(text: str, name: str, number: int = 1) -> GameTree:
     """Game ``number`` (1-based) of a record's text, replayed into its tree (see ``load_game``)."""
-    from .notation.reading import parse_all
+    from arbo_notation.notation.reading.reader import parse_all
 
     outcome = parse_all(text, name)
     records = {record.index: record for record in outcome.games}
@@ -126,7 +126,7 @@ def game_tree(text: str, name: str, number: int = 1) -> GameTree:
     if number not in records:
         errors = [error for error in outcome.errors if outcome.game_of(error) in (number, None)]
         raise NotationErrors(errors or outcome.errors)
-    from .notation.games import normalise
+    from arbo_notation.notation.reading.split import normalise
 
     # not splitlines(): it breaks lines at U+2028 and the like, which a record holds as text
     return load_tree(records[number], normalise(text).split("\n"))

@@ -23,7 +23,7 @@ from arbo_notation.analysis.lean import Cards, margin, totals  # noqa: E402
 from arbo_notation.analysis.policy import play_out  # noqa: E402
 from arbo_notation.analysis.turns import DEFAULT_BUDGET, judge_turn  # noqa: E402
 from arbo_notation.notation.writer import format_game  # noqa: E402
-from arbo_notation.simulate import simulate_game  # noqa: E402
+from arbo_notation.play.simulate import simulate_game  # noqa: E402
 
 PLAYERS = ("Ana", "Ben", "Cleo", "Dev")
 

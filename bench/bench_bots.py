@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from arbo_notation.notation.writer import format_game  # noqa: E402
-from arbo_notation.simulate import simulate_game  # noqa: E402
+from arbo_notation.play.simulate import simulate_game  # noqa: E402
 
 PLAYERS = ("Ana", "Ben", "Cleo", "Dev")
 

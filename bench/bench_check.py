@@ -32,8 +32,8 @@ import time
 from pathlib import Path
 
 from arbo_notation.notation.writer import format_games
-from arbo_notation.gamecheck import check_text
-from arbo_notation.simulate import simulate_games
+from arbo_notation.checking.games import check_text
+from arbo_notation.play.simulate import simulate_games
 
 
 def arbo_file(games: int, seed: int) -> tuple[str, int]:

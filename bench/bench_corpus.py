@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 from arbo_notation.notation.writer import format_games
-from arbo_notation.simulate import simulate_games
+from arbo_notation.play.simulate import simulate_games
 
 _MEASURE = """
 import resource, subprocess, sys, time

@@ -44,10 +44,10 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from arbo_notation.notation.record import Comment, GameRecord, Turn, Variation
+from arbo_notation.notation.model import Comment, GameRecord, Turn, Variation
 from arbo_notation.notation.views import partial_record
 from arbo_notation.notation.writer import format_games
-from arbo_notation.simulate import simulate_games
+from arbo_notation.play.simulate import simulate_games
 
 KINDS = ("plain", "seat", "spectator", "annotated", "variations", "hand-typed", "greedy-2p", "greedy-4p")
 LAYOUTS = ("one-file", "per-file")

@@ -28,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from arbo_notation.notation import parse  # noqa: E402
-from arbo_notation.notation.syntax import _parser  # noqa: E402
+from arbo_notation.notation.reading.syntax import _parser  # noqa: E402
 
 SPECIES = ["Bs", "Ca", "Cb", "Dw", "Ja", "Ma", "Oa", "Rp", "Tp", "Wi"]
 NAMES = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana"]
@@ -161,7 +161,7 @@ def time_read_replay(players: int, games: int, repeat: int) -> tuple[int, float,
 
     from arbo_notation import api
     from arbo_notation.notation.writer import format_games
-    from arbo_notation.simulate import simulate_games
+    from arbo_notation.play.simulate import simulate_games
 
     records = list(simulate_games(players, games, 2026, bots=("greedy",) * players))
     text = format_games(records)

@@ -3,9 +3,9 @@
 The phases of a check's fast path, timed apart in one process (no profiler, whose cost per call
 would swell the many small calls), the best of a few rounds:
 
-- cut: the file cut into games (notation/games.py);
-- header: each game's header read and checked (notation/header.py, through scanner.read_header_of);
-- read: the body's moves decoded (notation/scanner.py's moves sink: the line loop, else the token loop);
+- cut: the file cut into games (notation/reading/split.py);
+- header: each game's header read and checked (notation/header/read.py, through scanner.read_header_of);
+- read: the body's moves decoded (notation/reading/scanner.py's moves sink: the line loop, else the token loop);
 - setup: the table the header deals (tablecheck.game_for);
 - play: every turn and variation played (Game.play_known_turns, gamecheck._play_cleanly);
 - end: the hands revealed and the final position taken (Game.reveal, final_hands);
@@ -29,11 +29,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_kinds import KINDS, games_of_kind, hand_typed  # noqa: E402
 
 from arbo_notation.engine.scoring import PlayerPosition, score_totals  # noqa: E402
-from arbo_notation.notation import scanner  # noqa: E402
-from arbo_notation.notation.games import GameText, stream_games  # noqa: E402
+from arbo_notation.notation.reading import scanner  # noqa: E402
+from arbo_notation.notation.reading.split import GameText, stream_games  # noqa: E402
 from arbo_notation.notation.writer import format_games  # noqa: E402
-from arbo_notation.gamecheck import _play_cleanly  # noqa: E402
-from arbo_notation.tablecheck import game_for  # noqa: E402
+from arbo_notation.checking.games import _play_cleanly  # noqa: E402
+from arbo_notation.game.facts import game_for  # noqa: E402
 
 PHASES = ("cut", "header", "read", "setup", "play", "end", "score")
 

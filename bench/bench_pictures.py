@@ -22,11 +22,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from PIL import Image  # noqa: E402
 
-from arbo_notation.navigation import ReplayModel  # noqa: E402
+from arbo_notation.present.navigation import ReplayModel  # noqa: E402
 from arbo_notation.share.raster import LAST_MS, TURN_MS, Frame, Motion, animation_of, png_of  # noqa: E402
 from arbo_notation.share.svg import position_diagram, render_diagram  # noqa: E402
-from arbo_notation.tree import load_tree  # noqa: E402
-from arbo_notation.notation.reading import parse_all  # noqa: E402
+from arbo_notation.game.tree import load_tree  # noqa: E402
+from arbo_notation.notation.reading.reader import parse_all  # noqa: E402
 
 SAMPLE = Path(__file__).resolve().parent.parent / "samples" / "four-players.arb"
 RUNS = 5

@@ -35,9 +35,9 @@ import time
 
 from textual import events
 
-from arbo_notation.simulate import simulate_game
+from arbo_notation.play.simulate import simulate_game
 from arbo_notation.tui.app import ReplayApp
-from arbo_notation.navigation import ReplayModel
+from arbo_notation.present.navigation import ReplayModel
 
 BUDGET_MS = 50.0  # the median step
 MAX_MS = 100.0  # the slowest step
@@ -122,7 +122,7 @@ def measure(args: argparse.Namespace) -> None:
     width, height = (int(v) for v in args.size.split("x"))
     size = (width, height)
     if args.record:
-        from arbo_notation.notation.reading import parse_file
+        from arbo_notation.notation.reading.reader import parse_file
 
         record = parse_file(args.record)[0]
     else:

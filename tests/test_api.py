@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 import arbo_notation as arbo
 from arbo_notation.cli import app
 from arbo_notation.notation.writer import format_games
-from arbo_notation.simulate import simulate_games
+from arbo_notation.play.simulate import simulate_games
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted((ROOT / "samples").glob("*.arb"))
@@ -174,7 +174,7 @@ def test_load_game_picks_one_game_and_names_the_missing():
 def test_importing_the_package_loads_neither_lark_nor_textual_nor_yaml():
     script = (
         "import sys, arbo_notation as arbo; arbo.__version__;"
-        "print(sorted(m for m in ('lark', 'textual', 'yaml', 'arbo_notation.replayer') if m in sys.modules))"
+        "print(sorted(m for m in ('lark', 'textual', 'yaml', 'arbo_notation.game.replay') if m in sys.modules))"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
@@ -204,7 +204,7 @@ def test_the_lazy_exports_answer_like_plain_attributes():
     assert {"read_games", "replay", "score", "check", "GameTree", "Card"} <= set(dir(arbo))
     assert set(arbo.__all__) <= set(dir(arbo))
     assert arbo.Card is __import__("arbo_notation.engine.cards", fromlist=["Card"]).Card
-    assert notation.parse.__module__ == "arbo_notation.notation.reading"
+    assert notation.parse.__module__ == "arbo_notation.notation.reading.reader"
     with pytest.raises(AttributeError, match="module 'arbo_notation' has no attribute 'no_such_name'"):
         arbo.no_such_name
     with pytest.raises(AttributeError, match="module 'arbo_notation.notation' has no attribute 'Tree'"):
@@ -241,7 +241,7 @@ def _with_variations(record):
     two on its fourth, and inside the first of those a variation on its own first turn."""
     from dataclasses import replace
 
-    from arbo_notation.notation.record import Variation
+    from arbo_notation.notation.model import Variation
 
     turns = list(record.turns)
 

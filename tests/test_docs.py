@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 
 from arbo_notation.cli import app
 from arbo_notation.notation import parse_all
-from arbo_notation.gamecheck import check_text
+from arbo_notation.checking.games import check_text
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]

@@ -6,7 +6,7 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
-from arbo_notation.notation.record import GameRecord
+from arbo_notation.notation.model import GameRecord
 
 FIXTURES = Path(__file__).parent / "fixtures" / "tui"
 ANNOTATED = FIXTURES / "annotated.arb"
@@ -19,7 +19,7 @@ import make_fixtures  # noqa: E402  (the builders the .arb fixtures were written
 @lru_cache(maxsize=None)
 def load(path: Path) -> GameRecord:
     """The first game of a fixture file, as the parser reads it."""
-    from arbo_notation.notation.reading import parse
+    from arbo_notation.notation.reading.reader import parse
 
     [record, *_] = parse(path.read_text(encoding="utf-8"), path.name)
     return record

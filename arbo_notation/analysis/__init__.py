@@ -8,13 +8,13 @@ line (``game``) and the engine as a bot (``bot``). docs/ANALYSIS.md describes th
 
 from __future__ import annotations
 
-from .turns import BLUNDER, DEFAULT_BUDGET, INACCURACY, MISTAKE, TurnEvaluation, glyph_for
+from arbo_notation.analysis.turns import BLUNDER, DEFAULT_BUDGET, INACCURACY, MISTAKE, TurnEvaluation, glyph_for
 
 __all__ = ["BLUNDER", "DEFAULT_BUDGET", "INACCURACY", "MISTAKE", "TurnEvaluation", "glyph_for", "analyse"]
 
 
 def analyse(tree, **options):
     """Judge every turn of a tree's main line that can be judged (see ``game.analyse``)."""
-    from .game import analyse as run
+    from arbo_notation.analysis.game import analyse as run
 
     return run(tree, **options)

@@ -2,19 +2,19 @@
 
 A turn is judged when its mover's hand is known at the start of it (every turn of an omniscient
 record, the recorder's turns of a seat record) and its deck draws name their cards. What the
-mover knew comes from the knowledge model (``arbo_notation.knowledge``) of the mover's seat.
+mover knew comes from the knowledge model (``arbo_notation.game.knowledge``) of the mover's seat.
 """
 
 from __future__ import annotations
 
 from typing import Callable, Iterable, Iterator
 
-from ..knowledge import View, knowledge
-from ..notation.record import DrawKind
-from ..tree import GameTree, Node
-from .sampling import Unseen
-from .search import Situation
-from .turns import DEFAULT_BUDGET, TurnEvaluation, TurnTask, judge_turn
+from arbo_notation.game.knowledge import View, knowledge
+from arbo_notation.notation.model import DrawKind
+from arbo_notation.game.tree import GameTree, Node
+from arbo_notation.analysis.sampling import Unseen
+from arbo_notation.analysis.search import Situation
+from arbo_notation.analysis.turns import DEFAULT_BUDGET, TurnEvaluation, TurnTask, judge_turn
 
 
 def situation_at(node: Node, player: str) -> Situation | None:

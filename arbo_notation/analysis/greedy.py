@@ -5,7 +5,7 @@ The engine's greedy bot prices a planting by the increasing paths it makes or op
 the chance of holding each species' right; it reads a :class:`~arbo_notation.engine.bots.TableView`
 of ``Card`` and ``Coord`` values, which costs a rollout about 30 times the light policy's turn.
 This is its method again on the lean encoding (``lean.py``), with each arboretum's path tables
-made once and shared by every rollout that meets the same arboretum. tests/test_analysis_greedy.py
+made once and shared by every rollout that meets the same arboretum. tests/analysis/test_analysis_greedy.py
 holds every decision equal to the engine bot's on simulated games of 2 to 4 players: the engine's
 ``GreedyBot`` is the reference, this is its fast path.
 
@@ -18,8 +18,8 @@ from __future__ import annotations
 import math
 from typing import Callable, ClassVar
 
-from ..engine.bots import GreedyBot
-from .lean import FROM_DECK, STEPS, LeanTable, frontier_of, species_points
+from arbo_notation.engine.bots import GreedyBot
+from arbo_notation.analysis.lean import FROM_DECK, STEPS, LeanTable, frontier_of, species_points
 
 #: Value indexes (a card's ``code & 7``) of the lowest and highest cards.
 _LOW, _HIGH = 0, 7

@@ -3,7 +3,7 @@
 The engine's :class:`~arbo_notation.engine.state.Game` checks every action and keeps what a
 record knows; a rollout plays thousands of turns in a world where every card is placed, so it
 needs neither. Here a card is ``species_index * 8 + value - 1`` and a cell ``(x + 128) * 256 +
-(y + 128)``. The rules are the engine's (RULES.md): tests/test_analysis_lean.py plays the same
+(y + 128)``. The rules are the engine's (RULES.md): tests/analysis/test_analysis_lean.py plays the same
 turns on both and holds the states and the scores equal.
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from ..engine.cards import MAX_VALUE, MIN_VALUE, Card, Coord
-from ..engine.totals import SAME_SPECIES_MIN_LENGTH
+from arbo_notation.engine.cards import MAX_VALUE, MIN_VALUE, Card, Coord
+from arbo_notation.engine.totals import SAME_SPECIES_MIN_LENGTH
 
 #: Cells: x and y offset by 128, packed in base 256; neighbours are +-1 and +-256.
 _SHIFT = 128

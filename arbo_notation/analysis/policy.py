@@ -18,8 +18,8 @@ a rollout plays it for all but its first round, thousands of times a decision.
 
 from __future__ import annotations
 
-from .greedy import play_greedy_turn
-from .lean import FROM_DECK, STEPS, LeanTable
+from arbo_notation.analysis.greedy import play_greedy_turn
+from arbo_notation.analysis.lean import FROM_DECK, STEPS, LeanTable
 
 #: Rounds of a rollout, after the decision judged, that the greedy bot plays (a round: a turn of
 #: every seat; the light player plays the rest), by the number of seats: measured in

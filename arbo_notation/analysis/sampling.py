@@ -19,8 +19,8 @@ import random
 from dataclasses import dataclass
 from typing import Mapping
 
-from ..engine.cards import Card
-from ..errors import ArboError
+from arbo_notation.engine.cards import Card
+from arbo_notation.errors import ArboError
 
 #: How many times a restricted deal is started again before the restrictions are called impossible.
 DEAL_ATTEMPTS = 200

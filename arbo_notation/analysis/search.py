@@ -23,11 +23,11 @@ from array import array
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Mapping, Sequence
 
-from ..engine.cards import Card, Coord
-from .lean import FROM_DECK, Cards, LeanTable, cell_of, margin, totals
-from .greedy import choose_finish as greedy_finish
-from .policy import link, play_out, ranked_discards, ranked_plantings
-from .sampling import Unseen
+from arbo_notation.engine.cards import Card, Coord
+from arbo_notation.analysis.lean import FROM_DECK, Cards, LeanTable, cell_of, margin, totals
+from arbo_notation.analysis.greedy import choose_finish as greedy_finish
+from arbo_notation.analysis.policy import link, play_out, ranked_discards, ranked_plantings
+from arbo_notation.analysis.sampling import Unseen
 
 #: Plantings the policy proposes for a finish, and discards tried with each.
 PLANTINGS_TRIED = 4

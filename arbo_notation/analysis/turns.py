@@ -13,12 +13,12 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.cards import Card
-from ..errors import ArboError
-from ..notation.record import DrawKind, Turn
-from .lean import FROM_DECK, Cards, cell_of, coord_of
-from .search import Finish, Situation, Sources, canonical, judge_draws, judge_finish
-from .policy import ranked_discards, ranked_plantings
+from arbo_notation.engine.cards import Card
+from arbo_notation.errors import ArboError
+from arbo_notation.notation.model import DrawKind, Turn
+from arbo_notation.analysis.lean import FROM_DECK, Cards, cell_of, coord_of
+from arbo_notation.analysis.search import Finish, Situation, Sources, canonical, judge_draws, judge_finish
+from arbo_notation.analysis.policy import ranked_discards, ranked_plantings
 
 #: Expected loss, in points of final margin, from which a turn is marked ?!, ? and ??.
 INACCURACY = 1.5

@@ -2,14 +2,14 @@
 
 `arbo check` with plain arguments, the command a table and a script run most, is run without
 loading typer at all (cli/direct.py reads its arguments, held to typer's reading by
-tests/test_cli_direct.py): typer's import is some 40 ms of a command's start-up.
+tests/cli/test_cli_direct.py): typer's import is some 40 ms of a command's start-up.
 """
 
 from __future__ import annotations
 
 import sys
 
-from ..lazy import lazy_exports
+from arbo_notation.runtime.lazy import lazy_exports
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, {"application": ("COMMANDS", "HELP", "app")})
 __all__ = ["main", *__all__]
@@ -19,7 +19,7 @@ def main() -> None:
     """The console-script entry point. Standard output that cannot be written (closed, a full disk)
     ends any command with one line on stderr and status 1, found by the last flush here at the
     latest; a reader that stops reading ends it quietly with status 0."""
-    from .common import EXIT_INVALID, EXIT_OK, drop_stdout, hold_closed_stdout, unwritable_output
+    from arbo_notation.cli.common import EXIT_INVALID, EXIT_OK, drop_stdout, hold_closed_stdout, unwritable_output
 
     hold_closed_stdout()
     try:
@@ -40,13 +40,13 @@ def main() -> None:
 
 def _run(args: list[str]) -> int | str | None:
     """Run the command ``arbo ARGS``: a plain check here, anything else by the typer app."""
-    from .common import EXIT_OK
-    from .direct import run_direct
+    from arbo_notation.cli.common import EXIT_OK
+    from arbo_notation.cli.direct import run_direct
 
     status = run_direct(args)
     if status is not None:
         return status
-    from .application import app
+    from arbo_notation.cli.application import app
 
     app()
     return EXIT_OK

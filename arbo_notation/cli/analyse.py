@@ -8,18 +8,18 @@ from typing import List, Optional
 
 import typer
 
-from ..errors import ArboError
-from .common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, is_an_input, read_input
-from .bounds import MOST_BUDGET, MOST_GAMES, MOST_JOBS, MOST_TURNS
-from .usage import whole_number
+from arbo_notation.errors import ArboError
+from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, is_an_input, read_input
+from arbo_notation.cli.bounds import MOST_BUDGET, MOST_GAMES, MOST_JOBS, MOST_TURNS
+from arbo_notation.cli.usage import whole_number
 
 #: From this many turns to judge, a terminal gets a progress bar on stderr.
 PROGRESS_FROM = 4
 
 
 def _records(path: str):
-    from ..errors import NotationErrors
-    from ..notation.reading import parse
+    from arbo_notation.errors import NotationErrors
+    from arbo_notation.notation.reading.reader import parse
 
     try:
         text, name = read_input(path)
@@ -37,8 +37,8 @@ def _run(found: list, jobs: int, progress: bool) -> list:
     A TERM, a HUP or a Ctrl-C ends the run at once, workers and all, with the signal's status."""
     from contextlib import ExitStack
 
-    from ..analysis.turns import judge_turn
-    from ..workers import ending_with_the_workers, in_order, jobs_for, worker_pool
+    from arbo_notation.analysis.turns import judge_turn
+    from arbo_notation.runtime.workers import ending_with_the_workers, in_order, jobs_for, worker_pool
 
     tasks = [task for _, task in found]
     workers = jobs_for(jobs, len(tasks))
@@ -66,7 +66,7 @@ def _run(found: list, jobs: int, progress: bool) -> list:
 
 
 def _note(evaluation):
-    from ..notation.engine_notes import EngineNote
+    from arbo_notation.notation.engine_notes import EngineNote
 
     flagged = evaluation.glyph is not None
     value = round(evaluation.played_value, 1)
@@ -143,12 +143,12 @@ def analyse(
 
         arbo analyse club.arb --game 2 --as Ana --json | jq '.turns[] | select(.glyph)'
     """
-    from ..analysis.game import tasks
-    from ..analysis.turns import DEFAULT_BUDGET
-    from ..files import rewrite_unchanged, write_atomic
-    from ..notation.engine_notes import annotate
-    from ..notation.writer import format_games
-    from ..tree import SetupError, load_tree
+    from arbo_notation.analysis.game import tasks
+    from arbo_notation.analysis.turns import DEFAULT_BUDGET
+    from arbo_notation.runtime.atomic import rewrite_unchanged, write_atomic
+    from arbo_notation.notation.engine_notes import annotate
+    from arbo_notation.notation.writer import format_games
+    from arbo_notation.game.tree import SetupError, load_tree
 
     if in_place and out is not None:
         fail("--in-place and --out exclude each other", EXIT_USAGE)
@@ -157,7 +157,7 @@ def analyse(
     if out is not None and is_an_input(out, [file]) is not None:
         in_place, out = True, None  # -o FILE rewrites FILE: as --in-place does, never over a turn recorded meanwhile
     if in_place:
-        from .fmt import fingerprint_of
+        from arbo_notation.cli.fmt import fingerprint_of
 
         read = fingerprint_of(file)  # before the reading: a turn recorded after it is not written over
     records = _records(file)
@@ -214,7 +214,7 @@ def analyse(
             else:
                 write_atomic(destination, text)
         except OSError as error:
-            from .fmt import not_rewritten
+            from arbo_notation.cli.fmt import not_rewritten
 
             fail(not_rewritten(destination, error))
     elif not as_json:

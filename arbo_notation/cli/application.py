@@ -7,7 +7,7 @@ import importlib
 import typer
 import typer.main
 
-from .usage import ArboApp, ArboGroup
+from arbo_notation.cli.usage import ArboApp, ArboGroup
 
 #: The commands, in the order of `arbo --help`; each lives in the module of its name, imported
 #: when it is invoked (or when the help lists them all): a command pays for its own imports only.
@@ -45,7 +45,7 @@ app = ArboApp(
 
 def _print_version(wanted: bool) -> None:
     if wanted:
-        from .. import __version__
+        from arbo_notation import __version__
 
         typer.echo(f"arbo {__version__}")
         raise typer.Exit()

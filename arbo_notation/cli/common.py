@@ -10,8 +10,8 @@ import io
 import os
 import sys
 
-from ..errors import ArboError, NotationError, visible
-from ..sources import decode, read_text, refuse_endless
+from arbo_notation.errors import ArboError, NotationError, visible
+from arbo_notation.runtime.sources import decode, read_text, refuse_endless
 
 TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
 if TYPE_CHECKING:

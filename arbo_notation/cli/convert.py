@@ -9,10 +9,10 @@ from typing import Iterable, Iterator, List, Optional
 
 import typer
 
-from ..errors import ArboError, NotationErrors, visible
-from .common import EXIT_INVALID, EXIT_USAGE, echo_error, echo_text, fail, read_input, write_data
-from .bounds import MOST_GAMES
-from .usage import one_of, whole_number
+from arbo_notation.errors import ArboError, NotationErrors, visible
+from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, echo_text, fail, read_input, write_data
+from arbo_notation.cli.bounds import MOST_GAMES
+from arbo_notation.cli.usage import one_of, whole_number
 
 
 class Format(str, Enum):
@@ -35,8 +35,8 @@ def detect_format(name: str, text: str) -> Format:
 
 
 def read_records(text: str, name: str, form: Format):
-    from ..notation import convert as structured
-    from ..notation.reading import parse_all
+    from arbo_notation.notation.structured import convert as structured
+    from arbo_notation.notation.reading.reader import parse_all
 
     if form is Format.json:
         return structured.loads_json(text, name)
@@ -49,8 +49,8 @@ def read_records(text: str, name: str, form: Format):
 
 
 def write_records(games, form: Format) -> str:
-    from ..notation import convert as structured
-    from ..notation.writer import format_games
+    from arbo_notation.notation.structured import convert as structured
+    from arbo_notation.notation.writer import format_games
 
     if form is Format.json:
         return structured.dumps_json(games)
@@ -74,7 +74,7 @@ def _target_names(incomplete: str) -> list[str]:
 def _arb_games(pieces: Iterator, name: str) -> Iterator:
     """The records of .arb text cut into games, a game at a time; NotationErrors at the end, with
     every syntax error, when there is any (the games before it were given already)."""
-    from ..notation.reading import read_pieces
+    from arbo_notation.notation.reading.reader import read_pieces
 
     errors = []
     for span, game in read_pieces(pieces, name):
@@ -87,9 +87,9 @@ def _arb_games(pieces: Iterator, name: str) -> Iterator:
 
 def _streamed_games(path: str, name: str, form: Format) -> Iterator:
     """The games of a file read a game at a time (NotStreamable: read it whole instead)."""
-    from ..notation.games import stream_games
-    from ..notation.structstream import json_games, yaml_games
-    from ..sources import text_blocks
+    from arbo_notation.notation.reading.split import stream_games
+    from arbo_notation.notation.structured.stream import json_games, yaml_games
+    from arbo_notation.runtime.sources import text_blocks
 
     if form is Format.arb:
         return _arb_games(stream_games(text_blocks(path)), name)
@@ -100,8 +100,8 @@ def _streamed_games(path: str, name: str, form: Format) -> Iterator:
 
 def _pieces(games: Iterable, form: Format) -> Iterator[str]:
     """write_records(games, form), a game at a time."""
-    from ..notation.structstream import json_pieces, yaml_pieces
-    from ..notation.writer import format_game
+    from arbo_notation.notation.structured.stream import json_pieces, yaml_pieces
+    from arbo_notation.notation.writer import format_game
 
     if form is Format.json:
         return json_pieces(games)
@@ -112,7 +112,7 @@ def _pieces(games: Iterable, form: Format) -> Iterator[str]:
 
 def _first_text(path: str) -> str:
     """The start of a file's text, enough to tell JSON from .arb ('' for an empty file)."""
-    from ..sources import text_blocks
+    from arbo_notation.runtime.sources import text_blocks
 
     seen = ""
     for block in text_blocks(path, 1 << 16, normalised=False):
@@ -182,18 +182,18 @@ def convert(
 
 def export_parquet(paths: list[str], out: Path, *, games_per_part: int, quiet: bool) -> int:
     """Write the games of the paths as Parquet tables in ``out``; the exit status."""
-    from ..corpus import expand_paths, load_files
-    from .common import corpus_progress
+    from arbo_notation.collection.rows import expand_paths, load_files
+    from arbo_notation.cli.common import corpus_progress
 
     files = expand_paths(paths)
     try:
-        from ..tables import ParquetCorpus
+        from arbo_notation.collection.parquet import ParquetCorpus
 
         corpus = ParquetCorpus(out, games_per_part=games_per_part)
     except ArboError as error:
         echo_error(error)
         return EXIT_INVALID
-    from ..tables import WRITE_ERRORS, write_failure
+    from arbo_notation.collection.parquet import WRITE_ERRORS, write_failure
 
     with corpus_progress(files, "exporting") as advance:
         try:
@@ -224,8 +224,8 @@ def _say_invalid(rows) -> None:
 
 def convert_one(file: str, to: Format, source: Optional[Format]) -> None:
     """Convert one record between .arb, JSON and YAML, to standard output."""
-    from ..notation.structstream import NotStreamable
-    from ..spool import Spool
+    from arbo_notation.notation.structured.stream import NotStreamable
+    from arbo_notation.runtime.spool import Spool
 
     try:
         out = Spool()

@@ -4,7 +4,7 @@ A check is the command run most, at the table after each game and by scripts ove
 typer's import alone is some 40 ms of its start-up. The plain forms of its command line (files,
 `-q`/`--quiet`, `--json`, `-j N`/`--jobs N`/`-jN`/`--jobs=N`) are read here; anything else (help, a
 `--`, an option value to complain of, a shell's completion request, any other command) is left to
-the typer app, which reads all of them. tests/test_cli_direct.py holds this reading to typer's on
+the typer app, which reads all of them. tests/cli/test_cli_direct.py holds this reading to typer's on
 every command line it accepts, and the whole command's output to the typer path's.
 """
 
@@ -14,9 +14,9 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 
-from .bounds import MOST_JOBS
-from .check import CheckArguments, run_check
-from .common import EXIT_OK, drop_stdout
+from arbo_notation.cli.bounds import MOST_JOBS
+from arbo_notation.cli.check import CheckArguments, run_check
+from arbo_notation.cli.common import EXIT_OK, drop_stdout
 
 _FLAGS = {"-q": "quiet", "--quiet": "quiet", "--json": "as_json"}
 _JOBS = ("-j", "--jobs")

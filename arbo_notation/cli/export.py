@@ -8,10 +8,10 @@ from typing import Optional
 
 import typer
 
-from .common import EXIT_INVALID, EXIT_USAGE, fail, refuse_writing_over_input
-from .sharing import load_games, viewer_for, write_output
-from .bounds import MOST_GAMES
-from .usage import whole_number
+from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, fail, refuse_writing_over_input
+from arbo_notation.cli.sharing import load_games, viewer_for, write_output
+from arbo_notation.cli.bounds import MOST_GAMES
+from arbo_notation.cli.usage import whole_number
 
 HELP = """Export a recorded game as one HTML file that replays it in any browser, with nothing to install and nothing fetched from the network.
 
@@ -64,7 +64,7 @@ def export(
     refuse_writing_over_input(out, [file])
     loaded = load_games(file, game_number)
     viewer = viewer_for(as_player, loaded.trees)
-    from ..share.html import build_page
+    from arbo_notation.share.html import build_page
 
     title = _title(loaded)
     card = _preview(loaded.trees[0], viewer, image_url) if preview else None
@@ -92,11 +92,11 @@ def _web_address(url: str) -> bool:
 def _preview(tree, viewer: str | None, image_url: str | None):
     """The first game's last legal position as the viewer sees it, scored where it can be (drawn
     unless its picture is at ``image_url``), and a line saying who won or where the game stands."""
-    from ..navigation import ReplayModel
-    from ..report import winner_line
-    from ..share.html import Preview
-    from ..share.raster import compact_png
-    from ..share.svg import position_diagram, render_diagram
+    from arbo_notation.present.navigation import ReplayModel
+    from arbo_notation.present.report import winner_line
+    from arbo_notation.share.html import Preview
+    from arbo_notation.share.raster import compact_png
+    from arbo_notation.share.svg import position_diagram, render_diagram
 
     model = ReplayModel(tree)
     model.set_perspective(viewer)

@@ -8,20 +8,20 @@ from typing import TYPE_CHECKING, Callable, Iterator, List
 
 import typer
 
-from ..errors import ArboError
-from ..files import FileBusy, FileChanged, LockRefused, fingerprint, rewrite_unchanged
-from .common import EXIT_INVALID, EXIT_USAGE, echo_error, echo_text, fail, read_input, write_data
+from arbo_notation.errors import ArboError
+from arbo_notation.runtime.atomic import FileBusy, FileChanged, LockRefused, fingerprint, rewrite_unchanged
+from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, echo_text, fail, read_input, write_data
 
 if TYPE_CHECKING:
-    from ..spool import Spool
+    from arbo_notation.runtime.spool import Spool
 
 
 def canonical_text(text: str, name: str) -> str:
     """The canonical form of a whole record file; NotationErrors when any game cannot be read."""
-    from ..errors import NotationErrors
-    from ..gcpause import gc_paused
-    from ..notation.reading import parse_all
-    from ..notation.writer import format_games
+    from arbo_notation.errors import NotationErrors
+    from arbo_notation.runtime.gcpause import gc_paused
+    from arbo_notation.notation.reading.reader import parse_all
+    from arbo_notation.notation.writer import format_games
 
     with gc_paused():  # every record is kept
         outcome = parse_all(text, name)
@@ -32,8 +32,8 @@ def canonical_text(text: str, name: str) -> str:
 
 def _sources(path: str) -> tuple[str, Iterator, Callable[[], Iterator[str]]]:
     """A file's name, its games as stream_games cuts them, and its text as read (for --check)."""
-    from ..notation.games import normalise, stream_games
-    from ..sources import text_blocks
+    from arbo_notation.notation.reading.split import normalise, stream_games
+    from arbo_notation.runtime.sources import text_blocks
 
     if path == "-":
         text, name = read_input(path)
@@ -45,8 +45,8 @@ def format_file(name: str, pieces: Iterator, out: "Spool") -> list:
     """Write the canonical form of a file's games into ``out``, a game at a time (as
     canonical_text gives it whole); the syntax errors, when there are any (then ``out`` is not
     to be used)."""
-    from ..notation.reading import read_pieces
-    from ..notation.writer import format_game
+    from arbo_notation.notation.reading.reader import read_pieces
+    from arbo_notation.notation.writer import format_game
 
     errors = []
     first = True
@@ -78,8 +78,8 @@ def fmt(
 
         arbo fmt --in-place game.arb
     """
-    from ..errors import NotationErrors
-    from ..spool import Spool, same_text
+    from arbo_notation.errors import NotationErrors
+    from arbo_notation.runtime.spool import Spool, same_text
 
     if check and in_place:
         fail("--check and --in-place exclude each other", EXIT_USAGE)

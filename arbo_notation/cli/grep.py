@@ -8,8 +8,8 @@ from typing import List, Optional
 
 import typer
 
-from ..errors import ArboError, NotationErrors
-from .common import EXIT_INVALID, EXIT_USAGE, echo_error, echo_text, fail
+from arbo_notation.errors import ArboError, NotationErrors
+from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, echo_text, fail
 
 HELP = """Print the games that match, as records: pipe them into fmt, export, replay - or another grep.
 
@@ -38,7 +38,7 @@ def _names(values: list[str] | None) -> tuple[str, ...]:
 
 
 def _filters(player, won, species, date, event, site):
-    from ..grep import DATE_PREFIX, Filters
+    from arbo_notation.collection.grep import DATE_PREFIX, Filters
 
     players = _names(player)
     if won and not players:
@@ -72,10 +72,10 @@ def register(app: typer.Typer) -> None:
 
 def run(paths: list[str], filters, *, listed: bool, duplicates: bool) -> int:
     """Print what matches; the exit status."""
-    from ..corpus import display_name, expand_paths, file_pieces
-    from ..grep import Duplicates, piece_place, winners_of
-    from ..notation import scanner
-    from ..notation.games import GameText
+    from arbo_notation.collection.rows import display_name, expand_paths, file_pieces
+    from arbo_notation.collection.grep import Duplicates, piece_place, winners_of
+    from arbo_notation.notation.reading import scanner
+    from arbo_notation.notation.reading.split import GameText
 
     needs_record = filters.won or duplicates
     found = Duplicates()
@@ -129,10 +129,10 @@ def run(paths: list[str], filters, *, listed: bool, duplicates: bool) -> int:
 
 def _knowledge(places) -> tuple[dict, int]:
     """The knowledge of the games at the places, read again; and the exit status of reading them."""
-    from ..corpus import file_pieces
-    from ..grep import knowledge, piece_place
-    from ..notation import scanner
-    from ..notation.games import GameText
+    from arbo_notation.collection.rows import file_pieces
+    from arbo_notation.collection.grep import knowledge, piece_place
+    from arbo_notation.notation.reading import scanner
+    from arbo_notation.notation.reading.split import GameText
 
     wanted: dict[str, set[int]] = {}
     for place in places:
@@ -157,11 +157,11 @@ def _knowledge(places) -> tuple[dict, int]:
 
 def _record(name: str, piece, header):
     """The game's record, or None after saying on stderr why it cannot be read."""
-    from ..gamecheck import GameLines
-    from ..notation.reading import read_game_text
+    from arbo_notation.checking.games import GameLines
+    from arbo_notation.notation.reading.reader import read_game_text
 
     if not piece.closed:
-        from ..notation.syntaxfaults import unclosed_error
+        from arbo_notation.notation.reading.faults import unclosed_error
 
         echo_error(unclosed_error(piece.first_line, name, GameLines(piece.text, piece.first_line)))
         return None

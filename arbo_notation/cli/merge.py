@@ -6,7 +6,7 @@ from typing import List, Optional
 
 import typer
 
-from .common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, is_an_input, read_input
+from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, is_an_input, read_input
 
 
 def merge(
@@ -27,10 +27,10 @@ def merge(
 
         arbo merge ana.arb ben.arb cleo.arb dev.arb referee.arb > table.arb
     """
-    from ..errors import ArboError, NotationErrors
-    from ..merging import merge as merge_records
-    from ..notation.reading import parse
-    from ..notation.writer import format_games
+    from arbo_notation.errors import ArboError, NotationErrors
+    from arbo_notation.game.merge import merge as merge_records
+    from arbo_notation.notation.reading.reader import parse
+    from arbo_notation.notation.writer import format_games
 
     if len(files) < 2:
         fail("merge needs the records of two seats or more", EXIT_USAGE)
@@ -59,7 +59,7 @@ def merge(
     if out is None or out == "-":
         typer.echo(text, nl=False)
         return
-    from ..files import write_atomic
+    from arbo_notation.runtime.atomic import write_atomic
 
     _refuse_to_write_over(out, files)  # made meanwhile
     try:

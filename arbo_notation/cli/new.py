@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from ..engine.cards import (
+from arbo_notation.engine.cards import (
     HAND_SIZE,
     KNOWN_SPECIES_NAMES,
     SPECIES_COUNT_BY_PLAYERS,
@@ -15,13 +15,13 @@ from ..engine.cards import (
     is_species_code,
     species_at_random,
 )
-from ..lexicon import MAX_NAME_LENGTH
-from ..notation.record import RESERVED_NAMES, Header
+from arbo_notation.engine.lexicon import MAX_NAME_LENGTH
+from arbo_notation.notation.model import RESERVED_NAMES, Header
 
 
 def parse_players(text: str) -> tuple[str, ...]:
     """The players of a comma-separated list; typer.BadParameter (exit 2) when it cannot be a table."""
-    from ..notation.headertable import PLAYER_NAME_RE
+    from arbo_notation.notation.header.keys import PLAYER_NAME_RE
 
     names = tuple(name.strip() for name in text.split(","))
     for name in names:
@@ -128,7 +128,7 @@ def iso_date(text: str) -> str:
 def new_header_text(header: Header) -> str:
     """The header of a new record, with hints as YAML comments inside it: they help whoever fills
     the record in, and no reader takes them for comments of the game."""
-    from ..notation.headertable import format_header
+    from arbo_notation.notation.header.keys import format_header
 
     text = format_header(header).rstrip("\n").removesuffix("---").rstrip("\n")
     first, second = header.species[0], header.species[1 % len(header.species)]

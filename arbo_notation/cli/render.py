@@ -10,10 +10,10 @@ from typing import Optional
 
 import typer
 
-from .common import EXIT_INVALID, EXIT_USAGE, fail, refuse_writing_over_input
-from .sharing import load_games, viewer_for, write_output
-from .bounds import MOST_GAMES, MOST_TURNS
-from .usage import number_between, whole_number
+from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, fail, refuse_writing_over_input
+from arbo_notation.cli.sharing import load_games, viewer_for, write_output
+from arbo_notation.cli.bounds import MOST_GAMES, MOST_TURNS
+from arbo_notation.cli.usage import number_between, whole_number
 
 HELP = """Draw one position of a recorded game as an SVG diagram for forums, blogs and documents, or as a PNG picture for chat; or the whole game as an animated GIF.
 
@@ -87,7 +87,7 @@ def render(
     refuse_writing_over_input(out, [file])
     loaded = load_games(file, game_number)
     tree = loaded.trees[0]
-    from ..navigation import ReplayModel
+    from arbo_notation.present.navigation import ReplayModel
 
     model = ReplayModel(tree)
     if as_player is not None:
@@ -106,7 +106,7 @@ def render(
     else:
         svg = _position_svg(model, player, score)
         if kind is PictureFormat.png:
-            from ..share.raster import DEFAULT_SCALE, png_of, png_size
+            from arbo_notation.share.raster import DEFAULT_SCALE, png_of, png_size
 
             png = png_of(svg, scale or DEFAULT_SCALE)
             width, height = png_size(png)
@@ -136,7 +136,7 @@ def _format_of(out: str | None, asked: PictureFormat | None, animation: bool) ->
 
 def _position_svg(model, player: str | None, score: bool) -> str:
     """The SVG of the model's current position (scored when asked: status 2 when it cannot be)."""
-    from ..share.svg import position_diagram, render_diagram
+    from arbo_notation.share.svg import position_diagram, render_diagram
 
     if score:
         if model.hidden_hands():
@@ -149,7 +149,7 @@ def _position_svg(model, player: str | None, score: bool) -> str:
 def _write_animation(model, player: str | None, kind: PictureFormat, scale: float | None, out: str | None) -> None:
     """Every position of the main line up to the model's (its last legal one), then that one scored
     where it can be, as one animation."""
-    from ..share.raster import ANIMATION_SCALE, LAST_MS, TURN_MS, Frame, Motion, animation_of
+    from arbo_notation.share.raster import ANIMATION_SCALE, LAST_MS, TURN_MS, Frame, Motion, animation_of
 
     last = model.turns_played
     frames = []

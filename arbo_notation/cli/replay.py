@@ -12,11 +12,11 @@ from typing import Any, Optional
 
 import typer
 
-from ..errors import ArboError
-from .common import EXIT_INVALID, EXIT_USAGE, echo_text, fail
-from .state import no_turn
-from .bounds import MOST_GAMES, MOST_TURNS
-from .usage import whole_number
+from arbo_notation.errors import ArboError
+from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_text, fail
+from arbo_notation.cli.state import no_turn
+from arbo_notation.cli.bounds import MOST_GAMES, MOST_TURNS
+from arbo_notation.cli.usage import whole_number
 
 HELP = """Step through a recorded game turn by turn, with the scoring at the end.
 
@@ -84,8 +84,8 @@ def _keys_from_the_terminal() -> None:
 
 
 def _load(file: str, game_number: int):
-    from ..navigation import ReplayModel
-    from .state import load_tree
+    from arbo_notation.present.navigation import ReplayModel
+    from arbo_notation.cli.state import load_tree
 
     try:
         return ReplayModel(load_tree(file, game_number))
@@ -98,7 +98,7 @@ def _screenshot(model, size: tuple[int, int], knowledge: bool = False) -> str:
     asked); the SVG text."""
     import asyncio
 
-    from ..tui.app import ReplayApp
+    from arbo_notation.tui.app import ReplayApp
 
     async def render() -> str:
         app = ReplayApp(model, knowledge=knowledge)
@@ -154,7 +154,7 @@ def replay(
     if screenshot is not None:
         _show(errors)
         svg = _screenshot(model, size, knowledge)
-        from ..files import write_atomic
+        from arbo_notation.runtime.atomic import write_atomic
 
         try:
             write_atomic(screenshot, svg)
@@ -163,13 +163,13 @@ def replay(
         if not quiet:
             echo_text(f"wrote {screenshot}", err=True)
     elif not interactive:
-        from ..tui.plaintext import plain_lines
+        from arbo_notation.tui.plaintext import plain_lines
 
         _show(errors)
         for line in plain_lines(model, start=turn or 0, knowledge=knowledge):
             typer.echo(line)
     else:
-        from ..tui.app import ReplayApp
+        from arbo_notation.tui.app import ReplayApp
 
         _keys_from_the_terminal()
         ReplayApp(model, knowledge=knowledge).run()

@@ -6,12 +6,12 @@ from typing import TYPE_CHECKING, Optional
 
 import typer
 
-from ..errors import ArboError, Severity
-from .common import EXIT_INVALID, EXIT_USAGE, echo_error, echo_text, fail, read_input
-from .usage import whole_number
+from arbo_notation.errors import ArboError, Severity
+from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, echo_text, fail, read_input
+from arbo_notation.cli.usage import whole_number
 
 if TYPE_CHECKING:
-    from ..engine.scoring import ScoreSheet
+    from arbo_notation.engine.scoring import ScoreSheet
 
 HELP = """Score a game: rights, best paths, totals and the winner.
 
@@ -36,7 +36,7 @@ Examples:
 def score_position_text(text: str, name: str) -> "ScoreSheet":
     """Read a position (YAML or JSON) and score it (as if the game ended there, when it was not
     over); PositionError when it is bad."""
-    from ..notation.position import read_position
+    from arbo_notation.notation.structured.position import read_position
 
     return read_position(text, name).score()
 
@@ -64,7 +64,7 @@ class _Sheets:
     kept alone, for a record with one sheet (printed as the sheet itself, not a list)."""
 
     def __init__(self, name: str, as_json: bool) -> None:
-        from ..spool import Spool
+        from arbo_notation.runtime.spool import Spool
 
         self.name = name
         self.as_json = as_json
@@ -76,7 +76,7 @@ class _Sheets:
         if self.as_json:
             import json
 
-            from ..report import sheet_to_json
+            from arbo_notation.present.report import sheet_to_json
 
             data = sheet_to_json(sheet)
             if not self.count:
@@ -84,7 +84,7 @@ class _Sheets:
             item = json.dumps({"game": index, **data}, indent=2).replace("\n", "\n  ")
             self.out.write(("[\n  " if not self.count else ",\n  ") + item)
         else:
-            from ..report import render_sheet
+            from arbo_notation.present.report import render_sheet
 
             title = None if self.name == "<stdin>" else self.name
             if index:
@@ -111,7 +111,7 @@ def score_record(pieces, name: str, game: int | None, sheets: _Sheets) -> bool:
     for was valid. Diagnostics go to stderr once every game is read, in the order of the file;
     ArboError when nothing can be scored, and a usage error (exit 2) when there is no game ``game``.
     """
-    from ..gamecheck import check_games
+    from arbo_notation.checking.games import check_games
 
     syntax: list = []
     findings: list = []
@@ -155,8 +155,8 @@ def score_record(pieces, name: str, game: int | None, sheets: _Sheets) -> bool:
 def _record_pieces(file: str):
     """The games of a record file a game at a time (None: not a record, but a position, whose
     text is given instead), and the name to show."""
-    from ..notation.games import normalise, stream_games
-    from ..sources import text_blocks
+    from arbo_notation.notation.reading.split import normalise, stream_games
+    from arbo_notation.runtime.sources import text_blocks
 
     if file != "-" and file.endswith(".arb"):
         return stream_games(text_blocks(file)), None, file
@@ -167,7 +167,7 @@ def _record_pieces(file: str):
 
 
 def register(app: typer.Typer) -> None:
-    from .bounds import MOST_GAMES
+    from arbo_notation.cli.bounds import MOST_GAMES
 
     @app.command("score", help=HELP, short_help="Score a game or a position: rights, paths, totals, winner.")
     def score(
@@ -210,9 +210,9 @@ def _position_output(sheet: "ScoreSheet", name: str, as_json: bool) -> str:
     if as_json:
         import json
 
-        from ..report import sheet_to_json
+        from arbo_notation.present.report import sheet_to_json
 
         return json.dumps(sheet_to_json(sheet), indent=2) + "\n"
-    from ..report import render_sheet
+    from arbo_notation.present.report import render_sheet
 
     return render_sheet(sheet, title=None if name == "<stdin>" else name)

@@ -7,13 +7,13 @@ import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..errors import ArboError
-from ..files import write_atomic
-from .common import EXIT_INVALID, EXIT_USAGE, echo_error, echo_text, fail, read_input
+from arbo_notation.errors import ArboError
+from arbo_notation.runtime.atomic import write_atomic
+from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, echo_text, fail, read_input
 
 if TYPE_CHECKING:
-    from ..share.html import UnreadGame
-    from ..tree import GameTree
+    from arbo_notation.share.html import UnreadGame
+    from arbo_notation.game.tree import GameTree
 
 #: Values of --as that mean every hand shown (unless a player has that name), as for `arbo replay`.
 OMNISCIENT = ("all", "*", "none")
@@ -36,11 +36,11 @@ def load_games(path: str, game_number: int | None) -> Loaded:
     Syntax and rule errors go to stderr. Leaves with status 2 for a game number the file does
     not hold, and 1 when the file cannot be read or no game asked for can be shown.
     """
-    from ..gcpause import gc_paused
-    from ..notation.games import normalise
-    from ..notation.reading import parse_all
-    from ..share.html import UnreadGame
-    from ..tree import SetupError, load_tree
+    from arbo_notation.runtime.gcpause import gc_paused
+    from arbo_notation.notation.reading.split import normalise
+    from arbo_notation.notation.reading.reader import parse_all
+    from arbo_notation.share.html import UnreadGame
+    from arbo_notation.game.tree import SetupError, load_tree
 
     try:
         text, name = read_input(path)

@@ -10,10 +10,10 @@ from typing import Iterable, Iterator, List, Optional
 
 import typer
 
-from ..errors import ArboError
-from .common import EXIT_INVALID, EXIT_USAGE, echo_error, echo_text, fail
-from .bounds import MOST_BUDGET, MOST_GAMES, MOST_JOBS
-from .usage import one_of, whole_number
+from arbo_notation.errors import ArboError
+from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, echo_text, fail
+from arbo_notation.cli.bounds import MOST_BUDGET, MOST_GAMES, MOST_JOBS
+from arbo_notation.cli.usage import one_of, whole_number
 
 #: From this many games on, a terminal gets a progress bar on stderr.
 PROGRESS_FROM = 20
@@ -21,7 +21,7 @@ PROGRESS_FROM = 20
 
 def _bot_names(values: list[str] | None, players: int) -> list[str]:
     """One bot name per seat from repeated and/or comma-separated --bot values."""
-    from ..simulate import BOT_NAMES as BOTS
+    from arbo_notation.play.simulate import BOT_NAMES as BOTS
 
     names = [name.strip().lower() for value in values or ["greedy"] for name in value.split(",")]
     for name in names:
@@ -52,7 +52,7 @@ def _with_progress(records: Iterator, total: int, label: str) -> Iterator:
 def _write_dir(out: Path, texts: Iterable[tuple[int, str]], total: int) -> int:
     """Write each game's text as game-NNNN.arb in ``out`` (created); how many were written. A
     file of that name already there is never written over (refused before any game is played)."""
-    from ..files import write_atomic
+    from arbo_notation.runtime.atomic import write_atomic
 
     if out.exists() and not out.is_dir():
         fail(f"{out}: exists and is not a directory")
@@ -84,7 +84,7 @@ def _refuse_existing(path: Path | None, other: str) -> None:
 def _write_file(out: Path, texts: Iterable[tuple[int, str]]) -> int:
     """Write the games one after another into the new file ``out`` (as --out - writes them), a
     game at a time, the file whole once every game is played; how many were written."""
-    from ..files import write_atomic
+    from arbo_notation.runtime.atomic import write_atomic
 
     _refuse_existing(out if os.path.lexists(out) else None, "name")
     written = 0
@@ -111,7 +111,7 @@ def _write_stdout(texts: Iterable[tuple[int, str]]) -> None:
 
 def _write_parquet(out: Path, rows: Iterable) -> tuple[int, int]:
     """The games' rows as Parquet tables in ``out``; how many games were written, in how many bytes."""
-    from ..tables import WRITE_ERRORS, ParquetCorpus, write_failure
+    from arbo_notation.collection.parquet import WRITE_ERRORS, ParquetCorpus, write_failure
 
     corpus = ParquetCorpus(out)
     try:
@@ -226,7 +226,7 @@ class _Play:
 
     def __init__(self, players: int, games: int, seed: str, bots: list[str], house_discards: bool,
                  event: str | None, jobs: int, budget: int | None = None) -> None:
-        from ..simulate import simulate_jobs
+        from arbo_notation.play.simulate import simulate_jobs
 
         self.players, self.games, self.seed, self.bots = players, games, seed, bots
         self.house_discards, self.event, self.budget = house_discards, event, budget
@@ -234,7 +234,7 @@ class _Play:
 
     def run(self, then) -> Iterator:
         """``then(record)`` of each game, in order, with a progress bar on a terminal."""
-        from ..simulate import simulate_run
+        from arbo_notation.play.simulate import simulate_run
 
         made = simulate_run(self.players, self.games, self.seed, self.bots, house_discards=self.house_discards,
                             event=self.event, jobs=self.jobs, then=then, budget=self.budget)
@@ -242,7 +242,7 @@ class _Play:
 
 
 def _text(record) -> tuple[int, str]:
-    from ..notation.writer import format_game
+    from arbo_notation.notation.writer import format_game
 
     return record.index, format_game(record)
 
@@ -250,7 +250,7 @@ def _text(record) -> tuple[int, str]:
 def _rows_then(seed: str):
     import functools
 
-    from ..corpus import record_rows
+    from arbo_notation.collection.rows import record_rows
 
     return functools.partial(record_rows, f"seed:{seed}")
 

@@ -6,7 +6,7 @@ import json
 
 import typer
 
-from ..engine.cards import DEFAULT_SPECIES, SPECIES_COUNT_BY_PLAYERS, ZMAN_SPECIES
+from arbo_notation.engine.cards import DEFAULT_SPECIES, SPECIES_COUNT_BY_PLAYERS, ZMAN_SPECIES
 
 #: The Renegade species the Z-Man edition does not have (it has Lilac, Magnolia and Olive instead).
 RENEGADE_ONLY = ("Bs", "Cb", "Tp")

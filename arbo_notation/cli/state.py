@@ -7,10 +7,10 @@ from typing import NoReturn, Optional
 
 import typer
 
-from ..errors import ArboError, visible
-from .common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, read_input
-from .bounds import MOST_GAMES, MOST_TURNS
-from .usage import whole_number
+from arbo_notation.errors import ArboError, visible
+from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, read_input
+from arbo_notation.cli.bounds import MOST_GAMES, MOST_TURNS
+from arbo_notation.cli.usage import whole_number
 
 
 def load_tree(path: str, game_number: int):
@@ -19,8 +19,8 @@ def load_tree(path: str, game_number: int):
     Syntax errors of other games are not this game's business; its own are fatal (they are the
     one message). A game number the file does not hold is a usage error (exit 2).
     """
-    from ..api import GameNotFound, game_tree
-    from ..errors import NotationErrors
+    from arbo_notation.api import GameNotFound, game_tree
+    from arbo_notation.errors import NotationErrors
 
     text, name = read_input(path)
     try:
@@ -36,8 +36,8 @@ def load_tree(path: str, game_number: int):
 def position_data(game) -> dict:
     """The position format that `arbo score` reads; players with unseen cards carry a 'hidden' count,
     and a position before the end of the game says ``game_over: false``."""
-    from ..engine.scoring import PlayerPosition
-    from ..notation.position import Position, position_to_data
+    from arbo_notation.engine.scoring import PlayerPosition
+    from arbo_notation.notation.structured.position import Position, position_to_data
 
     players = []
     hidden = {}
@@ -96,12 +96,12 @@ def state(
 
         arbo state samples/four-players.arb --turn 20 --as Cleo
     """
-    from ..board import render_game
+    from arbo_notation.present.board import render_game
 
-    from ..tree import SetupError
+    from arbo_notation.game.tree import SetupError
 
-    from ..cli.sharing import viewer_for
-    from ..knowledge import View
+    from arbo_notation.cli.sharing import viewer_for
+    from arbo_notation.game.knowledge import View
 
     try:
         tree = load_tree(file, game_number)

@@ -8,9 +8,9 @@ from typing import List, Optional
 
 import typer
 
-from ..errors import ArboError
-from .common import EXIT_INVALID, echo_error, echo_text
-from .usage import one_of
+from arbo_notation.errors import ArboError
+from arbo_notation.cli.common import EXIT_INVALID, echo_error, echo_text
+from arbo_notation.cli.usage import one_of
 
 HELP = """Count a collection of games: per player, per seat and per species.
 
@@ -42,10 +42,10 @@ def _say(text: str) -> None:
 
 def gather(paths: list[str], by: Optional[str]) -> tuple[list, int]:
     """The statistics of the paths' games, and the exit status their reading gave."""
-    from ..corpus import expand_paths, load_files
-    from ..stats import compute, connect, load_export
-    from ..tables import DuckDBCorpus, is_export
-    from .common import corpus_progress
+    from arbo_notation.collection.rows import expand_paths, load_files
+    from arbo_notation.collection.stats import compute, connect, load_export
+    from arbo_notation.collection.parquet import DuckDBCorpus, is_export
+    from arbo_notation.cli.common import corpus_progress
 
     connection = connect()
     corpus = DuckDBCorpus(connection, tables=("games", "scores"))

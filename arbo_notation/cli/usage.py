@@ -11,8 +11,8 @@ import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 from typer.models import ParameterInfo
 
-from ..errors import visible
-from .common import EXIT_OK, EXIT_USAGE, drop_stdout
+from arbo_notation.errors import visible
+from arbo_notation.cli.common import EXIT_OK, EXIT_USAGE, drop_stdout
 
 #: The exception family of a usage error, whichever click typer runs on.
 UsageError = typer.BadParameter.__mro__[1]

@@ -19,10 +19,10 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Callable, ClassVar, Mapping
 
-from ..errors import ArboError
-from .cards import HAND_SIZE, MAX_VALUE, MIN_VALUE, ORIGIN, Card, Coord, Planting
-from .scoring import best_paths
-from .state import DECK, DrawSource, DrawSourceKind, Game, Phase
+from arbo_notation.errors import ArboError
+from arbo_notation.engine.cards import HAND_SIZE, MAX_VALUE, MIN_VALUE, ORIGIN, Card, Coord, Planting
+from arbo_notation.engine.scoring import best_paths
+from arbo_notation.engine.state import DECK, DrawSource, DrawSourceKind, Game, Phase
 
 
 # -- what a player sees ---------------------------------------------------------------------------

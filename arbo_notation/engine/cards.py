@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from functools import total_ordering
 from operator import attrgetter
 
-from ..errors import ArboError
-from ..lexicon import SPECIES, VALUE
+from arbo_notation.errors import ArboError
+from arbo_notation.engine.lexicon import SPECIES, VALUE
 
 MIN_VALUE = 1
 MAX_VALUE = 8

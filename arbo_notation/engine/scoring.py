@@ -8,9 +8,9 @@ from enum import StrEnum
 from operator import attrgetter
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from .cards import MAX_VALUE, MIN_VALUE, Card, Coord
-from .totals import SAME_SPECIES_MIN_LENGTH, PlayerPosition, higher_neighbours
-from .totals import best_points, score_totals  # noqa: F401  (scoring's names, as they always were)
+from arbo_notation.engine.cards import MAX_VALUE, MIN_VALUE, Card, Coord
+from arbo_notation.engine.totals import SAME_SPECIES_MIN_LENGTH, PlayerPosition, higher_neighbours
+from arbo_notation.engine.totals import best_points, score_totals  # noqa: F401  (scoring's names, as they always were)
 
 @dataclass(frozen=True, slots=True)
 class PathScore:

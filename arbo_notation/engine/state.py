@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 from types import MappingProxyType
 
-from ..errors import RuleError
-from .cards import HAND_SIZE, ORIGIN, Card, Coord, card_order, full_deck, is_species_code
-from .totals import PlayerPosition
+from arbo_notation.errors import RuleError
+from arbo_notation.engine.cards import HAND_SIZE, ORIGIN, Card, Coord, card_order, full_deck, is_species_code
+from arbo_notation.engine.totals import PlayerPosition
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +158,7 @@ DECK = DrawSource(DrawSourceKind.DECK)
 #: None for the deck; the card drawn, or None when not named). The number is the record's (None
 #: when it leaves it out), which the engine does not read: numbering is the record's business
 #: (the replayer's). A plain tuple, not a record: the notation's scanner (its moves sink,
-#: notation/scanner.py) decodes turns into it without building records, and the engine's fast
+#: notation/reading/scanner.py) decodes turns into it without building records, and the engine's fast
 #: path plays it.
 KnownDraw = tuple[str | None, Card | None] | None
 KnownTurn = tuple[int | None, str, KnownDraw, KnownDraw, Card, Coord, Card]
@@ -558,7 +558,7 @@ class Game:
         unknown deck, named or not; a card planted or discarded from a hand's hidden cards). It
         stops, before touching the state, at the first turn that is illegal or not plain (a
         skipped draw, a wrong player): the caller plays that turn with play_turn, which says what
-        is wrong. Turn numbers are not read (see KnownTurn). tests/test_engine_fast.py holds the
+        is wrong. Turn numbers are not read (see KnownTurn). tests/engine/test_engine_fast.py holds the
         two paths equal.
         """
         if self._phase is not _DRAW or self._draws_taken:

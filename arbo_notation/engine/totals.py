@@ -1,7 +1,7 @@
 """Each player's total score, fast, without a score sheet: the hand sums and the rights, and the
 points of the best path of each species a player may score. The fast path of a check, a replay's
 result and the analysis; scoring.py's sheet, which says how each total is made up, is the
-reference (tests/test_scoring.py holds the two equal on any table).
+reference (tests/engine/test_scoring.py holds the two equal on any table).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .cards import MAX_VALUE, MIN_VALUE, Card, Coord
+from arbo_notation.engine.cards import MAX_VALUE, MIN_VALUE, Card, Coord
 
 #: Paths of at least this many cards, all of the scored species, earn +1 per card.
 SAME_SPECIES_MIN_LENGTH = 4
@@ -31,7 +31,7 @@ def score_totals(species: Sequence[str], players: Sequence[PlayerPosition],
 
     The fast path of a check and of a replay's result: the hand sums in one pass over the hands,
     each arboretum's trees sorted by species in one pass, and each path climbed only to the
-    highest tree of its species (tests/test_scoring.py holds the totals to the sheet's on any
+    highest tree of its species (tests/engine/test_scoring.py holds the totals to the sheet's on any
     table)."""
     sums, tops = _held_sums(players)
     in_play = set(species)

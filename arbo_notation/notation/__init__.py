@@ -11,20 +11,20 @@ does not load lark and the YAML library with it.
 
 from __future__ import annotations
 
-from ..lazy import lazy_exports
+from arbo_notation.runtime.lazy import lazy_exports
 
 _EXPORTS = {
-    "convert": (
+    "structured.convert": (
         "DataError", "dumps_json", "dumps_yaml", "game_from_data", "game_to_data",
         "games_from_data", "games_to_data", "loads_json", "loads_yaml",
     ),
-    "header": ("read_header",),
-    "headertable": ("HEADER_KEYS", "format_header", "header_from_mapping"),
-    "record": (
+    "header.read": ("read_header",),
+    "header.keys": ("HEADER_KEYS", "format_header", "header_from_mapping"),
+    "model": (
         "GLYPHS", "RESERVED_NAMES", "Comment", "Draw", "DrawKind", "GameRecord",
         "Header", "Pos", "Result", "Reveal", "Turn", "Variation",
     ),
-    "reading": ("GameSpan", "ParseOutcome", "parse", "parse_all", "parse_file", "parse_file_all"),
+    "reading.reader": ("GameSpan", "ParseOutcome", "parse", "parse_all", "parse_file", "parse_file_all"),
     "writer": ("check_writable", "format_game", "format_games", "format_turn", "renumber"),
 }
 

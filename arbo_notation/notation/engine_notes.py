@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from .record import Comment, GameRecord, Turn
+from arbo_notation.notation.model import Comment, GameRecord, Turn
 
 #: The marker that tells the engine's comments apart from a person's.
 ENGINE_MARK = "arbo:"

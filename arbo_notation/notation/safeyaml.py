@@ -29,7 +29,7 @@ from yaml.events import (
 )
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from ..errors import ArboError
+from arbo_notation.errors import ArboError
 
 __all__ = ["SAFE_LOADER", "YamlFault", "deeper_than", "load_yaml", "refused_character"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .record import Draw, DrawKind, GameRecord, Turn
+from arbo_notation.notation.model import Draw, DrawKind, GameRecord, Turn
 
 
 def partial_record(record: GameRecord, seated: str | None = None) -> GameRecord:

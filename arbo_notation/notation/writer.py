@@ -14,9 +14,9 @@ import dataclasses
 import re
 from typing import Iterable
 
-from ..errors import ArboError
-from .headertable import check_header, format_header, is_player_name
-from .record import GLYPHS, Comment, Draw, DrawKind, GameRecord, Result, Reveal, Turn, Variation
+from arbo_notation.errors import ArboError
+from arbo_notation.notation.header.keys import check_header, format_header, is_player_name
+from arbo_notation.notation.model import GLYPHS, Comment, Draw, DrawKind, GameRecord, Result, Reveal, Turn, Variation
 
 __all__ = ["check_writable", "format_game", "format_games", "format_turn", "renumber"]
 

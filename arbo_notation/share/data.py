@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine.cards import species_name
-from ..engine.scoring import ScoreSheet
-from ..notation.record import Comment
-from ..replayer import Line, LinePath
-from ..report import winner_line
-from ..tree import GameTree
-from ..navigation import HIDDEN, Cursor, ReplayModel, glyph_meaning, seen_notation
-from ..knowledge import Knowledge, View
+from arbo_notation.engine.cards import species_name
+from arbo_notation.engine.scoring import ScoreSheet
+from arbo_notation.notation.model import Comment
+from arbo_notation.game.replay import Line, LinePath
+from arbo_notation.present.report import winner_line
+from arbo_notation.game.tree import GameTree
+from arbo_notation.present.navigation import HIDDEN, Cursor, ReplayModel, glyph_meaning, seen_notation
+from arbo_notation.game.knowledge import Knowledge, View
 
 #: A viewer who is no player (names start with a letter): sees no card another player drew from the deck.
 NOBODY = ""
@@ -81,7 +81,7 @@ def game_data(tree: GameTree, viewer: str | None = None) -> dict[str, Any]:
 def margins(tree: GameTree) -> list[dict[str, Any]]:
     """The engine's judgement of each main-line turn, as its ``{arbo: ...}`` notes give it (read
     from the record: no engine runs when a page is made): turn, mover, expected margin, glyph."""
-    from ..notation.engine_notes import note_of
+    from arbo_notation.notation.engine_notes import note_of
 
     legal = tree.lines[()].legal
     found = []

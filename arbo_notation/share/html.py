@@ -17,9 +17,9 @@ from html import escape
 from importlib import resources
 from typing import Any, Iterable, Sequence
 
-from ..tree import GameTree
-from .data import game_data
-from .palette import species_colours
+from arbo_notation.game.tree import GameTree
+from arbo_notation.share.data import game_data
+from arbo_notation.share.palette import species_colours
 
 #: JSON text that could end a script element or start markup, written as escapes instead.
 _JSON_ESCAPES = {

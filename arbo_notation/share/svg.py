@@ -11,14 +11,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
-from ..engine.cards import Card, Coord
-from ..engine.scoring import PathScore, ScoreSheet
-from ..engine.state import Game
-from ..errors import visible
-from .palette import HIDDEN_FILL, HIDDEN_INK, Colour, species_colours
+from arbo_notation.engine.cards import Card, Coord
+from arbo_notation.engine.scoring import PathScore, ScoreSheet
+from arbo_notation.engine.state import Game
+from arbo_notation.errors import visible
+from arbo_notation.share.palette import HIDDEN_FILL, HIDDEN_INK, Colour, species_colours
 
 if TYPE_CHECKING:
-    from ..navigation import ReplayModel
+    from arbo_notation.present.navigation import ReplayModel
 
 CELL = 46  # a card on the grid
 STEP = 50  # from one grid cell to the next
@@ -347,7 +347,7 @@ def render_diagram(diagram: Diagram) -> str:
         y += height + PANEL_GAP
     verdict = ""
     if diagram.sheet is not None:
-        from ..report import winner_line
+        from arbo_notation.present.report import winner_line
 
         verdict = winner_line(diagram.sheet)
         width = max(width, 2 * margin + _width_of(verdict, 14))

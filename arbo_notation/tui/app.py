@@ -2,7 +2,7 @@
 
 The app keeps the cursor, the perspective and the pile display in reactive attributes; their
 watchers hand each widget its new data, and widgets whose data did not change are not redrawn.
-Every position was computed once by the model (:mod:`arbo_notation.navigation`).
+Every position was computed once by the model (:mod:`arbo_notation.present.navigation`).
 """
 
 from __future__ import annotations
@@ -18,14 +18,14 @@ from textual.reactive import var
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Input, Label, Static
 
-from ..engine.cards import species_name
-from ..engine.scoring import ScoreSheet, SpeciesScore
-from ..errors import visible
-from ..files import write_atomic
-from ..gcpause import freeze_long_lived, thaw_long_lived
-from ..navigation import Cursor, Notes, ReplayModel, scored_cells
-from .knowledge import KnowledgePanel
-from .widgets import (
+from arbo_notation.engine.cards import species_name
+from arbo_notation.engine.scoring import ScoreSheet, SpeciesScore
+from arbo_notation.errors import visible
+from arbo_notation.runtime.atomic import write_atomic
+from arbo_notation.runtime.gcpause import freeze_long_lived, thaw_long_lived
+from arbo_notation.present.navigation import Cursor, Notes, ReplayModel, scored_cells
+from arbo_notation.tui.knowledge import KnowledgePanel
+from arbo_notation.tui.widgets import (
     ArboretumGrid,
     KeyBar,
     KeyHint,
@@ -308,7 +308,7 @@ class ScoringScreen(Screen[None]):
 
     @staticmethod
     def _winner(sheet: ScoreSheet) -> str:
-        from ..report import winner_line
+        from arbo_notation.present.report import winner_line
 
         return winner_line(sheet)
 

@@ -6,9 +6,9 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from ..engine.cards import species_name
-from ..knowledge import Certainty, Knowledge
-from .widgets import species_styles
+from arbo_notation.engine.cards import species_name
+from arbo_notation.game.knowledge import Certainty, Knowledge
+from arbo_notation.tui.widgets import species_styles
 
 #: How a right's status is marked in the panel.
 MARKS = {Certainty.CERTAIN: "\u2713", Certainty.POSSIBLE: "?", Certainty.IMPOSSIBLE: "\u2717"}

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..board import knowledge_lines, render_game
-from ..errors import visible
-from ..notation.record import Comment, Turn
-from ..navigation import MAIN, Cursor, Line, ReplayModel, seen_notation
+from arbo_notation.present.board import knowledge_lines, render_game
+from arbo_notation.errors import visible
+from arbo_notation.notation.model import Comment, Turn
+from arbo_notation.present.navigation import MAIN, Cursor, Line, ReplayModel, seen_notation
 
 
 def _comments(comments: tuple[Comment, ...], indent: str = "  ") -> Iterator[str]:
@@ -52,7 +52,7 @@ def plain_lines(model: ReplayModel, start: int = 0, *, knowledge: bool = False) 
 
 
 def _plain_lines(model: ReplayModel, start: int = 0, *, knowledge: bool = False) -> Iterator[str]:
-    from ..report import render_sheet
+    from arbo_notation.present.report import render_sheet
 
     main = model.lines[MAIN]
     record = model.record

@@ -2,7 +2,7 @@
 the next turn, checked by the engine as it is entered, with completions of what is legal now.
 
 The recording itself (entries, undo, the end of the game, the file) is the session's
-(:mod:`arbo_notation.recording`); this screen shows it and hands it what is typed. The board, the
+(:mod:`arbo_notation.record.session`); this screen shows it and hands it what is typed. The board, the
 move list and the scoring screen are the replayer's widgets, fed by a model of the record so far.
 """
 
@@ -16,11 +16,11 @@ from textual.binding import Binding
 from textual.containers import Grid, Horizontal
 from textual.widgets import Footer, Input, Static
 
-from ..errors import ArboError, visible
-from ..navigation import ReplayModel
-from ..recording import Accepted, Completions, EntryError, Phase, RecordingSession
-from .app import HelpScreen, ScoringScreen
-from .widgets import MoveList, PlayerPanel
+from arbo_notation.errors import ArboError, visible
+from arbo_notation.present.navigation import ReplayModel
+from arbo_notation.record.session import Accepted, Completions, EntryError, Phase, RecordingSession
+from arbo_notation.tui.app import HelpScreen, ScoringScreen
+from arbo_notation.tui.widgets import MoveList, PlayerPanel
 
 KEYS_HELP = """\
 [b]A turn[/b] (the turn number and the player may be left out)

@@ -23,10 +23,10 @@ from textual.widget import Widget
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..engine.cards import Card, Coord, species_name
-from ..errors import visible
-from ..navigation import HIDDEN, Cursor, MoveRow, Notes, PlayerView, RowStatus, glyph_meaning
-from ..notation.engine_notes import EngineNote, read_note
+from arbo_notation.engine.cards import Card, Coord, species_name
+from arbo_notation.errors import visible
+from arbo_notation.present.navigation import HIDDEN, Cursor, MoveRow, Notes, PlayerView, RowStatus, glyph_meaning
+from arbo_notation.notation.engine_notes import EngineNote, read_note
 
 #: Ten well-separated card colours, given to the species in the order the record lists them.
 PALETTE: tuple[str, ...] = (

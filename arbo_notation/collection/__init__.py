@@ -1,0 +1,1 @@
+"""Collections of games: their rows and Parquet tables, statistics by DuckDB, and finding games."""

@@ -1,0 +1,555 @@
+"""What a point of view knows at a node of a game tree: hands, unseen cards and where they may be, rights.
+
+    >>> import arbo_notation as arbo
+    >>> tree = arbo.replay(arbo.read_games("samples/four-players.arb")[0])
+    >>> node = tree.line_nodes(())[20]
+    >>> known = node.knowledge(arbo.View.of_seat("Cleo"))
+    >>> print(known.hands["Dev"])
+    Rp3 ?? ?? ?? ?? ?? ??
+    >>> print(known.hands["Ben"])
+    Ca2 Cb1 Cb3 Tp2 ?? ?? ??
+
+The model is built from the record's facts as the view sees them, turn by turn from the root:
+a card taken from a discard pile is known in its taker's hand until it is planted or discarded;
+a card dealt or drawn from the deck is known to its holder only (and to the record's omniscient
+view when the record knows it). The cards no one of the view has seen (``unseen``) may be in
+any hand that holds unknown cards, or in the deck: facts up to the node never single one out.
+
+With hindsight the record's later facts of the node's line count too (plants, discards, deck
+draws the seat saw, the reveals at the end), and the inference is exact: every unseen card at
+the node is matched to a place (a hand's unknown slot, a later deck draw, or the deck's rest)
+that agrees with its first later appearance, and a card "may be" in a place exactly when some
+complete matching puts it there. A card that every matching puts in one hand is known there.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from weakref import WeakKeyDictionary
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from typing import Any, Iterable, Iterator, Mapping, Protocol, Sequence
+
+from arbo_notation.engine.cards import MAX_VALUE, MIN_VALUE, Card, card_order
+from arbo_notation.engine.state import Game
+from arbo_notation.notation.model import DrawKind, Turn
+
+
+class Node(Protocol):
+    """What this module reads of a game tree's node (game/tree.py's ``Node``), named here so that
+    the tree imports this module and this module nothing of the tree."""
+
+    tree: Any  # the GameTree: its record, and a key of the trackers carried (_CARRIED)
+    line: Any  # the node's line of play: its path and its positions (``line.states``)
+    index: int
+    parent: "Node | None"
+
+    @property
+    def path(self) -> tuple[int, ...]: ...
+    @property
+    def turn(self) -> Turn | None: ...
+    def next(self) -> "Node | None": ...
+    def is_mainline(self) -> bool: ...
+
+#: How an unknown card is shown in a hand.
+UNKNOWN = "??"
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """A point of view: a seat, a spectator, or the record's whole knowledge; optionally with hindsight."""
+
+    seat: str | None = None  # the player whose seat; None with omniscient=False: a spectator
+    omniscient: bool = False  # the record's whole knowledge
+    hindsight: bool = False  # also use the record's facts after the node
+
+    @classmethod
+    def of_seat(cls, player: str) -> "View":
+        return cls(seat=player)
+
+    @classmethod
+    def spectator(cls) -> "View":
+        return cls()
+
+    @classmethod
+    def record(cls) -> "View":
+        return cls(omniscient=True)
+
+    def with_hindsight(self) -> "View":
+        return replace(self, hindsight=True)
+
+    def sees_deck_draw(self, player: str) -> bool:
+        """Whether this view sees the card ``player`` draws from the deck (when the record knows it)."""
+        return self.omniscient or self.seat == player
+
+    def __str__(self) -> str:
+        base = "the record" if self.omniscient else f"{self.seat}'s seat" if self.seat else "a spectator"
+        return f"{base} with hindsight" if self.hindsight else base
+
+
+@dataclass(frozen=True, slots=True)
+class HandKnowledge:
+    """What a view knows of one hand: the cards known to be in it (sorted) and how many it does not know."""
+
+    player: str
+    known: tuple[Card, ...]
+    unknown: int
+
+    def __len__(self) -> int:
+        return len(self.known) + self.unknown
+
+    def shown(self) -> tuple[str, ...]:
+        """The hand as a board shows it: the known cards, then ``??`` for each unknown one."""
+        return tuple(str(c) for c in self.known) + (UNKNOWN,) * self.unknown
+
+    def __str__(self) -> str:
+        return " ".join(self.shown()) or "-"
+
+
+class Certainty(Enum):
+    """Whether something holds in every state of the table the view cannot tell apart, in some, or in none."""
+
+    CERTAIN = "certain"
+    POSSIBLE = "possible"
+    IMPOSSIBLE = "impossible"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True, slots=True)
+class Right:
+    """One player's right to score one species as a view knows it, with the hand sum's range.
+
+    ``low``..``high`` is the range of the player's hand sum in the species over the hands the
+    view allows (an 8 counted 0 where an opponent may hold the 1). ``status`` is CERTAIN when
+    the lowest sum ties or beats every opponent's highest, IMPOSSIBLE when some opponent's lowest
+    beats the highest, else POSSIBLE (the ranges overlap).
+    """
+
+    player: str
+    species: str
+    status: Certainty
+    low: int
+    high: int
+
+    def __str__(self) -> str:
+        span = str(self.low) if self.low == self.high else f"{self.low} to {self.high}"
+        return f"{self.player} {self.species}: {self.status} (sum {span})"
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """What one view knows at one node: every hand, the deck's size, the unseen cards and their places."""
+
+    view: View
+    hands: Mapping[str, HandKnowledge]  # every player, seat order
+    deck_size: int
+    unseen: frozenset[Card]  # not planted, not on a pile, not known in a hand
+    places: Mapping[Card, frozenset[str | None]]  # where each unseen card may be; None: the deck
+    rights: Mapping[tuple[str, str], Right] = field(default_factory=dict)  # by (player, species)
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return tuple(self.hands)
+
+    def may_hold(self, player: str, card: Card) -> bool:
+        """Whether the hand may hold the card as far as this view knows (True for a known card)."""
+        return card in self.hands[player].known or player in self.places.get(card, ())
+
+    def may_be_in_deck(self, card: Card) -> bool:
+        return None in self.places.get(card, ())
+
+    def unseen_by_species(self) -> dict[str, tuple[Card, ...]]:
+        """The unseen cards grouped by species, in value order (species without any left out)."""
+        grouped: dict[str, list[Card]] = {}
+        for card in sorted(self.unseen, key=card_order):
+            grouped.setdefault(card.species, []).append(card)
+        return {code: tuple(cards) for code, cards in grouped.items()}
+
+    def right(self, player: str, species: str) -> Right:
+        return self.rights[(player, species)]
+
+    def to_json(self) -> dict:
+        """The knowledge as plain JSON data (cards as their notation)."""
+        return {
+            "view": {"seat": self.view.seat, "omniscient": self.view.omniscient, "hindsight": self.view.hindsight},
+            "hands": {p: {"known": [str(c) for c in h.known], "unknown": h.unknown} for p, h in self.hands.items()},
+            "deck_size": self.deck_size,
+            "unseen": [str(c) for c in sorted(self.unseen, key=card_order)],
+            "places": {
+                str(c): sorted(("deck" if p is None else p) for p in self.places[c])
+                for c in sorted(self.unseen, key=card_order)
+            },
+            "rights": [
+                {"player": r.player, "species": r.species, "status": r.status.value, "low": r.low, "high": r.high}
+                for r in self.rights.values()
+            ],
+        }
+
+
+# -- the facts of a line, as a view sees them ---------------------------------------------------
+
+
+class _Tracker:
+    """A view's knowledge of the hands, carried forward fact by fact."""
+
+    __slots__ = ("view", "known", "unknown", "deck")
+
+    def __init__(self, view: View, root: Game, dealt: Mapping[str, Sequence[Card]]) -> None:
+        self.view = view
+        players = root.players
+        self.known: dict[str, set[Card]] = {p: set() for p in players}
+        self.unknown: dict[str, int] = {p: len(root.hand(p)) for p in players}
+        for player, cards in dealt.items():
+            if player in self.known and (view.omniscient or view.seat == player):
+                self.known[player] = set(cards)
+                self.unknown[player] = max(0, self.unknown[player] - len(cards))
+        self.deck = root.deck_size
+
+    def copy(self) -> "_Tracker":
+        other = _Tracker.__new__(_Tracker)
+        other.view, other.deck = self.view, self.deck
+        other.known = {p: set(k) for p, k in self.known.items()}
+        other.unknown = dict(self.unknown)
+        return other
+
+    def take(self, player: str, card: Card) -> bool:
+        """A card leaves the hand face up (planted, discarded); whether the view knew it was there."""
+        if card in self.known[player]:
+            self.known[player].discard(card)
+            return True
+        self.unknown[player] = max(0, self.unknown[player] - 1)
+        return False
+
+    def reveal(self, player: str, cards: Iterable[Card]) -> set[Card]:
+        """The hand shown at scoring; the cards the view did not know were there."""
+        cards = set(cards)
+        new = cards - self.known[player]
+        self.known[player] = cards
+        self.unknown[player] = 0
+        return new
+
+
+@dataclass(frozen=True, slots=True)
+class _Fact:
+    """One fact of a line after the node: what happened to a card, or a deck draw."""
+
+    kind: str  # "draw" (from the deck), "out" (planted or discarded), "reveal"
+    player: str
+    card: Card | None  # None: a deck draw the view did not see
+
+
+def _turn_facts(tracker: _Tracker, before: Game, turn: Turn) -> Iterator[_Fact]:
+    """Play one turn into the tracker, yielding its facts in order."""
+    player = turn.player
+    if player not in tracker.known:
+        return
+    piles: dict[str, list[Card]] = {}
+    deck: list[Card] | None = None
+    for draw in turn.draws:
+        if draw.kind is DrawKind.DISCARD:
+            owner = draw.owner or ""
+            if owner not in piles:
+                piles[owner] = list(before.discard_pile(owner)) if owner in tracker.known else []
+            pile = piles[owner]
+            card = pile.pop() if pile else draw.card
+            if card is not None:
+                tracker.known[player].add(card)
+        elif draw.kind is DrawKind.DECK:
+            if deck is None:
+                deck = list(before.deck_cards() or ())  # top first
+            card = deck.pop(0) if deck else draw.card
+            tracker.deck = max(0, tracker.deck - 1)
+            if card is not None and tracker.view.sees_deck_draw(player):
+                tracker.known[player].add(card)
+                yield _Fact("draw", player, card)
+            else:
+                tracker.unknown[player] += 1
+                yield _Fact("draw", player, None)
+    for card in (turn.plant.card, turn.discard):
+        if not tracker.take(player, card):
+            yield _Fact("out", player, card)
+
+
+def _table(node: "Node") -> Game:
+    """The node's position, read only (``node.position`` copies it for its caller to keep)."""
+    return node.line.states[node.index]
+
+
+#: The trackers already carried to a node, per tree (a tree is replayed once and asked many times:
+#: every position of a page, every step of the replayer), by node and by what the view sees.
+_CARRIED: "WeakKeyDictionary[Any, dict[tuple, _Tracker]]" = WeakKeyDictionary()
+
+
+def _forward(node: "Node", view: View) -> _Tracker:
+    """The view's tracker carried from the root to the node (a copy, the caller's to change)."""
+    carried = _CARRIED.setdefault(node.tree, {})
+    sight = (view.seat, view.omniscient)
+
+    def key(at: "Node") -> tuple:
+        return (at.path, at.index, sight)
+
+    path: list[Node] = []
+    walk: Node | None = node
+    while walk is not None and key(walk) not in carried:
+        path.append(walk)
+        walk = walk.parent
+    if walk is None:
+        root = path.pop()
+        tracker = _Tracker(View(view.seat, view.omniscient), _table(root), node.tree.record.header.hands)
+        carried[key(root)] = tracker
+        walk = root
+    tracker = carried[key(walk)]
+    for after in reversed(path):
+        tracker = tracker.copy()
+        for _ in _turn_facts(tracker, _table(walk), after.turn):  # type: ignore[arg-type]
+            pass
+        carried[key(after)] = tracker
+        walk = after
+    return tracker.copy()
+
+
+def _is_end(node: "Node") -> bool:
+    """Whether the node is the main line's last, where the record's reveals stand."""
+    tree = node.tree
+    return node.is_mainline() and node.next() is None and node.index == len(tree.record.turns)
+
+
+def _reveals(node: "Node") -> list[tuple[str, tuple[Card, ...]]]:
+    """The hands shown at scoring, at the main line's end: as the replay took them (a reveal it
+    refused, naming a card seen elsewhere, reveals nothing)."""
+    table = _table(node)
+    if not _is_end(node) or not table.is_over:
+        return []
+    shown = {r.player for r in node.tree.record.reveals}
+    return [(p, table.hand(p).known) for p in table.players if p in shown and not table.hand(p).hidden]
+
+
+def knowledge(node: "Node", view: View) -> Knowledge:
+    """What ``view`` knows at ``node``: the facts of the record up to it (and later ones with hindsight)."""
+    tracker = _forward(node, view)
+    for player, cards in _reveals(node):
+        tracker.reveal(player, cards)
+    position = _table(node)
+    tracker.deck = position.deck_size
+    for player in position.players:
+        # A view knows no more than the record: a record whose faults the replay repaired keeps
+        # every hand to the cards the replay placed there.
+        table_hand = position.hand(player)
+        tracker.known[player] &= set(table_hand.known)
+        tracker.unknown[player] = len(table_hand) - len(tracker.known[player])
+    unseen = _unseen(position, tracker)
+    holders = [p for p in position.players if tracker.unknown[p] > 0]
+    plain = frozenset(holders + ([None] if tracker.deck else []))
+    places: dict[Card, frozenset[str | None]] = {card: plain for card in unseen}
+    if view.hindsight and unseen:
+        places = _hindsight_places(node, tracker, unseen) or places
+        for card, where in list(places.items()):
+            if len(where) == 1 and None not in where:
+                (player,) = where
+                tracker.known[player].add(card)  # type: ignore[index]
+                tracker.unknown[player] -= 1  # type: ignore[index]
+                del places[card]
+        unseen = frozenset(places)
+    hands = {
+        p: HandKnowledge(p, tuple(sorted(tracker.known[p], key=card_order)), tracker.unknown[p])
+        for p in position.players
+    }
+    return Knowledge(view, hands, tracker.deck, unseen, places, _rights(position, hands, places))
+
+
+def _unseen(position: Game, tracker: _Tracker) -> frozenset[Card]:
+    seen: set[Card] = set()
+    for player in position.players:
+        seen.update(position.arboretum(player).values())
+        seen.update(position.discard_pile(player))
+        seen.update(tracker.known[player])
+    return frozenset(c for c in position.config.cards if c not in seen)
+
+
+# -- hindsight: the exact inference from the line's later facts -------------------------------------
+
+
+def _later_facts(node: "Node", tracker: _Tracker) -> tuple[list[_Fact], set[str]]:
+    """The facts of the node's line after it, seen by the view (the tracker is a copy's to spend);
+    and the players who reveal their hand at the line's end."""
+    facts: list[_Fact] = []
+    walk = node
+    while (following := walk.next()) is not None:
+        facts.extend(_turn_facts(tracker, _table(walk), following.turn))  # type: ignore[arg-type]
+        walk = following
+    revealed = set()
+    if walk is not node:
+        for player, cards in _reveals(walk):
+            revealed.add(player)
+            facts.extend(_Fact("reveal", player, card) for card in tracker.reveal(player, cards))
+    return facts, revealed
+
+
+def _hindsight_places(node: "Node", tracker: _Tracker, unseen: frozenset[Card]) -> dict[Card, frozenset[str | None]] | None:
+    """Each unseen card's possible places given the line's later facts; None if no matching fits
+    (a record whose facts contradict each other)."""
+    facts, revealed = _later_facts(node, tracker.copy())
+    # Slots: each hand's unknown cards now, each later deck draw (in order), the deck's rest.
+    capacity: dict[tuple, int] = {("hand", p): n for p, n in tracker.unknown.items() if n}
+    draws = [(i, f) for i, f in enumerate(facts) if f.kind == "draw"][: tracker.deck]
+    for number, (_, fact) in enumerate(draws):
+        capacity[("draw", number)] = 1
+    if tracker.deck > len(draws):
+        capacity[("rest",)] = tracker.deck - len(draws)
+    first: dict[Card, tuple[int, _Fact]] = {}
+    for index, fact in enumerate(facts):
+        if fact.card is not None and fact.card in unseen and fact.card not in first:
+            first[fact.card] = (index, fact)
+
+    def fits(card: Card, slot: tuple) -> bool:
+        seen = first.get(card)
+        if slot[0] == "hand":
+            if seen is None:
+                return slot[1] not in revealed
+            return seen[1].kind != "draw" and seen[1].player == slot[1]
+        if slot[0] == "rest":
+            return seen is None
+        at, draw = draws[slot[1]]
+        if draw.card is not None:
+            return draw.card is card
+        if seen is None:
+            return draw.player not in revealed
+        return seen[1].kind != "draw" and seen[1].player == draw.player and at < seen[0]
+
+    cards = sorted(unseen, key=card_order)
+    options = {card: [slot for slot in capacity if fits(card, slot)] for card in cards}
+    placed = _match(cards, options, capacity)
+    if placed is None:
+        return None
+    members: dict[tuple, list[Card]] = {slot: [] for slot in capacity}
+    for card, slot in placed.items():
+        members[slot].append(card)
+    # A card may move into slot B when B reaches its own slot: B's cards can move on, one by one.
+    reaches = {slot: _reachable(slot, members, options) for slot in capacity}
+    places: dict[Card, frozenset[str | None]] = {}
+    for card in cards:
+        home = placed[card]
+        where = {_place(s) for s in options[card] if s == home or home in reaches[s]}
+        places[card] = frozenset(where)
+    return places
+
+
+def _place(slot: tuple) -> str | None:
+    return slot[1] if slot[0] == "hand" else None
+
+
+def _reachable(start: tuple, members: Mapping[tuple, list[Card]], options: Mapping[Card, list[tuple]]) -> set[tuple]:
+    """The slots some card of ``start`` can move to, and so on: the slots ``start`` can pass a card to."""
+    seen: set[tuple] = set()
+    queue = deque([start])
+    while queue:
+        slot = queue.popleft()
+        for card in members[slot]:
+            for other in options[card]:
+                if other not in seen:
+                    seen.add(other)
+                    queue.append(other)
+    return seen
+
+
+def _match(cards: Sequence[Card], options: Mapping[Card, list[tuple]], capacity: Mapping[tuple, int]) -> dict[Card, tuple] | None:
+    """A placement of every card in a slot it fits, no slot over its capacity (augmenting paths)."""
+    placed: dict[Card, tuple] = {}
+    members: dict[tuple, list[Card]] = {slot: [] for slot in capacity}
+    for card in cards:
+        # Breadth first from the card: a slot with room ends the path, a full one lets its cards move on.
+        came: dict[tuple, tuple[Card, tuple | None]] = {}
+        queue = deque()
+        for slot in options[card]:
+            if slot not in came:
+                came[slot] = (card, None)
+                queue.append(slot)
+        end = None
+        while queue:
+            slot = queue.popleft()
+            if len(members[slot]) < capacity[slot]:
+                end = slot
+                break
+            for mover in members[slot]:
+                for other in options[mover]:
+                    if other not in came:
+                        came[other] = (mover, slot)
+                        queue.append(other)
+        if end is None:
+            return None
+        slot = end
+        while True:
+            mover, source = came[slot]
+            if source is not None:
+                members[source].remove(mover)
+            members[slot].append(mover)
+            placed[mover] = slot
+            if source is None:
+                break
+            slot = source
+    return placed
+
+
+# -- the right to score, as the view knows it ---------------------------------------------------------
+
+
+def _rights(position: Game, hands: Mapping[str, HandKnowledge], places: Mapping[Card, frozenset[str | None]]) -> dict[tuple[str, str], Right]:
+    players = position.players
+    # Each player's candidates (unseen cards the hand may hold), by species; who holds each card known.
+    candidates: dict[str, dict[str, list[Card]]] = {p: {} for p in players}
+    counts = dict.fromkeys(players, 0)
+    for card, where in places.items():
+        for player in where:
+            if player is not None:
+                candidates[player].setdefault(card.species, []).append(card)
+                counts[player] += 1
+    holder = {card: player for player, hand in hands.items() for card in hand.known}
+    rights: dict[tuple[str, str], Right] = {}
+    for species in position.config.species:
+        ones = Card(species, MIN_VALUE)
+        one_holders = {holder[ones]} if ones in holder else {p for p in places.get(ones, ()) if p is not None}
+        ranges = {
+            p: _sum_range(p, species, hands[p], candidates[p].get(species, []), counts[p], one_holders, ones in holder)
+            for p in players
+        }
+        for player in players:
+            low, high = ranges[player]
+            best_rival_high = max(ranges[q][1] for q in players if q != player)
+            best_rival_low = max(ranges[q][0] for q in players if q != player)
+            if low >= best_rival_high:
+                status = Certainty.CERTAIN
+            elif high < best_rival_low:
+                status = Certainty.IMPOSSIBLE
+            else:
+                status = Certainty.POSSIBLE
+            rights[(player, species)] = Right(player, species, status, low, high)
+    return rights
+
+
+def _sum_range(player: str, species: str, hand: HandKnowledge, same: Sequence[Card], candidates: int,
+               one_holders: set[str], one_known: bool) -> tuple[int, int]:
+    """The lowest and highest hand sum the player may have in the species: the known cards, and
+    the unknown ones filled with as few or as many of the species' ``same`` candidates as they
+    may be (an 8 is 0 when an opponent holds the 1)."""
+    rivals_may = bool(one_holders - {player})
+    rivals_must = one_known and player not in one_holders
+
+    def worth(card: Card, lowest: bool) -> int:
+        if card.value != MAX_VALUE:
+            return card.value
+        cancelled = rivals_may if lowest else rivals_must
+        return 0 if cancelled else MAX_VALUE
+
+    known = [c for c in hand.known if c.species == species]
+    slots = hand.unknown
+    fewest = max(0, slots - (candidates - len(same)))
+    low_values = sorted(worth(c, True) for c in same)
+    high_values = sorted((worth(c, False) for c in same), reverse=True)
+    low = sum(worth(c, True) for c in known) + sum(low_values[:fewest])
+    high = sum(worth(c, False) for c in known) + sum(high_values[: min(slots, len(same))])
+    return low, high
+
+
+__all__ = ["Certainty", "HandKnowledge", "Knowledge", "Right", "UNKNOWN", "View", "knowledge"]

@@ -1,0 +1,957 @@
+"""The header's keys in one table: each row a key's check of YAML or JSON data, its writer and its
+quick reader of the writer's own form, as sgfmill pairs each property's reader and writer.
+
+Around the table: the header validated from a mapping and given back as one (header_from_mapping,
+header_to_mapping, which the .arb reader and the JSON/YAML converters use); the header written in
+canonical YAML (format_header, header_lines, check_header); and the quick reader of exactly that
+form, straight into a Header (read_written_header), which answers None for anything else so that
+header.py reads it with the safe YAML loader: ``read_header(format_header(h)) == h``. Reading
+loads no YAML library (yamlwords.py reads the few YAML words the writer writes); writing loads
+PyYAML on first use.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections import namedtuple
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from arbo_notation.engine.cards import CARD_RE, Card, is_species_code, value_fault
+from arbo_notation.errors import ArboError, HeaderFault, Pos
+from arbo_notation.engine.lexicon import MAX_NAME_LENGTH, MAX_POINTS_DIGITS, NAME_SHAPE, RESERVED_NAMES
+from arbo_notation.notation.header import yamlwords
+
+TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
+if TYPE_CHECKING:
+    from typing import Any
+
+PLAYER_NAME_RE = re.compile(rf"{NAME_SHAPE}\Z")
+ISO_DATE_RE = re.compile(r"[0-9]{4}(?:-[0-9]{2}(?:-[0-9]{2})?)?\Z")
+#: How deep a header's lists and mappings may nest, the header's own mapping counted: far more
+#: than any header needs, and shallow enough for every writer (YAML, JSON) to write it back.
+HEADER_MAX_DEPTH = 32
+#: The longest text a header holds (an event, a site, a species' name, any text of an unknown key,
+#: a key): far more than any real one, and short enough for pictures and pages that draw it.
+MAX_HEADER_TEXT = 4000
+#: The largest whole number of an unknown key, as a 64-bit number holds it (19 digits).
+MAX_HEADER_NUMBER = 2 ** 63 - 1
+#: The highest score, as on the result line (lexicon.MAX_POINTS_DIGITS digits).
+MAX_SCORE = 10 ** MAX_POINTS_DIGITS - 1
+LINE_WIDTH = 80
+#: What a row's to_data answers for a value the mapping leaves out.
+OMIT = object()
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    """A game's YAML header, typed (its keys: TABLE, below). ``extra`` keeps unknown keys
+    verbatim, in their order."""
+
+    players: tuple[str, ...]
+    species: tuple[str, ...]
+    event: str | None = None
+    site: str | None = None
+    date: str | None = None  # ISO 8601, YYYY-MM-DD
+    round: str | None = None
+    annotator: str | None = None
+    names: dict[str, str] = field(default_factory=dict)
+    perspective: str | None = None
+    deck: tuple[Card, ...] | None = None  # the draw pile after the deal, top card first
+    hands: dict[str, tuple[Card, ...]] = field(default_factory=dict)  # dealt hands
+    discards: dict[str, tuple[Card, ...]] = field(default_factory=dict)  # face up at setup, bottom first
+    result: dict[str, int] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+    pos: Pos | None = field(default=None, compare=False)
+
+
+class HeaderKey(namedtuple("HeaderKey", "name kind meaning example check to_data write read_value read_entry "
+                                      "refers_to required text plain_data",
+                           defaults=(None, None, None, False, False, True))):
+    """One key of the header: what it holds, and how it is checked, written and read back.
+    (A named tuple: see arbo_notation/__init__.py on a check's start-up.)
+
+    - ``name``; ``kind``, its type in the words of docs/NOTATION.md's table; ``meaning``; ``example``.
+    - ``check``: the value YAML or JSON gives, and the fields checked so far (players and species
+      come first) -> the Header's field; HeaderFault naming the key at fault.
+    - ``to_data``: the Header's field -> plain data (cards as text), or OMIT.
+    - ``write``: the key and the Header's field -> the canonical lines ([] when left out).
+    - ``read_value``: the writer's 'key: value' value (a flow collection's lines joined) -> the
+      field; NotWritten for any other form. None: the key is only written as a block.
+    - ``read_entry``: for a key written as a block ('key:' then '  name: value' lines), the
+      readers of the name and of the value of one line.
+    - ``refers_to``: the key whose items this one names (the players, the species), held to them
+      on reading.
+    - ``required``; ``text``, a plain scalar kept as written ('round: 010' is '010', not 8);
+      ``plain_data``, JSON carries it as it is (no '$date' to decode).
+    """
+
+    __slots__ = ()
+
+
+# ------------------------------------------------------------------------------------------------
+# Checking a value of YAML or JSON data
+
+
+def is_player_name(name: object) -> bool:
+    """A valid player's name: a letter, then letters, digits, _ ' or -, and not a reserved word."""
+    return isinstance(name, str) and bool(PLAYER_NAME_RE.match(name)) and name not in RESERVED_NAMES
+
+
+def _show(value: object) -> str:
+    """A value as a person wrote it in YAML (true/false/null rather than Python's spelling)."""
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return repr(str(value))
+
+
+def _yaml_word_hint(value: object) -> str:
+    if isinstance(value, bool) or value is None:
+        return " (YAML reads words such as No, Yes, On, Off, True, False and Null as true/false/null: put such a name in quotes)"
+    return ""
+
+
+def _text(key: str, value: object) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        raise HeaderFault(f"'{key}' must be text, found {_show(value)}{_yaml_word_hint(value)}", key)
+    text = str(value)
+    if len(text) > MAX_HEADER_TEXT:
+        raise HeaderFault(f"'{key}' holds {len(text)} characters: a header's text holds at most {MAX_HEADER_TEXT}", key)
+    return text
+
+
+def _is_iso_date(text: str) -> bool:
+    """YYYY (1000 to 9999, as a year written bare), YYYY-MM, or YYYY-MM-DD of a real day: what
+    the writer writes bare and reads back the same ('2024-02-30' is no date: YAML cannot build it)."""
+    if not ISO_DATE_RE.match(text):
+        return False
+    import datetime  # (here and below, not at the top: a header with no date needs none of it, 1-2 ms of start-up)
+
+    parts = [int(part) for part in text.split("-")]
+    if len(parts) == 1:
+        return 1000 <= parts[0]
+    if len(parts) == 2:
+        return 1 <= parts[1] <= 12
+    try:
+        datetime.date(*parts)
+    except ValueError:
+        return False
+    return True
+
+
+def _list(key: str, value: object, example: str) -> list:
+    if not isinstance(value, list):
+        raise HeaderFault(f"'{key}' must be a list such as {example}, found {_show(value)}", key,
+                          value if isinstance(value, str) else None)
+    return value
+
+
+def _name(key: str, value: object, what: str = "a player's name") -> str:
+    if isinstance(value, str) and len(value) > MAX_NAME_LENGTH:
+        raise HeaderFault(f"'{key}': a player's name has at most {MAX_NAME_LENGTH} characters, found one of "
+                          f"{len(value)}", key)
+    if isinstance(value, str) and value in RESERVED_NAMES:
+        raise HeaderFault(f"'{key}': {value!r} cannot be a player's name (the notation reserves d, reveal and result)", key, value)
+    if not is_player_name(value):
+        extra = " (a letter, then letters, digits, _ ' or -)" if isinstance(value, str) else _yaml_word_hint(value)
+        raise HeaderFault(f"'{key}': {_show(value)} is not {what}{extra}", key,
+                          value if isinstance(value, str) else None)
+    return value  # type: ignore[return-value]
+
+
+_CARD_TEXTS: dict[str, Card] = {}  # 'Ma3' -> Card('Ma', 3): a header's ~80 cards in look-ups, not regex matches
+
+
+def _card(key: str, item: object) -> Card:
+    if not isinstance(item, str) or not CARD_RE.match(item):
+        fault = value_fault(item) if isinstance(item, str) else ""
+        raise HeaderFault(f"'{key}': expected a card such as Ma3, found {_show(item)}{fault}", key,
+                          item if isinstance(item, (str, int)) else None)
+    card = Card(item[:-1], int(item[-1]))
+    if len(_CARD_TEXTS) < 10000:
+        _CARD_TEXTS[item] = card
+    return card
+
+
+def _cards(key: str, value: object) -> tuple[Card, ...]:
+    items = _list(key, value, "[Ma3, Oa5]")
+    try:
+        cards = list(map(_CARD_TEXTS.get, items))
+    except TypeError:  # an unhashable item (a list, a mapping): _card says what is wrong
+        cards = [None]
+    if not all(cards):  # not 'None in cards', which would call Card's comparisons
+        cards = [_card(key, item) for item in items]
+    return tuple(cards)
+
+
+def _mapping(key: str, value: object, example: str) -> dict:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise HeaderFault(f"'{key}' must be a mapping such as {example}, found {_show(value)}", key,
+                          value if isinstance(value, str) else None)
+    return value
+
+
+def _player_key(key: str, name: object, players: tuple[str, ...]) -> str:
+    if name not in players:
+        raise HeaderFault(f"'{key}': {_show(name)} is not one of the players ({', '.join(players)})", key,
+                          name if isinstance(name, str) else None)
+    return name  # type: ignore[return-value]
+
+
+def check_players(value: object, fields: dict[str, Any]) -> tuple[str, ...]:
+    players_list = _list("players", value, "[Ana, Ben]")
+    if not players_list:
+        raise HeaderFault("'players' names no player", "players")
+    players = tuple(_name("players", p) for p in players_list)
+    for i, p in enumerate(players):
+        if p in players[:i]:
+            raise HeaderFault(f"'players' names {p} twice", "players", p)
+    return players
+
+
+def check_species(value: object, fields: dict[str, Any]) -> tuple[str, ...]:
+    species_list = _list("species", value, "[Ca, Dw, Ja, Ma, Oa, Wi]")
+    if not species_list:
+        raise HeaderFault("'species' names no species", "species")
+    species: list[str] = []
+    for code in species_list:
+        if not isinstance(code, str) or not is_species_code(code):
+            raise HeaderFault(f"'species': {_show(code)} is not a species code (1 to 3 letters such as Ma)"
+                              f"{_yaml_word_hint(code)}", "species", code if isinstance(code, str) else None)
+        if code in species:
+            raise HeaderFault(f"'species' names {code} twice", "species", code)
+        species.append(code)
+    return tuple(species)
+
+
+def check_text(key: str) -> Callable[[object, dict[str, Any]], str | None]:
+    return lambda value, fields: _text(key, value)
+
+
+def check_date(value: object, fields: dict[str, Any]) -> str | None:
+    if value is None:
+        return None
+    import datetime
+
+    if isinstance(value, datetime.datetime):
+        raise HeaderFault(f"'date' must be an ISO date such as 2026-11-29, found a date and time {value.isoformat()!r}", "date")
+    if isinstance(value, datetime.date):
+        return value.isoformat()
+    if isinstance(value, int) and not isinstance(value, bool) and 1000 <= value <= 9999:
+        return str(value)
+    if isinstance(value, str) and _is_iso_date(value):
+        return value
+    raise HeaderFault(f"'date' must be an ISO date such as 2026-11-29, found {_show(value)}", "date", str(value))
+
+
+def check_names(value: object, fields: dict[str, Any]) -> dict[str, str]:
+    species = fields["species"]
+    names = {}
+    for code, name in _mapping("names", value, "{Ca: Cassia}").items():
+        if code not in species:
+            raise HeaderFault(f"'names': {_show(code)} is not one of the species ({', '.join(species)})", "names",
+                              code if isinstance(code, str) else None)
+        names[code] = _text("names", name) or ""
+    return names
+
+
+def check_perspective(value: object, fields: dict[str, Any]) -> str | None:
+    players = fields["players"]
+    if value is not None and value not in players:
+        raise HeaderFault(f"'perspective' must be one of the players ({', '.join(players)}), found {_show(value)}",
+                          "perspective", value if isinstance(value, str) else None)
+    return value  # type: ignore[return-value]
+
+
+def check_deck(value: object, fields: dict[str, Any]) -> tuple[Card, ...] | None:
+    return None if value is None else _cards("deck", value)
+
+
+def check_player_cards(key: str) -> Callable[[object, dict[str, Any]], dict[str, tuple[Card, ...]]]:
+    def check(value: object, fields: dict[str, Any]) -> dict[str, tuple[Card, ...]]:
+        mapping = _mapping(key, value, "{Ana: [Ja2, Oa6]}")
+        return {_player_key(key, k, fields["players"]): _cards(key, v if v is not None else [])
+                for k, v in mapping.items()}
+    return check
+
+
+def check_result(value: object, fields: dict[str, Any]) -> dict[str, int] | None:
+    if value is None:
+        return None
+    scores = {}
+    for name, score in _mapping("result", value, "{Ana: 24, Ben: 19}").items():
+        _player_key("result", name, fields["players"])
+        if isinstance(score, bool) or not isinstance(score, int) or score < 0:
+            raise HeaderFault(f"'result': {name}'s score must be a whole number, found {_show(score)}", "result",
+                              str(score) if score is not None else None)
+        if score > MAX_SCORE:
+            raise HeaderFault(f"'result': {name}'s score must be at most {MAX_SCORE}, found a number of "
+                              f"{len(str(score))} digits", "result", name)
+        scores[name] = score
+    return scores
+
+
+# ------------------------------------------------------------------------------------------------
+# A field as plain data
+
+
+def _as_is(value: Any) -> Any:
+    return OMIT if value is None else value
+
+
+def _names_list(value: tuple[str, ...]) -> list[str]:
+    return list(value)
+
+
+def _deck_data(value: tuple[Card, ...] | None) -> Any:
+    return OMIT if value is None else [str(c) for c in value]
+
+
+def _player_cards_data(value: dict[str, tuple[Card, ...]]) -> Any:
+    return {p: [str(c) for c in cards] for p, cards in value.items()} if value else OMIT
+
+
+def _names_data(value: dict[str, str]) -> Any:
+    return dict(value) if value else OMIT
+
+
+def _result_data(value: dict[str, int] | None) -> Any:
+    return OMIT if value is None else dict(value)
+
+
+# ------------------------------------------------------------------------------------------------
+# Writing: canonical YAML (PyYAML on first use, for the words it must quote and the unknown keys)
+
+
+def _safe_load(text: str) -> Any:
+    """yaml.safe_load, with the C loader when available (for text the writer made itself)."""
+    import yaml
+
+    from arbo_notation.notation.safeyaml import SAFE_LOADER
+
+    return yaml.load(text, Loader=SAFE_LOADER)  # noqa: S506 - a SafeLoader
+
+
+def _dump_scalar(value: object) -> str:
+    """A scalar as YAML writes it in double quotes (every character representable)."""
+    import yaml
+
+    text = yaml.safe_dump(value, default_style='"', allow_unicode=True, width=float("inf"))
+    return text.rstrip("\n").removesuffix("\n...").rstrip("\n")
+
+
+_PLAIN_CANDIDATE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_ .'/()+-]*\Z")
+
+
+@functools.lru_cache(maxsize=4096)
+def flow_scalar(text: str) -> str:
+    """A string written so YAML reads it back in a flow list or mapping: plain when safe, else quoted."""
+    if _PLAIN_CANDIDATE.match(text) and not text.endswith(" "):
+        try:
+            if _safe_load(f"[{text}]") == [text]:
+                return text
+        except Exception:  # noqa: BLE001 - any word YAML cannot read back ('0x_': ValueError) is quoted
+            pass
+    return _dump_scalar(text)
+
+
+@functools.lru_cache(maxsize=1024)
+def _block_text(text: str) -> str:
+    """A text value (event, site, round, ...) for 'key: value': plain when YAML reads it back as the same text."""
+    if text and "\n" not in text and text == text.strip():
+        try:
+            loaded = _safe_load(f"k: {text}")
+            if isinstance(loaded, dict) and list(loaded) == ["k"]:
+                value = loaded["k"]
+                if isinstance(value, str) and value == text:
+                    return text
+                if isinstance(value, (int, float)) and not isinstance(value, bool) and str(value) == text:
+                    return text
+        except Exception:  # noqa: BLE001 - any text YAML cannot read back ('!!int x': ValueError) is quoted
+            pass
+    return _dump_scalar(text)
+
+
+def _flow_items(prefix: str, items: list[str], indent: str, close: str = "]", open_: str = "[") -> list[str]:
+    """A flow collection wrapped at LINE_WIDTH columns; continuation lines start with ``indent``."""
+    if not items:
+        return [f"{prefix}{open_}{close}"]
+    lines: list[str] = []
+    current = prefix + open_
+    for i, item in enumerate(items):
+        piece = item + ("," if i < len(items) - 1 else close)
+        if current.endswith(open_) and current == prefix + open_:
+            current += piece
+        elif len(current) + 1 + len(piece) <= LINE_WIDTH:
+            current += " " + piece
+        else:
+            lines.append(current)
+            current = indent + piece
+    lines.append(current)
+    return lines
+
+
+def _cards_line(prefix: str, cards: Iterable[Card], indent: str) -> list[str]:
+    return _flow_items(prefix, [str(c) for c in cards], indent)
+
+
+def _mapping_lines(key: str, mapping: dict[str, str]) -> list[str]:
+    items = [f"{flow_scalar(k)}: {v}" for k, v in mapping.items()]
+    line = f"{key}: {{{', '.join(items)}}}"
+    if not items:
+        return [f"{key}: {{}}"]
+    if len(line) <= LINE_WIDTH:
+        return [line]
+    return [f"{key}:"] + [f"  {item}" for item in items]
+
+
+def write_text(key: str, value: str | None) -> list[str]:
+    return [] if value is None else [f"{key}: {_block_text(value)}"]
+
+
+def write_date(key: str, value: str | None) -> list[str]:
+    if value is None:
+        return []
+    return [f"{key}: {value if ISO_DATE_RE.match(value) else _block_text(value)}"]
+
+
+def write_words(key: str, value: tuple[str, ...]) -> list[str]:
+    return _flow_items(f"{key}: ", [flow_scalar(word) for word in value], "  ")
+
+
+def write_names(key: str, value: dict[str, str]) -> list[str]:
+    return _mapping_lines(key, {k: flow_scalar(v) for k, v in value.items()}) if value else []
+
+
+def write_player(key: str, value: str | None) -> list[str]:
+    return [] if value is None else [f"{key}: {flow_scalar(value)}"]
+
+
+def write_deck(key: str, value: tuple[Card, ...] | None) -> list[str]:
+    return [] if value is None else _cards_line(f"{key}: ", value, "  ")
+
+
+def write_player_cards(key: str, value: dict[str, tuple[Card, ...]]) -> list[str]:
+    if not value:
+        return []
+    lines = [f"{key}:"]
+    for player, cards in value.items():
+        lines += _cards_line(f"  {flow_scalar(player)}: ", cards, "    ")
+    return lines
+
+
+def write_result(key: str, value: dict[str, int] | None) -> list[str]:
+    return [] if value is None else _mapping_lines(key, {k: str(v) for k, v in value.items()})
+
+
+@functools.cache
+def _plain_dumper() -> type:
+    """The safe dumper without anchors and aliases: a value met twice is written twice, so the
+    canonical text does not depend on whether two equal values were one object."""
+    import yaml
+
+    class PlainDumper(yaml.SafeDumper):
+        def ignore_aliases(self, data: Any) -> bool:
+            return True
+
+        def represent_sorted_set(self, data: set) -> yaml.Node:
+            """A set in a fixed order: as Python keeps it, the order of its text changes with the hash seed."""
+            ordered = sorted(data, key=lambda item: (type(item).__name__, repr(item)))
+            return self.represent_mapping("tag:yaml.org,2002:set", dict.fromkeys(ordered))
+
+    PlainDumper.add_representer(set, PlainDumper.represent_sorted_set)
+    return PlainDumper
+
+
+def write_extra(key: str, value: Any) -> list[str]:
+    """An unknown key and its value, as PyYAML's safe dumper writes them (leaf lists in flow style)."""
+    import yaml
+
+    dumper = _plain_dumper()
+    try:
+        nested = isinstance(value, (dict, list, tuple, set, frozenset))
+        text = yaml.dump({key: value}, Dumper=dumper, sort_keys=False, allow_unicode=True,
+                         default_flow_style=None if nested else False, width=LINE_WIDTH - 4)
+        if re.search(r"^(?:---|\.\.\.)(?:[ \t]|$)", text, re.M):
+            raise ValueError
+    except yaml.YAMLError as exc:
+        raise ArboError(f"cannot write the header key {key!r}: {exc}") from None
+    except ValueError:
+        text = yaml.dump({key: value}, Dumper=dumper, sort_keys=False, allow_unicode=True,
+                         default_flow_style=True, default_style='"', width=float("inf"))
+    return text.rstrip("\n").split("\n")
+
+
+# ------------------------------------------------------------------------------------------------
+# Reading the writer's own form back: every word checked the way the safe loader and the checks
+# above would take it (cached: the same names, codes and cards recur in every game), and anything
+# else, a fault included, NotWritten, so that the safe loader reads it and reports the fault.
+
+
+class NotWritten(Exception):
+    """The header is not in the writer's form as far as this reader is sure of it."""
+
+
+_MAX_CACHED = 10000  # words and lines remembered: a few hundred in practice
+_SCORE = re.compile(rf"(?:0|[1-9][0-9]{{0,{MAX_POINTS_DIGITS - 1}}})\Z")
+_EXTRA_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+def _cache(check: Callable[[str], Any]) -> Callable[[str], Any]:
+    """``check`` remembered for the words it accepts (it raises NotWritten for the others)."""
+    known: dict[str, Any] = {}
+
+    def cached(word: str) -> Any:
+        value = known.get(word)
+        if value is None:
+            value = check(word)
+            if len(known) < _MAX_CACHED:
+                known[word] = value
+        return value
+
+    cached.known = known  # type: ignore[attr-defined]
+    return cached
+
+
+def _word(word: str) -> tuple[str, bool]:
+    """A name or code as written: plain, or in double quotes as the writer quotes a word YAML
+    would read otherwise ("No", "null"); and whether it was quoted."""
+    if word[:1] != '"':
+        return word, False
+    text = yamlwords.value_of(word)
+    if not isinstance(text, str):
+        raise NotWritten
+    return text, True
+
+
+@_cache
+def read_name(word: str) -> str:
+    """A player's name written plain (which YAML reads as itself) or quoted."""
+    name, quoted = _word(word)
+    if PLAYER_NAME_RE.match(name) and name not in RESERVED_NAMES and (quoted or yamlwords.reads_as_itself(name)):
+        return name
+    raise NotWritten
+
+
+@_cache
+def read_code(word: str) -> str:
+    """A species code written plain (which YAML reads as itself) or quoted."""
+    code, quoted = _word(word)
+    if is_species_code(code) and (quoted or yamlwords.reads_as_itself(code)):
+        return code
+    raise NotWritten
+
+
+@_cache
+def _read_card(word: str) -> Card:
+    """A card written plain, which YAML reads as its code."""
+    if CARD_RE.match(word) and yamlwords.reads_as_itself(word):
+        return Card(word[:-1], int(word[-1]))
+    raise NotWritten
+
+
+def _items(text: str) -> list[str]:
+    """The words of a flow list '[a, b, c]' (continuation lines already joined with a space)."""
+    if text[:1] != "[" or text[-1:] != "]":
+        raise NotWritten
+    inner = text[1:-1]
+    return inner.split(", ") if inner else []
+
+
+def read_cards(text: str) -> tuple[Card, ...]:
+    words = _items(text)
+    cards = tuple(map(_read_card.known.get, words))  # type: ignore[attr-defined] # look-ups, no calls
+    return cards if all(cards) else tuple(map(_read_card, words))  # all(): "None in" would call Card.__eq__
+
+
+def _distinct(text: str, word: Callable[[str], str]) -> tuple[str, ...]:
+    """A non-empty list of distinct words (players, species)."""
+    words = tuple(map(word, _items(text)))
+    if not words or len(set(words)) != len(words):
+        raise NotWritten
+    return words
+
+
+@_cache
+def read_players(text: str) -> tuple[str, ...]:
+    return _distinct(text, read_name)
+
+
+@_cache
+def read_species(text: str) -> tuple[str, ...]:
+    return _distinct(text, read_code)
+
+
+def read_score(text: str) -> int:
+    if not _SCORE.match(text):
+        raise NotWritten
+    return int(text)
+
+
+def _flow_pairs(text: str, key: Callable[[str], str], value: Callable[[str], Any]) -> dict[str, Any]:
+    """A flow mapping '{Ana: 24, Ben: 19}' of plain keys, each once."""
+    if text[:1] != "{" or text[-1:] != "}":
+        raise NotWritten
+    pairs: dict[str, Any] = {}
+    for pair in text[1:-1].split(", ") if text != "{}" else ():
+        name, colon, rest = pair.partition(": ")
+        if not colon or (name := key(name)) in pairs:
+            raise NotWritten
+        pairs[name] = value(rest)
+    return pairs
+
+
+def read_result(text: str) -> dict[str, int]:
+    return _flow_pairs(text, read_name, read_score)
+
+
+def read_text(text: str) -> str | None:
+    """An event, site, round or annotator, as the safe loader takes it (a null word is None)."""
+    if text[0] in "[{":
+        raise NotWritten
+    value = yamlwords.value_of(text, as_text=True)
+    if value is yamlwords.NOT_READ or not (value is None or isinstance(value, str)):
+        raise NotWritten
+    return value
+
+
+def read_species_name(text: str) -> str:
+    """A species' name in 'names': text as written, a null word ''."""
+    if text[0] in "[{,]}":
+        raise NotWritten
+    value = yamlwords.value_of(text, as_text=True)
+    if value is yamlwords.NOT_READ or not (value is None or isinstance(value, str)):
+        raise NotWritten
+    return value or ""
+
+
+def read_names(text: str) -> dict[str, str]:
+    """'{Ca: Cassia, Dw: "Dwarf: tall"}': species codes to their names, the names as written."""
+    if text[:1] != "{":
+        raise NotWritten
+    pairs = yamlwords.value_of(text, values_as_text=True)
+    if pairs is yamlwords.NOT_READ:
+        raise NotWritten
+    names = {}
+    for code, name in pairs.items():
+        if not isinstance(code, str) or not is_species_code(code) or not (name is None or isinstance(name, str)):
+            raise NotWritten
+        names[code] = name or ""
+    return names
+
+
+def read_date(text: str) -> str:
+    """A date written bare (YYYY, YYYY-MM or a real YYYY-MM-DD), kept as written."""
+    if not _is_iso_date(text) or yamlwords.value_of(text) is yamlwords.NOT_READ:
+        raise NotWritten
+    return text
+
+
+# ------------------------------------------------------------------------------------------------
+# The table
+
+
+TABLE: tuple[HeaderKey, ...] = (
+    HeaderKey("event", "text", "the event", "event: Club night",
+              check_text("event"), _as_is, write_text, read_text, text=True),
+    HeaderKey("site", "text", "where the game was played", "site: The Greenhouse",
+              check_text("site"), _as_is, write_text, read_text, text=True),
+    HeaderKey("date", "ISO date", "when: `YYYY-MM-DD`, or `YYYY-MM` / `YYYY` when not known exactly",
+              "date: 2026-11-29", check_date, _as_is, write_date, read_date, plain_data=False),
+    HeaderKey("round", "text", "round of the event (a number is fine)", "round: 3",
+              check_text("round"), _as_is, write_text, read_text, text=True),
+    HeaderKey("annotator", "text", "who wrote the comments", "annotator: Cleo",
+              check_text("annotator"), _as_is, write_text, read_text, text=True),
+    HeaderKey("players", "list of names", "the players in seat order; the first is the start player",
+              "players: [Ana, Ben]", check_players, _names_list, write_words, read_players, required=True),
+    HeaderKey("species", "list of codes", "species in play, 1 to 3 letters each, all different",
+              "species: [Ca, Dw, Ja, Ma, Oa, Wi]", check_species, _names_list, write_words, read_species,
+              required=True),
+    HeaderKey("names", "code → text", "names of the species, when not the usual ones", "names: {Li: Lilac}",
+              check_names, _names_data, write_names, read_names, (read_code, read_species_name),
+              refers_to="species"),
+    HeaderKey("perspective", "a player", "whose hand the record follows (for tools)", "perspective: Ana",
+              check_perspective, _as_is, write_player, read_name, refers_to="players"),
+    HeaderKey("deck", "list of cards", "the draw pile after the deal, top card first (an omniscient record)",
+              "deck: [Ma3, Oa5, Wi7]", check_deck, _deck_data, write_deck, read_cards),
+    HeaderKey("hands", "player → cards", "the dealt hands, of some or all players",
+              "hands: {Ana: [Ja2, Oa6, Ca1, Ca4, Dw2, Wi7, Ma5]}", check_player_cards("hands"),
+              _player_cards_data, write_player_cards, None, (read_name, read_cards), refers_to="players"),
+    HeaderKey("discards", "player → cards",
+              "cards face up on a discard pile at setup, bottom first (house variant)", "discards: {Ben: [Wi1]}",
+              check_player_cards("discards"), _player_cards_data, write_player_cards, None,
+              (read_name, read_cards), refers_to="players"),
+    HeaderKey("result", "player → score", "the final scores, when known without a result line",
+              "result: {Ana: 24, Ben: 19}", check_result, _result_data, write_result, read_result,
+              (read_name, read_score), refers_to="players"),
+)
+#: The header keys the notation defines, in canonical order.
+HEADER_KEYS = tuple(row.name for row in TABLE)
+KEYS: dict[str, HeaderKey] = {row.name: row for row in TABLE}
+#: The order keys are checked in: the required ones (which the others refer to), the text, the rest.
+CHECK_ORDER = (tuple(row for row in TABLE if row.required) + tuple(row for row in TABLE if row.text)
+               + tuple(row for row in TABLE if not (row.required or row.text)))
+#: The keys whose values JSON carries as they are (the others may be '$date' and such).
+PLAIN_DATA_KEYS = frozenset(row.name for row in TABLE if row.plain_data)
+TEXT_KEYS = tuple(row.name for row in TABLE if row.text)
+
+
+# ------------------------------------------------------------------------------------------------
+# The header as a mapping (as YAML or JSON gives it): validated into a Header, and back
+
+
+def header_from_mapping(data: object, pos: Pos | None = None) -> Header:
+    """Validate a header's key/value mapping (as YAML or JSON gives it) and build the Header.
+
+    Raises HeaderFault naming the key at fault. Unknown keys are kept, in order, in ``extra``.
+    """
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise HeaderFault("the header must be 'key: value' lines such as 'players: [Ana, Ben]', "
+                          f"found {_show(data)}")
+    for key in data:
+        if not isinstance(key, str):
+            raise HeaderFault(f"header keys are words, found the key {_show(key)}", None,
+                              None if key is None or isinstance(key, bool) else str(key))
+        if len(key) > MAX_HEADER_TEXT:
+            raise HeaderFault(f"a header key holds {len(key)} characters: at most {MAX_HEADER_TEXT}")
+    if "players" not in data:
+        raise HeaderFault("the header has no 'players': the list of the players' names in seat order, "
+                          "start player first, such as 'players: [Ana, Ben]'")
+    if "species" not in data:
+        raise HeaderFault("the header has no 'species': the list of the species codes in play, "
+                          "such as 'species: [Ca, Dw, Ja, Ma, Oa, Wi]'")
+    fields: dict[str, Any] = {}
+    for row in CHECK_ORDER:
+        if row.name in data:
+            fields[row.name] = row.check(data[row.name], fields)
+    fields["extra"] = {k: v for k, v in data.items() if k not in KEYS}
+    for key, value in fields["extra"].items():
+        _check_extra(key, value)
+    return Header(pos=pos, **fields)
+
+
+#: What an unknown key's value may be made of: what the safe loader builds and the writer writes
+#: back the same, dates aside (a datetime is a date).
+_EXTRA_LEAVES = (str, int, float, bool, type(None), bytes)
+
+
+def _check_extra(key: str, value: object) -> None:
+    """Raise HeaderFault if an unknown key's value could not be written and read back the same."""
+    import datetime  # (here: the unknown keys of a header are rare)
+
+    leaves = (*_EXTRA_LEAVES, datetime.date)
+    stack = [(value, 2)]  # the header's own mapping is the first level
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: list = [*item.keys(), *item.values()]
+        elif isinstance(item, (list, set)):
+            children = list(item)
+        elif isinstance(item, tuple):
+            raise HeaderFault(f"'{key}': YAML's ordered mappings and pairs (!!omap, !!pairs) are not kept in a "
+                              "header: write a mapping or a list", key)
+        elif isinstance(item, (str, bytes)) and len(item) > MAX_HEADER_TEXT:
+            raise HeaderFault(f"'{key}' holds a text of {len(item)} characters: a header's text holds at most "
+                              f"{MAX_HEADER_TEXT}", key)
+        elif isinstance(item, int) and not -MAX_HEADER_NUMBER - 1 <= item <= MAX_HEADER_NUMBER:
+            raise HeaderFault(f"'{key}' holds a number of {len(str(abs(item)))} digits: a header's numbers fit in "
+                              "64 bits (at most 19 digits)", key)
+        elif isinstance(item, leaves):
+            continue
+        else:
+            raise HeaderFault(f"'{key}' holds a {type(item).__name__}, which a header cannot hold", key)
+        if depth > HEADER_MAX_DEPTH:
+            raise HeaderFault(f"'{key}' nests lists and mappings more than {HEADER_MAX_DEPTH} deep "
+                              "(the header counted)", key)
+        stack.extend((child, depth + 1) for child in children)
+
+
+def header_to_mapping(header: Header, encode_extra: Callable[[Any], Any] | None = None) -> dict[str, Any]:
+    """The header as plain data in canonical key order (cards as text), unknown keys last."""
+    data: dict[str, Any] = {}
+    for row in TABLE:
+        value = row.to_data(getattr(header, row.name))
+        if value is not OMIT:
+            data[row.name] = value
+    for key, value in header.extra.items():
+        data[key] = encode_extra(value) if encode_extra else value
+    return data
+
+
+# ------------------------------------------------------------------------------------------------
+# The canonical text, written and read back
+
+
+def check_header(header: Header) -> None:
+    """Raise ArboError if a Header built by a program could not be written and read back."""
+    try:
+        header_from_mapping(header_to_mapping(header))
+    except HeaderFault as fault:
+        raise ArboError(f"cannot write this header: {fault.message}") from None
+    for key in header.extra:
+        if key in KEYS:
+            raise ArboError(f"cannot write this header: the unknown-key table holds the known key {key!r}")
+
+
+def header_lines(header: Header) -> list[str]:
+    """The YAML lines of a header in canonical form (without the '---' lines)."""
+    lines: list[str] = []
+    for row in TABLE:
+        lines += row.write(row.name, getattr(header, row.name))
+    for key, value in header.extra.items():
+        lines += write_extra(key, value)
+    return lines
+
+
+def format_header(header: Header) -> str:
+    """The header block, '---' lines included, each line ending in a newline."""
+    return "---\n" + "".join(line + "\n" for line in header_lines(header)) + "---\n"
+
+
+_CLOSING = {"[": "]", "{": "}"}
+#: The table's readers as the quick reader looks them up: a key's 'key: value' reader, and the
+#: keys that may be written 'key:' then a block of '  name: value' lines.
+_VALUE_READERS = {row.name: row.read_value for row in TABLE if row.read_value is not None}
+_BLOCKS = {f"{row.name}:": row for row in TABLE if row.read_entry is not None}
+_BLANK_STARTS = ("", " ")  # how a blank line starts (any other line is a key's)
+
+
+def _continued(text: str, lines: list[str], i: int, indent: str) -> tuple[str, int]:
+    """A flow collection that starts as ``text`` and, wrapped after a ',', goes on over lines
+    indented deeper than ``indent``; and the index of the line after it."""
+    if not text:  # 'Ana: ' with nothing after it: not the writer's
+        raise NotWritten
+    close = _CLOSING.get(text[0])
+    if close is None or text[-1] == close:  # all on its line, as most values are
+        return text, i
+    while text[-1] != close:
+        if i == len(lines) or text[-1] != "," or not lines[i].startswith(indent) or not lines[i].strip(" "):
+            raise NotWritten
+        text += " " + lines[i].lstrip(" ")
+        i += 1
+    return text, i
+
+
+def _block(row: HeaderKey, lines: list[str], i: int) -> tuple[dict[str, Any], int]:
+    """The '  name: value' lines of a key written as a block, from line i (at least one), and the
+    index of the line after them."""
+    if row.read_entry is None:
+        raise NotWritten
+    read_key, read_value = row.read_entry
+    entries: dict[str, Any] = {}
+    while i < len(lines) and lines[i][:2] == "  " and lines[i][2:3] not in (" ", ""):
+        name, colon, rest = lines[i][2:].partition(": ")
+        if not colon or (name := read_key(name)) in entries:
+            raise NotWritten
+        text, i = _continued(rest, lines, i + 1, "   ")
+        entries[name] = read_value(text)
+    if not entries:
+        raise NotWritten
+    return entries, i
+
+
+def _extra(key: str, text: str) -> Any:
+    """An unknown key's one-line value, as the safe loader reads it."""
+    if not _EXTRA_KEY.match(key) or not yamlwords.plain_key(key):
+        raise NotWritten
+    value = yamlwords.value_of(text)
+    if value is yamlwords.NOT_READ:
+        raise NotWritten
+    return value
+
+
+def _fields(lines: list[str]) -> dict[str, Any]:
+    """The Header's fields, key by key as written (unknown keys in 'extra'); NotWritten for anything else."""
+    fields: dict[str, Any] = {}
+    extra: dict[str, Any] = {}
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        i += 1
+        if line[:1] in _BLANK_STARTS and not line.strip(" "):
+            continue
+        key, colon, rest = line.partition(": ")
+        read_value = _VALUE_READERS.get(key)
+        if read_value is not None and rest:
+            text, i = _continued(rest, lines, i, " ")
+            value = read_value(text)
+        elif not colon and line in _BLOCKS:  # 'hands:', then its lines
+            row = _BLOCKS[line]
+            key = row.name
+            value, i = _block(row, lines, i)
+        elif rest and key not in KEYS:
+            text, i = _continued(rest, lines, i, " ")
+            if key in extra:
+                raise NotWritten
+            extra[key] = _extra(key, text)
+            continue
+        else:
+            raise NotWritten
+        if key in fields:
+            raise NotWritten
+        fields[key] = value
+    if extra:
+        fields["extra"] = extra
+    return fields
+
+
+def _well_placed(fields: dict[str, Any]) -> bool:
+    """Whether the header has its players and species, and the keys that name them name its own."""
+    if "players" not in fields or "species" not in fields:
+        return False
+    for row in _REFERRING:
+        value = fields.get(row.name)
+        if value is None:
+            continue
+        among = fields[row.refers_to]  # type: ignore[index]
+        if value not in among if isinstance(value, str) else not all(name in among for name in value):
+            return False
+    return True
+
+
+_REFERRING = tuple(row for row in TABLE if row.refers_to is not None)
+
+
+def read_written_header(text: str, pos: Pos) -> Header | None:
+    """The Header of a header's YAML as the writer writes it (``pos``: its opening '---'); None
+    when the text is in any other form or has any fault."""
+    if "\t" in text or "\r" in text:
+        return None
+    try:
+        fields = _fields(text.split("\n"))
+    except NotWritten:
+        return None
+    if not _well_placed(fields) or not _within_bounds(fields):
+        return None
+    return Header(pos=pos, **fields)
+
+
+def _within_bounds(fields: dict[str, Any]) -> bool:
+    """Whether the header's texts and numbers are within the bounds its check holds them to (the
+    careful reader reports the one that is not)."""
+    texts = [fields.get(row.name) for row in TABLE if row.text]
+    texts += fields.get("names", {}).values()
+    if any(text is not None and len(text) > MAX_HEADER_TEXT for text in texts):
+        return False
+    extra = fields.get("extra", {})
+    try:
+        for key, value in extra.items():
+            _check_extra(key, value)
+    except HeaderFault:
+        return False
+    return all(len(key) <= MAX_HEADER_TEXT for key in extra)

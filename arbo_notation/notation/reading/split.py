@@ -1,0 +1,139 @@
+"""Cutting a source text into games at its '---' header lines, without reading them.
+
+A line that is '---' can only open or close a header, so the cut is exact; every reader starts
+here, and none needs lark for it. stream_games cuts a text given block by block, holding one game
+at a time, as cut_games cuts a whole text. SourceLines gives a game's lines by their numbers in
+its file, for the messages that quote one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import namedtuple
+from collections.abc import Iterable, Iterator
+
+from arbo_notation.runtime.sources import normalise  # noqa: F401  (the readers import it from here, beside the cutting)
+
+_HEADER_LINE = re.compile(r"\n---[ \t]*(?=\n|\Z)")
+
+
+class GameChunk(namedtuple("GameChunk", "start end first_line last_line closed")):
+    """Where one game stands in its text: ``start``, the offset of its opening '---'; ``end``, that of
+    the next game's '---' (or the end of the text); its ``first_line`` and ``last_line``;
+    ``closed``, whether its header has its closing '---'. (A named tuple: see
+    arbo_notation/__init__.py on a check's start-up.)"""
+
+    __slots__ = ()
+
+
+def cut_games(text: str) -> tuple[int, list[GameChunk]]:
+    """Cut a text into games at its '---' lines: (end of the text before the first game, games)."""
+    marks = [m.start() + 1 for m in _HEADER_LINE.finditer(text)]
+    if re.match(r"---[ \t]*(?:\n|\Z)", text):
+        marks.insert(0, 0)
+    chunks: list[GameChunk] = []
+    if not marks:
+        return len(text), chunks
+    line = text.count("\n", 0, marks[0]) + 1
+    for i in range(0, len(marks), 2):
+        start = marks[i]
+        end = marks[i + 2] if i + 2 < len(marks) else len(text)
+        next_line = line + text.count("\n", start, end)
+        last_line = next_line - 1 if end < len(text) or text.endswith("\n") else next_line
+        chunks.append(GameChunk(start, end, line, max(last_line, line), i + 1 < len(marks)))
+        line = next_line
+    return marks[0], chunks
+
+
+class GameText(namedtuple("GameText", "text first_line last_line closed index")):
+    """One game cut from a stream of text: its ``text``, the line of its opening '---' in the file
+    (``first_line``), its ``last_line``, whether its header is ``closed``, and its 1-based
+    ``index`` in the file. (A named tuple: see arbo_notation/__init__.py on a check's start-up.)"""
+
+    __slots__ = ()
+
+
+# A '---' line: after a line end (a pattern that opens with a literal text is searched for
+# fast; one that opens with '^' is tried at every character), or at the start of the text.
+_MARK = re.compile(r"\n---[ \t]*(?=\n|\Z)")
+_MARK_AT_START = re.compile(r"---[ \t]*(?=\n|\Z)")
+
+
+def _marks(lines: str) -> Iterator[int]:
+    """Where the '---' lines of a text that starts at a line's start begin."""
+    if lines.startswith("---") and _MARK_AT_START.match(lines):
+        yield 0
+    for mark in _MARK.finditer(lines):
+        yield mark.start() + 1
+
+
+def stream_games(blocks: Iterable[str]) -> Iterator[str | GameText]:
+    """Cut a (normalised) text given block by block into games, holding one game at a time.
+
+    Yields the text before the first header first (a str, often empty), then each game as
+    cut_games would cut the whole text: the same texts, lines and closed headers.
+    """
+    carry = ""  # the last line of the blocks so far, not yet ended
+    line = 1  # the line where ``carry`` starts
+    parts: list[str] = []  # the text of the game (or preamble) being read, so far
+    start_line = 1
+    marks = 0
+    index = 0
+    ended = iter(blocks)
+    while True:
+        block = next(ended, None)
+        if block is None:
+            lines, carry = carry, ""
+        else:
+            lines = carry + block
+            cut = lines.rfind("\n") + 1
+            lines, carry = lines[:cut], lines[cut:]
+        taken = 0
+        for mark in _marks(lines):
+            marks += 1
+            if marks % 2 == 0:
+                continue  # a closing '---'
+            piece = lines[taken:mark]
+            parts.append(piece)
+            line += piece.count("\n")
+            yield _piece(parts, start_line, line, marks > 1, index)
+            start_line = line
+            parts, taken, index = [], mark, index + 1
+        rest = lines[taken:]
+        parts.append(rest)
+        line += rest.count("\n")
+        if block is None:
+            break
+    if marks == 0:
+        yield "".join(parts)
+        return
+    yield _piece(parts, start_line, line, True, index, closed=marks % 2 == 0)
+
+
+def _piece(parts: list[str], first_line: int, next_line: int, game: bool, index: int,
+           closed: bool = True) -> str | GameText:
+    """The text of ``parts``, which runs from line ``first_line`` to the start of ``next_line``
+    (its line ends counted as they were read: a game's text is not counted again)."""
+    text = "".join(parts)
+    if not game:
+        return text
+    last_line = next_line - (1 if text.endswith("\n") else 0)
+    return GameText(text, first_line, max(last_line, first_line), closed, index)
+
+
+class SourceLines:
+    """Lines of a text that starts at line ``first_line`` of its file, split only when asked for."""
+
+    __slots__ = ("text", "first_line", "lines")
+
+    def __init__(self, text: str, first_line: int = 1) -> None:
+        self.text = text
+        self.first_line = first_line
+        self.lines: list[str] | None = None
+
+    def __call__(self, number: int) -> str:
+        """Line ``number`` of the file ('' when it is not in this text)."""
+        if self.lines is None:
+            self.lines = self.text.split("\n")
+        index = number - self.first_line
+        return self.lines[index] if 0 <= index < len(self.lines) else ""

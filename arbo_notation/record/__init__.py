@@ -1,0 +1,1 @@
+"""Recording a game at the table: a session that checks each entry, and what may be typed next."""

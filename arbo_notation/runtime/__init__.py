@@ -1,0 +1,1 @@
+"""The plumbing of the programs: whole-file writes, reading sources, spooled output, worker processes, lazy names."""
