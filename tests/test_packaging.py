@@ -138,6 +138,7 @@ def test_check_and_score_never_import_textual():
     assert done.stdout.strip() == "[0, 0, 0] False"
 
 
+@pytest.mark.slow
 def test_checking_plain_records_does_not_load_the_parser(tmp_path: Path):
     """Simulated and fmt-written games are read by the plain reader, annotated ones by the fast
     reader: lark's tenth of a second of loading is paid only for a game with a syntax error."""
@@ -156,6 +157,7 @@ def test_checking_plain_records_does_not_load_the_parser(tmp_path: Path):
         assert done.stdout.strip() == expected
 
 
+@pytest.mark.slow
 def test_the_parser_cache_lives_in_a_private_folder_and_is_optional(tmp_path: Path):
     script = (
         "import sys; from arbo_notation.notation.reading import grammar, syntax;"

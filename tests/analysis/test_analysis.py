@@ -236,6 +236,7 @@ def test_same_seed_same_output_and_another_seed_another():
     assert [e.played_value for e in other] != [e.played_value for e in one]
 
 
+@pytest.mark.slow
 def test_an_omniscient_game_has_every_turn_judged_and_the_last_exactly_when_one_world_is_left():
     record = simulate_game(("Ana", "Ben"), 4)
     judged = analyse(tree_of(record), budget=2, seed=0)

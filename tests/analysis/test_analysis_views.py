@@ -36,6 +36,7 @@ def flagged_turn(record) -> int:
     return next(i for i, t in enumerate(record.turns, 1) if note_of(t).glyph and note_of(t).glyph in t.glyphs)
 
 
+@pytest.mark.slow
 def test_the_page_data_gives_each_turns_margin_from_the_notes(analysed):
     (record,) = parse(analysed.read_text())
     found = margins(load_tree(record))
@@ -60,6 +61,7 @@ async def test_the_replayer_shows_the_turns_evaluation_and_marks_flagged_turns(a
         assert rows.row_text(rows.rows[number]).plain.endswith(" " + note.glyph)
 
 
+@pytest.mark.slow
 def test_the_page_draws_the_margins_and_a_point_jumps_to_its_turn(analysed, tmp_path):
     try:
         from playwright.sync_api import sync_playwright

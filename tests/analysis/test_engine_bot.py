@@ -52,6 +52,7 @@ def test_the_cards_seen_taken_from_piles_are_the_ones_the_seat_knows_in_other_ha
     assert compared >= 5
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players, seed", [(2, 0), (4, 3)])  # games where the others keep cards they took
 def test_the_engine_bot_remembers_what_a_watch_of_every_turn_saw(players, seed):
     """Played as `arbo simulate` plays it (told of every turn), the engine's memory of the piles

@@ -66,6 +66,7 @@ _CARD = re.compile(r"(?<=[ :@/])[A-Z][a-z][1-8](?![0-9])|(?<=@)-?[0-9]+,-?[0-9]+
 _OTHERS = ["Ma3", "Oa5", "Zz1", "Ca8", "d", "Ana", "0,1", "-1,0", "2,2", "7.", "1."]
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(text=engine_records(), seed=st.integers(0, 10**9), changes=st.integers(0, 2))

@@ -51,6 +51,7 @@ def test_a_persons_comment_is_not_a_note():
     assert read_note(Comment("arbo is a fine tool")) is None
 
 
+@pytest.mark.slow
 def test_every_turn_of_an_omniscient_game_is_annotated(analysed):
     (record,) = parse(analysed.stdout)
     notes = [note_of(turn) for turn in record.turns]
@@ -76,6 +77,7 @@ def test_the_annotations_round_trip_through_fmt_and_convert(analysed, tmp_path):
     assert back.stdout == analysed.stdout
 
 
+@pytest.mark.slow
 def test_a_second_run_replaces_only_its_own_annotations(game_file, tmp_path):
     (record,) = parse(game_file.read_text())
     from dataclasses import replace
@@ -102,6 +104,7 @@ def test_a_second_run_replaces_only_its_own_annotations(game_file, tmp_path):
     assert sum(1 for t in other.turns for c in t.comments_after if c.text.startswith("arbo:")) == len(other.turns)
 
 
+@pytest.mark.slow
 def test_jobs_give_the_same_output(game_file, analysed):
     two = run("analyse", str(game_file), "--budget", "2", "-j", "2")
     assert two.exit_code == 0
@@ -119,6 +122,7 @@ def test_json_gives_each_turn_and_the_summary(game_file):
     assert data["summary"][0]["turns"] == len(data["turns"])
 
 
+@pytest.mark.slow
 def test_in_place_and_out(game_file, tmp_path, analysed):
     copy = tmp_path / "copy.arb"
     copy.write_text(game_file.read_text())
@@ -132,6 +136,7 @@ def test_in_place_and_out(game_file, tmp_path, analysed):
     assert [i for i, t in enumerate(record.turns, 1) if note_of(t)] == [4]
 
 
+@pytest.mark.slow
 def test_a_seat_record_has_the_recorders_turns_judged_and_a_spectators_none(tmp_path):
     record = simulate_game(("Ana", "Ben"), 8)
     seat = tmp_path / "seat.arb"
@@ -178,6 +183,7 @@ def test_the_records_games_keep_their_order_and_other_games_untouched(tmp_path):
     assert note_of(second.turns[2]) is not None
 
 
+@pytest.mark.slow
 def test_simulate_plays_the_engine_bot_reproducibly():
     first = run("simulate", "-p", "2", "--bot", "engine,greedy", "--budget", "2", "--seed", "3")
     assert first.exit_code == 0, first.output
@@ -233,6 +239,7 @@ def test_the_loss_shown_is_the_difference_of_the_values_shown():
     assert str(note) == "arbo: (?) +0.1 (48 samples); better d d Ja6@0,1 /Wi2, 3.5 points better"
 
 
+@pytest.mark.slow
 def test_every_loss_in_json_adds_up(game_file):
     result = run("analyse", str(game_file), "--budget", "2", "-j", "1", "--json")
     assert result.exit_code == 0, result.output

@@ -47,6 +47,7 @@ TOKENS = ["-q", "--quiet", "--json", "-j", "--jobs", "-j1", "-j0", "-j12", "--jo
           "1024", "1025", "-j1025", "--jobs=99999999999999999999"]
 
 
+@pytest.mark.slow
 @settings(max_examples=600, deadline=None)
 @given(st.lists(st.sampled_from(TOKENS), max_size=7))
 def test_a_command_line_read_here_is_read_as_typer_reads_it(tokens):

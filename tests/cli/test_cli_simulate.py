@@ -176,6 +176,7 @@ def test_new_rejects_a_bad_date():
 # -- simulate on every core, and a game at a time --------------------------------------------------
 
 
+@pytest.mark.slow
 def test_every_number_of_workers_plays_the_same_games_for_a_seed():
     one = run("simulate", "-p", "2", "-n", "20", "--seed", "j", "-j", "1")
     two = run("simulate", "-p", "2", "-n", "20", "--seed", "j", "-j", "2")
@@ -185,6 +186,7 @@ def test_every_number_of_workers_plays_the_same_games_for_a_seed():
     assert len(parse(one.stdout)) == 20
 
 
+@pytest.mark.slow
 def test_a_run_in_workers_gives_the_games_in_order(tmp_path):
     from arbo_notation.play.simulate import GAMES_PER_SPAN, simulate_games, simulate_run
 

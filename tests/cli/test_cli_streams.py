@@ -75,6 +75,7 @@ def _run_with_stdout(args: list[str], stdout) -> subprocess.CompletedProcess:
                           text=True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", WRITERS, ids=" ".join)
 def test_a_full_disk_on_stdout_ends_every_command_with_one_line_and_status_1(args):
     with open("/dev/full", "w") as full:

@@ -25,6 +25,7 @@ def test_score_of_a_record_says_what_it_said_before_it_streamed(command, monkeyp
     assert [done.exit_code, done.stdout, done.stderr] == GOLDEN[command]
 
 
+@pytest.mark.slow
 def test_score_of_many_games_holds_one_replay_at_a_time(tmp_path: Path):
     games = 150  # each replay held would take some 45 KB: 6.5 MiB for them all
     path = tmp_path / "many.arb"

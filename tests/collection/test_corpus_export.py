@@ -42,6 +42,7 @@ def sql(query: str, *args):
     return duckdb.sql(query, params=list(args) or None).fetchall() if args else duckdb.sql(query).fetchall()
 
 
+@pytest.mark.slow
 def test_the_export_read_back_gives_the_counts_scores_and_winners_of_score_json(corpus, tmp_path):
     files = [corpus / "two.arb", corpus / "more.arb"]
     done = run("convert", *files, "--to", "parquet", "-o", tmp_path / "t")

@@ -40,6 +40,7 @@ def rows_text(relation) -> str:
     return "\n".join(lines) + "\n"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
 def test_every_example_of_the_page_runs_and_prints_what_it_shows(page: Path, tmp_path: Path, monkeypatch):
     blocks = [b for b in fenced_blocks(page) if runnable(b)]

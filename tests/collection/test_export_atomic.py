@@ -144,6 +144,7 @@ def test_a_symbolic_link_at_a_hidden_name_is_refused_not_followed(tmp_path):
     assert (elsewhere / "part-00000.parquet").read_text() == "mine"
 
 
+@pytest.mark.slow
 def test_an_export_of_the_folders_layout_is_replaced_and_takes_the_links(tmp_path, new_records):
     """An export of arbo 0.1: the tables as folders, and a stopped run's .games.old."""
     out = folder_with(tmp_path)

@@ -92,6 +92,7 @@ def test_a_valid_game_with_a_number_too_wide_is_flagged_by_its_column():
     assert fit_columns(rows).scores[0][7] is None
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.data())
 def test_any_number_in_any_number_column_is_written_or_made_null(data):

@@ -74,6 +74,7 @@ def test_random_bot_is_uniform_among_legal_choices():
     assert seen_cells == set(game.plant_cells())
 
 
+@pytest.mark.slow
 def test_greedy_beats_random_in_two_player_games():
     margins = []
     for index in range(30):

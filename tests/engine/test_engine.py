@@ -337,6 +337,7 @@ def _careful(config: GameConfig, setup: Setup) -> tuple[str, object]:
     return "placed", game._located
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(st.data())
 def test_a_setup_checked_as_one_set_finds_what_placing_it_card_by_card_finds(data):
@@ -501,6 +502,7 @@ def is_connected(cells) -> bool:
     return seen == cells
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 10**9), house=st.booleans())
 def test_random_games_conserve_cards_and_end_when_the_deck_runs_out(players, seed, house):

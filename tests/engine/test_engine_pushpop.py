@@ -16,6 +16,7 @@ C = Card.parse
 DECK_DRAW = (None, None)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.integers(2, 4), seed=st.integers(0, 10**6), bots=st.sampled_from(["random", "greedy"]),
        view=st.sampled_from(VIEWS))
@@ -37,6 +38,7 @@ def test_every_turn_pushed_then_popped_gives_back_each_position_and_the_turns(pl
     assert game.move_stack == ()
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 10**6),

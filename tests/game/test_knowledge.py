@@ -228,6 +228,7 @@ def _check_rights(known, position):
                 assert player not in holders, f"{known.view}: {right} but {player} has the right"
 
 
+@pytest.mark.slow
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.integers(2, 4), seed=st.integers(0, 10_000), bot=st.sampled_from(["random", "greedy"]))
 def test_every_view_at_every_turn_is_true_to_the_omniscient_record(players, seed, bot):
@@ -248,6 +249,7 @@ def test_every_view_at_every_turn_is_true_to_the_omniscient_record(players, seed
                 _check_rights(later, position)
 
 
+@pytest.mark.slow
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.integers(2, 4), seed=st.integers(0, 10_000))
 def test_a_seats_own_record_gives_the_seats_view_of_the_omniscient_record(players, seed):

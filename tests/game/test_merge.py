@@ -177,6 +177,7 @@ def test_the_seat_samples_are_the_seats_of_a_simulated_game_with_a_comment_each(
         assert sample.read_text(encoding="utf-8") == format_game(expected)
 
 
+@pytest.mark.slow
 def test_the_readmes_knowledge_commands_run_and_say_what_it_says(tmp_path, monkeypatch):
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     section = readme.split("## What each player knows, and merging seats", 1)[1].split("\n## ", 1)[0]

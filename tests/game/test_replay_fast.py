@@ -125,6 +125,7 @@ def slipped_records(draw) -> GameRecord:
     return replace(record, turns=tuple(turns))
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(slipped_records())
 def test_a_game_with_slips_replays_the_same_both_ways(record: GameRecord):

@@ -94,6 +94,7 @@ def game_json(event: str) -> str:
             '"species": ["Ca", "Dw", "Ja", "Ma", "Oa", "Wi"], "event": "' + event + '"}, "turns": []}]}\n')
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("escape", ["\\ud800", "\\uDFFF", "\\ud83d x"])
 def test_half_a_utf16_pair_in_json_is_a_located_error(tmp_path, escape):
     data = tmp_path / "g.json"

@@ -61,6 +61,7 @@ def check(text: str) -> None:
     check_pieces("hostile.arb", stream_games([text]))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", SIZES)
 def test_check_time_grows_linearly(kind):
     n = SIZES[kind]
@@ -72,6 +73,7 @@ def test_check_time_grows_linearly(kind):
     assert ratio < 8, f"{kind}: four times the input took {ratio:.1f} times the CPU time"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["broken turn lines", "trailing comments", "long header value"])
 @pytest.mark.parametrize("command", [("fmt",), ("convert", "--to", "json")])
 def test_fmt_and_convert_time_grows_linearly(tmp_path, kind, command):
@@ -90,6 +92,7 @@ def test_fmt_and_convert_time_grows_linearly(tmp_path, kind, command):
     assert ratio < 8, f"{kind}, {command[0]}: four times the input took {ratio:.1f} times the CPU time"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["long header value", "long glyph run", "broken turn lines", "--- lines"])
 def test_check_memory_is_bounded_by_the_input(kind):
     n = SIZES[kind] // 2

@@ -289,6 +289,7 @@ def test_every_seed_is_accepted_or_refused_by_the_grammar_as_before():
     assert verdicts.count("accepted") > len(SEEDS) // 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_mutated_records_are_read_as_the_grammar_reads_them(chunk: int):
     rng = random.Random(21_000 + chunk)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -60,6 +61,7 @@ def _check_error(error: NotationError, text: str) -> None:
     error.show()
 
 
+@pytest.mark.slow
 @FUZZ
 @given(mutated())
 def test_mutations_end_in_records_or_notation_errors(text):

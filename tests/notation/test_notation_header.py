@@ -265,6 +265,7 @@ def yaml_headers(draw):
     return "\n".join(lines) + draw(st.sampled_from(["", "\n"]))
 
 
+@pytest.mark.slow
 @settings(max_examples=600, deadline=None)
 @given(yaml_headers())
 def test_fast_reader_agrees_with_yaml(text):
@@ -308,6 +309,7 @@ def written_headers(draw):
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(written_headers())
 def test_quick_reader_reads_what_the_writer_writes(header):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -111,6 +112,7 @@ def header_shape(header):
     return canonical({name: getattr(header, name) for name in header.__slots__ if name != "pos"})
 
 
+@pytest.mark.slow
 @FUZZ
 @given(header_texts(), st.sampled_from(["", "1. Ana d d Ma3@0,0 /Oa5\n"]))
 def test_headers_with_tags_and_odd_scalars_are_read_or_located_and_written_back_the_same(yaml_text, moves):

@@ -109,6 +109,7 @@ def test_the_words_the_writer_quotes_are_read_too():
         assert read_written_header(wrong, AT) is None, wrong
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(written_headers())
 def test_it_reads_what_the_writer_writes_as_the_general_path_does(header):
@@ -133,6 +134,7 @@ def test_the_table_is_the_notations_keys_in_canonical_order_and_the_docs_list_ea
         assert f"| `{row.name}` | {row.kind} | {required} | {row.meaning} | `{row.example}` |" in notation, row.name
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(yaml_headers())
 def test_on_any_yaml_it_steps_aside_or_agrees(text):

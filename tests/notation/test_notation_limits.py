@@ -116,6 +116,7 @@ def test_every_command_refuses_what_check_refuses(tmp_path: Path, command: list[
     assert "Traceback" not in result.stderr and "<svg" not in result.stdout and "<html" not in result.stdout
 
 
+@pytest.mark.slow
 def test_a_turn_of_a_million_glyphs_is_refused_in_little_memory():
     text = record("1. Ana d d Ma3@0,0 /Oa5 " + " ".join(["!"] * 1_200_000) + "\nresult *")
     check_pieces("glyphs.arb", stream_games([text]))  # the first run builds the parser

@@ -260,6 +260,7 @@ def test_games_are_separated_by_one_blank_line():
 # Records hypothesis makes up
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(games())
 def test_generated_record_round_trips(game):
@@ -269,6 +270,7 @@ def test_generated_record_round_trips(game):
     assert format_game(back) == text
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(st.lists(games(), min_size=1, max_size=2))
 def test_generated_records_round_trip_through_structured_forms(games_made):
@@ -351,6 +353,7 @@ class Messy:
         return out
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(games(), st.randoms(use_true_random=False))
 def test_untidy_text_reads_the_same(game, rnd):

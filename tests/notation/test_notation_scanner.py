@@ -161,6 +161,7 @@ def engine_records(draw) -> str:
     return hand_typed(text, rng) if draw(st.booleans()) else text
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(engine_records())
 def test_records_from_the_engine_annotated_and_typed_by_hand_read_the_same_both_ways(text: str):
@@ -290,6 +291,7 @@ def _made_by_the_hot_loop(records: list[GameRecord]) -> list[Turn]:
     return [turn for record in records for turn in record.all_turns()]
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(engine_records())
 def test_the_turns_read_are_the_records_their_constructors_make(text: str):

@@ -397,6 +397,7 @@ def test_parser_is_built_once():
     assert syntax._parser() is syntax._parser()
 
 
+@pytest.mark.slow
 def test_only_the_grammar_module_imports_lark():
     package = ROOT / "arbo_notation"
     importers = []

@@ -297,6 +297,7 @@ def positions(draw):
     return Position(tuple(species), tuple(players), game_over=draw(st.booleans()))
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(positions())
 def test_any_position_round_trips_through_yaml_and_json(position):

@@ -105,6 +105,7 @@ def test_a_named_pipe_is_read_to_its_end_though_a_read_gives_less_than_a_block(t
         writer.join(timeout=10)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(text=engine_records(), other=engine_records())
 def test_json_and_yaml_written_a_game_at_a_time_are_the_whole_dumps(text, other):
@@ -128,6 +129,7 @@ _DATA = st.recursive(_SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=
                                                        st.dictionaries(_KEYS, inner, max_size=4)), max_leaves=30)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(data=st.lists(_DATA, min_size=1, max_size=3))
 def test_yaml_written_line_by_line_is_what_pyyaml_writes_or_is_left_to_it(data):
@@ -143,6 +145,7 @@ _WORDS = st.lists(st.sampled_from(["a", "bb", "ccc", "dddddddddd", "e:", "f'g", 
                   min_size=25, max_size=90).map(" ".join)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(text=_WORDS, depth=st.integers(0, 12), key=st.sampled_from(["text", "a_long_key_name", "k"]),
        listed=st.booleans())
@@ -179,6 +182,7 @@ def test_yaml_of_deep_variations_is_left_to_pyyaml():
     assert "".join(yaml_pieces([game])) == convert.dumps_yaml([game])
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(text=engine_records(), other=engine_records(), sizes=st.lists(st.integers(1, 400), max_size=30))
 def test_json_read_a_game_at_a_time_is_the_json_read_whole(text, other, sizes):
@@ -188,6 +192,7 @@ def test_json_read_a_game_at_a_time_is_the_json_read_whole(text, other, sizes):
     assert streamed == convert.loads_json(dumped, "g.json")
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(text=engine_records(), other=engine_records(), sizes=st.lists(st.integers(1, 400), max_size=30))
 def test_yaml_read_a_game_at_a_time_is_the_yaml_read_whole(text, other, sizes):
@@ -197,6 +202,7 @@ def test_yaml_read_a_game_at_a_time_is_the_yaml_read_whole(text, other, sizes):
     assert streamed == convert.loads_yaml(dumped, "g.yaml")
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(data=_DATA.filter(lambda d: type(d) in (dict, list) and d))
 def test_yaml_lines_read_back_as_block_yaml_wrote_them_are_what_yaml_reads(data):
@@ -346,6 +352,7 @@ def test_fmt_of_a_file_with_a_syntax_error_prints_nothing_and_leaves_it(tmp_path
     assert path.read_text() == broken
 
 
+@pytest.mark.slow
 def test_convert_both_ways_a_game_at_a_time_is_the_whole_conversion(tmp_path: Path):
     path = _big(tmp_path)
     games = parse(path.read_text(), str(path))

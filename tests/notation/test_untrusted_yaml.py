@@ -92,6 +92,7 @@ def test_nesting_is_bounded_while_composing(loader):
         assert (raised.value.line, raised.value.column) == (0, 10)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("loader", LOADERS, ids=lambda loader: loader.__name__)
 @pytest.mark.parametrize("depth", [9, 1_200, 20_000])
 def test_block_nesting_is_ours_to_refuse_whatever_layer_meets_it_first(loader, depth):
@@ -213,6 +214,7 @@ def test_texts_yaml_would_misread_are_quoted_by_the_writer():
     assert read(lines.split("---\n")[1]) == header
 
 
+@pytest.mark.slow
 def test_a_set_is_written_in_the_same_order_whatever_the_hash_seed(tmp_path: Path):
     path = tmp_path / "set.arb"
     path.write_text(record("seen: !!set {" + ", ".join(f"w{i}" for i in range(20)) + ", 3, null}\n"))
@@ -244,6 +246,7 @@ def test_every_command_reports_a_bad_header_without_a_traceback(tmp_path: Path, 
     assert "Traceback" not in result.stderr and "RecursionError" not in result.stderr
 
 
+@pytest.mark.slow
 def test_a_header_100000_deep_is_an_error_not_a_crash(tmp_path: Path):
     path = tmp_path / "deep.arb"
     path.write_text(record(f"x: {nested(100_000)}\n"))
@@ -264,6 +267,7 @@ def test_a_json_records_header_is_bounded_too():
         loads_json(json.dumps(deep), "map.json")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("text, message, column", [
     ('games: !!int ""\n', "not valid YAML: YAML cannot read '' as !!int", 8),
     ("games: &g [*g]\n", "not valid YAML: YAML anchors and aliases (&name, *name) are not allowed in a record", 8),

@@ -110,6 +110,7 @@ def test_rewrite_unchanged_writes_only_what_it_read_and_only_unheld(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.arb"]  # the lock file is gone
 
 
+@pytest.mark.slow
 def test_analyse_out_onto_its_own_file_is_held_as_in_place(tmp_path, two):
     game = tmp_path / "game.arb"
     game.write_text(ten_turns(two), encoding="utf-8")

@@ -319,6 +319,7 @@ def test_simulate_out_writes_through_the_atomic_writer(tmp_path: Path, monkeypat
     assert list(out.iterdir()) == []  # no game cut short, no temporary file
 
 
+@pytest.mark.slow
 def test_replay_screenshot_writes_through_the_atomic_writer(tmp_path: Path, monkeypatch):
     out = tmp_path / "turn.svg"
     out.write_text("<svg>old</svg>\n")

@@ -120,6 +120,7 @@ def test_a_killed_worker_is_one_clear_message(big, name, run):
         assert out == b""
 
 
+@pytest.mark.slow
 def test_a_term_ends_an_analysis_in_one_process_at_once():
     """A single-process analysis with a huge budget: a SIGTERM ends it within two seconds."""
     arbo = subprocess.Popen([sys.executable, "-m", "arbo_notation", "analyse", str(GAME), "--turn", "1",
@@ -140,6 +141,7 @@ def test_a_term_ends_an_analysis_in_one_process_at_once():
     assert out == b"" and b"Traceback" not in err
 
 
+@pytest.mark.slow
 def test_ctrl_c_ends_an_analysis_in_one_process_with_status_130():
     arbo = subprocess.Popen([sys.executable, "-m", "arbo_notation", "analyse", str(GAME), "--turn", "1",
                              "--budget", "100000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,

@@ -75,6 +75,7 @@ def test_check_messages_show_record_text_made_visible(tmp_path):
     assert done.returncode == 1 and "\\x1b]0;x\\x07.arb" in done.stderr and not UNSAFE.search(done.stderr)
 
 
+@pytest.mark.slow
 def test_render_and_the_screenshot_are_xml_with_record_text_made_visible(tmp_path):
     svg = tmp_path / "board.svg"
     done = arbo("render", str(HOSTILE), "--out", str(svg))
@@ -91,6 +92,7 @@ def test_render_and_the_screenshot_are_xml_with_record_text_made_visible(tmp_pat
         assert not UNSAFE.search(text)
 
 
+@pytest.mark.slow
 def test_the_replayer_screen_shows_no_terminal_command():
     import asyncio
 
@@ -136,6 +138,7 @@ def test_fmt_writes_the_same_bytes_to_a_pipe_as_in_place(tmp_path):
     assert inside.stdout_bytes == piped.stdout
 
 
+@pytest.mark.slow
 def test_convert_keeps_the_text_byte_exact_through_json_and_yaml(tmp_path):
     for form in ("json", "yaml"):
         there = subprocess.run([sys.executable, "-m", "arbo_notation", "convert", str(HOSTILE), "--to", form],
@@ -181,6 +184,7 @@ def hostile_folder(tmp_path) -> Path:
     return folder
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("command", "shown"), [
     (["grep", "--list", "{folder}"], SHOWN_NAME),
     (["grep", "--duplicates", "{folder}"], SHOWN_NAME),

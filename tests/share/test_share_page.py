@@ -217,6 +217,7 @@ def test_as_all_shows_every_hand():
     assert result.exit_code == 0 and data["games"][0]["views"] == [None, "Cleo"]
 
 
+@pytest.mark.slow
 def test_the_readmes_sharing_commands_run_and_its_picture_is_what_render_makes(tmp_path, monkeypatch):
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Sharing a game", 1)[1].split("\n## ", 1)[0]

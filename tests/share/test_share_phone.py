@@ -103,6 +103,7 @@ def chromium_drawing(browser, svg: str, scale: int, folder: Path) -> Image.Image
         context.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [
     [str(FOUR), "--score"],
     [str(TWO), "--turn", "9", "--as", "Ana"],
@@ -225,6 +226,7 @@ def test_autoplay_steps_through_the_game_pauses_and_keeps_its_speed(page, pages,
         assert tab.errors == []
 
 
+@pytest.mark.slow
 def test_the_docs_screenshots_are_made_by_their_script(browser, tmp_path):
     import runpy
 

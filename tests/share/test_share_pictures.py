@@ -41,6 +41,7 @@ def difference(a: Image.Image, b: Image.Image) -> float:
     return sum(ImageStat.Stat(ImageChops.difference(a.convert("RGB"), b.convert("RGB"))).mean) / 3
 
 
+@pytest.mark.slow
 def test_o_png_writes_the_svg_at_twice_its_size_and_says_what_it_wrote(tmp_path):
     svg = render(FOUR, "--score").stdout
     result = render(FOUR, "--score", "-o", str(tmp_path / "end.png"))
@@ -60,6 +61,7 @@ def test_format_png_and_scale_write_to_standard_output():
     assert png_size(result.stdout_bytes) == (round(width), round(height))
 
 
+@pytest.mark.slow
 def test_the_text_is_drawn_with_the_shipped_fonts_alone():
     """The same picture as with no font of the machine at all: a bare machine draws it so."""
     svg = render(FOUR, "--score").stdout
@@ -77,6 +79,7 @@ def test_the_shipped_fonts_and_their_licence_are_in_the_package():
     assert "Bitstream Vera" in (folder / "LICENSE").read_text() and (folder / "README.md").exists()
 
 
+@pytest.mark.slow
 def test_a_game_animation_is_a_frame_per_turn_and_the_scoring_last(tmp_path):
     out = tmp_path / "game.gif"
     result = render(TWO, "--game-animation", "-o", str(out))
@@ -95,6 +98,7 @@ def test_a_game_animation_is_a_frame_per_turn_and_the_scoring_last(tmp_path):
     assert out.stat().st_size < 400_000
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("suffix, kind", [("webp", "WEBP"), ("apng", "PNG")])
 def test_a_game_animation_is_also_written_as_webp_or_apng(tmp_path, suffix, kind):
     out = tmp_path / f"game.{suffix}"

@@ -29,6 +29,7 @@ def status(app: ReplayApp) -> str:
     return str(app.query_one("#status", Static).render())
 
 
+@pytest.mark.slow
 async def test_right_and_left_step_through_the_turns():
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -59,6 +60,7 @@ async def test_home_end_and_the_scoring_after_the_last_turn():
         assert not isinstance(app.screen, ScoringScreen) and app.model.turns_played == 7
 
 
+@pytest.mark.slow
 async def test_go_to_a_turn_number():
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -93,6 +95,7 @@ async def test_perspective_hides_the_other_hands_on_screen():
         assert app.perspective is None and "??" not in shown(ben_hand)
 
 
+@pytest.mark.slow
 async def test_variations_enter_step_and_leave():
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -121,6 +124,7 @@ async def test_choosing_a_row_of_the_move_list_jumps_there():
         assert app.cursor == moves.rows[3].target == Cursor(((1, 0),), 1)
 
 
+@pytest.mark.slow
 async def test_scoring_screen_numbers_are_the_score_sheets():
     record = four_player()
     expected = sheet_to_json(replay_game(record).sheet)
@@ -149,6 +153,7 @@ async def test_scoring_screen_numbers_are_the_score_sheets():
         assert not isinstance(app.screen, ScoringScreen)
 
 
+@pytest.mark.slow
 async def test_a_narrow_scoring_screen_marks_the_rights_beside_the_hand_sums_and_fits_four_players():
     record = four_player()
     expected = sheet_to_json(replay_game(record).sheet)
@@ -173,6 +178,7 @@ async def test_a_narrow_scoring_screen_marks_the_rights_beside_the_hand_sums_and
         assert "Ana:right" not in table.columns
 
 
+@pytest.mark.slow
 async def test_scoring_highlights_the_scored_paths():
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -183,6 +189,7 @@ async def test_scoring_highlights_the_scored_paths():
         assert {str(c) for c in grid.highlight} == {"0,0", "1,0", "2,0", "3,0"}
 
 
+@pytest.mark.slow
 async def test_full_discard_piles_help_and_screenshot(tmp_path):
     app = make_app(screenshot_dir=tmp_path)
     async with app.run_test(size=SIZE) as pilot:
@@ -205,6 +212,7 @@ async def test_full_discard_piles_help_and_screenshot(tmp_path):
         assert svg.read_text().startswith("<svg")
 
 
+@pytest.mark.slow
 async def test_usable_at_80_by_24():
     app = make_app(four_player())
     async with app.run_test(size=(80, 24)) as pilot:
@@ -250,6 +258,7 @@ async def test_starting_at_a_turn(turn):
         assert app.query_one(MoveList).highlighted == turn
 
 
+@pytest.mark.slow
 async def test_a_position_with_unseen_hands_is_not_scored():
     from arbo_notation.notation.views import partial_record
 
@@ -265,6 +274,7 @@ async def test_a_position_with_unseen_hands_is_not_scored():
         assert str(app.screen.query_one("#score-table", DataTable).get_cell("total", "Ana:pts")) == "11"
 
 
+@pytest.mark.slow
 async def test_a_long_comment_scrolls_in_the_notes():
     from dataclasses import replace
 
@@ -282,6 +292,7 @@ async def test_a_long_comment_scrolls_in_the_notes():
         assert box.virtual_size.height <= box.scrollable_content_region.height
 
 
+@pytest.mark.slow
 async def test_a_step_paints_what_a_fresh_screen_at_that_turn_paints():
     """A step repaints only what changed (a panel's border line alone when its title changes, the
     move list's old and new highlighted rows): the screen it leaves, characters and styles, is

@@ -21,6 +21,7 @@ def family_app() -> ReplayApp:
     return ReplayApp(model)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 async def test_k_shows_what_cleo_knows_in_place_of_the_board(size):
     app = family_app()
@@ -46,6 +47,7 @@ async def test_k_shows_what_cleo_knows_in_place_of_the_board(size):
         assert app.query_one("#board").display and not app.query_one(KnowledgePanel).display
 
 
+@pytest.mark.slow
 async def test_the_panel_follows_the_view():
     app = family_app()
     async with app.run_test(size=(120, 40)) as pilot:

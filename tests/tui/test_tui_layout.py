@@ -46,6 +46,7 @@ async def assert_every_hand_card_painted(app: ReplayApp) -> None:
         assert set(hand) <= set(painted(app, panel).split())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 async def test_every_card_of_every_hand_is_on_the_screen(size):
     app = app_at()
@@ -55,6 +56,7 @@ async def test_every_card_of_every_hand_is_on_the_screen(size):
         await assert_every_hand_card_painted(app)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 async def test_the_footer_keeps_help_and_quit_in_one_order(size):
     app = app_at()
@@ -68,6 +70,7 @@ async def test_the_footer_keeps_help_and_quit_in_one_order(size):
         assert footer_keys(app) == first
 
 
+@pytest.mark.slow
 async def test_the_footer_drops_the_least_needed_keys_first():
     app = app_at()
     async with app.run_test(size=(80, 24)):
@@ -89,6 +92,7 @@ async def test_the_footer_keys_can_be_clicked():
         assert app.model.turns_played == 15
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [(80, 24), (100, 30)], ids=lambda s: f"{s[0]}x{s[1]}")
 async def test_status_and_piles_are_not_cut(size):
     app = app_at()
@@ -102,6 +106,7 @@ async def test_status_and_piles_are_not_cut(size):
             await pilot.press("m")
 
 
+@pytest.mark.slow
 async def test_the_move_list_is_shown_where_there_is_room():
     for size, shown in [((80, 24), False), ((89, 24), False), ((90, 24), True), ((100, 30), True), ((160, 50), True)]:
         app = app_at()
@@ -114,6 +119,7 @@ async def test_the_move_list_is_shown_where_there_is_room():
             assert app.query_one("#turn-line").display is shown, size
 
 
+@pytest.mark.slow
 async def test_at_80_by_24_the_move_list_and_the_board_share_the_width():
     app = app_at()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -137,6 +143,7 @@ def test_wrap_chips_balances_the_rows_and_indents_them_under_the_label():
     assert wrap_chips([], 5, 20) == [[]]
 
 
+@pytest.mark.slow
 async def test_a_hand_wrapped_on_a_narrow_panel_reads_in_order():
     app = app_at()
     async with app.run_test(size=(80, 24)) as pilot:

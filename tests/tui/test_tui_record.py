@@ -99,6 +99,7 @@ async def test_completions_offer_only_legal_choices_and_tab_takes_them(tmp_path,
         assert shown(app.query_one("#choices")) == "✗ Ben cannot draw from their own discard pile: it is empty"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES)
 async def test_an_illegal_turn_shows_the_checkers_error_and_nothing_is_written(tmp_path, size):
     session = session_for(tmp_path, turns=3)
@@ -124,6 +125,7 @@ async def test_an_illegal_turn_shows_the_checkers_error_and_nothing_is_written(t
         assert session.path.read_text() == format_game(session.record())
 
 
+@pytest.mark.slow
 async def test_after_a_refusal_the_keys_typed_go_to_the_end_of_the_line_as_typed(tmp_path):
     """The cursor stays at the end: a player who goes on typing, or rubs out the end and types it
     again, mends the line they see, not a line garbled by a cursor moved to the fault."""
@@ -145,6 +147,7 @@ async def test_after_a_refusal_the_keys_typed_go_to_the_end_of_the_line_as_typed
         assert len(session.turns) == 4 and entry.value == ""
 
 
+@pytest.mark.slow
 async def test_a_space_before_at_is_worded_as_check_words_it_and_its_card_marked(tmp_path):
     session = session_for(tmp_path, turns=3)
     app = RecordApp(session)
@@ -160,6 +163,7 @@ async def test_a_space_before_at_is_worded_as_check_words_it_and_its_card_marked
         assert marked(entry) == [(4, "Ma3")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES)
 async def test_undo_takes_back_the_last_turn_on_the_board_and_in_the_file(tmp_path, size):
     session = session_for(tmp_path, turns=4)
@@ -182,6 +186,7 @@ async def test_undo_takes_back_the_last_turn_on_the_board_and_in_the_file(tmp_pa
         assert "last: 2. " in shown(app.query_one("#status")) and shown(app.query_one("#status")).endswith(" !?")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES)
 async def test_the_end_asks_the_hidden_hand_with_the_recorders_filled_in_then_shows_the_scoring(tmp_path, size):
     view = partial_record(RECORD, "Ana")
@@ -251,6 +256,7 @@ async def test_help_opens_on_f1_and_any_key_closes_it(tmp_path):
         assert app.query_one("#entry", Input).value == ""  # the key closed the help, typed nothing
 
 
+@pytest.mark.slow
 async def test_tab_acts_in_turn_with_the_keys_typed_before_it(tmp_path):
     """Keys that come in a burst (pasted, or typed fast): Tab completes what stands before it."""
     from textual import events
@@ -275,6 +281,7 @@ async def test_tab_acts_in_turn_with_the_keys_typed_before_it(tmp_path):
         assert entry.value == f"{draws}{first.plant} /{known[1 % len(known)]} "
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", ["left", "h", "s", "escape"])
 async def test_the_scoring_screen_answers_the_keys_its_footer_lists(tmp_path, key):
     view = partial_record(RECORD, "Ana")

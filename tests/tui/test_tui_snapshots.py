@@ -4,6 +4,8 @@ look at them (``snapshot_report.html`` shows the differences) before keeping the
 
 from __future__ import annotations
 
+import pytest
+
 from arbo_notation.tui.app import ReplayApp
 from arbo_notation.present.navigation import ReplayModel
 from tests.tui_support import annotated, four_player
@@ -22,10 +24,12 @@ def test_main_view_at_a_middle_turn(snap_compare):
     assert snap_compare(app_at(four_player(), 14), terminal_size=SIZE)
 
 
+@pytest.mark.slow
 def test_scoring_screen(snap_compare):
     assert snap_compare(app_at(four_player(), len(four_player().turns)), press=["s"], terminal_size=SIZE)
 
 
+@pytest.mark.slow
 def test_one_players_view_hides_the_other_hands(snap_compare):
     assert snap_compare(app_at(four_player(), 14, perspective="Ben"), terminal_size=SIZE)
 
@@ -42,6 +46,7 @@ def test_four_players_at_80_by_24(snap_compare):
     assert snap_compare(app_at(four_player(), 14), terminal_size=(80, 24))
 
 
+@pytest.mark.slow
 def test_four_players_at_80_by_24_with_the_move_list(snap_compare):
     assert snap_compare(app_at(four_player(), 14), press=["m"], terminal_size=(80, 24))
 
@@ -54,5 +59,6 @@ def test_four_players_at_160_by_50(snap_compare):
     assert snap_compare(app_at(four_player(), 14), terminal_size=(160, 50))
 
 
+@pytest.mark.slow
 def test_the_scoring_at_80_by_24(snap_compare):
     assert snap_compare(app_at(four_player(), len(four_player().turns)), press=["s"], terminal_size=(80, 24))
