@@ -13,7 +13,8 @@ ANNOTATED = FIXTURES / "annotated.arb"
 FOUR_PLAYER = FIXTURES / "four-player.arb"
 
 sys.path.insert(0, str(FIXTURES))
-import make_fixtures  # noqa: E402  (the builders the .arb fixtures were written from)
+# The builders the .arb fixtures were written from: imported once the path is set, re-exported.
+import make_fixtures  # noqa: E402, F401
 
 
 @lru_cache(maxsize=None)

@@ -16,8 +16,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from arbo_notation.errors import ArboError, Code, Diagnostic, NotationErrors, Severity
-from arbo_notation.notation.reading.split import GameText, normalise, stream_games
-from arbo_notation.runtime.sources import decode, refuse_endless, text_blocks
+from arbo_notation.notation.reading.split import GameText, stream_games
+from arbo_notation.runtime.sources import decode, normalise, refuse_endless, text_blocks
 from arbo_notation.runtime.workers import usable_cores, worker_pool
 
 
@@ -177,7 +177,7 @@ def check_files(files: list[str], jobs: int = 0, advance: Callable[[int], None] 
     advance = advance or (lambda done: None)
     if jobs <= 1:
         summaries = []
-        for path, size in zip(files, sizes):
+        for path, size in zip(files, sizes, strict=True):
             summaries.append(check_path(path))
             advance(size)
         return summaries
@@ -189,7 +189,7 @@ def _units(files: list[str], sizes: list[int]) -> Iterator[tuple]:
     ("end", index of the file, name, summary of an unreadable file or None)."""
     batch: list[str] = []
     batch_bytes = 0
-    for number, (path, size) in enumerate(zip(files, sizes)):
+    for number, (path, size) in enumerate(zip(files, sizes, strict=True)):
         if size < SPLIT_FROM and path != "-":  # standard input is read here, never in a worker
             batch.append(path)
             batch_bytes += size

@@ -20,8 +20,9 @@ from arbo_notation.engine.totals import score_totals
 from arbo_notation.engine.state import Game, KnownTurn
 from arbo_notation.errors import Diagnostic, RuleError
 from arbo_notation.notation.reading import scanner
-from arbo_notation.notation.reading.split import GameText, SourceLines, normalise, stream_games
+from arbo_notation.notation.reading.split import GameText, SourceLines, stream_games
 from arbo_notation.game.facts import end_faults, game_for, result_faults, result_line_faults, table_faults
+from arbo_notation.runtime.sources import normalise
 
 TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
 if TYPE_CHECKING:
@@ -160,7 +161,7 @@ class GameLines(SourceLines, Sequence[str]):
             self.lines = self.text.split("\n")
         return self.first_line - 1 + len(self.lines)
 
-    def __getitem__(self, index):  # type: ignore[override]
+    def __getitem__(self, index):
         return self(index + 1)
 
 

@@ -72,7 +72,7 @@ class TableBuffer:
 
     def take(self) -> "pa.Table":
         """The rows so far as a table; the buffer is emptied."""
-        arrays = [pa.array(column, type=spec.type) for column, spec in zip(self.columns, self.schema)]
+        arrays = [pa.array(column, type=spec.type) for column, spec in zip(self.columns, self.schema, strict=True)]
         self.columns = [[] for _ in self.schema]
         self.rows = 0
         return pa.Table.from_arrays(arrays, schema=self.schema)

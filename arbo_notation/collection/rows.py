@@ -13,7 +13,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
-from arbo_notation.engine.scoring import ScoreSheet, score_totals
+from arbo_notation.engine.scoring import ScoreSheet
+from arbo_notation.engine.totals import score_totals
 from arbo_notation.engine.state import Game
 from arbo_notation.errors import ArboError, Diagnostic, Severity
 from arbo_notation.notation.reading.split import GameText
@@ -367,7 +368,7 @@ def _score_rows(file: str, game: int, sheet: ScoreSheet) -> Iterator[tuple]:
             scored = player.species[code]
             path = scored.path
             parts = (path.card_points, path.same_species_bonus, path.start_bonus, path.end_bonus) if path else (0,) * 4
-            plantings = [f"{card}@{cell}" for card, cell in zip(path.cards, path.cells)] if path else []
+            plantings = [f"{card}@{cell}" for card, cell in zip(path.cards, path.cells, strict=True)] if path else []
             yield (file, game, player.name, seat, code, scored.hand_sum, scored.rights, scored.points, plantings,
                    *parts)
 
@@ -411,7 +412,7 @@ def file_rows(path: str, *, with_turns: bool = True, report=None) -> Iterator[Ga
             rows.chars = len(piece.text)
             yield rows
         elif piece.strip() and report is not None:
-            from arbo_notation.notation.reading.reader import SourceLines
+            from arbo_notation.notation.reading.split import SourceLines
             from arbo_notation.notation.reading.faults import preamble_error
 
             error, _, _ = preamble_error(piece, len(piece), name, SourceLines(piece))

@@ -348,8 +348,8 @@ def knowledge(node: "Node", view: View) -> Knowledge:
         for card, where in list(places.items()):
             if len(where) == 1 and None not in where:
                 (player,) = where
-                tracker.known[player].add(card)  # type: ignore[index]
-                tracker.unknown[player] -= 1  # type: ignore[index]
+                tracker.known[player].add(card)
+                tracker.unknown[player] -= 1
                 del places[card]
         unseen = frozenset(places)
     hands = {
@@ -394,7 +394,7 @@ def _hindsight_places(node: "Node", tracker: _Tracker, unseen: frozenset[Card]) 
     # Slots: each hand's unknown cards now, each later deck draw (in order), the deck's rest.
     capacity: dict[tuple, int] = {("hand", p): n for p, n in tracker.unknown.items() if n}
     draws = [(i, f) for i, f in enumerate(facts) if f.kind == "draw"][: tracker.deck]
-    for number, (_, fact) in enumerate(draws):
+    for number in range(len(draws)):
         capacity[("draw", number)] = 1
     if tracker.deck > len(draws):
         capacity[("rest",)] = tracker.deck - len(draws)

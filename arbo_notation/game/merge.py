@@ -114,7 +114,7 @@ def _merge_lines(records: Sequence[GameRecord], lines: Sequence[Sequence[Turn]])
 def _merge_turn(records: Sequence[GameRecord], turns: Sequence[Turn]) -> Turn:
     base = turns[0]
     draws = list(base.draws)
-    for record, turn in zip(records[1:], turns[1:]):
+    for record, turn in zip(records[1:], turns[1:], strict=True):
         where = f"{_at(records[0], base.pos)} and {_at(record, turn.pos)}"
         if (turn.player, turn.plant, turn.discard) != (base.player, base.plant, base.discard) or len(turn.draws) != len(draws):
             raise MergeError(f"{where} disagree: {base.notation()} and {turn.notation()}")
@@ -141,7 +141,7 @@ def _merge_glyphs(records: Sequence[GameRecord], turns: Sequence[Turn]) -> tuple
     """The glyphs all sources give the turn; each source's other glyphs as a comment marked by whose."""
     shared = [g for g in turns[0].glyphs if all(g in t.glyphs for t in turns)]
     marked = [Comment(f"{_whose(r)}: {' '.join(g for g in t.glyphs if g not in shared)}")
-              for r, t in zip(records, turns) if any(g not in shared for g in t.glyphs)]
+              for r, t in zip(records, turns, strict=True) if any(g not in shared for g in t.glyphs)]
     return tuple(shared), tuple(_once(marked))
 
 
@@ -149,7 +149,7 @@ def _merge_comments(records: Sequence[GameRecord], groups: Sequence[Sequence[Com
     """The comments every source shares, once; then each source's own, marked by whose."""
     shared = [c for c in groups[0] if all(c in g for g in groups)]
     out = list(shared)
-    for record, group in zip(records, groups):
+    for record, group in zip(records, groups, strict=True):
         out += [replace(c, text=f"{_whose(record)}: {c.text}") for c in group if c not in shared]
     return tuple(_once(out))
 
@@ -189,7 +189,7 @@ def _merge_reveals(records: Sequence[GameRecord]):
     for player, reveal in reveals.items():
         showing = [(r, rv) for r in records for rv in r.reveals if rv.player == player]
         comments = _merge_comments([r for r, _ in showing], [rv.comments for _, rv in showing])
-        reveals[player] = replace(reveal, comments=comments)  # type: ignore[arg-type]
+        reveals[player] = replace(reveal, comments=comments)
     return tuple(reveals.values())
 
 

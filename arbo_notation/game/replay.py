@@ -13,7 +13,8 @@ from types import MappingProxyType
 from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 from arbo_notation.engine.cards import Card
-from arbo_notation.engine.scoring import PlayerPosition, ScoreSheet, score_position, score_totals
+from arbo_notation.engine.scoring import ScoreSheet, score_position
+from arbo_notation.engine.totals import PlayerPosition, score_totals
 from arbo_notation.engine.state import Game, KnownTurn
 from arbo_notation.errors import Code, Diagnostic, RuleError, Severity, TurnError
 from arbo_notation.notation.model import Draw, DrawKind, GameRecord, Pos, Turn, Variation
@@ -112,7 +113,7 @@ class LineStates(Sequence[Game]):
     def __len__(self) -> int:
         return len(self._made)
 
-    def __getitem__(self, index):  # type: ignore[override]
+    def __getitem__(self, index):
         made = self._made
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(made)))]
@@ -126,7 +127,7 @@ class LineStates(Sequence[Game]):
         start = index
         while made[start] is None:
             start -= 1
-        game = made[start].copy()  # type: ignore[union-attr]
+        game = made[start].copy()
         turns = self._turns
         for at in range(start, index):
             replay_turn(game, turns[at], turns[at + 1] if at + 1 < len(turns) else None)
@@ -372,9 +373,9 @@ def _draws_the_top_instead(game: Game, draw: Draw) -> Card | None:
     if draw.card is None:
         return None
     if draw.kind is DrawKind.DISCARD:
-        if draw.owner not in game.players or not game.discard_pile(draw.owner):  # type: ignore[arg-type]
+        if draw.owner not in game.players or not game.discard_pile(draw.owner):
             return None
-        return game.draw_from_discard(draw.owner)  # type: ignore[arg-type]
+        return game.draw_from_discard(draw.owner)
     if draw.kind is DrawKind.DECK and game.deck_known and game.deck_size:
         return game.draw_from_deck()
     return None
@@ -557,7 +558,7 @@ def _report_faults(record: GameRecord, faults: Iterable[EndFault], report: _Repo
         elif fault.at == RESULT:
             pos = record.result.pos if record.result is not None else None
         else:
-            pos = record.reveals[fault.at].pos  # type: ignore[index]
+            pos = record.reveals[fault.at].pos
         report(fault.code, fault.message, pos, player=fault.player, severity=fault.severity)
 
 

@@ -152,7 +152,7 @@ class GameTree:
                     parent, hanging = node, node.next()
                 else:  # the variation's first turn: it follows ``before``, and its node is ``first``
                     parent, hanging = before, first
-                branch = self._firsts[child.path] = self._build(child, parent)  # type: ignore[arg-type]
+                branch = self._firsts[child.path] = self._build(child, parent)
                 if hanging is not None:  # None: the turn this variation replaces is where the line stops
                     hanging.variations.append(branch)
         return first

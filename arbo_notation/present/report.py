@@ -63,7 +63,7 @@ def _species_block(code: str, players: Sequence[PlayerScore], name_width: int) -
     scores = [player.species[code] for player in players]
     if all(s.hand_sum == 0 for s in scores) and all(s.rights for s in scores):
         lines[0] += "  (no hand holds it: every player may score it)"
-    for player, score in zip(players, scores):
+    for player, score in zip(players, scores, strict=True):
         mark = "*" if score.rights else " "
         right = "yes" if score.rights else "no "
         row = (

@@ -274,7 +274,7 @@ def sheet_data(sheet: ScoreSheet) -> dict[str, Any]:
     """A score sheet as `arbo score --json` gives it, with the result in words."""
     data = sheet.to_json()
     data["verdict"] = winner_line(sheet)
-    for player, shown in zip(sheet.players, data["players"]):
+    for player, shown in zip(sheet.players, data["players"], strict=True):
         for code, score in player.species.items():
             if score.eight_cancelled_by is not None:  # why the 8 adds nothing to the hand
                 shown["species"][code]["eight_cancelled_by"] = score.eight_cancelled_by

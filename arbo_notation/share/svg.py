@@ -8,6 +8,7 @@ from the record (player names, the title) is escaped as XML text.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
@@ -269,7 +270,7 @@ class _Panel:
         fill = self.colours[code].fill if code in self.colours else "#111111"
         half = LINK_REACH - LINK_WIDTH / 2  # the round end adds half the width
         canvas.add(f'<g class="path" data-species="{code}">')
-        for a, b, offset in zip(cells, cells[1:], offsets):
+        for (a, b), offset in zip(pairwise(cells), offsets, strict=True):
             ax, ay = self.cell_origin(gx, gy, a)
             bx, by = self.cell_origin(gx, gy, b)
             mx, my = (ax + bx) / 2 + CELL / 2, (ay + by) / 2 + CELL / 2
@@ -304,12 +305,12 @@ def spread_links(paths: Sequence[tuple[str, tuple[Coord, ...]]]) -> list[tuple[s
     the middle; the bars of several paths in one gap are set side by side, PATH_SPACING apart."""
     crossing: dict[frozenset[Coord], list[str]] = {}
     for code, cells in paths:
-        for a, b in zip(cells, cells[1:]):
+        for a, b in pairwise(cells):
             crossing.setdefault(frozenset((a, b)), []).append(code)
     spread = []
     for code, cells in paths:
         offsets = []
-        for a, b in zip(cells, cells[1:]):
+        for a, b in pairwise(cells):
             sharing = crossing[frozenset((a, b))]
             offsets.append((sharing.index(code) - (len(sharing) - 1) / 2) * PATH_SPACING)
         spread.append((code, cells, offsets))

@@ -8,11 +8,12 @@ Every position was computed once by the model (:mod:`arbo_notation.present.navig
 from __future__ import annotations
 
 from pathlib import Path
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.reactive import var
 from textual.screen import ModalScreen, Screen
@@ -145,7 +146,7 @@ class GotoScreen(ModalScreen[int | None]):
     }
     """
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, last: int) -> None:
         super().__init__()
@@ -338,10 +339,11 @@ class ReplayApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "arbo replay"
     ENABLE_COMMAND_PALETTE = False
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (90, "-medium"), (120, "-wide")]
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
+    # Textual declares the breakpoints instance attributes, so they cannot be ClassVars.
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (90, "-medium"), (120, "-wide")]  # noqa: RUF012
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]  # noqa: RUF012
 
-    BINDINGS = KEYS
+    BINDINGS: ClassVar[list[BindingType]] = list(KEYS)
 
     # The app's own state: watchers hand the widgets their data; the app itself is never repainted.
     cursor: var[Cursor] = var(Cursor(), init=False)

@@ -8,11 +8,13 @@ move list and the scoring screen are the replayer's widgets, fed by a model of t
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.highlighter import Highlighter
 from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal
 from textual.widgets import Footer, Input, Static
 
@@ -55,7 +57,7 @@ class RecordScoring(ScoringScreen):
     """The replayer's scoring screen, with the keys its footer lists, as in the replayer: Back
     (← or h, and Esc or Enter) and s back to the record, ? the help, q quits."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,enter,left,h,s", "close", "Back to the record"),
         Binding("question_mark", "help", "Help"),
         Binding("q", "leave", "Quit"),
@@ -136,8 +138,9 @@ class EntryInput(Input):
     characters typed before them: a key binding's action would run later, after the line has
     taken in the keys typed after it (pasted text, a fast typist)."""
 
-    KEYS = {"tab": 0, "up": -1, "down": 1}
-    BINDINGS = [Binding("tab", "complete", "Complete", key_display="Tab")]  # for the footer: _on_key acts
+    KEYS: ClassVar[dict[str, int]] = {"tab": 0, "up": -1, "down": 1}
+    # For the footer: _on_key acts.
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("tab", "complete", "Complete", key_display="Tab")]
 
     def action_complete(self) -> None:
         app = self.app
@@ -163,7 +166,8 @@ class RecordApp(App[None]):
 
     TITLE = "arbo record"
     ENABLE_COMMAND_PALETTE = False
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    # Textual declares the breakpoints instance attributes, so they cannot be ClassVars.
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # noqa: RUF012
 
     CSS = """
     Screen { layout: vertical; }
@@ -186,7 +190,7 @@ class RecordApp(App[None]):
     #message.-ok { color: $success; }
     """
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+z", "undo", "Undo", key_display="^Z"),
         Binding("escape", "clear", "Clear", key_display="Esc"),  # shown: after an error, the way out
         Binding("f2", "scoring", "Score", key_display="F2"),

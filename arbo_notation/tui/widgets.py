@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Sequence
+from typing import ClassVar, Iterable, Mapping, Sequence
 
 from rich.style import Style
 from rich.text import Text
@@ -630,7 +630,7 @@ class KeyBar(Widget):
     the least needed keys are left out (help lists them all) instead of the last ones.
     """
 
-    COMPONENT_CLASSES = {"keybar--key", "keybar--description"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"keybar--key", "keybar--description"}
     DEFAULT_CSS = """
     KeyBar { dock: bottom; height: 1; width: 1fr; background: $footer-background; }
     KeyBar > .keybar--key { color: $footer-key-foreground; text-style: bold; }

@@ -192,7 +192,7 @@ def relabelled(record, mover: str, number: int, seed: int):
     movable = [c for c in situation.unseen.cards if c not in drawn_now]
     shuffled = movable[:]
     random.Random(seed).shuffle(shuffled)
-    swap = dict(zip(movable, shuffled))
+    swap = dict(zip(movable, shuffled, strict=True))
 
     def fix(card):
         return swap.get(card, card)
@@ -203,7 +203,7 @@ def relabelled(record, mover: str, number: int, seed: int):
         hands={p: tuple(sorted(fix(c) for c in h)) for p, h in header.hands.items()},
     )
     turns = []
-    for index, t in enumerate(record.turns[:number]):
+    for t in record.turns[:number]:
         if t.player == mover:
             turns.append(t)
             continue

@@ -123,7 +123,7 @@ def arboretums(draw):
         cell = Coord(base.x + dx, base.y + dy)
         if cell not in cells:
             cells.append(cell)
-    return dict(zip(cells, chosen))
+    return dict(zip(cells, chosen, strict=True))
 
 
 @settings(max_examples=150, deadline=None)

@@ -192,7 +192,7 @@ def test_simulated_games_check_clean_and_score_as_their_result_lines(simulated: 
     scores = json.loads(run("score", "--json", str(simulated)).stdout)
     records = parse(simulated.read_text())
     assert [s["game"] for s in scores] == [1, 2, 3, 4]
-    for sheet, record in zip(scores, records):
+    for sheet, record in zip(scores, records, strict=True):
         assert {p["name"]: p["total"] for p in sheet["players"]} == record.result.as_dict()
 
 

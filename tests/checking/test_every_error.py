@@ -252,7 +252,9 @@ def test_independent_faults_on_separate_lines_are_each_reported_once(data):
         lines[at] = change(lines[at])
         expected.append((at + 1, message))
     found = parse_all("\n".join(lines), "f.arb").errors
-    assert [(e.line, message) for e, (_, message) in zip(found, expected) if message in e.message] == expected
+    # Not strict: a count that differs is reported by the next line.
+    pairs = zip(found, expected, strict=False)
+    assert [(e.line, message) for e, (_, message) in pairs if message in e.message] == expected
     assert len(found) == len(expected)
 
 

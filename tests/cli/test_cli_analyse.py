@@ -56,7 +56,7 @@ def test_every_turn_of_an_omniscient_game_is_annotated(analysed):
     (record,) = parse(analysed.stdout)
     notes = [note_of(turn) for turn in record.turns]
     assert all(note is not None for note in notes)
-    for turn, note in zip(record.turns, notes):
+    for turn, note in zip(record.turns, notes, strict=True):
         assert (note.glyph in turn.glyphs) == (note.glyph is not None)
         assert (note.best is not None) == (note.glyph is not None)
     assert "analysed, mean loss" in analysed.stderr

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 from typer.testing import CliRunner
@@ -403,7 +404,7 @@ def test_a_screenshot_must_be_an_svg(files, tmp_path):
 class _FakeApp:
     """Stands in for the replayer: records that it ran, and on which position."""
 
-    runs: list = []
+    runs: ClassVar[list] = []
 
     def __init__(self, model, **options) -> None:
         self.model = model

@@ -90,7 +90,7 @@ def _species(hand_sum, rights, points=0, path=(), cells=(), breakdown=(0, 0, 0, 
         "points": points,
         "path": list(path),
         "cells": [list(c) for c in cells],
-        "breakdown": dict(zip(("cards", "same_species", "starts_with_1", "ends_with_8"), breakdown)),
+        "breakdown": dict(zip(("cards", "same_species", "starts_with_1", "ends_with_8"), breakdown, strict=True)),
     }
 
 

@@ -55,7 +55,7 @@ def test_the_export_read_back_gives_the_counts_scores_and_winners_of_score_json(
         rows = sql(f"SELECT game, players, scores, winners, tiebreak FROM '{games}' WHERE file = ? ORDER BY game",
                    str(path))
         assert len(rows) == len(sheets)
-        for (game, players, totals, winners, tiebreak), sheet in zip(rows, sheets):
+        for (game, players, totals, winners, tiebreak), sheet in zip(rows, sheets, strict=True):
             assert game == sheet["game"]
             assert players == [p["name"] for p in sheet["players"]]
             assert totals == [p["total"] for p in sheet["players"]]

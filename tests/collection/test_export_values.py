@@ -102,7 +102,7 @@ def test_any_number_in_any_number_column_is_written_or_made_null(data):
     for table in ("games", "turns", "scores"):
         for number, row in enumerate(rows.of(table)):
             values = list(row)
-            for index, (name, kind) in enumerate(SCHEMA[table]):
+            for index, (_name, kind) in enumerate(SCHEMA[table]):
                 if kind == "int32":
                     values[index] = data.draw(wide)
                 elif kind == "list<int32>" and values[index] is not None:

@@ -11,7 +11,6 @@ import yaml
 
 from arbo_notation.errors import ArboError, DataError, NotationError
 from arbo_notation.notation import (
-    DataError,
     dumps_json,
     dumps_yaml,
     format_games,

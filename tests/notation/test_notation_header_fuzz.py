@@ -90,7 +90,8 @@ def header_texts(draw) -> str:
             if draw(st.booleans()):
                 entries.append([f"{key}:"] + [f"  - {item}" for item in items])
             else:
-                entries.append([f"{key}:"] + [f"  {w}: {item}" for w, item in zip(["Ana", "Ben", "Ca"], items)])
+                names = ["Ana", "Ben", "Ca"]  # one or more items: the first names
+                entries.append([f"{key}:"] + [f"  {w}: {item}" for w, item in zip(names, items, strict=False)])
     draw(st.randoms()).shuffle(entries)
     return "".join(line + "\n" for entry in entries for line in entry)
 

@@ -112,7 +112,7 @@ def test_the_loader_builds_what_yaml_safe_load_builds(loader):
     with pytest.raises(yaml.YAMLError):  # as safe_load: a list cannot be a key
         load_yaml(text, what="a test", max_depth=8, loader=loader)
     text = text.split("? [1, 2]")[0]
-    assert load_yaml(text, what="a test", max_depth=8, loader=loader) == yaml.load(text, Loader=loader)  # noqa: S506
+    assert load_yaml(text, what="a test", max_depth=8, loader=loader) == yaml.load(text, Loader=loader)
 
 
 @pytest.mark.parametrize("loader", LOADERS, ids=lambda loader: loader.__name__)

@@ -19,6 +19,9 @@ MALICIOUS = ROOT / "tests" / "fixtures" / "share" / "malicious.arb"
 BROKEN = ROOT / "samples" / "invalid" / "rule-planting-not-adjacent.arb"
 runner = CliRunner()
 
+# A real browser per module: seconds each, so outside the quick run (CI runs them).
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def browser():

@@ -23,6 +23,9 @@ FOUR = ROOT / "samples" / "four-players.arb"
 TWO = ROOT / "samples" / "annotated.arb"
 runner = CliRunner()
 
+# A real browser per module: seconds each, so outside the quick run (CI runs them).
+pytestmark = pytest.mark.slow
+
 #: What may differ between resvg's and Chromium's drawing of one SVG with one font: the mean
 #: difference of a pixel (0 to 255) and the share of pixels that differ by more than a quarter.
 MEAN_AT_MOST = 2.0
@@ -103,7 +106,6 @@ def chromium_drawing(browser, svg: str, scale: int, folder: Path) -> Image.Image
         context.close()
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("args", [
     [str(FOUR), "--score"],
     [str(TWO), "--turn", "9", "--as", "Ana"],
@@ -226,7 +228,6 @@ def test_autoplay_steps_through_the_game_pauses_and_keeps_its_speed(page, pages,
         assert tab.errors == []
 
 
-@pytest.mark.slow
 def test_the_docs_screenshots_are_made_by_their_script(browser, tmp_path):
     import runpy
 

@@ -340,6 +340,6 @@ async def test_at_80x24_f3_shows_the_move_list_in_place_of_the_arboretums_and_ba
 
 async def test_at_120x40_the_move_list_stands_beside_the_board(tmp_path):
     app = RecordApp(session_for(tmp_path, turns=3))
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=(120, 40)):
         assert on_screen(app, "#moves") and on_screen(app, "#board")
         assert app.query_one("#moves", MoveList).region.width == 40

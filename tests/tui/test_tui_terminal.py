@@ -12,10 +12,15 @@ import time
 import uuid
 from pathlib import Path
 
+import pytest
+
 from arbo_notation.present.navigation import ReplayModel
 from tests.tui_support import FOUR_PLAYER, four_player
 
 ROOT = Path(__file__).resolve().parents[2]
+
+# The replayer in a real terminal (tmux) takes seconds a test, so outside the quick run (CI runs them).
+pytestmark = pytest.mark.slow
 
 
 def tmux(socket: str, *args: str) -> str:
