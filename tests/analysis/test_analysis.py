@@ -212,6 +212,7 @@ def relabelled(record, mover: str, number: int, seed: int):
     return type(record)(header=new_header, turns=tuple(turns))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players,seed,number", [(2, 11, 6), (3, 5, 9), (4, 2, 13)])
 def test_the_analysis_never_peeks(players, seed, number):
     record = simulate_game(("Ana", "Ben", "Cleo", "Dev")[:players], seed)
@@ -226,6 +227,7 @@ def test_the_analysis_never_peeks(players, seed, number):
         assert list(again.values()) == list(first.values())
 
 
+@pytest.mark.slow
 def test_same_seed_same_output_and_another_seed_another():
     record = simulate_game(("Ana", "Ben"), 9)
     tree = tree_of(record)

@@ -62,6 +62,7 @@ def simulated(players: int, seed: int, bots: str, view: str = "omniscient"):
     return plain
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.integers(2, 4), seed=st.integers(0, 10**6), bots=st.sampled_from(["random", "greedy"]),
        view=st.sampled_from(VIEWS))

@@ -196,6 +196,7 @@ def mutated(draw) -> str:
     return text
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated())
 def test_a_mutated_record_reads_the_same_both_ways_or_goes_to_the_parser(text: str):

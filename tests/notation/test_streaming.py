@@ -65,6 +65,7 @@ def test_games_cut_from_blocks_are_the_games_cut_from_the_whole_text(parts, size
 _BYTES = [b"\xef\xbb\xbf", b"\r", b"\n", b"\r\n", b"a", b"\xc3\xa9", b"\xe2\x82\xac", b"---", b"\xff", b"\xe2\x82"]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(parts=st.lists(st.sampled_from(_BYTES), max_size=15), size=st.one_of(st.integers(1, 5), st.integers(40, 50),
                                                                            st.just(1 << 20)))
