@@ -143,12 +143,13 @@ def test_iter_games_of_bytes_that_are_not_utf8_names_their_line_and_column(tmp_p
     with pytest.raises(arbo.NotationErrors) as whole:
         arbo.read_games(path)
     monkeypatch.setattr(api, "BLOCK_SIZE", 1000)
-    for source in (path, open(path, "rb")):
-        with pytest.raises(arbo.NotationErrors) as streamed:
-            list(arbo.iter_games(source))
-        [error], [expected] = streamed.value.errors, whole.value.errors
-        assert (error.line, error.column, error.message) == (expected.line, expected.column, expected.message)
-        assert error.line == text.count("\n") + 1 and error.column == 5
+    with open(path, "rb") as binary:
+        for source in (path, binary):
+            with pytest.raises(arbo.NotationErrors) as streamed:
+                list(arbo.iter_games(source))
+            [error], [expected] = streamed.value.errors, whole.value.errors
+            assert (error.line, error.column, error.message) == (expected.line, expected.column, expected.message)
+            assert error.line == text.count("\n") + 1 and error.column == 5
 
 
 @pytest.mark.slow
