@@ -2,7 +2,7 @@
 
     import arbo_notation as arbo
 
-    games = arbo.read_games("club.arb")      # a path, a text or an open file -> list[GameRecord]
+    games = arbo.read_games("club.arb")      # a path -> list[GameRecord] (parse_games: a text)
     tree = arbo.replay(games[0])              # GameTree: the record replayed once, variations too
     for node in tree.mainline():              # the root (setup), then one node per legal turn
         node.turn, node.position, node.variations, node.comments, node.glyphs
@@ -36,7 +36,10 @@ from arbo_notation.runtime.lazy import lazy_exports
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "api": ("GameNotFound", "check", "load_game", "read_games", "replay", "score"),
+    "api": (
+        "GameNotFound", "check", "iter_games", "load_game", "parse_games", "read_games", "read_games_from",
+        "replay", "score",
+    ),
     "analysis": ("analyse",),
     "game.tree": ("GameTree", "Node"),
     "game.merge": ("MergeError", "merge"),
@@ -50,7 +53,7 @@ _EXPORTS = {
     "engine.state": ("Game", "GameConfig", "Setup"),
     "notation.model": ("GameRecord", "Header", "Turn"),
     "notation.writer": ("format_game", "format_games"),
-    "check.games": ("FileCheck",),
+    "checking.games": ("FileCheck",),
     "game.replay": ("GameReplay",),
 }
 

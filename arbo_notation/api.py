@@ -6,8 +6,9 @@ input it cannot use; ``check`` alone collects findings instead of raising.
 
 from __future__ import annotations
 
+import codecs
 import os
-from pathlib import Path
+from collections.abc import Callable, Iterator
 from typing import IO, Sequence, Union
 
 from arbo_notation.engine.scoring import ScoreSheet
@@ -16,46 +17,147 @@ from arbo_notation.errors import ArboError, NotationErrors
 from arbo_notation.notation.model import GameRecord
 from arbo_notation.checking.games import FileCheck, check_text
 from arbo_notation.game.replay import score_game
-from arbo_notation.runtime.sources import decode, read_text
+from arbo_notation.runtime.sources import BLOCK_SIZE, decode, read_text, refuse_endless, text_blocks
 from arbo_notation.game.tree import GameTree, load_tree
 
-#: What the readers take: a path (``str`` without a line break, or ``os.PathLike``), the text of
-#: a record (a ``str`` holding a line break: a record's header always spans lines), or an open file.
-Source = Union[str, "os.PathLike[str]", IO[str], IO[bytes]]
+#: A path: a ``str`` (``"-"``: standard input) or an ``os.PathLike``. Never the text of a record:
+#: that is ``parse_games``'s, so a file named like a record is read as a file, not as its name.
+PathArg = Union[str, "os.PathLike[str]"]
+#: An open file, text or binary (bytes are read as UTF-8, a byte order mark dropped).
+OpenFile = Union[IO[str], IO[bytes]]
 
 
-def read_source(source: Source) -> tuple[str, str]:
-    """The text of a source and the name to show in messages ('-' reads standard input)."""
-    if isinstance(source, os.PathLike):
-        return read_text(Path(source))
-    if isinstance(source, str):
-        if "\n" in source:
-            return source, "<string>"
-        if source == "-":
-            import sys
+def read_games(path: PathArg) -> list[GameRecord]:
+    """Every game of the record file at ``path`` (``"-"``: standard input).
 
-            from arbo_notation.runtime.sources import refuse_endless
-
-            refuse_endless(sys.stdin.buffer, "<stdin>")
-            return decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>"
-        return read_text(source)
-    if hasattr(source, "read"):
-        name = str(getattr(source, "name", "<stream>"))
-        data = source.read()
-        return (decode(data, name) if isinstance(data, bytes) else data), name
-    raise ArboError(f"expected a path, the text of a record or an open file, not {type(source).__name__}")
+    Raises ``NotationErrors`` (every syntax error of the file, each located) when any game
+    cannot be read, and ``ArboError`` when the file cannot be read.
+    """
+    text, name = _read_path(path)
+    return parse_games(text, name)
 
 
-def read_games(source: Source) -> list[GameRecord]:
-    """Every game of a record: a path, a text or an open file.
+def parse_games(text: str, name: str = "<string>") -> list[GameRecord]:
+    """Every game of the text of a record; ``name`` is the file its messages name.
 
-    Raises ``NotationErrors`` (every syntax error of the source, each located) when any game
-    cannot be read, as ``parse_file`` does, and ``ArboError`` when the file cannot be read.
+    Raises ``NotationErrors`` as ``read_games`` does.
     """
     from arbo_notation.notation.reading.reader import parse
 
-    text, name = read_source(source)
     return parse(text, name)
+
+
+def read_games_from(file: OpenFile) -> list[GameRecord]:
+    """Every game of an open file, text or binary, read to its end; messages name ``file.name``.
+
+    Raises ``NotationErrors`` as ``read_games`` does (text that is not UTF-8 included).
+    """
+    name = _file_name(file)
+    data = file.read()
+    return parse_games(decode(data, name) if isinstance(data, bytes) else data, name)
+
+
+def iter_games(source: PathArg | OpenFile, *,
+               on_error: Callable[[NotationErrors], object] | None = None) -> Iterator[GameRecord]:
+    """The games of a file (a path, ``"-"``, or an open file), each yielded as it is read.
+
+    Memory holds one game and a block of text, whatever the size of the file: the file is read
+    block by block and cut into games as `arbo check` does. At the first game that cannot be read
+    it raises ``NotationErrors`` (that game's syntax errors, located), after yielding the games
+    before it; with ``on_error``, it calls ``on_error(errors)`` instead and reads on.
+    ``ArboError`` when the file cannot be read.
+    """
+    from arbo_notation.notation.reading.reader import read_pieces
+    from arbo_notation.notation.reading.split import stream_games
+
+    if isinstance(source, (str, os.PathLike)):
+        if source == "-":
+            import sys
+
+            refuse_endless(sys.stdin.buffer, "<stdin>")
+            name, blocks = "<stdin>", _stream_blocks(sys.stdin.buffer, "<stdin>", BLOCK_SIZE)
+        else:
+            name, blocks = str(source), text_blocks(source, BLOCK_SIZE)
+    elif hasattr(source, "read"):
+        name = _file_name(source)
+        blocks = _stream_blocks(source, name, BLOCK_SIZE)
+    else:
+        raise ArboError(f"expected a path or an open file, not {type(source).__name__}")
+    seen = None
+    for span, record in read_pieces(stream_games(blocks), name):
+        if span.errors and span is not seen:
+            seen = span
+            errors = NotationErrors(list(span.errors))
+            if on_error is None:
+                raise errors
+            on_error(errors)
+        if record is not None:
+            yield record
+
+
+def _read_path(path: PathArg) -> tuple[str, str]:
+    """The text of the file at ``path`` ('-': standard input) and the name its messages give."""
+    if path == "-":
+        import sys
+
+        refuse_endless(sys.stdin.buffer, "<stdin>")
+        return decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>"
+    if not isinstance(path, (str, os.PathLike)):
+        raise ArboError(f"expected a path, not {type(path).__name__} (an open file: read_games_from)")
+    return read_text(path)
+
+
+def _file_name(file: OpenFile) -> str:
+    if not hasattr(file, "read"):
+        raise ArboError(f"expected an open file, not {type(file).__name__}")
+    return str(getattr(file, "name", "<stream>"))
+
+
+def _stream_blocks(file: OpenFile, name: str, size: int) -> Iterator[str]:
+    """The normalised text of an open file a block at a time (as text_blocks gives a path's).
+    Bytes that are not UTF-8 raise NotationErrors at their line and column in the file."""
+    decoder = codecs.getincrementaldecoder("utf-8-sig")()
+    lines_before = 0  # line ends in the text given so far
+    tail = b""  # the bytes of the line not yet ended, for the column of a bad byte
+    held = ""  # a CR at the end of a block, which may open a CRLF
+    first = True
+    while True:
+        data = file.read(size)
+        if isinstance(data, bytes):
+            try:
+                text = decoder.decode(data, final=not data)
+            except UnicodeDecodeError:
+                _raise_located(tail + data, name, lines_before)
+                raise
+            end = data.rfind(b"\n")
+            tail = tail + data if end < 0 else data[end + 1:]
+        else:
+            text = data
+        lines_before += text.count("\n")
+        if first and text:
+            first = False
+            if text.startswith("\ufeff"):  # as normalise: a mark in text, or a second one in bytes
+                text = text[1:]
+        text = held + text
+        held = ""
+        if data and text.endswith("\r"):
+            text, held = text[:-1], "\r"
+        if "\r" in text:
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        if text:
+            yield text
+        if not data:
+            return
+
+
+def _raise_located(data: bytes, name: str, lines_before: int) -> None:
+    """NotationErrors for the bad byte in ``data``, whose first line is line ``lines_before + 1``."""
+    try:
+        decode(data, name)
+    except NotationErrors as error:
+        for located in error.errors:
+            located.line += lines_before
+        raise
 
 
 def replay(record: GameRecord, source_lines: Sequence[str] | None = None) -> GameTree:
@@ -80,7 +182,7 @@ def score(position: Game) -> ScoreSheet:
     return score_game(position)
 
 
-def check(source: Source) -> FileCheck:
+def check(source: PathArg | OpenFile) -> FileCheck:
     """What `arbo check` finds in one source: ``.games`` (each game's replay, with its
     ``diagnostics`` and ``valid``), the syntax errors, every diagnostic in order, ``.valid``.
 
@@ -90,7 +192,12 @@ def check(source: Source) -> FileCheck:
     from arbo_notation.errors import Code, Diagnostic
 
     try:
-        text, name = read_source(source)
+        if hasattr(source, "read"):
+            name = _file_name(source)
+            data = source.read()
+            text = decode(data, name) if isinstance(data, bytes) else data
+        else:
+            text, name = _read_path(source)
     except NotationErrors as error:
         name = error.errors[0].file
         unreadable = FileCheck(name, syntax=[Diagnostic.from_notation_error(e) for e in error.errors])
@@ -104,18 +211,19 @@ def check(source: Source) -> FileCheck:
     return check_text(text, name)
 
 
-def load_game(source: Source, number: int = 1) -> GameTree:
-    """Game ``number`` (1-based) of a source, replayed into its tree.
+def load_game(path: PathArg, number: int = 1) -> GameTree:
+    """Game ``number`` (1-based) of the record file at ``path``, replayed into its tree.
 
     Syntax errors of other games are not this game's business; its own raise ``NotationErrors``.
     Raises ``GameNotFound`` (an ``ArboError``) when the source holds no such game.
     """
-    text, name = read_source(source)
+    text, name = _read_path(path)
     return game_tree(text, name, number)
 
 
 def game_tree(text: str, name: str, number: int = 1) -> GameTree:
-    """Game ``number`` (1-based) of a record's text, replayed into its tree (see ``load_game``)."""
+    """Game ``number`` (1-based) of a record's text, replayed into its tree (see ``load_game``;
+    `arbo state` reads its file itself, then this)."""
     from arbo_notation.notation.reading.reader import parse_all
 
     outcome = parse_all(text, name)
@@ -136,4 +244,7 @@ class GameNotFound(ArboError):
     """A game number that the source does not hold (a usage error at the command line)."""
 
 
-__all__ = ["GameNotFound", "Source", "check", "game_tree", "load_game", "read_games", "read_source", "replay", "score"]
+__all__ = [
+    "GameNotFound", "OpenFile", "PathArg", "check", "game_tree", "iter_games", "load_game", "parse_games",
+    "read_games", "read_games_from", "replay", "score",
+]

@@ -30,7 +30,7 @@ PLAYERS = ("Ana", "Ben", "Cleo", "Dev")
 
 def tree_of(players: int, seed: int):
     record = simulate_game(PLAYERS[:players], f"bench:{seed}")
-    return arbo.replay(arbo.read_games(format_game(record))[0])
+    return arbo.replay(arbo.parse_games(format_game(record))[0])
 
 
 def rollouts_per_second(players: int, seconds: float = 5.0) -> float:

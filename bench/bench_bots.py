@@ -35,7 +35,7 @@ def winners(record) -> tuple[str, ...]:
     """The winners by the engine's own scoring (the species tie-break included)."""
     import arbo_notation as arbo
 
-    tree = arbo.replay(arbo.read_games(format_game(record))[0])
+    tree = arbo.replay(arbo.parse_games(format_game(record))[0])
     return tree.sheet.winners
 
 

@@ -8,7 +8,7 @@ is installed, it also times chess.pgn on random games and prints plies per secon
 The requirement is at least 100,000 turns per second on the project's 2-core machine.
 
 The last rows time the library as a program uses it on games of the length people play (greedy
-bots' games of 2 and 4 players): ``read_games`` of a file and ``replay`` of each game (every turn
+bots' games of 2 and 4 players): ``parse_games`` of a file's text and ``replay`` of each game (every turn
 checked by the rules), against python-chess's ``read_game`` (which plays every move on a board,
 legality checked) of random chess games holding as many plies, one game for each arbo game. The
 target: a ratio of at least 1 (arbo turns/s over python-chess plies/s).
@@ -174,12 +174,12 @@ def time_read_replay(players: int, games: int, repeat: int) -> tuple[int, float,
     del records
     arbo_times, chess_times = [], []
     plies = 0
-    for record in api.read_games(format_games(list(simulate_games(players, 5, 1)))):  # warm: lazy imports
+    for record in api.parse_games(format_games(list(simulate_games(players, 5, 1)))):  # warm: lazy imports
         api.replay(record)
     for _ in range(repeat):
         gc.collect()
         start = time.process_time()
-        for record in api.read_games(text):
+        for record in api.parse_games(text):
             api.replay(record)
         arbo_times.append(time.process_time() - start)
         gc.collect()

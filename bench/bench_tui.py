@@ -122,9 +122,9 @@ def measure(args: argparse.Namespace) -> None:
     width, height = (int(v) for v in args.size.split("x"))
     size = (width, height)
     if args.record:
-        from arbo_notation.notation.reading.reader import parse_file
+        from arbo_notation.api import read_games
 
-        record = parse_file(args.record)[0]
+        record = read_games(args.record)[0]
     else:
         record = simulate_game(("Ana", "Ben", "Cleo", "Dev"), args.seed)
     start = time.perf_counter()

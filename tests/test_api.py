@@ -1,4 +1,5 @@
-"""The public library: read_games, replay into a game tree, score, check, load_game."""
+"""The public library: read_games, parse_games, read_games_from, iter_games, replay into a game
+tree, score, check, load_game."""
 
 from __future__ import annotations
 
@@ -37,86 +38,145 @@ def test_the_readme_snippet_runs_on_every_sample():
             assert tree.valid == (not any(d.severity is arbo.Severity.ERROR for d in tree.diagnostics))
 
 
-def test_read_games_takes_a_path_a_text_or_an_open_file():
+def test_each_kind_of_source_has_its_reader():
     text = ANNOTATED.read_text(encoding="utf-8")
     by_path = arbo.read_games(str(ANNOTATED))
+    assert len(by_path) == 1 and by_path[0].file == str(ANNOTATED)
     assert arbo.read_games(ANNOTATED) == by_path
-    assert arbo.read_games(text) == [g for g in arbo.read_games(io.StringIO(text))]
-    assert arbo.read_games(text)[0].turns == by_path[0].turns
+    assert arbo.parse_games(text, str(ANNOTATED)) == by_path
+    assert arbo.parse_games(text)[0].file == "<string>"
+    assert arbo.read_games_from(io.StringIO(text))[0].turns == by_path[0].turns
     with open(ANNOTATED, "rb") as binary:
-        assert arbo.read_games(binary)[0].turns == by_path[0].turns
+        assert arbo.read_games_from(binary) == by_path
+    with open(ANNOTATED, encoding="utf-8") as opened:
+        assert list(arbo.iter_games(opened)) == by_path
+    assert list(arbo.iter_games(ANNOTATED)) == list(arbo.iter_games(str(ANNOTATED))) == by_path
+
+
+def test_a_path_is_never_taken_for_a_text_nor_a_text_for_a_path(tmp_path, monkeypatch):
+    text = "---\nplayers: [Ana, Ben]\nspecies: [Ca, Dw, Ja, Ma, Oa, Wi]\n---\n1. Ana d d Ma3@0,0 /Oa5\n"
+    monkeypatch.chdir(tmp_path)
+    named = "---players: [Ana, Ben]---"  # no line break, yet a record's words: still a file's name
+    (tmp_path / named).write_text(text, encoding="utf-8")
+    assert [str(t) for t in arbo.read_games(named)[0].turns] == ["Ana d d Ma3@0,0 /Oa5"]
+    assert arbo.read_games(named)[0].file == named
+    with pytest.raises(arbo.ArboError, match="no such file"):
+        arbo.read_games(text)  # a text given as a path is a (missing) file, not read as a record
+    with pytest.raises(arbo.ArboError, match="expected a path, not StringIO"):
+        arbo.read_games(io.StringIO(text))
+    with pytest.raises(arbo.ArboError, match="expected an open file, not str"):
+        arbo.read_games_from(text)
+    with pytest.raises(arbo.ArboError, match="expected a path or an open file, not bytes"):
+        list(arbo.iter_games(text.encode()))
 
 
 def test_read_games_raises_every_syntax_error_located():
-    text = (ROOT / "samples" / "invalid" / "missing-discard.arb").read_text(encoding="utf-8")
+    path = ROOT / "samples" / "invalid" / "missing-discard.arb"
+    text = path.read_text(encoding="utf-8")
     with pytest.raises(arbo.NotationErrors) as caught:
-        arbo.read_games(text)
+        arbo.parse_games(text)
     assert [(e.line, e.file) for e in caught.value.errors] == [(8, "<string>")]
+    with pytest.raises(arbo.NotationErrors) as caught:
+        arbo.read_games(path)
+    assert [(e.line, e.file) for e in caught.value.errors] == [(8, str(path))]
 
 
-def test_read_games_of_a_missing_file_says_so():
-    with pytest.raises(arbo.ArboError, match="no-such.arb: no such file"):
-        arbo.read_games("no-such.arb")
+def _corpus(games: int, seed: str) -> tuple[str, list]:
+    records = list(simulate_games(2, games, seed))
+    return format_games(records), records
 
 
-def test_variations_hang_on_the_node_whose_turn_they_replace():
-    tree = arbo.replay(arbo.read_games(ANNOTATED)[0])
-    sixth = [node for node in tree.mainline()][6]
-    assert str(sixth.turn.plant) == "Bs4@-2,0" and sixth.glyphs == ("?!",)
-    [first] = sixth.variations
-    assert first.parent is sixth.parent  # the variation starts from the position before turn 6
-    assert first.number == 6 and not first.is_mainline() and first.path == ((5, 0),)
-    assert str(first.turn.plant) == "Bs5@-1,1"
-    line = [first, first.next(), first.next().next()]
-    assert [node.number for node in line] == [6, 7, 8] and line[2].next() is None
-    [nested] = line[1].variations
-    assert nested.path == ((5, 0), (1, 0)) and nested.parent is first
-    # the position is the engine's, after that turn, a copy the caller may keep
-    position = first.position
-    assert position.arboretum("Ben")[arbo.Coord(-1, 1)] == arbo.Card("Bs", 5)
-    assert first.position is not position
+@pytest.mark.parametrize("games, block", [(1, 1 << 20), (7, 1 << 20), (7, 97), (7, 1)])
+def test_iter_games_yields_what_read_games_reads(tmp_path, games, block, monkeypatch):
+    from arbo_notation import api
+
+    text, _ = _corpus(games, f"iter{games}")
+    text = text.replace("\n", "\r\n", 3)  # some CRLF line ends, one of them perhaps cut by a block
+    path = tmp_path / "games.arb"
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    whole = arbo.read_games(path)
+    assert len(whole) == games
+    monkeypatch.setattr(api, "BLOCK_SIZE", block)
+    assert list(arbo.iter_games(path)) == whole
+    with open(path, "rb") as binary:
+        assert list(api.iter_games(binary)) == whole
+    with open(path, encoding="utf-8-sig", newline="") as opened:
+        assert list(api.iter_games(opened)) == whole
 
 
-def test_walk_reads_the_tree_in_the_move_list_order():
-    tree = arbo.replay(arbo.read_games(ANNOTATED)[0])
-    numbers = [(node.number, node.path) for node in tree.walk()][5:12]
-    assert numbers == [(5, ()), (6, ()), (6, ((5, 0),)), (7, ((5, 0),)), (7, ((5, 0), (1, 0))),
-                       (8, ((5, 0), (1, 0))), (8, ((5, 0),))]
+def _bad_game(number: int) -> str:
+    return f"---\nplayers: [Ana, Ben]\nspecies: [Ca, Dw, Ja, Ma, Oa, Wi]\n---\n{number}. Ana d d Ma3@0,0\n"
 
 
-def test_comments_and_glyphs_of_nodes():
-    tree = arbo.replay(arbo.read_games(ANNOTATED)[0])
-    root = tree.root
-    assert root.comments == tree.record.comments and root.glyphs == ()
-    seventeenth = tree.end()
-    assert seventeenth.number == 17 and seventeenth.glyphs == ("!!",)
-    assert [c.text for c in seventeenth.comments] == [c.text for c in seventeenth.turn.comments_before + seventeenth.turn.comments_after]
+def test_iter_games_raises_at_the_first_game_it_cannot_read_after_the_games_before(tmp_path):
+    text, records = _corpus(3, "broken")
+    lines = text.count("\n")
+    path = tmp_path / "broken.arb"
+    path.write_text(text + _bad_game(1) + text, encoding="utf-8")
+    read = []
+    with pytest.raises(arbo.NotationErrors) as caught:
+        for record in arbo.iter_games(path):
+            read.append(record)
+    assert len(read) == 3 and [r.turns for r in read] == [r.turns for r in records]
+    [error] = caught.value.errors
+    assert (error.file, error.line, error.column) == (str(path), lines + 5, 19)
+    assert isinstance(error, arbo.ArboError)
 
 
-def test_an_illegal_turn_ends_the_line_with_its_error_on_the_last_node():
-    record = arbo.read_games(ROOT / "samples" / "invalid" / "rule-planting-not-adjacent.arb")[0]
-    tree = arbo.replay(record)
-    end = tree.end()
-    assert end.number == 3 and not tree.valid
-    assert end.error is not None and end.error.number == 4 and end.error.code == "plant"
-    assert str(end.error) == (
-        "turn 4 (Ben d:Ma6 d:Oa5 Oa4@2,1 /Ma6) is illegal: Ben cannot plant Oa4 at (2,1): none of Ben's trees is adjacent"
-    )
-    # the position is the one after turn 3, not turn 4 half played
-    assert end.position.turn_number == 4 and end.position.deck_size == 6
-    assert [d.code for d in tree.diagnostics] == ["species-count", "plant"]
+def test_iter_games_with_on_error_reads_on_and_hands_over_each_unreadable_game(tmp_path):
+    text, _ = _corpus(2, "on")
+    path = tmp_path / "broken.arb"
+    path.write_text(_bad_game(1) + text + _bad_game(1), encoding="utf-8")
+    faults = []
+    read = list(arbo.iter_games(path, on_error=faults.append))
+    assert [r.index for r in read] == [2, 3]
+    assert [[e.line for e in f.errors] for f in faults] == [[5], [5 + 5 + text.count("\n")]]
 
 
-def test_a_header_that_sets_up_no_game_raises():
-    text = "---\nplayers: [Ana, Ben]\nspecies: [Ca, Dw, Ja, Ma, Oa, Wi]\nhands: {Ana: [Ca1, Ca1]}\n---\n"
-    with pytest.raises(arbo.ArboError, match="cannot be set up: Ana's dealt hand has 2 cards; a hand is 7"):
-        arbo.replay(arbo.read_games(text)[0])
+def test_iter_games_of_bytes_that_are_not_utf8_names_their_line_and_column(tmp_path, monkeypatch):
+    from arbo_notation import api
+
+    text, _ = _corpus(4, "latin")
+    data = text.encode() + "{caf\xe9}\n".encode("latin-1")
+    path = tmp_path / "latin.arb"
+    path.write_bytes(data)
+    with pytest.raises(arbo.NotationErrors) as whole:
+        arbo.read_games(path)
+    monkeypatch.setattr(api, "BLOCK_SIZE", 1000)
+    with open(path, "rb") as binary:
+        for source in (path, binary):
+            with pytest.raises(arbo.NotationErrors) as streamed:
+                list(arbo.iter_games(source))
+            [error], [expected] = streamed.value.errors, whole.value.errors
+            assert (error.line, error.column, error.message) == (expected.line, expected.column, expected.message)
+            assert error.line == text.count("\n") + 1 and error.column == 5
 
 
-def test_score_refuses_hidden_hands():
-    tree = arbo.replay(arbo.read_games(ROOT / "samples" / "three-player-spectator.arb")[0])
-    with pytest.raises(arbo.ArboError, match="cannot score: the hand of"):
-        arbo.score(tree.root.position)
+@pytest.mark.slow
+def test_iter_games_reads_a_big_file_in_bounded_memory(tmp_path, monkeypatch):
+    """The peak is a few blocks and a game, whatever the size of the file: a block is read, decoded
+    and cut (some four copies of it at once), so the block is made small here to show the bound."""
+    import tracemalloc
+
+    from arbo_notation import api
+
+    text, _ = _corpus(50, "big")
+    path = tmp_path / "big.arb"
+    with open(path, "w", encoding="utf-8") as out:
+        for _ in range(80):  # 4,000 games, some 4 MB
+            out.write(text)
+    size = path.stat().st_size
+    assert size > 4 << 20
+    monkeypatch.setattr(api, "BLOCK_SIZE", 64 << 10)
+    list(arbo.iter_games(ANNOTATED))  # the modules loaded before the count starts
+    tracemalloc.start()
+    try:
+        count = sum(1 for _ in arbo.iter_games(path))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert count == 4000
+    assert peak < min(size / 4, 1.5e6), (peak, size)  # 0.5 to 1 MB for 250 games as for 4,000
 
 
 def _cli_json(path: Path, game: int) -> dict:
@@ -164,11 +224,12 @@ def test_check_of_a_missing_or_binary_file_reports_instead_of_raising(tmp_path):
     assert not found.valid and [(d.code, d.line) for d in found.diagnostics] == [("syntax", 2)]
 
 
-def test_load_game_picks_one_game_and_names_the_missing():
-    text = format_games(list(simulate_games(2, 2, "load")))
-    assert arbo.load_game(text, 2).record.index == 2
+def test_load_game_picks_one_game_and_names_the_missing(tmp_path):
+    path = tmp_path / "two.arb"
+    path.write_text(format_games(list(simulate_games(2, 2, "load"))), encoding="utf-8")
+    assert arbo.load_game(path, 2).record.index == 2
     with pytest.raises(arbo.GameNotFound, match="holds 2 games; there is no game 3"):
-        arbo.load_game(text, 3)
+        arbo.load_game(path, 3)
 
 
 def test_importing_the_package_loads_neither_lark_nor_textual_nor_yaml():
@@ -232,7 +293,7 @@ def test_reading_leaves_the_host_garbage_collector_alone(monkeypatch):
     for name in ("disable", "enable", "freeze", "unfreeze"):
         monkeypatch.setattr(gc, name, touched)
     text = (Path(__file__).resolve().parent.parent / "samples" / "annotated.arb").read_text(encoding="utf-8")
-    games = arbo.read_games(text)
+    games = arbo.parse_games(text)
     assert len(games) == 1 and arbo.replay(games[0]).root is not None
 
 

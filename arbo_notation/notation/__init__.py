@@ -1,12 +1,13 @@
 """The .arb notation: grammar, parser, typed records, canonical writer and structured conversions.
 
-    from arbo_notation.notation import parse, parse_file, format_game
+    from arbo_notation.notation import parse, format_games
 
-    games = parse_file("club.arb")          # NotationErrors if any game has a syntax error
+    games = parse(text, "club.arb")          # NotationErrors if any game has a syntax error
     text = format_games(games)               # canonical text; parse(text) gives the same records
 
 Names are loaded on first use, so that importing one module of the notation (the records, say)
-does not load lark and the YAML library with it.
+does not load lark and the YAML library with it. A program reads files with the library's
+readers (``arbo.read_games(path)``, ``arbo.iter_games(path)``: arbo_notation/api.py).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ _EXPORTS = {
         "GLYPHS", "RESERVED_NAMES", "Comment", "Draw", "DrawKind", "GameRecord",
         "Header", "Pos", "Result", "Reveal", "Turn", "Variation",
     ),
-    "reading.reader": ("GameSpan", "ParseOutcome", "parse", "parse_all", "parse_file", "parse_file_all"),
+    "reading.reader": ("GameSpan", "ParseOutcome", "parse", "parse_all"),
     "writer": ("check_writable", "format_game", "format_games", "format_turn", "renumber"),
 }
 

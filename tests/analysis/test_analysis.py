@@ -178,7 +178,7 @@ def test_restricted_deals_keep_every_card_where_it_may_be():
 
 
 def tree_of(record):
-    return arbo.replay(arbo.read_games(format_game(record))[0])
+    return arbo.replay(arbo.parse_games(format_game(record))[0])
 
 
 def relabelled(record, mover: str, number: int, seed: int):

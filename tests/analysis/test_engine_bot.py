@@ -16,7 +16,7 @@ NAMES = ("Ana", "Ben", "Cleo", "Dev")
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("seed", range(4))
 def test_the_cards_seen_taken_from_piles_are_the_ones_the_seat_knows_in_other_hands(players, seed):
-    tree = arbo.replay(arbo.read_games(format_game(simulate_game(NAMES[:players], f"watch:{seed}")))[0])
+    tree = arbo.replay(arbo.parse_games(format_game(simulate_game(NAMES[:players], f"watch:{seed}")))[0])
     me = NAMES[seed % players]
     every_turn, own_turns = PileWatch(), PileWatch()
     compared = 0

@@ -52,7 +52,7 @@ def cards(text: str) -> tuple[Card, ...]:
 
 @pytest.fixture(scope="module")
 def small():
-    return arbo.replay(arbo.read_games(SMALL)[0]).line_nodes(())
+    return arbo.replay(arbo.parse_games(SMALL)[0]).line_nodes(())
 
 
 @pytest.fixture(scope="module")

@@ -92,7 +92,7 @@ def test_a_tampered_seat_is_a_located_error_naming_both_files(tmp_path):
 
 def test_a_card_named_two_ways_is_a_located_error():
     game = simulate_game(PLAYERS[:2], 6, ["random"])
-    ana, ben = (arbo.read_games(format_game(seat))[0] for seat in seats_of(game))
+    ana, ben = (arbo.parse_games(format_game(seat))[0] for seat in seats_of(game))
     ana = replace(ana, file="ana.arb")
     ben = replace(ben, file="ben.arb")
     # Ben names his first deck draw wrongly in his own record: Ana's dealt hand holds that card

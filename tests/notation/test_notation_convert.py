@@ -20,8 +20,8 @@ from arbo_notation.notation import (
     loads_json,
     loads_yaml,
     parse,
-    parse_file,
 )
+from arbo_notation.api import read_games
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "notation"
 ALL = sorted(FIXTURES.glob("*.arb"))
@@ -29,7 +29,7 @@ ALL = sorted(FIXTURES.glob("*.arb"))
 
 @pytest.mark.parametrize("path", ALL, ids=lambda p: p.name)
 def test_json_and_yaml_round_trip(path):
-    games = parse_file(path)
+    games = read_games(path)
     assert loads_json(dumps_json(games)) == games
     assert loads_yaml(dumps_yaml(games)) == games
     assert [game_from_data(game_to_data(g)) for g in games] == games
@@ -37,13 +37,13 @@ def test_json_and_yaml_round_trip(path):
 
 @pytest.mark.parametrize("path", ALL, ids=lambda p: p.name)
 def test_json_to_arb_is_what_format_gives(path):
-    games = parse_file(path)
+    games = read_games(path)
     assert format_games(loads_json(dumps_json(games))) == format_games(games)
     assert format_games(loads_yaml(dumps_yaml(games))) == format_games(games)
 
 
 def test_data_is_json_types_only_and_shaped_as_documented():
-    (game,) = parse_file(FIXTURES / "club-night.arb")
+    (game,) = read_games(FIXTURES / "club-night.arb")
     data = game_to_data(game)
     assert json.loads(json.dumps(data)) == data
     assert data["header"] == {"event": "Club night", "date": "2026-11-29", "players": ["Ana", "Ben"],
@@ -78,7 +78,7 @@ def test_header_values_json_has_no_type_for_are_tagged():
 
 
 def test_accepted_shapes_of_a_file():
-    games = parse_file(FIXTURES / "multi.arb")
+    games = read_games(FIXTURES / "multi.arb")
     data = [game_to_data(g) for g in games]
     assert games_from_data(data) == games
     assert games_from_data({"games": data}) == games
@@ -88,7 +88,7 @@ def test_accepted_shapes_of_a_file():
 
 
 def _game() -> dict:
-    return game_to_data(parse_file(FIXTURES / "club-night.arb")[0])
+    return game_to_data(read_games(FIXTURES / "club-night.arb")[0])
 
 
 @pytest.mark.parametrize(
@@ -163,7 +163,7 @@ def test_wrong_top_level_shapes():
 
 
 def test_yaml_output_is_safe_yaml():
-    text = dumps_yaml(parse_file(FIXTURES / "annotated.arb"))
+    text = dumps_yaml(read_games(FIXTURES / "annotated.arb"))
     data = yaml.safe_load(text)
     assert data["games"][0]["header"]["players"] == ["Ana", "Ben", "Cleo"]
 
@@ -182,7 +182,7 @@ def test_variations_as_deep_as_the_notation_allows_go_to_json_and_yaml_and_back(
 
 
 def test_the_yaml_writer_writes_what_yaml_dump_writes():
-    games = parse_file(FIXTURES / "annotated.arb")
+    games = read_games(FIXTURES / "annotated.arb")
     from arbo_notation.notation.structured.convert import _Dumper, games_to_data
 
     expected = yaml.dump(games_to_data(games), Dumper=_Dumper, sort_keys=False, allow_unicode=True,
@@ -205,7 +205,7 @@ def test_a_json_record_with_a_key_given_twice_is_refused_not_half_read(tmp_path)
 
     from arbo_notation.cli import app
 
-    games = parse_file(ALL[0])
+    games = read_games(ALL[0])
     text = dumps_json(games).replace('"players": [', '"players": ["Zed"], "players": [', 1)
     with pytest.raises(DataError) as refused:
         loads_json(text, "club.json")

@@ -13,7 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from arbo_notation.errors import NotationError, NotationErrors
-from arbo_notation.notation import format_games, parse, parse_all, parse_file_all, renumber
+from arbo_notation.notation import format_games, parse, parse_all, renumber
+from arbo_notation.runtime.sources import read_text
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "notation"
 SEEDS = [p.read_text(encoding="utf-8") for p in sorted(FIXTURES.glob("*.arb"))]
@@ -88,7 +89,7 @@ def test_byte_mutations_of_files(tmp_path_factory, seed, junk, where):
     path = tmp_path_factory.mktemp("fuzz") / "record.arb"
     path.write_bytes(data[:at] + junk + data[at:])
     try:
-        outcome = parse_file_all(path)
+        outcome = parse_all(*read_text(path))
     except NotationErrors as errors:  # not UTF-8
         assert "not UTF-8" in errors.errors[0].message
         return

@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from arbo_notation.errors import NotationError, NotationErrors
-from arbo_notation.notation import parse_file, parse_file_all
+from arbo_notation.api import read_games
+from arbo_notation.notation import parse_all
+from arbo_notation.runtime.sources import read_text
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples" / "invalid"
 
@@ -73,7 +75,7 @@ def test_invalid_sample(name):
     line, column, message = EXPECTED[name]
     path = SAMPLES / name
     with pytest.raises(NotationErrors) as raised:
-        parse_file(path)
+        read_games(path)
     first = raised.value.errors[0]
     assert isinstance(first, NotationError)
     assert (first.file, first.line, first.column) == (str(path), line, column), first.show()
@@ -87,5 +89,5 @@ def test_invalid_sample(name):
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_invalid_sample_is_one_error(name):
-    outcome = parse_file_all(SAMPLES / name)
+    outcome = parse_all(*read_text(SAMPLES / name))
     assert len(outcome.errors) == 1

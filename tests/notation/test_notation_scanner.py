@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from arbo_notation.notation.reading.scanner import read_game, read_moves, read_turn_lines
 from arbo_notation.notation.reading.split import cut_games, normalise
 from arbo_notation.notation.reading.reader import SourceLines
-from arbo_notation.api import read_games
+from arbo_notation.api import parse_games
 from arbo_notation.engine.cards import Card, Coord, Planting
 from arbo_notation.errors import Pos
 from arbo_notation.notation.model import GLYPHS, Comment, Draw, DrawKind, GameRecord, Turn, Variation
@@ -296,7 +296,7 @@ def _made_by_the_hot_loop(records: list[GameRecord]) -> list[Turn]:
 @SETTINGS
 @given(engine_records())
 def test_the_turns_read_are_the_records_their_constructors_make(text: str):
-    records = read_games(text)
+    records = parse_games(text)
     for turn in _made_by_the_hot_loop(records):
         again = _constructed(turn)
         assert deep(turn) == deep(again)  # every field, the positions too
@@ -310,7 +310,7 @@ def test_the_turns_read_are_the_records_their_constructors_make(text: str):
 
 def test_a_turn_read_is_the_turn_constructed():
     text = "---\nplayers: [Ana, Ben]\nspecies: [Ma, Oa]\n---\n1. Ana d:Ma3 Ben:Oa5 Ma3@-1,0 /Oa5 !? {c}\n"
-    (turn,) = read_games(text)[0].turns
+    (turn,) = parse_games(text)[0].turns
     assert deep(turn) == deep(Turn(
         "Ana",
         (Draw(DrawKind.DECK, None, Card("Ma", 3)), Draw(DrawKind.DISCARD, "Ben", Card("Oa", 5))),

@@ -19,9 +19,8 @@ from arbo_notation.notation import (
     format_games,
     parse,
     parse_all,
-    parse_file,
-    parse_file_all,
 )
+from arbo_notation.api import read_games
 from arbo_notation.notation.reading import grammar
 from arbo_notation.notation.reading import syntax
 
@@ -50,7 +49,7 @@ def one(text: str):
 
 
 def test_club_night_header_and_file_fields():
-    (game,) = parse_file(FIXTURES / "club-night.arb")
+    (game,) = read_games(FIXTURES / "club-night.arb")
     h = game.header
     assert h.players == ("Ana", "Ben")
     assert h.species == ("Ca", "Dw", "Ja", "Ma", "Oa", "Wi")
@@ -62,7 +61,7 @@ def test_club_night_header_and_file_fields():
 
 
 def test_club_night_turns_exact():
-    (game,) = parse_file(FIXTURES / "club-night.arb")
+    (game,) = read_games(FIXTURES / "club-night.arb")
     t1, t2, t3 = game.turns
     assert t1.number == 1 and t1.player == "Ana"
     assert t1.draws == (Draw(DrawKind.DECK), Draw(DrawKind.DECK))
@@ -89,7 +88,7 @@ def test_club_night_turns_exact():
 
 
 def test_club_night_end_exact():
-    (game,) = parse_file(FIXTURES / "club-night.arb")
+    (game,) = read_games(FIXTURES / "club-night.arb")
     assert game.reveals == (
         Reveal("Ana", tuple(map(card, "Ja2 Oa6 Ca1 Ca4 Dw2 Wi7 Ma5".split()))),
         Reveal("Ben", tuple(map(card, "Oa2 Ja1 Ja5 Ca2 Ca3 Dw8 Wi1".split()))),
@@ -105,7 +104,7 @@ def test_club_night_end_exact():
 
 
 def test_annotated_fixture_structure():
-    (game,) = parse_file(FIXTURES / "annotated.arb")
+    (game,) = read_games(FIXTURES / "annotated.arb")
     h = game.header
     assert (h.site, h.round, h.annotator) == ("The Greenhouse", "3", "Cleo")
     assert game.comments == (C("Three players; Cleo annotates."), C("the deal was not recorded", line=True))
@@ -137,7 +136,7 @@ def test_annotated_fixture_structure():
 
 
 def test_omniscient_header():
-    (game,) = parse_file(FIXTURES / "omniscient.arb")
+    (game,) = read_games(FIXTURES / "omniscient.arb")
     h = game.header
     assert h.round == "1" and h.perspective == "Ana"
     assert h.names["Ja"] == "Jacaranda"
@@ -297,7 +296,7 @@ def test_empty_and_blank_texts_hold_no_game():
 
 
 def test_multi_game_fixture():
-    games = parse_file(FIXTURES / "multi.arb")
+    games = read_games(FIXTURES / "multi.arb")
     assert [g.index for g in games] == [1, 2, 3]
     assert [g.header.players[0] for g in games] == ["Ana", "Ben", "Ana"]
     assert games[1].result.unfinished and games[2].result is None
@@ -352,20 +351,20 @@ def test_unclosed_comment_does_not_swallow_the_next_game():
 # Files
 
 
-def test_parse_file_errors(tmp_path):
+def test_read_games_errors(tmp_path):
     with pytest.raises(ArboError, match="no such file"):
-        parse_file(tmp_path / "missing.arb")
+        read_games(tmp_path / "missing.arb")
     with pytest.raises(ArboError, match="is a directory"):
-        parse_file(tmp_path)
+        read_games(tmp_path)
     bad = tmp_path / "latin1.arb"
     bad.write_bytes(HEADER.encode() + "1. Ana d d Ma3@0,0 /Oa5 {caf\xe9}\n".encode("latin-1"))
     with pytest.raises(NotationErrors) as raised:
-        parse_file(bad)
+        read_games(bad)
     error = raised.value.errors[0]
     assert (error.line, error.column) == (5, 29) and "not UTF-8" in error.message
     ok = tmp_path / "bom.arb"
     ok.write_bytes(b"\xef\xbb\xbf" + HEADER.encode() + b"1. Ana d d Ma3@0,0 /Oa5\r\n")
-    assert parse_file_all(ok).games[0].file == str(ok)
+    assert read_games(ok)[0].file == str(ok)
 
 
 def test_not_text_is_an_arbo_error():

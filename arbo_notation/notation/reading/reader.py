@@ -4,6 +4,9 @@ Every game is cut from its text (games.py) and read by the scanner (scanner.py);
 goes to the grammar's parser (syntax.py), and a game the parser rejects to the checker that names
 its syntax errors (syntaxfaults.py). The parser, and lark with it, is loaded only when a game
 needs it.
+
+The library's readers (arbo_notation/api.py: read_games, parse_games, read_games_from,
+iter_games) are built on these; a file is read there, never here.
 """
 
 from __future__ import annotations
@@ -12,17 +15,14 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from arbo_notation.errors import ArboError, NotationError, NotationErrors
-from arbo_notation.runtime.sources import read_text
 from arbo_notation.notation.reading import scanner
 from arbo_notation.notation.reading.split import GameText, SourceLines, normalise, stream_games
 
 TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
 if TYPE_CHECKING:  # named in signatures only: a check need not import pathlib, nor the records
-    from pathlib import Path
-
     from arbo_notation.notation.model import GameRecord, Header
 
-__all__ = ["GameSpan", "ParseOutcome", "parse", "parse_all", "parse_file", "parse_file_all", "read_game_text"]
+__all__ = ["GameSpan", "ParseOutcome", "parse", "parse_all", "read_game_text", "read_pieces"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,19 +138,8 @@ def parse_all(text: str, file: str = "<string>", *, first_line: int = 1) -> Pars
 
 
 def parse(text: str, file: str = "<string>") -> list[GameRecord]:
-    """Read every game of a text; raise NotationErrors (all of them) if any game has a syntax error."""
+    """Read every game of a text; raise NotationErrors (all of them) if any game has a syntax error.
+    (api.parse_games is this, for the library's users.)"""
     outcome = parse_all(text, file)
     outcome.raise_errors()
     return outcome.games
-
-
-def parse_file(path: str | Path) -> list[GameRecord]:
-    """Read a .arb file (UTF-8, with or without BOM); NotationErrors on syntax errors, ArboError if unreadable."""
-    text, name = read_text(path)
-    return parse(text, name)
-
-
-def parse_file_all(path: str | Path) -> ParseOutcome:
-    """Like parse_all, for a file. An unreadable file raises ArboError; a non-UTF-8 one NotationErrors."""
-    text, name = read_text(path)
-    return parse_all(text, name)
