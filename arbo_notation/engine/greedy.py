@@ -38,9 +38,8 @@ LATER = 1.0
 _STRONGEST_SHARE = {1: 1.0, 2: 0.6, 3: 0.45}
 
 
-def _room(values: int) -> float:
-    """How likely an open path end is to be completed, by how many values lie beyond it."""
-    return min(1.0, values / 3)
+#: How likely an open path end is to be completed, by how many values lie beyond it.
+_ROOM = tuple(min(1.0, values / 3) for values in range(8))
 
 
 def _longer(a: tuple[int, int], b: tuple[int, int]) -> bool:
@@ -127,7 +126,7 @@ class Paths:
             value = card & 7
             for tables, beyond in ((self.up, _HIGH - value), (self.down, value - _LOW)):
                 if beyond > 0:
-                    room = _room(beyond)
+                    room = _ROOM[beyond]
                     for code, val in tables[cell].items():
                         if (val + 1) * room > opened.get(code, 0.0):
                             opened[code] = (val + 1) * room
@@ -147,12 +146,16 @@ class Paths:
         return found
 
     def _gains(self, card: int, cell: int) -> dict[int, float]:
+        # The greedy bot's inner loop (most of a simulated game's time): comparisons written out
+        # rather than max() and helper calls, the arithmetic exactly as the docstrings say.
         arb, up, down = self.arb, self.up, self.down
         kind, v = card >> 3, card & 7
         pre: dict[int, int] = {}  # best path from a tree of S up to the new tree (included)
         post: dict[int, int] = {}  # best path from just above the new tree up to a tree of S
-        same_pre = (1, int(v == _LOW))
-        same_post = (0, 2 * (v == _HIGH))
+        # The longest same-species runs ending just below and starting just above the new tree,
+        # as (length, bonus); a longer run has more points (2 * length + bonus), then more trees.
+        pre_length, pre_bonus = 1, int(v == _LOW)
+        post_length, post_bonus = 0, 2 * (v == _HIGH)
         room = False
         for step in STEPS:
             near = cell + step
@@ -165,51 +168,65 @@ class Paths:
                         pre[code] = val + 1
                 if other >> 3 == kind:
                     length, bonus = self.same_up[near]
-                    if _longer((length + 1, bonus), same_pre):
-                        same_pre = (length + 1, bonus)
+                    length += 1
+                    points, best = 2 * length + bonus, 2 * pre_length + pre_bonus
+                    if points > best or (points == best and length > pre_length):
+                        pre_length, pre_bonus = length, bonus
             elif other & 7 > v:
                 for code, val in down[near].items():
                     if val > post.get(code, _NONE):
                         post[code] = val
-                if other >> 3 == kind and _longer(self.same_down[near], same_post):
-                    same_post = self.same_down[near]
+                if other >> 3 == kind:
+                    length, bonus = self.same_down[near]
+                    points, best = 2 * length + bonus, 2 * post_length + post_bonus
+                    if points > best or (points == best and length > post_length):
+                        post_length, post_bonus = length, bonus
         start, end = 1 + (v == _LOW), 2 * (v == _HIGH)
         through = {code: a + post[code] for code, a in pre.items() if code in post} if post else {}
         own = through.get(kind, _NONE)
-        if kind in pre:
-            own = max(own, pre[kind] + end)
-        if kind in post:
-            own = max(own, start + post[kind])
-        length = same_pre[0] + same_post[0]
-        if length >= 4:
-            own = max(own, 2 * length + same_pre[1] + same_post[1])
+        if kind in pre and pre[kind] + end > own:
+            own = pre[kind] + end
+        if kind in post and start + post[kind] > own:
+            own = start + post[kind]
+        length = pre_length + post_length
+        if length >= 4 and 2 * length + pre_bonus + post_bonus > own:
+            own = 2 * length + pre_bonus + post_bonus
         if own > _NONE:
             through[kind] = own
-        opened = self._opened(kind, v, start, end, pre, post) if room else {}
-        return self._raised(through, opened)
-
-    @staticmethod
-    def _opened(kind: int, v: int, start: int, end: int, pre: dict[int, int], post: dict[int, int]) -> dict[int, float]:
-        opened: dict[int, float] = {}
-        if v < _HIGH:
-            above = _room(_HIGH - v)
-            opened = {code: (val + 1) * above for code, val in pre.items()}
-            opened[kind] = max(opened.get(kind, 0.0), (start + 1) * above)
-        if v > _LOW:
-            below = _room(v - _LOW)
-            for code, val in post.items():
-                opened[code] = max(opened.get(code, 0.0), (val + 2) * below)
-            opened[kind] = max(opened.get(kind, 0.0), (end + 2) * below)
-        return opened
-
-    def _raised(self, through: dict[int, int], opened: dict[int, float]) -> dict[int, float]:
+        opened: dict[int, float] = {}  # the partial paths the new tree leaves open, discounted
+        if room:
+            if v < _HIGH:
+                above = _ROOM[_HIGH - v]
+                opened = {code: (val + 1) * above for code, val in pre.items()}
+                worth = (start + 1) * above
+                if worth > opened.get(kind, 0.0):
+                    opened[kind] = worth
+            if v > _LOW:
+                below = _ROOM[v - _LOW]
+                for code, val in post.items():
+                    worth = (val + 2) * below
+                    if worth > opened.get(code, 0.0):
+                        opened[code] = worth
+                worth = (end + 2) * below
+                if worth > opened.get(kind, 0.0):
+                    opened[kind] = worth
+        # What each species is worth after the planting, against before (see value()).
         result: dict[int, float] = {}
         best, still, potential = self.best, self.open, self.potential
-        for code in dict.fromkeys([*through, *opened]):
+        for code in dict.fromkeys([*through, *opened]) if opened else through:
             held = best.get(code, 0)
             was_open = still.get(code, 0.0)
-            before = max(held, potential * was_open)
-            after = max(held, through.get(code, _NONE), potential * max(was_open, opened.get(code, 0.0)))
+            before = potential * was_open
+            if not before > held:
+                before = held
+            after = held
+            made = through.get(code, _NONE)
+            if made > after:
+                after = made
+            now_open = opened.get(code, 0.0)
+            hoped = potential * (now_open if now_open > was_open else was_open)
+            if hoped > after:
+                after = hoped
             if after > before:
                 result[code] = after - before
         return result
