@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import arbo_notation as arbo  # noqa: E402
 from arbo_notation.analysis.game import tasks  # noqa: E402
-from arbo_notation.analysis.lean import Cards, margin, totals  # noqa: E402
+from arbo_notation.engine.lean import Cards, margin, totals  # noqa: E402
 from arbo_notation.analysis.policy import play_out  # noqa: E402
 from arbo_notation.analysis.turns import DEFAULT_BUDGET, judge_turn  # noqa: E402
 from arbo_notation.notation.writer import format_game  # noqa: E402

@@ -5,9 +5,9 @@ against greedy (a tie counts half), and at a four-player table of one engine sea
 greedy ones it finishes first at least twice as often as a greedy seat does (so at least 40%
 of the games, a greedy seat's share being a third of the rest).
 
-The ladder starts with the rollouts' own players against greedy (the light player of
-analysis/policy.py and the lean greedy of analysis/greedy.py, which plays a rollout's first round):
-how well the engine's rollouts play the game out.
+The ladder starts with the rollouts' light player (analysis/policy.py) against greedy (the greedy
+bot of engine/greedy.py plays a rollout's first round itself): how well the engine's rollouts
+play the game out.
 
 Two-player pairings alternate seats (odd games: the first bot starts); four-player tables move
 the engine's seat round the table. Games are seeded ("bots:<pairing>:<i>"), so a run repeats.
@@ -50,15 +50,15 @@ def two_player(args: tuple[str, str, int, int]) -> float:
 
 
 class LeanPlayer:
-    """A rollout player of the analysis (its decisions on the lean table) as a bot, to measure
-    how well the rollouts play: the light player of policy.py, or the lean greedy of greedy.py."""
+    """A rollout player of the analysis (its decisions on the lean position) as a bot, to measure
+    how well the rollouts play: the light player of policy.py."""
 
     def __init__(self, module) -> None:
         self.module = module
         self._discard = None
 
-    def _table(self, game):
-        from arbo_notation.analysis.lean import Cards, LeanTable, cell_of
+    def _position(self, game):
+        from arbo_notation.engine.lean import Cards, LeanPosition, cell_of
         from arbo_notation.engine.bots import TableView
 
         view = TableView.of(game)
@@ -66,25 +66,25 @@ class LeanPlayer:
         seat = view.players.index(view.player)
         hands = [[] for _ in view.players]  # the others' hands are never read
         hands[seat] = [cards.code(c) for c in view.hand]
-        return view, cards, LeanTable(
+        return view, cards, LeanPosition(
             hands, [0] * view.deck_size, [[cards.code(c) for c in view.discards[p]] for p in view.players],
             [{cell_of(k): cards.code(v) for k, v in view.arboretums[p].items()} for p in view.players], seat)
 
     def choose_draw(self, game, rng):
-        from arbo_notation.analysis.lean import FROM_DECK
+        from arbo_notation.engine.lean import FROM_DECK
         from arbo_notation.engine.state import DECK, DrawSource, DrawSourceKind
 
-        view, _, table = self._table(game)
-        source = self.module.choose_source(table)
+        view, _, position = self._position(game)
+        source = self.module.choose_source(position)
         if source is None:
             return None
         return DECK if source == FROM_DECK else DrawSource(DrawSourceKind.DISCARD, view.players[source])
 
     def choose_plant(self, game, rng):
-        from arbo_notation.analysis.lean import coord_of
+        from arbo_notation.engine.lean import coord_of
 
-        _, cards, table = self._table(game)
-        card, cell, discard = self.module.choose_finish(table)
+        _, cards, position = self._position(game)
+        card, cell, discard = self.module.choose_finish(position)
         self._discard = cards.card(discard)
         return cards.card(card), coord_of(cell)
 
@@ -99,7 +99,7 @@ def rollout_player(args: tuple[str, int]) -> float:
     """A rollout player's share of one two-player game's win against the greedy bot."""
     import random
 
-    from arbo_notation.analysis import greedy, policy
+    from arbo_notation.analysis import policy
     from arbo_notation.engine.bots import GreedyBot, play_bot_turn
     from arbo_notation.engine.cards import default_species_for
     from arbo_notation.engine.scoring import PlayerPosition, score_position
@@ -110,7 +110,7 @@ def rollout_player(args: tuple[str, int]) -> float:
     game = Game(config, Setup.shuffled(config, f"bots:rollout-greedy:{index}"))
     mine = index % 2
     seats = [GreedyBot(), GreedyBot()]
-    seats[mine] = LeanPlayer({"light": policy, "lean-greedy": greedy}[name])
+    seats[mine] = LeanPlayer({"light": policy}[name])
     rng = random.Random(index)
     while not game.is_over:
         play_bot_turn(seats[config.seat(game.current_player)], game, rng)
@@ -176,7 +176,7 @@ def main() -> None:
           f"-j {args.jobs}", flush=True)
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         if "rollouts" in wanted:
-            for name in ("light", "lean-greedy"):
+            for name in ("light",):
                 start = time.perf_counter()
                 scores = list(pool.map(rollout_player, [(name, i) for i in range(1, args.games + 1)]))
                 mean, lo, hi = interval(scores)

@@ -1,6 +1,6 @@
 """The analysis engine: judges each decision of a game from what its mover knew, and plays.
 
-Pure library code (no I/O): a lean table for rollouts (``lean``), a light rollout policy
+Pure library code (no I/O): rollouts on the engine's lean position (``engine.lean``), a light rollout policy
 (``policy``), worlds sampled from the mover's knowledge (``sampling``), one decision judged by
 determinized Monte Carlo or exactly (``search``), a whole turn (``turns``), a game tree's main
 line (``game``) and the engine as a bot (``bot``). docs/ANALYSIS.md describes the method.

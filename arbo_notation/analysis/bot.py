@@ -14,7 +14,7 @@ from typing import Mapping, Sequence
 from arbo_notation.engine.bots import Bot, GreedyBot, TableView
 from arbo_notation.engine.cards import HAND_SIZE, Card, Coord
 from arbo_notation.engine.state import DECK, DrawSource, DrawSourceKind, Game
-from arbo_notation.analysis.lean import FROM_DECK, Cards, cell_of, coord_of
+from arbo_notation.engine.lean import FROM_DECK, Cards, cell_of, coord_of
 from arbo_notation.analysis.sampling import Unseen
 from arbo_notation.analysis.search import Situation, judge_draws, judge_finish
 from arbo_notation.analysis.turns import DEFAULT_BUDGET

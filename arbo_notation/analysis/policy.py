@@ -1,9 +1,9 @@
 """The rollout policy: the greedy bot for the turns right after a decision, then a light player
-on the lean table; and the candidate turns the light player ranks.
+on the lean position; and the candidate turns the light player ranks.
 
 A rollout's first turns decide most of what a candidate is worth (does the next player take the
 discard, build on what it left?), so they are played by the greedy bot itself (``greedy.py``,
-the engine's GreedyBot on the lean table: the opponent the bot ladder meets); the rest of the
+the engine's GreedyBot on the lean position: the opponent the bot ladder meets); the rest of the
 game by the light player below, which is many times cheaper. Both decide from what their seat
 sees (its own hand, the arboretums, the piles, the deck's size), never another hand, so either
 may also finish the mover's own turn in a sampled world. The light player is light on purpose:
@@ -18,8 +18,8 @@ a rollout plays it for all but its first round, thousands of times a decision.
 
 from __future__ import annotations
 
-from arbo_notation.analysis.greedy import play_greedy_turn
-from arbo_notation.analysis.lean import FROM_DECK, STEPS, LeanTable
+from arbo_notation.engine.greedy import play_greedy_turn
+from arbo_notation.engine.lean import FROM_DECK, STEPS, LeanPosition
 
 #: Rounds of a rollout, after the decision judged, that the greedy bot plays (a round: a turn of
 #: every seat; the light player plays the rest), by the number of seats: measured in
@@ -91,14 +91,14 @@ def _best_cells(arb: dict[int, int], cells: list[int], cards: list[int]) -> list
     return found
 
 
-def ranked_plantings(table: LeanTable, seat: int) -> list[tuple[float, int, int]]:
+def ranked_plantings(position: LeanPosition, seat: int) -> list[tuple[float, int, int]]:
     """Every (card, cell) planting of the seat's hand, best first by the policy: (score, card, cell)."""
-    arb = table.arbs[seat]
+    arb = position.arbs[seat]
     grown = _grown(arb)
-    cells = table.frontier(seat)
+    cells = position.frontier(seat)
     tables = _cell_tables(arb, cells)
     found = []
-    for card in table.hands[seat]:
+    for card in position.hands[seat]:
         cost = 0.1 * keep_worth(card, grown)
         value, code = card & 7, card >> 3
         for cell, count, by_value, by_species in tables:
@@ -107,25 +107,25 @@ def ranked_plantings(table: LeanTable, seat: int) -> list[tuple[float, int, int]
     return found
 
 
-def ranked_discards(table: LeanTable, seat: int, planted: int, cell: int) -> list[int]:
+def ranked_discards(position: LeanPosition, seat: int, planted: int, cell: int) -> list[int]:
     """The hand's cards but ``planted``, least worth keeping first, once it grows at ``cell``."""
-    arb = table.arbs[seat]
+    arb = position.arbs[seat]
     grown = _grown(arb) | {planted >> 3}
-    cards = list(table.hands[seat])
+    cards = list(position.hands[seat])
     cards.remove(planted)
     cards.sort(key=lambda card: (keep_worth(card, grown), card))
     return cards
 
 
-def choose_finish(table: LeanTable) -> tuple[int, int, int]:
+def choose_finish(position: LeanPosition) -> tuple[int, int, int]:
     """The policy's planting and discard for the current seat, its draws in hand: the best
     planting (ties: the highest card), then the card least worth keeping (ties: the lowest)."""
-    seat = table.current
-    arb = table.arbs[seat]
-    hand = table.hands[seat]
+    seat = position.current
+    arb = position.arbs[seat]
+    hand = position.hands[seat]
     grown = _grown(arb)
     best = None
-    for link, card, cell in _best_cells(arb, table.frontier(seat), hand):
+    for link, card, cell in _best_cells(arb, position.frontier(seat), hand):
         score = (link - 0.1 * keep_worth(card, grown), card)
         if best is None or score > best[0]:
             best = (score, card, cell)
@@ -136,38 +136,38 @@ def choose_finish(table: LeanTable) -> tuple[int, int, int]:
     return card, cell, discard
 
 
-def choose_source(table: LeanTable) -> int | None:
+def choose_source(position: LeanPosition) -> int | None:
     """Where the policy draws its next card from (None: nothing to draw)."""
-    seat = table.current
-    tops = [(pile[-1], owner) for owner, pile in enumerate(table.piles) if pile]
+    seat = position.current
+    tops = [(pile[-1], owner) for owner, pile in enumerate(position.piles) if pile]
     if tops:
-        arb = table.arbs[seat]
+        arb = position.arbs[seat]
         best, choice = PILE_LINK, None
-        for link, card, _ in _best_cells(arb, table.frontier(seat), [card for card, _ in tops]):
+        for link, card, _ in _best_cells(arb, position.frontier(seat), [card for card, _ in tops]):
             if link >= best:
                 best, choice = link, next(owner for top, owner in tops if top == card)
         if choice is not None:
             return choice
-    if table.deck:
+    if position.deck:
         return FROM_DECK
     return tops[0][1] if tops else None
 
 
-def play_policy_turn(table: LeanTable) -> None:
+def play_policy_turn(position: LeanPosition) -> None:
     """The current seat's whole turn by the policy."""
-    table.draw(choose_source(table))
-    table.draw(choose_source(table))
-    card, cell, discard = choose_finish(table)
-    table.finish(card, cell, discard)
+    position.draw(choose_source(position))
+    position.draw(choose_source(position))
+    card, cell, discard = choose_finish(position)
+    position.finish(card, cell, discard)
 
 
-def play_out(table: LeanTable, greedy_turns: int | None = None) -> None:
+def play_out(position: LeanPosition, greedy_turns: int | None = None) -> None:
     """Play every seat to the end of the game: ``greedy_turns`` turns (default: GREEDY_ROUNDS
-    rounds for the table's seats) by the greedy bot, the rest by the light player."""
+    rounds for the position's seats) by the greedy bot, the rest by the light player."""
     if greedy_turns is None:
-        greedy_turns = GREEDY_ROUNDS[table.seats] * table.seats
-    while not table.over and greedy_turns > 0:
-        play_greedy_turn(table)
+        greedy_turns = GREEDY_ROUNDS[position.seats] * position.seats
+    while not position.over and greedy_turns > 0:
+        play_greedy_turn(position)
         greedy_turns -= 1
-    while not table.over:
-        play_policy_turn(table)
+    while not position.over:
+        play_policy_turn(position)

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator, Mapping, Sequence
 
 from arbo_notation.engine.cards import Card, Coord
-from arbo_notation.analysis.lean import FROM_DECK, Cards, LeanTable, cell_of, margin, totals
-from arbo_notation.analysis.greedy import choose_finish as greedy_finish
+from arbo_notation.engine.lean import FROM_DECK, Cards, LeanPosition, cell_of, margin, totals
+from arbo_notation.engine.greedy import choose_finish as greedy_finish
 from arbo_notation.analysis.policy import link, play_out, ranked_discards, ranked_plantings
 from arbo_notation.analysis.sampling import Unseen
 
@@ -75,8 +75,8 @@ class Situation:
             self.unseen.without(tuple(from_deck)),
         )
 
-    def world(self, cards: Cards, rng: random.Random | None) -> LeanTable:
-        """A lean table of one world: the unseen cards dealt by ``rng`` (None: the one world)."""
+    def world(self, cards: Cards, rng: random.Random | None) -> LeanPosition:
+        """A lean position of one world: the unseen cards dealt by ``rng`` (None: the one world)."""
         if rng is None:
             unique = self.unseen.unique() or {}
             dealt = {p: unique.get(p, []) for p in self.players}
@@ -90,7 +90,7 @@ class Situation:
                 hands.append([code(c) for c in self.hand])
             else:
                 hands.append([code(c) for c in (*self.known.get(player, ()), *dealt.get(player, ()))])
-        return LeanTable(
+        return LeanPosition(
             hands,
             [code(c) for c in deck],
             [[code(c) for c in self.piles[p]] for p in self.players],
@@ -128,12 +128,12 @@ class Judgement:
         return gain, (variance / len(diffs)) ** 0.5
 
 
-def draw_pairs(table: LeanTable) -> list[Sources]:
+def draw_pairs(position: LeanPosition) -> list[Sources]:
     """Every distinct pair of draws the mover may make (draws from two different places commute)."""
     pairs: dict[tuple, Sources] = {}
-    firsts = table.sources() or [None]
+    firsts = position.sources() or [None]
     for first in firsts:
-        probe = table.copy()
+        probe = position.copy()
         probe.draw(first)
         for second in probe.sources() or [None]:
             key = (first, second) if first == second else tuple(sorted((first, second), key=_source_key))
@@ -150,14 +150,14 @@ def canonical(pair: Sources) -> tuple:
     return pair if first == second else tuple(sorted(pair, key=_source_key))
 
 
-def draw_candidates(table: LeanTable, played: Sources | None) -> list[Sources]:
+def draw_candidates(position: LeanPosition, played: Sources | None) -> list[Sources]:
     """The pairs worth judging: the played one first, then those drawing from the deck or the
     best-linking piles."""
-    seat = table.current
-    cells = table.frontier(seat)
+    seat = position.current
+    cells = position.frontier(seat)
     links = sorted(
-        ((max(link(table.arbs[seat], pile[-1], cell) for cell in cells), owner)
-         for owner, pile in enumerate(table.piles) if pile),
+        ((max(link(position.arbs[seat], pile[-1], cell) for cell in cells), owner)
+         for owner, pile in enumerate(position.piles) if pile),
         reverse=True,
     )
     allowed = {FROM_DECK, None} | {owner for link, owner in links[:PILES_TRIED]}
@@ -165,22 +165,22 @@ def draw_candidates(table: LeanTable, played: Sources | None) -> list[Sources]:
     if played is not None:
         chosen.append(played)
     seen = {canonical(p) for p in chosen}
-    for pair in draw_pairs(table):
+    for pair in draw_pairs(position):
         if canonical(pair) not in seen and (pair[0] in allowed and pair[1] in allowed):
             chosen.append(pair)
             seen.add(canonical(pair))
     return chosen
 
 
-def finish_candidates(table: LeanTable, played: Finish | None) -> list[Finish]:
+def finish_candidates(position: LeanPosition, played: Finish | None) -> list[Finish]:
     """The finishes worth judging: the played one first, the greedy bot's, then the light
     player's best plantings, each with its best discards."""
-    seat = table.current
+    seat = position.current
     chosen: list[Finish] = [played] if played is not None else []
-    greedy_choice = greedy_finish(table)
+    greedy_choice = greedy_finish(position)
     if greedy_choice not in chosen:
         chosen.append(greedy_choice)
-    plantings = ranked_plantings(table, seat)
+    plantings = ranked_plantings(position, seat)
     used: set[int] = set()
     for _, card, cell in plantings:
         if len(used) >= PLANTINGS_TRIED:
@@ -188,53 +188,53 @@ def finish_candidates(table: LeanTable, played: Finish | None) -> list[Finish]:
         if card in used:
             continue  # one cell per card: different cards differ more than cells do
         used.add(card)
-        for discard in ranked_discards(table, seat, card, cell)[:DISCARDS_TRIED]:
+        for discard in ranked_discards(position, seat, card, cell)[:DISCARDS_TRIED]:
             finish = (card, cell, discard)
             if finish not in chosen:
                 chosen.append(finish)
     return chosen
 
 
-def all_finishes(table: LeanTable) -> list[Finish]:
-    seat = table.current
-    hand = sorted(table.hands[seat])
-    cells = table.frontier(seat)
+def all_finishes(position: LeanPosition) -> list[Finish]:
+    seat = position.current
+    hand = sorted(position.hands[seat])
+    cells = position.frontier(seat)
     return [(card, cell, discard) for card in hand for cell in cells for discard in hand if discard != card]
 
 
-def _finish_value(table: LeanTable, finish: Finish, species_count: int) -> int:
-    probe = table.copy()
+def _finish_value(position: LeanPosition, finish: Finish, species_count: int) -> int:
+    probe = position.copy()
     probe.finish(*finish)
     play_out(probe)
-    return margin(totals(probe, species_count), table.current)
+    return margin(totals(probe, species_count), position.current)
 
 
-def _pair_value(table: LeanTable, pair: Sources, species_count: int) -> int:
+def _pair_value(position: LeanPosition, pair: Sources, species_count: int) -> int:
     """The margin after these draws, the turn finished by the greedy bot and the game played out;
     when the draws empty the deck, the turn is the game's last and the mover, who then knows
     every card (their hand; the unseen ones are the other hands'), finishes it best."""
-    probe = table.copy()
+    probe = position.copy()
     probe.draw(pair[0])
     probe.draw(pair[1])
     if not probe.deck:
         return _exact_best_finish(probe, species_count)
     probe.finish(*greedy_finish(probe))
     play_out(probe)
-    return margin(totals(probe, species_count), table.current)
+    return margin(totals(probe, species_count), position.current)
 
 
-def _exact_best_finish(table: LeanTable, species_count: int) -> int:
+def _exact_best_finish(position: LeanPosition, species_count: int) -> int:
     """The best margin over every legal finish of a turn that ends the game."""
-    return max(_exact_finishes(table, species_count).values())
+    return max(_exact_finishes(position, species_count).values())
 
 
-def _exact_finishes(table: LeanTable, species_count: int) -> dict[Finish, int]:
+def _exact_finishes(position: LeanPosition, species_count: int) -> dict[Finish, int]:
     """The margin of every legal finish of a turn that ends the game."""
     values = {}
-    for finish in all_finishes(table):
-        probe = table.copy()
+    for finish in all_finishes(position):
+        probe = position.copy()
         probe.finish(*finish)
-        values[finish] = margin(totals(probe, species_count), table.current)
+        values[finish] = margin(totals(probe, species_count), position.current)
     return values
 
 
@@ -247,12 +247,12 @@ def judge_finish(situation: Situation, played: Finish | None, budget: int, rng: 
     count = len(situation.species)
     unique = situation.unseen.unique() is not None
     if unique:
-        table = situation.world(cards, None)
-        if not table.deck:
-            exact = _exact_finishes(table, count)
+        position = situation.world(cards, None)
+        if not position.deck:
+            exact = _exact_finishes(position, count)
             first = [played] if played in exact else []  # the played one first: it wins ties
             return Judgement({f: float(exact[f]) for f in first + [f for f in exact if f != played]}, 1, True)
-        worlds, budget = iter([table]), 1
+        worlds, budget = iter([position]), 1
     else:
         worlds = sampled_worlds(situation, cards, rng, budget)
     first = next(worlds)
@@ -269,26 +269,26 @@ def judge_draws(situation: Situation, played: Sources | None, budget: int, rng: 
     cards = Cards(situation.species)
     count = len(situation.species)
     if situation.unseen.unique() is not None:
-        table = situation.world(cards, None)
-        candidates = draw_candidates(table, played)
-        if len(table.deck) <= 2 and all(_empties_deck(table, pair) for pair in candidates):
+        position = situation.world(cards, None)
+        candidates = draw_candidates(position, played)
+        if len(position.deck) <= 2 and all(_empties_deck(position, pair) for pair in candidates):
             values = {}
             for pair in candidates:
-                probe = table.copy()
+                probe = position.copy()
                 probe.draw(pair[0])
                 probe.draw(pair[1])
                 values[pair] = float(_exact_best_finish(probe, count))
             return Judgement(values, 1, True)
-        worlds, budget = iter([table]), 1
+        worlds, budget = iter([position]), 1
     else:
         worlds = sampled_worlds(situation, cards, rng, budget)
-        table = next(worlds)
-        candidates = draw_candidates(table, played)
-    return _sampled(_margins(itertools.chain([table], worlds), candidates, lambda w, p: _pair_value(w, p, count),
+        position = next(worlds)
+        candidates = draw_candidates(position, played)
+    return _sampled(_margins(itertools.chain([position], worlds), candidates, lambda w, p: _pair_value(w, p, count),
                              finalists, played, budget))
 
 
-def sampled_worlds(situation: Situation, cards: Cards, rng: random.Random, budget: int) -> Iterator[LeanTable]:
+def sampled_worlds(situation: Situation, cards: Cards, rng: random.Random, budget: int) -> Iterator[LeanPosition]:
     """``budget`` worlds dealt by ``rng``, one at a time as they are asked for: a decision holds
     one world at a time, whatever the budget."""
     for _ in range(budget):
@@ -299,7 +299,7 @@ def sampled_worlds(situation: Situation, cards: Cards, rng: random.Random, budge
 HEATS = 4
 
 
-def _margins(worlds: Iterable[LeanTable], candidates: list, value, finalists: int | None, played,
+def _margins(worlds: Iterable[LeanPosition], candidates: list, value, finalists: int | None, played,
              count: int | None = None) -> dict:
     """Each candidate's margin world by world, the ``count`` worlds (all of a list) taken one at a
     time. With ``finalists``: every candidate in the first quarter of the worlds, then only the
@@ -329,8 +329,8 @@ def _sampled(margins: Mapping) -> Judgement:
     return Judgement({c: sum(m) / len(m) for c, m in margins.items()}, worlds, False, dict(margins))
 
 
-def _empties_deck(table: LeanTable, pair: Sources) -> bool:
-    return sum(source == FROM_DECK for source in pair) >= len(table.deck)
+def _empties_deck(position: LeanPosition, pair: Sources) -> bool:
+    return sum(source == FROM_DECK for source in pair) >= len(position.deck)
 
 
 __all__ = [

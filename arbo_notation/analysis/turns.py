@@ -16,7 +16,7 @@ from typing import Any
 from arbo_notation.engine.cards import Card
 from arbo_notation.errors import ArboError
 from arbo_notation.notation.model import DrawKind, Turn
-from arbo_notation.analysis.lean import FROM_DECK, Cards, cell_of, coord_of
+from arbo_notation.engine.lean import FROM_DECK, Cards, cell_of, coord_of
 from arbo_notation.analysis.search import Finish, Situation, Sources, canonical, judge_draws, judge_finish
 from arbo_notation.analysis.policy import ranked_discards, ranked_plantings
 
@@ -156,8 +156,8 @@ def _text(cards: Cards, situation: Situation, turn: Turn, pair: Sources | None, 
         draws = " ".join(str(d) for d in turn.draws)
         card, cell, discard = finish
         return f"{draws} {cards.card(card)}@{coord_of(cell)} /{cards.card(discard)}"
-    table = situation.world(cards, random.Random(0))  # only the mover's seat and the piles are read
-    seat = table.current
+    position = situation.world(cards, random.Random(0))  # only the mover's seat and the piles are read
+    seat = position.current
     hand = [cards.code(c) for c in situation.hand]
     words = []
     for source in pair:
@@ -166,10 +166,10 @@ def _text(cards: Cards, situation: Situation, turn: Turn, pair: Sources | None, 
         elif source == FROM_DECK:
             words.append("d")
         else:
-            top = table.piles[source].pop()
+            top = position.piles[source].pop()
             hand.append(top)
             words.append(f"{situation.players[source]}:{cards.card(top)}")
-    table.hands[seat] = hand
-    _, card, cell = ranked_plantings(table, seat)[0]
-    discard = ranked_discards(table, seat, card, cell)[0]
+    position.hands[seat] = hand
+    _, card, cell = ranked_plantings(position, seat)[0]
+    discard = ranked_discards(position, seat, card, cell)[0]
     return f"{' '.join(words)} {cards.card(card)}@{coord_of(cell)} /{cards.card(discard)}"

@@ -11,7 +11,7 @@ import pytest
 import arbo_notation as arbo
 from arbo_notation.analysis import glyph_for
 from arbo_notation.analysis.game import analyse, situation_at
-from arbo_notation.analysis.lean import Cards, cell_of, margin
+from arbo_notation.engine.lean import Cards, cell_of, margin
 from arbo_notation.analysis.sampling import Unseen
 from arbo_notation.analysis.search import Situation, judge_finish
 from arbo_notation.analysis.turns import TurnTask, judge_turn

@@ -12,7 +12,7 @@ import pytest
 
 from arbo_notation.analysis import search
 from arbo_notation.analysis.game import tasks
-from arbo_notation.analysis.lean import Cards
+from arbo_notation.engine.lean import Cards
 from arbo_notation.notation.reading.reader import parse
 from arbo_notation.game.tree import load_tree
 

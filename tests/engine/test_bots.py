@@ -7,16 +7,10 @@ import statistics
 
 import pytest
 
-from arbo_notation.engine.bots import (
-    GreedyBot,
-    RandomBot,
-    _Paths,
-    frontier,
-    make_bot,
-    play_bot_turn,
-)
-from arbo_notation.engine.cards import HAND_SIZE, Card, Coord, default_species_for, full_deck
-from arbo_notation.engine.scoring import PlayerPosition, best_paths, score_position
+from arbo_notation.engine.bots import GreedyBot, RandomBot, make_bot, play_bot_turn, seen_by_mover
+from arbo_notation.engine.cards import HAND_SIZE, Coord, default_species_for
+from arbo_notation.engine.lean import HIDDEN, cell_of
+from arbo_notation.engine.scoring import PlayerPosition, score_position
 from arbo_notation.engine.state import DrawSourceKind, Game, GameConfig, Setup
 from arbo_notation.errors import ArboError
 
@@ -160,44 +154,30 @@ def test_make_bot():
         make_bot("clever")
 
 
-def test_path_tables_price_a_new_tree_exactly():
-    """The greedy bot's O(neighbours) what-if equals the engine's exhaustive best paths."""
-    species = ("Ma", "Oa", "Wi")
-    for seed in range(400):
-        rng = random.Random(seed)
-        cards = full_deck(species)
-        rng.shuffle(cards)
-        count = rng.randint(0, 14)
-        arb: dict[Coord, Card] = {}
-        for card in cards[:count]:
-            arb[rng.choice(frontier(arb))] = card
-        new, cell = cards[count], rng.choice(frontier(arb))
-        tables = _Paths(arb, species)
-        gains = tables.gains(new, cell, 0.0)
-        after = best_paths({**arb, cell: new}, species)
-        for code in species:
-            expected = (after[code].points if code in after else 0) - tables.best.get(code, 0)
-            assert gains.get(code, 0) == expected, (seed, code)
+def test_the_greedy_bot_reads_only_what_its_player_sees():
+    """The lean position it decides on holds the mover's hand, the piles and the trees; every
+    other hand and the deck are HIDDEN cards, only their sizes told."""
+    game = new_game(3, "seen", house=True)
+    rng = random.Random(1)
+    for _ in range(4):
+        play_bot_turn(GreedyBot(), game, rng)
+    position, cards = seen_by_mover(game)
+    me = game.players.index(game.current_player)
+    assert position.current == me
+    assert [cards.card(c) for c in position.hands[me]] == list(game.hand(game.current_player).known)
+    for seat, player in enumerate(game.players):
+        if seat != me:
+            assert position.hands[seat] == [HIDDEN] * len(game.hand(player))
+        assert [cards.card(c) for c in position.piles[seat]] == list(game.discard_pile(player))
+        assert position.arbs[seat] == {cell_of(k): cards.code(v) for k, v in game.arboretum(player).items()}
+    assert position.deck == [HIDDEN] * game.deck_size
 
 
-def test_shared_path_tables_answer_as_fresh_ones():
-    """The greedy bot's tables are made once per arboretum and its what-ifs remembered (a
-    rollout asks them again in every world): what they answer is what new tables compute."""
-    species = ("Ma", "Oa", "Wi")
-    _Paths._made.clear()
-    for seed in range(200):
-        rng = random.Random(seed)
-        cards = full_deck(species)
-        rng.shuffle(cards)
-        arb: dict[Coord, Card] = {}
-        for card in cards[: rng.randint(0, 12)]:
-            arb[rng.choice(frontier(arb))] = card
-        shared, fresh = _Paths.of(dict(arb), species), _Paths(arb, species)
-        assert _Paths.of(dict(arb), species) is shared
-        assert (shared.best, shared.open, shared.cells) == (fresh.best, fresh.open, frontier(arb))
-        for card in cards[len(arb):len(arb) + 4]:
-            for cell in shared.cells:
-                for potential in (0.0, 0.55):
-                    asked = shared.gains(card, cell, potential)
-                    assert asked == shared.gains(card, cell, potential) == fresh._gains(card, cell, potential)
-    assert len(_Paths._made) <= _Paths._MADE_LIMIT
+def test_greedy_games_are_the_same_from_the_same_seed():
+    """The simulated games' moves depend on the seed alone (arbo simulate's promise)."""
+
+    def run(seed: str) -> list:
+        return play_out(new_game(4, seed), [GreedyBot()] * 4, random.Random(seed))
+
+    assert run("again") == run("again")
+    assert run("again") != run("other")

@@ -1,16 +1,18 @@
-"""The greedy bot on the lean table: the same draws, plantings and discards as
-:class:`~arbo_notation.engine.bots.GreedyBot`, made on int cards and cells for rollouts.
+"""The greedy bot: builds paths and guards its rights, one decision at a time, on the lean position.
 
-The engine's greedy bot prices a planting by the increasing paths it makes or opens, weighted by
-the chance of holding each species' right; it reads a :class:`~arbo_notation.engine.bots.TableView`
-of ``Card`` and ``Coord`` values, which costs a rollout about 30 times the light policy's turn.
-This is its method again on the lean encoding (``lean.py``), with each arboretum's path tables
-made once and shared by every rollout that meets the same arboretum. tests/analysis/test_analysis_greedy.py
-holds every decision equal to the engine bot's on simulated games of 2 to 4 players: the engine's
-``GreedyBot`` is the reference, this is its fast path.
+* Draw: the top of a discard pile when it would raise a path or a contested hand sum enough,
+  otherwise the deck.
+* Plant: the card and cell that most raise the weighted value of the arboretum (best path, or
+  a discounted open path), weighted by the estimated chance of holding each species' right and
+  net of the right the planted card stops defending.
+* Discard: never a 1 or a high card of a contested species when avoidable; otherwise the card
+  least useful to itself (rights, future plantings) and to the next player.
 
 It decides from what its seat sees (its hand, the arboretums, the piles, the deck's size), never
-another hand, so a rollout may play it for any seat of a sampled world.
+another hand nor the deck's order, so a rollout may play it for any seat of a sampled world and
+``bots.GreedyBot`` plays it on a :class:`~arbo_notation.engine.state.Game` with the unseen cards
+HIDDEN. Each arboretum's path tables are made once and shared by every decision that meets it.
+Standard library only.
 """
 
 from __future__ import annotations
@@ -18,8 +20,7 @@ from __future__ import annotations
 import math
 from typing import Callable, ClassVar
 
-from arbo_notation.engine.bots import GreedyBot
-from arbo_notation.analysis.lean import FROM_DECK, STEPS, LeanTable, frontier_of, species_points
+from arbo_notation.engine.lean import FROM_DECK, STEPS, LeanPosition, frontier_of, species_points
 
 #: Value indexes (a card's ``code & 7``) of the lowest and highest cards.
 _LOW, _HIGH = 0, 7
@@ -27,16 +28,18 @@ _NONE = -99
 #: The sum of one species' values, 1 to 8.
 _SPECIES_SUM = 36
 _HAND_SIZE = 7
-#: The greedy bot's weights (a pile's card must be worth this much to beat a deck draw; the next
-#: player's gain from a discard; a card kept for a later planting).
-DRAW_THRESHOLD, SPITE, LATER = GreedyBot.DRAW_THRESHOLD, GreedyBot.SPITE, GreedyBot.LATER
+#: A discard-pile card must be worth this much more than nothing to beat a blind deck draw.
+DRAW_THRESHOLD = 1.5
+#: How much the next player's gain from our discard weighs against our own loss.
+SPITE = 1.0
+#: What a card kept in hand for a later planting is worth, relative to planting it now.
+LATER = 1.0
 #: The share of the unseen cards of a species the strongest opponent holds, by opponents.
 _STRONGEST_SHARE = {1: 1.0, 2: 0.6, 3: 0.45}
 
 
-def _room(values: int) -> float:
-    """How likely an open path end is to be completed, by how many values lie beyond it."""
-    return min(1.0, values / 3)
+#: How likely an open path end is to be completed, by how many values lie beyond it.
+_ROOM = tuple(min(1.0, values / 3) for values in range(8))
 
 
 def _longer(a: tuple[int, int], b: tuple[int, int]) -> bool:
@@ -46,13 +49,15 @@ def _longer(a: tuple[int, int], b: tuple[int, int]) -> bool:
 
 def _sweep(arb: dict[int, int], order: list[int], bonus: Callable[[int], int],
            feeds: Callable[[int, int], bool]) -> tuple[dict[int, dict[int, int]], dict[int, tuple[int, int]]]:
-    """One pass of the path DP over the cells in ``order`` (bots._sweep on lean cells)."""
+    """One pass of the path DP over cells in ``order``: for each cell, the best length + bonus of
+    a path from a tree of each species to it through neighbours that ``feeds`` (lower values going
+    up, higher going down), and its longest same-species run as (length, bonus)."""
     best: dict[int, dict[int, int]] = {}
     runs: dict[int, tuple[int, int]] = {}
     for cell in order:
         card = arb[cell]
         code, value = card >> 3, card & 7
-        table = {code: 1 + bonus(value)}
+        reach = {code: 1 + bonus(value)}
         same = (1, bonus(value))
         for step in STEPS:
             near = cell + step
@@ -60,20 +65,27 @@ def _sweep(arb: dict[int, int], order: list[int], bonus: Callable[[int], int],
             if other is None or not feeds(value, other & 7):
                 continue
             for kind, val in best[near].items():
-                if val + 1 > table.get(kind, _NONE):
-                    table[kind] = val + 1
+                if val + 1 > reach.get(kind, _NONE):
+                    reach[kind] = val + 1
             if other >> 3 == code:
                 length, extra = runs[near]
                 if _longer((length + 1, extra), same):
                     same = (length + 1, extra)
-        best[cell] = table
+        best[cell] = reach
         runs[cell] = same
     return best, runs
 
 
 class Paths:
-    """One arboretum's increasing paths per cell, to price a new tree in O(neighbours): the
-    lean form of ``bots._Paths`` (see its docstring for ``up``, ``down``, ``open``)."""
+    """One arboretum's increasing paths, summarised per cell, to price a new tree in O(neighbours).
+
+    Values strictly increase along a path, so paths form a DAG and these tables are a DP over it:
+    ``up[c][S]`` is the best length + start bonus of a path from a tree of S up to c (c included);
+    ``down[c][S]`` the best length + end bonus of a path from c up to a tree of S (c included);
+    ``same_up`` / ``same_down`` the longest all-same-species run ending / starting at c.
+    ``best[S]`` is the exact best path score, ``open[S]`` the best partial path that a future
+    tree could still complete (its last or first tree has an empty neighbour).
+    """
 
     __slots__ = ("arb", "potential", "up", "down", "same_up", "same_down", "best", "open", "cells", "_gained")
 
@@ -114,7 +126,7 @@ class Paths:
             value = card & 7
             for tables, beyond in ((self.up, _HIGH - value), (self.down, value - _LOW)):
                 if beyond > 0:
-                    room = _room(beyond)
+                    room = _ROOM[beyond]
                     for code, val in tables[cell].items():
                         if (val + 1) * room > opened.get(code, 0.0):
                             opened[code] = (val + 1) * room
@@ -134,12 +146,16 @@ class Paths:
         return found
 
     def _gains(self, card: int, cell: int) -> dict[int, float]:
+        # The greedy bot's inner loop (most of a simulated game's time): comparisons written out
+        # rather than max() and helper calls, the arithmetic exactly as the docstrings say.
         arb, up, down = self.arb, self.up, self.down
         kind, v = card >> 3, card & 7
         pre: dict[int, int] = {}  # best path from a tree of S up to the new tree (included)
         post: dict[int, int] = {}  # best path from just above the new tree up to a tree of S
-        same_pre = (1, int(v == _LOW))
-        same_post = (0, 2 * (v == _HIGH))
+        # The longest same-species runs ending just below and starting just above the new tree,
+        # as (length, bonus); a longer run has more points (2 * length + bonus), then more trees.
+        pre_length, pre_bonus = 1, int(v == _LOW)
+        post_length, post_bonus = 0, 2 * (v == _HIGH)
         room = False
         for step in STEPS:
             near = cell + step
@@ -152,84 +168,100 @@ class Paths:
                         pre[code] = val + 1
                 if other >> 3 == kind:
                     length, bonus = self.same_up[near]
-                    if _longer((length + 1, bonus), same_pre):
-                        same_pre = (length + 1, bonus)
+                    length += 1
+                    points, best = 2 * length + bonus, 2 * pre_length + pre_bonus
+                    if points > best or (points == best and length > pre_length):
+                        pre_length, pre_bonus = length, bonus
             elif other & 7 > v:
                 for code, val in down[near].items():
                     if val > post.get(code, _NONE):
                         post[code] = val
-                if other >> 3 == kind and _longer(self.same_down[near], same_post):
-                    same_post = self.same_down[near]
+                if other >> 3 == kind:
+                    length, bonus = self.same_down[near]
+                    points, best = 2 * length + bonus, 2 * post_length + post_bonus
+                    if points > best or (points == best and length > post_length):
+                        post_length, post_bonus = length, bonus
         start, end = 1 + (v == _LOW), 2 * (v == _HIGH)
         through = {code: a + post[code] for code, a in pre.items() if code in post} if post else {}
         own = through.get(kind, _NONE)
-        if kind in pre:
-            own = max(own, pre[kind] + end)
-        if kind in post:
-            own = max(own, start + post[kind])
-        length = same_pre[0] + same_post[0]
-        if length >= 4:
-            own = max(own, 2 * length + same_pre[1] + same_post[1])
+        if kind in pre and pre[kind] + end > own:
+            own = pre[kind] + end
+        if kind in post and start + post[kind] > own:
+            own = start + post[kind]
+        length = pre_length + post_length
+        if length >= 4 and 2 * length + pre_bonus + post_bonus > own:
+            own = 2 * length + pre_bonus + post_bonus
         if own > _NONE:
             through[kind] = own
-        opened = self._opened(kind, v, start, end, pre, post) if room else {}
-        return self._raised(through, opened)
-
-    @staticmethod
-    def _opened(kind: int, v: int, start: int, end: int, pre: dict[int, int], post: dict[int, int]) -> dict[int, float]:
-        opened: dict[int, float] = {}
-        if v < _HIGH:
-            above = _room(_HIGH - v)
-            opened = {code: (val + 1) * above for code, val in pre.items()}
-            opened[kind] = max(opened.get(kind, 0.0), (start + 1) * above)
-        if v > _LOW:
-            below = _room(v - _LOW)
-            for code, val in post.items():
-                opened[code] = max(opened.get(code, 0.0), (val + 2) * below)
-            opened[kind] = max(opened.get(kind, 0.0), (end + 2) * below)
-        return opened
-
-    def _raised(self, through: dict[int, int], opened: dict[int, float]) -> dict[int, float]:
+        opened: dict[int, float] = {}  # the partial paths the new tree leaves open, discounted
+        if room:
+            if v < _HIGH:
+                above = _ROOM[_HIGH - v]
+                opened = {code: (val + 1) * above for code, val in pre.items()}
+                worth = (start + 1) * above
+                if worth > opened.get(kind, 0.0):
+                    opened[kind] = worth
+            if v > _LOW:
+                below = _ROOM[v - _LOW]
+                for code, val in post.items():
+                    worth = (val + 2) * below
+                    if worth > opened.get(code, 0.0):
+                        opened[code] = worth
+                worth = (end + 2) * below
+                if worth > opened.get(kind, 0.0):
+                    opened[kind] = worth
+        # What each species is worth after the planting, against before (see value()).
         result: dict[int, float] = {}
         best, still, potential = self.best, self.open, self.potential
-        for code in dict.fromkeys([*through, *opened]):
+        for code in dict.fromkeys([*through, *opened]) if opened else through:
             held = best.get(code, 0)
             was_open = still.get(code, 0.0)
-            before = max(held, potential * was_open)
-            after = max(held, through.get(code, _NONE), potential * max(was_open, opened.get(code, 0.0)))
+            before = potential * was_open
+            if not before > held:
+                before = held
+            after = held
+            made = through.get(code, _NONE)
+            if made > after:
+                after = made
+            now_open = opened.get(code, 0.0)
+            hoped = potential * (now_open if now_open > was_open else was_open)
+            if hoped > after:
+                after = hoped
             if after > before:
                 result[code] = after - before
         return result
 
 
 class Reading:
-    """The seat's reading of a lean table, as ``bots._Reading``: its path tables, the odds for
-    each right from the cards it can see, the timing. ``hand`` and ``arb``, when given, are the
-    seat's once a planting not yet made on the table is made (for its discard)."""
+    """The seat's reading of a position: its path tables, the odds for each right from the cards
+    it can see, the timing. ``hand`` and ``arb``, when given, are the seat's once a planting not
+    yet made in ``position`` is made (for its discard)."""
 
     __slots__ = ("paths", "seen_sum", "seen_values", "share", "strongest", "potential", "mine", "_weights",
                  "_without")
 
-    def __init__(self, table: LeanTable, seat: int, hand: list[int] | None = None,
+    def __init__(self, position: LeanPosition, seat: int, hand: list[int] | None = None,
                  arb: dict[int, int] | None = None) -> None:
         seen_sum: dict[int, int] = {}
         seen_values: dict[int, set[int]] = {}
         # Seen: the whole hand and the table (a planting not yet made moves a card between them).
-        for group in (table.hands[seat], *table.piles, *(a.values() for a in table.arbs)):
+        for group in (position.hands[seat], *position.piles, *(a.values() for a in position.arbs)):
             for card in group:
                 seen_sum[card >> 3] = seen_sum.get(card >> 3, 0) + (card & 7) + 1
                 seen_values.setdefault(card >> 3, set()).add(card & 7)
         self.seen_sum, self.seen_values = seen_sum, seen_values
-        opponents = table.seats - 1
+        opponents = position.seats - 1
+        # Share of the unseen cards an opponent's final hand will hold, and of that, the strongest one's.
         held = _HAND_SIZE * opponents
-        self.share = held / max(held + len(table.deck), 1)
+        self.share = held / max(held + len(position.deck), 1)
         self.strongest = _STRONGEST_SHARE[opponents]
-        self.potential = 0.55 * min(1.0, (len(table.deck) // (2 * table.seats)) / 3)
+        # Open paths are worth less near the end: the turns left to the seat after this one.
+        self.potential = 0.55 * min(1.0, (len(position.deck) // (2 * position.seats)) / 3)
         mine: dict[int, list[int]] = {}
-        for card in table.hands[seat] if hand is None else hand:
+        for card in position.hands[seat] if hand is None else hand:
             mine.setdefault(card >> 3, []).append(card & 7)
         self.mine = mine
-        self.paths = Paths.of(table.arbs[seat] if arb is None else arb, self.potential)
+        self.paths = Paths.of(position.arbs[seat] if arb is None else arb, self.potential)
         self._weights: dict[int, float] = {}
         self._without: dict[int, float] = {}
 
@@ -285,19 +317,19 @@ class Reading:
 # -- the decisions ---------------------------------------------------------------------------------
 
 
-def choose_source(table: LeanTable) -> int | None:
-    """Where the current seat draws its next card from (None: nothing to draw), as GreedyBot."""
-    seat = table.current
-    tops = [(pile[-1], owner) for owner, pile in enumerate(table.piles) if pile]
+def choose_source(position: LeanPosition) -> int | None:
+    """Where the current seat draws its next card from (None: nothing to draw)."""
+    seat = position.current
+    tops = [(pile[-1], owner) for owner, pile in enumerate(position.piles) if pile]
     if not tops:
-        return FROM_DECK if table.deck else None
-    reading = Reading(table, seat)
+        return FROM_DECK if position.deck else None
+    reading = Reading(position, seat)
     best, choice = 0.0, None
     for card, owner in tops:
         worth = _draw_worth(reading, card)
         if choice is None or worth > best:
             best, choice = worth, owner
-    if table.deck and best < DRAW_THRESHOLD:
+    if position.deck and best < DRAW_THRESHOLD:
         return FROM_DECK
     return choice
 
@@ -311,13 +343,13 @@ def _draw_worth(reading: Reading, card: int) -> float:
     return max(planting, holding)
 
 
-def choose_planting(table: LeanTable) -> tuple[int, int]:
-    """The current seat's planting (card, cell), its draws in hand, as GreedyBot."""
-    seat = table.current
-    reading = Reading(table, seat)
+def choose_planting(position: LeanPosition) -> tuple[int, int]:
+    """The current seat's planting (card, cell), its draws in hand."""
+    seat = position.current
+    reading = Reading(position, seat)
     cells = reading.paths.cells
     best: tuple[float, int, int] | None = None
-    for card in sorted(table.hands[seat]):
+    for card in sorted(position.hands[seat]):
         for cell in cells:
             gain = reading.plant_gain(card, cell, True)
             if best is None or gain > best[0]:
@@ -326,20 +358,22 @@ def choose_planting(table: LeanTable) -> tuple[int, int]:
     return best[1], best[2]
 
 
-def choose_discard(table: LeanTable, planted: int, cell: int) -> int:
-    """The card the current seat discards once ``planted`` is at ``cell``, as GreedyBot."""
-    seat = table.current
-    hand = sorted(table.hands[seat])
-    hand.remove(planted)
-    arb = dict(table.arbs[seat])
-    arb[cell] = planted
-    reading = Reading(table, seat, hand, arb)
-    following = (seat + 1) % table.seats
-    theirs = Paths.of(table.arbs[following], reading.potential)
+def choose_discard(position: LeanPosition) -> int:
+    """The card the current seat discards, its planting made."""
+    seat = position.current
+    return _discard(position, seat, sorted(position.hands[seat]), position.arbs[seat])
+
+
+def _discard(position: LeanPosition, seat: int, hand: list[int], arb: dict[int, int]) -> int:
+    """The seat's discard from ``hand`` (sorted) with ``arb`` its arboretum: both as they are once
+    the planting is made, which ``position`` may not show yet."""
+    reading = Reading(position, seat, hand, arb)
+    following = (seat + 1) % position.seats
+    theirs = Paths.of(position.arbs[following], reading.potential)
     rival_best: dict[int, int] = {}
-    for other in range(table.seats):
+    for other in range(position.seats):
         if other != seat:
-            for code, points in Paths.of(table.arbs[other], reading.potential).best.items():
+            for code, points in Paths.of(position.arbs[other], reading.potential).best.items():
                 rival_best[code] = max(rival_best.get(code, 0), points)
     protected, free = [], []
     for card in hand:
@@ -358,14 +392,19 @@ def choose_discard(table: LeanTable, planted: int, cell: int) -> int:
     return min(choices)[1]
 
 
-def choose_finish(table: LeanTable) -> tuple[int, int, int]:
+def choose_finish(position: LeanPosition) -> tuple[int, int, int]:
     """The current seat's planting and discard, its draws in hand: (card, cell, discard)."""
-    card, cell = choose_planting(table)
-    return card, cell, choose_discard(table, card, cell)
+    card, cell = choose_planting(position)
+    seat = position.current
+    hand = sorted(position.hands[seat])
+    hand.remove(card)
+    arb = dict(position.arbs[seat])
+    arb[cell] = card
+    return card, cell, _discard(position, seat, hand, arb)
 
 
-def play_greedy_turn(table: LeanTable) -> None:
+def play_greedy_turn(position: LeanPosition) -> None:
     """The current seat's whole turn, as the greedy bot would play it."""
-    table.draw(choose_source(table))
-    table.draw(choose_source(table))
-    table.finish(*choose_finish(table))
+    position.draw(choose_source(position))
+    position.draw(choose_source(position))
+    position.finish(*choose_finish(position))

@@ -1,9 +1,9 @@
-"""A lean table for rollouts: cards and cells as ints, lists for hands and piles, a fast scorer.
+"""The lean form of a game position: cards and cells as ints, lists for hands and piles, a fast scorer.
 
 The engine's :class:`~arbo_notation.engine.state.Game` checks every action and keeps what a
-record knows; a rollout plays thousands of turns in a world where every card is placed, so it
-needs neither. Here a card is ``species_index * 8 + value - 1`` and a cell ``(x + 128) * 256 +
-(y + 128)``. The rules are the engine's (RULES.md): tests/analysis/test_analysis_lean.py plays the same
+record knows; the greedy bot (``greedy.py``) and the analysis's rollouts play thousands of turns
+and need neither. Here a card is ``species_index * 8 + value - 1`` and a cell ``(x + 128) * 256 +
+(y + 128)``. The rules are the engine's (RULES.md): tests/engine/test_lean.py plays the same
 turns on both and holds the states and the scores equal.
 """
 
@@ -23,6 +23,9 @@ STEPS = (_ROW, -_ROW, 1, -1)
 
 #: A source of a draw in a lean turn: the deck, a player's pile (their seat), or none (skipped).
 FROM_DECK = -1
+
+#: A card the seat the position is read for cannot see (in another hand, or in the deck).
+HIDDEN = -1
 
 
 def cell_of(coord: Coord) -> int:
@@ -56,8 +59,10 @@ class Cards:
         return range(len(self.species) * 8)
 
 
-class LeanTable:
-    """Every card placed: hands, the deck (top last), discard piles, arboretums, whose turn.
+class LeanPosition:
+    """A position: hands, the deck (top last), discard piles, arboretums, whose turn. In a
+    rollout's world every card is placed; read for one seat (``bots.GreedyBot``), the cards it
+    cannot see are HIDDEN.
 
     ``turns_played`` counts whole turns; the game is over when the deck is empty after a turn.
     """
@@ -81,8 +86,8 @@ class LeanTable:
         self.current = current
         self.over = over
 
-    def copy(self) -> "LeanTable":
-        return LeanTable(
+    def copy(self) -> "LeanPosition":
+        return LeanPosition(
             [h[:] for h in self.hands], self.deck[:], [p[:] for p in self.piles],
             [a.copy() for a in self.arbs], self.current, self.over,
         )
@@ -196,10 +201,10 @@ def _climb(arb: Mapping[int, int], cell: int, card: int, code: int, length: int,
             _climb(arb, cell + step, nxt, code, length, False, bonus, best)
 
 
-def totals(table: LeanTable, species_count: int) -> list[int]:
+def totals(position: LeanPosition, species_count: int) -> list[int]:
     """Each seat's final score, as the engine's score_totals counts it."""
-    held = rights(table.hands, species_count)
-    return [best_points(table.arbs[seat], held[seat]) for seat in range(table.seats)]
+    held = rights(position.hands, species_count)
+    return [best_points(position.arbs[seat], held[seat]) for seat in range(position.seats)]
 
 
 def margin(scores: Sequence[int], seat: int) -> int:

@@ -1,4 +1,4 @@
-"""The analysis's lean table and fast scorer against the engine's Game and scoring they stand for."""
+"""The lean position and fast scorer against the engine's Game and scoring they stand for."""
 
 from __future__ import annotations
 
@@ -7,17 +7,18 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arbo_notation.analysis.lean import FROM_DECK, Cards, LeanTable, best_points, cell_of, coord_of, rights, totals
+from arbo_notation.engine.lean import FROM_DECK, Cards, LeanPosition, best_points, cell_of, coord_of, rights, totals
 from arbo_notation.analysis.policy import play_policy_turn
+from arbo_notation.engine.greedy import play_greedy_turn
 from arbo_notation.engine.cards import Card, Coord, default_species_for, full_deck
 from arbo_notation.engine.scoring import PlayerPosition, best_points as engine_best_points, rights as engine_rights
 from arbo_notation.engine.scoring import score_totals
 from arbo_notation.engine.state import Game, GameConfig, Setup
 
 
-def lean_of(game: Game, cards: Cards) -> LeanTable:
+def lean_of(game: Game, cards: Cards) -> LeanPosition:
     players = game.players
-    return LeanTable(
+    return LeanPosition(
         [[cards.code(c) for c in game.hand(p).known] for p in players],
         [cards.code(c) for c in reversed(game.deck_cards())],
         [[cards.code(c) for c in game.discard_pile(p)] for p in players],
@@ -27,15 +28,15 @@ def lean_of(game: Game, cards: Cards) -> LeanTable:
     )
 
 
-def same(table: LeanTable, game: Game, cards: Cards) -> None:
+def same(position: LeanPosition, game: Game, cards: Cards) -> None:
     other = lean_of(game, cards)
-    assert [sorted(h) for h in table.hands] == [sorted(h) for h in other.hands]
-    assert table.deck == other.deck
-    assert table.piles == other.piles
-    assert table.arbs == other.arbs
-    assert table.over == other.over
-    if not table.over:
-        assert table.current == other.current
+    assert [sorted(h) for h in position.hands] == [sorted(h) for h in other.hands]
+    assert position.deck == other.deck
+    assert position.piles == other.piles
+    assert position.arbs == other.arbs
+    assert position.over == other.over
+    if not position.over:
+        assert position.current == other.current
 
 
 def engine_turn(game: Game, cards: Cards, turn) -> None:
@@ -52,8 +53,8 @@ def engine_turn(game: Game, cards: Cards, turn) -> None:
     game.discard(cards.card(discard))
 
 
-def random_turn(table: LeanTable, rng: random.Random):
-    probe = table.copy()
+def random_turn(position: LeanPosition, rng: random.Random):
+    probe = position.copy()
     first = rng.choice(probe.sources() or [None])
     probe.draw(first)
     second = rng.choice(probe.sources() or [None])
@@ -66,43 +67,44 @@ def random_turn(table: LeanTable, rng: random.Random):
 
 
 @settings(max_examples=12, deadline=None)
-@given(st.integers(2, 4), st.integers(0, 10**6), st.booleans())
-def test_lean_turns_play_as_the_engine_plays_them(players, seed, policy):
-    """Random legal turns (or the rollout policy's) change both tables alike, to the scores."""
+@given(st.integers(2, 4), st.integers(0, 10**6), st.sampled_from(["random", "greedy", "policy"]))
+def test_lean_turns_play_as_the_engine_plays_them(players, seed, player):
+    """Random legal turns (or the greedy bot's, or the rollout policy's) change both positions
+    alike, to the scores: the engine, which raises on an illegal action, accepts every one."""
     config = GameConfig(("Ana", "Ben", "Cleo", "Dev")[:players], default_species_for(players))
     game = Game(config, Setup.shuffled(config, seed, house_discards=seed % 2 == 0))
     cards = Cards(config.species)
-    table = lean_of(game, cards)
+    position = lean_of(game, cards)
     rng = random.Random(seed)
-    while not table.over:
-        probe = table.copy()
-        if policy:
-            play_policy_turn(probe)
-            seat = table.current
-            before, after = table.arbs[seat], probe.arbs[seat]
+    while not position.over:
+        probe = position.copy()
+        if player != "random":
+            (play_greedy_turn if player == "greedy" else play_policy_turn)(probe)
+            seat = position.current
+            before, after = position.arbs[seat], probe.arbs[seat]
             (cell,) = after.keys() - before.keys()
             discard = probe.piles[seat][-1]
-            drawn = _drawn(table, probe)
+            drawn = _drawn(position, probe)
             turn = (*drawn, after[cell], cell, discard)
         else:
-            turn = random_turn(table, rng)
-        table.play(*turn)
+            turn = random_turn(position, rng)
+        position.play(*turn)
         engine_turn(game, cards, turn)
-        same(table, game, cards)
+        same(position, game, cards)
     hands = game.final_hands()
     positions = [PlayerPosition(p, game.arboretum(p), hands[p]) for p in game.players]
     expected = score_totals(config.species, positions)
-    assert totals(table, len(config.species)) == [expected[p] for p in game.players]
+    assert totals(position, len(config.species)) == [expected[p] for p in game.players]
 
 
-def _drawn(before: LeanTable, after: LeanTable) -> tuple:
-    """The sources of the policy's two draws, read back from the piles and deck it took from."""
+def _drawn(before: LeanPosition, after: LeanPosition) -> tuple:
+    """The sources of a player's two draws, read back from the piles and deck it took from."""
     sources = []
     for owner, pile in enumerate(before.piles):
         taken = len(pile) - len(after.piles[owner]) + (1 if owner == before.current else 0)
         sources += [owner] * taken
     sources += [FROM_DECK] * (len(before.deck) - len(after.deck))
-    # the order of two draws from different places does not change the table
+    # the order of two draws from different places does not change the position
     return tuple((sources + [None, None])[:2])
 
 

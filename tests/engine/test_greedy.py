@@ -1,0 +1,131 @@
+"""The greedy bot on the lean position: its path tables price plantings exactly, and it plays
+legal, reproducible turns (tests/engine/test_bots.py plays it on the Game)."""
+
+from __future__ import annotations
+
+import random
+
+from arbo_notation.engine import greedy
+from arbo_notation.engine.bots import frontier
+from arbo_notation.engine.cards import Card, Coord, default_species_for, full_deck
+from arbo_notation.engine.lean import Cards, LeanPosition, cell_of, species_points
+from arbo_notation.engine.scoring import best_paths
+from arbo_notation.engine.state import Game, GameConfig, Setup
+
+
+def _game(players: int, seed: int) -> tuple[Game, Cards]:
+    config = GameConfig(tuple("ABCD"[:players]), default_species_for(players))
+    return Game(config, Setup.shuffled(config, f"lean-greedy:{seed}")), Cards(config.species)
+
+
+def test_path_tables_score_as_the_engine():
+    species = ("Ca", "Ma")
+    cards = Cards(species)
+    arb = {Coord(0, 0): Card("Ca", 1), Coord(1, 0): Card("Ma", 3), Coord(2, 0): Card("Ca", 7),
+           Coord(2, 1): Card("Ca", 8), Coord(0, 1): Card("Ma", 2)}
+    lean = {cell_of(k): cards.code(v) for k, v in arb.items()}
+    paths = greedy.Paths(lean, 0.0)
+    engine = {cards.species.index(code): path.points for code, path in best_paths(arb, species).items()}
+    assert paths.best == species_points(lean) == engine
+    # Ca1 Ma3 Ca7 Ca8: 4 trees, +1 for the 1, +2 for the 8 = 7. Ma2 Ma3 does not touch: no path.
+    assert paths.best == {0: 7}
+
+
+def test_a_planting_that_completes_a_path_is_priced_by_its_points():
+    cards = Cards(("Ca", "Ma"))
+    lean = {cell_of(Coord(0, 0)): cards.code(Card("Ca", 2)), cell_of(Coord(1, 0)): cards.code(Card("Ma", 4))}
+    paths = greedy.Paths(lean, 0.0)  # no potential: only made paths count
+    gains = paths.gains(cards.code(Card("Ca", 6)), cell_of(Coord(2, 0)))
+    assert gains == {0: 3.0}  # Ca2 Ma4 Ca6: three trees, no bonus
+    assert paths.gains(cards.code(Card("Ca", 3)), cell_of(Coord(2, 0))) == {}  # below Ma4: no path
+
+
+def _random_arboretum(rng: random.Random, species: tuple[str, ...], most: int) -> tuple[dict[Coord, Card], list[Card]]:
+    deck = full_deck(species)
+    rng.shuffle(deck)
+    arb: dict[Coord, Card] = {}
+    for card in deck[: rng.randint(0, most)]:
+        arb[rng.choice(frontier(arb))] = card
+    return arb, deck[len(arb):]
+
+
+def test_path_tables_price_a_new_tree_exactly():
+    """The O(neighbours) what-if, with no potential, equals the engine's exhaustive best paths."""
+    species = ("Ma", "Oa", "Wi")
+    cards = Cards(species)
+    for seed in range(400):
+        rng = random.Random(seed)
+        arb, rest = _random_arboretum(rng, species, 14)
+        new, cell = rest[0], rng.choice(frontier(arb))
+        paths = greedy.Paths({cell_of(k): cards.code(v) for k, v in arb.items()}, 0.0)
+        gains = paths.gains(cards.code(new), cell_of(cell))
+        after = best_paths({**arb, cell: new}, species)
+        for s, code in enumerate(species):
+            expected = (after[code].points if code in after else 0) - paths.best.get(s, 0)
+            assert gains.get(s, 0) == expected, (seed, code)
+
+
+def test_shared_path_tables_answer_as_fresh_ones():
+    """Tables are made once per arboretum and potential and their what-ifs remembered (a rollout
+    asks them again in every world): what they answer is what new tables compute."""
+    species = ("Ma", "Oa", "Wi")
+    cards = Cards(species)
+    greedy.Paths._made.clear()
+    for seed in range(200):
+        rng = random.Random(seed)
+        arb, rest = _random_arboretum(rng, species, 12)
+        lean = {cell_of(k): cards.code(v) for k, v in arb.items()}
+        for potential in (0.0, 0.55):
+            shared, fresh = greedy.Paths.of(dict(lean), potential), greedy.Paths(dict(lean), potential)
+            assert greedy.Paths.of(dict(lean), potential) is shared
+            assert (shared.best, shared.open, shared.cells) == (fresh.best, fresh.open, [cell_of(c) for c in frontier(arb)])
+            for card in rest[:4]:
+                for cell in shared.cells:
+                    asked = shared.gains(cards.code(card), cell)
+                    assert asked == shared.gains(cards.code(card), cell) == fresh._gains(cards.code(card), cell)
+    assert len(greedy.Paths._made) <= greedy.Paths._MADE_LIMIT
+
+
+def test_shared_tables_are_not_changed_by_the_arboretum_they_came_from():
+    arb = {cell_of(Coord(0, 0)): 1}
+    first = greedy.Paths.of(arb, 0.5)
+    arb[cell_of(Coord(1, 0))] = 5
+    assert greedy.Paths.of({cell_of(Coord(0, 0)): 1}, 0.5) is first
+    assert cell_of(Coord(1, 0)) not in first.arb
+
+
+def test_the_discard_is_the_same_before_and_after_the_planting_is_made():
+    """choose_finish prices the discard as if planted; choose_discard on the position once it is."""
+    game, cards = _game(3, 4)
+    position = _dealt(game, cards)
+    for _ in range(12):
+        position.draw(greedy.choose_source(position))
+        position.draw(greedy.choose_source(position))
+        card, cell, discard = greedy.choose_finish(position)
+        planted = position.copy()
+        planted.hands[planted.current].remove(card)
+        planted.arbs[planted.current][cell] = card
+        assert greedy.choose_discard(planted) == discard
+        position.finish(card, cell, discard)
+
+
+def _dealt(game: Game, cards: Cards) -> LeanPosition:
+    return LeanPosition(
+        [[cards.code(c) for c in game.hand(p).known] for p in game.players],
+        [cards.code(c) for c in reversed(game.deck_cards())],
+        [[cards.code(c) for c in game.discard_pile(p)] for p in game.players],
+        [{} for _ in game.players], 0,
+    )
+
+
+def test_rollout_turns_play_to_the_end_the_same_each_time():
+    game, cards = _game(3, 9)
+    dealt = _dealt(game, cards)
+    ends = []
+    for _ in range(2):
+        position = dealt.copy()
+        while not position.over:
+            greedy.play_greedy_turn(position)
+        assert not position.deck and all(len(hand) == 7 for hand in position.hands)
+        ends.append((position.arbs, position.hands, position.piles))
+    assert ends[0] == ends[1]
