@@ -232,11 +232,11 @@ class RecordingSession:
                 f"turn {number} has variations, which taking it back would lose; edit {self.name} instead", "undo"
             )
         result = self.result if self.result is not None and self.result.unfinished else None
-        taken_back = self._position.pop()
+        taken_back = self._position.pop_known_turn()
         try:
             self._change(turns=self.turns[:-1], reveals={}, result=result, _position=self._position)
         except EntryError:
-            self._position.push(taken_back)  # (the file could not be written: nothing changes)
+            self._position.push_known_turn(taken_back)  # (the file could not be written: nothing changes)
             raise
         return Accepted("undo", (format_turn(last, number),))
 
@@ -274,7 +274,7 @@ class RecordingSession:
             raise EntryError(f"turn {expected} is numbered {numbered.group(1)}", "turn-number", offset + 1)
         turn = dataclasses.replace(turn, number=expected)
         try:
-            self._position.push(turn.known())
+            self._position.push_known_turn(turn.known())
         except RuleError:  # the replayer's single actions say which part is illegal, and where
             try:
                 play_recorded_turn(self._position.copy(), turn)
@@ -285,7 +285,7 @@ class RecordingSession:
         try:
             lines = self._change(turns=[*self.turns, turn], _position=self._position)
         except EntryError:
-            self._position.pop()  # (the file could not be written: nothing changes)
+            self._position.pop_known_turn()  # (the file could not be written: nothing changes)
             raise
         return Accepted("turn", (format_turn(turn, expected), *lines))
 
@@ -468,7 +468,7 @@ class RecordingSession:
         each played before they were accepted, so the rules raise nothing here."""
         position = game_for(self.header)
         for turn in self.turns:
-            position.push(turn.known())
+            position.push_known_turn(turn.known())
         return position
 
     def _table(self) -> Game:
