@@ -86,8 +86,9 @@ def _play_cleanly(game: Game, turns: list[KnownTurn], branches: tuple = ()) -> b
 
 
 def _plays_and_takes_back(game: Game, turns: list[KnownTurn], branches: tuple) -> bool:
-    """Play a variation's turns with Game.push (its own variations on the way), then take them all
-    back with Game.pop: the game is left as it was, with no copy made. As _play_cleanly."""
+    """Play a variation's turns with Game.push_known_turn (its own variations on the way), then take
+    them all back with Game.pop_known_turn: the game is left as it was, with no copy made. As
+    _play_cleanly."""
     pushed = 0
     try:
         done = 0
@@ -96,7 +97,7 @@ def _plays_and_takes_back(game: Game, turns: list[KnownTurn], branches: tuple) -
             if not _numbered_from(game.turn_number, segment):
                 return False
             for turn in segment:
-                game.push(turn)
+                game.push_known_turn(turn)
                 pushed += 1
             for line_turns, line_branches in lines:
                 if not _plays_and_takes_back(game, line_turns, line_branches):
@@ -105,7 +106,7 @@ def _plays_and_takes_back(game: Game, turns: list[KnownTurn], branches: tuple) -
         return True
     finally:
         for _ in range(pushed):
-            game.pop()
+            game.pop_known_turn()
 
 
 def _numbered_from(first: int, turns: Sequence[KnownTurn]) -> bool:

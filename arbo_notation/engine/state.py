@@ -16,6 +16,10 @@ from enum import Enum
 from types import MappingProxyType
 
 from arbo_notation.errors import RuleError
+from arbo_notation.engine.actions import (
+    Action, ActionError, Discard, Draw, KnownDraw, KnownTurn, Plant, Skip, TurnActions, parse_action as _parse_action,
+    parse_turn_text, turn_actions,
+)
 from arbo_notation.engine.cards import HAND_SIZE, ORIGIN, Card, Coord, card_order, full_deck, is_species_code
 from arbo_notation.engine.totals import PlayerPosition
 
@@ -153,17 +157,6 @@ class DrawSource:
 DECK = DrawSource(DrawSourceKind.DECK)
 
 
-#: A turn whose cards may all be known: (number, player, first draw, second draw, card planted,
-#: its cell, card discarded). A draw is None when skipped, else (the discard pile's owner, or
-#: None for the deck; the card drawn, or None when not named). The number is the record's (None
-#: when it leaves it out), which the engine does not read: numbering is the record's business
-#: (the replayer's). A plain tuple, not a record: the notation's scanner (its moves sink,
-#: notation/reading/scanner.py) decodes turns into it without building records, and the engine's fast
-#: path plays it.
-KnownDraw = tuple[str | None, Card | None] | None
-KnownTurn = tuple[int | None, str, KnownDraw, KnownDraw, Card, Coord, Card]
-
-
 @dataclass(frozen=True, slots=True)
 class HandView:
     """What is known of a hand: the known cards (sorted) and how many are hidden."""
@@ -214,7 +207,7 @@ class Game:
             self._arbs[player] = {}
             self._cells[player] = set()
         self._revealed: set[str] = set()
-        self._stack: list[tuple[KnownTurn, _Undo]] = []
+        self._stack: list[tuple[Action | KnownTurn, _Undo]] = []  # push(), push_known_turn()
         in_play = _cards_in_play(config.species)
         self._located: set[Card] = _placed_rightly(setup, players, in_play)
         if self._located is None:
@@ -659,29 +652,162 @@ class Game:
         self._current, self._turn, self._deck_count = current, turn, left
         return played
 
-    # -- push and pop: a whole turn played and taken back ---------------------------------
+    # -- legal actions, push and pop ------------------------------------------------------
+
+    def legal_actions(self) -> list[Action]:
+        """Every action legal now, in the turn's current phase, in a fixed order.
+
+        While a draw is due: the deck (``Draw()``), then the top of every non-empty discard pile
+        in seat order (``Draw("Ben", Oa5)``); when neither has a card, the draw is skipped
+        (``Skip()``, the house ruling). A deck whose order the engine knows offers its top card
+        (``d:Ma3``); an unknown deck offers ``Draw()`` (``d``), the card drawn staying hidden, and
+        pushing ``Draw(None, card)`` for any card not yet located is legal too (the record names
+        it). Then every card of the hand planted on every free cell next to a tree (at (0,0) for
+        the first tree), then every card of the hand discarded. A hand with hidden cards may
+        plant or discard any card not yet located: those follow the known cards. None once the
+        game is over.
+        """
+        phase = self._phase
+        if phase is _OVER:
+            return []
+        if phase is _DRAW:
+            draws: list[Action] = []
+            if self._deck_count:
+                draws.append(Draw(None, self._deck[-1] if self._deck else None))
+            draws += [Draw(owner, pile[-1]) for owner, pile in self._discards.items() if pile]
+            return draws or [Skip()]
+        cards = self._playable_cards()
+        if phase is _PLANT:
+            cells = self.plant_cells()
+            return [Plant(card, cell) for card in cards for cell in cells]
+        return [Discard(card) for card in cards]
+
+    def _playable_cards(self) -> list[Card]:
+        """The cards the current player may plant or discard: the known hand, sorted, then (for a
+        hand with hidden cards) every card not yet located, sorted."""
+        player = self.current_player
+        cards = sorted(self._hands[player], key=card_order)
+        if self._hidden[player]:
+            cards += sorted(self.unlocated_cards(), key=card_order)
+        return cards
+
+    def parse_action(self, text: str) -> Action:
+        """Read one action of the notation (``d``, ``d:Ma3``, ``Ben:Oa5``, ``-``, ``Ma3@0,1``,
+        ``/Oa5``). ArboError for text that is none, or a draw from a pile of no player."""
+        action = _parse_action(text)
+        if isinstance(action, Draw) and action.owner is not None:
+            self.config.seat(action.owner)
+        return action
+
+    def parse_turn(self, text: str) -> TurnActions:
+        """Read a turn's line, with or without its number and player (``12. Ana d d Ma3@0,1 /Oa5``,
+        ``d d Ma3@0,1 /Oa5``); the player left out is the current one. Trailing glyphs (``!``,
+        ``?!``, ``$12``) are read into ``glyphs``; comments and variations are refused, being
+        the record's, not the game's. ArboError for text that is no turn."""
+        number, player, actions, glyphs = parse_turn_text(text)
+        if player is None:
+            player = self.current_player
+        else:
+            self.config.seat(player)
+        for action in actions[:2]:
+            if isinstance(action, Draw) and action.owner is not None:
+                self.config.seat(action.owner)
+        return TurnActions(player, actions, number, glyphs)  # type: ignore[arg-type]
+
+    def push_turn(self, text: str | TurnActions) -> TurnActions:
+        """Play a whole turn, its text read as parse_turn reads it, as four pushed actions (pop
+        takes back one). RuleError in a player's words when it is illegal, the game left as it
+        was. The turn's number is not read (numbering is the record's). Returns the turn read."""
+        turn = self.parse_turn(text) if isinstance(text, str) else text
+        if self._phase is not _OVER and turn.player != self.current_player:
+            raise RuleError(f"turn {self._turn} is {self.current_player}'s, not {turn.player}'s")
+        if self._phase is _DRAW and self._draws_taken:
+            raise RuleError(f"{self.current_player} is in the middle of a turn: finish it first")
+        pushed = 0
+        try:
+            for action in turn.actions:
+                self.push(action)
+                pushed += 1
+        except RuleError:
+            for _ in range(pushed):
+                self.pop()
+            raise
+        return turn
 
     @property
-    def move_stack(self) -> tuple[KnownTurn, ...]:
-        """The turns played with push() and not yet taken back, oldest first."""
-        return tuple(turn for turn, _ in self._stack)
+    def move_stack(self) -> tuple[Action, ...]:
+        """The actions pushed and not yet taken back, oldest first (a whole turn pushed with
+        push_known_turn stands as its four actions, as its record wrote them)."""
+        moves: list[Action] = []
+        for move, _ in self._stack:
+            if isinstance(move, tuple):
+                moves += turn_actions(move)
+            else:
+                moves.append(move)
+        return tuple(moves)
 
-    def push(self, turn: KnownTurn) -> None:
-        """Play one whole turn (both draws, the planting, the discard) by the single actions' rules.
+    def push(self, action: Action) -> None:
+        """Play one action (a draw, a planting, a discard) by the rules; pop() takes it back.
 
-        On a RuleError the state is left exactly as it was, and the error says what is illegal.
-        pop() takes the turn back. The turn's number is not read (see KnownTurn).
+        On a RuleError the game is left exactly as it was, and the error says what is illegal.
 
+        >>> from arbo_notation.engine.actions import Draw, Plant, Discard
         >>> from arbo_notation.engine.cards import Card, Coord
         >>> game = Game(GameConfig(("Ana", "Ben"), ("Ca", "Dw", "Ja", "Ma", "Oa", "Wi")))
-        >>> game.push((1, "Ana", (None, None), (None, None), Card.parse("Ma3"), Coord(0, 0),
-        ...            Card.parse("Oa5")))
+        >>> for action in (Draw(), Draw(), Plant(Card("Ma", 3), Coord(0, 0)), Discard(Card("Oa", 5))):
+        ...     game.push(action)
         >>> game.current_player, game.discard_pile("Ana")
         ('Ben', (Card(species='Oa', value=5),))
-        >>> game.pop()[4]
-        Card(species='Ma', value=3)
-        >>> game.current_player, game.discard_pile("Ana"), game.deck_size
-        ('Ana', (), 34)
+        >>> str(game.pop())
+        '/Oa5'
+        >>> game.current_player, game.phase.value, game.deck_size
+        ('Ana', 'discard', 32)
+        """
+        player = self.config.players[self._current]
+        if isinstance(action, Draw):
+            undo = self._undo_of(player, (None if action.owner is None else action.owner,), (action.card,), None)
+            do = (lambda: self.draw_from_deck(action.card)) if action.owner is None else (
+                lambda: self.draw_from_discard(action.owner, action.card))  # type: ignore[arg-type]
+        elif isinstance(action, Plant):
+            undo = self._undo_of(player, (), (action.card,), action.coord)
+            do = lambda: self.plant(action.card, action.coord)  # noqa: E731
+        elif isinstance(action, Discard):
+            undo = self._undo_of(player, (player,), (action.card,), None)
+            do = lambda: self.discard(action.card)  # noqa: E731
+        elif isinstance(action, Skip):
+            undo = self._undo_of(player, (), (), None)
+            do = self.skip_draw
+        else:
+            raise ActionError(f"{action!r} is no action: a Draw, Skip, Plant or Discard")
+        try:
+            do()
+        except RuleError:
+            self._restore(undo)
+            raise
+        self._stack.append((action, undo))
+
+    def pop(self) -> Action:
+        """Take back the last action pushed, exactly, and return it (the last of a whole turn
+        pushed with push_known_turn: its discard, the turn's first three actions staying)."""
+        if not self._stack:
+            raise RuleError("there is no move to take back")
+        move, undo = self._stack.pop()
+        self._restore(undo)
+        if not isinstance(move, tuple):
+            return move
+        # A whole turn: play its first three actions again, one entry each, so that only the
+        # discard is taken back (the single actions cannot fail where the turn did not).
+        *rest, discard = turn_actions(move)
+        for action in rest:
+            self.push(action)
+        return discard
+
+    def push_known_turn(self, turn: KnownTurn) -> None:
+        """Play one whole turn (both draws, the planting, the discard) by the single actions'
+        rules: the replayer's and the checker's form (a record's turn, as the scanner reads it).
+
+        On a RuleError the state is left exactly as it was, and the error says what is illegal.
+        pop_known_turn() takes the whole turn back. The turn's number is not read (see KnownTurn).
         """
         if self._phase is _DRAW and self._draws_taken:
             raise RuleError(f"{self.current_player} is in the middle of a turn: finish it first")
@@ -694,13 +820,14 @@ class Game:
             raise
         self._stack.append((turn, undo))
 
-    def pop(self) -> KnownTurn:
-        """Take back the last turn played with push(), exactly, and return it."""
-        if not self._stack:
-            raise RuleError("there is no turn to take back")
+    def pop_known_turn(self) -> KnownTurn:
+        """Take back the last turn pushed with push_known_turn(), exactly, and return it."""
+        if not self._stack or not isinstance(self._stack[-1][0], tuple):
+            raise RuleError("the last move was not pushed as a whole turn: take it back with pop()"
+                            if self._stack else "there is no turn to take back")
         turn, undo = self._stack.pop()
         self._restore(undo)
-        return turn
+        return turn  # type: ignore[return-value]
 
     def _undo_for(self, turn: KnownTurn) -> "_Undo":
         """What a turn can change, kept so that it can be put back: the mover's hand and hidden
@@ -709,14 +836,21 @@ class Game:
         if player not in self._hands:
             player = self.current_player  # (the turn is refused: nothing of its player changes)
         _, _, first, second, card, coord, discard = turn
-        fresh = tuple(c for c in (first and first[1], second and second[1], card, discard)
-                      if c is not None and c not in self._located)
-        owners = {player} | {draw[0] for draw in (first, second) if draw is not None and draw[0] in self._discards}
+        owners = {player} | {draw[0] for draw in (first, second) if draw is not None}
+        return self._undo_of(player, owners, (first and first[1], second and second[1], card, discard), coord)
+
+    def _undo_of(self, player: str, owners: Iterable[str | None], cards: Iterable[Card | None],
+                 coord: Coord | None) -> "_Undo":
+        """What moves of ``player`` can change, to put it back: their hand and hidden cards, the
+        ``cards`` they may bring to light, the tops of the piles of ``owners`` (None: the deck,
+        always kept when known) and the cell ``coord``, and the counters."""
+        fresh = tuple(c for c in cards if c is not None and c not in self._located)
+        owners = {owner for owner in owners if owner in self._discards}
         if self._deck is not None:
             owners.add(None)
         tops = tuple((owner, len(pile), tuple(pile[-2:]))
                      for owner in owners for pile in (self._deck if owner is None else self._discards[owner],))
-        planted = coord if coord not in self._arbs[player] else None
+        planted = coord if coord is not None and coord not in self._arbs[player] else None
         return _Undo(player, tuple(self._hands[player]), self._hidden[player], fresh, tops, planted,
                      (self._current, self._turn, self._deck_count, self._phase, self._draws_taken))
 

@@ -112,7 +112,7 @@ class Turn:
         return f"{self.player} {draws} {self.plant} /{self.discard}"
 
     def known(self) -> KnownTurn:
-        """The turn as the engine plays it (engine.state.KnownTurn, for Game.push): its number,
+        """The turn as the engine plays it (engine.state.KnownTurn, for Game.push_known_turn): its number,
         player, two draws, the card planted and its cell, the discard."""
         first, second = self.draws
         return (self.number, self.player, first.known(), second.known(), self.plant.card, self.plant.coord,

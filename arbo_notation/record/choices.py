@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Iterable, Protocol, Sequence
 
+from arbo_notation.engine.actions import Skip
 from arbo_notation.engine.cards import HAND_SIZE, Card, Coord, card_order
 from arbo_notation.engine.state import Game
 from arbo_notation.errors import ArboError, RuleError
@@ -235,7 +236,7 @@ def _moves_after(game: Game, words: Sequence[str], partial: str, seat: str | Non
         card = next((c for c in [*hand.known, *unseen] if str(c).lower() == card_text.lower()), None)
         if card is None:
             return [], ""
-        return [f"{card}@{cell} " for cell in state.plant_cells(player)], ""
+        return [f"{action} " for action in state.legal_actions() if action.card is card], ""
     if len(words) == 3:
         planting = _planting(words[2])
         if planting is None:
@@ -252,22 +253,21 @@ def _moves_after(game: Game, words: Sequence[str], partial: str, seat: str | Non
 
 
 def _draw_choices(state: Game, partial: str, seat: str | None) -> list[str]:
+    """The draws legal now (Game.legal_actions), as words: a deck draw whose card the engine
+    does not know is offered as 'd', and as 'd:' to the recorder at their own turn."""
     choices = []
-    if state.deck_size:
-        deck = state.deck_cards()
-        if deck:
-            choices.append(f"d:{deck[0]} ")
+    for action in state.legal_actions():
+        if isinstance(action, Skip):
+            choices.append("- ")
+        elif action.owner is not None or action.card is not None:
+            choices.append(f"{action} ")
         else:
             if state.current_player == seat:
                 choices.append("d:")  # the recorder saw the card: name it
             choices.append("d ")
             if partial.startswith("d:"):
                 choices += [f"d:{c} " for c in sorted(state.unlocated_cards(), key=card_order)]
-    for owner in state.players:
-        pile = state.discard_pile(owner)
-        if pile:
-            choices.append(f"{owner}:{pile[-1]} ")
-    return choices or ["- "]
+    return choices
 
 
 def _draw(state: Game, word: str) -> str:

@@ -25,14 +25,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
-from arbo_notation.engine.cards import HAND_SIZE, Card, card_order, value_fault
+from arbo_notation.engine.actions import Skip
+from arbo_notation.engine.cards import HAND_SIZE, Card, Planting, card_order, value_fault
 from arbo_notation.engine.scoring import ScoreSheet
 from arbo_notation.engine.state import Game
 from arbo_notation.record.choices import TURN_NUMBER, Completions, Phase, completions
 from arbo_notation.errors import ArboError, Diagnostic, NotationError, NotationErrors, RuleError, Severity, TurnError
-from arbo_notation.engine.lexicon import NAME_SHAPE
+from arbo_notation.engine.lexicon import MAX_GLYPHS, NAME_SHAPE
 from arbo_notation.runtime.atomic import write_atomic
-from arbo_notation.notation.model import GLYPHS, Comment, GameRecord, Header, Result, Reveal, Turn
+from arbo_notation.notation.model import GLYPHS, Comment, DrawKind, GameRecord, Header, Result, Reveal, Turn
+from arbo_notation.notation.model import Draw as RecordDraw
 from arbo_notation.notation.writer import format_game, format_turn
 from arbo_notation.game.replay import game_for, play_recorded_turn, replay_game, score_game
 
@@ -51,6 +53,7 @@ __all__ = [
 MOVE_GLYPHS = frozenset(GLYPHS)
 
 _NAME = re.compile(rf"{NAME_SHAPE}\Z")
+_RECORD_SKIP = RecordDraw(DrawKind.SKIP)
 _AT_LINE = re.compile(r"at line [0-9]+ column ([0-9]+)")
 
 
@@ -232,11 +235,11 @@ class RecordingSession:
                 f"turn {number} has variations, which taking it back would lose; edit {self.name} instead", "undo"
             )
         result = self.result if self.result is not None and self.result.unfinished else None
-        taken_back = self._position.pop()
+        taken_back = self._position.pop_known_turn()
         try:
             self._change(turns=self.turns[:-1], reveals={}, result=result, _position=self._position)
         except EntryError:
-            self._position.push(taken_back)  # (the file could not be written: nothing changes)
+            self._position.push_known_turn(taken_back)  # (the file could not be written: nothing changes)
             raise
         return Accepted("undo", (format_turn(last, number),))
 
@@ -268,13 +271,49 @@ class RecordingSession:
 
     def _turn(self, entry: str, offset: int) -> Accepted:
         expected = self._game.turn_number
+        turn = self._pushed_turn(entry, expected)
+        if turn is None:
+            turn = self._pushed_turn_or_why(entry, offset, expected)
+        try:
+            lines = self._change(turns=[*self.turns, turn], _position=self._position)
+        except EntryError:
+            self._position.pop_known_turn()  # (the file could not be written: nothing changes)
+            raise
+        return Accepted("turn", (format_turn(turn, expected), *lines))
+
+    def _pushed_turn(self, entry: str, expected: int) -> Turn | None:
+        """The entry read by the engine (Game.parse_turn) and pushed on the table, as the record's
+        turn; None, the table unchanged, when the engine cannot read it (comments, a syntax
+        error) or refuses it: the parser and the replayer then say what is wrong, and where."""
+        position = self._position
+        try:
+            read = position.parse_turn(entry)
+        except ArboError:
+            return None
+        if (read.number is not None and read.number != expected) or len(read.glyphs) > MAX_GLYPHS:
+            return None
+        draws = tuple(_RECORD_SKIP if isinstance(d, Skip) else
+                      RecordDraw(DrawKind.DECK if d.owner is None else DrawKind.DISCARD, d.owner, d.card)
+                      for d in read.actions[:2])
+        plant, discard = read.actions[2], read.actions[3]
+        turn = Turn(read.player, draws, Planting(plant.card, plant.coord), discard.card, number=expected,
+                    glyphs=read.glyphs)
+        try:
+            position.push_known_turn(turn.known())
+        except RuleError:
+            return None
+        return turn
+
+    def _pushed_turn_or_why(self, entry: str, offset: int, expected: int) -> Turn:
+        """The entry read by the parser under the record's header and pushed on the table, or
+        EntryError saying what `arbo check` would say, at its column in the entry."""
         line, column, numbered = self._turn_line(entry, offset)
         turn = self._parse_turn(line, column)
         if numbered and int(numbered.group(1)) != expected:
             raise EntryError(f"turn {expected} is numbered {numbered.group(1)}", "turn-number", offset + 1)
         turn = dataclasses.replace(turn, number=expected)
         try:
-            self._position.push(turn.known())
+            self._position.push_known_turn(turn.known())
         except RuleError:  # the replayer's single actions say which part is illegal, and where
             try:
                 play_recorded_turn(self._position.copy(), turn)
@@ -282,12 +321,7 @@ class RecordingSession:
                 at = column(error.pos.column) if error.pos is not None else None
                 raise EntryError(error.message, error.code, at) from None
             raise  # pragma: no cover - push and the single actions hold the same rules
-        try:
-            lines = self._change(turns=[*self.turns, turn], _position=self._position)
-        except EntryError:
-            self._position.pop()  # (the file could not be written: nothing changes)
-            raise
-        return Accepted("turn", (format_turn(turn, expected), *lines))
+        return turn
 
     def syntax_problem(self, text: str) -> str:
         """What `arbo check` says against the turn typed so far, when its fault stands in a word
@@ -468,7 +502,7 @@ class RecordingSession:
         each played before they were accepted, so the rules raise nothing here."""
         position = game_for(self.header)
         for turn in self.turns:
-            position.push(turn.known())
+            position.push_known_turn(turn.known())
         return position
 
     def _table(self) -> Game:

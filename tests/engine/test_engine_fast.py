@@ -145,11 +145,11 @@ def test_a_turn_pushed_and_popped_answers_as_the_single_actions_on_a_copy_and_le
         else:
             legal = True
         try:
-            game.push(turn)
+            game.push_known_turn(turn)
         except RuleError:
             assert not legal
         else:
-            assert legal and game.pop() == turn
+            assert legal and game.pop_known_turn() == turn
         assert snapshot(game) == before
     assert game.play_known_turns(plain.turns[at:]) == len(plain.turns) - at  # and plays on as before
 
