@@ -23,7 +23,7 @@ from arbo_notation.notation.reading import scanner
 from arbo_notation.notation.reading.split import GameText, SourceLines, normalise, stream_games
 from arbo_notation.game.facts import end_faults, game_for, result_faults, result_line_faults, table_faults
 
-TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
+from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from arbo_notation.game.replay import GameReplay
 

@@ -14,7 +14,7 @@ from arbo_notation.errors import Severity, visible
 from arbo_notation.runtime.sources import records_under
 from arbo_notation.cli.common import EXIT_INVALID, EXIT_OK
 
-TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
+from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import typer
 

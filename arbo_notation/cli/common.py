@@ -13,7 +13,7 @@ import sys
 from arbo_notation.errors import ArboError, NotationError, visible
 from arbo_notation.runtime.sources import decode, read_text, refuse_endless
 
-TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
+from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import NoReturn
 

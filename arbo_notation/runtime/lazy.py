@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 
-TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
+from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from arbo_notation.engine.cards import Card
 
-TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
+from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from arbo_notation.notation.model import Comment, Variation
 

@@ -37,7 +37,7 @@ from arbo_notation.engine.lexicon import (CARD, CARD_SHAPE, COORDINATE, DECK_DRA
 from arbo_notation.notation.header.read import read_header
 from arbo_notation.notation.reading.parts import MAX_VARIATION_DEPTH, Cards, Run, TooLong
 
-TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
+from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any
     from arbo_notation.notation.model import Comment, GameRecord, Header, Result, Reveal, Turn, Variation
