@@ -15,6 +15,7 @@ import functools
 import operator
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from arbo_notation.engine.totals import score_totals
 from arbo_notation.engine.state import Game, KnownTurn
@@ -23,7 +24,6 @@ from arbo_notation.notation.reading import scanner
 from arbo_notation.notation.reading.split import GameText, SourceLines, normalise, stream_games
 from arbo_notation.game.facts import end_faults, game_for, result_faults, result_line_faults, table_faults
 
-from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from arbo_notation.game.replay import GameReplay
 

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-
-from typing import TYPE_CHECKING
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any
 
 
 def lazy_exports(package: str, exports: dict[str, tuple[str, ...]]

@@ -5,9 +5,10 @@ loads the records' classes."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from arbo_notation.engine.cards import Card
 
-from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from arbo_notation.notation.model import Comment, Variation
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from collections import namedtuple
 from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 from arbo_notation.engine.cards import Card, Coord
 from arbo_notation.engine.state import KnownDraw, KnownTurn
@@ -37,9 +38,7 @@ from arbo_notation.engine.lexicon import (CARD, CARD_SHAPE, COORDINATE, DECK_DRA
 from arbo_notation.notation.header.read import read_header
 from arbo_notation.notation.reading.parts import MAX_VARIATION_DEPTH, Cards, Run, TooLong
 
-from typing import TYPE_CHECKING
 if TYPE_CHECKING:
-    from typing import Any
     from arbo_notation.notation.model import Comment, GameRecord, Header, Result, Reveal, Turn, Variation
 
 #: build.py, which makes the records (and loads their classes), imported by read_game (the records
