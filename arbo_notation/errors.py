@@ -4,12 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
+from typing import TypeVar
 
-TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
-if TYPE_CHECKING:
-    from typing import TypeVar
-
-    _Kept = TypeVar("_Kept", bound=BaseException)
+_Kept = TypeVar("_Kept", bound=BaseException)
 
 
 class ArboError(Exception):

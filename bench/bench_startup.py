@@ -5,7 +5,10 @@ median wall time and the fastest CPU time (user + system), beside a bare `python
 every command pays. The targets of the issue "Speed and memory on every kind of record": `arbo
 check` on one small record under 0.25 s wall, `arbo --help` under 0.2 s.
 
-    python bench/bench_startup.py [--runs 15]
+    python bench/bench_startup.py [--runs 15] [--against TREE]
+
+``--against TREE`` times each command of another checkout (TREE first on PYTHONPATH) in the same
+rounds, so that a change is measured before and after in one run.
 
 The commands run from compiled bytecode, as an installed arbo does: bytecode caching is on for them
 whatever PYTHONDONTWRITEBYTECODE says, and each runs once untimed first.
@@ -37,10 +40,11 @@ COMMANDS = {
 _ENV = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
 
 
-def timed(command: list[str]) -> tuple[float, float]:
+def timed(command: list[str], tree: str | None = None) -> tuple[float, float]:
+    env = _ENV if tree is None else {**_ENV, "PYTHONPATH": tree}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(command, capture_output=True, check=True, env=_ENV)
+    subprocess.run(command, capture_output=True, check=True, env=env)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -49,18 +53,23 @@ def timed(command: list[str]) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--against", metavar="TREE", help="another checkout, timed in the same rounds")
     args = parser.parse_args()
-    results: dict[str, list[tuple[float, float]]] = {name: [] for name in COMMANDS}
-    for command in COMMANDS.values():  # untimed: the bytecode compiled and cached
-        timed(command)
+    trees: dict[str, str | None] = {"": None}
+    if args.against:
+        trees = {"": str(ROOT), " (against)": str(Path(args.against).resolve())}
+    runs = {name + suffix: (command, tree) for name, command in COMMANDS.items() for suffix, tree in trees.items()}
+    results: dict[str, list[tuple[float, float]]] = {name: [] for name in runs}
+    for command, tree in runs.values():  # untimed: the bytecode compiled and cached
+        timed(command, tree)
     for _ in range(args.runs):  # interleaved, so that load from outside touches every command alike
-        for name, command in COMMANDS.items():
-            results[name].append(timed(command))
-    print(f"{'command':<22} {'wall min':>9} {'median':>8} {'cpu min':>8}")
+        for name, (command, tree) in runs.items():
+            results[name].append(timed(command, tree))
+    print(f"{'command':<33} {'wall min':>9} {'median':>8} {'cpu min':>8}")
     for name, runs in results.items():
         walls = [wall for wall, _ in runs]
         cpus = [cpu for _, cpu in runs]
-        print(f"{name:<22} {min(walls):>8.3f}s {statistics.median(walls):>7.3f}s {min(cpus):>7.3f}s")
+        print(f"{name:<33} {min(walls):>8.3f}s {statistics.median(walls):>7.3f}s {min(cpus):>7.3f}s")
     print("targets: arbo check small.arb < 0.25 s, arbo --help < 0.2 s (wall)")
 
 

@@ -15,6 +15,7 @@ import functools
 import operator
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from arbo_notation.engine.totals import score_totals
 from arbo_notation.engine.state import Game, KnownTurn
@@ -24,7 +25,6 @@ from arbo_notation.notation.reading.split import GameText, SourceLines, stream_g
 from arbo_notation.game.facts import end_faults, game_for, result_faults, result_line_faults, table_faults
 from arbo_notation.runtime.sources import normalise
 
-TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
 if TYPE_CHECKING:
     from arbo_notation.game.replay import GameReplay
 

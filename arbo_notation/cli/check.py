@@ -9,12 +9,12 @@ from __future__ import annotations
 import os
 import sys
 from collections import namedtuple
+from typing import TYPE_CHECKING
 
 from arbo_notation.errors import Severity, visible
 from arbo_notation.runtime.sources import records_under
 from arbo_notation.cli.common import EXIT_INVALID, EXIT_OK
 
-TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
 if TYPE_CHECKING:
     import typer
 

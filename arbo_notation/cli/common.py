@@ -9,13 +9,10 @@ import errno
 import io
 import os
 import sys
+from typing import NoReturn
 
 from arbo_notation.errors import ArboError, NotationError, visible
 from arbo_notation.runtime.sources import decode, read_text, refuse_endless
-
-TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
-if TYPE_CHECKING:
-    from typing import NoReturn
 
 EXIT_OK = 0
 EXIT_INVALID = 1

@@ -5,20 +5,13 @@ another terminal); every module of arbo that matches names, cards, draws or glyp
 expressions from the strings here, and tests/engine/test_lexicon.py holds the grammar's terminals equal
 to them, so a rule changes in the grammar and here together or a test fails.
 
-Pure standard library, and nothing of arbo is imported: the engine may use it (CompiledOnFirstUse,
-at the end, compiles an expression when first asked). Possessive
+Pure standard library, and nothing of arbo is imported: the engine may use it. Possessive
 quantifiers (``*+``, ``++``, ``{1,3}+``) and lookaheads are part of the rules: they keep the
 meaning the grammar gives them (a name is taken whole) and spare the scanner backtracking.
 """
 
 from __future__ import annotations
 
-import functools
-import re
-
-TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
-if TYPE_CHECKING:
-    from typing import Any
 
 # -- Names ---------------------------------------------------------------------------------------
 
@@ -139,45 +132,3 @@ HEADER_BLOCK = r"---[ \t]*\n(?:(?!---[ \t]*(?:\n|\Z))[^\n]*\n)*---[ \t]*(?=\n|\Z
 HEADER = rf"(?<![^\n]){HEADER_BLOCK}"
 """A header, its opening '---' at the start of a line (the grammar's HEADER)."""
 
-
-class CompiledOnFirstUse:
-    """A regular expression compiled when it is first used (``.match``, ``.finditer``, ...): the
-    larger expressions cost a start a millisecond or more each to compile, and most runs need
-    only some of them. The first call of a method compiles the expression and sets the compiled
-    one's methods on the object, so every later use is a plain attribute (no __getattr__ hook,
-    which would slow every look-up); ``compiled`` is the expression itself."""
-
-    def __init__(self, pattern: str, flags: int = 0) -> None:
-        self.pattern = pattern
-        self.flags = flags
-
-    @functools.cached_property  # compiled once, its methods set on the object once
-    def compiled(self) -> re.Pattern[str]:
-        compiled = re.compile(self.pattern, self.flags)
-        for method in _PATTERN_METHODS:
-            setattr(self, method, getattr(compiled, method))
-        return compiled
-
-    def match(self, *args: Any) -> re.Match[str] | None:
-        return self.compiled.match(*args)
-
-    def fullmatch(self, *args: Any) -> re.Match[str] | None:
-        return self.compiled.fullmatch(*args)
-
-    def search(self, *args: Any) -> re.Match[str] | None:
-        return self.compiled.search(*args)
-
-    def finditer(self, *args: Any) -> Any:
-        return self.compiled.finditer(*args)
-
-    def findall(self, *args: Any) -> list[Any]:
-        return self.compiled.findall(*args)
-
-    def sub(self, *args: Any) -> str:
-        return self.compiled.sub(*args)
-
-    def split(self, *args: Any) -> list[Any]:
-        return self.compiled.split(*args)
-
-
-_PATTERN_METHODS = ("match", "fullmatch", "search", "finditer", "findall", "sub", "split")

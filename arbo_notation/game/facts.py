@@ -10,12 +10,12 @@ from __future__ import annotations
 import functools
 from collections import namedtuple
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from arbo_notation.engine.cards import SPECIES_COUNT_BY_PLAYERS, Card
 from arbo_notation.engine.state import Game, GameConfig, Setup
 from arbo_notation.errors import Code, RuleError, Severity
 
-TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
 if TYPE_CHECKING:
     from arbo_notation.notation.model import Header
 

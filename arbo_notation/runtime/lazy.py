@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-
-TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any
 
 
 def lazy_exports(package: str, exports: dict[str, tuple[str, ...]]

@@ -7,12 +7,11 @@ import errno
 import os
 import stat
 from collections.abc import Iterator
+from typing import TYPE_CHECKING, BinaryIO
 
 from arbo_notation.errors import ArboError, NotationError, NotationErrors
 
-TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
 if TYPE_CHECKING:  # paths are named in signatures only: a check need not import pathlib
-    from typing import BinaryIO
     from pathlib import Path
 
 

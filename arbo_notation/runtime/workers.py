@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 
 from arbo_notation.errors import ArboError
+from arbo_notation.runtime.gcpause import frozen_for_workers
 
 # signal, threading and multiprocessing are imported by the functions that need them: a command
 # run in one process (a check of a few games, most often) does without them.
@@ -176,8 +177,6 @@ def worker_pool(jobs: int, run: str) -> Iterator[WorkerPool]:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
-
-    from arbo_notation.runtime.gcpause import frozen_for_workers
 
     # Forked on Linux whatever Python's default (forkserver from 3.14 on, whose workers are not
     # this process's children); elsewhere the default (spawn on macOS: fork is unsafe there).

@@ -126,17 +126,3 @@ def test_comments_and_headers() -> None:
     assert _whole(lexicon.HEADER, "---\nplayers: [Ana, Ben]\n---")
     assert re.search(lexicon.HEADER, "x---\na: b\n---") is None  # its '---' opens a line
 
-
-def test_an_expression_compiled_on_first_use_matches_as_the_compiled_one():
-    import copy
-    import re
-
-    from arbo_notation.engine.lexicon import CARD, CompiledOnFirstUse
-
-    lazy = CompiledOnFirstUse(rf"({CARD})@", re.I)
-    assert "match" not in vars(lazy)  # nothing compiled yet
-    assert lazy.match("ma3@").group(1) == "ma3" and lazy.compiled.groups == 1 and lazy.flags == re.I
-    assert [m.group(1) for m in lazy.finditer("Ma3@ Oa5@")] == ["Ma3", "Oa5"] and "match" in vars(lazy)
-    assert vars(lazy)["finditer"].__self__ is vars(lazy)["match"].__self__  # the compiled one's methods
-    assert not hasattr(CompiledOnFirstUse, "__getattr__")  # a hook would slow every use
-    assert copy.copy(CompiledOnFirstUse("a")).match("a")

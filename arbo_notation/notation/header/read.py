@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from arbo_notation.errors import HeaderFault, NotationError, Pos
-from arbo_notation.engine.lexicon import NAME_CHAR, CompiledOnFirstUse
+from arbo_notation.engine.lexicon import NAME_CHAR
 from arbo_notation.notation.header.keys import HEADER_MAX_DEPTH, TEXT_KEYS, Header, header_from_mapping, read_written_header
 
 TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
@@ -40,7 +40,7 @@ def load_header_yaml(text: str, loader: type | None = None) -> Any:
 # Reading: the quick reader or the careful one, and a fault located at its key or item
 
 
-_TOP_KEY_RE = CompiledOnFirstUse(r"""(?:"((?:[^"\\]|\\.)*)"|'((?:[^']|'')*)'|([^\s#'"\-?:,\[\]{}&*!|>%@`][^#\n]*?|-[^\s#\n][^#\n]*?))[ \t]*:(?=[ \t]|$)""")
+_TOP_KEY_RE = re.compile(r"""(?:"((?:[^"\\]|\\.)*)"|'((?:[^']|'')*)'|([^\s#'"\-?:,\[\]{}&*!|>%@`][^#\n]*?|-[^\s#\n][^#\n]*?))[ \t]*:(?=[ \t]|$)""")
 
 
 def _key_lines(lines: list[str]) -> list[tuple[str, int]]:

@@ -21,8 +21,6 @@ from __future__ import annotations
 import functools
 import re
 
-from arbo_notation.engine.lexicon import CompiledOnFirstUse
-
 TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
 if TYPE_CHECKING:
     from typing import Any
@@ -108,15 +106,15 @@ _FLOW_PLAIN = r"[A-Za-z0-9_][A-Za-z0-9_ .'/()+-]*"  # as the writer's flow_scala
 _FLOW_ITEM = f"(?>{_DOUBLE}|{_SINGLE}|{_FLOW_PLAIN})"
 _FLOW_PAIR = f"{_FLOW_ITEM} *: +{_FLOW_ITEM}"
 _SEP = "[ \n]*,[ \n]*"  # continuation lines are joined with '\n', their indentation dropped
-_FLOW_LIST = CompiledOnFirstUse(rf"\[[ \n]*(?:{_FLOW_ITEM}(?:{_SEP}{_FLOW_ITEM})*+[ \n]*)?\]\Z")
-_FLOW_MAP = CompiledOnFirstUse(rf"\{{[ \n]*(?:{_FLOW_PAIR}(?:{_SEP}{_FLOW_PAIR})*+[ \n]*)?\}}\Z")
-_FLOW_ITEMS = CompiledOnFirstUse(_FLOW_ITEM)
-_FLOW_PAIRS = CompiledOnFirstUse(f"({_FLOW_ITEM}) *: +({_FLOW_ITEM})")
+_FLOW_LIST = re.compile(rf"\[[ \n]*(?:{_FLOW_ITEM}(?:{_SEP}{_FLOW_ITEM})*+[ \n]*)?\]\Z")
+_FLOW_MAP = re.compile(rf"\{{[ \n]*(?:{_FLOW_PAIR}(?:{_SEP}{_FLOW_PAIR})*+[ \n]*)?\}}\Z")
+_FLOW_ITEMS = re.compile(_FLOW_ITEM)
+_FLOW_PAIRS = re.compile(f"({_FLOW_ITEM}) *: +({_FLOW_ITEM})")
 # A one-line plain scalar in block context, as PyYAML's scanner takes it: no indicator first
 # (but '-', '?' or ':' before a non-space), no ': ' or ':' last, no ' #' (a comment).
-_BLOCK_PLAIN = CompiledOnFirstUse(rf"""(?:(?![-?:,\[\]{{}}#&*!|>'"%@`]){_NONSPACE}|[-?:](?={_NONSPACE}))"""
+_BLOCK_PLAIN = re.compile(rf"""(?:(?![-?:,\[\]{{}}#&*!|>'"%@`]){_NONSPACE}|[-?:](?={_NONSPACE}))"""
                                         rf"(?:(?!:){_NONSPACE}|:(?={_NONSPACE})| +(?=[^ #]))*+\Z")
-_QUOTED = CompiledOnFirstUse(rf"(?:{_DOUBLE}|{_SINGLE})\Z")
+_QUOTED = re.compile(rf"(?:{_DOUBLE}|{_SINGLE})\Z")
 _ESCAPE = re.compile(r"\\(x..|u....|U........|.)")
 _FAST_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})\Z")
 _WORD = re.compile(r"[A-Za-z0-9_]+\Z")  # a plain scalar in any context, its type YAML's implicit one

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Any, Callable, Iterable
+from collections.abc import Iterable
 
 from arbo_notation.engine.cards import Card, Coord, Planting
-from arbo_notation.errors import ArboError
-from arbo_notation.engine.lexicon import CARD_SHAPE, GLYPH, NAME_SHAPE, REVEAL_WORD, CompiledOnFirstUse
+from arbo_notation.engine.lexicon import CARD_SHAPE, GLYPH, NAME_SHAPE, REVEAL_WORD
 from arbo_notation.notation.reading.parts import Cards, Run, TooLong
 from arbo_notation.notation.model import Comment, Draw, DrawKind, GameRecord, Header, Pos, Result, Reveal, Turn, Variation
 
@@ -24,110 +23,6 @@ from arbo_notation.notation.model import Comment, Draw, DrawKind, GameRecord, He
 #: first and second draw, planting, discarded card (without '/'), glyphs, {comments} on its line,
 #: and the text of a ; comment closing the line.
 TURN_GROUPS = ("before", "number", "player", "first", "second", "plant", "discard", "glyphs", "braces", "remark")
-
-
-# ------------------------------------------------------------------------------------------------
-# Fast construction of the records' frozen dataclasses (values already checked by the reader)
-
-_new = object.__new__
-
-
-def _fast_constructor(cls: type, names: tuple[str, ...]) -> Callable[..., Any]:
-    """A constructor taking ``names`` positionally that skips the dataclass __init__ machinery.
-
-    Frozen dataclasses set every field through object.__setattr__; setting the slots directly is
-    about twice as fast. Fields added later to record.py get their defaults. Falls back to the
-    class itself if it validates in __post_init__ or its fields no longer start with ``names``.
-    """
-    fields = dataclasses.fields(cls)
-    if hasattr(cls, "__post_init__") or tuple(f.name for f in fields[: len(names)]) != names \
-            or "__slots__" not in cls.__dict__:
-        return cls
-    namespace: dict[str, Any] = {"_new": _new, "_cls": cls}
-    body = ["    o = _new(_cls)"]
-    for f in fields:
-        namespace[f"_set_{f.name}"] = cls.__dict__[f.name].__set__
-        if f.name in names:
-            body.append(f"    _set_{f.name}(o, {f.name})")
-        elif f.default is not dataclasses.MISSING:
-            namespace[f"_default_{f.name}"] = f.default
-            body.append(f"    _set_{f.name}(o, _default_{f.name})")
-        elif f.default_factory is not dataclasses.MISSING:  # type: ignore[misc]
-            namespace[f"_factory_{f.name}"] = f.default_factory  # type: ignore[misc]
-            body.append(f"    _set_{f.name}(o, _factory_{f.name}())")
-        else:
-            return cls
-    source = f"def construct({', '.join(names)}):\n" + "\n".join(body) + "\n    return o\n"
-    exec(source, namespace)  # noqa: S102 - generated from dataclass field names only
-    return namespace["construct"]
-
-
-def _draft_of(cls: type) -> type:
-    """A plain class with the slots of a record class (a frozen dataclass with slots).
-
-    Reading fills a draft of each Pos, Draw and Turn by plain assignment, then makes it the
-    record by assigning ``__class__`` (allowed between classes of the same slots): a frozen
-    dataclass refuses plain assignment, and its __init__ or slot setters cost three to four times
-    as much, which the reading of every turn (eight objects) pays.
-    """
-    draft = type(f"_{cls.__name__}Draft", (), {"__slots__": cls.__slots__, "__module__": __name__})
-    try:
-        draft().__class__ = cls
-    except TypeError:
-        raise ArboError(f"build.py must be updated: record.{cls.__name__} no longer takes a draft") from None
-    return draft
-
-
-def _finisher(cls: type, names: tuple[str, ...]) -> Callable[[Any], None] | None:
-    """What else a record class's object made from ``names`` needs, None when there is nothing.
-
-    If record.py gives such a class more fields (or a __post_init__), the function sets their
-    defaults (and calls it) on each new object.
-    """
-    fields = dataclasses.fields(cls)
-    known = {f.name for f in fields}
-    missing = [name for name in names if name not in known]
-    if missing:
-        raise ArboError(f"build.py must be updated: record.{cls.__name__} has no field {missing[0]!r}")
-    extra = []
-    for f in fields:
-        if f.name in names:
-            continue
-        if f.default is not dataclasses.MISSING:
-            default = f.default
-            extra.append((cls.__dict__[f.name].__set__, lambda default=default: default))
-        elif f.default_factory is not dataclasses.MISSING:  # type: ignore[misc]
-            extra.append((cls.__dict__[f.name].__set__, f.default_factory))  # type: ignore[misc]
-        else:
-            raise ArboError(f"build.py must be updated: record.{cls.__name__}.{f.name} has no default")
-    post_init = getattr(cls, "__post_init__", None)
-
-    def finish(obj: Any) -> None:
-        for setter, make in extra:
-            setter(obj, make())
-        if post_init is not None:
-            post_init(obj)
-
-    return finish if extra or post_init else None
-
-
-_PosDraft, _TurnDraft = _draft_of(Pos), _draft_of(Turn)
-_POS_FINISH = _finisher(Pos, ("line", "column"))
-_TURN_FINISH = _finisher(
-    Turn,
-    ("player", "draws", "plant", "discard", "number", "glyphs", "comments_before", "comments_after",
-     "variations", "pos", "columns"),
-)
-#: Whether the objects the hot loop makes are whole: the two classes need nothing more.
-_WHOLE = _POS_FINISH is None and _TURN_FINISH is None
-
-pos = _fast_constructor(Pos, ("line", "column"))
-_reveal = _fast_constructor(Reveal, ("player", "cards", "pos", "comments"))
-_turn = _fast_constructor(
-    Turn,
-    ("player", "draws", "plant", "discard", "number", "glyphs", "comments_before", "comments_after",
-     "variations", "pos", "columns"),
-)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -203,15 +98,6 @@ class Pieces:
         self.plantings = _Plantings(self.cards)
 
 
-def _finish_turns(turns: list[Turn]) -> None:
-    """Complete objects made slot by slot, when record.py has given their classes more to do."""
-    for turn in turns:
-        if _POS_FINISH is not None:
-            _POS_FINISH(turn.pos)
-        if _TURN_FINISH is not None:
-            _TURN_FINISH(turn)
-
-
 # ------------------------------------------------------------------------------------------------
 # Turns, runs of turns, variations, reveals, the result and the game
 
@@ -223,16 +109,14 @@ def turns_of(matches: Iterable[re.Match[str]], text: str, at: int, line: int, li
     ``line_start`` the index in ``text`` where that line begins (negative when ``text`` starts
     inside the line).
 
-    This is the hot loop of reading: the records are made as drafts (see _draft_of); a turn
-    costs two objects (the turn and its position) and the tuple of its parts' columns: its
-    draws, planting and discard are values decoded once a reading.
+    This is the hot loop of reading: a turn costs two records (the turn and its position) and
+    the tuple of its parts' columns; its draws, planting and discard are values decoded once a
+    reading.
     """
     previous = at
     cards = pieces.cards
     draws = pieces.draws
     plantings = pieces.plantings
-    P, T = Pos, Turn
-    PosDraft, TurnDraft = _PosDraft, _TurnDraft
     turns: list[Turn] = []
     append = turns.append
     count = text.count
@@ -248,43 +132,31 @@ def turns_of(matches: Iterable[re.Match[str]], text: str, at: int, line: int, li
                     line_start = text.rindex("\n", previous, start) + 1
             previous = m.end()
             base = 1 - line_start
-            turn = TurnDraft()
-            turn.player = player
-            turn.draws = draws[d1, d2]
-            turn.plant = plantings[plant]
-            turn.discard = cards[discard]
-            turn.number = int(number) if number else None
             if glyphs or braces or remark is not None:
-                turn.glyphs = tuple(glyphs.split()) if glyphs else ()
+                marks = tuple(glyphs.split()) if glyphs else ()
                 after = [Comment(t.strip()) for t in _BRACE_TEXT.findall(braces)] if braces else []
                 if remark is not None:
                     after.append(Comment(remark.strip(), line=True))
-                turn.comments_after = tuple(after)
+                comments_after = tuple(after)
             else:
-                turn.glyphs = ()
-                turn.comments_after = ()
-            turn.comments_before = comments_in(before) if before else ()
-            turn.variations = ()
-            at = turn.pos = PosDraft()
-            at.line = line
-            at.column = base + start
-            at.__class__ = P
-            turn.columns = (base + m.start(4), base + m.start(5), base + m.start(6), base + m.start(7) - 1)
-            turn.__class__ = T
-            append(turn)
+                marks = comments_after = ()
+            append(Turn(
+                player, draws[d1, d2], plantings[plant], cards[discard], int(number) if number else None,
+                marks, comments_in(before) if before else (), comments_after, (),
+                Pos(line, base + start),
+                (base + m.start(4), base + m.start(5), base + m.start(6), base + m.start(7) - 1),
+            ))
             if braces and "\n" in braces:  # a comment over several lines: the next turn is lower
                 line += braces.count("\n")
                 line_start = m.start(9) + braces.rindex("\n") + 1
     except ValueError:  # int() refuses a number of more digits than sys.get_int_max_str_digits()
         raise TooLong("turn", line, base + start) from None
-    if not _WHOLE:
-        _finish_turns(turns)
     return turns, previous
 
 
 #: The turns of a TURNS token of the grammar's parser, in the groups TURN_GROUPS names (the
 #: grammar has checked them: this only takes them apart).
-_TURN_DECODE = CompiledOnFirstUse(
+_TURN_DECODE = re.compile(
     r"((?:(?:\{[^}]*\}|;[^\n]*+)[ \t\n]*)*)"  # comments before the turn
     rf"(?:([0-9]+)\.[ \t]*)?(\S+)[ \t]+(\S+)[ \t]+(\S+)[ \t]+(\S+)[ \t]+/({CARD_SHAPE})"
     rf"((?:[ \t]*{GLYPH})*)"  # glyphs
@@ -303,7 +175,7 @@ def run_of_turns(text: str, line: int, line_start: int, pieces: Pieces) -> Run:
 def _rebuilt(turn: Turn, comments_before: tuple[Comment, ...] | None = None,
              comments_after: tuple[Comment, ...] | None = None,
              variations: tuple[Variation, ...] | None = None) -> Turn:
-    return _turn(
+    return Turn(
         turn.player, turn.draws, turn.plant, turn.discard, turn.number, turn.glyphs,
         turn.comments_before if comments_before is None else comments_before,
         turn.comments_after if comments_after is None else comments_after,
@@ -384,8 +256,8 @@ def reveals(text: str, line: int, line_start: int, comments: Iterable[Comment], 
             line += breaks
             line_start = text.rindex("\n", previous, start) + 1
         previous = start
-        found.append(_reveal(m.group(1), tuple([cards[w] for w in m.group(2).split()]),
-                             pos(line, start - line_start + 1), ()))
+        found.append(Reveal(m.group(1), tuple([cards[w] for w in m.group(2).split()]),
+                            Pos(line, start - line_start + 1)))
     comments = tuple(comments)
     if comments:
         last = found[-1]

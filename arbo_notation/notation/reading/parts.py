@@ -5,9 +5,10 @@ loads the records' classes."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from arbo_notation.engine.cards import Card
 
-TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
 if TYPE_CHECKING:
     from arbo_notation.notation.model import Comment, Variation
 

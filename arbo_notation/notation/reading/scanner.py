@@ -27,19 +27,18 @@ from __future__ import annotations
 import re
 from collections import namedtuple
 from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 from arbo_notation.engine.cards import Card, Coord
 from arbo_notation.engine.state import KnownDraw, KnownTurn
 from arbo_notation.errors import ArboError
 from arbo_notation.engine.lexicon import (CARD, CARD_SHAPE, COORDINATE, DECK_DRAW, DECK_WORD, GLYPH, LINE_COMMENT, LINE_END, MAX_GLYPHS, NAME,
-                       NAME_SHAPE, CompiledOnFirstUse, NOT_RESERVED, POINTS, RESULT_WORD, REVEAL_WORD, SCORE_SEP, SKIP_DRAW,
+                       NAME_SHAPE, NOT_RESERVED, POINTS, RESULT_WORD, REVEAL_WORD, SCORE_SEP, SKIP_DRAW,
                        TURN_DIGITS, TURN_END)
 from arbo_notation.notation.header.read import read_header
 from arbo_notation.notation.reading.parts import MAX_VARIATION_DEPTH, Cards, Run, TooLong
 
-TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
 if TYPE_CHECKING:
-    from typing import Any
     from arbo_notation.notation.model import Comment, GameRecord, Header, Result, Reveal, Turn, Variation
 
 #: build.py, which makes the records (and loads their classes), imported by read_game (the records
@@ -255,22 +254,22 @@ def _planting(token: str) -> tuple[Card, Coord] | None:
 #: of them is decoded without looking for annotations.
 _NOT_PLAIN = ("{", ";", "(", ")", "!", "?", "$")
 #: A run of spaces and tabs, which the grammar takes between the parts of a turn as one space.
-_GAP = CompiledOnFirstUse(r"[ \t]{2,}|\t")
+_GAP = re.compile(r"[ \t]{2,}|\t")
 #: What the grammar lets follow a turn on its line: glyphs, comments in braces, a comment to the end
 #: of the line (a brace comment over several lines, a variation on the line: the token loop's).
 _BRACE_ON_LINE = r"\{[^}\n]*\}"  # (a brace comment over several lines is the token loop's)
-_TAIL = CompiledOnFirstUse(rf"(?:[ \t]*{GLYPH}){{0,{MAX_GLYPHS}}}(?:[ \t]*{_BRACE_ON_LINE})*(?:[ \t]*{LINE_COMMENT})?[ \t]*")
+_TAIL = re.compile(rf"(?:[ \t]*{GLYPH}){{0,{MAX_GLYPHS}}}(?:[ \t]*{_BRACE_ON_LINE})*(?:[ \t]*{LINE_COMMENT})?[ \t]*")
 #: The same in a variation, where a comment to the end of the line would swallow its ')'.
-_VARIATION_TAIL = CompiledOnFirstUse(rf"(?:[ \t]*{GLYPH}){{0,{MAX_GLYPHS}}}(?:[ \t]*{_BRACE_ON_LINE})*[ \t]*")
+_VARIATION_TAIL = re.compile(rf"(?:[ \t]*{GLYPH}){{0,{MAX_GLYPHS}}}(?:[ \t]*{_BRACE_ON_LINE})*[ \t]*")
 #: Brace comments before the turn of a variation (a ';' comment would swallow its ')').
-_LEADING_COMMENTS = CompiledOnFirstUse(rf"[ \t]*(?:{_BRACE_ON_LINE}[ \t]*)*")
+_LEADING_COMMENTS = re.compile(rf"[ \t]*(?:{_BRACE_ON_LINE}[ \t]*)*")
 #: A line of comments alone: they belong to the turn that follows, or to the run before.
-_COMMENT_LINE = CompiledOnFirstUse(rf"[ \t]*(?:{LINE_COMMENT}|(?:{_BRACE_ON_LINE}[ \t]*)+(?:{LINE_COMMENT})?)")
+_COMMENT_LINE = re.compile(rf"[ \t]*(?:{LINE_COMMENT}|(?:{_BRACE_ON_LINE}[ \t]*)+(?:{LINE_COMMENT})?)")
 _COMMENT_STARTS = ("", " ", "\t", ";", "{")  # how a blank line or a line of comments starts
 
 
 #: White space str.split() takes and the grammar does not, in ASCII text.
-_ODD_SPACE = CompiledOnFirstUse(r"[\x0b\x0c\r\x1c-\x1f]")
+_ODD_SPACE = re.compile(r"[\x0b\x0c\r\x1c-\x1f]")
 
 
 def _separator(text: str) -> str | None:
@@ -420,7 +419,7 @@ _GLYPH = GLYPH
 _LINE_END = LINE_END
 
 #: One whole turn after white space, in the groups build.TURN_GROUPS names.
-_TURN = CompiledOnFirstUse(
+_TURN = re.compile(
     r"[ \t\n]*+"
     rf"((?:{_COMMENT}[ \t\n]*+)*+)"
     rf"(?:({TURN_DIGITS})\.[ \t]*+)?"
@@ -430,14 +429,14 @@ _TURN = CompiledOnFirstUse(
     r"((?:[ \t]*+\{[^}]*\})*+)"
     r"(?:[ \t]*+;([^\n]*+))?"
 )
-_REVEAL = CompiledOnFirstUse(rf"{REVEAL_WORD}[ \t]+{_NAME}(?:[ \t]+{_CARD})*{_LINE_END}")
+_REVEAL = re.compile(rf"{REVEAL_WORD}[ \t]+{_NAME}(?:[ \t]+{_CARD})*{_LINE_END}")
 _SCORE = rf"{_NAME}[ \t]+{POINTS}"
-_RESULT = CompiledOnFirstUse(rf"{RESULT_WORD}[ \t]+(?:\*|{_SCORE}(?:{SCORE_SEP}{_SCORE})*){_LINE_END}")
-_SPACE = CompiledOnFirstUse(r"[ \t\n]*+")
+_RESULT = re.compile(rf"{RESULT_WORD}[ \t]+(?:\*|{_SCORE}(?:{SCORE_SEP}{_SCORE})*){_LINE_END}")
+_SPACE = re.compile(r"[ \t\n]*+")
 #: A run of comments, as _TURN takes them before a turn: where it ends, no turn follows it.
-_COMMENT_RUN = CompiledOnFirstUse(rf"(?:{_COMMENT}[ \t\n]*+)*+")
-_BRACE = CompiledOnFirstUse(r"\{[^}]*\}")
-_LINE_COMMENT = CompiledOnFirstUse(LINE_COMMENT)
+_COMMENT_RUN = re.compile(rf"(?:{_COMMENT}[ \t\n]*+)*+")
+_BRACE = re.compile(r"\{[^}]*\}")
+_LINE_COMMENT = re.compile(LINE_COMMENT)
 _WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_'-")
 
 #: Decoded cards, draws and plantings, shared by every game read (values: they can be shared).
@@ -648,14 +647,14 @@ class _Records:
 
     @staticmethod
     def variation(runs: list[Run], comments: list[Comment], at: tuple[int, int]) -> Variation:
-        return build.variation(runs, comments, build.pos(*at))
+        return build.variation(runs, comments, build.Pos(*at))
 
     def reveals(self, text: str, line: int, column: int, comments: list[Comment]) -> list[Reveal]:
         return build.reveals(text, line, 1 - column, comments, self.pieces)
 
     @staticmethod
     def result(text: str, line: int, column: int, comments: list[Comment]) -> Result:
-        return build.result(text, build.pos(line, column), comments)
+        return build.result(text, build.Pos(line, column), comments)
 
     def game(self, header: Header, comments: list[Comment], runs: list[Run], reveals: list[Reveal],
              end: Result | None, file: str) -> GameRecord:
@@ -704,8 +703,8 @@ class _KnownPlantings(dict):
         return planting
 
 
-_REVEAL_PARTS = CompiledOnFirstUse(rf"{REVEAL_WORD}[ \t]+(\S+)((?:[ \t]+{CARD_SHAPE})*)")
-_SCORES = CompiledOnFirstUse(rf"({NAME_SHAPE})[ \t]+([0-9]+)")
+_REVEAL_PARTS = re.compile(rf"{REVEAL_WORD}[ \t]+(\S+)((?:[ \t]+{CARD_SHAPE})*)")
+_SCORES = re.compile(rf"({NAME_SHAPE})[ \t]+([0-9]+)")
 
 
 class _Moves:

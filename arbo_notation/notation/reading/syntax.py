@@ -125,7 +125,7 @@ class _Builder:
         while isinstance(children[i], str):  # the COMMENT tokens before the variation's first run
             before.append(build.comment_of(str(children[i])))
             i += 1
-        return build.variation(children[i:-1], before, build.pos(lpar.line + self.offset, lpar.column))
+        return build.variation(children[i:-1], before, build.Pos(lpar.line + self.offset, lpar.column))
 
     def reveals(self, children: list) -> list[Reveal]:
         token = children[0]
@@ -134,7 +134,7 @@ class _Builder:
 
     def result(self, children: list) -> Result:
         token = children[0]
-        at = build.pos(token.line + self.offset, token.column)
+        at = build.Pos(token.line + self.offset, token.column)
         try:
             return build.result(str(token), at, [build.comment_of(str(c)) for c in children[1:]])
         except TooLong as fault:
