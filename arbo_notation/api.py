@@ -57,8 +57,9 @@ def read_games_from(file: OpenFile) -> list[GameRecord]:
     return parse_games(decode(data, name) if isinstance(data, bytes) else data, name)
 
 
-def iter_games(source: PathArg | OpenFile, *,
-               on_error: Callable[[NotationErrors], object] | None = None) -> Iterator[GameRecord]:
+def iter_games(
+    source: PathArg | OpenFile, *, on_error: Callable[[NotationErrors], object] | None = None
+) -> Iterator[GameRecord]:
     """The games of a file (a path, ``"-"``, or an open file), each yielded as it is read.
 
     Memory holds one game and a block of text, whatever the size of the file: the file is read
@@ -130,7 +131,7 @@ def _stream_blocks(file: OpenFile, name: str, size: int) -> Iterator[str]:
                 _raise_located(tail + data, name, lines_before)
                 raise
             end = data.rfind(b"\n")
-            tail = tail + data if end < 0 else data[end + 1:]
+            tail = tail + data if end < 0 else data[end + 1 :]
         else:
             text = data
         lines_before += text.count("\n")
@@ -245,6 +246,16 @@ class GameNotFound(ArboError):
 
 
 __all__ = [
-    "GameNotFound", "OpenFile", "PathArg", "check", "game_tree", "iter_games", "load_game", "parse_games",
-    "read_games", "read_games_from", "replay", "score",
+    "GameNotFound",
+    "OpenFile",
+    "PathArg",
+    "check",
+    "game_tree",
+    "iter_games",
+    "load_game",
+    "parse_games",
+    "read_games",
+    "read_games_from",
+    "replay",
+    "score",
 ]

@@ -156,10 +156,16 @@ def capped(errors: list[NotationError], total: int | None = None) -> list[Notati
         return errors
     first_left_out = errors[MAX_ERRORS_PER_GAME]
     left_out = total - MAX_ERRORS_PER_GAME
-    return errors[:MAX_ERRORS_PER_GAME] + [NotationError(
-        f"{left_out} more syntax error{'s' if left_out != 1 else ''} in this game, from here on, not shown "
-        f"(at most {MAX_ERRORS_PER_GAME} are reported a game)", file=first_left_out.file,
-        line=first_left_out.line, column=first_left_out.column, source_line=first_left_out.source_line)]
+    return errors[:MAX_ERRORS_PER_GAME] + [
+        NotationError(
+            f"{left_out} more syntax error{'s' if left_out != 1 else ''} in this game, from here on, not shown "
+            f"(at most {MAX_ERRORS_PER_GAME} are reported a game)",
+            file=first_left_out.file,
+            line=first_left_out.line,
+            column=first_left_out.column,
+            source_line=first_left_out.source_line,
+        )
+    ]
 
 
 class NotationErrors(ArboError):

@@ -17,13 +17,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import arbo_notation as arbo  # noqa: E402
-from arbo_notation.analysis.game import tasks  # noqa: E402
-from arbo_notation.engine.lean import Cards, margin, totals  # noqa: E402
-from arbo_notation.analysis.policy import play_out  # noqa: E402
-from arbo_notation.analysis.turns import DEFAULT_BUDGET, judge_turn  # noqa: E402
-from arbo_notation.notation.writer import format_game  # noqa: E402
-from arbo_notation.play.simulate import simulate_game  # noqa: E402
+import arbo_notation as arbo
+from arbo_notation.analysis.game import tasks
+from arbo_notation.engine.lean import Cards, margin, totals
+from arbo_notation.analysis.policy import play_out
+from arbo_notation.analysis.turns import DEFAULT_BUDGET, judge_turn
+from arbo_notation.notation.writer import format_game
+from arbo_notation.play.simulate import simulate_game
 
 PLAYERS = ("Ana", "Ben", "Cleo", "Dev")
 
@@ -73,8 +73,11 @@ def main() -> None:
     for players in args.players or [2, 4]:
         print(f"{players} players: {rollouts_per_second(players):.0f} whole-game rollouts/s (one core)", flush=True)
         for turns, seconds in seconds_per_game(players, args.budget, args.jobs, args.games):
-            print(f"{players} players: a game of {turns} turns analysed in {seconds:.1f} s "
-                  f"(budget {args.budget}, -j {args.jobs})", flush=True)
+            print(
+                f"{players} players: a game of {turns} turns analysed in {seconds:.1f} s "
+                f"(budget {args.budget}, -j {args.jobs})",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

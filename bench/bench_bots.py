@@ -25,8 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arbo_notation.notation.writer import format_game  # noqa: E402
-from arbo_notation.play.simulate import simulate_game  # noqa: E402
+from arbo_notation.notation.writer import format_game
+from arbo_notation.play.simulate import simulate_game
 
 PLAYERS = ("Ana", "Ben", "Cleo", "Dev")
 
@@ -66,9 +66,17 @@ class LeanPlayer:
         seat = view.players.index(view.player)
         hands = [[] for _ in view.players]  # the others' hands are never read
         hands[seat] = [cards.code(c) for c in view.hand]
-        return view, cards, LeanPosition(
-            hands, [0] * view.deck_size, [[cards.code(c) for c in view.discards[p]] for p in view.players],
-            [{cell_of(k): cards.code(v) for k, v in view.arboretums[p].items()} for p in view.players], seat)
+        return (
+            view,
+            cards,
+            LeanPosition(
+                hands,
+                [0] * view.deck_size,
+                [[cards.code(c) for c in view.discards[p]] for p in view.players],
+                [{cell_of(k): cards.code(v) for k, v in view.arboretums[p].items()} for p in view.players],
+                seat,
+            ),
+        )
 
     def choose_draw(self, game, rng):
         from arbo_notation.engine.lean import FROM_DECK
@@ -145,18 +153,29 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400, help="games per two-player pairing")
     parser.add_argument("--tables", type=int, default=None, help="four-player tables (default: games / 4)")
-    parser.add_argument("--first-table", type=int, default=1,
-                        help="the number of the first four-player table (to extend an earlier run with new tables)")
-    parser.add_argument("--scores", type=Path, default=None,
-                        help="write each four-player table's engine score to this file, a line each (to pool runs)")
+    parser.add_argument(
+        "--first-table",
+        type=int,
+        default=1,
+        help="the number of the first four-player table (to extend an earlier run with new tables)",
+    )
+    parser.add_argument(
+        "--scores",
+        type=Path,
+        default=None,
+        help="write each four-player table's engine score to this file, a line each (to pool runs)",
+    )
     parser.add_argument("--budget", type=int, default=48, help="the engine's sampled worlds per decision")
     parser.add_argument("-j", "--jobs", type=int, default=2)
     parser.add_argument("--horizon", type=int, default=None, help="the engine searches from this deck size down")
     parser.add_argument("--only", choices=("rollouts", "random-greedy", "greedy-engine", "table"), action="append")
     parser.add_argument("--pile-link", type=float, default=None, help="the rollout policy's PILE_LINK (to compare)")
-    parser.add_argument("--greedy-rounds", type=int, default=None,
-                        help="rounds of each rollout the greedy bot plays, at every table size (policy.GREEDY_ROUNDS, "
-                             "to compare)")
+    parser.add_argument(
+        "--greedy-rounds",
+        type=int,
+        default=None,
+        help="rounds of each rollout the greedy bot plays, at every table size (policy.GREEDY_ROUNDS, to compare)",
+    )
     args = parser.parse_args()
     if args.greedy_rounds is not None:
         import arbo_notation.analysis.policy as policy
@@ -172,16 +191,21 @@ def main() -> None:
         bot.HORIZON = args.horizon
     wanted = args.only or ["rollouts", "random-greedy", "greedy-engine", "table"]
     tables = args.tables if args.tables is not None else max(4, args.games // 4)
-    print(f"budget {args.budget}, {args.games} two-player games per pairing, {tables} four-player tables, "
-          f"-j {args.jobs}", flush=True)
+    print(
+        f"budget {args.budget}, {args.games} two-player games per pairing, {tables} four-player tables, -j {args.jobs}",
+        flush=True,
+    )
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         if "rollouts" in wanted:
             for name in ("light",):
                 start = time.perf_counter()
                 scores = list(pool.map(rollout_player, [(name, i) for i in range(1, args.games + 1)]))
                 mean, lo, hi = interval(scores)
-                print(f"rollout player {name} against greedy, 2 players: {mean:.1%} (95% interval {lo:.1%} to "
-                      f"{hi:.1%}) over {len(scores)} games, {time.perf_counter() - start:.0f} s", flush=True)
+                print(
+                    f"rollout player {name} against greedy, 2 players: {mean:.1%} (95% interval {lo:.1%} to "
+                    f"{hi:.1%}) over {len(scores)} games, {time.perf_counter() - start:.0f} s",
+                    flush=True,
+                )
         for pairing in ("random-greedy", "greedy-engine"):
             if pairing not in wanted:
                 continue
@@ -189,22 +213,30 @@ def main() -> None:
             start = time.perf_counter()
             scores = list(pool.map(two_player, [(high, low, i, args.budget) for i in range(1, args.games + 1)]))
             mean, lo, hi = interval(scores)
-            print(f"{high} against {low}, 2 players: {high} scores {mean:.1%} (95% interval {lo:.1%} to {hi:.1%}) "
-                  f"over {len(scores)} games, {time.perf_counter() - start:.0f} s", flush=True)
+            print(
+                f"{high} against {low}, 2 players: {high} scores {mean:.1%} (95% interval {lo:.1%} to {hi:.1%}) "
+                f"over {len(scores)} games, {time.perf_counter() - start:.0f} s",
+                flush=True,
+            )
         if "table" in wanted:
             start = time.perf_counter()
             numbers = range(args.first_table, args.first_table + tables)
             results = list(pool.map(four_player, [(i, args.budget) for i in numbers]))
             if args.scores is not None:
-                args.scores.write_text("".join(f"{i} {r[0]!r}\n" for i, r in zip(numbers, results)), encoding="utf-8")
+                args.scores.write_text(
+                    "".join(f"{i} {r[0]!r}\n" for i, r in zip(numbers, results, strict=False)), encoding="utf-8"
+                )
             engine = [r[0] for r in results]
             greedy = [r[1] for r in results]
             mean, lo, hi = interval(engine)
             g_mean = sum(greedy) / len(greedy)
-            print(f"engine at a 4-player table with 3 greedy seats: first {mean:.1%} (95% interval {lo:.1%} to "
-                  f"{hi:.1%}), a greedy seat {g_mean:.1%}; ratio {mean / max(g_mean, 1e-9):.2f} over {tables} games "
-                  f"(tables {numbers[0]} to {numbers[-1]}), "
-                  f"{time.perf_counter() - start:.0f} s", flush=True)
+            print(
+                f"engine at a 4-player table with 3 greedy seats: first {mean:.1%} (95% interval {lo:.1%} to "
+                f"{hi:.1%}), a greedy seat {g_mean:.1%}; ratio {mean / max(g_mean, 1e-9):.2f} over {tables} games "
+                f"(tables {numbers[0]} to {numbers[-1]}), "
+                f"{time.perf_counter() - start:.0f} s",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -143,7 +143,7 @@ def main() -> None:
     try:
         import chess  # noqa: F401
     except ImportError:
-        raise SystemExit("python-chess is needed: pip install -e '.[bench]'")
+        raise SystemExit("python-chess is needed: pip install -e '.[bench]'") from None
     print(f"simulating {args.games} four-player games ...", file=sys.stderr)
     arbo_text, turns = arbo_file(args.games, seed=2026)
     pgn_text = pgn_file(turns, seed=2026)
@@ -166,16 +166,23 @@ def main() -> None:
             times["command"].append(time_command(arbo_command(path)))
             times["chess command"].append(time_command(chess_command(pgn_path)))
     rate = {k: turns / statistics.median(v) for k, v in times.items()}
-    print(f"python-chess read_game: {rate['chess']:,.0f} plies/s in this process, "
-          f"{rate['fresh chess']:,.0f} in a new one")
+    print(
+        f"python-chess read_game: {rate['chess']:,.0f} plies/s in this process, {rate['fresh chess']:,.0f} in a new one"
+    )
     print(f"arbo check, one process: {rate['one']:,.0f} turns/s (ratio {rate['one'] / rate['chess']:.2f})")
-    print(f"arbo check, {jobs} workers, in this process: {rate['workers']:,.0f} turns/s "
-          f"(ratio {rate['workers'] / rate['chess']:.2f})")
-    print(f"arbo check as the command runs it, in a new process: {rate['fresh']:,.0f} turns/s "
-          f"(ratio {rate['fresh'] / rate['fresh chess']:.2f} to python-chess in a new process)")
-    print(f"arbo check as a command, interpreter start-up included: {rate['command']:,.0f} turns/s "
-          f"(ratio {rate['command'] / rate['chess command']:.2f} to python-chess run the same way: "
-          f"{rate['chess command']:,.0f} plies/s)")
+    print(
+        f"arbo check, {jobs} workers, in this process: {rate['workers']:,.0f} turns/s "
+        f"(ratio {rate['workers'] / rate['chess']:.2f})"
+    )
+    print(
+        f"arbo check as the command runs it, in a new process: {rate['fresh']:,.0f} turns/s "
+        f"(ratio {rate['fresh'] / rate['fresh chess']:.2f} to python-chess in a new process)"
+    )
+    print(
+        f"arbo check as a command, interpreter start-up included: {rate['command']:,.0f} turns/s "
+        f"(ratio {rate['command'] / rate['chess command']:.2f} to python-chess run the same way: "
+        f"{rate['chess command']:,.0f} plies/s)"
+    )
     print("target: ratio >= 2.0")
 
 

@@ -77,8 +77,10 @@ def main() -> None:
         start = time.perf_counter()
         make_file(record, options.games, min(options.unique, options.games))
         arb_bytes = record.stat().st_size
-        print(f"{options.games:,} two-player games in one file: {arb_bytes:,} bytes of .arb "
-              f"({arb_bytes / options.games:,.0f} a game), made in {time.perf_counter() - start:.0f} s")
+        print(
+            f"{options.games:,} two-player games in one file: {arb_bytes:,} bytes of .arb "
+            f"({arb_bytes / options.games:,.0f} a game), made in {time.perf_counter() - start:.0f} s"
+        )
         out = work / "stdout"
         runs = [
             ("convert --to parquet", ["convert", str(record), "--to", "parquet", "-o", str(work / "tables"), "-q"]),
@@ -93,8 +95,10 @@ def main() -> None:
                 raise SystemExit(f"{label} exited {status}: {stderr}")
             print(f"{label:<26}{took:>9.1f}{options.games / took:>10,.0f}{peak:>10.0f}")
         parquet = folder_bytes(work / "tables")
-        print(f"Parquet export: {parquet:,} bytes ({parquet / options.games:,.0f} a game; "
-              f"{parquet / arb_bytes:.1%} of the .arb)")
+        print(
+            f"Parquet export: {parquet:,} bytes ({parquet / options.games:,.0f} a game; "
+            f"{parquet / arb_bytes:.1%} of the .arb)"
+        )
         for table in ("games", "turns", "scores"):
             print(f"  {table}: {folder_bytes(work / 'tables' / table):,} bytes")
 

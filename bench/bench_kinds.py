@@ -80,7 +80,7 @@ def _with_variation(turn: Turn) -> Turn:
 
 def games_of_kind(kind: str, count: int, seed: int) -> list[GameRecord]:
     if kind.startswith("greedy-"):
-        players = int(kind[len("greedy-"):-1])
+        players = int(kind[len("greedy-") : -1])
         return list(simulate_games(players, count, seed, bots=("greedy",) * players))
     games = list(simulate_games(4, count, seed, bots=("random",) * 4))
     if kind == "seat":
@@ -176,7 +176,9 @@ def run(command: list[str], folder: Path, cpu: list[float] | None = None, tree: 
     return elapsed
 
 
-def measure(kind: str, layout: str, count: int, rounds: int, others: tuple[str, ...] | list[str] = ()) -> dict[str, float]:
+def measure(
+    kind: str, layout: str, count: int, rounds: int, others: tuple[str, ...] | list[str] = ()
+) -> dict[str, float]:
     """One row: the medians over ``rounds`` rounds, in each of which every command runs once, in
     turn (so a busy spell of the machine slows them alike). ``others``: source trees whose
     `check` and `check -j 1` run in each round too (before and after a change, in one run)."""
@@ -228,28 +230,39 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--kind", choices=KINDS, action="append", help="one kind (default: every kind)")
     parser.add_argument("--layout", choices=LAYOUTS, action="append", help="one layout (default: both)")
-    parser.add_argument("--against", action="append", default=[], metavar="TREE",
-                        help="another source tree (a checkout) whose check is timed in the same rounds")
+    parser.add_argument(
+        "--against",
+        action="append",
+        default=[],
+        metavar="TREE",
+        help="another source tree (a checkout) whose check is timed in the same rounds",
+    )
     args = parser.parse_args()
     try:
         import chess  # noqa: F401
     except ImportError:
-        raise SystemExit("python-chess is needed: pip install -e '.[bench]'")
-    print(f"{'kind':<11} {'layout':<9} {'turns':>7} {'arbo':>8} {'-j 1':>8} {'chess':>8} {'ratio':>6} {'-j 1':>6}"
-          f" {'CPU -j 1':>8}" + "".join(f" {'ratio ' + str(i + 1):>8} {'CPU ' + str(i + 1):>6}"
-                                         for i in range(len(args.against))))
+        raise SystemExit("python-chess is needed: pip install -e '.[bench]'") from None
+    print(
+        f"{'kind':<11} {'layout':<9} {'turns':>7} {'arbo':>8} {'-j 1':>8} {'chess':>8} {'ratio':>6} {'-j 1':>6}"
+        f" {'CPU -j 1':>8}"
+        + "".join(f" {'ratio ' + str(i + 1):>8} {'CPU ' + str(i + 1):>6}" for i in range(len(args.against)))
+    )
     for kind in args.kind or KINDS:
         for layout in args.layout or LAYOUTS:
             row = measure(kind, layout, args.games, args.rounds, args.against)
-            print(f"{kind:<11} {layout:<9} {row['turns']:>7} {row['default']:>7.2f}s {row['j1']:>7.2f}s "
-                  f"{row['chess']:>7.2f}s {row['ratio']:>6.2f} {row['ratio_j1']:>6.2f} {row['ratio_cpu']:>8.2f}"
-                  + "".join(f" {row['ratio ' + tree]:>8.2f} {row['ratio_cpu ' + tree]:>6.2f}"
-                            for tree in args.against), flush=True)
+            print(
+                f"{kind:<11} {layout:<9} {row['turns']:>7} {row['default']:>7.2f}s {row['j1']:>7.2f}s "
+                f"{row['chess']:>7.2f}s {row['ratio']:>6.2f} {row['ratio_j1']:>6.2f} {row['ratio_cpu']:>8.2f}"
+                + "".join(f" {row['ratio ' + tree]:>8.2f} {row['ratio_cpu ' + tree]:>6.2f}" for tree in args.against),
+                flush=True,
+            )
     print("ratio: python-chess time / arbo time for the same number of plies and turns; target >= 2")
     print("CPU -j 1: the same ratio in CPU time (user and system) of -j 1, which a busy machine does not inflate")
     for number, tree in enumerate(args.against, 1):
-        print(f"ratio {number}, CPU {number}: the ratio and the CPU ratio of -j 1 with the arbo of {tree},"
-              " timed in the same rounds")
+        print(
+            f"ratio {number}, CPU {number}: the ratio and the CPU ratio of -j 1 with the arbo of {tree},"
+            " timed in the same rounds"
+        )
 
 
 if __name__ == "__main__":

@@ -65,8 +65,9 @@ def make_file(path: Path, games: int, unique: int) -> None:
             if done:
                 out.write("\n")
             count = min(unique, games - done)
-            out.write(text if count == unique else format_games(
-                simulate_games(4, count, seed=2026, bots=("random",) * 4)))
+            out.write(
+                text if count == unique else format_games(simulate_games(4, count, seed=2026, bots=("random",) * 4))
+            )
 
 
 def measure(args: list[str], out: Path) -> tuple[int, float, float]:
@@ -74,8 +75,12 @@ def measure(args: list[str], out: Path) -> tuple[int, float, float]:
     start = time.perf_counter()
     # Run from the output's folder: `python -m` puts the working folder first on the path, and
     # the arbo measured must be the one the environment (PYTHONPATH) names.
-    done = subprocess.run([sys.executable, "-c", _MEASURE, str(out), sys.executable, "-m", "arbo_notation", *args],
-                          capture_output=True, text=True, cwd=out.parent)
+    done = subprocess.run(
+        [sys.executable, "-c", _MEASURE, str(out), sys.executable, "-m", "arbo_notation", *args],
+        capture_output=True,
+        text=True,
+        cwd=out.parent,
+    )
     elapsed = time.perf_counter() - start
     status, peak = done.stdout.split()
     return int(status), int(peak) / 1024, elapsed

@@ -27,13 +27,20 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arbo_notation.notation import parse  # noqa: E402
-from arbo_notation.notation.reading.syntax import _parser  # noqa: E402
+from arbo_notation.notation import parse
+from arbo_notation.notation.reading.syntax import _parser
 
 SPECIES = ["Bs", "Ca", "Cb", "Dw", "Ja", "Ma", "Oa", "Rp", "Tp", "Wi"]
 NAMES = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana"]
-REMARKS = ["a fine start", "keeps the 8 of oak", "blocks the maple path", "a risky discard",
-           "now the willow row is open", "the only move", "Ben misses the cassia 1"]
+REMARKS = [
+    "a fine start",
+    "keeps the 8 of oak",
+    "blocks the maple path",
+    "a risky discard",
+    "now the willow row is open",
+    "the only move",
+    "Ben misses the cassia 1",
+]
 
 
 def make_records(games: int, turns: int, seed: int = 2026, annotated: bool = True) -> str:
@@ -54,10 +61,10 @@ def make_records(games: int, turns: int, seed: int = 2026, annotated: bool = Tru
         if annotated and g % 3 == 0:
             out.append("{" + rnd.choice(REMARKS) + "}\n")
 
-        def card() -> str:
+        def card(species=species) -> str:
             return f"{rnd.choice(species)}{rnd.randint(1, 8)}"
 
-        def draw(player: str) -> str:
+        def draw(player: str, players=players) -> str:
             r = rnd.random()
             if r < 0.55:
                 return "d"
@@ -66,7 +73,7 @@ def make_records(games: int, turns: int, seed: int = 2026, annotated: bool = Tru
             other = rnd.choice(players)
             return other if r < 0.9 else f"{other}:{card()}"
 
-        def turn(n: int, indent: str = "") -> str:
+        def turn(n: int, indent: str = "", players=players) -> str:
             p = players[(n - 1) % len(players)]
             line = f"{indent}{n}. {p} {draw(p)} {draw(p)} {card()}@{rnd.randint(-4, 4)},{rnd.randint(-4, 4)} /{card()}"
             if rnd.random() < 0.06 * rate:
@@ -189,7 +196,7 @@ def time_read_replay(players: int, games: int, repeat: int) -> tuple[int, float,
         while (game := chess.pgn.read_game(stream)) is not None:
             plies += game.end().ply()
         chess_times.append(time.process_time() - start)
-    ratios = [(turns / a) / (plies / c) for a, c in zip(arbo_times, chess_times)]
+    ratios = [(turns / a) / (plies / c) for a, c in zip(arbo_times, chess_times, strict=False)]
     return turns, min(arbo_times), plies, min(chess_times), statistics.median(ratios)
 
 
@@ -207,14 +214,17 @@ def main() -> None:
     turns, times = time_arbo(text, args.repeat)
     best, median = min(times), statistics.median(times)
     rate = turns / best
-    print(f"arbo, annotated records: {args.games} games, {turns} turns (variations included), "
-          f"{len(text) / 1e6:.1f} MB")
-    print(f"arbo, annotated records: best {best:.3f} s, median {median:.3f} s -> {rate:,.0f} turns/s "
-          f"(median {turns / median:,.0f} turns/s)")
+    print(f"arbo, annotated records: {args.games} games, {turns} turns (variations included), {len(text) / 1e6:.1f} MB")
+    print(
+        f"arbo, annotated records: best {best:.3f} s, median {median:.3f} s -> {rate:,.0f} turns/s "
+        f"(median {turns / median:,.0f} turns/s)"
+    )
     plain = make_records(args.games, args.turns, annotated=False)
     plain_turns, plain_times = time_arbo(plain, args.repeat)
-    print(f"arbo, plain records (no comments, glyphs or variations): {plain_turns} turns -> "
-          f"{plain_turns / min(plain_times):,.0f} turns/s")
+    print(
+        f"arbo, plain records (no comments, glyphs or variations): {plain_turns} turns -> "
+        f"{plain_turns / min(plain_times):,.0f} turns/s"
+    )
     try:
         import chess  # noqa: F401
     except ImportError:
@@ -228,9 +238,11 @@ def main() -> None:
     print(f"TURNS/S {rate:.0f}")
     for players in (2, 4):
         turns, arbo_s, plies, chess_s, ratio = time_read_replay(players, args.replay_games, args.replay_rounds)
-        print(f"read_games + replay, greedy {players}p: {args.replay_games} games, {turns} turns -> "
-              f"{turns / arbo_s:,.0f} turns/s; python-chess read_game: {plies} plies -> {plies / chess_s:,.0f} "
-              f"plies/s (best CPU times); ratio, the median of {args.replay_rounds} rounds: {ratio:.2f}")
+        print(
+            f"read_games + replay, greedy {players}p: {args.replay_games} games, {turns} turns -> "
+            f"{turns / arbo_s:,.0f} turns/s; python-chess read_game: {plies} plies -> {plies / chess_s:,.0f} "
+            f"plies/s (best CPU times); ratio, the median of {args.replay_rounds} rounds: {ratio:.2f}"
+        )
 
 
 if __name__ == "__main__":

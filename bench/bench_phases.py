@@ -26,14 +26,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_kinds import KINDS, games_of_kind, hand_typed  # noqa: E402
+from bench_kinds import KINDS, games_of_kind, hand_typed
 
-from arbo_notation.engine.scoring import PlayerPosition, score_totals  # noqa: E402
-from arbo_notation.notation.reading import scanner  # noqa: E402
-from arbo_notation.notation.reading.split import GameText, stream_games  # noqa: E402
-from arbo_notation.notation.writer import format_games  # noqa: E402
-from arbo_notation.checking.games import _play_cleanly  # noqa: E402
-from arbo_notation.game.facts import game_for  # noqa: E402
+from arbo_notation.engine.scoring import PlayerPosition, score_totals
+from arbo_notation.notation.reading import scanner
+from arbo_notation.notation.reading.split import GameText, stream_games
+from arbo_notation.notation.writer import format_games
+from arbo_notation.checking.games import _play_cleanly
+from arbo_notation.game.facts import game_for
 
 PHASES = ("cut", "header", "read", "setup", "play", "end", "score")
 
@@ -65,7 +65,7 @@ def phases(text: str) -> tuple[dict[str, float], int]:
         f = clock()
         assert score_totals(table.config.species, players) == moves.scores
         g = clock()
-        for phase, took in zip(PHASES[1:], (b - a, c - b, d - c, e - d, f - e, g - f)):
+        for phase, took in zip(PHASES[1:], (b - a, c - b, d - c, e - d, f - e, g - f), strict=False):
             spent[phase] += took
         turns += len(moves.turns)
     return spent, turns
@@ -77,8 +77,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--kind", choices=KINDS, action="append", help="one kind (default: every kind)")
     args = parser.parse_args()
-    print(f"{'kind':<11} {'turns/s':>8} {'µs/turn':>8}  " + "  ".join(f"{p:>6}" for p in PHASES)
-          + "   (µs per turn)")
+    print(f"{'kind':<11} {'turns/s':>8} {'µs/turn':>8}  " + "  ".join(f"{p:>6}" for p in PHASES) + "   (µs per turn)")
     texts = {}
     for kind in args.kind or KINDS:
         texts[kind] = format_games(games_of_kind(kind, args.games, seed=2026))
@@ -94,8 +93,11 @@ def main() -> None:
     for kind, spent in best.items():
         total = sum(spent.values())
         count = turns[kind]
-        print(f"{kind:<11} {count / total:>8.0f} {total / count * 1e6:>8.2f}  "
-              + "  ".join(f"{spent[p] / count * 1e6:>6.2f}" for p in PHASES))
+        print(
+            f"{kind:<11} {count / total:>8.0f} {total / count * 1e6:>8.2f}  "
+            + "  ".join(f"{spent[p] / count * 1e6:>6.2f}" for p in PHASES)
+        )
+
 
 if __name__ == "__main__":
     main()

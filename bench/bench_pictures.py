@@ -20,13 +20,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from PIL import Image  # noqa: E402
+from PIL import Image
 
-from arbo_notation.present.navigation import ReplayModel  # noqa: E402
-from arbo_notation.share.raster import LAST_MS, TURN_MS, Frame, Motion, animation_of, png_of  # noqa: E402
-from arbo_notation.share.svg import position_diagram, render_diagram  # noqa: E402
-from arbo_notation.game.tree import load_tree  # noqa: E402
-from arbo_notation.notation.reading.reader import parse_all  # noqa: E402
+from arbo_notation.present.navigation import ReplayModel
+from arbo_notation.share.raster import LAST_MS, TURN_MS, Frame, Motion, animation_of, png_of
+from arbo_notation.share.svg import position_diagram, render_diagram
+from arbo_notation.game.tree import load_tree
+from arbo_notation.notation.reading.reader import parse_all
 
 SAMPLE = Path(__file__).resolve().parent.parent / "samples" / "four-players.arb"
 RUNS = 5
@@ -52,7 +52,7 @@ def main() -> None:
     end = render_diagram(position_diagram(replay, scored=True))
     print(f"{SAMPLE.name}: {replay.turns_played} turns, 4 players")
     for scale in (2, 1):
-        seconds, png = timed(lambda: png_of(end, scale))
+        seconds, png = timed(lambda scale=scale: png_of(end, scale))
         width, height = Image.open(io.BytesIO(png)).size
         print(f"  PNG --scale {scale}: {seconds * 1000:.0f} ms, {len(png) / 1000:.0f} kB, {width}x{height} px")
     frames = []
@@ -61,10 +61,12 @@ def main() -> None:
         frames.append(Frame(render_diagram(position_diagram(replay)), TURN_MS))
     frames.append(Frame(end, LAST_MS))
     for motion in Motion:
-        seconds, data = timed(lambda: animation_of(frames, motion), runs=1)
+        seconds, data = timed(lambda motion=motion: animation_of(frames, motion), runs=1)
         size = Image.open(io.BytesIO(data)).size
-        print(f"  {motion.value.upper()} of {len(frames)} frames: {seconds:.1f} s, {len(data) / 1000:.0f} kB, "
-              f"{size[0]}x{size[1]} px")
+        print(
+            f"  {motion.value.upper()} of {len(frames)} frames: {seconds:.1f} s, {len(data) / 1000:.0f} kB, "
+            f"{size[0]}x{size[1]} px"
+        )
 
 
 if __name__ == "__main__":

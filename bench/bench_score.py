@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arbo_notation.engine.cards import Card, Coord, default_species_for, full_deck  # noqa: E402
-from arbo_notation.engine.scoring import PlayerPosition, score_position  # noqa: E402
+from arbo_notation.engine.cards import Card, Coord, default_species_for, full_deck
+from arbo_notation.engine.scoring import PlayerPosition, score_position
 
 BUDGET_MS = 2.0
 PLAYERS = ("Ana", "Ben", "Cy", "Dee")

@@ -38,8 +38,22 @@ def _children_cpu() -> float:
 def run(tree: str, players: int, games: int, seed: int, out: Path) -> tuple[float, float, bytes]:
     """(wall time, CPU time, the file written) of one simulate command of ``tree``'s arbo."""
     out.unlink(missing_ok=True)
-    command = [sys.executable, "-m", "arbo_notation", "simulate", "-p", str(players), "-n", str(games),
-               "--seed", str(seed), "-j", "1", "--out", str(out)]
+    command = [
+        sys.executable,
+        "-m",
+        "arbo_notation",
+        "simulate",
+        "-p",
+        str(players),
+        "-n",
+        str(games),
+        "--seed",
+        str(seed),
+        "-j",
+        "1",
+        "--out",
+        str(out),
+    ]
     start, start_cpu = time.perf_counter(), _children_cpu()
     # From the output's folder: `python -m` puts the working folder first on the path, and the
     # arbo measured must be the one PYTHONPATH names.
@@ -59,15 +73,20 @@ def main() -> None:
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
     args = parser.parse_args()
     trees = {"this": HERE, "other": str(Path(args.against).resolve())}
-    print(f"simulate -n {args.games} --seed {args.seed} -j 1, {args.rounds} rounds, medians; "
-          f"this tree {trees['this']}, other {trees['other']}")
-    print(f"{'players':>7} {'other g/s':>10} {'this g/s':>10} {'ratio':>6} {'other g/cpu-s':>14} "
-          f"{'this g/cpu-s':>13} {'ratio':>6}")
+    print(
+        f"simulate -n {args.games} --seed {args.seed} -j 1, {args.rounds} rounds, medians; "
+        f"this tree {trees['this']}, other {trees['other']}"
+    )
+    print(
+        f"{'players':>7} {'other g/s':>10} {'this g/s':>10} {'ratio':>6} {'other g/cpu-s':>14} "
+        f"{'this g/cpu-s':>13} {'ratio':>6}"
+    )
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         for players in args.players:
-            written = {key: run(tree, players, args.games, args.seed, folder / f"{key}.arb")[2]
-                       for key, tree in trees.items()}  # untimed: bytecode cached
+            written = {
+                key: run(tree, players, args.games, args.seed, folder / f"{key}.arb")[2] for key, tree in trees.items()
+            }  # untimed: bytecode cached
             if written["this"] != written["other"]:
                 raise SystemExit(f"-p {players}: the two trees simulate different games")
             wall: dict[str, list[float]] = {key: [] for key in trees}
@@ -79,9 +98,11 @@ def main() -> None:
                     cpu[key].append(used)
             rate = {key: args.games / statistics.median(wall[key]) for key in trees}
             cpu_rate = {key: args.games / statistics.median(cpu[key]) for key in trees}
-            print(f"{players:>7} {rate['other']:>10.1f} {rate['this']:>10.1f} {rate['this'] / rate['other']:>6.2f} "
-                  f"{cpu_rate['other']:>14.1f} {cpu_rate['this']:>13.1f} {cpu_rate['this'] / cpu_rate['other']:>6.2f}",
-                  flush=True)
+            print(
+                f"{players:>7} {rate['other']:>10.1f} {rate['this']:>10.1f} {rate['this'] / rate['other']:>6.2f} "
+                f"{cpu_rate['other']:>14.1f} {cpu_rate['this']:>13.1f} {cpu_rate['this'] / cpu_rate['other']:>6.2f}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -129,7 +129,9 @@ def measure(args: argparse.Namespace) -> None:
         record = simulate_game(("Ana", "Ben", "Cleo", "Dev"), args.seed)
     start = time.perf_counter()
     ReplayModel.from_record(record)
-    print(f"{len(record.turns)} turns; model built in {(time.perf_counter() - start) * 1000:.1f} ms; screen {args.size}")
+    print(
+        f"{len(record.turns)} turns; model built in {(time.perf_counter() - start) * 1000:.1f} ms; screen {args.size}"
+    )
     steps: list[float] = []
     cpu: list[float] = []
     for number in range(1, args.rounds + 1):
@@ -141,8 +143,7 @@ def measure(args: argparse.Namespace) -> None:
     floor = asyncio.run(pilot_times(ReplayModel.from_record(record), size, key="x"))
     print(f"pilot press+pause, Right:        {_summary(pilot)}")
     print(f"pilot press+pause, ignored key:  {_summary(floor)}  (textual's floor)")
-    print(f"per step: {_summary(steps)} (CPU {_summary(cpu)}); budget: median {BUDGET_MS:.0f} ms, "
-          f"max {MAX_MS:.0f} ms")
+    print(f"per step: {_summary(steps)} (CPU {_summary(cpu)}); budget: median {BUDGET_MS:.0f} ms, max {MAX_MS:.0f} ms")
     if max(steps) > 1.5 * max(cpu):
         print("(wall clock well above CPU time: another process is competing for the CPU)")
     within = statistics.median(steps) < BUDGET_MS and max(steps) < MAX_MS

@@ -41,8 +41,11 @@ COMMANDS = (("check",), ("fmt",), ("convert", "--to", "json"))
 def measure(command: tuple[str, ...], path: Path) -> tuple[float, int]:
     """CPU seconds and peak resident kilobytes of one `arbo COMMAND PATH` run."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([sys.executable, "-m", "arbo_notation", command[0], str(path), *command[1:]],
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, "-m", "arbo_notation", command[0], str(path), *command[1:]],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, after.ru_maxrss
 
@@ -58,8 +61,11 @@ def main() -> None:
                 t1, _ = measure(command, small)
                 t2, peak = measure(command, big)
                 size = big.stat().st_size >> 10
-                print(f"{kind:18} {' '.join(command):18} n {t1:6.2f} s  2n {t2:6.2f} s  ratio {t2 / max(t1, 1e-3):4.1f}"
-                      f"  (2n: {size} KB in, peak RSS so far {peak >> 10} MB)", flush=True)
+                print(
+                    f"{kind:18} {' '.join(command):18} n {t1:6.2f} s  2n {t2:6.2f} s  ratio {t2 / max(t1, 1e-3):4.1f}"
+                    f"  (2n: {size} KB in, peak RSS so far {peak >> 10} MB)",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

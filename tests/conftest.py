@@ -24,7 +24,7 @@ def short_id(text: str) -> str:
     shown = re.sub(r"\s*\n\s*", "|", shown.strip())
     if len(shown) <= ID_LENGTH:
         return shown
-    return f"{shown[:ID_LENGTH - 20]}...({len(text)} chars)"
+    return f"{shown[: ID_LENGTH - 20]}...({len(text)} chars)"
 
 
 def pytest_make_parametrize_id(config, val, argname):

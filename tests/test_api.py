@@ -31,7 +31,7 @@ def test_the_readme_snippet_runs_on_every_sample():
             assert nodes[0].turn is None and nodes[0].parent is None
             assert [node.number for node in nodes] == list(range(len(nodes)))
             assert len(nodes) == len(game.turns) + 1  # every sample's main line is legal
-            for before, node in zip(nodes, nodes[1:]):
+            for before, node in zip(nodes, nodes[1:], strict=False):
                 assert node.parent is before and before.next() is node
                 assert node.turn is game.turns[node.number - 1]
             assert tree.end() is nodes[-1]
@@ -267,9 +267,9 @@ def test_the_lazy_exports_answer_like_plain_attributes():
     assert arbo.Card is __import__("arbo_notation.engine.cards", fromlist=["Card"]).Card
     assert notation.parse.__module__ == "arbo_notation.notation.reading.reader"
     with pytest.raises(AttributeError, match="module 'arbo_notation' has no attribute 'no_such_name'"):
-        arbo.no_such_name
+        _ = arbo.no_such_name
     with pytest.raises(AttributeError, match="module 'arbo_notation.notation' has no attribute 'Tree'"):
-        notation.Tree
+        _ = notation.Tree
 
 
 def test_tree_node_is_the_node_after_a_turn_of_the_main_line():
@@ -307,7 +307,7 @@ def _with_variations(record):
     turns = list(record.turns)
 
     def again(start, count, variations=()):
-        played = [replace(t, number=None) for t in turns[start:start + count]]
+        played = [replace(t, number=None) for t in turns[start : start + count]]
         played[0] = replace(played[0], variations=variations)
         return Variation(tuple(played))
 
@@ -346,7 +346,13 @@ def test_nodes_are_made_when_walked_to_and_the_same_each_time():
         hung += 1
     assert hung == 5
     assert [(n.number, n.path) for n in tree.walk()][:6] == [
-        (0, ()), (1, ()), (1, ((0, 0),)), (2, ((0, 0),)), (1, ((0, 1),)), (2, ())]
+        (0, ()),
+        (1, ()),
+        (1, ((0, 0),)),
+        (2, ((0, 0),)),
+        (1, ((0, 1),)),
+        (2, ()),
+    ]
 
 
 def test_a_tree_nobody_walks_is_freed_when_dropped_and_a_held_node_keeps_its_tree():

@@ -66,8 +66,10 @@ def fenced_blocks(path: Path) -> list[Block]:
         elif opened is not None:
             body.append(line)
     assert opened is None, f"{path}: the block opened on line {opened[0]} is never closed"
-    return [Block(b.path, b.line, b.info, b.text, blocks[n + 1] if n + 1 < len(blocks) else None)
-            for n, b in enumerate(blocks)]
+    return [
+        Block(b.path, b.line, b.info, b.text, blocks[n + 1] if n + 1 < len(blocks) else None)
+        for n, b in enumerate(blocks)
+    ]
 
 
 BLOCKS = [block for path in DOCS for block in fenced_blocks(path)]

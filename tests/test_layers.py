@@ -20,10 +20,18 @@ LAYERS = {
     "runtime": 2,
     "notation": 3,
     "game": 4,
-    "checking": 5, "analysis": 5, "present": 5, "record": 5,
-    "collection": 6, "play": 6, "share": 6,
-    "api": 7, "": 7, "tui": 7,
-    "cli": 8, "__main__": 8,
+    "checking": 5,
+    "analysis": 5,
+    "present": 5,
+    "record": 5,
+    "collection": 6,
+    "play": 6,
+    "share": 6,
+    "api": 7,
+    "": 7,
+    "tui": 7,
+    "cli": 8,
+    "__main__": 8,
 }
 
 
@@ -89,7 +97,7 @@ def test_no_module_imports_itself_back():
         state[module] = 1
         for target in sorted(edges[module]):
             if state[target] == 1:
-                cycles.append(path[path.index(target):] + [target])
+                cycles.append(path[path.index(target) :] + [target])
             elif state[target] == 0:
                 visit(target, path + [target])
         state[module] = 2
@@ -103,7 +111,8 @@ def test_no_module_imports_itself_back():
 def test_the_engine_is_the_standard_library_alone():
     foreign = {
         module: sorted(name for name in other if name not in sys.stdlib_module_names)
-        for module, (own, other) in GRAPH.items() if module.startswith("arbo_notation.engine")
+        for module, (own, other) in GRAPH.items()
+        if module.startswith("arbo_notation.engine")
     }
     assert {module: names for module, names in foreign.items() if names} == {}
     own_targets = {t for module, (own, _) in GRAPH.items() if module.startswith("arbo_notation.engine") for t in own}

@@ -30,7 +30,11 @@ def test_a_package_laid_out_as_the_wheel_parses_without_the_repository(tmp_path:
     )
     done = subprocess.run(
         [sys.executable, "-c", script, str(ROOT / "samples" / "annotated.arb")],
-        cwd=tmp_path, env={"PYTHONPATH": str(site)}, capture_output=True, text=True, check=True,
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(site)},
+        capture_output=True,
+        text=True,
+        check=True,
     )
     grammar, turns = done.stdout.split()
     assert Path(grammar) == site / "arbo_notation" / "notation" / "arbo.lark"
@@ -45,19 +49,23 @@ def test_commands_that_need_no_tui_do_not_load_textual_or_lark_at_start():
 
 @pytest.mark.parametrize("args", [["--version"], ["--help"], ["replay", "--help"]])
 def test_version_and_help_load_neither_textual_nor_lark(args: list[str]):
-    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "arbo_notation", *args],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "arbo_notation", *args], capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stderr[-500:]
     loaded = {line.split("|")[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
     assert "arbo_notation.cli" in loaded  # the probe sees the imports
     assert {name for name in loaded if name.split(".")[0] in ("textual", "lark", "rich", "pydantic")} == set()
 
 
-@pytest.mark.parametrize("args, expected", [
-    (["--version"], []),
-    (["check", "-q", "-j", "1", "SAMPLE"], ["arbo_notation.cli.check"]),
-    (["score", "SAMPLE"], ["arbo_notation.cli.score"]),
-])
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        (["--version"], []),
+        (["check", "-q", "-j", "1", "SAMPLE"], ["arbo_notation.cli.check"]),
+        (["score", "SAMPLE"], ["arbo_notation.cli.score"]),
+    ],
+)
 def test_a_command_imports_its_own_module_and_no_other_commands(args: list[str], expected: list[str]):
     """The command table is lazy (cli/__init__.py): a command pays for its own imports only."""
     sample = str(ROOT / "samples" / "two-player-omniscient.arb")
@@ -67,8 +75,12 @@ def test_a_command_imports_its_own_module_and_no_other_commands(args: list[str],
         "except SystemExit:\n    pass\n"
         "print(sorted(f'arbo_notation.cli.{c}' for c in COMMANDS if f'arbo_notation.cli.{c}' in sys.modules))"
     )
-    done = subprocess.run([sys.executable, "-c", script, *(sample if a == "SAMPLE" else a for a in args)],
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", script, *(sample if a == "SAMPLE" else a for a in args)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert done.stdout.strip().splitlines()[-1] == repr(expected)
 
 
@@ -87,10 +99,13 @@ def test_a_command_on_a_small_record_loads_neither_pydantic_nor_rich(command: st
     # typer 0.29 would build a pydantic adapter for every option value, and its rich help a
     # markdown parser: together half the start-up of a small command (cli/usage.py).
     sample = str(ROOT / "samples" / "two-player-omniscient.arb")
-    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "arbo_notation", command, "-g", "1", sample]
-                          if command != "check" else
-                          [sys.executable, "-X", "importtime", "-m", "arbo_notation", command, "-j", "1", sample],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "arbo_notation", command, "-g", "1", sample]
+        if command != "check"
+        else [sys.executable, "-X", "importtime", "-m", "arbo_notation", command, "-j", "1", sample],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr[-500:]
     loaded = {line.split("|")[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
     assert "arbo_notation.cli" in loaded
@@ -122,8 +137,14 @@ def test_the_page_script_and_style_ship_inside_the_package(tmp_path: Path):
         "import sys, arbo_notation as arbo; from arbo_notation.share.html import build_page;"
         "page = build_page([arbo.load_game(sys.argv[1])]); print('use strict' in page, 'grid-template' in page)"
     )
-    done = subprocess.run([sys.executable, "-c", script, str(ROOT / "samples" / "annotated.arb")],
-                          cwd=tmp_path, env={"PYTHONPATH": str(site)}, capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(ROOT / "samples" / "annotated.arb")],
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(site)},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert done.stdout.strip() == "True True"
 
 
@@ -143,16 +164,35 @@ def test_checking_plain_records_does_not_load_the_parser(tmp_path: Path):
     """Simulated and fmt-written games are read by the plain reader, annotated ones by the fast
     reader: lark's tenth of a second of loading is paid only for a game with a syntax error."""
     plain = tmp_path / "plain.arb"
-    done = subprocess.run([sys.executable, "-m", "arbo_notation", "simulate", "--players", "3", "--games", "2",
-                           "--seed", "7", "--out", "-"], capture_output=True, text=True)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "arbo_notation",
+            "simulate",
+            "--players",
+            "3",
+            "--games",
+            "2",
+            "--seed",
+            "7",
+            "--out",
+            "-",
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
     plain.write_text(done.stdout, encoding="utf-8")
     script = (
         "import sys; from arbo_notation.cli.check import check_files;"
         "s = check_files([sys.argv[1]], 1); print(s[0].valid, 'lark' in sys.modules)"
     )
-    for path, expected in ((plain, "2 False"), (ROOT / "samples" / "annotated.arb", "1 False"),
-                           (ROOT / "samples" / "invalid" / "unknown-glyph.arb", "0 True")):
+    for path, expected in (
+        (plain, "2 False"),
+        (ROOT / "samples" / "annotated.arb", "1 False"),
+        (ROOT / "samples" / "invalid" / "unknown-glyph.arb", "0 True"),
+    ):
         done = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, check=True)
         assert done.stdout.strip() == expected
 
@@ -166,24 +206,37 @@ def test_the_parser_cache_lives_in_a_private_folder_and_is_optional(tmp_path: Pa
     sample = str(ROOT / "samples" / "annotated.arb")
     cache = tmp_path / "cache"
     for _ in range(2):  # built and saved, then loaded from the cache
-        done = subprocess.run([sys.executable, "-c", script, sample], env={"XDG_CACHE_HOME": str(cache)},
-                              capture_output=True, text=True, check=True)
+        done = subprocess.run(
+            [sys.executable, "-c", script, sample],
+            env={"XDG_CACHE_HOME": str(cache)},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         where, games = done.stdout.split()
         assert Path(where).parent == cache / "arbo" and games == "1"
     assert oct((cache / "arbo").stat().st_mode & 0o777) == "0o700"
     blocked = tmp_path / "file"
     blocked.write_text("not a folder")
-    done = subprocess.run([sys.executable, "-c", script, sample], env={"XDG_CACHE_HOME": str(blocked)},
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", script, sample],
+        env={"XDG_CACHE_HOME": str(blocked)},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert done.stdout.split() == ["False", "1"]
 
 
-@pytest.mark.parametrize("args", [
-    ["check", "-q", "-j", "1", "SAMPLE"],
-    ["grep", "SAMPLE", "--player", "Ana", "--won", "--list"],
-    ["convert", "SAMPLE", "--to", "json"],
-    ["simulate", "-p", "2", "-j", "1"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["check", "-q", "-j", "1", "SAMPLE"],
+        ["grep", "SAMPLE", "--player", "Ana", "--won", "--list"],
+        ["convert", "SAMPLE", "--to", "json"],
+        ["simulate", "-p", "2", "-j", "1"],
+    ],
+)
 def test_commands_that_need_no_tables_import_neither_pyarrow_nor_duckdb(args: list[str]):
     sample = str(ROOT / "samples" / "two-player-omniscient.arb")
     script = (
@@ -192,8 +245,12 @@ def test_commands_that_need_no_tables_import_neither_pyarrow_nor_duckdb(args: li
         "except SystemExit:\n    pass\n"
         "print(sorted(m for m in ('pyarrow', 'duckdb') if m in sys.modules), file=sys.stderr)"
     )
-    done = subprocess.run([sys.executable, "-c", script, *(sample if a == "SAMPLE" else a for a in args)],
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", script, *(sample if a == "SAMPLE" else a for a in args)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert done.stderr.strip().splitlines()[-1] == "[]"
 
 
@@ -218,8 +275,12 @@ def test_no_module_imports_a_private_name_of_a_dependency():
                 names = [alias.name for alias in node.names]
             else:
                 continue
-            private += [f"{path.name}: {name}" for name in names if not name.startswith("arbo_notation.")
-                        and any(part.startswith("_") and not part.startswith("__") for part in name.split("."))]
+            private += [
+                f"{path.name}: {name}"
+                for name in names
+                if not name.startswith("arbo_notation.")
+                and any(part.startswith("_") and not part.startswith("__") for part in name.split("."))
+            ]
     assert private == []
     dependencies = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
     assert "typer>=0.29,<1" in dependencies

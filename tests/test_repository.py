@@ -10,9 +10,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_no_file_holds_a_conflict_marker():
     listed = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True)
-    paths = listed.stdout.split() if listed.returncode == 0 else [
-        str(p.relative_to(ROOT)) for p in ROOT.rglob("*") if p.is_file() and ".git" not in p.parts
-    ]
+    paths = (
+        listed.stdout.split()
+        if listed.returncode == 0
+        else [str(p.relative_to(ROOT)) for p in ROOT.rglob("*") if p.is_file() and ".git" not in p.parts]
+    )
     marked = []
     for name in paths:
         path = ROOT / name

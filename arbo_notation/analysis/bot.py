@@ -44,10 +44,16 @@ def situation_of(view: TableView, watch: "PileWatch | None" = None) -> Situation
     places = frozenset([p for p, n in rooms.items() if n] + ([None] if view.deck_size else []))
     in_hands = frozenset(p for p, n in rooms.items() if n)
     return Situation(
-        players=view.players, species=view.species, mover=view.player, hand=view.hand,
-        arboretums=view.arboretums, piles=view.discards, known=known,
-        unseen=Unseen(rooms, view.deck_size, unseen,
-                      {card: (in_hands if card in somewhere else places) for card in unseen}),
+        players=view.players,
+        species=view.species,
+        mover=view.player,
+        hand=view.hand,
+        arboretums=view.arboretums,
+        piles=view.discards,
+        known=known,
+        unseen=Unseen(
+            rooms, view.deck_size, unseen, {card: (in_hands if card in somewhere else places) for card in unseen}
+        ),
     )
 
 
@@ -163,8 +169,13 @@ class EngineBot(Bot):
             return greedy
         baseline = (self._code(view, greedy), FROM_DECK if view.deck_size > 1 else None)
         situation = situation_of(view, self._watch)
-        judged = judge_draws(situation, baseline if baseline[1] is not None else None, self.budget,
-                             random.Random(rng.getrandbits(64)), FINALISTS)
+        judged = judge_draws(
+            situation,
+            baseline if baseline[1] is not None else None,
+            self.budget,
+            random.Random(rng.getrandbits(64)),
+            FINALISTS,
+        )
         first, second = _chosen(judged, baseline) if baseline in judged.values else judged.best()
         self._second = self._source(view, second)
         return self._source(view, first)
@@ -180,8 +191,9 @@ class EngineBot(Bot):
             self._discard = discard
             return card, cell
         baseline = (cards.code(card), cell_of(cell), cards.code(discard))
-        judged = judge_finish(situation_of(view, self._watch), baseline, self.budget, random.Random(rng.getrandbits(64)),
-                              FINALISTS)
+        judged = judge_finish(
+            situation_of(view, self._watch), baseline, self.budget, random.Random(rng.getrandbits(64)), FINALISTS
+        )
         card, cell, discard = _chosen(judged, baseline)
         self._discard = cards.card(discard)
         return cards.card(card), coord_of(cell)
@@ -199,6 +211,7 @@ class EngineBot(Bot):
 
     def watch(self, game: Game, mover: str) -> None:
         """Told after every turn: the piles as ``mover`` left them (public)."""
-        self._watch.look({p: game.discard_pile(p) for p in game.players},
-                         sum(len(game.arboretum(p)) for p in game.players), mover)
+        self._watch.look(
+            {p: game.discard_pile(p) for p in game.players}, sum(len(game.arboretum(p)) for p in game.players), mover
+        )
         self._watched = game.turn_number

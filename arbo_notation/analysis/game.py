@@ -36,8 +36,9 @@ def situation_at(node: Node, player: str) -> Situation | None:
     )
 
 
-def analysable(tree: GameTree, *, players: Iterable[str] | None = None,
-               turns: Iterable[int] | None = None) -> Iterator[tuple[Node, Situation]]:
+def analysable(
+    tree: GameTree, *, players: Iterable[str] | None = None, turns: Iterable[int] | None = None
+) -> Iterator[tuple[Node, Situation]]:
     """The main line's nodes whose turn can be judged, with the mover's situation before it."""
     wanted_players = set(players) if players is not None else None
     wanted_turns = set(turns) if turns is not None else None
@@ -56,8 +57,14 @@ def analysable(tree: GameTree, *, players: Iterable[str] | None = None,
             yield node, situation
 
 
-def tasks(tree: GameTree, *, budget: int = DEFAULT_BUDGET, seed: int | str = 0,
-          players: Iterable[str] | None = None, turns: Iterable[int] | None = None) -> list[tuple[Node, TurnTask]]:
+def tasks(
+    tree: GameTree,
+    *,
+    budget: int = DEFAULT_BUDGET,
+    seed: int | str = 0,
+    players: Iterable[str] | None = None,
+    turns: Iterable[int] | None = None,
+) -> list[tuple[Node, TurnTask]]:
     """The judgements the analysis of a tree is made of, each seeded on its own."""
     game = tree.record.index
     found = []
@@ -67,9 +74,15 @@ def tasks(tree: GameTree, *, budget: int = DEFAULT_BUDGET, seed: int | str = 0,
     return found
 
 
-def analyse(tree: GameTree, *, budget: int = DEFAULT_BUDGET, seed: int | str = 0,
-            players: Iterable[str] | None = None, turns: Iterable[int] | None = None,
-            map_tasks: Callable = map) -> dict[Node, TurnEvaluation]:
+def analyse(
+    tree: GameTree,
+    *,
+    budget: int = DEFAULT_BUDGET,
+    seed: int | str = 0,
+    players: Iterable[str] | None = None,
+    turns: Iterable[int] | None = None,
+    map_tasks: Callable = map,
+) -> dict[Node, TurnEvaluation]:
     """Judge every turn of the main line that can be judged: per node, its evaluation.
 
     ``map_tasks`` runs the judgements (``map``; a process pool's ``map`` gives the same result,
@@ -77,4 +90,4 @@ def analyse(tree: GameTree, *, budget: int = DEFAULT_BUDGET, seed: int | str = 0
     """
     found = tasks(tree, budget=budget, seed=seed, players=players, turns=turns)
     results = list(map_tasks(judge_turn, [task for _, task in found]))
-    return {node: result for (node, _), result in zip(found, results)}
+    return {node: result for (node, _), result in zip(found, results, strict=False)}

@@ -50,8 +50,10 @@ class Unseen:
         return Unseen(self.room, self.deck_size - len(drawn), cards, {c: self.places[c] for c in cards})
 
     def _open_places(self, card: Card) -> list[str | None]:
-        return sorted((p for p in self.places[card] if (self.deck_size if p is None else self.room.get(p, 0)) > 0),
-                      key=lambda p: (p is None, p or ""))
+        return sorted(
+            (p for p in self.places[card] if (self.deck_size if p is None else self.room.get(p, 0)) > 0),
+            key=lambda p: (p is None, p or ""),
+        )
 
     def unique(self) -> dict[str | None, list[Card]] | None:
         """The one world when each card has one place with room and the deck's order cannot
@@ -87,8 +89,9 @@ class Unseen:
             hands: dict[str, list[Card]] = {p: [] for p in self.room}
             deck: list[Card] = []
             for card in order:
-                choices = sorted((p for p in self.places[card] if left.get(p, 0) > 0),
-                                 key=lambda p: (p is None, p or ""))
+                choices = sorted(
+                    (p for p in self.places[card] if left.get(p, 0) > 0), key=lambda p: (p is None, p or "")
+                )
                 if not choices:
                     break
                 place = rng.choices(choices, weights=[left[p] for p in choices])[0]

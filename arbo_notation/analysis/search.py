@@ -70,8 +70,13 @@ class Situation:
             else:
                 piles[owner].pop()
         return Situation(
-            self.players, self.species, self.mover, tuple(sorted(self.hand + tuple(c for _, c in drawn))),
-            self.arboretums, {p: tuple(c) for p, c in piles.items()}, self.known,
+            self.players,
+            self.species,
+            self.mover,
+            tuple(sorted(self.hand + tuple(c for _, c in drawn))),
+            self.arboretums,
+            {p: tuple(c) for p, c in piles.items()},
+            self.known,
             self.unseen.without(tuple(from_deck)),
         )
 
@@ -122,7 +127,7 @@ class Judgement:
         gain = self.values[candidate] - self.values[over]
         if self.exact or len(self.margins.get(candidate, ())) < 2:
             return gain, 0.0
-        diffs = [a - b for a, b in zip(self.margins[candidate], self.margins[over])]
+        diffs = [a - b for a, b in zip(self.margins[candidate], self.margins[over], strict=False)]
         mean = sum(diffs) / len(diffs)
         variance = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)
         return gain, (variance / len(diffs)) ** 0.5
@@ -156,8 +161,11 @@ def draw_candidates(position: LeanPosition, played: Sources | None) -> list[Sour
     seat = position.current
     cells = position.frontier(seat)
     links = sorted(
-        ((max(link(position.arbs[seat], pile[-1], cell) for cell in cells), owner)
-         for owner, pile in enumerate(position.piles) if pile),
+        (
+            (max(link(position.arbs[seat], pile[-1], cell) for cell in cells), owner)
+            for owner, pile in enumerate(position.piles)
+            if pile
+        ),
         reverse=True,
     )
     allowed = {FROM_DECK, None} | {owner for link, owner in links[:PILES_TRIED]}
@@ -238,8 +246,9 @@ def _exact_finishes(position: LeanPosition, species_count: int) -> dict[Finish, 
     return values
 
 
-def judge_finish(situation: Situation, played: Finish | None, budget: int, rng: random.Random,
-                 finalists: int | None = None) -> Judgement:
+def judge_finish(
+    situation: Situation, played: Finish | None, budget: int, rng: random.Random, finalists: int | None = None
+) -> Judgement:
     """Values of the finishes (the draws in hand): exact when the game ends with this turn in
     the one world the mover's knowledge allows, else Monte Carlo over ``budget`` worlds (with
     ``finalists``, only that many and the played one in every world: see :func:`_margins`)."""
@@ -257,12 +266,21 @@ def judge_finish(situation: Situation, played: Finish | None, budget: int, rng: 
         worlds = sampled_worlds(situation, cards, rng, budget)
     first = next(worlds)
     candidates = finish_candidates(first, played)
-    return _sampled(_margins(itertools.chain([first], worlds), candidates, lambda w, f: _finish_value(w, f, count),
-                             finalists, played, budget))
+    return _sampled(
+        _margins(
+            itertools.chain([first], worlds),
+            candidates,
+            lambda w, f: _finish_value(w, f, count),
+            finalists,
+            played,
+            budget,
+        )
+    )
 
 
-def judge_draws(situation: Situation, played: Sources | None, budget: int, rng: random.Random,
-                finalists: int | None = None) -> Judgement:
+def judge_draws(
+    situation: Situation, played: Sources | None, budget: int, rng: random.Random, finalists: int | None = None
+) -> Judgement:
     """Values of the pairs of draws at the start of a turn, the turn finished by the policy (or,
     when the one world is known and every pair ends the game, by the best finish exactly);
     ``finalists`` as for :func:`judge_finish`."""
@@ -284,8 +302,16 @@ def judge_draws(situation: Situation, played: Sources | None, budget: int, rng: 
         worlds = sampled_worlds(situation, cards, rng, budget)
         position = next(worlds)
         candidates = draw_candidates(position, played)
-    return _sampled(_margins(itertools.chain([position], worlds), candidates, lambda w, p: _pair_value(w, p, count),
-                             finalists, played, budget))
+    return _sampled(
+        _margins(
+            itertools.chain([position], worlds),
+            candidates,
+            lambda w, p: _pair_value(w, p, count),
+            finalists,
+            played,
+            budget,
+        )
+    )
 
 
 def sampled_worlds(situation: Situation, cards: Cards, rng: random.Random, budget: int) -> Iterator[LeanPosition]:
@@ -299,8 +325,9 @@ def sampled_worlds(situation: Situation, cards: Cards, rng: random.Random, budge
 HEATS = 4
 
 
-def _margins(worlds: Iterable[LeanPosition], candidates: list, value, finalists: int | None, played,
-             count: int | None = None) -> dict:
+def _margins(
+    worlds: Iterable[LeanPosition], candidates: list, value, finalists: int | None, played, count: int | None = None
+) -> dict:
     """Each candidate's margin world by world, the ``count`` worlds (all of a list) taken one at a
     time. With ``finalists``: every candidate in the first quarter of the worlds, then only the
     best ``finalists`` of them (and the played one) in the rest, so that the budget goes to the
@@ -316,7 +343,8 @@ def _margins(worlds: Iterable[LeanPosition], candidates: list, value, finalists:
         if index == heat:
             ranked = sorted(candidates, key=lambda c: -sum(margins[c]))  # stable: the played one first
             going_on = ranked[:finalists] + (
-                [played] if played in candidates and played not in ranked[:finalists] else [])
+                [played] if played in candidates and played not in ranked[:finalists] else []
+            )
         for c in going_on:
             margins[c].append(value(world, c))
     return margins
@@ -334,6 +362,15 @@ def _empties_deck(position: LeanPosition, pair: Sources) -> bool:
 
 
 __all__ = [
-    "Finish", "Judgement", "Situation", "Sources", "all_finishes", "draw_candidates", "draw_pairs",
-    "finish_candidates", "judge_draws", "judge_finish", "sampled_worlds",
+    "Finish",
+    "Judgement",
+    "Situation",
+    "Sources",
+    "all_finishes",
+    "draw_candidates",
+    "draw_pairs",
+    "finish_candidates",
+    "judge_draws",
+    "judge_finish",
+    "sampled_worlds",
 ]

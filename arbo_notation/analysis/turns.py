@@ -64,10 +64,17 @@ class TurnEvaluation:
         """The values rounded to hundredths, the loss as shown (:func:`shown_loss`)."""
         played, best = round(self.played_value, 2), round(self.best_value, 2)
         return {
-            "game": self.game, "turn": self.turn, "player": self.player, "played": self.played,
-            "played_value": played, "best": self.best, "best_value": best,
+            "game": self.game,
+            "turn": self.turn,
+            "player": self.player,
+            "played": self.played,
+            "played_value": played,
+            "best": self.best,
+            "best_value": best,
             "loss": shown_loss(self.played_value, self.best_value),
-            "glyph": self.glyph, "samples": self.samples, "exact": self.exact,
+            "glyph": self.glyph,
+            "samples": self.samples,
+            "exact": self.exact,
         }
 
 
@@ -141,9 +148,16 @@ def judge_turn(task: TurnTask) -> TurnEvaluation:
     if loss == 0:
         best = moves_text(turn)
     return TurnEvaluation(
-        game=task.game, turn=task.number, player=situation.mover, played=moves_text(turn),
-        played_value=played_value, best=best, best_value=played_value + loss, loss=loss,
-        glyph=glyph_for(shown_loss(played_value, played_value + loss)), samples=max(draws.samples, finishes.samples),
+        game=task.game,
+        turn=task.number,
+        player=situation.mover,
+        played=moves_text(turn),
+        played_value=played_value,
+        best=best,
+        best_value=played_value + loss,
+        loss=loss,
+        glyph=glyph_for(shown_loss(played_value, played_value + loss)),
+        samples=max(draws.samples, finishes.samples),
         exact=draws.exact and finishes.exact,
     )
 

@@ -220,8 +220,7 @@ def _units(files: list[str], sizes: list[int]) -> Iterator[tuple]:
         yield ("batch", batch, batch_bytes)
 
 
-def _in_workers(files: list[str], sizes: list[int], jobs: int,
-                advance: Callable[[int], None]) -> Iterator[FileSummary]:
+def _in_workers(files: list[str], sizes: list[int], jobs: int, advance: Callable[[int], None]) -> Iterator[FileSummary]:
     """Each file's summary, in order, the work shared out among ``jobs`` worker processes; at
     most a few runs of games are in flight at a time, so memory stays that of a few runs."""
     # Import the check's modules once, before the workers fork. Not the parser's: lark takes a

@@ -61,7 +61,10 @@ def plays_cleanly(plain: scanner.GameMoves) -> bool:
 
 
 def _explain_score(game: Game, player: str) -> str:
-    from arbo_notation.game.replay import score_game, score_parts  # only for a wrong claim: a clean check never loads the replayer
+    from arbo_notation.game.replay import (
+        score_game,
+        score_parts,
+    )  # only for a wrong claim: a clean check never loads the replayer
 
     return score_parts(score_game(game), player)
 
@@ -166,8 +169,9 @@ class GameLines(SourceLines, Sequence[str]):
         return self(index + 1)
 
 
-def check_game(check: FileCheck, game: GameText, *, keep_states: bool = False,
-               quick: bool = True) -> tuple[GameReplay | None, list[Diagnostic]]:
+def check_game(
+    check: FileCheck, game: GameText, *, keep_states: bool = False, quick: bool = True
+) -> tuple[GameReplay | None, list[Diagnostic]]:
     """Check one game of ``check.file``, count it in ``check``, and return its replay (None when
     it could not be read, or played cleanly the quick way) and its diagnostics, in order.
 
@@ -190,7 +194,9 @@ def check_game(check: FileCheck, game: GameText, *, keep_states: bool = False,
             check.replayed_valid += 1
             return None, []
         sure = moves is not None
-    from arbo_notation.notation.reading.reader import read_game_text  # (the records' reader: for a game with something to report)
+    from arbo_notation.notation.reading.reader import (
+        read_game_text,
+    )  # (the records' reader: for a game with something to report)
 
     records, errors = read_game_text(text, file, line, lines, header, fast=sure, index=index)
     if errors:
@@ -208,9 +214,14 @@ def _where(diagnostic: Diagnostic) -> tuple[int, int]:
     return diagnostic.line or 0, diagnostic.column or 0
 
 
-def check_games(pieces: Iterable[str | GameText], file: str, *, keep_states: bool = False,
-                keep_games: bool = True,
-                each: Callable[[GameReplay | None, list[Diagnostic]], None] | None = None) -> FileCheck:
+def check_games(
+    pieces: Iterable[str | GameText],
+    file: str,
+    *,
+    keep_states: bool = False,
+    keep_games: bool = True,
+    each: Callable[[GameReplay | None, list[Diagnostic]], None] | None = None,
+) -> FileCheck:
     """Check the games of a file as stream_games cuts them (the text before the first header
     first), a game at a time.
 
@@ -245,8 +256,7 @@ def _check_preamble(check: FileCheck, text: str) -> list[Diagnostic]:
     return [Diagnostic.from_notation_error(error)]
 
 
-def check_text(text: str, file: str = "<string>", *, keep_states: bool = False,
-               keep_games: bool = True) -> FileCheck:
+def check_text(text: str, file: str = "<string>", *, keep_states: bool = False, keep_games: bool = True) -> FileCheck:
     """Read and replay every game of a source text, a game at a time.
 
     With ``keep_games`` false only the counts and diagnostics are kept, not each game's replay,
@@ -254,4 +264,3 @@ def check_text(text: str, file: str = "<string>", *, keep_states: bool = False,
     read into records and replayed by replay_game.
     """
     return check_games(stream_games([normalise(text)]), file, keep_states=keep_states, keep_games=keep_games)
-

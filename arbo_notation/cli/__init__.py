@@ -11,8 +11,8 @@ import sys
 
 from arbo_notation.runtime.lazy import lazy_exports
 
-__all__, __getattr__, __dir__ = lazy_exports(__name__, {"application": ("COMMANDS", "HELP", "app")})
-__all__ = ["main", *__all__]
+_lazy_names, __getattr__, __dir__ = lazy_exports(__name__, {"application": ("COMMANDS", "HELP", "app")})
+__all__ = ["main", "COMMANDS", "HELP", "app"]
 
 
 def main() -> None:

@@ -71,8 +71,11 @@ def _note(evaluation):
     flagged = evaluation.glyph is not None
     value = round(evaluation.played_value, 1)
     return EngineNote(
-        value=value, samples=evaluation.samples, exact=evaluation.exact,
-        glyph=evaluation.glyph, best=evaluation.best if flagged else None,
+        value=value,
+        samples=evaluation.samples,
+        exact=evaluation.exact,
+        glyph=evaluation.glyph,
+        best=evaluation.best if flagged else None,
         # the gain as the difference of the rounded values, so the figures shown add up
         gain=round(round(evaluation.best_value, 1) - value, 1) if flagged else 0.0,
     )
@@ -85,12 +88,16 @@ def summary(evaluations: list, players: tuple[str, ...]) -> list[dict]:
         mine = [e for e in evaluations if e.player == player]
         if not mine:
             continue
-        rows.append({
-            "player": player, "turns": len(mine),
-            "mean_loss": round(sum(e.loss for e in mine) / len(mine), 2),
-            "?!": sum(e.glyph == "?!" for e in mine), "?": sum(e.glyph == "?" for e in mine),
-            "??": sum(e.glyph == "??" for e in mine),
-        })
+        rows.append(
+            {
+                "player": player,
+                "turns": len(mine),
+                "mean_loss": round(sum(e.loss for e in mine) / len(mine), 2),
+                "?!": sum(e.glyph == "?!" for e in mine),
+                "?": sum(e.glyph == "?" for e in mine),
+                "??": sum(e.glyph == "??" for e in mine),
+            }
+        )
     return rows
 
 
@@ -101,16 +108,25 @@ def analyse(
         False, "--in-place", "-i", help="Rewrite FILE annotated (a new copy renamed over it)."
     ),
     as_json: bool = typer.Option(
-        False, "--json",
+        False,
+        "--json",
         help="Print each judged turn and the summary as JSON on stdout (the record goes to -o or --in-place only).",
     ),
     budget: Optional[int] = typer.Option(
-        None, "--budget", "-b", metavar="N", parser=whole_number("--budget", 1, MOST_BUDGET),
+        None,
+        "--budget",
+        "-b",
+        metavar="N",
+        parser=whole_number("--budget", 1, MOST_BUDGET),
         help="Sampled worlds per decision (default 48; see docs/ANALYSIS.md).",
     ),
     seed: str = typer.Option("0", "--seed", "-s", metavar="SEED", help="Seed: the same seed gives the same output."),
     jobs: int = typer.Option(
-        0, "--jobs", "-j", metavar="N", parser=whole_number("--jobs", 0, MOST_JOBS),
+        0,
+        "--jobs",
+        "-j",
+        metavar="N",
+        parser=whole_number("--jobs", 0, MOST_JOBS),
         help="Worker processes: 0 (the default) uses every core this process may run on; -j 1 works in this process. Same output.",
     ),
     players: Optional[List[str]] = typer.Option(
@@ -120,7 +136,11 @@ def analyse(
         None, "--turn", "-t", metavar="N", parser=whole_number("--turn", 1, MOST_TURNS), help="Judge turn N only."
     ),
     game_number: Optional[int] = typer.Option(
-        None, "--game", "-g", metavar="N", parser=whole_number("--game", 1, MOST_GAMES),
+        None,
+        "--game",
+        "-g",
+        metavar="N",
+        parser=whole_number("--game", 1, MOST_GAMES),
         help="Judge game N of the file only (1-based).",
     ),
 ) -> None:
@@ -162,8 +182,10 @@ def analyse(
         read = fingerprint_of(file)  # before the reading: a turn recorded after it is not written over
     records = _records(file)
     if game_number is not None and game_number > len(records):
-        fail(f"{file} holds {len(records)} game{'s' if len(records) != 1 else ''}; there is no game {game_number}",
-             EXIT_USAGE)
+        fail(
+            f"{file} holds {len(records)} game{'s' if len(records) != 1 else ''}; there is no game {game_number}",
+            EXIT_USAGE,
+        )
     chosen = range(len(records)) if game_number is None else [game_number - 1]
     budget = budget or DEFAULT_BUDGET
     annotated = list(records)
@@ -191,8 +213,11 @@ def analyse(
         except ArboError as error:
             fail(str(error))
         if not found:
-            typer.echo(f"arbo: game {index + 1}: no turn can be judged: no mover's hand is known at its turn"
-                       " (a spectator's record, or the turns asked for are not the recorder's)", err=True)
+            typer.echo(
+                f"arbo: game {index + 1}: no turn can be judged: no mover's hand is known at its turn"
+                " (a spectator's record, or the turns asked for are not the recorder's)",
+                err=True,
+            )
             continue
         try:
             results = _run(found, jobs, progress=True)
@@ -200,7 +225,7 @@ def analyse(
             fail(str(error))
         evaluations.extend(results)
         seats.extend(p for p in record.header.players if p not in seats)
-        notes = {node.index - 1: _note(e) for (node, _), e in zip(found, results)}
+        notes = {node.index - 1: _note(e) for (node, _), e in zip(found, results, strict=False)}
         annotated[index] = annotate(record, notes, clear=turn is None and not players)
     text = format_games(annotated)
     rows = summary(evaluations, tuple(seats))
@@ -223,7 +248,8 @@ def analyse(
     for row in rows:
         typer.echo(
             f"{row['player']}: {row['turns']} turn{'s' if row['turns'] != 1 else ''} analysed, mean loss "
-            f"{row['mean_loss']:.2f} points a turn, ?! {row['?!']}, ? {row['?']}, ?? {row['??']}", err=True,
+            f"{row['mean_loss']:.2f} points a turn, ?! {row['?!']}, ? {row['?']}, ?? {row['??']}",
+            err=True,
         )
     if failed:
         raise typer.Exit(EXIT_INVALID)

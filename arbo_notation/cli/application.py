@@ -11,8 +11,24 @@ from arbo_notation.cli.usage import ArboApp, ArboGroup
 
 #: The commands, in the order of `arbo --help`; each lives in the module of its name, imported
 #: when it is invoked (or when the help lists them all): a command pays for its own imports only.
-COMMANDS = ("record", "check", "score", "state", "fmt", "convert", "simulate", "stats", "grep", "new", "species",
-            "replay", "export", "render", "merge", "analyse")
+COMMANDS = (
+    "record",
+    "check",
+    "score",
+    "state",
+    "fmt",
+    "convert",
+    "simulate",
+    "stats",
+    "grep",
+    "new",
+    "species",
+    "replay",
+    "export",
+    "render",
+    "merge",
+    "analyse",
+)
 
 HELP = """Record, check, score and replay games of Arboretum written in the .arb notation.
 

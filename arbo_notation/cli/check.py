@@ -112,12 +112,17 @@ def register(app: typer.Typer) -> None:
 
     def check(
         files: list[str] = typer.Argument(
-            ..., help="Record files to check ('-' reads standard input); a folder: the .arb files under it.",
+            ...,
+            help="Record files to check ('-' reads standard input); a folder: the .arb files under it.",
             metavar="FILE...",
         ),
         as_json: bool = typer.Option(False, "--json", help="Print the findings as JSON on stdout."),
         jobs: int = typer.Option(
-            0, "--jobs", "-j", metavar="N", parser=whole_number("--jobs", 0, MOST_JOBS),
+            0,
+            "--jobs",
+            "-j",
+            metavar="N",
+            parser=whole_number("--jobs", 0, MOST_JOBS),
             help="Worker processes: 1 checks in this process; 0 (the default) uses the cores idle now for big inputs.",
         ),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="Print errors only, no warnings or summary."),

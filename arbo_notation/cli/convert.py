@@ -9,7 +9,7 @@ from typing import Iterable, Iterator, List, Optional
 
 import typer
 
-from arbo_notation.errors import ArboError, NotationErrors, visible
+from arbo_notation.errors import ArboError, NotationErrors
 from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, echo_text, fail, read_input, write_data
 from arbo_notation.cli.bounds import MOST_GAMES
 from arbo_notation.cli.usage import one_of, whole_number
@@ -124,25 +124,40 @@ def _first_text(path: str) -> str:
 
 def convert(
     files: List[str] = typer.Argument(
-        ..., metavar="FILE...",
+        ...,
+        metavar="FILE...",
         help="Records: .arb, .json or .yaml ('-' reads standard input); for --to parquet, any number of "
         "files and folders (their .arb files).",
     ),
     to: Format = typer.Option(
-        ..., "--to", metavar="FORMAT", parser=one_of("--to", TARGET_NAMES, Format), autocompletion=_target_names,
+        ...,
+        "--to",
+        metavar="FORMAT",
+        parser=one_of("--to", TARGET_NAMES, Format),
+        autocompletion=_target_names,
         help="The form to write: json, yaml or arb (one FILE, to stdout), or parquet (tables in -o DIR).",
     ),
     source: Optional[Format] = typer.Option(
-        None, "--from", metavar="FORMAT", parser=one_of("--from", FORMAT_NAMES, Format), autocompletion=_format_names,
+        None,
+        "--from",
+        metavar="FORMAT",
+        parser=one_of("--from", FORMAT_NAMES, Format),
+        autocompletion=_format_names,
         help="The input's form: json, yaml or arb (default: by extension or content).",
     ),
     output: Optional[str] = typer.Option(
-        None, "--output", "-o", metavar="DIR",
+        None,
+        "--output",
+        "-o",
+        metavar="DIR",
         help="For --to parquet: the folder of the tables (created; an earlier export there is replaced whole, "
         "a folder holding other files refused).",
     ),
     games_per_part: int = typer.Option(
-        100_000, "--games-per-part", metavar="N", parser=whole_number("--games-per-part", 1, MOST_GAMES),
+        100_000,
+        "--games-per-part",
+        metavar="N",
+        parser=whole_number("--games-per-part", 1, MOST_GAMES),
         help="For --to parquet: games in each part file of a table.",
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="For --to parquet: do not say what was written."),
@@ -168,8 +183,9 @@ def convert(
     """
     if to is Format.parquet:
         if source is not None and source is not Format.arb:
-            fail("--to parquet reads .arb records (and .json or .yaml by their extension): leave out --from",
-                 EXIT_USAGE)
+            fail(
+                "--to parquet reads .arb records (and .json or .yaml by their extension): leave out --from", EXIT_USAGE
+            )
         if output is None:
             fail("--to parquet needs -o DIR, the folder to write the tables in", EXIT_USAGE)
         raise typer.Exit(export_parquet(files, Path(output), games_per_part=games_per_part, quiet=quiet))
@@ -208,9 +224,12 @@ def export_parquet(paths: list[str], out: Path, *, games_per_part: int, quiet: b
             raise
     if not quiet:
         parts = max(1, corpus.part)
-        echo_text(f"wrote {tally.games} game{'' if tally.games == 1 else 's'} ({tally.invalid} invalid) to {out}: "
-                  f"games, turns and scores in {parts} part{'' if parts == 1 else 's'} each, "
-                  f"{corpus.bytes:,} bytes", err=True)
+        echo_text(
+            f"wrote {tally.games} game{'' if tally.games == 1 else 's'} ({tally.invalid} invalid) to {out}: "
+            f"games, turns and scores in {parts} part{'' if parts == 1 else 's'} each, "
+            f"{corpus.bytes:,} bytes",
+            err=True,
+        )
     return EXIT_INVALID if tally.invalid or tally.unreadable or tally.problems else 0
 
 
@@ -247,10 +266,10 @@ def convert_one(file: str, to: Format, source: Optional[Format]) -> None:
     except NotationErrors as errors:
         for error in errors.errors:
             echo_error(error)
-        raise typer.Exit(EXIT_INVALID)
+        raise typer.Exit(EXIT_INVALID) from None
     except ArboError as error:
         echo_error(error)
-        raise typer.Exit(EXIT_INVALID)
+        raise typer.Exit(EXIT_INVALID) from None
     finally:
         out.close()
 

@@ -43,10 +43,10 @@ def plain_check_arguments(args: Sequence[str], environ: Mapping[str, str] = os.e
             if not _whole(value):
                 return None
             jobs = int(value)
-        elif arg.startswith("--jobs=") and _whole(arg[len("--jobs="):]):
-            jobs = int(arg[len("--jobs="):])
-        elif arg.startswith("-j") and _whole(arg[len("-j"):]):
-            jobs = int(arg[len("-j"):])
+        elif arg.startswith("--jobs=") and _whole(arg[len("--jobs=") :]):
+            jobs = int(arg[len("--jobs=") :])
+        elif arg.startswith("-j") and _whole(arg[len("-j") :]):
+            jobs = int(arg[len("-j") :])
         else:
             return None
     if not files:

@@ -42,19 +42,33 @@ class PageFormat(str, Enum):
 
 def export(
     file: str = typer.Argument(..., metavar="FILE", help="A record file ('-' reads standard input)."),
-    to: PageFormat = typer.Option(..., "--to", metavar="FORMAT", help="What to make: html, a page that replays the game."),
-    out: Optional[str] = typer.Option(None, "--out", "-o", metavar="OUT.html", help="The file to write (default: standard output)."),
+    to: PageFormat = typer.Option(
+        ..., "--to", metavar="FORMAT", help="What to make: html, a page that replays the game."
+    ),
+    out: Optional[str] = typer.Option(
+        None, "--out", "-o", metavar="OUT.html", help="The file to write (default: standard output)."
+    ),
     game_number: Optional[int] = typer.Option(
-        None, "--game", "-g", metavar="N", parser=whole_number("--game", 1, MOST_GAMES), help="Only this game of the file (1-based)."
+        None,
+        "--game",
+        "-g",
+        metavar="N",
+        parser=whole_number("--game", 1, MOST_GAMES),
+        help="Only this game of the file (1-based).",
     ),
     as_player: Optional[str] = typer.Option(
         None, "--as", metavar="PLAYER", help="One player's view: the other hands left out ('all': every hand)."
     ),
     preview: bool = typer.Option(
-        True, "--preview/--no-preview", help="Open Graph tags with a picture of the final position, for a link's preview in a chat.",
+        True,
+        "--preview/--no-preview",
+        help="Open Graph tags with a picture of the final position, for a link's preview in a chat.",
     ),
     image_url: Optional[str] = typer.Option(
-        None, "--image-url", metavar="URL", help="The preview's picture at this http(s) address (made by render -o end.png) instead of embedded.",
+        None,
+        "--image-url",
+        metavar="URL",
+        help="The preview's picture at this http(s) address (made by render -o end.png) instead of embedded.",
     ),
 ) -> None:
     if out is not None and out != "-" and PurePath(out).suffix.lower() not in (".html", ".htm"):
@@ -71,8 +85,10 @@ def export(
     page = build_page(loaded.trees, viewer=viewer, unread=loaded.unread, title=title, preview=card)
     size = len(page.encode("utf-8"))
     if size > MAX_PAGE_BYTES:
-        fail(f"{file}: the page would be {size / (1 << 20):.1f} MB, more than a browser replays usably "
-             f"(at most {MAX_PAGE_BYTES / (1 << 20):g} MB): export one game with --game, or fewer variations")
+        fail(
+            f"{file}: the page would be {size / (1 << 20):.1f} MB, more than a browser replays usably "
+            f"(at most {MAX_PAGE_BYTES / (1 << 20):g} MB): export one game with --game, or fewer variations"
+        )
     write_output(page, out, "HTML page")
     raise typer.Exit(EXIT_INVALID if loaded.findings else 0)
 

@@ -52,18 +52,22 @@ def register(app: typer.Typer) -> None:
     @app.command("grep", help=HELP, short_help="Print the games that match, or the games recorded twice.")
     def grep(
         files: List[str] = typer.Argument(..., metavar="FILE...", help="Records (.arb) and folders of them."),
-        player: Optional[List[str]] = typer.Option(None, "--player", metavar="NAME",
-                                                   help="A player of the game (repeat, or a comma list)."),
+        player: Optional[List[str]] = typer.Option(
+            None, "--player", metavar="NAME", help="A player of the game (repeat, or a comma list)."
+        ),
         won: bool = typer.Option(False, "--won", help="The --player won the game (the engine's scoring)."),
-        species: Optional[List[str]] = typer.Option(None, "--species", metavar="CODES",
-                                                    help="Species in play, such as Ca,Dw."),
-        date: Optional[str] = typer.Option(None, "--date", metavar="DATE",
-                                           help="The date, or its start: 2026, 2026-11, 2026-11-29."),
+        species: Optional[List[str]] = typer.Option(
+            None, "--species", metavar="CODES", help="Species in play, such as Ca,Dw."
+        ),
+        date: Optional[str] = typer.Option(
+            None, "--date", metavar="DATE", help="The date, or its start: 2026, 2026-11, 2026-11-29."
+        ),
         event: Optional[str] = typer.Option(None, "--event", metavar="TEXT", help="Text the event holds."),
         site: Optional[str] = typer.Option(None, "--site", metavar="TEXT", help="Text the site holds."),
         listed: bool = typer.Option(False, "--list", "-l", help="Print the games' places, not the games."),
-        duplicates: bool = typer.Option(False, "--duplicates",
-                                        help="Print the games recorded more than once, by their places."),
+        duplicates: bool = typer.Option(
+            False, "--duplicates", help="Print the games recorded more than once, by their places."
+        ),
     ) -> None:
         filters = _filters(player, won, species, date, event, site)
         status = run(files, filters, listed=listed, duplicates=duplicates)
@@ -165,8 +169,9 @@ def _record(name: str, piece, header):
 
         echo_error(unclosed_error(piece.first_line, name, GameLines(piece.text, piece.first_line)))
         return None
-    records, errors = read_game_text(piece.text, name, piece.first_line, GameLines(piece.text, piece.first_line),
-                                     header, index=piece.index)
+    records, errors = read_game_text(
+        piece.text, name, piece.first_line, GameLines(piece.text, piece.first_line), header, index=piece.index
+    )
     if errors:
         echo_error(errors[0])
         return None

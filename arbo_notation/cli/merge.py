@@ -11,7 +11,13 @@ from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, fail,
 
 def merge(
     files: List[str] = typer.Argument(..., metavar="FILE...", help="The seat records of one game (two or more)."),
-    out: Optional[str] = typer.Option(None, "--out", "-o", metavar="OUT.arb", help="The new file to write (default: standard output); never a file already there."),
+    out: Optional[str] = typer.Option(
+        None,
+        "--out",
+        "-o",
+        metavar="OUT.arb",
+        help="The new file to write (default: standard output); never a file already there.",
+    ),
 ) -> None:
     """Join the records of one game made from different seats into one record.
 
@@ -49,10 +55,12 @@ def merge(
             fail(str(error))
     counts = {len(g) for g in games}
     if len(counts) != 1:
-        fail("the files hold different numbers of games: "
-             + ", ".join(f"{path}: {len(g)}" for path, g in zip(files, games)))
+        fail(
+            "the files hold different numbers of games: "
+            + ", ".join(f"{path}: {len(g)}" for path, g in zip(files, games, strict=False))
+        )
     try:
-        merged = [merge_records(list(seats)) for seats in zip(*games)]
+        merged = [merge_records(list(seats)) for seats in zip(*games, strict=False)]
         text = format_games(merged)
     except ArboError as error:
         fail(str(error))

@@ -28,8 +28,9 @@ def parse_players(text: str) -> tuple[str, ...]:
         if not name:
             raise typer.BadParameter("a player name is empty (write the names as Ana,Ben)", param_hint="'--players'")
         if len(name) > MAX_NAME_LENGTH:
-            raise typer.BadParameter(f"a player name has at most {MAX_NAME_LENGTH} characters, not {len(name):,}",
-                                     param_hint="'--players'")
+            raise typer.BadParameter(
+                f"a player name has at most {MAX_NAME_LENGTH} characters, not {len(name):,}", param_hint="'--players'"
+            )
         if not PLAYER_NAME_RE.match(name):
             raise typer.BadParameter(
                 f"{name!r} is not a valid player name: a letter, then letters, digits, _ ' or -",
@@ -65,8 +66,9 @@ def parse_names(text: str | None) -> dict[str, str]:
     for item in text.split(","):
         code, equals, name = (part.strip() for part in item.partition("="))
         if not equals or not code or not name:
-            raise typer.BadParameter(f"{item.strip()!r}: write each name as CODE=Name, such as Re=Red",
-                                     param_hint="'--names'")
+            raise typer.BadParameter(
+                f"{item.strip()!r}: write each name as CODE=Name, such as Re=Red", param_hint="'--names'"
+            )
         if not is_species_code(code):
             raise typer.BadParameter(f"{code!r} is not a species code: 1 to 3 letters", param_hint="'--names'")
         names[code] = name
@@ -79,19 +81,22 @@ def parse_species(text: str, players: int, names: dict[str, str]) -> tuple[str, 
     codes = tuple(code.strip() for code in text.split(","))
     for code in codes:
         if not is_species_code(code):
-            raise typer.BadParameter(f"{code!r} is not a species code: 1 to 3 letters, such as Ma",
-                                     param_hint="'--species'")
+            raise typer.BadParameter(
+                f"{code!r} is not a species code: 1 to 3 letters, such as Ma", param_hint="'--species'"
+            )
         if code not in KNOWN_SPECIES_NAMES and code not in names:
             raise typer.BadParameter(
-                f"{code} is not a species arbo knows (arbo species lists them); "
-                f"name it with --names {code}=Name", param_hint="'--species'")
+                f"{code} is not a species arbo knows (arbo species lists them); name it with --names {code}=Name",
+                param_hint="'--species'",
+            )
     doubles = sorted({code for code in codes if codes.count(code) > 1})
     if doubles:
         raise typer.BadParameter(f"{', '.join(doubles)} is listed twice", param_hint="'--species'")
     wanted = SPECIES_COUNT_BY_PLAYERS[players]
     if len(codes) != wanted:
-        raise typer.BadParameter(f"a {players}-player game uses {wanted} species, not {len(codes)}",
-                                 param_hint="'--species'")
+        raise typer.BadParameter(
+            f"a {players}-player game uses {wanted} species, not {len(codes)}", param_hint="'--species'"
+        )
     unused = [code for code in names if code not in codes]
     if unused:
         raise typer.BadParameter(f"{', '.join(unused)} is named but not in play", param_hint="'--names'")
@@ -112,7 +117,9 @@ def text_option(text: str | None, option: str) -> str | None:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        raise typer.BadParameter("is not UTF-8 text (a record holds UTF-8 text only)", param_hint=f"'{option}'") from None
+        raise typer.BadParameter(
+            "is not UTF-8 text (a record holds UTF-8 text only)", param_hint=f"'{option}'"
+        ) from None
     return text
 
 
@@ -136,8 +143,10 @@ def new_header_text(header: Header) -> str:
     hints = []
     if header.perspective is not None and header.perspective not in header.hands:
         example = ", ".join(f"{header.species[i % len(header.species)]}{i + 1}" for i in range(HAND_SIZE))
-        hints += [f"# {header.perspective}'s dealt hand, once known, as a line of this header:",
-                  f"# hands: {{{header.perspective}: [{example}]}}"]
+        hints += [
+            f"# {header.perspective}'s dealt hand, once known, as a line of this header:",
+            f"# hands: {{{header.perspective}: [{example}]}}",
+        ]
     hints += [
         f"# a turn: number, player, two draws (d: the deck, {other}: {other}'s discard pile),",
         "#   the card planted @x,y, /the card discarded; for example:",
@@ -148,10 +157,13 @@ def new_header_text(header: Header) -> str:
 
 
 def new(
-    players: str = typer.Option(..., "--players", "-p", metavar="NAME,NAME[,...]",
-                                help="The players in seat order, the start player first."),
+    players: str = typer.Option(
+        ..., "--players", "-p", metavar="NAME,NAME[,...]", help="The players in seat order, the start player first."
+    ),
     species: Optional[str] = typer.Option(
-        None, "--species", metavar="CODE,CODE,...",
+        None,
+        "--species",
+        metavar="CODE,CODE,...",
         help="The species in play: 6 for two players, 8 for three, 10 for four (arbo species lists the codes).",
     ),
     names: Optional[str] = typer.Option(
@@ -161,7 +173,10 @@ def new(
         None, "--seat", metavar="PLAYER", help="Record from this player's seat (the header's perspective)."
     ),
     seed: Optional[str] = typer.Option(
-        None, "--seed", "-s", metavar="SEED",
+        None,
+        "--seed",
+        "-s",
+        metavar="SEED",
         help="Choose the species at random with this seed (default: the first 6, 8 or 10).",
     ),
     event: Optional[str] = typer.Option(None, "--event", metavar="TEXT", help="The event (tournament, club night...)."),
@@ -194,8 +209,15 @@ def new(
             raise typer.BadParameter("names are for the species given with --species", param_hint="'--names'")
         chosen = choose_species(len(names_given), seed)
     when = iso_date(date) if date is not None else datetime.date.today().isoformat()
-    header = Header(players=names_given, species=chosen, names=species_names, event=event, site=site, date=when,
-                    perspective=parse_seat(seat, names_given))
+    header = Header(
+        players=names_given,
+        species=chosen,
+        names=species_names,
+        event=event,
+        site=site,
+        date=when,
+        perspective=parse_seat(seat, names_given),
+    )
     typer.echo(new_header_text(header), nl=False)
 
 

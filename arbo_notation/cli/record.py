@@ -39,7 +39,10 @@ def record(
         None, "--players", "-p", metavar="NAME,NAME[,...]", help="The players in seat order, the start player first."
     ),
     species: Optional[str] = typer.Option(
-        None, "--species", metavar="CODE,...", help="The species in play (arbo species lists them). [default: at random]"
+        None,
+        "--species",
+        metavar="CODE,...",
+        help="The species in play (arbo species lists them). [default: at random]",
     ),
     names: Optional[str] = typer.Option(
         None, "--names", metavar="CODE=Name,...", help="Names of species codes arbo does not know, such as Re=Red."
@@ -66,8 +69,9 @@ def record(
         raise typer.BadParameter("names are for the species given with --species", param_hint="'--names'")
     if species is not None:
         if table is None:
-            raise typer.BadParameter("give the players too (--players), so the count can be checked",
-                                     param_hint="'--species'")
+            raise typer.BadParameter(
+                "give the players too (--players), so the count can be checked", param_hint="'--species'"
+            )
         chosen = parse_species(species, len(table), species_names)
     if table is not None:
         parse_seat(seat, table)
@@ -79,8 +83,11 @@ def record(
         by = f" ({error.holder})" if error.holder else ""
         fail(f"{file}: another arbo is writing this file{by}; finish that one first", EXIT_INVALID)
     except LockRefused as error:
-        fail(f"{file}: not recorded: its lock file {error.lock} {error.reason}; "
-             "remove it if no arbo is writing the file", EXIT_INVALID)
+        fail(
+            f"{file}: not recorded: its lock file {error.lock} {error.reason}; "
+            "remove it if no arbo is writing the file",
+            EXIT_INVALID,
+        )
 
 
 def _record(file, table, chosen, seat, species_names, event, site, when, seed, plain) -> None:
@@ -89,8 +96,15 @@ def _record(file, table, chosen, seat, species_names, event, site, when, seed, p
 
     try:
         session = open_session(
-            file, players=table, species=chosen, seat=seat, names=species_names or None, event=event, site=site,
-            date=when or datetime.date.today().isoformat(), seed=seed,
+            file,
+            players=table,
+            species=chosen,
+            seat=seat,
+            names=species_names or None,
+            event=event,
+            site=site,
+            date=when or datetime.date.today().isoformat(),
+            seed=seed,
         )
     except OptionMismatch as error:
         fail(str(error), EXIT_USAGE)
@@ -198,4 +212,6 @@ def record_lines(session, lines: Iterable[str | None], out: IO[str], err: IO[str
 
 
 def register(app: typer.Typer) -> None:
-    app.command("record", help=HELP, short_help="Record a game at the table, each turn checked as it is entered.")(record)
+    app.command("record", help=HELP, short_help="Record a game at the table, each turn checked as it is entered.")(
+        record
+    )

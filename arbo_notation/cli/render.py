@@ -51,28 +51,55 @@ STILL = (PictureFormat.svg, PictureFormat.png)
 def render(
     file: str = typer.Argument(..., metavar="FILE", help="A record file ('-' reads standard input)."),
     out: Optional[str] = typer.Option(
-        None, "--out", "-o", metavar="OUT", help="The file to write, .svg or .png (.gif, .webp or .apng with --game-animation; default: standard output)."
+        None,
+        "--out",
+        "-o",
+        metavar="OUT",
+        help="The file to write, .svg or .png (.gif, .webp or .apng with --game-animation; default: standard output).",
     ),
     turn: Optional[int] = typer.Option(
-        None, "--turn", "-t", metavar="N", parser=whole_number("--turn", 0, MOST_TURNS),
+        None,
+        "--turn",
+        "-t",
+        metavar="N",
+        parser=whole_number("--turn", 0, MOST_TURNS),
         help="After this many turns of the main line (default: the end).",
     ),
     game_number: int = typer.Option(
-        1, "--game", "-g", metavar="N", parser=whole_number("--game", 1, MOST_GAMES), help="Which game of the file (1-based)."
+        1,
+        "--game",
+        "-g",
+        metavar="N",
+        parser=whole_number("--game", 1, MOST_GAMES),
+        help="Which game of the file (1-based).",
     ),
     as_player: Optional[str] = typer.Option(
         None, "--as", metavar="PLAYER", help="One player's view: the other hands hidden ('all': every hand shown)."
     ),
-    player: Optional[str] = typer.Option(None, "--player", metavar="NAME", help="Draw only this player's arboretum, hand and pile."),
-    score: bool = typer.Option(False, "--score", help="Score the position: the paths drawn over the grids, points and totals."),
+    player: Optional[str] = typer.Option(
+        None, "--player", metavar="NAME", help="Draw only this player's arboretum, hand and pile."
+    ),
+    score: bool = typer.Option(
+        False, "--score", help="Score the position: the paths drawn over the grids, points and totals."
+    ),
     picture_format: Optional[PictureFormat] = typer.Option(
-        None, "--format", "-f", metavar="FORMAT", help="svg, png (gif, webp, apng: an animation); default: from -o's suffix, else svg."
+        None,
+        "--format",
+        "-f",
+        metavar="FORMAT",
+        help="svg, png (gif, webp, apng: an animation); default: from -o's suffix, else svg.",
     ),
     scale: Optional[float] = typer.Option(
-        None, "--scale", metavar="X", parser=number_between("--scale", 0.25, 8), help="Pixels to a unit of the SVG, for PNG and animations (default: 2 for PNG, 1 for an animation).",
+        None,
+        "--scale",
+        metavar="X",
+        parser=number_between("--scale", 0.25, 8),
+        help="Pixels to a unit of the SVG, for PNG and animations (default: 2 for PNG, 1 for an animation).",
     ),
     game_animation: bool = typer.Option(
-        False, "--game-animation", help="The whole game, a frame per turn of the main line and the scoring last, as a GIF (or WebP, APNG).",
+        False,
+        "--game-animation",
+        help="The whole game, a frame per turn of the main line and the scoring last, as a GIF (or WebP, APNG).",
     ),
 ) -> None:
     kind = _format_of(out, picture_format, game_animation)
@@ -97,8 +124,11 @@ def render(
     if turn is not None and not model.goto(turn):
         legal = model.main_turns
         reason = "legal " if legal < len(model.record.turns) else ""
-        fail(f"game {game_number} has {legal} {reason}turn{'s' if legal != 1 else ''}; "
-             f"there is no position after turn {turn}", EXIT_USAGE)
+        fail(
+            f"game {game_number} has {legal} {reason}turn{'s' if legal != 1 else ''}; "
+            f"there is no position after turn {turn}",
+            EXIT_USAGE,
+        )
     if turn is None:
         model.end()
     if game_animation:
@@ -122,15 +152,20 @@ def _format_of(out: str | None, asked: PictureFormat | None, animation: bool) ->
     suffix = PurePath(out).suffix.lower().lstrip(".") if out not in (None, "-") else ""
     by_suffix = {item.value: item for item in PictureFormat}.get(suffix)
     if out not in (None, "-") and by_suffix is None:
-        fail(f"-o {out}: a picture is written to a file ending in .svg or .png (.gif, .webp or .apng for an animation)",
-             EXIT_USAGE)
+        fail(
+            f"-o {out}: a picture is written to a file ending in .svg or .png (.gif, .webp or .apng for an animation)",
+            EXIT_USAGE,
+        )
     if asked is not None and by_suffix is not None and asked is not by_suffix:
         fail(f"-o {out} and --format {asked.value} disagree: give the file the suffix .{asked.value}", EXIT_USAGE)
     kind = asked or by_suffix or (PictureFormat.gif if animation else PictureFormat.svg)
     if animation and kind in STILL:
         fail(f"--game-animation is written as gif, webp or apng, not {kind.value}", EXIT_USAGE)
     if not animation and kind not in STILL:
-        fail(f"a {kind.value} is an animation of the whole game: add --game-animation (or write .svg or .png)", EXIT_USAGE)
+        fail(
+            f"a {kind.value} is an animation of the whole game: add --game-animation (or write .svg or .png)",
+            EXIT_USAGE,
+        )
     return kind
 
 
@@ -140,7 +175,9 @@ def _position_svg(model, player: str | None, score: bool) -> str:
 
     if score:
         if model.hidden_hands():
-            fail(f"--score shows every hand, and {model.perspective}'s view hides the others' before the end", EXIT_USAGE)
+            fail(
+                f"--score shows every hand, and {model.perspective}'s view hides the others' before the end", EXIT_USAGE
+            )
         if model.sheet() is None:
             fail(f"--score: {model.unscored_reason()} after turn {model.turns_played}", EXIT_USAGE)
     return render_diagram(position_diagram(model, player=player, scored=score))

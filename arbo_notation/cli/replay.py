@@ -75,8 +75,11 @@ def _keys_from_the_terminal() -> None:
     try:
         terminal = os.open("/dev/tty", os.O_RDWR)
     except OSError as error:
-        fail(f"the replayer reads its keys from the terminal, and there is none to read (/dev/tty: "
-             f"{error.strerror}); --plain prints the replay instead", EXIT_USAGE)
+        fail(
+            f"the replayer reads its keys from the terminal, and there is none to read (/dev/tty: "
+            f"{error.strerror}); --plain prints the replay instead",
+            EXIT_USAGE,
+        )
     os.dup2(terminal, 0)
     os.close(terminal)
     if sys.__stdin__ is None:  # standard input was closed: a stream for textual to find it by
@@ -117,10 +120,19 @@ _XML_UNSAFE = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]
 def replay(
     file: str = typer.Argument(..., metavar="FILE", help="A record file ('-' reads standard input)."),
     game_number: int = typer.Option(
-        1, "--game", "-g", metavar="N", parser=whole_number("--game", 1, MOST_GAMES), help="Which game of the file (1-based)."
+        1,
+        "--game",
+        "-g",
+        metavar="N",
+        parser=whole_number("--game", 1, MOST_GAMES),
+        help="Which game of the file (1-based).",
     ),
     turn: Optional[int] = typer.Option(
-        None, "--turn", "-t", metavar="N", parser=whole_number("--turn", 0, MOST_TURNS),
+        None,
+        "--turn",
+        "-t",
+        metavar="N",
+        parser=whole_number("--turn", 0, MOST_TURNS),
         help="Start after this many turns (0: the setup).",
     ),
     as_player: Optional[str] = typer.Option(
@@ -128,7 +140,10 @@ def replay(
     ),
     plain: bool = typer.Option(False, "--plain", help="Print the step-through as text instead of opening the UI."),
     screenshot: Optional[str] = typer.Option(
-        None, "--screenshot", metavar="FILE.svg", parser=_svg_name,
+        None,
+        "--screenshot",
+        metavar="FILE.svg",
+        parser=_svg_name,
         help="Write an SVG of the replayer at --turn to FILE.svg and exit.",
     ),
     size: Any = typer.Option(  # (width, height), read from WxH
@@ -136,7 +151,10 @@ def replay(
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not say which file --screenshot wrote."),
     knowledge: bool = typer.Option(
-        False, "--knowledge", "-k", help="Open the knowledge panel (unseen cards, rights to score) in place of the board."
+        False,
+        "--knowledge",
+        "-k",
+        help="Open the knowledge panel (unseen cards, rights to score) in place of the board.",
     ),
 ) -> None:
     model = _load(file, game_number)

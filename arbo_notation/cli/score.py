@@ -172,12 +172,17 @@ def register(app: typer.Typer) -> None:
     @app.command("score", help=HELP, short_help="Score a game or a position: rights, paths, totals, winner.")
     def score(
         file: str = typer.Argument(
-            ..., metavar="FILE",
+            ...,
+            metavar="FILE",
             help="A game record (.arb), a position (YAML or JSON), or '-' for standard input.",
         ),
         as_json: bool = typer.Option(False, "--json", help="Print the score sheet as JSON."),
         game: Optional[int] = typer.Option(
-            None, "--game", "-g", metavar="N", parser=whole_number("--game", 1, MOST_GAMES),
+            None,
+            "--game",
+            "-g",
+            metavar="N",
+            parser=whole_number("--game", 1, MOST_GAMES),
             help="For a record: only game N (1-based).",
         ),
     ) -> None:

@@ -143,17 +143,27 @@ def simulate(
         "0", "--seed", "-s", metavar="SEED", help="Seed of the run: the same seed gives the same records."
     ),
     out: str = typer.Option(
-        "-", "--out", "-o", metavar="DIR|FILE.arb|-",
+        "-",
+        "--out",
+        "-o",
+        metavar="DIR|FILE.arb|-",
         help="A directory for game-0001.arb, ... (created), a FILE.arb of all the games, or '-' for stdout. "
         "A file already there is never written over.",
     ),
     to: Target = typer.Option(
-        Target.arb, "--to", metavar="FORMAT", parser=one_of("--to", ("arb", "parquet"), Target),
+        Target.arb,
+        "--to",
+        metavar="FORMAT",
+        parser=one_of("--to", ("arb", "parquet"), Target),
         help="arb: a record per game; parquet: the tables games, turns and scores in DIR, as "
         "`arbo convert --to parquet` writes them.",
     ),
     jobs: int = typer.Option(
-        0, "--jobs", "-j", metavar="N", parser=whole_number("--jobs", 0, MOST_JOBS),
+        0,
+        "--jobs",
+        "-j",
+        metavar="N",
+        parser=whole_number("--jobs", 0, MOST_JOBS),
         help="Worker processes: 0 (the default) uses every core this process may run on; 1 plays in this process. The same games either way.",
     ),
     bot: Optional[List[str]] = typer.Option(
@@ -170,7 +180,10 @@ def simulate(
     event: Optional[str] = typer.Option(None, "--event", metavar="TEXT", help="The event to write in every header."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not say how many games were written to DIR."),
     budget: Optional[int] = typer.Option(
-        None, "--budget", metavar="N", parser=whole_number("--budget", 1, MOST_BUDGET),
+        None,
+        "--budget",
+        metavar="N",
+        parser=whole_number("--budget", 1, MOST_BUDGET),
         help="The engine bot's sampled worlds per decision (default 48; docs/ANALYSIS.md).",
     ),
 ) -> None:
@@ -224,8 +237,17 @@ def simulate(
 class _Play:
     """A run of simulate as the options set it."""
 
-    def __init__(self, players: int, games: int, seed: str, bots: list[str], house_discards: bool,
-                 event: str | None, jobs: int, budget: int | None = None) -> None:
+    def __init__(
+        self,
+        players: int,
+        games: int,
+        seed: str,
+        bots: list[str],
+        house_discards: bool,
+        event: str | None,
+        jobs: int,
+        budget: int | None = None,
+    ) -> None:
         from arbo_notation.play.simulate import simulate_jobs
 
         self.players, self.games, self.seed, self.bots = players, games, seed, bots
@@ -236,8 +258,17 @@ class _Play:
         """``then(record)`` of each game, in order, with a progress bar on a terminal."""
         from arbo_notation.play.simulate import simulate_run
 
-        made = simulate_run(self.players, self.games, self.seed, self.bots, house_discards=self.house_discards,
-                            event=self.event, jobs=self.jobs, then=then, budget=self.budget)
+        made = simulate_run(
+            self.players,
+            self.games,
+            self.seed,
+            self.bots,
+            house_discards=self.house_discards,
+            event=self.event,
+            jobs=self.jobs,
+            then=then,
+            budget=self.budget,
+        )
         return _with_progress(made, self.games, "simulating")
 
 

@@ -16,8 +16,11 @@ def species_text() -> str:
     """The codes and names, both editions, and the species count by players, as `arbo species` prints them."""
     lines = ["Species codes (arbo's defaults: the Renegade edition):"]
     lines += [f"  {s.code:<3} {s.name}" for s in DEFAULT_SPECIES]
-    lines += ["", "The Z-Man edition has Lilac, Magnolia and Olive instead of Blue Spruce, Cherry",
-              "Blossom and Tulip Poplar:"]
+    lines += [
+        "",
+        "The Z-Man edition has Lilac, Magnolia and Olive instead of Blue Spruce, Cherry",
+        "Blossom and Tulip Poplar:",
+    ]
     lines += [f"  {s.code:<3} {s.name}" for s in ZMAN_SPECIES]
     two, three, four = (SPECIES_COUNT_BY_PLAYERS[n] for n in (2, 3, 4))
     lines += [

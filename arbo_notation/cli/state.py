@@ -57,26 +57,42 @@ def no_turn(game_number: int, legal: int, recorded: int, wanted: int, errors) ->
     """Leave saying there is no position after turn ``wanted``: a usage error (exit 2) past the
     record's end, bad data (exit 1, after the ``errors``) when an illegal turn stops the game before it."""
     if wanted > recorded:
-        fail(f"game {game_number} has {recorded} turn{'s' if recorded != 1 else ''}; "
-             f"there is no position after turn {wanted}", EXIT_USAGE)
+        fail(
+            f"game {game_number} has {recorded} turn{'s' if recorded != 1 else ''}; "
+            f"there is no position after turn {wanted}",
+            EXIT_USAGE,
+        )
     for diagnostic in errors:
         typer.echo(diagnostic.show(), err=True)
-    fail(f"game {game_number} has {legal} legal turn{'s' if legal != 1 else ''} (turn {legal + 1} is illegal); "
-         f"there is no position after turn {wanted}")
+    fail(
+        f"game {game_number} has {legal} legal turn{'s' if legal != 1 else ''} (turn {legal + 1} is illegal); "
+        f"there is no position after turn {wanted}"
+    )
 
 
 def state(
     file: str = typer.Argument(..., metavar="FILE", help="A record file ('-' reads standard input)."),
     game_number: int = typer.Option(
-        1, "--game", "-g", metavar="N", parser=whole_number("--game", 1, MOST_GAMES), help="Which game of the file (1-based)."
+        1,
+        "--game",
+        "-g",
+        metavar="N",
+        parser=whole_number("--game", 1, MOST_GAMES),
+        help="Which game of the file (1-based).",
     ),
     turn: Optional[int] = typer.Option(
-        None, "--turn", "-t", metavar="N", parser=whole_number("--turn", 0, MOST_TURNS),
+        None,
+        "--turn",
+        "-t",
+        metavar="N",
+        parser=whole_number("--turn", 0, MOST_TURNS),
         help="After this many turns (default: the end).",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the position as JSON, the format `arbo score` reads."),
     as_player: Optional[str] = typer.Option(
-        None, "--as", metavar="PLAYER",
+        None,
+        "--as",
+        metavar="PLAYER",
         help="The hands as this player knows them ('all': the record's whole knowledge; default: the record's perspective).",
     ),
 ) -> None:

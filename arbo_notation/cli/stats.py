@@ -59,8 +59,9 @@ def gather(paths: list[str], by: Optional[str]) -> tuple[list, int]:
         invalid = load_export(connection, folder)
         if invalid:
             status = EXIT_INVALID
-            echo_text(f"{folder}: {invalid} invalid game{'' if invalid == 1 else 's'} (valid = false), not counted",
-                      err=True)
+            echo_text(
+                f"{folder}: {invalid} invalid game{'' if invalid == 1 else 's'} (valid = false), not counted", err=True
+            )
     return compute(connection, by), status
 
 
@@ -77,8 +78,10 @@ def _table(head: list[str], rows: list[list[str]], align: str) -> str:
     widths = [max(len(row[i]) for row in [head, *rows]) for i in range(len(head))]
     lines = []
     for row in [head, *rows]:
-        cells = [cell.ljust(width) if side == "l" else cell.rjust(width)
-                 for cell, width, side in zip(row, widths, align)]
+        cells = [
+            cell.ljust(width) if side == "l" else cell.rjust(width)
+            for cell, width, side in zip(row, widths, align, strict=False)
+        ]
         lines.append("  ".join(cells).rstrip())
     return "\n".join(lines) + "\n"
 
@@ -97,26 +100,57 @@ def render(stats, title: str | None = None) -> str:
         line += f", {stats.unscored:,} not scored (unfinished, or a hand unknown)"
     parts = [(f"{title}\n" if title else "") + line + "\n"]
     if stats.players:
-        parts.append(_table(
-            ["player", "games", "wins", "win rate", "mean score", "best game"],
-            [[p["player"], str(p["games"]), str(p["wins"]), _percent(p["win_rate"]), _number(p["mean_score"]),
-              f"{p['best']['score']} ({p['best']['file']}, game {p['best']['game']})"] for p in stats.players],
-            "lrrrrl",
-        ))
+        parts.append(
+            _table(
+                ["player", "games", "wins", "win rate", "mean score", "best game"],
+                [
+                    [
+                        p["player"],
+                        str(p["games"]),
+                        str(p["wins"]),
+                        _percent(p["win_rate"]),
+                        _number(p["mean_score"]),
+                        f"{p['best']['score']} ({p['best']['file']}, game {p['best']['game']})",
+                    ]
+                    for p in stats.players
+                ],
+                "lrrrrl",
+            )
+        )
     if stats.seats:
-        parts.append(_table(
-            ["seat", "games", "wins", "win rate"],
-            [[f"{s['seat']}{' (start player)' if s['seat'] == 1 else ''}", str(s["games"]), str(s["wins"]),
-              _percent(s["win_rate"])] for s in stats.seats],
-            "lrrr",
-        ))
+        parts.append(
+            _table(
+                ["seat", "games", "wins", "win rate"],
+                [
+                    [
+                        f"{s['seat']}{' (start player)' if s['seat'] == 1 else ''}",
+                        str(s["games"]),
+                        str(s["wins"]),
+                        _percent(s["win_rate"]),
+                    ]
+                    for s in stats.seats
+                ],
+                "lrrr",
+            )
+        )
     if stats.species:
-        parts.append(_table(
-            ["species", "games", "scored", "how often", "paths", "mean points"],
-            [[s["species"], str(s["games"]), str(s["scored"]), _percent(s["scored_rate"]), str(s["paths"]),
-              _number(s["mean_points"])] for s in stats.species],
-            "lrrrrr",
-        ))
+        parts.append(
+            _table(
+                ["species", "games", "scored", "how often", "paths", "mean points"],
+                [
+                    [
+                        s["species"],
+                        str(s["games"]),
+                        str(s["scored"]),
+                        _percent(s["scored_rate"]),
+                        str(s["paths"]),
+                        _number(s["mean_points"]),
+                    ]
+                    for s in stats.species
+                ],
+                "lrrrrr",
+            )
+        )
     return "\n".join(parts)
 
 
@@ -129,11 +163,15 @@ def _group_title(by: str, value) -> str:
 def register(app: typer.Typer) -> None:
     @app.command("stats", help=HELP, short_help="Count a collection: per player, seat and species.")
     def stats(
-        files: List[str] = typer.Argument(..., metavar="FILE|DIR...",
-                                          help="Records (.arb), folders of them, or Parquet exports."),
+        files: List[str] = typer.Argument(
+            ..., metavar="FILE|DIR...", help="Records (.arb), folders of them, or Parquet exports."
+        ),
         as_json: bool = typer.Option(False, "--json", help="Print the statistics as JSON."),
         by: Optional[str] = typer.Option(
-            None, "--by", metavar="event|date|players", parser=one_of("--by", ("event", "date", "players")),
+            None,
+            "--by",
+            metavar="event|date|players",
+            parser=one_of("--by", ("event", "date", "players")),
             help="Count each event, each date or each number of players apart.",
         ),
     ) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import MutableMapping
 from enum import Enum
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, ClassVar, Iterator, Sequence
 
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
@@ -254,7 +254,7 @@ class ArboCommand(TyperCommand):
     """A command whose help shows metavars a player reads, and whose values its parsers read."""
 
     #: The parsers of the command's parameters, by name (ArboApp.command sets them).
-    parsers: dict[str, Callable[[Any], Any]] = {}
+    parsers: ClassVar[dict[str, Callable[[Any], Any]]] = {}
 
     def get_params(self, ctx: Any) -> list:
         return _tidy(super().get_params(ctx), self.parsers)
@@ -314,7 +314,11 @@ class ArboGroup(TyperGroup):
     @classmethod
     def of_commands(cls, names: Sequence[str], load: Callable[[str], Any]) -> type["ArboGroup"]:
         """A group whose commands ``names`` are built by ``load(name)`` when first needed."""
-        return type(cls.__name__, (cls,), {"__module__": cls.__module__, "lazy_names": tuple(names), "lazy_load": staticmethod(load)})
+        return type(
+            cls.__name__,
+            (cls,),
+            {"__module__": cls.__module__, "lazy_names": tuple(names), "lazy_load": staticmethod(load)},
+        )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

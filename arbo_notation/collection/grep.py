@@ -86,8 +86,9 @@ def public_key(record: GameRecord) -> bytes:
     and each turn's player, the piles drawn from, the planting and the discard."""
     parts = _table(record.header)
     for turn in record.turns:
-        draws = " ".join(draw.kind.value if draw.kind is not DrawKind.DISCARD else f"pile {draw.owner}"
-                         for draw in turn.draws)
+        draws = " ".join(
+            draw.kind.value if draw.kind is not DrawKind.DISCARD else f"pile {draw.owner}" for draw in turn.draws
+        )
         parts.append(f"{turn.player} {draws} {turn.plant} /{turn.discard}")
     return _digest(parts)
 

@@ -50,9 +50,14 @@ def arrow_type(name: str) -> "pa.DataType":
 def arrow_schema(table: str) -> "pa.Schema":
     """The schema of one table, its version and name in its metadata."""
     fields = [pa.field(name, arrow_type(kind)) for name, kind in SCHEMA[table]]
-    return pa.schema(fields, metadata={
-        "arbo.schema_version": str(SCHEMA_VERSION), "arbo.table": table, "arbo.version": metadata.version("arbo-notation"),
-    })
+    return pa.schema(
+        fields,
+        metadata={
+            "arbo.schema_version": str(SCHEMA_VERSION),
+            "arbo.table": table,
+            "arbo.version": metadata.version("arbo-notation"),
+        },
+    )
 
 
 class TableBuffer:
@@ -91,8 +96,14 @@ class ParquetCorpus:
     export is held for this process (files.held_for_writing, on ``out``) while it is written.
     """
 
-    def __init__(self, out: Path, *, games_per_part: int = GAMES_PER_PART,
-                 games_per_group: int = GAMES_PER_GROUP, tables: tuple[str, ...] = TABLES) -> None:
+    def __init__(
+        self,
+        out: Path,
+        *,
+        games_per_part: int = GAMES_PER_PART,
+        games_per_group: int = GAMES_PER_GROUP,
+        tables: tuple[str, ...] = TABLES,
+    ) -> None:
         self.out = out
         self.tables = tables
         self.games_per_part = games_per_part
@@ -216,8 +227,9 @@ def _hold(out: Path):
         by = f" ({error.holder})" if error.holder else ""
         raise ArboError(f"{out}: another arbo is writing this export{by}; wait for it to end") from None
     except LockRefused as error:
-        raise ArboError(f"{out}: not written: its lock file {error.lock} {error.reason}; "
-                        "remove it if no arbo is writing the export") from None
+        raise ArboError(
+            f"{out}: not written: its lock file {error.lock} {error.reason}; remove it if no arbo is writing the export"
+        ) from None
     return stack
 
 
@@ -291,9 +303,11 @@ def _examine(out: Path) -> list[Path]:
         if stray is not None:
             foreign.append(stray)
     if foreign:
-        raise ArboError(f"{out}: holds {', '.join(foreign[:3])}{', ...' if len(foreign) > 3 else ''}, "
-                        "which no export writes: give a new or empty directory, or an earlier export "
-                        "(arbo removes nothing it did not write)")
+        raise ArboError(
+            f"{out}: holds {', '.join(foreign[:3])}{', ...' if len(foreign) > 3 else ''}, "
+            "which no export writes: give a new or empty directory, or an earlier export "
+            "(arbo removes nothing it did not write)"
+        )
     return leftovers
 
 
@@ -391,8 +405,10 @@ def export_tables(folder: Path, tables: Iterable[str] = TABLES) -> dict[str, lis
     for table in tables:
         where = base / table
         if not _only_parts(where):
-            raise ArboError(f"{folder}: not a whole export: its {table} table is missing or holds other files; "
-                            "export the records again")
+            raise ArboError(
+                f"{folder}: not a whole export: its {table} table is missing or holds other files; "
+                "export the records again"
+            )
         parts[table] = sorted(where / name for name in os.listdir(where) if _PART.fullmatch(name))
         if not parts[table]:
             raise ArboError(f"{folder}: not a whole export: its {table} table has no part; export the records again")

@@ -46,8 +46,10 @@ _HEADER_KINDS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "list of codes": ("list<string>", list),
     "code → text": ("map<string,string>", lambda value: _map(value.items())),
     "list of cards": ("list<string>", lambda value: None if value is None else _cards(value)),
-    "player → cards": ("map<string,list<string>>",
-                       lambda value: _map((name, _cards(cards)) for name, cards in value.items())),
+    "player → cards": (
+        "map<string,list<string>>",
+        lambda value: _map((name, _cards(cards)) for name, cards in value.items()),
+    ),
     "player → score": ("map<string,int32>", lambda value: None if value is None else _map(value.items())),
 }
 #: A header key whose column has another name (``result`` is the column of the result line's scores).
@@ -75,8 +77,10 @@ def header_columns(rows: Iterable[HeaderKey] = TABLE) -> tuple[HeaderColumn, ...
     columns: list[HeaderColumn] = []
     for row in rows:
         if row.kind not in _HEADER_KINDS:
-            raise ArboError(f"the header key {row.name!r} is of the kind {row.kind!r}, which has no column "
-                             "type: give it one in corpus._HEADER_KINDS")
+            raise ArboError(
+                f"the header key {row.name!r} is of the kind {row.kind!r}, which has no column "
+                "type: give it one in corpus._HEADER_KINDS"
+            )
         kind, value = _HEADER_KINDS[row.kind]
         columns.append(HeaderColumn(_COLUMN_NAMES.get(row.name, row.name), kind, row.name, value))
         columns += [HeaderColumn(name, kind, row.name, made) for name, kind, made in _DERIVED_COLUMNS.get(row.name, ())]
@@ -143,8 +147,10 @@ SCHEMA: dict[str, tuple[tuple[str, str], ...]] = {
 TABLES = tuple(SCHEMA)
 
 #: What a command that needs pyarrow or duckdb says when they are not installed.
-NEEDS_DATA_EXTRA = ("{module} is not installed: the Parquet export and `arbo stats` need arbo's 'data' extra, "
-                    "some 240 MB installed: pip install '.[data]' in arbo's checkout, or pip install pyarrow duckdb")
+NEEDS_DATA_EXTRA = (
+    "{module} is not installed: the Parquet export and `arbo stats` need arbo's 'data' extra, "
+    "some 240 MB installed: pip install '.[data]' in arbo's checkout, or pip install pyarrow duckdb"
+)
 
 
 @dataclass(slots=True)
@@ -197,8 +203,9 @@ def game_rows(file: str, piece: GameText, *, with_turns: bool = True) -> GameRow
     return record_rows(file, records[0], line=piece.first_line, source_lines=lines, with_turns=with_turns)
 
 
-def record_rows(file: str, record: GameRecord, *, line: int | None = None, source_lines=None,
-                with_turns: bool = True) -> GameRows:
+def record_rows(
+    file: str, record: GameRecord, *, line: int | None = None, source_lines=None, with_turns: bool = True
+) -> GameRows:
     """The rows of one game's record, replayed (``record.index`` is its ``game``)."""
     from arbo_notation.game.replay import replay_game
 
@@ -213,8 +220,9 @@ def record_rows(file: str, record: GameRecord, *, line: int | None = None, sourc
     first = min(errors, key=lambda d: (d.line or 0, d.column or 0)) if errors else None  # as check orders them
     rows = GameRows(_game_row(file, record, line, first, replay.sheet))
     if with_turns:
-        rows.turns = [_turn_row(file, record.index, number, turn, mover_scores)
-                      for number, turn in enumerate(record.turns, 1)]
+        rows.turns = [
+            _turn_row(file, record.index, number, turn, mover_scores) for number, turn in enumerate(record.turns, 1)
+        ]
     if replay.sheet is not None:
         rows.scores = list(_score_rows(file, record.index, replay.sheet))
     return fit_columns(rows)
@@ -241,14 +249,20 @@ def _fit(value: Any, kind: str) -> tuple[Any, Any]:
 
 
 #: The columns of each table that hold int32 numbers: (index, name, type).
-_NUMBER_COLUMNS = {table: tuple((index, name, kind) for index, (name, kind) in enumerate(columns) if "int32" in kind)
-                   for table, columns in SCHEMA.items()}
+_NUMBER_COLUMNS = {
+    table: tuple((index, name, kind) for index, (name, kind) in enumerate(columns) if "int32" in kind)
+    for table, columns in SCHEMA.items()
+}
 
 
 def _shown_number(value: int) -> str:
     """A number as a message gives it: whole when short, else its size (Python refuses to
     write out a number of more than some 4,300 digits)."""
-    return str(value) if value.bit_length() <= 128 else f"a number of some {int(value.bit_length() * 0.30103) + 1:,} digits"
+    return (
+        str(value)
+        if value.bit_length() <= 128
+        else f"a number of some {int(value.bit_length() * 0.30103) + 1:,} digits"
+    )
 
 
 def _utf8(text: str) -> str:
@@ -294,8 +308,10 @@ def fit_columns(rows: GameRows) -> GameRows:
     if first is not None and rows.valid:
         file, line = rows.game[0], rows.game[2]
         where = f"{file}:{line}" if line is not None else file
-        error = (f"{where}: error: {first[0]} cannot hold {_shown_number(first[1])}: the export's numbers are "
-                 f"32-bit (written as null) [range]")
+        error = (
+            f"{where}: error: {first[0]} cannot hold {_shown_number(first[1])}: the export's numbers are "
+            f"32-bit (written as null) [range]"
+        )
         rows.game = (*rows.game[:3], False, error, *rows.game[5:])
     return rows
 
@@ -316,26 +332,47 @@ def _header_columns(header: Header | None) -> tuple:
     """The columns of HEADER_COLUMNS, then ``extra`` (the unknown keys, as JSON)."""
     if header is None:
         return (None,) * (len(HEADER_COLUMNS) + 1)
-    return (*(column.value(getattr(header, column.key)) for column in HEADER_COLUMNS),
-            json.dumps(header.extra, default=str, ensure_ascii=False) if header.extra else None)
+    return (
+        *(column.value(getattr(header, column.key)) for column in HEADER_COLUMNS),
+        json.dumps(header.extra, default=str, ensure_ascii=False) if header.extra else None,
+    )
 
 
 def _unread_row(file: str, piece: GameText, header: Header | None, error: Diagnostic) -> tuple:
-    return (file, piece.index, piece.first_line, False, _error_text(error), *_header_columns(header),
-            None, False, None, None, None, None, None)
+    return (
+        file,
+        piece.index,
+        piece.first_line,
+        False,
+        _error_text(error),
+        *_header_columns(header),
+        None,
+        False,
+        None,
+        None,
+        None,
+        None,
+        None,
+    )
 
 
-def _game_row(file: str, record: GameRecord, line: int | None, error: Diagnostic | None,
-              sheet: ScoreSheet | None) -> tuple:
+def _game_row(
+    file: str, record: GameRecord, line: int | None, error: Diagnostic | None, sheet: ScoreSheet | None
+) -> tuple:
     players = record.header.players
     result = record.result
     finished = result is not None and not result.unfinished
     written = result.as_dict() if finished else {}
     scored = sheet is not None
     return (
-        file, record.index, line, error is None, None if error is None else _error_text(error),
+        file,
+        record.index,
+        line,
+        error is None,
+        None if error is None else _error_text(error),
         *_header_columns(record.header),
-        len(record.turns), finished,
+        len(record.turns),
+        finished,
         [written.get(name) for name in players] if finished else None,
         [sheet.player(name).total for name in players] if scored else None,
         [sheet.player(name).species_planted for name in players] if scored else None,
@@ -356,9 +393,19 @@ def _turn_row(file: str, game: int, number: int, turn: Turn, scores: list[int | 
     legal = number <= len(scores)
     cell = turn.plant.coord
     return (
-        file, game, number, turn.player, *_draw_columns(turn, 0), *_draw_columns(turn, 1),
-        str(turn.plant.card), cell.x, cell.y, str(turn.discard), list(turn.glyphs),
-        legal, scores[number - 1] if legal else None,
+        file,
+        game,
+        number,
+        turn.player,
+        *_draw_columns(turn, 0),
+        *_draw_columns(turn, 1),
+        str(turn.plant.card),
+        cell.x,
+        cell.y,
+        str(turn.discard),
+        list(turn.glyphs),
+        legal,
+        scores[number - 1] if legal else None,
     )
 
 
@@ -369,9 +416,18 @@ def _score_rows(file: str, game: int, sheet: ScoreSheet) -> Iterator[tuple]:
             path = scored.path
             parts = (path.card_points, path.same_species_bonus, path.start_bonus, path.end_bonus) if path else (0,) * 4
             plantings = [f"{card}@{cell}" for card, cell in zip(path.cards, path.cells, strict=True)] if path else []
-            yield (file, game, player.name, seat, code, scored.hand_sum, scored.rights, scored.points, plantings,
-                   *parts)
-
+            yield (
+                file,
+                game,
+                player.name,
+                seat,
+                code,
+                scored.hand_sum,
+                scored.rights,
+                scored.points,
+                plantings,
+                *parts,
+            )
 
 
 # -- the games of files and folders --------------------------------------------------------------
@@ -439,8 +495,9 @@ class Tally:
     problems: int = 0  # text before a first header that is no game
 
 
-def load_files(files: Iterable[str], sink, *, with_turns: bool = True, invalid=None, problem=None,
-               advance=None) -> Tally:
+def load_files(
+    files: Iterable[str], sink, *, with_turns: bool = True, invalid=None, problem=None, advance=None
+) -> Tally:
     """Every game of the files into ``sink`` (its ``add(rows)``), a game at a time.
 
     ``invalid(rows)`` hears of each invalid game (added all the same, flagged), ``problem(text)``

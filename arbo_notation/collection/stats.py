@@ -84,8 +84,14 @@ class Stats:
 
     def to_json(self, grouped: bool = False) -> dict:
         data: dict[str, Any] = {"group": self.value} if grouped else {}
-        data.update(games=self.games, invalid=self.invalid, unscored=self.unscored,
-                    players=self.players, seats=self.seats, species=self.species)
+        data.update(
+            games=self.games,
+            invalid=self.invalid,
+            unscored=self.unscored,
+            players=self.players,
+            seats=self.seats,
+            species=self.species,
+        )
         return data
 
 
@@ -112,8 +118,10 @@ def load_export(connection, folder: Path) -> int:
     versions = {schema_version_of(part) for table in parts.values() for part in table}  # a part cut short: here
     if versions != {str(SCHEMA_VERSION)}:
         shown = ", ".join(sorted(str(version) for version in versions))
-        raise ArboError(f"{folder}: tables of schema version {shown}; this arbo reads version "
-                        f"{SCHEMA_VERSION}: export the records again")
+        raise ArboError(
+            f"{folder}: tables of schema version {shown}; this arbo reads version "
+            f"{SCHEMA_VERSION}: export the records again"
+        )
     invalid = "SELECT count(*) FROM games WHERE NOT valid"
     before = connection.execute(invalid).fetchall()[0][0]
     insert = "INSERT INTO {table} BY NAME SELECT * FROM {source}"
@@ -131,8 +139,9 @@ def load_export(connection, folder: Path) -> int:
                     finally:
                         connection.unregister("arbo_rows")
         except duckdb.Error as error:
-            raise ArboError(f"{folder}: its {table} table cannot be read ({str(error).splitlines()[0]}); "
-                            "export the records again") from None
+            raise ArboError(
+                f"{folder}: its {table} table cannot be read ({str(error).splitlines()[0]}); export the records again"
+            ) from None
     unmatched = "SELECT count(*) FROM scores ANTI JOIN games USING (file, game)"
     if connection.execute(unmatched).fetchall()[0][0]:  # as an export of arbo 0.1 stopped mid-swap left it
         raise ArboError(f"{folder}: its games and scores tables are of two different exports; export the records again")
@@ -157,17 +166,29 @@ def compute(connection, by: str | None = None) -> list[Stats]:
     if not groups:
         groups[None] = Stats(None)
     for value, player, games, wins, mean, best, best_file, best_game in _rows(connection, _PLAYERS, counted):
-        groups[value].players.append({
-            "player": player, "games": games, "wins": wins, "win_rate": _rate(wins, games),
-            "mean_score": _mean(mean), "best": {"score": best, "file": best_file, "game": best_game},
-        })
+        groups[value].players.append(
+            {
+                "player": player,
+                "games": games,
+                "wins": wins,
+                "win_rate": _rate(wins, games),
+                "mean_score": _mean(mean),
+                "best": {"score": best, "file": best_file, "game": best_game},
+            }
+        )
     for value, seat, games, wins in _rows(connection, _SEATS, counted):
         groups[value].seats.append({"seat": seat, "games": games, "wins": wins, "win_rate": _rate(wins, games)})
     for value, species, games, scored, paths, mean in _rows(connection, _SPECIES, counted):
-        groups[value].species.append({
-            "species": species, "games": games, "scored": scored, "scored_rate": _rate(scored, games),
-            "paths": paths, "mean_points": _mean(mean),
-        })
+        groups[value].species.append(
+            {
+                "species": species,
+                "games": games,
+                "scored": scored,
+                "scored_rate": _rate(scored, games),
+                "paths": paths,
+                "mean_points": _mean(mean),
+            }
+        )
     return list(groups.values())
 
 

@@ -88,15 +88,18 @@ class TurnActions:
     glyphs: tuple[str, ...] = ()
 
     def __str__(self) -> str:
-        words = [f"{self.number}." if self.number is not None else "", self.player,
-                 *map(str, self.actions), *self.glyphs]
+        words = [
+            f"{self.number}." if self.number is not None else "",
+            self.player,
+            *map(str, self.actions),
+            *self.glyphs,
+        ]
         return " ".join(word for word in words if word)
 
     def known(self) -> KnownTurn:
         """The turn as the engine's whole-turn path plays it (engine.state.KnownTurn)."""
         first, second, plant, discard = self.actions
-        return (self.number, self.player, known_draw(first), known_draw(second), plant.card, plant.coord,
-                discard.card)
+        return (self.number, self.player, known_draw(first), known_draw(second), plant.card, plant.coord, discard.card)
 
 
 def known_draw(draw: DrawAction) -> KnownDraw:
@@ -132,8 +135,10 @@ def parse_action(word: str) -> Action:
         return Plant(Card.parse(match["card"]), Coord(int(match["x"]), int(match["y"])))
     if match := _DISCARD_WORD.match(text):
         return Discard(Card.parse(match["card"]))
-    raise ActionError(f"{word!r} is no action: a draw is d, d:Ma3, a player's name (Ben, Ben:Oa5) or -; "
-                      f"a planting Ma3@0,1; a discard /Oa5")
+    raise ActionError(
+        f"{word!r} is no action: a draw is d, d:Ma3, a player's name (Ben, Ben:Oa5) or -; "
+        f"a planting Ma3@0,1; a discard /Oa5"
+    )
 
 
 def parse_turn_text(text: str) -> tuple[int | None, str | None, tuple[Action, ...], tuple[str, ...]]:
@@ -149,17 +154,20 @@ def parse_turn_text(text: str) -> tuple[int | None, str | None, tuple[Action, ..
     number = None
     if numbered := _NUMBER.match(rest):
         number = int(numbered["number"])
-        rest = rest[numbered.end():]
+        rest = rest[numbered.end() :]
     words = rest.split()
     player = None
     if len(words) == 5 and re.fullmatch(NAME, words[0]):
         player, words = words[0], words[1:]
     if len(words) != 4:
-        raise ActionError(f"a turn is [12.] [Ana] draw draw planting /discard, such as "
-                          f"'Ana d d Ma3@0,1 /Oa5', not {text.strip()!r}")
+        raise ActionError(
+            f"a turn is [12.] [Ana] draw draw planting /discard, such as 'Ana d d Ma3@0,1 /Oa5', not {text.strip()!r}"
+        )
     actions = tuple(parse_action(word) for word in words)
     wanted = ((Draw, Skip), (Draw, Skip), (Plant,), (Discard,))
-    for word, action, kinds, part in zip(words, actions, wanted, ("first draw", "second draw", "planting", "discard")):
+    for word, action, kinds, part in zip(
+        words, actions, wanted, ("first draw", "second draw", "planting", "discard"), strict=False
+    ):
         if not isinstance(action, kinds):
             raise ActionError(f"{word!r} stands where the turn's {part} is due")
     return number, player, actions, tuple(glyphs)

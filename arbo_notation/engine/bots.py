@@ -106,7 +106,7 @@ class Bot(ABC):
     def choose_discard(self, game: Game, rng: random.Random) -> Card:
         """Which card of the hand to discard."""
 
-    def watch(self, game: Game, mover: str) -> None:
+    def watch(self, game: Game, mover: str) -> None:  # noqa: B027 - optional: most bots remember nothing
         """Told after every turn of the game, whoever played it (``mover``), as a player at the
         table sees each turn: a bot that remembers what it saw reads the public table here
         (the piles, the arboretums), never a hand. The greedy and random bots remember nothing."""
@@ -211,8 +211,10 @@ def seen_by_mover(game: Game) -> tuple[LeanPosition, Cards]:
         raise ArboError(f"a bot cannot play for {me}: {held.hidden} card(s) of the hand are unknown")
     cards = Cards(tuple(sorted(game.config.species)))
     code = _codes(cards)
-    hands = [[code[card] for card in held.known] if player == me else [HIDDEN] * len(game.hand(player))
-             for player in game.players]
+    hands = [
+        [code[card] for card in held.known] if player == me else [HIDDEN] * len(game.hand(player))
+        for player in game.players
+    ]
     position = LeanPosition(
         hands,
         [HIDDEN] * game.deck_size,

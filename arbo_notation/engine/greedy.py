@@ -47,8 +47,9 @@ def _longer(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return (2 * a[0] + a[1], a[0]) > (2 * b[0] + b[1], b[0])
 
 
-def _sweep(arb: dict[int, int], order: list[int], bonus: Callable[[int], int],
-           feeds: Callable[[int, int], bool]) -> tuple[dict[int, dict[int, int]], dict[int, tuple[int, int]]]:
+def _sweep(
+    arb: dict[int, int], order: list[int], bonus: Callable[[int], int], feeds: Callable[[int, int], bool]
+) -> tuple[dict[int, dict[int, int]], dict[int, tuple[int, int]]]:
     """One pass of the path DP over cells in ``order``: for each cell, the best length + bonus of
     a path from a tree of each species to it through neighbours that ``feeds`` (lower values going
     up, higher going down), and its longest same-species run as (length, bonus)."""
@@ -110,8 +111,9 @@ class Paths:
         self.potential = potential
         order = sorted(arb, key=lambda cell: (arb[cell] & 7, cell))
         self.up, self.same_up = _sweep(arb, order, lambda v: int(v == _LOW), lambda mine, other: other < mine)
-        self.down, self.same_down = _sweep(arb, order[::-1], lambda v: 2 * (v == _HIGH),
-                                           lambda mine, other: other > mine)
+        self.down, self.same_down = _sweep(
+            arb, order[::-1], lambda v: 2 * (v == _HIGH), lambda mine, other: other > mine
+        )
         self.best = species_points(arb)
         self.open = self._open_paths()
         self.cells = frontier_of(arb)
@@ -237,11 +239,11 @@ class Reading:
     it can see, the timing. ``hand`` and ``arb``, when given, are the seat's once a planting not
     yet made in ``position`` is made (for its discard)."""
 
-    __slots__ = ("paths", "seen_sum", "seen_values", "share", "strongest", "potential", "mine", "_weights",
-                 "_without")
+    __slots__ = ("paths", "seen_sum", "seen_values", "share", "strongest", "potential", "mine", "_weights", "_without")
 
-    def __init__(self, position: LeanPosition, seat: int, hand: list[int] | None = None,
-                 arb: dict[int, int] | None = None) -> None:
+    def __init__(
+        self, position: LeanPosition, seat: int, hand: list[int] | None = None, arb: dict[int, int] | None = None
+    ) -> None:
         seen_sum: dict[int, int] = {}
         seen_values: dict[int, set[int]] = {}
         # Seen: the whole hand and the table (a planting not yet made moves a card between them).
@@ -385,7 +387,8 @@ def _discard(position: LeanPosition, seat: int, hand: list[int], arb: dict[int, 
     for card in free or protected:
         code = card >> 3
         loss = (reading.weight(code) - reading.weight_without(card)) * (
-            reading.paths.value(code) + 0.5 * rival_best.get(code, 0))
+            reading.paths.value(code) + 0.5 * rival_best.get(code, 0)
+        )
         later = LATER * max(0.0, reading.best_plant_gain(card))
         gift = max((sum(theirs.gains(card, c).values()) for c in theirs.cells), default=0.0)
         choices.append((loss + later + SPITE * gift, card))

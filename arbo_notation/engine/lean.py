@@ -88,8 +88,12 @@ class LeanPosition:
 
     def copy(self) -> "LeanPosition":
         return LeanPosition(
-            [h[:] for h in self.hands], self.deck[:], [p[:] for p in self.piles],
-            [a.copy() for a in self.arbs], self.current, self.over,
+            [h[:] for h in self.hands],
+            self.deck[:],
+            [p[:] for p in self.piles],
+            [a.copy() for a in self.arbs],
+            self.current,
+            self.over,
         )
 
     def frontier(self, seat: int) -> list[int]:
@@ -182,8 +186,9 @@ def species_points(arb: Mapping[int, int], wanted: Sequence[bool] | None = None)
     return {s: points for s, points in best.items() if points}
 
 
-def _climb(arb: Mapping[int, int], cell: int, card: int, code: int, length: int, same: bool,
-           bonus: int, best: dict[int, int]) -> None:
+def _climb(
+    arb: Mapping[int, int], cell: int, card: int, code: int, length: int, same: bool, bonus: int, best: dict[int, int]
+) -> None:
     value = card & 7
     length += 1
     for step in STEPS:

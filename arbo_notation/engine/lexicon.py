@@ -131,4 +131,3 @@ HEADER_BLOCK = r"---[ \t]*\n(?:(?!---[ \t]*(?:\n|\Z))[^\n]*\n)*---[ \t]*(?=\n|\Z
 
 HEADER = rf"(?<![^\n]){HEADER_BLOCK}"
 """A header, its opening '---' at the start of a line (the grammar's HEADER)."""
-

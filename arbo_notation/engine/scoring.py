@@ -12,6 +12,7 @@ from arbo_notation.engine.cards import MAX_VALUE, MIN_VALUE, Card, Coord
 from arbo_notation.engine.totals import SAME_SPECIES_MIN_LENGTH, PlayerPosition, higher_neighbours
 from arbo_notation.engine.totals import best_points, score_totals  # noqa: F401  (scoring's names, as they always were)
 
+
 @dataclass(frozen=True, slots=True)
 class PathScore:
     """One path and its points split into the rulebook's four parts."""
@@ -37,7 +38,7 @@ class PathScore:
         }
 
     def __str__(self) -> str:
-        return " ".join(f"{card}@{cell}" for card, cell in zip(self.cards, self.cells))
+        return " ".join(f"{card}@{cell}" for card, cell in zip(self.cards, self.cells, strict=False))
 
 
 def path_score(species: str, cells: Sequence[Coord], cards: Sequence[Card]) -> PathScore:
@@ -62,8 +63,10 @@ def is_path(species: str, cells: Sequence[Coord], arboretum: Mapping[Coord, Card
     cards = [arboretum[c] for c in cells]
     if cards[0].species != species or cards[-1].species != species:
         return False
-    steps = zip(cells, cells[1:])
-    return all(a.is_adjacent(b) for a, b in steps) and all(x.value < y.value for x, y in zip(cards, cards[1:]))
+    steps = zip(cells, cells[1:], strict=False)
+    return all(a.is_adjacent(b) for a, b in steps) and all(
+        x.value < y.value for x, y in zip(cards, cards[1:], strict=False)
+    )
 
 
 def best_paths(arboretum: Mapping[Coord, Card], species: Iterable[str] | None = None) -> dict[str, PathScore]:
@@ -80,6 +83,8 @@ def best_paths(arboretum: Mapping[Coord, Card], species: Iterable[str] | None = 
 
 
 _BY_X_THEN_Y = attrgetter("x", "y")
+
+
 def _extend(
     trees: Mapping[Coord, Card],
     rising: dict[Coord, list[Coord]],
@@ -293,9 +298,7 @@ def _rights_and_paths(
     return sums, holders, found
 
 
-def score_position(
-    species: Sequence[str], players: Sequence[PlayerPosition], *, game_over: bool = True
-) -> ScoreSheet:
+def score_position(species: Sequence[str], players: Sequence[PlayerPosition], *, game_over: bool = True) -> ScoreSheet:
     """Score a table: rights per species, each right-holder's best path, totals, winner (before
     the end of the game, ``game_over`` false, as if the game ended there)."""
     sums, holders, paths = _rights_and_paths(species, players)

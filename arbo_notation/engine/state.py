@@ -17,8 +17,17 @@ from types import MappingProxyType
 
 from arbo_notation.errors import RuleError
 from arbo_notation.engine.actions import (
-    Action, ActionError, Discard, Draw, KnownDraw, KnownTurn, Plant, Skip, TurnActions, parse_action as _parse_action,
-    parse_turn_text, turn_actions,
+    Action,
+    ActionError,
+    Discard,
+    Draw,
+    KnownTurn,
+    Plant,
+    Skip,
+    TurnActions,
+    parse_action as _parse_action,
+    parse_turn_text,
+    turn_actions,
 )
 from arbo_notation.engine.cards import HAND_SIZE, ORIGIN, Card, Coord, card_order, full_deck, is_species_code
 from arbo_notation.engine.totals import PlayerPosition
@@ -74,9 +83,7 @@ class Setup:
     discards: Mapping[str, Sequence[Card]] = field(default_factory=dict)
 
     @classmethod
-    def shuffled(
-        cls, config: GameConfig, seed: int | str | None = None, *, house_discards: bool = False
-    ) -> "Setup":
+    def shuffled(cls, config: GameConfig, seed: int | str | None = None, *, house_discards: bool = False) -> "Setup":
         """A seeded shuffle and deal: 7 cards to each player, optionally one face up on every
         discard pile but the start player's (house variant), the rest as the deck."""
         import random  # here, not at the top: a check deals nothing, and random is 1 ms of start-up
@@ -238,8 +245,9 @@ class Game:
         def locate_all(cards: Sequence[Card], where: str) -> None:
             for card in cards:
                 if card not in in_play:
-                    raise RuleError(f"{card} {where} is not a card of this game (species in play: "
-                                    f"{', '.join(config.species)})")
+                    raise RuleError(
+                        f"{card} {where} is not a card of this game (species in play: {', '.join(config.species)})"
+                    )
                 if card in self._located:
                     raise RuleError(f"{card} {where} appears twice in the setup")
                 self._located.add(card)
@@ -256,7 +264,9 @@ class Game:
         if setup.deck is not None:
             locate_all(setup.deck, "in the deck")
             if len(in_play) - dealt != len(setup.deck):
-                raise RuleError(f"the deck holds {len(setup.deck)} cards but {len(in_play) - dealt} remain after the deal")
+                raise RuleError(
+                    f"the deck holds {len(setup.deck)} cards but {len(in_play) - dealt} remain after the deal"
+                )
         elif len(in_play) < dealt:
             raise RuleError("more cards are dealt than the species in play hold")
 
@@ -615,15 +625,22 @@ class Game:
             unseen = (card not in hand) + (discard not in hand)
             if (
                 card is discard
-                or ((x + 1, y) not in cells and (x - 1, y) not in cells
-                    and (x, y + 1) not in cells and (x, y - 1) not in cells
-                    and (cells or coord is not ORIGIN))
+                or (
+                    (x + 1, y) not in cells
+                    and (x - 1, y) not in cells
+                    and (x, y + 1) not in cells
+                    and (x, y - 1) not in cells
+                    and (cells or coord is not ORIGIN)
+                )
                 or (x, y) in cells
-            ) or (unseen and (
-                unseen > hidden[player]
-                or (card not in hand and (card not in in_play or card in located))
-                or (discard not in hand and (discard not in in_play or discard in located))
-            )):
+            ) or (
+                unseen
+                and (
+                    unseen > hidden[player]
+                    or (card not in hand and (card not in in_play or card in located))
+                    or (discard not in hand and (discard not in in_play or discard in located))
+                )
+            ):
                 left += _undraw(owner2, pile2, got2, hand, hidden, player, located)
                 left += _undraw(owner, pile, got, hand, hidden, player, located)
                 break
@@ -766,8 +783,11 @@ class Game:
         player = self.config.players[self._current]
         if isinstance(action, Draw):
             undo = self._undo_of(player, (None if action.owner is None else action.owner,), (action.card,), None)
-            do = (lambda: self.draw_from_deck(action.card)) if action.owner is None else (
-                lambda: self.draw_from_discard(action.owner, action.card))  # type: ignore[arg-type]
+            do = (
+                (lambda: self.draw_from_deck(action.card))
+                if action.owner is None
+                else (lambda: self.draw_from_discard(action.owner, action.card))
+            )  # type: ignore[arg-type]
         elif isinstance(action, Plant):
             undo = self._undo_of(player, (), (action.card,), action.coord)
             do = lambda: self.plant(action.card, action.coord)  # noqa: E731
@@ -823,8 +843,11 @@ class Game:
     def pop_known_turn(self) -> KnownTurn:
         """Take back the last turn pushed with push_known_turn(), exactly, and return it."""
         if not self._stack or not isinstance(self._stack[-1][0], tuple):
-            raise RuleError("the last move was not pushed as a whole turn: take it back with pop()"
-                            if self._stack else "there is no turn to take back")
+            raise RuleError(
+                "the last move was not pushed as a whole turn: take it back with pop()"
+                if self._stack
+                else "there is no turn to take back"
+            )
         turn, undo = self._stack.pop()
         self._restore(undo)
         return turn  # type: ignore[return-value]
@@ -839,8 +862,9 @@ class Game:
         owners = {player} | {draw[0] for draw in (first, second) if draw is not None}
         return self._undo_of(player, owners, (first and first[1], second and second[1], card, discard), coord)
 
-    def _undo_of(self, player: str, owners: Iterable[str | None], cards: Iterable[Card | None],
-                 coord: Coord | None) -> "_Undo":
+    def _undo_of(
+        self, player: str, owners: Iterable[str | None], cards: Iterable[Card | None], coord: Coord | None
+    ) -> "_Undo":
         """What moves of ``player`` can change, to put it back: their hand and hidden cards, the
         ``cards`` they may bring to light, the tops of the piles of ``owners`` (None: the deck,
         always kept when known) and the cell ``coord``, and the counters."""
@@ -848,11 +872,21 @@ class Game:
         owners = {owner for owner in owners if owner in self._discards}
         if self._deck is not None:
             owners.add(None)
-        tops = tuple((owner, len(pile), tuple(pile[-2:]))
-                     for owner in owners for pile in (self._deck if owner is None else self._discards[owner],))
+        tops = tuple(
+            (owner, len(pile), tuple(pile[-2:]))
+            for owner in owners
+            for pile in (self._deck if owner is None else self._discards[owner],)
+        )
         planted = coord if coord is not None and coord not in self._arbs[player] else None
-        return _Undo(player, tuple(self._hands[player]), self._hidden[player], fresh, tops, planted,
-                     (self._current, self._turn, self._deck_count, self._phase, self._draws_taken))
+        return _Undo(
+            player,
+            tuple(self._hands[player]),
+            self._hidden[player],
+            fresh,
+            tops,
+            planted,
+            (self._current, self._turn, self._deck_count, self._phase, self._draws_taken),
+        )
 
     def _restore(self, undo: "_Undo") -> None:
         player = undo.player
@@ -861,7 +895,7 @@ class Game:
         self._located.difference_update(undo.fresh)
         for owner, size, top in undo.tops:
             pile = self._deck if owner is None else self._discards[owner]
-            pile[size - len(top):] = top  # type: ignore[index]
+            pile[size - len(top) :] = top  # type: ignore[index]
         if undo.planted is not None and undo.planted in self._arbs[player]:
             del self._arbs[player][undo.planted]
             self._cells[player].discard((undo.planted.x, undo.planted.y))
@@ -891,9 +925,7 @@ class Game:
         """Reveal a hand, each card checked against what is known (a hand with hidden cards, or a fault)."""
         known = self._hands[player]
         if len(cards) != len(known) + self._hidden[player]:
-            raise RuleError(
-                f"{player} reveals {len(cards)} cards but holds {len(known) + self._hidden[player]}"
-            )
+            raise RuleError(f"{player} reveals {len(cards)} cards but holds {len(known) + self._hidden[player]}")
         revealed = set(cards)
         if len(revealed) != len(cards):
             raise RuleError(f"{player} reveals the same card twice")
@@ -928,7 +960,9 @@ class Game:
         final_hands. Each arboretum is a read-only view of the game's own, which changes as the game
         does (arboretum() gives a copy): for scoring the table there and then."""
         self._all_hands_known()
-        return tuple(PlayerPosition(p, MappingProxyType(self._arbs[p]), tuple(self._hands[p])) for p in self.config.players)
+        return tuple(
+            PlayerPosition(p, MappingProxyType(self._arbs[p]), tuple(self._hands[p])) for p in self.config.players
+        )
 
     def _all_hands_known(self) -> None:
         hidden = self.hidden_players()
@@ -950,8 +984,15 @@ class _Undo(namedtuple("_Undo", "player hand hidden fresh tops planted counters"
     __slots__ = ()
 
 
-def _undraw(owner: str | None, pile: list[Card] | None, got: Card | None, hand: dict[Card, None],
-            hidden: dict[str, int], player: str, located: set[Card]) -> int:
+def _undraw(
+    owner: str | None,
+    pile: list[Card] | None,
+    got: Card | None,
+    hand: dict[Card, None],
+    hidden: dict[str, int],
+    player: str,
+    located: set[Card],
+) -> int:
     """Undo a draw of Game.play_known_turns; how many cards it gives back to the deck."""
     if pile is not None:
         del hand[got]  # type: ignore[arg-type]

@@ -24,8 +24,7 @@ class PlayerPosition:
     hand: tuple[Card, ...]
 
 
-def score_totals(species: Sequence[str], players: Sequence[PlayerPosition],
-                 only: str | None = None) -> dict[str, int]:
+def score_totals(species: Sequence[str], players: Sequence[PlayerPosition], only: str | None = None) -> dict[str, int]:
     """Each player's total, as score_position counts it, without the sheet's details (the total
     of player ``only`` alone, when given: every hand still counts for the rights).
 

@@ -35,7 +35,6 @@ def _config(players: tuple[str, ...], species: tuple[str, ...]) -> GameConfig:
     return GameConfig(players, species)
 
 
-
 #: Where an EndFault stands: the header, the result line, or (an int) the reveal line of that index.
 HEADER = "header"
 RESULT = "result"
@@ -63,8 +62,9 @@ def table_faults(header: Header) -> Iterator[EndFault]:
         )
 
 
-def end_faults(game: Game, reveals: Sequence[tuple[str, Sequence[Card]]],
-               claimed: Mapping[str, int] | None) -> Iterator[EndFault]:
+def end_faults(
+    game: Game, reveals: Sequence[tuple[str, Sequence[Card]]], claimed: Mapping[str, int] | None
+) -> Iterator[EndFault]:
     """The end of the record against the end of the game (its main line played): unfinished
     marks, reveals (each revealed hand is revealed on ``game`` as the check goes). ``claimed``
     is the result line's scores, None for ``result *`` or no result line.
@@ -117,8 +117,12 @@ def result_line_faults(players: Sequence[str], scores: Iterable[tuple[str, int]]
         yield EndFault(Code.RESULT, f"the result line has no score for {', '.join(missing)}", RESULT)
 
 
-def result_faults(totals: Mapping[str, int], claimed: Mapping[str, int] | None,
-                  header_claim: Mapping[str, int] | None, explain: Callable[[str], str]) -> Iterator[EndFault]:
+def result_faults(
+    totals: Mapping[str, int],
+    claimed: Mapping[str, int] | None,
+    header_claim: Mapping[str, int] | None,
+    explain: Callable[[str], str],
+) -> Iterator[EndFault]:
     """The scores the result line (``claimed``) and the header's result claim against the game's
     ``totals``; ``explain(player)`` says how a player's total is made up (asked only for a fault)."""
     for what, claim, at in (("result line", claimed, RESULT), ("header's result", header_claim, HEADER)):

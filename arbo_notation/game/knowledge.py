@@ -51,6 +51,7 @@ class Node(Protocol):
     def next(self) -> "Node | None": ...
     def is_mainline(self) -> bool: ...
 
+
 #: How an unknown card is shown in a hand.
 UNKNOWN = "??"
 
@@ -387,7 +388,9 @@ def _later_facts(node: "Node", tracker: _Tracker) -> tuple[list[_Fact], set[str]
     return facts, revealed
 
 
-def _hindsight_places(node: "Node", tracker: _Tracker, unseen: frozenset[Card]) -> dict[Card, frozenset[str | None]] | None:
+def _hindsight_places(
+    node: "Node", tracker: _Tracker, unseen: frozenset[Card]
+) -> dict[Card, frozenset[str | None]] | None:
     """Each unseen card's possible places given the line's later facts; None if no matching fits
     (a record whose facts contradict each other)."""
     facts, revealed = _later_facts(node, tracker.copy())
@@ -454,7 +457,9 @@ def _reachable(start: tuple, members: Mapping[tuple, list[Card]], options: Mappi
     return seen
 
 
-def _match(cards: Sequence[Card], options: Mapping[Card, list[tuple]], capacity: Mapping[tuple, int]) -> dict[Card, tuple] | None:
+def _match(
+    cards: Sequence[Card], options: Mapping[Card, list[tuple]], capacity: Mapping[tuple, int]
+) -> dict[Card, tuple] | None:
     """A placement of every card in a slot it fits, no slot over its capacity (augmenting paths)."""
     placed: dict[Card, tuple] = {}
     members: dict[tuple, list[Card]] = {slot: [] for slot in capacity}
@@ -495,7 +500,9 @@ def _match(cards: Sequence[Card], options: Mapping[Card, list[tuple]], capacity:
 # -- the right to score, as the view knows it ---------------------------------------------------------
 
 
-def _rights(position: Game, hands: Mapping[str, HandKnowledge], places: Mapping[Card, frozenset[str | None]]) -> dict[tuple[str, str], Right]:
+def _rights(
+    position: Game, hands: Mapping[str, HandKnowledge], places: Mapping[Card, frozenset[str | None]]
+) -> dict[tuple[str, str], Right]:
     players = position.players
     # Each player's candidates (unseen cards the hand may hold), by species; who holds each card known.
     candidates: dict[str, dict[str, list[Card]]] = {p: {} for p in players}
@@ -528,8 +535,15 @@ def _rights(position: Game, hands: Mapping[str, HandKnowledge], places: Mapping[
     return rights
 
 
-def _sum_range(player: str, species: str, hand: HandKnowledge, same: Sequence[Card], candidates: int,
-               one_holders: set[str], one_known: bool) -> tuple[int, int]:
+def _sum_range(
+    player: str,
+    species: str,
+    hand: HandKnowledge,
+    same: Sequence[Card],
+    candidates: int,
+    one_holders: set[str],
+    one_known: bool,
+) -> tuple[int, int]:
     """The lowest and highest hand sum the player may have in the species: the known cards, and
     the unknown ones filled with as few or as many of the species' ``same`` candidates as they
     may be (an 8 is 0 when an opponent holds the 1)."""

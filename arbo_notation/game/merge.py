@@ -57,8 +57,15 @@ def merge(records: Sequence[GameRecord]) -> GameRecord:
     _check_deck_draws(records, header, turns)
     if header.deck is None and len(known) == len(header.players):
         header = replace(header, deck=_deck_from_draws(header, turns))
-    merged = GameRecord(header=header, turns=turns, comments=comments, reveals=reveals, result=result,
-                        file=first.file, index=first.index)
+    merged = GameRecord(
+        header=header,
+        turns=turns,
+        comments=comments,
+        reveals=reveals,
+        result=result,
+        file=first.file,
+        index=first.index,
+    )
     _check_replays(records, merged)
     return merged
 
@@ -85,9 +92,15 @@ def _merge_headers(first: GameRecord, header: Header, other: GameRecord) -> Head
         filled[key] = mine if mine is not None else yours
     names = _merge_keys(where, "names", header.names, theirs.names)
     extra = _merge_keys(where, "", header.extra, theirs.extra)
-    return replace(header, hands={p: hands[p] for p in header.players if p in hands},
-                   deck=header.deck or theirs.deck, discards=header.discards or theirs.discards,
-                   names=names, extra=extra, **filled)
+    return replace(
+        header,
+        hands={p: hands[p] for p in header.players if p in hands},
+        deck=header.deck or theirs.deck,
+        discards=header.discards or theirs.discards,
+        names=names,
+        extra=extra,
+        **filled,
+    )
 
 
 def _merge_keys(where: str, key: str, mine: dict, yours: dict) -> dict:
@@ -106,8 +119,10 @@ def _merge_lines(records: Sequence[GameRecord], lines: Sequence[Sequence[Turn]])
     for i, line in enumerate(lines):
         if len(line) != len(lines[longest]):
             missing = lines[longest][len(line)]
-            raise MergeError(f"{records[i].file} has {len(line)} turns where "
-                             f"{_at(records[longest], missing.pos)} goes on: {missing.notation()}")
+            raise MergeError(
+                f"{records[i].file} has {len(line)} turns where "
+                f"{_at(records[longest], missing.pos)} goes on: {missing.notation()}"
+            )
     return tuple(_merge_turn(records, [line[k] for line in lines]) for k in range(len(lines[longest])))
 
 
@@ -116,17 +131,24 @@ def _merge_turn(records: Sequence[GameRecord], turns: Sequence[Turn]) -> Turn:
     draws = list(base.draws)
     for record, turn in zip(records[1:], turns[1:], strict=True):
         where = f"{_at(records[0], base.pos)} and {_at(record, turn.pos)}"
-        if (turn.player, turn.plant, turn.discard) != (base.player, base.plant, base.discard) or len(turn.draws) != len(draws):
+        if (turn.player, turn.plant, turn.discard) != (base.player, base.plant, base.discard) or len(turn.draws) != len(
+            draws
+        ):
             raise MergeError(f"{where} disagree: {base.notation()} and {turn.notation()}")
         for index, draw in enumerate(turn.draws):
             draws[index] = _merge_draw(where, draws[index], draw, base, turn)
     numbers = {t.number for t in turns if t.number is not None}
     glyphs = _merge_glyphs(records, turns)
     variations = _merge_variations(turns)
-    return replace(base, draws=tuple(draws), number=min(numbers) if numbers else None, glyphs=glyphs[0],
-                   comments_before=_merge_comments(records, [t.comments_before for t in turns]),
-                   comments_after=_merge_comments(records, [t.comments_after for t in turns]) + glyphs[1],
-                   variations=variations)
+    return replace(
+        base,
+        draws=tuple(draws),
+        number=min(numbers) if numbers else None,
+        glyphs=glyphs[0],
+        comments_before=_merge_comments(records, [t.comments_before for t in turns]),
+        comments_after=_merge_comments(records, [t.comments_after for t in turns]) + glyphs[1],
+        variations=variations,
+    )
 
 
 def _merge_draw(where: str, mine: Draw, theirs: Draw, base: Turn, turn: Turn) -> Draw:
@@ -140,8 +162,11 @@ def _merge_draw(where: str, mine: Draw, theirs: Draw, base: Turn, turn: Turn) ->
 def _merge_glyphs(records: Sequence[GameRecord], turns: Sequence[Turn]) -> tuple[tuple[str, ...], tuple[Comment, ...]]:
     """The glyphs all sources give the turn; each source's other glyphs as a comment marked by whose."""
     shared = [g for g in turns[0].glyphs if all(g in t.glyphs for t in turns)]
-    marked = [Comment(f"{_whose(r)}: {' '.join(g for g in t.glyphs if g not in shared)}")
-              for r, t in zip(records, turns, strict=True) if any(g not in shared for g in t.glyphs)]
+    marked = [
+        Comment(f"{_whose(r)}: {' '.join(g for g in t.glyphs if g not in shared)}")
+        for r, t in zip(records, turns, strict=True)
+        if any(g not in shared for g in t.glyphs)
+    ]
     return tuple(shared), tuple(_once(marked))
 
 
@@ -181,8 +206,10 @@ def _merge_reveals(records: Sequence[GameRecord]):
         for reveal in record.reveals:
             if reveal.player in reveals:
                 if sorted(reveals[reveal.player].cards) != sorted(reveal.cards):  # type: ignore[attr-defined]
-                    raise MergeError(f"{_at(origin[reveal.player], reveals[reveal.player].pos)} and "  # type: ignore[attr-defined]
-                                     f"{_at(record, reveal.pos)} reveal different hands for {reveal.player}")
+                    raise MergeError(
+                        f"{_at(origin[reveal.player], reveals[reveal.player].pos)} and "  # type: ignore[attr-defined]
+                        f"{_at(record, reveal.pos)} reveal different hands for {reveal.player}"
+                    )
                 continue
             reveals[reveal.player] = reveal
             origin[reveal.player] = record
@@ -200,8 +227,10 @@ def _merge_results(records: Sequence[GameRecord]):
     first = finished[0]
     for record in finished[1:]:
         if record.result.scores != first.result.scores:  # type: ignore[union-attr]
-            raise MergeError(f"{_at(first, first.result.pos)} and {_at(record, record.result.pos)} "  # type: ignore[union-attr]
-                             f"give different results")
+            raise MergeError(
+                f"{_at(first, first.result.pos)} and {_at(record, record.result.pos)} "  # type: ignore[union-attr]
+                f"give different results"
+            )
     comments = _merge_comments(finished, [r.result.comments for r in finished])  # type: ignore[union-attr]
     return replace(first.result, comments=comments)
 
@@ -226,8 +255,10 @@ def _check_deck_draws(records: Sequence[GameRecord], header: Header, turns: Sequ
                 continue
             if draw.card in seen:
                 places = ", ".join(_at(r, r.turns[index].pos) for r in records)
-                raise MergeError(f"turn {index + 1}: {places}: {turn.player} draws {draw.card} from the deck, "
-                                 f"but it was {seen[draw.card]}")
+                raise MergeError(
+                    f"turn {index + 1}: {places}: {turn.player} draws {draw.card} from the deck, "
+                    f"but it was {seen[draw.card]}"
+                )
             seen[draw.card] = f"drawn from the deck in turn {index + 1}"
 
 

@@ -18,8 +18,16 @@ from arbo_notation.engine.totals import PlayerPosition, score_totals
 from arbo_notation.engine.state import Game, KnownTurn
 from arbo_notation.errors import Code, Diagnostic, RuleError, Severity, TurnError
 from arbo_notation.notation.model import Draw, DrawKind, GameRecord, Pos, Turn, Variation
-from arbo_notation.game.facts import (HEADER, RESULT, EndFault, end_faults, game_for, result_faults, result_line_faults,
-                         table_faults)
+from arbo_notation.game.facts import (
+    HEADER,
+    RESULT,
+    EndFault,
+    end_faults,
+    game_for,
+    result_faults,
+    result_line_faults,
+    table_faults,
+)
 
 #: Called after each turn played (legal, or repaired): (turn, state after it, depth of variation).
 TurnHook = Callable[[Turn, Game, int], None]
@@ -153,8 +161,9 @@ class _LineTrace:
     children: list["_LineTrace"] = field(default_factory=list)
 
     def branch(self, index: int, number: int, variation: Variation, before: Game) -> "_LineTrace":
-        child = _LineTrace(self.path + ((index, number),), variation.turns, self.start + index, before,
-                           variation=variation)
+        child = _LineTrace(
+            self.path + ((index, number),), variation.turns, self.start + index, before, variation=variation
+        )
         self.children.append(child)
         return child
 
@@ -165,8 +174,7 @@ class _LineTrace:
         return states
 
     def lines(self) -> Iterator[Line]:
-        yield Line(self.path, self.turns, self.states(), self.start, self.error, self.variation,
-                   tuple(self.faults))
+        yield Line(self.path, self.turns, self.states(), self.start, self.error, self.variation, tuple(self.faults))
         for child in self.children:
             yield from child.lines()
 
@@ -294,8 +302,9 @@ def replay_turn(game: Game, turn: Turn, following: Turn | None = None, *, repair
     """
     found = TurnFaults()
     if game.is_over:
-        found.stop = TurnError(Code.GAME_OVER, f"the game is over: the deck ran out on turn {game.turn_number}",
-                               turn.pos)
+        found.stop = TurnError(
+            Code.GAME_OVER, f"the game is over: the deck ran out on turn {game.turn_number}", turn.pos
+        )
         return found
     doubts: Mapping[Card, TurnError] = _NO_DOUBTS  # card -> the repaired fault that leaves it in doubt
     if turn.player != game.current_player:
@@ -335,11 +344,15 @@ def replay_turn(game: Game, turn: Turn, following: Turn | None = None, *, repair
     try:
         game.plant(turn.plant.card, turn.plant.coord)
     except RuleError as rule:
-        return _stopped(found, game, doubts, turn.plant.card, TurnError(Code.PLANT, str(rule), turn.plant_pos or turn.pos))
+        return _stopped(
+            found, game, doubts, turn.plant.card, TurnError(Code.PLANT, str(rule), turn.plant_pos or turn.pos)
+        )
     try:
         game.discard(turn.discard)
     except RuleError as rule:
-        return _stopped(found, game, doubts, turn.discard, TurnError(Code.DISCARD, str(rule), turn.discard_pos or turn.pos))
+        return _stopped(
+            found, game, doubts, turn.discard, TurnError(Code.DISCARD, str(rule), turn.discard_pos or turn.pos)
+        )
     return found
 
 
@@ -347,7 +360,9 @@ _NO_DOUBTS: Mapping[Card, TurnError] = MappingProxyType({})
 _DECK, _DISCARD = DrawKind.DECK, DrawKind.DISCARD
 
 
-def _stopped(found: TurnFaults, game: Game, doubts: Mapping[Card, TurnError], card: Card, error: TurnError) -> TurnFaults:
+def _stopped(
+    found: TurnFaults, game: Game, doubts: Mapping[Card, TurnError], card: Card, error: TurnError
+) -> TurnFaults:
     """The turn stops at ``error``, about ``card``; when a repaired fault left the card in doubt
     (and the player does not hold it), the stop is that fault's."""
     cause = doubts.get(card)
@@ -454,8 +469,10 @@ def replay_line(
                     stop = found.stop
                     trace.error = LineError(played, number, turn.player, turn.notation(), stop.code, stop.message)
                 else:
-                    trace.faults += [LineError(played, number, turn.player, turn.notation(), e.code, e.message)
-                                     for e in found.repaired]
+                    trace.faults += [
+                        LineError(played, number, turn.player, turn.notation(), e.code, e.message)
+                        for e in found.repaired
+                    ]
             if found.stop is not None:
                 return played
         played += 1

@@ -201,8 +201,10 @@ class GameTree:
                 if node.number == number:
                     return node
         played = self.end().number
-        raise IndexError(f"the main line has {played} turn{'' if played == 1 else 's'} played; "
-                         f"there is no node after turn {number!r}")
+        raise IndexError(
+            f"the main line has {played} turn{'' if played == 1 else 's'} played; "
+            f"there is no node after turn {number!r}"
+        )
 
     def end(self) -> Node:
         """The last node of the main line (the hands revealed there once the game is over)."""

@@ -115,8 +115,15 @@ class Turn:
         """The turn as the engine plays it (engine.state.KnownTurn, for Game.push_known_turn): its number,
         player, two draws, the card planted and its cell, the discard."""
         first, second = self.draws
-        return (self.number, self.player, first.known(), second.known(), self.plant.card, self.plant.coord,
-                self.discard)
+        return (
+            self.number,
+            self.player,
+            first.known(),
+            second.known(),
+            self.plant.card,
+            self.plant.coord,
+            self.discard,
+        )
 
     def __str__(self) -> str:
         return self.notation()
@@ -184,5 +191,17 @@ class GameRecord:
         return self.result is not None and not self.result.unfinished
 
 
-__all__ = ["GLYPHS", "RESERVED_NAMES", "Comment", "Draw", "DrawKind", "GameRecord", "Header", "Pos", "Result", "Reveal",
-           "Turn", "Variation"]
+__all__ = [
+    "GLYPHS",
+    "RESERVED_NAMES",
+    "Comment",
+    "Draw",
+    "DrawKind",
+    "GameRecord",
+    "Header",
+    "Pos",
+    "Result",
+    "Reveal",
+    "Turn",
+    "Variation",
+]

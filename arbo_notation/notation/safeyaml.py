@@ -45,6 +45,7 @@ _MERGE = "tag:yaml.org,2002:merge"
 #: Binary data: the safe constructor decodes it leniently, skipping whatever is not base64.
 _BINARY = "tag:yaml.org,2002:binary"
 
+
 class YamlFault(ArboError):
     """YAML that the parser reads but that cannot be taken: the message and, 0-based, where."""
 
@@ -55,8 +56,14 @@ class YamlFault(ArboError):
         self.column = column
 
 
-def load_yaml(text: str, *, what: str, max_depth: int, text_at: Callable[[tuple[str, ...]], bool] | None = None,
-              loader: type = SAFE_LOADER) -> Any:
+def load_yaml(
+    text: str,
+    *,
+    what: str,
+    max_depth: int,
+    text_at: Callable[[tuple[str, ...]], bool] | None = None,
+    loader: type = SAFE_LOADER,
+) -> Any:
     """The data of one YAML document (None for an empty one), built with the safe constructor.
 
     ``what`` names the document in messages ('a header'); lists and mappings may nest at most
@@ -143,8 +150,12 @@ class _Composer:
         next(events)  # document end
         after = next(events)
         if not isinstance(after, StreamEndEvent):
-            raise yaml.composer.ComposerError("expected a single document in the stream", start.start_mark,
-                                              "but found another document", after.start_mark)
+            raise yaml.composer.ComposerError(
+                "expected a single document in the stream",
+                start.start_mark,
+                "but found another document",
+                after.start_mark,
+            )
         return node
 
     def node(self, events: Iterator[Any]) -> Node:
@@ -163,8 +174,7 @@ class _Composer:
                     node: Node = self.scalar(event, path)
                 else:
                     if len(stack) >= self.max_depth:
-                        raise self.fault(f"{self.what} nests lists and mappings more than {self.max_depth} deep",
-                                         event)
+                        raise self.fault(f"{self.what} nests lists and mappings more than {self.max_depth} deep", event)
                     node = self.collection(event)
                 if stack:
                     self.refuse_repeated_key(stack, node, event)

@@ -23,9 +23,7 @@ def partial_record(record: GameRecord, seated: str | None = None) -> GameRecord:
 
 def _hide_turn(turn: Turn, seated: str | None) -> Turn:
     draws = tuple(_hide_draw(draw, turn.player == seated) for draw in turn.draws)
-    variations = tuple(
-        replace(v, turns=tuple(_hide_turn(t, seated) for t in v.turns)) for v in turn.variations
-    )
+    variations = tuple(replace(v, turns=tuple(_hide_turn(t, seated) for t in v.turns)) for v in turn.variations)
     return replace(turn, draws=draws, variations=variations)
 
 
@@ -33,4 +31,3 @@ def _hide_draw(draw: Draw, own: bool) -> Draw:
     if draw.kind is DrawKind.DECK and not own:
         return replace(draw, card=None)
     return draw
-

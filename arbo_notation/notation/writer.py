@@ -53,8 +53,10 @@ def _check_comment(comment: Comment, where: str) -> None:
 
 def _check_name(name: object, where: str) -> None:
     if not is_player_name(name):
-        raise _fault(where, f"{name!r} is not a player's name (a letter, then letters, digits, _ ' or -; "
-                            "not d, reveal or result)")
+        raise _fault(
+            where,
+            f"{name!r} is not a player's name (a letter, then letters, digits, _ ' or -; not d, reveal or result)",
+        )
 
 
 def _check_draw(draw: Draw, where: str) -> None:
@@ -234,12 +236,12 @@ def _write_variation(out: _Lines, variation: Variation, number: int, depth: int)
             out.extend_last(("" if opened else " ") + text, comment.line)
         opened = False
     lines = body.lines
-    first = lines[0][len(indent):]
+    first = lines[0][len(indent) :]
     if out.closed[-1]:
         out.add(indent + first, body.closed[0])
     else:
         out.extend_last(("" if opened else " ") + first, body.closed[0])
-    for line, closed in zip(lines[1:], body.closed[1:]):
+    for line, closed in zip(lines[1:], body.closed[1:], strict=False):
         out.add(line, closed)
     if out.closed[-1]:
         out.add(indent + ")")

@@ -186,8 +186,15 @@ def simulate_run(
     ``jobs``, the worker processes that play them (1: this process plays them). ``then`` runs
     where the game is played, so it must be a function a worker can be sent (a module's own, or a
     functools.partial of one); at most a few spans per worker are in flight at a time."""
-    run = dict(n_players=n_players, seed=seed, bots=bots, house_discards=house_discards, event=event,
-               players=players, budget=budget)
+    run = dict(
+        n_players=n_players,
+        seed=seed,
+        bots=bots,
+        house_discards=house_discards,
+        event=event,
+        players=players,
+        budget=budget,
+    )
     list(simulate_games(games=0, **run))  # fail early on bad names or bots
     if jobs <= 1 or games <= GAMES_PER_SPAN:
         for record in simulate_games(games=games, **run):
@@ -195,8 +202,9 @@ def simulate_run(
         return
     from arbo_notation.runtime.workers import in_order, worker_pool
 
-    tasks = ((first, min(first + GAMES_PER_SPAN - 1, games), then, run)
-             for first in range(1, games + 1, GAMES_PER_SPAN))
+    tasks = (
+        (first, min(first + GAMES_PER_SPAN - 1, games), then, run) for first in range(1, games + 1, GAMES_PER_SPAN)
+    )
     with worker_pool(jobs, "simulation") as pool:
         for span in in_order(pool, _play_span, tasks, jobs * 3):
             yield from span

@@ -58,8 +58,13 @@ def pile_text(game: Game, player: str) -> str:
     return " ".join(str(c) for c in pile) + f"  (top {pile[-1]}, {len(pile)} card{'s' if len(pile) != 1 else ''})"
 
 
-def render_game(game: Game, *, title: str | None = None, hidden_hands: frozenset[str] = frozenset(),
-                hands: Mapping[str, Sequence[str]] | None = None) -> str:
+def render_game(
+    game: Game,
+    *,
+    title: str | None = None,
+    hidden_hands: frozenset[str] = frozenset(),
+    hands: Mapping[str, Sequence[str]] | None = None,
+) -> str:
     """The whole table as text: whose turn, deck, then each player's arboretum, hand and pile.
 
     ``hands`` gives each hand as a point of view knows it (``Knowledge``'s hands shown), in place
@@ -90,7 +95,9 @@ def knowledge_lines(known: "Knowledge") -> list[str]:
     hidden = sum(hand.unknown for hand in known.hands.values())
     lines = [f"what {known.view} knows: deck {known.deck_size}, unseen {len(known.unseen)} ({hidden} in hands)"]
     unseen = known.unseen_by_species()
-    species = sorted({code for (_, code) in known.rights}, key=lambda c: list(known.rights).index((known.players[0], c)))
+    species = sorted(
+        {code for (_, code) in known.rights}, key=lambda c: list(known.rights).index((known.players[0], c))
+    )
     values_width = max([len(" ".join(str(c.value) for c in unseen.get(code, ()))) for code in species] + [6])
     lines.append("  " + f"{'':4}{'unseen':<{values_width}}" + "".join(f"  {p[:8]:<8}" for p in known.players))
     for code in species:

@@ -451,9 +451,7 @@ class ReplayModel:
             branch_index, number = line.branch  # type: ignore[misc]
             depth = len(line.path)
             nested = f" (depth {depth})" if depth > 1 else ""
-            in_variation = (
-                f"variation {number + 1} of {self.sibling_count()} on turn {line.start + 1}{nested}"
-            )
+            in_variation = f"variation {number + 1} of {self.sibling_count()} on turn {line.start + 1}{nested}"
             if line.variation is not None:
                 if index == line.first:
                     variation_before = line.variation.comments_before
@@ -549,7 +547,9 @@ class ReplayModel:
 
     def title(self) -> str:
         header = self.header
-        parts = [x for x in (header.event, header.site, header.date, f"round {header.round}" if header.round else None) if x]
+        parts = [
+            x for x in (header.event, header.site, header.date, f"round {header.round}" if header.round else None) if x
+        ]
         players = " vs ".join(self.players) if len(self.players) == 2 else ", ".join(self.players)
         parts.append(players)
         if len(self.record.file) and self.record.file != "<string>" and not (header.event or header.date):

@@ -66,10 +66,7 @@ def _species_block(code: str, players: Sequence[PlayerScore], name_width: int) -
     for player, score in zip(players, scores, strict=True):
         mark = "*" if score.rights else " "
         right = "yes" if score.rights else "no "
-        row = (
-            f"  {mark} {player.name:<{name_width}}  hand {score.hand_sum:>2}  right {right}  "
-            f"{score.points:>2} pts"
-        )
+        row = f"  {mark} {player.name:<{name_width}}  hand {score.hand_sum:>2}  right {right}  {score.points:>2} pts"
         if score.eight_cancelled_by is not None:  # why an 8 adds nothing to the hand
             row = f"{row}  ({code}8 counts 0: {score.eight_cancelled_by} holds {code}1)"
         if not score.rights:

@@ -230,8 +230,9 @@ def _moves_after(game: Game, words: Sequence[str], partial: str, seat: str | Non
     if len(words) == 2:
         card_text, at, _ = partial.partition("@")
         if not at:
-            cards = list(hand.known) + ([c for c in unseen if str(c).lower().startswith(card_text.lower())]
-                                        if card_text else [])
+            cards = list(hand.known) + (
+                [c for c in unseen if str(c).lower().startswith(card_text.lower())] if card_text else []
+            )
             return [f"{c}@" for c in cards], ""
         card = next((c for c in [*hand.known, *unseen] if str(c).lower() == card_text.lower()), None)
         if card is None:
@@ -246,8 +247,11 @@ def _moves_after(game: Game, words: Sequence[str], partial: str, seat: str | Non
         except RuleError as error:
             return [], str(error)
         hand = state.hand(player)
-        cards = list(hand.known) + ([c for c in unseen if f"/{c}".lower().startswith(partial.lower())]
-                                    if len(partial) > 1 and hand.hidden else [])
+        cards = list(hand.known) + (
+            [c for c in unseen if f"/{c}".lower().startswith(partial.lower())]
+            if len(partial) > 1 and hand.hidden
+            else []
+        )
         return [f"/{c} " for c in cards], ""
     return [], ""
 

@@ -255,8 +255,9 @@ class RecordingSession:
             try:
                 cards.append(Card.parse(word))
             except ArboError:
-                raise EntryError(f"expected a card such as Ma3, found {word!r}{value_fault(word)}", "setup",
-                                 offset + start + 1) from None
+                raise EntryError(
+                    f"expected a card such as Ma3, found {word!r}{value_fault(word)}", "setup", offset + start + 1
+                ) from None
         hands = dict(self.header.hands)
         hands[seat] = tuple(sorted(cards, key=card_order))
         header = dataclasses.replace(self.header, hands=hands)
@@ -292,12 +293,16 @@ class RecordingSession:
             return None
         if (read.number is not None and read.number != expected) or len(read.glyphs) > MAX_GLYPHS:
             return None
-        draws = tuple(_RECORD_SKIP if isinstance(d, Skip) else
-                      RecordDraw(DrawKind.DECK if d.owner is None else DrawKind.DISCARD, d.owner, d.card)
-                      for d in read.actions[:2])
+        draws = tuple(
+            _RECORD_SKIP
+            if isinstance(d, Skip)
+            else RecordDraw(DrawKind.DECK if d.owner is None else DrawKind.DISCARD, d.owner, d.card)
+            for d in read.actions[:2]
+        )
         plant, discard = read.actions[2], read.actions[3]
-        turn = Turn(read.player, draws, Planting(plant.card, plant.coord), discard.card, number=expected,
-                    glyphs=read.glyphs)
+        turn = Turn(
+            read.player, draws, Planting(plant.card, plant.coord), discard.card, number=expected, glyphs=read.glyphs
+        )
         try:
             position.push_known_turn(turn.known())
         except RuleError:
@@ -462,8 +467,9 @@ class RecordingSession:
             raise EntryError("one result line: result, then each player and score, or result *", "syntax", offset + 1)
         if result.unfinished:
             if self._game.is_over:
-                raise EntryError("the game is over: its result is written when every hand is revealed", "result",
-                                 offset + 1)
+                raise EntryError(
+                    "the game is over: its result is written when every hand is revealed", "result", offset + 1
+                )
             self._change(result=dataclasses.replace(result, pos=None), _position=self._position)
             return Accepted("result", ("result *",))
         claimed = dataclasses.replace(self.record(), result=result)
@@ -609,8 +615,15 @@ def new_header(
             config.seat(seat)
     except RuleError as error:
         raise OptionMismatch(str(error)) from None
-    return Header(players=tuple(players), species=tuple(species), names=dict(names or {}), perspective=seat,
-                  event=event, site=site, date=date)
+    return Header(
+        players=tuple(players),
+        species=tuple(species),
+        names=dict(names or {}),
+        perspective=seat,
+        event=event,
+        site=site,
+        date=date,
+    )
 
 
 def start_session(path: str | Path, header: Header) -> RecordingSession:

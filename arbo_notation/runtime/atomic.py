@@ -12,8 +12,15 @@ import time
 from contextlib import contextmanager
 from typing import Iterable, Iterator
 
-__all__ = ["FileBusy", "FileChanged", "LockRefused", "fingerprint", "held_for_writing", "rewrite_unchanged",
-           "write_atomic"]
+__all__ = [
+    "FileBusy",
+    "FileChanged",
+    "LockRefused",
+    "fingerprint",
+    "held_for_writing",
+    "rewrite_unchanged",
+    "write_atomic",
+]
 
 #: Bytes handed to one os.write: a disk that fills up fails part way, as it would for a real file.
 _CHUNK = 1 << 20
@@ -143,8 +150,12 @@ def _sweep_leftovers(folder: str) -> None:
             continue
         try:
             info = os.fstat(fd)
-            if (not stat.S_ISREG(info.st_mode) or info.st_nlink != 1 or now - info.st_mtime < STALE_AFTER
-                    or (hasattr(os, "geteuid") and info.st_uid != os.geteuid())):
+            if (
+                not stat.S_ISREG(info.st_mode)
+                or info.st_nlink != 1
+                or now - info.st_mtime < STALE_AFTER
+                or (hasattr(os, "geteuid") and info.st_uid != os.geteuid())
+            ):
                 continue
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -251,8 +262,9 @@ def held_for_writing(path: str | os.PathLike[str]) -> Iterator[None]:
 
 #: How the lock file is opened: never through a symbolic link, never waiting (a FIFO would block
 #: an open for reading and writing on some systems), never inherited by a child process.
-_LOCK_FLAGS = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(
-    os, "O_CLOEXEC", 0)
+_LOCK_FLAGS = (
+    os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+)
 
 
 def _unsafe_lock(info: os.stat_result) -> str | None:

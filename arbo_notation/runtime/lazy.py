@@ -7,8 +7,9 @@ from collections.abc import Callable
 from typing import Any
 
 
-def lazy_exports(package: str, exports: dict[str, tuple[str, ...]]
-                 ) -> tuple[list[str], Callable[[str], Any], Callable[[], list[str]]]:
+def lazy_exports(
+    package: str, exports: dict[str, tuple[str, ...]]
+) -> tuple[list[str], Callable[[str], Any], Callable[[], list[str]]]:
     """``__all__``, ``__getattr__`` and ``__dir__`` for ``package``, whose submodule ``module``
     (relative to the package) provides each name of ``exports[module]``."""
     module_of = {name: module for module, names in exports.items() for name in names}

@@ -32,8 +32,11 @@ def records_under(paths: list[str] | tuple[str, ...], *, keep_empty: bool = True
         found = []
         for folder, subfolders, names in os.walk(path):
             subfolders[:] = [name for name in subfolders if not name.startswith(".")]
-            found += [os.path.join(folder, name) for name in names
-                      if name.endswith(RECORD_SUFFIX) and not name.startswith(".")]
+            found += [
+                os.path.join(folder, name)
+                for name in names
+                if name.endswith(RECORD_SUFFIX) and not name.startswith(".")
+            ]
         files += sorted(found) or ([path] if keep_empty else [])
     return files
 
@@ -86,9 +89,17 @@ def decode(data: bytes, name: str) -> str:
         line_start = data.rfind(b"\n", 0, start) + 1
         column = len(data[line_start:start].decode("utf-8", "replace")) + 1
         source = data[line_start:].split(b"\n", 1)[0].decode("utf-8", "replace")
-        raise NotationErrors([NotationError(
-            f"the file is not UTF-8 text: byte 0x{data[start]:02x} cannot be read",
-            file=name, line=line, column=column, source_line=source)]) from None
+        raise NotationErrors(
+            [
+                NotationError(
+                    f"the file is not UTF-8 text: byte 0x{data[start]:02x} cannot be read",
+                    file=name,
+                    line=line,
+                    column=column,
+                    source_line=source,
+                )
+            ]
+        ) from None
 
 
 def read_text(path: str | Path) -> tuple[str, str]:

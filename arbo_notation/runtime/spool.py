@@ -54,7 +54,7 @@ def same_text(pieces: Iterable[str], blocks: Iterable[str]) -> bool:
         if left is None or right is None:
             return left is None and right is None
         size = min(len(left) - i, len(right) - j)
-        if left[i:i + size] != right[j:j + size]:
+        if left[i : i + size] != right[j : j + size]:
             return False
         i += size
         j += size

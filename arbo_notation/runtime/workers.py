@@ -55,8 +55,10 @@ class WorkerLost(ArboError):
     no result."""
 
     def __init__(self, run: str) -> None:
-        super().__init__(f"a worker process ended before its work was done (killed, or out of memory); "
-                         f"the {run} has no result: run it again, or with -j 1")
+        super().__init__(
+            f"a worker process ended before its work was done (killed, or out of memory); "
+            f"the {run} has no result: run it again, or with -j 1"
+        )
 
 
 @functools.cache
@@ -183,8 +185,9 @@ def worker_pool(jobs: int, run: str) -> Iterator[WorkerPool]:
     context = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
     try:
         with ending_with_the_workers(), frozen_for_workers():
-            executor = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_worker_start,
-                                           initargs=(os.getpid(),))
+            executor = ProcessPoolExecutor(
+                max_workers=jobs, mp_context=context, initializer=_worker_start, initargs=(os.getpid(),)
+            )
             try:
                 yield WorkerPool(executor)
             except BaseException:

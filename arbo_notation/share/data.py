@@ -59,9 +59,7 @@ def game_data(tree: GameTree, viewer: str | None = None) -> dict[str, Any]:
         "title": _title(model),
         "header": [[name, str(value)] for name in HEADER_FIELDS if (value := getattr(model.header, name))],
         "players": list(model.players),
-        "species": [
-            {"code": code, "name": species_name(code, model.header.names)} for code in model.species
-        ],
+        "species": [{"code": code, "name": species_name(code, model.header.names)} for code in model.species],
         "views": views,
         "view": default,
         "lines": lines,
@@ -88,8 +86,16 @@ def margins(tree: GameTree) -> list[dict[str, Any]]:
     for index, turn in enumerate(tree.record.turns[:legal], 1):
         note = note_of(turn)
         if note is not None:
-            found.append({"index": index, "player": turn.player, "value": note.value, "glyph": note.glyph,
-                          "best": note.best, "gain": note.gain})
+            found.append(
+                {
+                    "index": index,
+                    "player": turn.player,
+                    "value": note.value,
+                    "glyph": note.glyph,
+                    "best": note.best,
+                    "gain": note.gain,
+                }
+            )
     return found
 
 
@@ -181,7 +187,9 @@ class _Builder:
             "over": over,
             "deck": state.deck_size,
             "toMove": None if over else state.current_player,
-            "turn": None if turn is None else {
+            "turn": None
+            if turn is None
+            else {
                 "player": turn.player,
                 "notation": seen_notation(turn, self.viewer),
                 "masked": seen_notation(turn, NOBODY) if self.viewer is None else None,
@@ -245,19 +253,21 @@ class _Builder:
             masked = None
             if self.viewer is None and row.number is not None:
                 masked = _masked_row(model, row.target, row.number)
-            rows.append({
-                "line": line_key(row.target.line),
-                "position": self.position_id[row.target],
-                "number": row.number,
-                "player": row.player,
-                "notation": notation,
-                "masked": masked if masked != notation else None,
-                "glyphs": list(row.glyphs),
-                "depth": row.depth,
-                "status": str(row.status),
-                "opens": row.first_of_variation,
-                "variations": row.variations,
-            })
+            rows.append(
+                {
+                    "line": line_key(row.target.line),
+                    "position": self.position_id[row.target],
+                    "number": row.number,
+                    "player": row.player,
+                    "notation": notation,
+                    "masked": masked if masked != notation else None,
+                    "glyphs": list(row.glyphs),
+                    "depth": row.depth,
+                    "status": str(row.status),
+                    "opens": row.first_of_variation,
+                    "variations": row.variations,
+                }
+            )
         return rows
 
 

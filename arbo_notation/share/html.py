@@ -63,8 +63,9 @@ def species_style(species: Iterable[str]) -> str:
     return "\n".join(rules)
 
 
-def page_data(trees: Sequence[GameTree], viewer: str | None = None, unread: Sequence[UnreadGame] = (),
-              title: str = "") -> dict[str, Any]:
+def page_data(
+    trees: Sequence[GameTree], viewer: str | None = None, unread: Sequence[UnreadGame] = (), title: str = ""
+) -> dict[str, Any]:
     """Everything the page shows: each game's positions, moves and scoring, and the games it cannot show."""
     return {
         "title": title,
@@ -99,8 +100,14 @@ def preview_tags(title: str, preview: Preview | None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def build_page(trees: Sequence[GameTree], *, viewer: str | None = None, unread: Sequence[UnreadGame] = (),
-               title: str = "arbo game", preview: Preview | None = None) -> str:
+def build_page(
+    trees: Sequence[GameTree],
+    *,
+    viewer: str | None = None,
+    unread: Sequence[UnreadGame] = (),
+    title: str = "arbo game",
+    preview: Preview | None = None,
+) -> str:
     """The HTML text of the replayer for these games (one game: opened at its start; more: a list)."""
     data = page_data(trees, viewer, unread, title)
     species = [code for tree in trees for code in tree.lines[()].states[0].config.species]

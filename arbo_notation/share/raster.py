@@ -50,14 +50,16 @@ def png_of(svg: str, scale: float = DEFAULT_SCALE) -> bytes:
     """The PNG of an SVG diagram, ``scale`` pixels to a unit of its size."""
     import resvg_py
 
-    return bytes(resvg_py.svg_to_bytes(
-        svg_string=svg,
-        zoom=scale,
-        font_files=font_files(),
-        font_family=FONT_FAMILY,
-        sans_serif_family=FONT_FAMILY,
-        style_sheet=FONT_STYLE,
-    ))
+    return bytes(
+        resvg_py.svg_to_bytes(
+            svg_string=svg,
+            zoom=scale,
+            font_files=font_files(),
+            font_family=FONT_FAMILY,
+            sans_serif_family=FONT_FAMILY,
+            style_sheet=FONT_STYLE,
+        )
+    )
 
 
 def compact_png(svg: str, scale: float = ANIMATION_SCALE, colours: int = 128) -> bytes:
@@ -102,7 +104,11 @@ def animation_of(frames: Sequence[Frame], motion: Motion, scale: float = ANIMATI
         Motion.apng: {"format": "PNG", "optimize": True},
     }[motion]
     canvases[0].save(
-        out, save_all=True, append_images=canvases[1:], loop=0,
-        duration=[frame.milliseconds for frame in frames], **options,
+        out,
+        save_all=True,
+        append_images=canvases[1:],
+        loop=0,
+        duration=[frame.milliseconds for frame in frames],
+        **options,
     )
     return out.getvalue()

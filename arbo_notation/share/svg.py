@@ -56,6 +56,7 @@ text {{ font-family: {FONT}; }}
 .dim {{ opacity: 0.3; }}
 """
 
+
 def xml_text(text: str) -> str:
     """Text as XML character data: escaped, and every character that is not printable (those XML
     cannot hold, bidirectional controls that would reorder what follows) made visible as its
@@ -125,8 +126,17 @@ def _n(value: float) -> str:
     return f"{value:.1f}".rstrip("0").rstrip(".")
 
 
-def _card(canvas: _Canvas, x: float, y: float, code: str, colours: Mapping[str, Colour], *, small: bool,
-          dim: bool = False, ring: str | None = None) -> None:
+def _card(
+    canvas: _Canvas,
+    x: float,
+    y: float,
+    code: str,
+    colours: Mapping[str, Colour],
+    *,
+    small: bool,
+    dim: bool = False,
+    ring: str | None = None,
+) -> None:
     width, height = (SMALL_W, SMALL_H) if small else (CELL, CELL)
     classes = "card" + (" small" if small else "") + (" dim" if dim else "")
     canvas.add(f'<g class="{classes}" transform="translate({_n(x)},{_n(y)})">')
@@ -136,8 +146,9 @@ def _card(canvas: _Canvas, x: float, y: float, code: str, colours: Mapping[str, 
     else:
         card = Card.parse(code)
         colour = colours.get(card.species, Colour(HIDDEN_FILL, HIDDEN_INK))
-        canvas.add(f'<rect width="{width}" height="{height}" rx="5" fill="{colour.fill}" '
-                   f'stroke="#00000040" stroke-width="1"/>')
+        canvas.add(
+            f'<rect width="{width}" height="{height}" rx="5" fill="{colour.fill}" stroke="#00000040" stroke-width="1"/>'
+        )
         canvas.text(width / 2, height * 0.32, card.species, "code", "middle", colour.ink)
         canvas.text(width / 2, height * 0.82, str(card.value), "value", "middle", colour.ink)
     if ring:
@@ -171,9 +182,14 @@ class _Panel:
         self.hand_rows = max(1, -(-len(seat.hand) // self.per_row))
         self.pile_rows = max(1, -(-len(seat.pile) // self.per_row))
         self.height = (
-            PAD + 22 + self.grid_height + 10
-            + (self.hand_rows + self.pile_rows) * (SMALL_H + 6) + 8
-            + len(self.score_lines) * SCORE_LINE + PAD
+            PAD
+            + 22
+            + self.grid_height
+            + 10
+            + (self.hand_rows + self.pile_rows) * (SMALL_H + 6)
+            + 8
+            + len(self.score_lines) * SCORE_LINE
+            + PAD
         )
 
     def _score_lines(self) -> list[tuple[str, str, str | None]]:
@@ -197,7 +213,9 @@ class _Panel:
         if sheet is None:
             return []
         score = sheet.player(self.seat.name)
-        return [(code, part.path.cells) for code, part in score.species.items() if part.rights and part.path is not None]
+        return [
+            (code, part.path.cells) for code, part in score.species.items() if part.rights and part.path is not None
+        ]
 
     def cell_origin(self, ox: float, oy: float, coord: Coord) -> tuple[float, float]:
         column = coord.x - self.xs.start
@@ -209,8 +227,10 @@ class _Panel:
         winner = sheet is not None and seat.name in sheet.winners
         border = "#b08a00" if winner else ("#2f6b3a" if seat.to_move else "#d9d4c7")
         canvas.add(f'<g class="seat" data-player={_attr(seat.name)}>')
-        canvas.add(f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(self.width)}" height="{_n(height)}" rx="8" '
-                   f'fill="#ffffff" stroke="{border}" stroke-width="{2 if winner or seat.to_move else 1}"/>')
+        canvas.add(
+            f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(self.width)}" height="{_n(height)}" rx="8" '
+            f'fill="#ffffff" stroke="{border}" stroke-width="{2 if winner or seat.to_move else 1}"/>'
+        )
         top = y + PAD
         canvas.text(x + PAD, top + 13, seat.name, "name")
         badge = "winner" if winner else ("to play" if seat.to_move else "")
@@ -229,8 +249,10 @@ class _Panel:
         for line, cls, code in self.score_lines:
             if code is not None:  # a swatch of the colour its path's bars are drawn in
                 fill = self.colours[code].fill if code in self.colours else "#111111"
-                canvas.add(f'<rect x="{_n(x + PAD)}" y="{_n(top + 2)}" width="10" height="10" rx="2" '
-                           f'fill="{fill}" stroke="#111111" stroke-width="1"/>')
+                canvas.add(
+                    f'<rect x="{_n(x + PAD)}" y="{_n(top + 2)}" width="10" height="10" rx="2" '
+                    f'fill="{fill}" stroke="#111111" stroke-width="1"/>'
+                )
             canvas.text(x + PAD + (0 if cls == "total" else 14), top + 11, line, cls)
             top += SCORE_LINE
         canvas.add("</g>")
@@ -251,7 +273,9 @@ class _Panel:
                 cx, cy = gx + LABEL + column * STEP, gy + LABEL + row * STEP
                 card = seat.trees.get(Coord(x, y))
                 if card is None:
-                    canvas.add(f'<rect x="{_n(cx)}" y="{_n(cy)}" width="{CELL}" height="{CELL}" rx="5" fill="#efece4"/>')
+                    canvas.add(
+                        f'<rect x="{_n(cx)}" y="{_n(cy)}" width="{CELL}" height="{CELL}" rx="5" fill="#efece4"/>'
+                    )
                     continue
                 ring = None
                 if Coord(x, y) in on_path:
@@ -262,8 +286,9 @@ class _Panel:
         for code, cells, offsets in spread_links(paths):
             self._links(canvas, gx, gy, code, cells, offsets)
 
-    def _links(self, canvas: _Canvas, gx: float, gy: float, code: str, cells: Sequence[Coord],
-               offsets: Sequence[float]) -> None:
+    def _links(
+        self, canvas: _Canvas, gx: float, gy: float, code: str, cells: Sequence[Coord], offsets: Sequence[float]
+    ) -> None:
         """A path as bars across the gaps between its cards, in its species' colour, short enough
         to stay clear of the cards' labels; ``offsets`` move apart the bars of paths that cross
         the same gap."""
@@ -296,8 +321,7 @@ class _Panel:
 
 def points_split(path: PathScore) -> str:
     """A path's points in the rulebook's four parts, as the page writes them."""
-    return (f"{path.card_points} cards +{path.same_species_bonus} same +{path.start_bonus} start "
-            f"+{path.end_bonus} end")
+    return f"{path.card_points} cards +{path.same_species_bonus} same +{path.start_bonus} start +{path.end_bonus} end"
 
 
 def spread_links(paths: Sequence[tuple[str, tuple[Coord, ...]]]) -> list[tuple[str, tuple[Coord, ...], list[float]]]:
@@ -372,8 +396,14 @@ def render_diagram(diagram: Diagram) -> str:
     return "\n".join(head + canvas.parts + ["</svg>", ""])
 
 
-def seats_of(game: Game, *, hidden: Iterable[str] = (), marked: Mapping[str, Coord] | None = None,
-             only: str | None = None, hands: Mapping[str, tuple[str, ...]] | None = None) -> tuple[Seat, ...]:
+def seats_of(
+    game: Game,
+    *,
+    hidden: Iterable[str] = (),
+    marked: Mapping[str, Coord] | None = None,
+    only: str | None = None,
+    hands: Mapping[str, tuple[str, ...]] | None = None,
+) -> tuple[Seat, ...]:
     """The panels of a position: every player (or ``only`` one), hands in ``hidden`` as unseen cards
     (or each hand as ``hands`` shows it: a point of view's knowledge)."""
     hidden = set(hidden)
@@ -389,14 +419,16 @@ def seats_of(game: Game, *, hidden: Iterable[str] = (), marked: Mapping[str, Coo
             hand: tuple[str, ...] = (HIDDEN,) * len(view)
         else:
             hand = tuple(str(c) for c in view.known) + (HIDDEN,) * view.hidden
-        seats.append(Seat(
-            name=player,
-            trees=dict(sorted(game.arboretum(player).items())),
-            hand=hand,
-            pile=game.discard_pile(player),
-            to_move=not game.is_over and game.current_player == player,
-            marked=marked.get(player),
-        ))
+        seats.append(
+            Seat(
+                name=player,
+                trees=dict(sorted(game.arboretum(player).items())),
+                hand=hand,
+                pile=game.discard_pile(player),
+                to_move=not game.is_over and game.current_player == player,
+                marked=marked.get(player),
+            )
+        )
     return tuple(seats)
 
 

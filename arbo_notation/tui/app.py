@@ -96,8 +96,18 @@ def key_hints(keep: dict[str, int], described: dict[str, str] | None = None) -> 
 #: (Home, End and Escape only in the help).
 MAIN_KEYS = key_hints(
     {
-        "previous": 0, "next": 0, "goto": 4, "variation": 1, "perspective": 2, "scoring": 1,
-        "knowledge": 3, "piles": 3, "side": 2, "screenshot": 5, "help": 0, "quit": 0,
+        "previous": 0,
+        "next": 0,
+        "goto": 4,
+        "variation": 1,
+        "perspective": 2,
+        "scoring": 1,
+        "knowledge": 3,
+        "piles": 3,
+        "side": 2,
+        "screenshot": 5,
+        "help": 0,
+        "quit": 0,
     }
 )
 SCORING_KEYS = key_hints({"previous": 0, "scoring": 0, "help": 0, "quit": 0}, {"previous": "Back", "scoring": "Board"})
@@ -255,9 +265,12 @@ class ScoringScreen(Screen[None]):
                 yield Static(Text(visible(model.unscored_reason() or "this position cannot be scored")), id="unscored")
             else:
                 yield self._table(sheet)
-                cancelled = [f"{code}8 counts 0 in {player.name}'s hand: {score.eight_cancelled_by} holds {code}1"
-                             for player in sheet.players for code, score in player.species.items()
-                             if score.eight_cancelled_by is not None]
+                cancelled = [
+                    f"{code}8 counts 0 in {player.name}'s hand: {score.eight_cancelled_by} holds {code}1"
+                    for player in sheet.players
+                    for code, score in player.species.items()
+                    if score.eight_cancelled_by is not None
+                ]
                 if cancelled:  # why a hand with an 8 sums to less
                     yield Static(Text("\n".join(cancelled), style="italic"), id="cancelled")
                 yield Static(Text(self._winner(sheet)), id="winner")
@@ -553,7 +566,9 @@ class ReplayApp(App[None]):
         try:
             write_atomic(path, self.export_screenshot())
         except OSError as error:
-            self.notify(f"the screenshot cannot be saved: {path}: {error.strerror or error}", severity="error", markup=False)
+            self.notify(
+                f"the screenshot cannot be saved: {path}: {error.strerror or error}", severity="error", markup=False
+            )
             return
         self.notify(f"screenshot saved: {path}", timeout=3, markup=False)
 

@@ -48,8 +48,7 @@ def knowledge_text(known: Knowledge) -> Text:
     return text
 
 
-LEGEND = Text("right to score: ✓ certain  ? possible  ✗ impossible; then the hand sum range",
-              style="dim italic")
+LEGEND = Text("right to score: ✓ certain  ? possible  ✗ impossible; then the hand sum range", style="dim italic")
 
 
 class KnowledgePanel(Static):
@@ -63,5 +62,6 @@ class KnowledgePanel(Static):
         from rich.console import Group
 
         wide = self.size.width >= 100
-        self.update(Group(knowledge_text(known), Text(""), knowledge_table(known, species, wide=wide),
-                          Text(""), LEGEND))
+        self.update(
+            Group(knowledge_text(known), Text(""), knowledge_table(known, species, wide=wide), Text(""), LEGEND)
+        )

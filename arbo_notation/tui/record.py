@@ -242,8 +242,12 @@ class RecordApp(App[None]):
         text.append("  │  ", style="dim")
         players = " vs ".join(session.players) if len(session.players) == 2 else ", ".join(session.players)
         header = session.header
-        parts = [players, f"from {session.seat}'s seat" if session.seat else "as a referee",
-                 session.path.name, *(x for x in (header.event, header.date) if x)]
+        parts = [
+            players,
+            f"from {session.seat}'s seat" if session.seat else "as a referee",
+            session.path.name,
+            *(x for x in (header.event, header.date) if x),
+        ]
         text.append(visible(" · ".join(parts)))
         return text
 

@@ -143,6 +143,7 @@ def grid_window(
     def span(low: int, high: int, count: int, at: int, moved: int) -> tuple[int, int]:
         if high - low + 1 <= count:
             return low, high
+
         def clamp(value: int) -> int:
             return max(low, min(value, high - count + 1))
 
@@ -354,8 +355,7 @@ class CardsLine(Widget):
             suffix = ""
         last_row = len(rows) - 1
         return [
-            self._row(self.label if n == 0 else "", row, suffix if n == last_row else "")
-            for n, row in enumerate(rows)
+            self._row(self.label if n == 0 else "", row, suffix if n == last_row else "") for n, row in enumerate(rows)
         ]
 
     def _row(self, label: str, cards: Sequence[Card | str], suffix: str) -> Text:
@@ -425,7 +425,9 @@ class PlayerPanel(Vertical):
         if old is None or old.to_move != view.to_move:
             # the title, not the border's colour: a style change would cost a new layout
             with self._border_line(top=True):
-                self.border_title = f"[b $accent]▶ {escape(visible(view.name))}[/]" if view.to_move else escape(visible(view.name))
+                self.border_title = (
+                    f"[b $accent]▶ {escape(visible(view.name))}[/]" if view.to_move else escape(visible(view.name))
+                )
         if old is None or len(old.trees) != len(view.trees):
             trees = len(view.trees)
             with self._border_line(top=False):

@@ -47,14 +47,24 @@ def last_turn(ana_trees: str, ben_trees: str, hand: str, deck: str, ben_hand: st
     """Ana to play the last turn of a two-player game (the deck's cards are drawn by her); every
     card not placed lies on Ben's discard pile. Returns her situation and the hidden truth."""
     arbs = {"Ana": trees(ana_trees), "Ben": trees(ben_trees)}
-    placed = set(arbs["Ana"].values()) | set(arbs["Ben"].values()) | set(cards(hand)) | set(cards(deck)) | set(
-        cards(ben_hand))
+    placed = (
+        set(arbs["Ana"].values())
+        | set(arbs["Ben"].values())
+        | set(cards(hand))
+        | set(cards(deck))
+        | set(cards(ben_hand))
+    )
     pile = tuple(c for c in full_deck(SIX) if c not in placed)
     unseen = tuple(sorted(set(cards(deck)) | set(cards(ben_hand))))
     everywhere = frozenset({"Ben", None})
     situation = Situation(
-        players=("Ana", "Ben"), species=SIX, mover="Ana", hand=tuple(sorted(cards(hand))), arboretums=arbs,
-        piles={"Ana": (), "Ben": pile}, known={"Ben": ()},
+        players=("Ana", "Ben"),
+        species=SIX,
+        mover="Ana",
+        hand=tuple(sorted(cards(hand))),
+        arboretums=arbs,
+        piles={"Ana": (), "Ben": pile},
+        known={"Ben": ()},
         unseen=Unseen({"Ana": 0, "Ben": 7}, len(cards(deck)), unseen, {c: everywhere for c in unseen}),
     )
     return situation, {"Ben": cards(ben_hand), "deck": cards(deck)}
@@ -73,8 +83,9 @@ def brute_force(situation: Situation, drawn: tuple[Card, ...], ben_hand: tuple[C
     """Every finish of Ana's last turn and its margin, by the engine's own scoring."""
     hand = list(situation.hand) + list(drawn)
     arb = situation.arboretums["Ana"]
-    cells = sorted({Coord(c.x + dx, c.y + dy) for c in arb for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))}
-                   - arb.keys())
+    cells = sorted(
+        {Coord(c.x + dx, c.y + dy) for c in arb for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))} - arb.keys()
+    )
     found = {}
     for card in hand:
         for cell in cells:
@@ -82,20 +93,28 @@ def brute_force(situation: Situation, drawn: tuple[Card, ...], ben_hand: tuple[C
                 if discard is card:
                     continue
                 kept = tuple(c for c in hand if c is not card and c is not discard)
-                table = [PlayerPosition("Ana", {**arb, cell: card}, kept),
-                         PlayerPosition("Ben", situation.arboretums["Ben"], ben_hand)]
+                table = [
+                    PlayerPosition("Ana", {**arb, cell: card}, kept),
+                    PlayerPosition("Ben", situation.arboretums["Ben"], ben_hand),
+                ]
                 scores = score_totals(SIX, table)
                 found[(card, cell, discard)] = scores["Ana"] - scores["Ben"]
     return found
 
 
 RIGHT_TO_MAPLE = dict(
-    ana_trees="Bs2@0,0 Bs5@1,0", ben_trees="Ma2@0,0 Ma3@1,0 Ma4@2,0 Ma5@3,0 Ma6@4,0",
-    hand="Ma7 Ca2 Ca3 Cb2 Cb3 Dw2 Dw3", deck="Ja2 Ja3", ben_hand="Ma1 Ja4 Ja5 Ja6 Dw4 Dw5 Dw6",
+    ana_trees="Bs2@0,0 Bs5@1,0",
+    ben_trees="Ma2@0,0 Ma3@1,0 Ma4@2,0 Ma5@3,0 Ma6@4,0",
+    hand="Ma7 Ca2 Ca3 Cb2 Cb3 Dw2 Dw3",
+    deck="Ja2 Ja3",
+    ben_hand="Ma1 Ja4 Ja5 Ja6 Dw4 Dw5 Dw6",
 )
 BROKEN_PATH = dict(
-    ana_trees="Ca2@0,0 Ca3@1,0 Ca4@2,0 Dw6@2,1 Dw7@2,-1", ben_trees="Ma2@0,0 Ma3@1,0",
-    hand="Ca8 Ca7 Dw1 Cb2 Cb3 Bs2 Bs3", deck="Ja2 Ja3", ben_hand="Ma1 Ja4 Ja5 Ja6 Dw4 Dw5 Ma8",
+    ana_trees="Ca2@0,0 Ca3@1,0 Ca4@2,0 Dw6@2,1 Dw7@2,-1",
+    ben_trees="Ma2@0,0 Ma3@1,0",
+    hand="Ca8 Ca7 Dw1 Cb2 Cb3 Bs2 Bs3",
+    deck="Ja2 Ja3",
+    ben_hand="Ma1 Ja4 Ja5 Ja6 Dw4 Dw5 Ma8",
 )
 
 
@@ -107,8 +126,10 @@ def test_exact_values_equal_a_brute_force(position):
     judged = judge_finish(after, None, 8, random.Random(0))
     assert judged.exact and judged.samples == 1
     code = Cards(SIX)
-    expected = {(code.code(c), cell_of(k), code.code(d)): float(v)
-                for (c, k, d), v in brute_force(situation, drawn, truth["Ben"]).items()}
+    expected = {
+        (code.code(c), cell_of(k), code.code(d)): float(v)
+        for (c, k, d), v in brute_force(situation, drawn, truth["Ben"]).items()
+    }
     assert dict(judged.values) == expected
 
 
@@ -145,7 +166,15 @@ def test_a_planting_that_breaks_a_path_is_a_blunder():
 
 def test_glyph_thresholds():
     assert [glyph_for(x) for x in (0, 1.49, 1.5, 2.99, 3.0, 5.99, 6.0, 12)] == [
-        None, None, "?!", "?!", "?", "?", "??", "??"]
+        None,
+        None,
+        "?!",
+        "?!",
+        "?",
+        "?",
+        "??",
+        "??",
+    ]
 
 
 def test_unrestricted_deals_are_consistent_and_uniform():
@@ -163,8 +192,12 @@ def test_unrestricted_deals_are_consistent_and_uniform():
 
 def test_restricted_deals_keep_every_card_where_it_may_be():
     deck = cards("Ca1 Ca2 Ca3 Ca4")
-    places = {C("Ca1"): frozenset({"Ben"}), C("Ca2"): frozenset({"Cleo", None}),
-              C("Ca3"): frozenset({"Ben", "Cleo", None}), C("Ca4"): frozenset({"Ben", "Cleo", None})}
+    places = {
+        C("Ca1"): frozenset({"Ben"}),
+        C("Ca2"): frozenset({"Cleo", None}),
+        C("Ca3"): frozenset({"Ben", "Cleo", None}),
+        C("Ca4"): frozenset({"Ben", "Cleo", None}),
+    }
     unseen = Unseen({"Ben": 2, "Cleo": 1}, 1, deck, places)
     rng = random.Random(2)
     for _ in range(300):
@@ -199,7 +232,9 @@ def relabelled(record, mover: str, number: int, seed: int):
 
     header = record.header
     new_header = Header(
-        players=header.players, species=header.species, deck=tuple(fix(c) for c in header.deck),
+        players=header.players,
+        species=header.species,
+        deck=tuple(fix(c) for c in header.deck),
         hands={p: tuple(sorted(fix(c) for c in h)) for p, h in header.hands.items()},
     )
     turns = []

@@ -80,8 +80,7 @@ def test_the_page_draws_the_margins_and_a_point_jumps_to_its_turn(analysed, tmp_
         page.goto(page_path.as_uri())
         assert page.is_visible("#margin-box")
         assert page.locator("#margin-graph circle").count() == len(record.turns)
-        assert page.locator("#margin-graph circle.flagged").count() == sum(
-            1 for t in record.turns if note_of(t).glyph)
+        assert page.locator("#margin-graph circle.flagged").count() == sum(1 for t in record.turns if note_of(t).glyph)
         page.locator(f"#margin-graph circle[data-index='{number}']").click()
         assert page.text_content("#status").startswith(f"After turn {number}:")
         assert "here" in page.get_attribute(f"#margin-graph circle[data-index='{number}']", "class")

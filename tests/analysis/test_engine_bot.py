@@ -77,8 +77,9 @@ def test_the_engine_bot_remembers_what_a_watch_of_every_turn_saw(players, seed):
         play_bot_turn(seats[config.seat(mover)], game, rng)
         for seat in seats:
             seat.watch(game, mover)
-        reference.look({p: game.discard_pile(p) for p in game.players},
-                       sum(len(game.arboretum(p)) for p in game.players), mover)
+        reference.look(
+            {p: game.discard_pile(p) for p in game.players}, sum(len(game.arboretum(p)) for p in game.players), mover
+        )
         in_sight = {c for p in game.players for c in (*game.discard_pile(p), *game.arboretum(p).values())}
         for other in NAMES[1:players]:
             mine = engine._watch.held.get(other, set()) - in_sight

@@ -71,7 +71,12 @@ def test_the_spectator_sample_hides_deck_draws_and_resolves_them():
 # -- rule faults ----------------------------------------------------------------------------------
 
 RULE_FAULTS = {
-    "rule-planting-not-adjacent.arb": ("plant", 12, 20, "Ben cannot plant Oa4 at (2,1): none of Ben's trees is adjacent"),
+    "rule-planting-not-adjacent.arb": (
+        "plant",
+        12,
+        20,
+        "Ben cannot plant Oa4 at (2,1): none of Ben's trees is adjacent",
+    ),
     "rule-draw-from-empty-pile.arb": ("draw", 10, 14, "Ben cannot draw from their own discard pile: it is empty"),
     "rule-card-seen-twice.arb": ("discard", 13, 30, "Ana cannot discard Ma1: it is planted in Ana's arboretum at 0,0"),
     "rule-hand-of-eight.arb": ("setup", 1, 1, "Ana's dealt hand has 8 cards; a hand is 7"),
@@ -81,7 +86,12 @@ RULE_FAULTS = {
     "rule-turn-after-end.arb": ("game-over", 16, 1, "the game is over: the deck ran out on turn 7"),
     "rule-deck-card-mismatch.arb": ("draw", 14, 8, "Ben cannot draw Oa7 from the deck: its top card is Ma8"),
     "rule-unknown-species.arb": ("discard", 15, 30, "Ana cannot discard Ja2: Ja is not a species in play (Ma, Oa, Wi)"),
-    "rule-several-faults.arb": ("turn-order", 11, 1, "it is Ana's turn, not Ben's"),  # and four more: test_every_error.py
+    "rule-several-faults.arb": (
+        "turn-order",
+        11,
+        1,
+        "it is Ana's turn, not Ben's",
+    ),  # and four more: test_every_error.py
 }
 
 
@@ -331,7 +341,6 @@ def test_turn_error_is_the_replayers_own_error_type():
     assert caught.value.code == "turn-order"
 
 
-
 def test_score_of_a_record_without_a_finished_game_fails_with_a_reason():
     result = run("score", str(SAMPLES / "unfinished.arb"))
     assert result.exit_code == 1
@@ -381,9 +390,11 @@ def _with_long_number(where: str) -> str:
     return head + f"result Ana {_LONG}, Ben 0\n"
 
 
-_BOUND_MESSAGES = {"turn number": "a turn number has at most 4 digits, found '9999",
-                   "coordinate": "a coordinate is a whole number from -999 to 999, found '9999",
-                   "score": "Ana's score has at most 4 digits (0 to 9999), found '9999"}
+_BOUND_MESSAGES = {
+    "turn number": "a turn number has at most 4 digits, found '9999",
+    "coordinate": "a coordinate is a whole number from -999 to 999, found '9999",
+    "score": "Ana's score has at most 4 digits (0 to 9999), found '9999",
+}
 
 
 @pytest.mark.parametrize("where", ["turn number", "coordinate", "score"])
@@ -404,8 +415,10 @@ def test_a_position_or_structured_record_with_a_number_too_long_fails_cleanly(tm
     trees = f"[[{_LONG}, 0, Ca1]]"
     position.write_text(
         '{"species": ["Ca"], "players": [{"name": "Ana", "trees": %s, "hand": []}]}' % trees
-        if suffix == "json" else f"species: [Ca]\nplayers:\n  - name: Ana\n    trees: {trees}\n    hand: []\n",
-        encoding="utf-8")
+        if suffix == "json"
+        else f"species: [Ca]\nplayers:\n  - name: Ana\n    trees: {trees}\n    hand: []\n",
+        encoding="utf-8",
+    )
     result = run("score", str(position))
     assert result.exit_code == 1 and "Traceback" not in result.output
     if suffix == "json":
@@ -413,8 +426,10 @@ def test_a_position_or_structured_record_with_a_number_too_long_fails_cleanly(tm
     else:  # located, and the number cut short
         assert f"at line 4, column 14: YAML cannot read '{'9' * 30}... (5000 characters)' as !!int" in result.output
     records = tmp_path / f"games.{suffix}"
-    records.write_text(f'[{{"header": {{"players": ["Ana", "Ben"], "species": ["Ca"]}}, "turns": [{{"number": {_LONG}}}]}}]',
-                       encoding="utf-8")
+    records.write_text(
+        f'[{{"header": {{"players": ["Ana", "Ben"], "species": ["Ca"]}}, "turns": [{{"number": {_LONG}}}]}}]',
+        encoding="utf-8",
+    )
     result = run("convert", str(records), "--to", "arb")
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "not valid" in result.output
@@ -447,6 +462,12 @@ def test_records_under_a_folder_are_its_arb_files_at_any_depth_sorted_and_not_hi
     (tmp_path / "empty").mkdir()
     root = str(tmp_path)
     found = records_under([root, "-", str(tmp_path / "empty")])
-    assert found == [f"{root}/a.arb", f"{root}/b/a.arb", f"{root}/b/z.arb", f"{root}/c/d/e.arb", "-",
-                     str(tmp_path / "empty")]
+    assert found == [
+        f"{root}/a.arb",
+        f"{root}/b/a.arb",
+        f"{root}/b/z.arb",
+        f"{root}/c/d/e.arb",
+        "-",
+        str(tmp_path / "empty"),
+    ]
     assert records_under([str(tmp_path / "empty")], keep_empty=False) == []

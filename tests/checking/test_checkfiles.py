@@ -36,9 +36,16 @@ def test_workers_find_what_one_process_finds(tmp_path: Path, big_text: str, monk
     crlf = tmp_path / "crlf.arb"
     crlf.write_bytes(big_text.replace("\n", "\r\n").encode())
     broken = tmp_path / "not-utf8.arb"
-    broken.write_bytes(big_text[: len(big_text) // 2].encode() + b"\xff" + big_text[len(big_text) // 2:].encode())
+    broken.write_bytes(big_text[: len(big_text) // 2].encode() + b"\xff" + big_text[len(big_text) // 2 :].encode())
     small = sorted(SAMPLES.glob("*.arb")) + sorted((SAMPLES / "invalid").glob("*.arb"))
-    files = [str(big), str(tmp_path / "missing.arb"), *map(str, small[:20]), str(crlf), str(broken), *map(str, small[20:])]
+    files = [
+        str(big),
+        str(tmp_path / "missing.arb"),
+        *map(str, small[:20]),
+        str(crlf),
+        str(broken),
+        *map(str, small[20:]),
+    ]
     serial = check_files(files, 1)
     assert [s.games for s in serial[:1]] == [41]  # the text before the header counts as a game that cannot be read
     assert serial[files.index(str(broken))].unreadable
@@ -65,15 +72,18 @@ def test_the_default_uses_workers_only_for_work_worth_them(monkeypatch, tmp_path
     assert auto_jobs([str(one)] * 10000) == 1
 
 
-@pytest.mark.parametrize("cpus, affinity, load, expected", [
-    (2, 2, 0.0, 2),  # both cores idle: two workers
-    (2, 2, 0.4, 2),  # a little load: still two
-    (2, 2, 1.0, 1),  # the other core busy: -j 1, never slower than it
-    (2, 2, 7.5, 1),  # a machine shared by eight: -j 1
-    (8, 8, 3.0, 5),  # five of eight cores free
-    (8, 2, 0.0, 2),  # the cores this process may run on, not the machine's
-    (8, 2, 6.6, 1),  # ... and only those free now
-])
+@pytest.mark.parametrize(
+    "cpus, affinity, load, expected",
+    [
+        (2, 2, 0.0, 2),  # both cores idle: two workers
+        (2, 2, 0.4, 2),  # a little load: still two
+        (2, 2, 1.0, 1),  # the other core busy: -j 1, never slower than it
+        (2, 2, 7.5, 1),  # a machine shared by eight: -j 1
+        (8, 8, 3.0, 5),  # five of eight cores free
+        (8, 2, 0.0, 2),  # the cores this process may run on, not the machine's
+        (8, 2, 6.6, 1),  # ... and only those free now
+    ],
+)
 def test_the_default_counts_the_cores_free_now(monkeypatch, tmp_path: Path, cpus, affinity, load, expected):
     monkeypatch.setattr(checkfiles.os, "cpu_count", lambda: cpus)
     monkeypatch.setattr(checkfiles.os, "sched_getaffinity", lambda pid: set(range(affinity)))

@@ -78,19 +78,21 @@ def test_a_record_with_five_independent_rule_faults_gets_five_errors_in_one_run(
     path = INVALID / "rule-several-faults.arb"
     result = run("check", str(path))
     assert result.exit_code == 1
-    assert result.stderr == "".join(f"{path}:{line}\n" for line in [
-        "1:1: warning: a 2-player game uses 6 species, this one 3 [species-count]\n    ---\n    ^",
-        "11:1: error: it is Ana's turn, not Ben's [turn-order]\n"
-        "    3. Ben d:Wi6 Ben:Ma3 Ma3@1,0 /Wi6\n    ^",
-        "13:14: error: Ana cannot draw Ma4 from Ben's discard pile: its top card is Ma6 [draw]\n"
-        "    5. Ana d:Wi7 Ben:Ma4 Ma5@2,0 /Wi7\n                 ^",
-        "14:8: error: Ben cannot draw Oa7 from the deck: its top card is Ma8 [draw]\n"
-        "    6. Ben d:Oa7 d:Ma8 Oa5@2,0 /Ma8\n           ^",
-        "16:1: error: Ana's revealed hand lacks Wi5, which Ana holds [reveal]\n"
-        "    reveal Ana Ma2 Ma6 Ma7 Oa3 Oa6 Wi3 Wi4\n    ^",
-        "18:1: error: the result line gives Ben 6, but Ben scores 4 (Oa 4) [result]\n"
-        "    result Ana 11, Ben 6\n    ^",
-    ])
+    assert result.stderr == "".join(
+        f"{path}:{line}\n"
+        for line in [
+            "1:1: warning: a 2-player game uses 6 species, this one 3 [species-count]\n    ---\n    ^",
+            "11:1: error: it is Ana's turn, not Ben's [turn-order]\n    3. Ben d:Wi6 Ben:Ma3 Ma3@1,0 /Wi6\n    ^",
+            "13:14: error: Ana cannot draw Ma4 from Ben's discard pile: its top card is Ma6 [draw]\n"
+            "    5. Ana d:Wi7 Ben:Ma4 Ma5@2,0 /Wi7\n                 ^",
+            "14:8: error: Ben cannot draw Oa7 from the deck: its top card is Ma8 [draw]\n"
+            "    6. Ben d:Oa7 d:Ma8 Oa5@2,0 /Ma8\n           ^",
+            "16:1: error: Ana's revealed hand lacks Wi5, which Ana holds [reveal]\n"
+            "    reveal Ana Ma2 Ma6 Ma7 Oa3 Oa6 Wi3 Wi4\n    ^",
+            "18:1: error: the result line gives Ben 6, but Ben scores 4 (Oa 4) [result]\n"
+            "    result Ana 11, Ben 6\n    ^",
+        ]
+    )
     assert "1 invalid" in result.stdout
 
 
@@ -99,14 +101,20 @@ def test_a_game_with_five_faulty_lines_gets_five_syntax_errors_in_one_run():
     result = run("check", "--quiet", str(path))
     assert result.exit_code == 1
     found = [line for line in result.stderr.splitlines() if ": error: " in line]
-    assert found == [f"{path}:{where}: error: {message} [syntax]" for where, message in [
-        ("7:23", "expected a card such as Ma3 after '/', found 'Ma9': a card's value runs 1 to 8"),
-        ("8:25", "unknown glyph '!!!': the glyphs are ! ? !! ?? !? ?! and numeric glyphs such as $12"),
-        ("11:13", "expected a draw ('d', 'd:Ma3', a player's name, 'Ana:Ja2' or '-') after 'd', found 'Ja2@0,1' "
-                  "(a turn has two draws)"),
-        ("12:20", "expected a discard such as /Oa5 after 'Ca1@2,0', found 'Dw2'"),
-        ("13:36", "expected a card such as Ma3 in Ana's reveal line, found 'Ma0': a card's value runs 1 to 8"),
-    ]]
+    assert found == [
+        f"{path}:{where}: error: {message} [syntax]"
+        for where, message in [
+            ("7:23", "expected a card such as Ma3 after '/', found 'Ma9': a card's value runs 1 to 8"),
+            ("8:25", "unknown glyph '!!!': the glyphs are ! ? !! ?? !? ?! and numeric glyphs such as $12"),
+            (
+                "11:13",
+                "expected a draw ('d', 'd:Ma3', a player's name, 'Ana:Ja2' or '-') after 'd', found 'Ja2@0,1' "
+                "(a turn has two draws)",
+            ),
+            ("12:20", "expected a discard such as /Oa5 after 'Ca1@2,0', found 'Dw2'"),
+            ("13:36", "expected a card such as Ma3 in Ana's reveal line, found 'Ma0': a card's value runs 1 to 8"),
+        ]
+    ]
     check = check_text(path.read_text(), str(path))
     assert (check.game_count, check.valid_count, check.invalid_games) == (1, 0, 1)
 
@@ -120,9 +128,16 @@ def test_syntax_errors_of_one_game_and_rule_errors_of_the_next_in_one_run(tmp_pa
     assert result.exit_code == 1
     import json
 
-    found = [(d["game"], d["line"], d["column"], d["code"]) for d in json.loads(result.stdout)["files"][0]["diagnostics"]]
-    assert found == [(1, 5, 21, "syntax"), (1, 6, 12, "syntax"), (2, 8, 1, "species-count"), (2, 18, 1, "turn-order"),
-                     (2, 20, 14, "draw")]
+    found = [
+        (d["game"], d["line"], d["column"], d["code"]) for d in json.loads(result.stdout)["files"][0]["diagnostics"]
+    ]
+    assert found == [
+        (1, 5, 21, "syntax"),
+        (1, 6, 12, "syntax"),
+        (2, 8, 1, "species-count"),
+        (2, 18, 1, "turn-order"),
+        (2, 20, 14, "draw"),
+    ]
     data = json.loads(result.stdout)
     assert (data["games"], data["valid"], data["invalid"]) == (2, 0, 2)
 
@@ -169,8 +184,10 @@ def test_the_parentheses_of_a_faulty_line_still_open_and_close_variations():
 
 
 def test_stray_brackets_and_misplaced_glyphs_are_each_reported_once():
-    text = SIX + "(1. Ana d d Ma3@0,0 /Oa5)\n1. Ana d d Ma3@0,0 /Oa5 )\n2. Ben d d Oa5@0,0 /Wi7 {x} !\n" \
+    text = (
+        SIX + "(1. Ana d d Ma3@0,0 /Oa5)\n1. Ana d d Ma3@0,0 /Oa5 )\n2. Ben d d Oa5@0,0 /Wi7 {x} !\n"
         "3. Ana d d Ma4@1,0 /Ca1 }\n"
+    )
     assert syntax_errors(text) == [
         (5, 1, "a variation '(' must follow the turn it replaces"),
         (6, 25, "')' has no matching '('"),
@@ -187,20 +204,24 @@ def test_a_fault_in_the_shape_of_the_game_ends_its_reading():
 
 
 def test_what_only_follows_from_a_fault_on_its_line_is_not_told_again():
-    draw = "expected a draw ('d', 'd:Ma3', a player's name, 'Ana:Ja2' or '-') after 'd', found 'Ma3@0,0' " \
-           "(a turn has two draws)"
+    draw = (
+        "expected a draw ('d', 'd:Ma3', a player's name, 'Ana:Ja2' or '-') after 'd', found 'Ma3@0,0' "
+        "(a turn has two draws)"
+    )
     # a '{' left open on a faulty line, a '(' glued to a word, a ')' where the fault is
     for line in ("1. Ana d Ma3@0,0 /Oa5 {oops", "1. Ana d Ma3@0,0( /Oa5", "1. Ana d Ma3@0,0 /Oa5 (d d"):
         assert syntax_errors(SIX + line + "\n2. Ben d d Oa5@0,0 /Wi9\n") == [
-            (5, 10, draw), (6, 21, "expected a card such as Ma3 after '/', found 'Wi9': a card's value runs 1 to 8")], line
+            (5, 10, draw),
+            (6, 21, "expected a card such as Ma3 after '/', found 'Wi9': a card's value runs 1 to 8"),
+        ], line
     in_variation = SIX + "1. Ana d d Ma3@0,0 /Oa5\n  (1. Ana d d Ma3@0,0 ) /Oa5\n  2. Ben d d Oa5@0,0 /Wi7)\n"
-    assert syntax_errors(in_variation) == [
-        (6, 23, "expected a discard such as /Oa5 after 'Ma3@0,0', found ')'")]
+    assert syntax_errors(in_variation) == [(6, 23, "expected a discard such as /Oa5 after 'Ma3@0,0', found ')'")]
     # a turn cut short by a line break: the rest of it on the next line is not another fault
     cut = SIX + "1. Ana\n  d d Ma3@0,0 /Oa5\n2. Ben d d Oa5@0,0 /Wi9\n"
     assert syntax_errors(cut) == [
         (5, 7, "expected a draw ('d', 'd:Ma3', a player's name, 'Ana:Ja2' or '-') after 'Ana', found end of line"),
-        (7, 21, "expected a card such as Ma3 after '/', found 'Wi9': a card's value runs 1 to 8")]
+        (7, 21, "expected a card such as Ma3 after '/', found 'Wi9': a card's value runs 1 to 8"),
+    ]
 
 
 def test_a_header_error_does_not_hide_the_faults_of_the_body():
@@ -241,8 +262,14 @@ def test_independent_faults_on_separate_lines_are_each_reported_once(data):
     turn_lines = [i for i, line in enumerate(lines) if re.match(r"[0-9]+\. ", line)]
     chosen = sorted(data.draw(st.sets(st.sampled_from(turn_lines), min_size=1, max_size=4)))
     faults = {
-        "discard": (lambda line: re.sub(r"/(\w+)$", "/Xx9", line), "expected a card such as Ma3 after '/', found 'Xx9': a card's value runs 1 to 8"),
-        "planting": (lambda line: re.sub(r" (\w+)@", " Xx0@", line), "expected a card such as Ma3 to plant, found 'Xx0': a card's value runs 1 to 8"),
+        "discard": (
+            lambda line: re.sub(r"/(\w+)$", "/Xx9", line),
+            "expected a card such as Ma3 after '/', found 'Xx9': a card's value runs 1 to 8",
+        ),
+        "planting": (
+            lambda line: re.sub(r" (\w+)@", " Xx0@", line),
+            "expected a card such as Ma3 to plant, found 'Xx0': a card's value runs 1 to 8",
+        ),
         "glyph": (lambda line: line + " !!!", "unknown glyph '!!!'"),
     }
     expected = []
@@ -311,11 +338,14 @@ def test_an_independent_fault_after_a_repair_in_the_same_turn_is_reported_and_st
     assert game.legal_turns == 2
 
 
-@pytest.mark.parametrize(("old", "new", "code", "column"), [
-    ("Oa4@1,0", "Oa1@0,0", "plant", 20),  # a planting on an occupied cell
-    ("d:Wi6 Ben:Ma3", "d:Wi6 Ana:Ma3", "draw", 14),  # a draw from an empty pile
-    ("Ma5@2,0 /Wi7", "Ma5@2,0 /Wi4", "discard", 30),  # a card that cannot be in the hand
-])
+@pytest.mark.parametrize(
+    ("old", "new", "code", "column"),
+    [
+        ("Oa4@1,0", "Oa1@0,0", "plant", 20),  # a planting on an occupied cell
+        ("d:Wi6 Ben:Ma3", "d:Wi6 Ana:Ma3", "draw", 14),  # a draw from an empty pile
+        ("Ma5@2,0 /Wi7", "Ma5@2,0 /Wi4", "discard", 30),  # a card that cannot be in the hand
+    ],
+)
 def test_where_going_on_would_be_a_guess_the_game_stops_there(old, new, code, column):
     text = edited((old, new), ("result Ana 11", "result Ana 12"))
     [(found, _, at, _)] = errors_of(text)
@@ -332,7 +362,9 @@ def test_a_spectators_deck_draw_naming_a_card_seen_elsewhere_stops():
 def test_a_wrong_reveal_in_a_spectators_record_is_not_told_twice():
     [record] = parse(edited(("reveal Ana Ma2 Ma6", "reveal Ana Ma2 Ma4")))
     replay = replay_game(partial_record(record))
-    assert [(d.code, d.message) for d in replay.errors] == [("reveal", "Ana's revealed hand lacks Ma6, which Ana holds")]
+    assert [(d.code, d.message) for d in replay.errors] == [
+        ("reveal", "Ana's revealed hand lacks Ma6, which Ana holds")
+    ]
 
 
 def test_replay_turn_tells_the_repaired_faults_from_the_stop():
@@ -364,8 +396,12 @@ def test_a_repaired_turn_is_a_node_with_its_faults_and_the_line_goes_on():
 
 
 def test_a_repaired_turn_in_a_variation_goes_on_too():
-    text = edited(("3. Ana d:Wi6 Ben:Ma3 Ma3@1,0 /Wi6\n",
-                   "3. Ana d:Wi6 Ben:Ma3 Ma3@1,0 /Wi6\n  (3. Ben d:Wi6 Ben:Ma3 Ma2@0,1 /Wi6 4. Ben d:Ma6 d:Oa5 Oa4@1,0 /Ma6)\n"))
+    text = edited(
+        (
+            "3. Ana d:Wi6 Ben:Ma3 Ma3@1,0 /Wi6\n",
+            "3. Ana d:Wi6 Ben:Ma3 Ma3@1,0 /Wi6\n  (3. Ben d:Wi6 Ben:Ma3 Ma2@0,1 /Wi6 4. Ben d:Ma6 d:Oa5 Oa4@1,0 /Ma6)\n",
+        )
+    )
     assert errors_of(text) == [("turn-order", 12, 4, "it is Ana's turn, not Ben's")]
     tree = load_tree(parse(text)[0], text.splitlines())
     [line] = [line for path, line in tree.lines.items() if path]
@@ -379,7 +415,9 @@ def test_the_replay_screen_shows_a_repaired_turn_as_an_error_and_goes_on():
     rows = model.rows()
     assert [(row.number, row.status) for row in rows][3:5] == [(3, "error"), (4, "ok")]
     assert model.goto(3)
-    assert model.notes().problems == ("turn 3 (Ben d:Wi6 Ben:Ma3 Ma3@1,0 /Wi6) is illegal: it is Ana's turn, not Ben's",)
+    assert model.notes().problems == (
+        "turn 3 (Ben d:Wi6 Ben:Ma3 Ma3@1,0 /Wi6) is illegal: it is Ana's turn, not Ben's",
+    )
     assert model.goto(7) and model.state.is_over
     plain = render_plain(model)
     assert "== 3. Ben d:Wi6 Ben:Ma3 Ma3@1,0 /Wi6 ==\n  error: turn 3 (Ben d:Wi6" in plain
@@ -388,7 +426,9 @@ def test_the_replay_screen_shows_a_repaired_turn_as_an_error_and_goes_on():
 
 # -- the fast check and the full check agree on records with several faults ------------------------
 
-_SIMULATED = list(simulate_games(2, 3, "several", bots=("random",))) + list(simulate_games(3, 2, "several", bots=("random",)))
+_SIMULATED = list(simulate_games(2, 3, "several", bots=("random",))) + list(
+    simulate_games(3, 2, "several", bots=("random",))
+)
 
 
 def _slip(line: str, record, index: int, kind: str, value: int) -> str | None:
@@ -443,7 +483,9 @@ def test_several_slips_each_get_one_error_and_the_fast_check_agrees(data):
 def test_the_fast_check_finds_every_error_the_full_check_finds(path: Path):
     text = path.read_text(encoding="utf-8")
     full, fast = check_text(text, path.name), check_text(text, path.name, keep_games=False)
-    assert fast.diagnostics == full.diagnostics and len([d for d in full.diagnostics if d.severity is Severity.ERROR]) == 5
+    assert (
+        fast.diagnostics == full.diagnostics and len([d for d in full.diagnostics if d.severity is Severity.ERROR]) == 5
+    )
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

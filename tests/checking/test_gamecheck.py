@@ -42,7 +42,7 @@ def reference(text: str, file: str = "m.arb") -> tuple[int, int, list[Diagnostic
     found: list[Diagnostic] = []
     for index, chunk in enumerate(chunks, 1):
         games += 1
-        records, errors = parse_game(text[chunk.start:chunk.end], file, chunk.first_line, SourceLines(text))
+        records, errors = parse_game(text[chunk.start : chunk.end], file, chunk.first_line, SourceLines(text))
         if errors:
             found += [Diagnostic.from_notation_error(error, game=index) for error in errors]
             continue
@@ -67,8 +67,9 @@ _OTHERS = ["Ma3", "Oa5", "Zz1", "Ca8", "d", "Ana", "0,1", "-1,0", "2,2", "7.", "
 
 
 @pytest.mark.slow
-@settings(max_examples=80, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(text=engine_records(), seed=st.integers(0, 10**9), changes=st.integers(0, 2))
 def test_arbo_checks_way_finds_what_the_parser_and_the_full_replay_find(text, seed, changes, monkeypatch):
     rng = random.Random(seed)
@@ -77,11 +78,13 @@ def test_arbo_checks_way_finds_what_the_parser_and_the_full_replay_find(text, se
         spots = list(_CARD.finditer(text, body))
         inside = [m for m in spots if _in_variation(text, body, m.start())]
         spot = rng.choice(inside if inside and rng.random() < 0.6 else spots)
-        text = text[:spot.start()] + rng.choice(_OTHERS) + text[spot.end():]
+        text = text[: spot.start()] + rng.choice(_OTHERS) + text[spot.end() :]
     text = text + "\n" + text  # two games
     games, valid, diagnostics = reference(text)
     replayed: list = []  # monkeypatch holds across examples: the list is this example's
-    monkeypatch.setattr(replayer, "replay_game", lambda record, **kw: replayed.append(record) or replay_game(record, **kw))
+    monkeypatch.setattr(
+        replayer, "replay_game", lambda record, **kw: replayed.append(record) or replay_game(record, **kw)
+    )
     for keep_games in (False, True):
         check = check_text(text, "m.arb", keep_games=keep_games)
         assert (check.game_count, check.valid_count) == (games, valid)
@@ -93,13 +96,16 @@ def test_arbo_checks_way_finds_what_the_parser_and_the_full_replay_find(text, se
 ANNOTATED = (Path(__file__).resolve().parents[2] / "samples" / "annotated.arb").read_text()
 
 
-@pytest.mark.parametrize("old, new", [
-    ("8. Ben d:Ca7 d:Cb6 Cb3@-2,0 /Ma3)", "8. Ben d:Ca7 d:Cb6 Cb3@-2,0 /Ja8)"),  # a variation's variation
-    ("8. Ben d:Cb1 Ana:Ca6 Bs4@1,0", "8. Ben d:Cb1 Ana:Ca6 Bs4@5,5"),  # a cell off the arboretum
-    ("13. Ana d:Cb2 d:Dw3 Cb2@-3,-1 /Dw3)", "14. Ana d:Cb2 d:Dw3 Cb2@-3,-1 /Dw3)"),  # a wrong number
-    ("13. Ana d:Cb2 d:Dw3 Cb2@-3,-1 /Dw3)", "Ana d:Cb2 d:Dw3 Cb2@-3,-1 /Dw3)"),  # no number: fine
-    ("7. Ana Ana:Bs3", "Ana Ana:Bs3"),
-])
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("8. Ben d:Ca7 d:Cb6 Cb3@-2,0 /Ma3)", "8. Ben d:Ca7 d:Cb6 Cb3@-2,0 /Ja8)"),  # a variation's variation
+        ("8. Ben d:Cb1 Ana:Ca6 Bs4@1,0", "8. Ben d:Cb1 Ana:Ca6 Bs4@5,5"),  # a cell off the arboretum
+        ("13. Ana d:Cb2 d:Dw3 Cb2@-3,-1 /Dw3)", "14. Ana d:Cb2 d:Dw3 Cb2@-3,-1 /Dw3)"),  # a wrong number
+        ("13. Ana d:Cb2 d:Dw3 Cb2@-3,-1 /Dw3)", "Ana d:Cb2 d:Dw3 Cb2@-3,-1 /Dw3)"),  # no number: fine
+        ("7. Ana Ana:Bs3", "Ana Ana:Bs3"),
+    ],
+)
 def test_a_variation_is_checked_the_fast_way_as_the_full_replay_does(old, new):
     assert old in ANNOTATED
     text = ANNOTATED.replace(old, new, 1)
@@ -119,37 +125,40 @@ _LAST_TURN = "18. Ben d d Ja1@-3,-1 /Dw5\n"
 
 def _unfinished(text: str, result: str) -> str:
     """The game stopped before its last turn, with no reveals, and ``result`` as its end."""
-    return text[:text.index(_LAST_TURN)] + result
+    return text[: text.index(_LAST_TURN)] + result
 
 
-@pytest.mark.parametrize("edit, codes", [
-    (lambda t: t, []),
-    (lambda t: t.replace(_RESULT_LINE, "result *\n"), []),  # a finished game need not claim scores
-    (lambda t: t.replace(_RESULT_LINE, ""), []),
-    (lambda t: t.replace(_RESULT_LINE, "result Ana 17, Ben 7\n"), ["result"]),
-    (lambda t: t.replace(_RESULT_LINE, "result Ben 7, Ana 16\n"), []),
-    (lambda t: t.replace(_RESULT_LINE, "result Ana 16, Ben 7, Cleo 3\n"), ["result"]),
-    (lambda t: t.replace(_RESULT_LINE, "result Ana 16\n"), ["result"]),
-    (lambda t: t.replace("---\n1.", "result: {Ana: 16, Ben: 8}\n---\n1."), ["result"]),
-    (lambda t: t.replace("---\n1.", "result: {Ana: 16, Ben: 7}\n---\n1."), []),
-    (lambda t: t.replace("---\n1.", "result: {Ana: 16, Ben: 7}\n---\n1.").replace(_RESULT_LINE, "result *\n"),
-     []),
-    (lambda t: t.replace(_REVEAL_BEN, ""), ["reveal"]),  # Ben's hand unseen: the result cannot be checked
-    (lambda t: t.replace(_REVEAL_BEN, "").replace(_RESULT_LINE, "result *\n"), []),
-    (lambda t: t.replace(_REVEAL_BEN, "").replace(_RESULT_LINE, ""), []),
-    (lambda t: t.replace(_REVEAL_BEN, _REVEAL_BEN * 2), ["reveal"]),
-    (lambda t: t.replace(_REVEAL_BEN, _REVEAL_BEN.replace("Ma8", "Ma4")), ["reveal"]),  # Ma4 is planted
-    (lambda t: t.replace(_REVEAL_BEN, _REVEAL_BEN.replace(" Ma8", "")), ["reveal"]),  # a card short
-    (lambda t: _unfinished(t, _RESULT_LINE), ["unfinished"]),
-    (lambda t: _unfinished(t, "result *\n"), []),
-    (lambda t: _unfinished(t, ""), []),
-    (lambda t: _unfinished(t, _REVEAL_BEN + "result *\n"), ["reveal"]),
-    (lambda t: _unfinished(t, _REVEAL_BEN + _RESULT_LINE), ["unfinished", "reveal"]),
-    (lambda t: t.replace("Ma]", "Ma, Oa]"), ["species-count", "unfinished", "reveal", "reveal"]),  # a longer deck
-    (lambda t: _unfinished(t.replace("Ma]", "Ma, Oa]"), "result *\n"), ["species-count"]),
-    (lambda t: t.replace("\n5. Ana", "\n6. Ana"), ["turn-number"]),
-    (lambda t: t.replace("\n5. Ana", "\nAna"), []),  # a number left out is fine
-], ids=lambda value: "" if callable(value) else "+".join(value) or "clean")
+@pytest.mark.parametrize(
+    "edit, codes",
+    [
+        (lambda t: t, []),
+        (lambda t: t.replace(_RESULT_LINE, "result *\n"), []),  # a finished game need not claim scores
+        (lambda t: t.replace(_RESULT_LINE, ""), []),
+        (lambda t: t.replace(_RESULT_LINE, "result Ana 17, Ben 7\n"), ["result"]),
+        (lambda t: t.replace(_RESULT_LINE, "result Ben 7, Ana 16\n"), []),
+        (lambda t: t.replace(_RESULT_LINE, "result Ana 16, Ben 7, Cleo 3\n"), ["result"]),
+        (lambda t: t.replace(_RESULT_LINE, "result Ana 16\n"), ["result"]),
+        (lambda t: t.replace("---\n1.", "result: {Ana: 16, Ben: 8}\n---\n1."), ["result"]),
+        (lambda t: t.replace("---\n1.", "result: {Ana: 16, Ben: 7}\n---\n1."), []),
+        (lambda t: t.replace("---\n1.", "result: {Ana: 16, Ben: 7}\n---\n1.").replace(_RESULT_LINE, "result *\n"), []),
+        (lambda t: t.replace(_REVEAL_BEN, ""), ["reveal"]),  # Ben's hand unseen: the result cannot be checked
+        (lambda t: t.replace(_REVEAL_BEN, "").replace(_RESULT_LINE, "result *\n"), []),
+        (lambda t: t.replace(_REVEAL_BEN, "").replace(_RESULT_LINE, ""), []),
+        (lambda t: t.replace(_REVEAL_BEN, _REVEAL_BEN * 2), ["reveal"]),
+        (lambda t: t.replace(_REVEAL_BEN, _REVEAL_BEN.replace("Ma8", "Ma4")), ["reveal"]),  # Ma4 is planted
+        (lambda t: t.replace(_REVEAL_BEN, _REVEAL_BEN.replace(" Ma8", "")), ["reveal"]),  # a card short
+        (lambda t: _unfinished(t, _RESULT_LINE), ["unfinished"]),
+        (lambda t: _unfinished(t, "result *\n"), []),
+        (lambda t: _unfinished(t, ""), []),
+        (lambda t: _unfinished(t, _REVEAL_BEN + "result *\n"), ["reveal"]),
+        (lambda t: _unfinished(t, _REVEAL_BEN + _RESULT_LINE), ["unfinished", "reveal"]),
+        (lambda t: t.replace("Ma]", "Ma, Oa]"), ["species-count", "unfinished", "reveal", "reveal"]),  # a longer deck
+        (lambda t: _unfinished(t.replace("Ma]", "Ma, Oa]"), "result *\n"), ["species-count"]),
+        (lambda t: t.replace("\n5. Ana", "\n6. Ana"), ["turn-number"]),
+        (lambda t: t.replace("\n5. Ana", "\nAna"), []),  # a number left out is fine
+    ],
+    ids=lambda value: "" if callable(value) else "+".join(value) or "clean",
+)
 def test_the_fast_path_says_clean_exactly_when_the_full_replay_finds_nothing(edit, codes):
     text = edit(_FINISHED)
     assert text != _FINISHED or codes == []
@@ -164,6 +173,7 @@ def test_the_fast_path_says_clean_exactly_when_the_full_replay_finds_nothing(edi
 
 
 # -- a record is built knowing its place in its file (nothing writes to a frozen record) -----------
+
 
 @pytest.mark.parametrize("reader", ["fast", "grammar"])
 def test_each_record_is_built_with_its_place_in_the_file(reader, monkeypatch):
@@ -193,12 +203,19 @@ def test_a_clean_check_with_one_job_loads_neither_the_replayer_nor_the_workers_m
     text = format_games(list(simulate_games(2, 2, "clean")))
     clean.write_text(text, encoding="utf-8")
     wrong.write_text(text.replace("result ", "result Nobody 3, ", 1), encoding="utf-8")
-    script = ("import sys\nfrom arbo_notation.cli import main\nsys.argv = ['arbo', 'check', '-q', '-j', '1', sys.argv[1]]\n"
-              "try:\n    main()\nexcept SystemExit as end:\n    print(end.code, sorted(m for m in "
-              "('arbo_notation.engine.scoring', 'arbo_notation.notation.reading.build', 'arbo_notation.notation.model',"
-              " 'arbo_notation.notation.reading.reader', 'arbo_notation.game.replay', 'datetime', 'lark', 'random', 'signal',"
-              " 'threading') if m in sys.modules))\n")
-    found = [subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True).stdout.split("\n")[-2]
-             for path in (clean, wrong)]
-    assert found == ["0 []", "1 ['arbo_notation.engine.scoring', 'arbo_notation.game.replay', 'arbo_notation.notation.model',"
-                     " 'arbo_notation.notation.reading.build', 'arbo_notation.notation.reading.reader']"]
+    script = (
+        "import sys\nfrom arbo_notation.cli import main\nsys.argv = ['arbo', 'check', '-q', '-j', '1', sys.argv[1]]\n"
+        "try:\n    main()\nexcept SystemExit as end:\n    print(end.code, sorted(m for m in "
+        "('arbo_notation.engine.scoring', 'arbo_notation.notation.reading.build', 'arbo_notation.notation.model',"
+        " 'arbo_notation.notation.reading.reader', 'arbo_notation.game.replay', 'datetime', 'lark', 'random', 'signal',"
+        " 'threading') if m in sys.modules))\n"
+    )
+    found = [
+        subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True).stdout.split("\n")[-2]
+        for path in (clean, wrong)
+    ]
+    assert found == [
+        "0 []",
+        "1 ['arbo_notation.engine.scoring', 'arbo_notation.game.replay', 'arbo_notation.notation.model',"
+        " 'arbo_notation.notation.reading.build', 'arbo_notation.notation.reading.reader']",
+    ]

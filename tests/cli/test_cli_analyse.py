@@ -37,11 +37,14 @@ def analysed(game_file):
     return result
 
 
-@pytest.mark.parametrize("note", [
-    EngineNote(1.3, 48, False),
-    EngineNote(-3.2, 48, False, "??", True, "d d:Ca8 Ca8@1,0 /Wi2", 4.5),
-    EngineNote(0.5, 1, True, "?", False, "Ana:Ja2 d Ja2@0,1 /Ma3", 3.0),
-])
+@pytest.mark.parametrize(
+    "note",
+    [
+        EngineNote(1.3, 48, False),
+        EngineNote(-3.2, 48, False, "??", True, "d d:Ca8 Ca8@1,0 /Wi2", 4.5),
+        EngineNote(0.5, 1, True, "?", False, "Ana:Ja2 d Ja2@0,1 /Ma3", 3.0),
+    ],
+)
 def test_engine_notes_read_back_as_written(note):
     assert read_note(Comment(str(note))) == note
 
@@ -116,8 +119,19 @@ def test_json_gives_each_turn_and_the_summary(game_file):
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert {t["player"] for t in data["turns"]} == {"Ben"}
-    assert set(data["turns"][0]) == {"game", "turn", "player", "played", "played_value", "best", "best_value",
-                                     "loss", "glyph", "samples", "exact"}
+    assert set(data["turns"][0]) == {
+        "game",
+        "turn",
+        "player",
+        "played",
+        "played_value",
+        "best",
+        "best_value",
+        "loss",
+        "glyph",
+        "samples",
+        "exact",
+    }
     assert [row["player"] for row in data["summary"]] == ["Ben"]
     assert data["summary"][0]["turns"] == len(data["turns"])
 
@@ -152,13 +166,16 @@ def test_a_seat_record_has_the_recorders_turns_judged_and_a_spectators_none(tmp_
     assert parse(result.stdout)[0] == parse(spectator.read_text())[0]
 
 
-@pytest.mark.parametrize("args,status,words", [
-    (["--as", "Zed"], 2, "--as Zed"),
-    (["--turn", "99"], 2, "no turn 99"),
-    (["--game", "3"], 2, "no game 3"),
-    (["--in-place", "-o", "x.arb"], 2, "exclude"),
-    (["--budget", "0"], 2, "--budget"),
-])
+@pytest.mark.parametrize(
+    "args,status,words",
+    [
+        (["--as", "Zed"], 2, "--as Zed"),
+        (["--turn", "99"], 2, "no turn 99"),
+        (["--game", "3"], 2, "no game 3"),
+        (["--in-place", "-o", "x.arb"], 2, "exclude"),
+        (["--budget", "0"], 2, "--budget"),
+    ],
+)
 def test_bad_options_are_usage_errors(game_file, args, status, words):
     result = run("analyse", str(game_file), *args)
     assert result.exit_code == status

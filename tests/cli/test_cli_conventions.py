@@ -21,8 +21,21 @@ ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"
 INVALID = SAMPLES / "invalid"
 CLEAN = SAMPLES / "two-player-omniscient.arb"
-COMMANDS = ("check", "score", "state", "fmt", "convert", "simulate", "stats", "grep", "new", "replay", "export", "render",
-            "analyse")
+COMMANDS = (
+    "check",
+    "score",
+    "state",
+    "fmt",
+    "convert",
+    "simulate",
+    "stats",
+    "grep",
+    "new",
+    "replay",
+    "export",
+    "render",
+    "analyse",
+)
 
 runner = CliRunner()
 
@@ -178,10 +191,23 @@ def test_bare_arbo_lists_the_commands_and_exits_2():
 
 
 #: What each command lacks when run bare; `arbo species` lists the species bare, and is not here.
-BARE = {"record": "argument FILE", "check": "argument FILE", "score": "argument FILE", "state": "argument FILE",
-        "fmt": "argument FILE", "convert": "argument FILE", "simulate": "option --players", "stats": "argument FILE|DIR",
-        "grep": "argument FILE", "new": "option --players", "replay": "argument FILE", "export": "argument FILE",
-        "render": "argument FILE", "merge": "argument FILE", "analyse": "argument FILE"}
+BARE = {
+    "record": "argument FILE",
+    "check": "argument FILE",
+    "score": "argument FILE",
+    "state": "argument FILE",
+    "fmt": "argument FILE",
+    "convert": "argument FILE",
+    "simulate": "option --players",
+    "stats": "argument FILE|DIR",
+    "grep": "argument FILE",
+    "new": "option --players",
+    "replay": "argument FILE",
+    "export": "argument FILE",
+    "render": "argument FILE",
+    "merge": "argument FILE",
+    "analyse": "argument FILE",
+}
 
 
 def test_the_bare_commands_are_every_command_but_species():
@@ -203,8 +229,13 @@ def test_a_bare_command_prints_its_usage_what_is_missing_and_where_the_help_is(c
 
 
 def test_bare_species_lists_the_species():
-    done = subprocess.run([sys.executable, "-m", "arbo_notation", "species"], stdin=subprocess.DEVNULL,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "arbo_notation", "species"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert (done.returncode, done.stderr) == (0, "") and "Oa" in done.stdout
 
 
@@ -285,7 +316,7 @@ OPTION_METAVARS = [
 def test_every_option_that_takes_a_value_names_it(command: str, option: str, metavar: str):
     out = run(command, "--help").stdout
     rows = [" ".join(row.split()) for row in out.splitlines()]
-    options = rows[rows.index("Options:"):]
+    options = rows[rows.index("Options:") :]
     row = next(row for row in options if re.match(rf"(-\w, )?{re.escape(option)} ", row))
     assert re.match(rf"(-\w, )?{re.escape(option)} {re.escape(metavar)} ", row), row
 
@@ -294,10 +325,14 @@ def test_every_option_that_takes_a_value_names_it(command: str, option: str, met
     ("args", "stderr"),
     [
         (["state", str(CLEAN), "--turn", "-1"], "arbo: --turn must be 0 or more, not -1 (see 'arbo state --help')\n"),
-        (["convert", str(CLEAN), "--to", "xml"],
-         "arbo: --to must be one of json, yaml, arb, parquet, not 'xml' (see 'arbo convert --help')\n"),
-        (["check", "-j", "many", str(CLEAN)],
-         "arbo: --jobs takes a whole number (0 to 1024), not 'many' (see 'arbo check --help')\n"),
+        (
+            ["convert", str(CLEAN), "--to", "xml"],
+            "arbo: --to must be one of json, yaml, arb, parquet, not 'xml' (see 'arbo convert --help')\n",
+        ),
+        (
+            ["check", "-j", "many", str(CLEAN)],
+            "arbo: --jobs takes a whole number (0 to 1024), not 'many' (see 'arbo check --help')\n",
+        ),
         (["simulate", "--players", "1"], "arbo: --players must be 2, 3 or 4, not 1 (see 'arbo simulate --help')\n"),
     ],
 )
@@ -396,8 +431,7 @@ def test_a_screenshot_must_be_an_svg(files, tmp_path):
     result = run("replay", str(CLEAN), "--screenshot", str(png))
     assert result.exit_code == 2 and not png.exists()
     assert result.stderr == (
-        f"arbo: --screenshot writes SVG: give a file name ending in .svg, not {str(png)!r} "
-        "(see 'arbo replay --help')\n"
+        f"arbo: --screenshot writes SVG: give a file name ending in .svg, not {str(png)!r} (see 'arbo replay --help')\n"
     )
 
 
@@ -443,8 +477,10 @@ def test_the_ui_on_a_clean_record_exits_0_and_says_nothing(terminal):
 
 def test_replay_help_says_what_the_ui_does_with_rule_errors():
     out = " ".join(run("replay", "--help").stdout.replace("│", " ").split())
-    assert "the errors are also printed on stderr (by the terminal UI once it closes) and the exit status is 1, " \
-           "in the UI, with --plain and with --screenshot alike" in out
+    assert (
+        "the errors are also printed on stderr (by the terminal UI once it closes) and the exit status is 1, "
+        "in the UI, with --plain and with --screenshot alike" in out
+    )
 
 
 # -- runs that write files say what they wrote -------------------------------------------------
@@ -504,7 +540,9 @@ def test_check_counts_games_with_warnings_apart(tmp_path):
     warned = clean_text.replace("\n3. ", "\n33. ", 1)  # a misnumbered turn: a warning, still valid
     games = tmp_path / "games.arb"
     games.write_text(
-        CLEAN.read_text(encoding="utf-8") + warned + (INVALID / "rule-planting-not-adjacent.arb").read_text()
+        CLEAN.read_text(encoding="utf-8")
+        + warned
+        + (INVALID / "rule-planting-not-adjacent.arb").read_text()
         + CLEAN.read_text(encoding="utf-8"),
         encoding="utf-8",
     )

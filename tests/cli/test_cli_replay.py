@@ -111,9 +111,7 @@ def test_a_malformed_record_is_reported_without_a_traceback():
 
 
 def _modules_after(code: str) -> str:
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
-    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
     return out.stdout
 
 

@@ -103,7 +103,9 @@ SHARED_WIN_JSON = {
             "species_planted": 3,
             "species": {
                 "Bs": _species(
-                    5, True, 9,
+                    5,
+                    True,
+                    9,
                     ["Bs1", "Bs3", "Bs4", "Ca6", "Bs7", "Bs8"],
                     [(0, 0), (0, 1), (1, 1), (2, 1), (2, 0), (2, -1)],
                     (6, 0, 1, 2),
@@ -125,7 +127,9 @@ SHARED_WIN_JSON = {
                 "Cb": _species(13, True),
                 "Dw": _species(7, False),
                 "Ja": _species(
-                    3, True, 12,
+                    3,
+                    True,
+                    12,
                     ["Ja2", "Ja4", "Ja5", "Ja6", "Ja8"],
                     [(0, 1), (1, 1), (1, 0), (2, 0), (2, -1)],
                     (5, 5, 0, 2),
@@ -227,9 +231,7 @@ def test_impossible_position_is_one_message(tmp_path):
     bad.write_text("species: [Ma]\nplayers:\n  - {name: Ana, trees: [[0, 0, Ma1]], hand: [Ma1]}\n")
     result = run("score", str(bad))
     assert result.exit_code == 1
-    assert result.stderr == (
-        f"arbo: {bad}: Ma1 appears twice: planted in Ana's arboretum at 0,0 and in Ana's hand\n"
-    )
+    assert result.stderr == (f"arbo: {bad}: Ma1 appears twice: planted in Ana's arboretum at 0,0 and in Ana's hand\n")
 
 
 def test_binary_input_is_refused():
@@ -303,7 +305,10 @@ def test_a_single_player_position_scores():
     sheet = score_position(["Ma"], [player("Solo", "Ma1@0,0 Ma8@1,0")])
     assert winner_line(sheet) == "Solo scores 5."
     assert sheet_to_json(sheet)["players"][0]["species"]["Ma"]["breakdown"] == {
-        "cards": 2, "same_species": 0, "starts_with_1": 1, "ends_with_8": 2,
+        "cards": 2,
+        "same_species": 0,
+        "starts_with_1": 1,
+        "ends_with_8": 2,
     }
 
 
@@ -313,8 +318,10 @@ def test_an_eight_cancelled_by_an_opponents_one_says_why_its_hand_is_0(tmp_path)
     from arbo_notation.share.data import sheet_data
 
     position = tmp_path / "cancel.yaml"
-    position.write_text("species: [Ma, Oa]\nplayers:\n  - name: Ana\n    trees: [[0, 0, Ma2], [1, 0, Ma3]]\n"
-                        "    hand: [Ma8]\n  - name: Ben\n    trees: [[0, 0, Oa2]]\n    hand: [Ma1]\n")
+    position.write_text(
+        "species: [Ma, Oa]\nplayers:\n  - name: Ana\n    trees: [[0, 0, Ma2], [1, 0, Ma3]]\n"
+        "    hand: [Ma8]\n  - name: Ben\n    trees: [[0, 0, Oa2]]\n    hand: [Ma1]\n"
+    )
     result = CliRunner().invoke(app, ["score", str(position)])
     assert "    Ana  hand  0  right no    0 pts  (Ma8 counts 0: Ben holds Ma1)\n" in result.stdout
     assert "  * Ben  hand  1  right yes   0 pts  (no path)\n" in result.stdout

@@ -43,8 +43,9 @@ def test_simulate_to_a_directory_writes_one_file_per_game(tmp_path):
     from arbo_notation.play.simulate import simulate_games
 
     out = tmp_path / "nested" / "sims"
-    result = run("simulate", "-p", "3", "-n", "2", "-s", "9", "--bot", "greedy,random", "--bot", "random",
-                 "--out", str(out))
+    result = run(
+        "simulate", "-p", "3", "-n", "2", "-s", "9", "--bot", "greedy,random", "--bot", "random", "--out", str(out)
+    )
     assert result.exit_code == 0, result.output
     assert result.stdout == ""
     assert sorted(p.name for p in out.iterdir()) == ["game-0001.arb", "game-0002.arb"]
@@ -87,16 +88,19 @@ def test_simulate_never_writes_over_a_file_there_already(tmp_path):
     blocker.write_text("mine")
     result = run("simulate", "--players", "2", "--out", str(blocker))
     assert result.exit_code == 1
-    assert result.stderr == (f"arbo: {blocker}: exists, and arbo simulate writes new files only: remove it, "
-                             "or give another name\n")
+    assert result.stderr == (
+        f"arbo: {blocker}: exists, and arbo simulate writes new files only: remove it, or give another name\n"
+    )
     assert blocker.read_text() == "mine"
     club = tmp_path / "club"
     club.mkdir()
     (club / "game-0002.arb").write_text("mine")
     result = run("simulate", "--players", "2", "-n", "3", "--out", str(club))
     assert result.exit_code == 1
-    assert result.stderr == (f"arbo: {club / 'game-0002.arb'}: exists, and arbo simulate writes new files only: "
-                             "remove it, or give another folder\n")
+    assert result.stderr == (
+        f"arbo: {club / 'game-0002.arb'}: exists, and arbo simulate writes new files only: "
+        "remove it, or give another folder\n"
+    )
     assert sorted(p.name for p in club.iterdir()) == ["game-0002.arb"]  # refused before any game was written
     assert (club / "game-0002.arb").read_text() == "mine"
     plain = tmp_path / "plain"
@@ -151,8 +155,10 @@ def test_new_with_a_seed_chooses_species_at_random_reproducibly():
     codes = [s.code for s in DEFAULT_SPECIES]
     assert len(species) == 6 and set(species) <= set(codes)
     assert list(species) == sorted(species, key=codes.index)
-    many = {parse(run("new", "--players", "Ana,Ben", "--seed", str(s), "--date", "2025-01-01").stdout)[0]
-            .header.species for s in range(8)}
+    many = {
+        parse(run("new", "--players", "Ana,Ben", "--seed", str(s), "--date", "2025-01-01").stdout)[0].header.species
+        for s in range(8)
+    }
     assert len(many) > 1
 
 

@@ -14,30 +14,45 @@ ROOT = Path(__file__).resolve().parents[2]
 RECORD = str(ROOT / "samples" / "four-players.arb")
 
 
-@pytest.mark.parametrize("args", [
-    ["replay", "--plain", RECORD],
-    ["fmt", RECORD],
-    ["convert", RECORD, "--to", "yaml"],
-    ["check", "--json", RECORD],
-    ["state", RECORD],
-    ["score", RECORD],
-    ["simulate", "--players", "2"],
-], ids=lambda args: args[0])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["replay", "--plain", RECORD],
+        ["fmt", RECORD],
+        ["convert", RECORD, "--to", "yaml"],
+        ["check", "--json", RECORD],
+        ["state", RECORD],
+        ["score", RECORD],
+        ["simulate", "--players", "2"],
+    ],
+    ids=lambda args: args[0],
+)
 def test_a_closed_output_pipe_ends_every_command_quietly_with_status_0(args):
     reader, writer = os.pipe()
     os.close(reader)  # the reader is gone before the first line: every write meets a broken pipe
     try:
-        done = subprocess.run([sys.executable, "-m", "arbo_notation", *args], stdout=writer, stderr=subprocess.PIPE,
-                              env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
+        done = subprocess.run(
+            [sys.executable, "-m", "arbo_notation", *args],
+            stdout=writer,
+            stderr=subprocess.PIPE,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            timeout=120,
+        )
     finally:
         os.close(writer)
     assert (done.returncode, done.stderr.decode()) == (0, "")
 
 
 def test_head_of_a_plain_replay_exits_0():
-    done = subprocess.run(f"{sys.executable} -m arbo_notation replay --plain {RECORD} | head -1; "
-                          "echo \"status ${PIPESTATUS[0]}\"", shell=True, executable="/bin/bash", capture_output=True,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120, text=True)
+    done = subprocess.run(
+        f'{sys.executable} -m arbo_notation replay --plain {RECORD} | head -1; echo "status ${{PIPESTATUS[0]}}"',
+        shell=True,
+        executable="/bin/bash",
+        capture_output=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=120,
+        text=True,
+    )
     assert done.stdout.splitlines()[-1] == "status 0" and done.stderr == ""
 
 
@@ -70,9 +85,15 @@ WRITERS = [
 
 
 def _run_with_stdout(args: list[str], stdout) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "arbo_notation", *args], stdout=stdout, stderr=subprocess.PIPE,
-                          stdin=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120,
-                          text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "arbo_notation", *args],
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=120,
+        text=True,
+    )
 
 
 @pytest.mark.slow
@@ -85,7 +106,13 @@ def test_a_full_disk_on_stdout_ends_every_command_with_one_line_and_status_1(arg
 
 @pytest.mark.parametrize("args", [["check", RECORD], ["fmt", RECORD], ["species"]], ids=" ".join)
 def test_a_closed_stdout_ends_a_command_with_one_line_and_status_1(args):
-    done = subprocess.run([sys.executable, "-m", "arbo_notation", *args], stderr=subprocess.PIPE, close_fds=True,
-                          preexec_fn=lambda: os.close(1), env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120,
-                          text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "arbo_notation", *args],
+        stderr=subprocess.PIPE,
+        close_fds=True,
+        preexec_fn=lambda: os.close(1),
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=120,
+        text=True,
+    )
     assert (done.returncode, done.stderr) == (1, "arbo: cannot write to standard output: it is closed\n")

@@ -52,20 +52,27 @@ def test_the_export_read_back_gives_the_counts_scores_and_winners_of_score_json(
     scores = str(tmp_path / "t" / "scores" / "*.parquet")
     for path in files:
         sheets = json.loads(run("score", "--json", path).stdout)
-        rows = sql(f"SELECT game, players, scores, winners, tiebreak FROM '{games}' WHERE file = ? ORDER BY game",
-                   str(path))
+        rows = sql(
+            f"SELECT game, players, scores, winners, tiebreak FROM '{games}' WHERE file = ? ORDER BY game", str(path)
+        )
         assert len(rows) == len(sheets)
         for (game, players, totals, winners, tiebreak), sheet in zip(rows, sheets, strict=True):
             assert game == sheet["game"]
             assert players == [p["name"] for p in sheet["players"]]
             assert totals == [p["total"] for p in sheet["players"]]
             assert winners == sheet["winners"] and tiebreak == sheet["tiebreak"]
-            parts = sql(f"SELECT player, species, hand_sum, has_right, points, cards, same_species, starts_with_1, "
-                        f"ends_with_8 FROM '{scores}' WHERE file = ? AND game = ? ORDER BY seat, species",
-                        str(path), game)
+            parts = sql(
+                f"SELECT player, species, hand_sum, has_right, points, cards, same_species, starts_with_1, "
+                f"ends_with_8 FROM '{scores}' WHERE file = ? AND game = ? ORDER BY seat, species",
+                str(path),
+                game,
+            )
             expected = sorted(
-                ((p["name"], code, s["hand_sum"], s["rights"], s["points"], *s["breakdown"].values())
-                 for p in sheet["players"] for code, s in p["species"].items()),
+                (
+                    (p["name"], code, s["hand_sum"], s["rights"], s["points"], *s["breakdown"].values())
+                    for p in sheet["players"]
+                    for code, s in p["species"].items()
+                ),
                 key=lambda row: ([p["name"] for p in sheet["players"]].index(row[0]), row[1]),
             )
             assert parts == expected
@@ -73,13 +80,16 @@ def test_the_export_read_back_gives_the_counts_scores_and_winners_of_score_json(
     table = pq.read_table(tmp_path / "t" / "games")
     assert table.num_rows == 10 and table.column_names == [name for name, _ in SCHEMA["games"]]
     assert sum(sql(f"SELECT sum(points) FROM '{scores}'")[0]) == sum(
-        sum(table.column("scores").to_pylist()[i]) for i in range(10))
+        sum(table.column("scores").to_pylist()[i]) for i in range(10)
+    )
 
 
 def test_the_tables_join_on_file_and_game_and_turns_count_the_main_line(corpus, tmp_path):
     run("convert", corpus / "more.arb", "--to", "parquet", "-o", tmp_path)
-    turns = sql(f"SELECT g.game, g.turns, count(t.turn), max(t.turn) FROM '{tmp_path}/games/*.parquet' g "
-                f"JOIN '{tmp_path}/turns/*.parquet' t USING (file, game) GROUP BY ALL ORDER BY g.game")
+    turns = sql(
+        f"SELECT g.game, g.turns, count(t.turn), max(t.turn) FROM '{tmp_path}/games/*.parquet' g "
+        f"JOIN '{tmp_path}/turns/*.parquet' t USING (file, game) GROUP BY ALL ORDER BY g.game"
+    )
     assert [row[0] for row in turns] == [1, 2, 3, 4, 5]
     assert all(written == counted == last for _, written, counted, last in turns)
 
@@ -89,10 +99,23 @@ def test_a_turns_row_is_the_turn_and_the_last_movers_score_is_their_final_score(
     run("convert", path, "--to", "parquet", "-o", tmp_path)
     turns = pq.read_table(tmp_path / "turns").to_pylist()
     assert turns[0] == {
-        "file": str(path), "game": 1, "turn": 1, "player": "Ana",
-        "draw1_source": "deck", "draw1_pile": None, "draw1_card": "Ja6",
-        "draw2_source": "deck", "draw2_pile": None, "draw2_card": "Ma7",
-        "planted": "Ma8", "x": 0, "y": 0, "discarded": "Ma4", "glyphs": [], "legal": True, "score": 0,
+        "file": str(path),
+        "game": 1,
+        "turn": 1,
+        "player": "Ana",
+        "draw1_source": "deck",
+        "draw1_pile": None,
+        "draw1_card": "Ja6",
+        "draw2_source": "deck",
+        "draw2_pile": None,
+        "draw2_card": "Ma7",
+        "planted": "Ma8",
+        "x": 0,
+        "y": 0,
+        "discarded": "Ma4",
+        "glyphs": [],
+        "legal": True,
+        "score": 0,
     }
     third = turns[2]  # 3. Ana Ana:Ma4 Ben:Ma2 Ma2@-1,0 /Ma4
     assert (third["draw1_source"], third["draw1_pile"], third["draw1_card"]) == ("discard", "Ana", "Ma4")
@@ -129,8 +152,9 @@ def test_a_record_with_invalid_games_exports_them_flagged_and_says_so(tmp_path):
 
 
 def test_the_parts_read_as_one_table_and_hold_the_same_games_in_every_table(corpus, tmp_path):
-    done = run("convert", corpus / "two.arb", corpus / "more.arb", "--to", "parquet", "-o", tmp_path,
-               "--games-per-part", "3")
+    done = run(
+        "convert", corpus / "two.arb", corpus / "more.arb", "--to", "parquet", "-o", tmp_path, "--games-per-part", "3"
+    )
     assert done.exit_code == 0, done.output
     for table in TABLES:
         names = sorted(p.name for p in (tmp_path / table).iterdir())
@@ -183,11 +207,14 @@ def test_a_new_export_replaces_an_old_one_and_a_folder_of_other_files_is_refused
     assert refused.exit_code == 1 and "holds notes.txt" in refused.stderr and "which no export writes" in refused.stderr
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--to", "parquet"], "--to parquet needs -o DIR"),
-    (["--to", "json", "-o", "x"], "-o is for --to parquet"),
-    (["--to", "parquet", "-o", "x", "--from", "json"], "leave out --from"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--to", "parquet"], "--to parquet needs -o DIR"),
+        (["--to", "json", "-o", "x"], "-o is for --to parquet"),
+        (["--to", "parquet", "-o", "x", "--from", "json"], "leave out --from"),
+    ],
+)
 def test_parquet_options_that_do_not_fit_are_usage_errors(args, message):
     done = run("convert", SAMPLES / "annotated.arb", *args)
     assert done.exit_code == 2 and message in done.stderr
@@ -206,10 +233,14 @@ def test_simulate_to_parquet_writes_the_tables_the_export_of_its_records_writes(
     assert done.exit_code == 0, done.output
     assert "wrote 4 games to" in done.stderr and "as Parquet tables" in done.stderr
     for table, key in (("games", "game"), ("turns", "game, turn"), ("scores", "game, seat, species")):
-        direct = sql(f"SELECT * EXCLUDE (file{', line' if table == 'games' else ''}) "
-                     f"FROM '{tmp_path}/direct/{table}/*.parquet' ORDER BY {key}")
-        exported = sql(f"SELECT * EXCLUDE (file{', line' if table == 'games' else ''}) "
-                       f"FROM '{tmp_path}/exported/{table}/*.parquet' ORDER BY {key}")
+        direct = sql(
+            f"SELECT * EXCLUDE (file{', line' if table == 'games' else ''}) "
+            f"FROM '{tmp_path}/direct/{table}/*.parquet' ORDER BY {key}"
+        )
+        exported = sql(
+            f"SELECT * EXCLUDE (file{', line' if table == 'games' else ''}) "
+            f"FROM '{tmp_path}/exported/{table}/*.parquet' ORDER BY {key}"
+        )
         assert direct == exported and direct
     assert sql(f"SELECT DISTINCT file FROM '{tmp_path}/direct/games/*.parquet'") == [("seed:9",)]
 
@@ -219,22 +250,29 @@ def test_simulate_to_parquet_needs_a_directory():
     assert done.exit_code == 2 and "give --out DIR" in done.stderr
 
 
-@pytest.mark.parametrize("args, missing", [
-    (["convert", "SAMPLE", "--to", "parquet", "-o", "OUT"], "pyarrow"),
-    (["simulate", "-p", "2", "--out", "OUT", "--to", "parquet"], "pyarrow"),
-    (["stats", "SAMPLE"], "duckdb"),
-])
+@pytest.mark.parametrize(
+    "args, missing",
+    [
+        (["convert", "SAMPLE", "--to", "parquet", "-o", "OUT"], "pyarrow"),
+        (["simulate", "-p", "2", "--out", "OUT", "--to", "parquet"], "pyarrow"),
+        (["stats", "SAMPLE"], "duckdb"),
+    ],
+)
 def test_without_the_data_extra_the_commands_that_need_it_say_how_to_install_it(args, missing, tmp_path):
     import subprocess
     import sys
 
     script = f"import sys; sys.modules[{missing!r}] = None\nfrom arbo_notation.cli import main; main()"
-    values = [str(SAMPLES / "annotated.arb") if a == "SAMPLE" else str(tmp_path / "t") if a == "OUT" else a
-              for a in args]
+    values = [
+        str(SAMPLES / "annotated.arb") if a == "SAMPLE" else str(tmp_path / "t") if a == "OUT" else a for a in args
+    ]
     done = subprocess.run([sys.executable, "-c", script, *values], capture_output=True, text=True)
     assert done.returncode == 1 and "Traceback" not in done.stderr
-    assert f"arbo: {missing} is not installed" in done.stderr and (
-        "some 240 MB installed: pip install '.[data]' in arbo's checkout, or pip install pyarrow duckdb") in done.stderr
+    assert (
+        f"arbo: {missing} is not installed" in done.stderr
+        and ("some 240 MB installed: pip install '.[data]' in arbo's checkout, or pip install pyarrow duckdb")
+        in done.stderr
+    )
     assert not (tmp_path / "t").exists()
 
 
@@ -250,11 +288,21 @@ def test_the_header_columns_are_the_header_tables_rows():
     from arbo_notation.notation.header.keys import HEADER_KEYS
 
     assert [(c.name, c.type) for c in HEADER_COLUMNS] == [
-        ("event", "string"), ("site", "string"), ("date", "string"), ("round", "string"), ("annotator", "string"),
-        ("players", "list<string>"), ("start_player", "string"), ("species", "list<string>"),
-        ("names", "map<string,string>"), ("perspective", "string"), ("deck", "list<string>"),
-        ("hands", "map<string,list<string>>"), ("discards", "map<string,list<string>>"),
-        ("header_result", "map<string,int32>")]
+        ("event", "string"),
+        ("site", "string"),
+        ("date", "string"),
+        ("round", "string"),
+        ("annotator", "string"),
+        ("players", "list<string>"),
+        ("start_player", "string"),
+        ("species", "list<string>"),
+        ("names", "map<string,string>"),
+        ("perspective", "string"),
+        ("deck", "list<string>"),
+        ("hands", "map<string,list<string>>"),
+        ("discards", "map<string,list<string>>"),
+        ("header_result", "map<string,int32>"),
+    ]
     assert list(dict.fromkeys(c.key for c in HEADER_COLUMNS)) == list(HEADER_KEYS)
     names = [name for name, _ in SCHEMA["games"]]
     assert len(names) == len(set(names))

@@ -21,8 +21,10 @@ from tests.test_docs import Block, fenced_blocks
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = [ROOT / "docs" / "DATA.md", ROOT / "README.md"]
-PRELUDE = (f'set -euo pipefail\narbo() {{ "{sys.executable}" -m arbo_notation "$@"; }}\n'
-           f'python3() {{ "{sys.executable}" "$@"; }}\n')
+PRELUDE = (
+    f'set -euo pipefail\narbo() {{ "{sys.executable}" -m arbo_notation "$@"; }}\n'
+    f'python3() {{ "{sys.executable}" "$@"; }}\n'
+)
 
 
 def runnable(block: Block) -> bool:
@@ -49,8 +51,9 @@ def test_every_example_of_the_page_runs_and_prints_what_it_shows(page: Path, tmp
     monkeypatch.chdir(tmp_path)  # where DuckDB finds the tables the scripts wrote
     for block in blocks:
         if block.info == "sh run":
-            done = subprocess.run(["bash", "-c", PRELUDE + block.text], cwd=tmp_path, capture_output=True,
-                                  text=True, timeout=240)
+            done = subprocess.run(
+                ["bash", "-c", PRELUDE + block.text], cwd=tmp_path, capture_output=True, text=True, timeout=240
+            )
             assert done.returncode == 0, f"{block.where}: {done.stderr[-2000:]}"
             printed = done.stdout
         else:

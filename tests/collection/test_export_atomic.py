@@ -67,8 +67,10 @@ def seen(out: Path) -> tuple[int, set, set, set]:
     done = run("stats", "--json", out)
     data = json.loads(done.stdout)
     total = data["games"] + data["invalid"] + data["unscored"]
-    files = [set(pq.read_table(out / table, columns=["file"]).column("file").to_pylist())
-             for table in ("games", "turns", "scores")]
+    files = [
+        set(pq.read_table(out / table, columns=["file"]).column("file").to_pylist())
+        for table in ("games", "turns", "scores")
+    ]
     return total, *files
 
 
@@ -84,8 +86,24 @@ def test_a_run_killed_at_any_step_leaves_the_old_export_or_the_new_one_whole(tmp
         step += 1
         shutil.rmtree(out, ignore_errors=True)
         shutil.copytree(pristine, out, symlinks=True)
-        done = subprocess.run([sys.executable, "-c", KILLED_AT_STEP, str(step), str(new_records), "--to", "parquet",
-                               "-o", str(out), "-q"], env=ENV, capture_output=True, text=True, timeout=120)
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                KILLED_AT_STEP,
+                str(step),
+                str(new_records),
+                "--to",
+                "parquet",
+                "-o",
+                str(out),
+                "-q",
+            ],
+            env=ENV,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         now = seen(out)
         if now[0] == 7:
             assert now == old, f"step {step}"
@@ -111,14 +129,17 @@ def folder_with(tmp_path: Path) -> Path:
     return out
 
 
-@pytest.mark.parametrize("made, named", [
-    ("games/part-00000.parquet/notes.txt", "{run}/games/part-00000.parquet"),  # a folder named as a part
-    (".games.old/notes.txt", ".games.old/notes.txt"),
-    (".games.partial/notes.txt", ".games.partial/notes.txt"),
-    (".export-0123456789abcdef/notes.txt", ".export-0123456789abcdef/notes.txt"),
-    (".export-0123456789abcdef/games/notes.txt", ".export-0123456789abcdef/games/notes.txt"),
-    ("notes.txt", "notes.txt"),
-])
+@pytest.mark.parametrize(
+    "made, named",
+    [
+        ("games/part-00000.parquet/notes.txt", "{run}/games/part-00000.parquet"),  # a folder named as a part
+        (".games.old/notes.txt", ".games.old/notes.txt"),
+        (".games.partial/notes.txt", ".games.partial/notes.txt"),
+        (".export-0123456789abcdef/notes.txt", ".export-0123456789abcdef/notes.txt"),
+        (".export-0123456789abcdef/games/notes.txt", ".export-0123456789abcdef/games/notes.txt"),
+        ("notes.txt", "notes.txt"),
+    ],
+)
 def test_a_file_arbo_did_not_write_is_refused_and_kept(tmp_path, made, named):
     out = folder_with(tmp_path)
     if made.startswith("games/part-00000.parquet/"):
@@ -127,9 +148,11 @@ def test_a_file_arbo_did_not_write_is_refused_and_kept(tmp_path, made, named):
     (out / made).write_text("mine")
     done = run("convert", SAMPLES / "annotated.arb", "--to", "parquet", "-o", out)
     assert done.exit_code == 1
-    assert done.stderr == (f"arbo: {out}: holds {named.format(run=os.readlink(out / '.current'))}, which no "
-                           "export writes: give a new or empty directory, or an earlier export (arbo removes "
-                           "nothing it did not write)\n")
+    assert done.stderr == (
+        f"arbo: {out}: holds {named.format(run=os.readlink(out / '.current'))}, which no "
+        "export writes: give a new or empty directory, or an earlier export (arbo removes "
+        "nothing it did not write)\n"
+    )
     assert (out / made).read_text() == "mine"
 
 
@@ -159,12 +182,18 @@ def test_an_export_of_the_folders_layout_is_replaced_and_takes_the_links(tmp_pat
     export(out, new_records)
     assert seen(out)[0] == 30
     assert sorted(p.name for p in out.iterdir() if not p.name.startswith(".export-")) == [
-        ".current", "games", "scores", "turns"]
+        ".current",
+        "games",
+        "scores",
+        "turns",
+    ]
     assert all((out / table).is_symlink() for table in ("games", "turns", "scores"))
 
 
-@pytest.mark.parametrize("name, sibling", [("club[2024]", "club2"), ("x?", "x1"), ("a*", "ab"), ("b\\[x", "b\\x"),
-                                           ("c{1,2}", "c1"), ("plain", "plain2")])
+@pytest.mark.parametrize(
+    "name, sibling",
+    [("club[2024]", "club2"), ("x?", "x1"), ("a*", "ab"), ("b\\[x", "b\\x"), ("c{1,2}", "c1"), ("plain", "plain2")],
+)
 def test_stats_reads_the_folder_it_is_given_by_its_name(tmp_path, name, sibling, new_records):
     export(tmp_path / name, SAMPLES / "annotated.arb")
     export(tmp_path / sibling, new_records)
@@ -182,8 +211,9 @@ def test_a_cut_part_is_one_clear_error(tmp_path, name):
     part.write_bytes(data[: len(data) // 2])
     done = run("stats", out)
     assert done.exit_code == 1
-    assert done.stderr.startswith(f"arbo: {out / os.readlink(out / '.current') / 'scores' / part.name}: "
-                                  "not a whole Parquet file (")
+    assert done.stderr.startswith(
+        f"arbo: {out / os.readlink(out / '.current') / 'scores' / part.name}: not a whole Parquet file ("
+    )
     assert done.stderr.endswith("); export the records again\n") and done.stderr.count("\n") == 1
 
 
@@ -195,7 +225,9 @@ def test_a_second_writer_of_an_export_is_refused(tmp_path):
     with held_for_writing(out):  # as a first run holds it while it writes
         done = run("convert", SAMPLES / "annotated.arb", "--to", "parquet", "-o", out)
     assert done.exit_code == 1
-    assert done.stderr == f"arbo: {out}: another arbo is writing this export (process {os.getpid()}); wait for it to end\n"
+    assert (
+        done.stderr == f"arbo: {out}: another arbo is writing this export (process {os.getpid()}); wait for it to end\n"
+    )
     assert sorted(p.name for p in out.iterdir()) == before
 
 
@@ -211,8 +243,9 @@ def test_stats_refuses_the_tables_of_two_exports_that_arbo_0_1_could_leave(tmp_p
     (out / ".current").unlink()
     done = run("stats", out)
     assert done.exit_code == 1
-    assert done.stderr == (f"arbo: {out}: its games and scores tables are of two different exports; "
-                           "export the records again\n")
+    assert done.stderr == (
+        f"arbo: {out}: its games and scores tables are of two different exports; export the records again\n"
+    )
 
 
 @pytest.mark.parametrize("command", ["convert", "simulate"])
@@ -229,11 +262,15 @@ def test_a_full_disk_is_one_message_and_the_old_export_stays(tmp_path, monkeypat
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(pyarrow.parquet.ParquetWriter, "write_table", full)
-    args = (["convert", SAMPLES / "annotated.arb", "--to", "parquet", "-o", out] if command == "convert" else
-            ["simulate", "-p", "2", "-j", "1", "--to", "parquet", "--out", out])
+    args = (
+        ["convert", SAMPLES / "annotated.arb", "--to", "parquet", "-o", out]
+        if command == "convert"
+        else ["simulate", "-p", "2", "-j", "1", "--to", "parquet", "--out", out]
+    )
     done = run(*args)
     assert done.exit_code == 1
-    assert done.stderr.endswith(f"arbo: {out}: the export was not written (No space left on device); an export "
-                                "there before is left as it was\n")
+    assert done.stderr.endswith(
+        f"arbo: {out}: the export was not written (No space left on device); an export there before is left as it was\n"
+    )
     monkeypatch.undo()
     assert seen(out) == old and sorted(p.name for p in out.iterdir()) == before

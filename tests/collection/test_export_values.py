@@ -33,7 +33,7 @@ def unfinished_with(old: str, new: str) -> str:
 WIDE = {
     "result.arb": unfinished_with("result *", "result Ana 2147483648, Ben 3"),
     "digits.arb": unfinished_with("result *", "result Ana " + "9" * 4000 + ", Ben 3"),
-    "far.arb": unfinished_with("Cb2@-5,0", f"Cb2@{10 ** 20},0"),
+    "far.arb": unfinished_with("Cb2@-5,0", f"Cb2@{10**20},0"),
 }
 
 
@@ -60,9 +60,9 @@ def test_the_export_keeps_every_game_and_flags_the_ones_with_numbers_past_the_li
     assert errors == {
         "result.arb": "24:12: error: Ana's score has at most 4 digits (0 to 9999), found '2147483648' [syntax]",
         "digits.arb": "24:12: error: Ana's score has at most 4 digits (0 to 9999), found "
-                      "'999999999999999999999999...' [syntax]",
+        "'999999999999999999999999...' [syntax]",
         "far.arb": "23:25: error: a coordinate is a whole number from -999 to 999, found "
-                   "'100000000000000000000' [syntax]",
+        "'100000000000000000000' [syntax]",
     }
     assert by_file["result.arb"]["result"] is None and by_file["digits.arb"]["result"] is None
 
@@ -83,12 +83,14 @@ def annotated_rows():
 def test_a_valid_game_with_a_number_too_wide_is_flagged_by_its_column():
     rows = annotated_rows()
     assert rows.valid
-    rows.turns[0] = (*rows.turns[0][:11], 10 ** 20, *rows.turns[0][12:])
+    rows.turns[0] = (*rows.turns[0][:11], 10**20, *rows.turns[0][12:])
     rows = fit_columns(rows)
     assert not rows.valid and rows.turns[0][11] is None
-    assert rows.error == ("a.arb:1: error: turns.x cannot hold 100000000000000000000: the export's numbers are "
-                          "32-bit (written as null) [range]")
-    rows.scores[0] = (*rows.scores[0][:7], 10 ** 5000, *rows.scores[0][8:])
+    assert rows.error == (
+        "a.arb:1: error: turns.x cannot hold 100000000000000000000: the export's numbers are "
+        "32-bit (written as null) [range]"
+    )
+    rows.scores[0] = (*rows.scores[0][:7], 10**5000, *rows.scores[0][8:])
     assert fit_columns(rows).scores[0][7] is None
 
 
@@ -97,8 +99,11 @@ def test_a_valid_game_with_a_number_too_wide_is_flagged_by_its_column():
 @given(st.data())
 def test_any_number_in_any_number_column_is_written_or_made_null(data):
     rows = annotated_rows()
-    wide = st.one_of(st.integers(), st.integers(min_value=2 ** 31 - 2, max_value=2 ** 31 + 2),
-                     st.integers(min_value=-(2 ** 31) - 2, max_value=-(2 ** 31) + 2))
+    wide = st.one_of(
+        st.integers(),
+        st.integers(min_value=2**31 - 2, max_value=2**31 + 2),
+        st.integers(min_value=-(2**31) - 2, max_value=-(2**31) + 2),
+    )
     for table in ("games", "turns", "scores"):
         for number, row in enumerate(rows.of(table)):
             values = list(row)

@@ -23,8 +23,14 @@ ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"
 runner = CliRunner()
 # the samples as tests/collection/test_stats.py lists them: event, date, players, species, winner
-ARCHIVE = ["annotated.arb", "four-players.arb", "house-discards.arb", "three-player-spectator.arb",
-           "two-player-omniscient.arb", "unfinished.arb"]
+ARCHIVE = [
+    "annotated.arb",
+    "four-players.arb",
+    "house-discards.arb",
+    "three-player-spectator.arb",
+    "two-player-omniscient.arb",
+    "unfinished.arb",
+]
 
 
 def run(*args, input=None):
@@ -51,24 +57,29 @@ def test_no_filter_lists_every_game_in_order_of_names(club):
     assert done.stdout == f"{club / 'four-players.arb'}:1 (game 1, as Cleo)\n"
 
 
-@pytest.mark.parametrize("args, expected", [
-    (["--player", "Cleo"], ["four-players.arb", "house-discards.arb"]),
-    (["--player", "Ana", "--player", "Cleo"], ["four-players.arb", "house-discards.arb"]),
-    (["--player", "Ana,Dev"], ["four-players.arb"]),
-    (["--player", "Ana", "--won"], ["annotated.arb", "two-player-omniscient.arb"]),
-    (["--player", "Ben", "--won"], ["house-discards.arb"]),
-    (["--player", "Ana,Ben", "--won"], []),
-    (["--species", "Rp"], ["four-players.arb", "house-discards.arb", "three-player-spectator.arb"]),
-    (["--species", "Ca,Tp"], ["four-players.arb"]),
-    (["--date", "2026-11"], ["annotated.arb", "four-players.arb", "house-discards.arb",
-                             "two-player-omniscient.arb", "unfinished.arb"]),
-    (["--date", "2026-10-18"], ["three-player-spectator.arb"]),
-    (["--date", "2025"], []),
-    (["--event", "CLUB"], ["two-player-omniscient.arb"]),
-    (["--event", "night"], ["house-discards.arb", "two-player-omniscient.arb"]),
-    (["--site", "lyon"], ["two-player-omniscient.arb"]),
-    (["--player", "Ben", "--date", "2026-11", "--event", "club"], ["two-player-omniscient.arb"]),
-])
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        (["--player", "Cleo"], ["four-players.arb", "house-discards.arb"]),
+        (["--player", "Ana", "--player", "Cleo"], ["four-players.arb", "house-discards.arb"]),
+        (["--player", "Ana,Dev"], ["four-players.arb"]),
+        (["--player", "Ana", "--won"], ["annotated.arb", "two-player-omniscient.arb"]),
+        (["--player", "Ben", "--won"], ["house-discards.arb"]),
+        (["--player", "Ana,Ben", "--won"], []),
+        (["--species", "Rp"], ["four-players.arb", "house-discards.arb", "three-player-spectator.arb"]),
+        (["--species", "Ca,Tp"], ["four-players.arb"]),
+        (
+            ["--date", "2026-11"],
+            ["annotated.arb", "four-players.arb", "house-discards.arb", "two-player-omniscient.arb", "unfinished.arb"],
+        ),
+        (["--date", "2026-10-18"], ["three-player-spectator.arb"]),
+        (["--date", "2025"], []),
+        (["--event", "CLUB"], ["two-player-omniscient.arb"]),
+        (["--event", "night"], ["house-discards.arb", "two-player-omniscient.arb"]),
+        (["--site", "lyon"], ["two-player-omniscient.arb"]),
+        (["--player", "Ben", "--date", "2026-11", "--event", "club"], ["two-player-omniscient.arb"]),
+    ],
+)
 def test_each_filter(club, args, expected):
     assert listed(club, *args) == expected
 
@@ -110,8 +121,13 @@ def test_a_game_that_cannot_be_read_is_named_when_the_filter_needs_it(club, tmp_
 
 def _annotated_copy(record):
     """The same game with another header and other annotations."""
-    header = dataclasses.replace(record.header, event="Replayed for the newsletter", date="2027-01-05",
-                                 annotator="Cleo", extra={"source": "a photo"})
+    header = dataclasses.replace(
+        record.header,
+        event="Replayed for the newsletter",
+        date="2027-01-05",
+        annotator="Cleo",
+        extra={"source": "a photo"},
+    )
     turns = list(record.turns)
     turns[3] = dataclasses.replace(turns[3], glyphs=("?!",), comments_after=(Comment("too slow"),))
     return dataclasses.replace(record, header=header, turns=tuple(turns), comments=(Comment("Typed in later"),))
@@ -119,13 +135,15 @@ def _annotated_copy(record):
 
 def _from_anas_seat(record):
     """The same game as Ana recorded it: her own hand and draws, Ben's draws from the deck unseen."""
+
     def seen(turn):
         if turn.player == "Ana":
             return turn
-        return dataclasses.replace(turn, draws=tuple(Draw(DrawKind.DECK) if d.kind is DrawKind.DECK else d
-                                                     for d in turn.draws))
-    header = dataclasses.replace(record.header, deck=None, hands={"Ana": record.header.hands["Ana"]},
-                                 perspective="Ana")
+        return dataclasses.replace(
+            turn, draws=tuple(Draw(DrawKind.DECK) if d.kind is DrawKind.DECK else d for d in turn.draws)
+        )
+
+    header = dataclasses.replace(record.header, deck=None, hands={"Ana": record.header.hands["Ana"]}, perspective="Ana")
     return dataclasses.replace(record, header=header, turns=tuple(seen(t) for t in record.turns))
 
 
@@ -161,8 +179,7 @@ def test_records_of_the_same_turns_that_disagree_on_a_card_are_conflicting(club,
     turns[0] = dataclasses.replace(first, draws=(first.draws[0], slipped))
     (tmp_path / "slip.arb").write_text(format_game(dataclasses.replace(game, turns=tuple(turns))))
     (tmp_path / "ana.arb").write_text(format_game(_from_anas_seat(game)))
-    done = run("grep", club / "two-player-omniscient.arb", tmp_path / "slip.arb", tmp_path / "ana.arb",
-               "--duplicates")
+    done = run("grep", club / "two-player-omniscient.arb", tmp_path / "slip.arb", tmp_path / "ana.arb", "--duplicates")
     original = f"{club / 'two-player-omniscient.arb'}:1 (game 1)"
     slip, seat = f"{tmp_path / 'slip.arb'}:1 (game 1)", f"{tmp_path / 'ana.arb'}:1 (game 1, as Ana)"
     # Ana's record knows her own draw Ma7: it agrees with the referee's, not with the slip

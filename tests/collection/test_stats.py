@@ -22,8 +22,14 @@ runner = CliRunner()
 #   three-player-spectator.arb  Mia 6, Noah 0, Omar 14         Autumn open   2026-10-18  winner Omar
 #   two-player-omniscient.arb   Ana 16, Ben 14                 Club night    2026-11-29  winner Ana
 # and unfinished.arb (result *), which is valid but not scored.
-ARCHIVE = ["annotated.arb", "four-players.arb", "house-discards.arb", "three-player-spectator.arb",
-           "two-player-omniscient.arb", "unfinished.arb"]
+ARCHIVE = [
+    "annotated.arb",
+    "four-players.arb",
+    "house-discards.arb",
+    "three-player-spectator.arb",
+    "two-player-omniscient.arb",
+    "unfinished.arb",
+]
 
 
 def run(*args):
@@ -49,8 +55,14 @@ def test_per_player_games_wins_win_rate_mean_score_and_best_game(archive):
     assert (data["games"], data["invalid"], data["unscored"]) == (5, 0, 1)
     players = {p["player"]: p for p in data["players"]}
     # Ana: 21 (won), 3, 0, 16 (won); Ben: 7, 0, 18 (won), 14
-    assert players["Ana"] == {"player": "Ana", "games": 4, "wins": 2, "win_rate": 0.5, "mean_score": 10.0,
-                              "best": {"score": 21, "file": str(archive / "annotated.arb"), "game": 1}}
+    assert players["Ana"] == {
+        "player": "Ana",
+        "games": 4,
+        "wins": 2,
+        "win_rate": 0.5,
+        "mean_score": 10.0,
+        "best": {"score": 21, "file": str(archive / "annotated.arb"), "game": 1},
+    }
     assert (players["Ben"]["games"], players["Ben"]["wins"], players["Ben"]["mean_score"]) == (4, 1, 9.75)
     assert players["Ben"]["best"]["score"] == 18
     assert (players["Cleo"]["games"], players["Cleo"]["wins"], players["Cleo"]["mean_score"]) == (2, 0, 10.0)
@@ -81,8 +93,14 @@ def test_per_species_how_often_it_scored_and_its_mean_points(archive, tmp_path):
         scored = sum(1 for s in played if any(p["species"][code]["points"] for p in s["players"]))
         assert (row["games"], row["scored"], row["paths"]) == (len(played), scored, len(points)), code
         assert row["mean_points"] == (round(sum(points) / len(points), 2) if points else None)
-    assert species["Tp"] == {"species": "Tp", "games": 1, "scored": 0, "scored_rate": 0.0, "paths": 0,
-                             "mean_points": None}
+    assert species["Tp"] == {
+        "species": "Tp",
+        "games": 1,
+        "scored": 0,
+        "scored_rate": 0.0,
+        "paths": 0,
+        "mean_points": None,
+    }
     assert species["Ma"]["games"] == species["Ma"]["scored"] == 5
 
 
@@ -102,13 +120,18 @@ def test_the_text_table(archive):
 def test_by_event_date_and_players(archive):
     by_players = stats_json(archive, "--by", "players")
     assert by_players["by"] == "players"
-    assert [(g["group"], g["games"], g["unscored"]) for g in by_players["groups"]] == [(2, 2, 1), (3, 2, 0),
-                                                                                       (4, 1, 0)]
+    assert [(g["group"], g["games"], g["unscored"]) for g in by_players["groups"]] == [(2, 2, 1), (3, 2, 0), (4, 1, 0)]
     two = by_players["groups"][0]
     assert {p["player"]: p["wins"] for p in two["players"]} == {"Ana": 2, "Ben": 0}
     by_date = stats_json(archive, "--by", "date")
-    assert [g["group"] for g in by_date["groups"]] == ["2026-10-18", "2026-11-01", "2026-11-15", "2026-11-20",
-                                                        "2026-11-28", "2026-11-29"]
+    assert [g["group"] for g in by_date["groups"]] == [
+        "2026-10-18",
+        "2026-11-01",
+        "2026-11-15",
+        "2026-11-20",
+        "2026-11-28",
+        "2026-11-29",
+    ]
     by_event = stats_json(archive, "--by", "event")
     club = next(g for g in by_event["groups"] if g["group"] == "Club night")
     assert club["games"] == 1 and club["players"][0]["player"] == "Ana"

@@ -24,16 +24,19 @@ def drawn(game: Game, count: int = 2) -> Game:
 # -- str() and parsing ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("action, text", [
-    (Draw(), "d"),
-    (Draw(None, C("Ma3")), "d:Ma3"),
-    (Draw("Ben"), "Ben"),
-    (Draw("Ben", C("Oa5")), "Ben:Oa5"),
-    (Skip(), "-"),
-    (Plant(C("Ma3"), Coord(0, 1)), "Ma3@0,1"),
-    (Plant(C("Ma3"), Coord(1, -2)), "Ma3@1,-2"),
-    (Discard(C("Oa5")), "/Oa5"),
-])
+@pytest.mark.parametrize(
+    "action, text",
+    [
+        (Draw(), "d"),
+        (Draw(None, C("Ma3")), "d:Ma3"),
+        (Draw("Ben"), "Ben"),
+        (Draw("Ben", C("Oa5")), "Ben:Oa5"),
+        (Skip(), "-"),
+        (Plant(C("Ma3"), Coord(0, 1)), "Ma3@0,1"),
+        (Plant(C("Ma3"), Coord(1, -2)), "Ma3@1,-2"),
+        (Discard(C("Oa5")), "/Oa5"),
+    ],
+)
 def test_each_action_is_written_in_the_notation_and_read_back(action, text):
     assert str(action) == text
     assert parse_action(text) == action
@@ -51,7 +54,9 @@ def test_a_draw_from_the_pile_of_no_player_is_refused_by_the_game():
         Game(TWO).parse_action("Cleo:Oa5")
 
 
-names = st.from_regex(r"[A-Za-z][A-Za-z0-9_'-]{0,8}", fullmatch=True).filter(lambda n: n not in ("d", "reveal", "result"))
+names = st.from_regex(r"[A-Za-z][A-Za-z0-9_'-]{0,8}", fullmatch=True).filter(
+    lambda n: n not in ("d", "reveal", "result")
+)
 cards = st.builds(Card, st.from_regex(r"[A-Za-z]{1,3}", fullmatch=True), st.integers(1, 8))
 coords = st.builds(Coord, st.integers(-999, 999), st.integers(-999, 999))
 actions = st.one_of(
@@ -75,7 +80,9 @@ def test_the_first_tree_may_stand_at_0_0_only():
     hand = game.hand("Ana").known
     assert len(hand) == 9
     assert game.legal_actions() == [Plant(card, ORIGIN) for card in hand]
-    with pytest.raises(RuleError, match=r"cannot plant .* at \(0,1\): the first tree of an arboretum stands at \(0,0\)"):
+    with pytest.raises(
+        RuleError, match=r"cannot plant .* at \(0,1\): the first tree of an arboretum stands at \(0,0\)"
+    ):
         game.push(Plant(hand[0], Coord(0, 1)))
 
 
@@ -192,8 +199,12 @@ def candidates(game: Game) -> list:
     """Every action of the game's cards and players near its trees, named whole (no draw unnamed)."""
     cells = [Coord(x, y) for x in range(-2, 3) for y in range(-2, 3)]
     deck = full_deck(game.config.species)
-    return ([Draw(owner, card) for owner in (None, *game.players) for card in deck] + [Skip()]
-            + [Plant(card, cell) for card in deck for cell in cells] + [Discard(card) for card in deck])
+    return (
+        [Draw(owner, card) for owner in (None, *game.players) for card in deck]
+        + [Skip()]
+        + [Plant(card, cell) for card in deck for cell in cells]
+        + [Discard(card) for card in deck]
+    )
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -227,13 +238,16 @@ def test_pop_takes_back_the_discard_of_a_whole_turn_pushed_as_one():
 # -- whole turns from the notation ----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text, number, glyphs", [
-    ("Ben d:Ja3 Ana:Ca2 Dw1@0,0 /Dw2", None, ()),
-    ("2. Ben d d Dw1@0,0 /Dw2", 2, ()),
-    ("2.Ben d d Dw1@0,0 /Dw2 !?", 2, ("!?",)),
-    ("d Ana Dw1@0,0 /Dw2", None, ()),
-    ("  12. d d Dw1@0,0 /Dw2! $14 ", 12, ("!", "$14")),
-])
+@pytest.mark.parametrize(
+    "text, number, glyphs",
+    [
+        ("Ben d:Ja3 Ana:Ca2 Dw1@0,0 /Dw2", None, ()),
+        ("2. Ben d d Dw1@0,0 /Dw2", 2, ()),
+        ("2.Ben d d Dw1@0,0 /Dw2 !?", 2, ("!?",)),
+        ("d Ana Dw1@0,0 /Dw2", None, ()),
+        ("  12. d d Dw1@0,0 /Dw2! $14 ", 12, ("!", "$14")),
+    ],
+)
 def test_a_turn_is_read_with_or_without_its_number_and_player(text, number, glyphs):
     game = game_with_tree()
     turn = game.parse_turn(text)
@@ -246,29 +260,39 @@ def test_a_turn_is_read_with_or_without_its_number_and_player(text, number, glyp
 
 
 def test_a_turn_is_written_as_its_line():
-    turn = TurnActions("Ana", (Draw(None, C("Ma3")), Draw("Ben", C("Oa5")), Plant(C("Ma3"), Coord(0, 1)),
-                               Discard(C("Oa5"))), 12, ("!",))
+    turn = TurnActions(
+        "Ana",
+        (Draw(None, C("Ma3")), Draw("Ben", C("Oa5")), Plant(C("Ma3"), Coord(0, 1)), Discard(C("Oa5"))),
+        12,
+        ("!",),
+    )
     assert str(turn) == "12. Ana d:Ma3 Ben:Oa5 Ma3@0,1 /Oa5 !"
 
 
-@pytest.mark.parametrize("text, error, message", [
-    ("Ben d d Dw1@0,0 /Dw2 {a comment}", ActionError, "without comments"),
-    ("Ben d Dw1@0,0", ActionError, "a turn is"),
-    ("Ben d d Dw1@0,0", ActionError, "stands where the turn.s planting is due"),
-    ("Ben d Dw1@0,0 d /Dw2", ActionError, "stands where the turn's second draw is due"),
-    ("Cleo d d Dw1@0,0 /Dw2", RuleError, "Cleo is not a player"),
-])
+@pytest.mark.parametrize(
+    "text, error, message",
+    [
+        ("Ben d d Dw1@0,0 /Dw2 {a comment}", ActionError, "without comments"),
+        ("Ben d Dw1@0,0", ActionError, "a turn is"),
+        ("Ben d d Dw1@0,0", ActionError, "stands where the turn.s planting is due"),
+        ("Ben d Dw1@0,0 d /Dw2", ActionError, "stands where the turn's second draw is due"),
+        ("Cleo d d Dw1@0,0 /Dw2", RuleError, "Cleo is not a player"),
+    ],
+)
 def test_text_that_is_no_turn_is_refused(text, error, message):
     with pytest.raises(error, match=message):
         game_with_tree().parse_turn(text)
 
 
-@pytest.mark.parametrize("text, message", [
-    ("Ana d d Ca3@1,0 /Ca4", "turn 2 is Ben's, not Ana's"),
-    ("Ben d d Dw1@0,1 /Dw2", "the first tree of an arboretum stands at"),
-    ("Ben d Ben Dw1@0,0 /Dw2", "Ben cannot draw from their own discard pile: it is empty"),
-    ("Ben d d Dw1@0,0 /Dw1", "Ben cannot discard Dw1"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("Ana d d Ca3@1,0 /Ca4", "turn 2 is Ben's, not Ana's"),
+        ("Ben d d Dw1@0,1 /Dw2", "the first tree of an arboretum stands at"),
+        ("Ben d Ben Dw1@0,0 /Dw2", "Ben cannot draw from their own discard pile: it is empty"),
+        ("Ben d d Dw1@0,0 /Dw1", "Ben cannot discard Dw1"),
+    ],
+)
 def test_an_illegal_turn_says_why_and_leaves_the_game_as_it_was(text, message):
     game = game_with_tree()
     before = snapshot(game)

@@ -216,7 +216,9 @@ def tiny_config() -> GameConfig:
 
 def test_the_player_who_draws_the_last_card_finishes_the_turn_then_the_game_ends():
     config = tiny_config()
-    game = Game(config, known_setup(config, {"Ana": "Ma1 Ma2 Ma3 Ma4 Ma5 Ma6 Ma7", "Ben": "Oa1 Oa2 Oa3 Oa4 Oa5 Oa6 Oa7"}))
+    game = Game(
+        config, known_setup(config, {"Ana": "Ma1 Ma2 Ma3 Ma4 Ma5 Ma6 Ma7", "Ben": "Oa1 Oa2 Oa3 Oa4 Oa5 Oa6 Oa7"})
+    )
     assert game.deck_cards() == cs("Ma8 Oa8")
     game.draw_from_deck()
     game.draw_from_deck()
@@ -233,7 +235,8 @@ def test_the_player_who_draws_the_last_card_finishes_the_turn_then_the_game_ends
     assert game.final_hands() == {"Ana": cs("Ma1 Ma2 Ma3 Ma4 Ma5 Ma6 Ma7"), "Ben": cs("Oa1 Oa2 Oa3 Oa4 Oa5 Oa6 Oa7")}
     table = game.end_table()
     assert [(p.name, dict(p.arboretum), tuple(sorted(p.hand))) for p in table] == [
-        (name, game.arboretum(name), hand) for name, hand in game.final_hands().items()]
+        (name, game.arboretum(name), hand) for name, hand in game.final_hands().items()
+    ]
     with pytest.raises(TypeError):
         table[0].arboretum[Coord(5, 5)] = C("Ma1")  # a view: scoring cannot change the game
 
@@ -263,7 +266,9 @@ def test_a_draw_with_nothing_to_draw_is_skipped():
     # discard is always on a pile; the first turn's deck, 8 x species - 7 x players, is never 1),
     # so the table is put in that state directly: a deck of one card and empty piles.
     config = tiny_config()
-    game = Game(config, known_setup(config, {"Ana": "Ma1 Ma2 Ma3 Ma4 Ma5 Ma6 Ma7", "Ben": "Oa1 Oa2 Oa3 Oa4 Oa5 Oa6 Oa7"}))
+    game = Game(
+        config, known_setup(config, {"Ana": "Ma1 Ma2 Ma3 Ma4 Ma5 Ma6 Ma7", "Ben": "Oa1 Oa2 Oa3 Oa4 Oa5 Oa6 Oa7"})
+    )
     game._deck.pop(0)  # drop Oa8, the bottom card
     game._deck_count -= 1
     assert game.draw_from_deck() == C("Ma8")
@@ -278,7 +283,9 @@ def test_a_draw_with_nothing_to_draw_is_skipped():
 def test_no_game_starts_with_an_empty_deck():
     config = tiny_config()
     setup = known_setup(
-        config, {"Ana": "Ma1 Ma2 Ma3 Ma4 Ma5 Ma6 Ma7", "Ben": "Oa1 Oa2 Oa3 Oa4 Oa5 Oa6 Oa7"}, discards={"Ben": "Ma8 Oa8"}
+        config,
+        {"Ana": "Ma1 Ma2 Ma3 Ma4 Ma5 Ma6 Ma7", "Ben": "Oa1 Oa2 Oa3 Oa4 Oa5 Oa6 Oa7"},
+        discards={"Ben": "Ma8 Oa8"},
     )
     assert Game(config, setup).is_over
 
@@ -321,7 +328,13 @@ def test_setup_errors():
     with rule_error("Ma1 in Ben's dealt hand appears twice in the setup"):
         Game(TWO, Setup(hands={"Ana": cs("Ma1 Ma2 Ma3 Ma4 Ma5 Ma6 Ma7"), "Ben": cs("Ma1 Oa2 Oa3 Oa4 Oa5 Oa6 Oa7")}))
     with rule_error("the deck holds 1 cards but 34 remain after the deal"):
-        Game(TWO, Setup(deck=cs("Wi1"), hands={"Ana": cs("Ma1 Ma2 Ma3 Ma4 Ma5 Ma6 Ma7"), "Ben": cs("Oa1 Oa2 Oa3 Oa4 Oa5 Oa6 Oa7")}))
+        Game(
+            TWO,
+            Setup(
+                deck=cs("Wi1"),
+                hands={"Ana": cs("Ma1 Ma2 Ma3 Ma4 Ma5 Ma6 Ma7"), "Ben": cs("Oa1 Oa2 Oa3 Oa4 Oa5 Oa6 Oa7")},
+            ),
+        )
 
 
 def _careful(config: GameConfig, setup: Setup) -> tuple[str, object]:
@@ -348,14 +361,18 @@ def test_a_setup_checked_as_one_set_finds_what_placing_it_card_by_card_finds(dat
     pool = config.cards + [Card("Rp", 1), Card("Rp", 2)]
     rng = random.Random(data.draw(st.integers(0, 10**6)))
     cards = rng.sample(pool, len(config.cards)) if data.draw(st.booleans()) else rng.choices(pool, k=len(config.cards))
-    sizes = {name: data.draw(st.sampled_from([7, 7, 7, 6, 8])) for name in data.draw(
-        st.lists(st.sampled_from(["Ana", "Ben", "Cy"]), unique=True, max_size=2))}
+    sizes = {
+        name: data.draw(st.sampled_from([7, 7, 7, 6, 8]))
+        for name in data.draw(st.lists(st.sampled_from(["Ana", "Ben", "Cy"]), unique=True, max_size=2))
+    }
     hands, at = {}, 0
     for name, size in sizes.items():
-        hands[name], at = tuple(cards[at:at + size]), at + size
+        hands[name], at = tuple(cards[at : at + size]), at + size
     discards = {name: (cards[at],) for name in data.draw(st.lists(st.sampled_from(["Ben", "Cy"]), unique=True))}
     at += len(discards)
-    deck = data.draw(st.sampled_from([None, tuple(cards[at:]), tuple(cards[at + 1:]), tuple(cards[at:]) + (cards[0],)]))
+    deck = data.draw(
+        st.sampled_from([None, tuple(cards[at:]), tuple(cards[at + 1 :]), tuple(cards[at:]) + (cards[0],)])
+    )
     setup = Setup(deck=deck, hands=hands, discards=discards)
     careful = _careful(config, setup)
     try:
@@ -576,7 +593,8 @@ def test_card_order_sorts_cards_as_their_comparison_does(cards):
 
     assert sorted(cards, key=card_order) == sorted(cards)
     assert [str(c) for c in sorted(cards, key=card_order)] == sorted(
-        (str(c) for c in cards), key=lambda text: (text[:-1], int(text[-1])))
+        (str(c) for c in cards), key=lambda text: (text[:-1], int(text[-1]))
+    )
 
 
 def test_cards_and_cells_past_the_kept_ones_are_interned_while_held_and_then_let_go():

@@ -32,8 +32,7 @@ def snapshot(game: Game) -> tuple:
         game.draws_taken,
         game.deck_size,
         game.deck_cards(),
-        tuple((p, game.hand(p), game.discard_pile(p), tuple(sorted(game.arboretum(p).items())))
-              for p in game.players),
+        tuple((p, game.hand(p), game.discard_pile(p), tuple(sorted(game.arboretum(p).items()))) for p in game.players),
         frozenset(c for c in full_deck(game.config.species) if game.is_located(c)),
     )
 
@@ -64,8 +63,12 @@ def simulated(players: int, seed: int, bots: str, view: str = "omniscient"):
 
 @pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(players=st.integers(2, 4), seed=st.integers(0, 10**6), bots=st.sampled_from(["random", "greedy"]),
-       view=st.sampled_from(VIEWS))
+@given(
+    players=st.integers(2, 4),
+    seed=st.integers(0, 10**6),
+    bots=st.sampled_from(["random", "greedy"]),
+    view=st.sampled_from(VIEWS),
+)
 def test_a_whole_simulated_game_goes_by_the_fast_path_to_the_same_end(players, seed, bots, view):
     plain = simulated(players, seed, bots, view)
     fast, slow = game_for(plain.header), game_for(plain.header)
@@ -130,13 +133,16 @@ def test_a_mutated_turn_stops_the_fast_path_no_later_and_the_single_actions_agre
     players=st.integers(2, 4),
 )
 def test_a_turn_pushed_and_popped_answers_as_the_single_actions_on_a_copy_and_leaves_the_game(
-        seed, index, what, value, view, players):
+    seed, index, what, value, view, players
+):
     plain = simulated(players, seed, "random", view)
     at = index % len(plain.turns)
     game = game_for(plain.header)
     assert game.play_known_turns(plain.turns[:at]) == at
-    for turn in (plain.turns[at], _mutated(plain.turns[at], what, value, plain.header.players)
-                 if what != "same" else plain.turns[at]):
+    for turn in (
+        plain.turns[at],
+        _mutated(plain.turns[at], what, value, plain.header.players) if what != "same" else plain.turns[at],
+    ):
         before = snapshot(game)
         try:
             game.copy().play_turn(turn)
@@ -163,7 +169,8 @@ def game_with_tree() -> Game:
     dealt = set(hands["Ana"] + hands["Ben"])
     deck = tuple(c for c in full_deck(("Ja",) + SIX) if c.species in SIX and c not in dealt)
     deck = tuple(Card("Ja", v) for v in range(1, 9) if Card("Ja", v) in deck) + tuple(
-        c for c in deck if c.species != "Ja")
+        c for c in deck if c.species != "Ja"
+    )
     game = Game(TWO, Setup(deck=deck, hands=hands))
     assert game.play_known_turns([(1, "Ana", (None, C("Ja1")), (None, C("Ja2")), C("Ca1"), ORIGIN, C("Ca2"))]) == 1
     return game
@@ -269,8 +276,9 @@ def test_the_fast_path_stops_at_the_end_of_an_unknown_deck():
 def test_the_fast_path_ends_the_game_when_the_deck_runs_out_on_a_first_draw():
     config = GameConfig(("Ana", "Ben"), ("Ca", "Dw", "Ja"))
     hands = {"Ana": tuple(Card("Ca", v) for v in range(1, 8)), "Ben": tuple(Card("Dw", v) for v in range(1, 8))}
-    setup = Setup(deck=tuple(Card("Ja", v) for v in range(1, 9)) + (C("Dw8"),), hands=hands,
-                  discards={"Ben": (C("Ca8"),)})
+    setup = Setup(
+        deck=tuple(Card("Ja", v) for v in range(1, 9)) + (C("Dw8"),), hands=hands, discards={"Ben": (C("Ca8"),)}
+    )
     deck = lambda card: (None, C(card))  # noqa: E731
     turns = [
         (1, "Ana", deck("Ja1"), deck("Ja2"), C("Ca1"), ORIGIN, C("Ca2")),
@@ -284,8 +292,9 @@ def test_the_fast_path_ends_the_game_when_the_deck_runs_out_on_a_first_draw():
     assert fast.play_known_turns(turns) == 5
     assert play_slowly(slow, turns) == 5  # the game is over: turn 6 is one too many
     assert fast.is_over and fast.deck_size == 0
-    assert fast.hand("Ana").known == tuple(sorted(
-        [C("Ca7"), C("Ja1"), C("Ja2"), C("Ja5"), C("Ja6"), C("Dw8"), C("Dw4")]))
+    assert fast.hand("Ana").known == tuple(
+        sorted([C("Ca7"), C("Ja1"), C("Ja2"), C("Ja5"), C("Ja6"), C("Dw8"), C("Dw4")])
+    )
     assert snapshot(fast) == snapshot(slow)
 
 

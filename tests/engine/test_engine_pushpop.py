@@ -9,7 +9,6 @@ from hypothesis import strategies as st
 
 from arbo_notation.engine.actions import turn_actions
 from arbo_notation.engine.cards import ORIGIN, Card, Coord
-from arbo_notation.engine.state import Game
 from arbo_notation.errors import RuleError
 from arbo_notation.game.replay import game_for
 from tests.engine.test_engine_fast import VIEWS, _mutated, game_with_tree, simulated, snapshot
@@ -20,8 +19,12 @@ DECK_DRAW = (None, None)
 
 @pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(players=st.integers(2, 4), seed=st.integers(0, 10**6), bots=st.sampled_from(["random", "greedy"]),
-       view=st.sampled_from(VIEWS))
+@given(
+    players=st.integers(2, 4),
+    seed=st.integers(0, 10**6),
+    bots=st.sampled_from(["random", "greedy"]),
+    view=st.sampled_from(VIEWS),
+)
 def test_every_turn_pushed_then_popped_gives_back_each_position_and_the_turns(players, seed, bots, view):
     plain = simulated(players, seed, bots, view)
     game = game_for(plain.header)
@@ -51,7 +54,8 @@ def test_every_turn_pushed_then_popped_gives_back_each_position_and_the_turns(pl
     players=st.integers(2, 4),
 )
 def test_a_turn_pushed_is_legal_exactly_when_the_single_actions_play_it_and_an_illegal_one_changes_nothing(
-        seed, index, what, value, view, players):
+    seed, index, what, value, view, players
+):
     plain = simulated(players, seed, "random", view)
     at = index % len(plain.turns)
     game = game_for(plain.header)

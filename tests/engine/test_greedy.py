@@ -21,8 +21,13 @@ def _game(players: int, seed: int) -> tuple[Game, Cards]:
 def test_path_tables_score_as_the_engine():
     species = ("Ca", "Ma")
     cards = Cards(species)
-    arb = {Coord(0, 0): Card("Ca", 1), Coord(1, 0): Card("Ma", 3), Coord(2, 0): Card("Ca", 7),
-           Coord(2, 1): Card("Ca", 8), Coord(0, 1): Card("Ma", 2)}
+    arb = {
+        Coord(0, 0): Card("Ca", 1),
+        Coord(1, 0): Card("Ma", 3),
+        Coord(2, 0): Card("Ca", 7),
+        Coord(2, 1): Card("Ca", 8),
+        Coord(0, 1): Card("Ma", 2),
+    }
     lean = {cell_of(k): cards.code(v) for k, v in arb.items()}
     paths = greedy.Paths(lean, 0.0)
     engine = {cards.species.index(code): path.points for code, path in best_paths(arb, species).items()}
@@ -46,7 +51,7 @@ def _random_arboretum(rng: random.Random, species: tuple[str, ...], most: int) -
     arb: dict[Coord, Card] = {}
     for card in deck[: rng.randint(0, most)]:
         arb[rng.choice(frontier(arb))] = card
-    return arb, deck[len(arb):]
+    return arb, deck[len(arb) :]
 
 
 def test_path_tables_price_a_new_tree_exactly():
@@ -78,7 +83,11 @@ def test_shared_path_tables_answer_as_fresh_ones():
         for potential in (0.0, 0.55):
             shared, fresh = greedy.Paths.of(dict(lean), potential), greedy.Paths(dict(lean), potential)
             assert greedy.Paths.of(dict(lean), potential) is shared
-            assert (shared.best, shared.open, shared.cells) == (fresh.best, fresh.open, [cell_of(c) for c in frontier(arb)])
+            assert (shared.best, shared.open, shared.cells) == (
+                fresh.best,
+                fresh.open,
+                [cell_of(c) for c in frontier(arb)],
+            )
             for card in rest[:4]:
                 for cell in shared.cells:
                     asked = shared.gains(cards.code(card), cell)
@@ -114,7 +123,8 @@ def _dealt(game: Game, cards: Cards) -> LeanPosition:
         [[cards.code(c) for c in game.hand(p).known] for p in game.players],
         [cards.code(c) for c in reversed(game.deck_cards())],
         [[cards.code(c) for c in game.discard_pile(p)] for p in game.players],
-        [{} for _ in game.players], 0,
+        [{} for _ in game.players],
+        0,
     )
 
 

@@ -141,7 +141,7 @@ def test_fast_path_points_equal_the_engine(arb, wanted):
 @given(st.permutations(CARDS), st.integers(2, 4), st.integers(0, 9))
 def test_fast_rights_equal_the_engine(order, seats, size):
     cards = Cards(SIX)
-    hands = {f"P{i}": order[i * size:(i + 1) * size] for i in range(seats)}
+    hands = {f"P{i}": order[i * size : (i + 1) * size] for i in range(seats)}
     lean = rights([[cards.code(c) for c in hand] for hand in hands.values()], len(SIX))
     for s, code in enumerate(SIX):
         holders = engine_rights(code, hands)

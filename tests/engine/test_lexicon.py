@@ -24,30 +24,36 @@ def _terminals(pattern: re.Pattern[str]) -> dict[str, str]:
     return dict(pattern.findall(GRAMMAR.read_text(encoding="utf-8")))
 
 
-@pytest.mark.parametrize("terminal, rule", [
-    ("NAME", lexicon.NAME),
-    ("CARD", lexicon.CARD),
-    ("DECK_DRAW", lexicon.DECK_DRAW),
-    ("COORDINATE", lexicon.COORDINATE),
-    ("TURN_NUMBER", lexicon.TURN_NUMBER),
-    ("POINTS", lexicon.POINTS),
-    ("SCORE_SEP", lexicon.SCORE_SEP),
-    ("GLYPH", lexicon.GLYPH),
-    ("TURN_END", lexicon.TURN_END),
-    ("LINE_END", lexicon.LINE_END),
-    ("BRACE_COMMENT", lexicon.BRACE_COMMENT),
-    ("LINE_COMMENT", lexicon.LINE_COMMENT),
-    ("HEADER", lexicon.HEADER),
-])
+@pytest.mark.parametrize(
+    "terminal, rule",
+    [
+        ("NAME", lexicon.NAME),
+        ("CARD", lexicon.CARD),
+        ("DECK_DRAW", lexicon.DECK_DRAW),
+        ("COORDINATE", lexicon.COORDINATE),
+        ("TURN_NUMBER", lexicon.TURN_NUMBER),
+        ("POINTS", lexicon.POINTS),
+        ("SCORE_SEP", lexicon.SCORE_SEP),
+        ("GLYPH", lexicon.GLYPH),
+        ("TURN_END", lexicon.TURN_END),
+        ("LINE_END", lexicon.LINE_END),
+        ("BRACE_COMMENT", lexicon.BRACE_COMMENT),
+        ("LINE_COMMENT", lexicon.LINE_COMMENT),
+        ("HEADER", lexicon.HEADER),
+    ],
+)
 def test_each_regex_terminal_of_the_grammar_is_the_lexicons_rule(terminal: str, rule: str) -> None:
     assert _terminals(_REGEX_TERMINAL)[terminal] == rule
 
 
-@pytest.mark.parametrize("terminal, word", [
-    ("REVEAL_WORD", lexicon.REVEAL_WORD),
-    ("RESULT_WORD", lexicon.RESULT_WORD),
-    ("SKIP_DRAW", lexicon.SKIP_DRAW),
-])
+@pytest.mark.parametrize(
+    "terminal, word",
+    [
+        ("REVEAL_WORD", lexicon.REVEAL_WORD),
+        ("RESULT_WORD", lexicon.RESULT_WORD),
+        ("SKIP_DRAW", lexicon.SKIP_DRAW),
+    ],
+)
 def test_each_word_of_the_grammar_is_the_lexicons(terminal: str, word: str) -> None:
     assert _terminals(_STRING_TERMINAL)[terminal] == word
 
@@ -65,10 +71,21 @@ def _whole(rule: str, text: str) -> bool:
     return re.fullmatch(rule, text) is not None
 
 
-@pytest.mark.parametrize("text, is_card", [
-    ("Ma3", True), ("Mag8", True), ("a5", True), ("Rp8", True), ("Ma9", False),
-    ("Ma0", False), ("Mabc3", False), ("M3a", False), ("3", False), ("Ma34", False),
-])
+@pytest.mark.parametrize(
+    "text, is_card",
+    [
+        ("Ma3", True),
+        ("Mag8", True),
+        ("a5", True),
+        ("Rp8", True),
+        ("Ma9", False),
+        ("Ma0", False),
+        ("Mabc3", False),
+        ("M3a", False),
+        ("3", False),
+        ("Ma34", False),
+    ],
+)
 def test_cards(text: str, is_card: bool) -> None:
     assert _whole(lexicon.CARD, text) is is_card
     assert (CARD_RE.match(text) is not None) is is_card  # the engine's reading of a card agrees
@@ -80,11 +97,27 @@ def test_a_card_is_not_taken_from_a_longer_word() -> None:
     assert re.match(lexicon.CARD_SHAPE + lexicon.CARD_END, "Ma3 ").group() == "Ma3"
 
 
-@pytest.mark.parametrize("text, is_name", [
-    ("Ana", True), ("O'Neil", True), ("x-1", True), ("Ben_2", True), ("dd", True), ("results", True),
-    ("revealed", True), ("D", True), ("1a", False), ("d", False), ("reveal", False), ("result", False),
-    ("_a", False), ("Ana!", False), ("", False), ("Zoë", False),
-])
+@pytest.mark.parametrize(
+    "text, is_name",
+    [
+        ("Ana", True),
+        ("O'Neil", True),
+        ("x-1", True),
+        ("Ben_2", True),
+        ("dd", True),
+        ("results", True),
+        ("revealed", True),
+        ("D", True),
+        ("1a", False),
+        ("d", False),
+        ("reveal", False),
+        ("result", False),
+        ("_a", False),
+        ("Ana!", False),
+        ("", False),
+        ("Zoë", False),
+    ],
+)
 def test_names(text: str, is_name: bool) -> None:
     assert _whole(lexicon.NAME, text) is is_name
 
@@ -100,21 +133,40 @@ def test_a_name_is_taken_whole() -> None:
     assert re.match(lexicon.NAME + "a", "Anna") is None  # possessive: no backtracking into it
 
 
-@pytest.mark.parametrize("text, is_draw", [
-    ("d", True), ("d:Ma3", True), ("d:Ma9", False), ("d:", False), ("dd", False), ("d!", False),
-])
+@pytest.mark.parametrize(
+    "text, is_draw",
+    [
+        ("d", True),
+        ("d:Ma3", True),
+        ("d:Ma9", False),
+        ("d:", False),
+        ("dd", False),
+        ("d!", False),
+    ],
+)
 def test_deck_draws(text: str, is_draw: bool) -> None:
     assert _whole(lexicon.DECK_DRAW, text) is is_draw
 
 
-@pytest.mark.parametrize("text, is_glyph", [
-    ("!", True), ("??", True), ("!?", True), ("$12", True), ("$", False), ("!!!", False), ("?x", False),
-])
+@pytest.mark.parametrize(
+    "text, is_glyph",
+    [
+        ("!", True),
+        ("??", True),
+        ("!?", True),
+        ("$12", True),
+        ("$", False),
+        ("!!!", False),
+        ("?x", False),
+    ],
+)
 def test_glyphs(text: str, is_glyph: bool) -> None:
     assert _whole(lexicon.GLYPH, text) is is_glyph
 
 
-@pytest.mark.parametrize("text, is_coordinate", [("0", True), ("-12", True), ("+1", False), ("1.5", False), ("-", False)])
+@pytest.mark.parametrize(
+    "text, is_coordinate", [("0", True), ("-12", True), ("+1", False), ("1.5", False), ("-", False)]
+)
 def test_coordinates(text: str, is_coordinate: bool) -> None:
     assert _whole(lexicon.COORDINATE, text) is is_coordinate
 
@@ -125,4 +177,3 @@ def test_comments_and_headers() -> None:
     assert _whole(lexicon.LINE_COMMENT, "; to the end")
     assert _whole(lexicon.HEADER, "---\nplayers: [Ana, Ben]\n---")
     assert re.search(lexicon.HEADER, "x---\na: b\n---") is None  # its '---' opens a line
-

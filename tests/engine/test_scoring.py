@@ -419,7 +419,7 @@ def brute_force_best(trees: dict[tuple[int, int], tuple[str, int]]) -> dict[str,
         if species_first != species_last:
             return
         values = [trees[c][1] for c in seq]
-        if any(b <= a for a, b in zip(values, values[1:])):
+        if any(b <= a for a, b in zip(values, values[1:], strict=False)):
             return
         n = len(seq)
         points = n
@@ -456,7 +456,7 @@ def small_arboretums(draw, most: int = 9):
     codes = draw(st.sampled_from([("Ma", "Oa"), ("Ma", "Oa", "Wi")]))
     deck = [(code, value) for code in codes for value in range(1, 9)]
     chosen = draw(st.permutations(deck))[:size]
-    return dict(zip(cells, chosen))
+    return dict(zip(cells, chosen, strict=False))
 
 
 @settings(max_examples=150, deadline=None)
@@ -470,7 +470,7 @@ def test_best_paths_agrees_with_brute_force(trees):
         # the path returned is a legal one of that many points, in this arboretum
         cells = [(c.x, c.y) for c in scored.cells]
         assert [trees[c] for c in cells] == [(card.species, card.value) for card in scored.cards]
-        assert all(abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1 for a, b in zip(cells, cells[1:]))
+        assert all(abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1 for a, b in zip(cells, cells[1:], strict=False))
         assert scored.cards[0].species == scored.cards[-1].species == code
 
 
@@ -503,8 +503,14 @@ def test_best_points_of_a_hand_worked_arboretum():
     the oak, Ma1 to Ma8 are six maples: 6 + 6 + 1 + 2 = 15."""
     from arbo_notation.engine.scoring import best_points
 
-    row = {Coord(0, 0): Card("Ma", 1), Coord(1, 0): Card("Ma", 2), Coord(2, 0): Card("Ma", 3),
-           Coord(3, 0): Card("Ma", 4), Coord(3, 1): Card("Oa", 5), Coord(3, 2): Card("Ma", 8)}
+    row = {
+        Coord(0, 0): Card("Ma", 1),
+        Coord(1, 0): Card("Ma", 2),
+        Coord(2, 0): Card("Ma", 3),
+        Coord(3, 0): Card("Ma", 4),
+        Coord(3, 1): Card("Oa", 5),
+        Coord(3, 2): Card("Ma", 8),
+    }
     assert best_points(row) == {"Ma": 9}
     assert best_points({**row, Coord(3, 1): Card("Ma", 5)}) == {"Ma": 15}
     assert best_points({**row, Coord(3, 1): Card("Ma", 5)}, ["Oa"]) == {}
@@ -518,9 +524,14 @@ def test_score_totals_equals_the_sheets_totals_on_any_table(arboretums, rng):
     species = ("Ma", "Oa", "Wi", "Ja")
     deck = [Card(code, value) for code in species for value in range(1, 9)]
     rng.shuffle(deck)
-    table = [PlayerPosition(f"P{i}", {Coord(x, y): Card(c, v) for (x, y), (c, v) in trees.items()},
-                            tuple(deck[7 * i:7 * i + rng.randint(0, 7)]))
-             for i, trees in enumerate(arboretums)]
+    table = [
+        PlayerPosition(
+            f"P{i}",
+            {Coord(x, y): Card(c, v) for (x, y), (c, v) in trees.items()},
+            tuple(deck[7 * i : 7 * i + rng.randint(0, 7)]),
+        )
+        for i, trees in enumerate(arboretums)
+    ]
     assert score_totals(species, table) == score_position(species, table).totals()
 
 
@@ -554,21 +565,26 @@ def test_score_totals_of_one_player_is_that_players_total_of_all():
         assert score_totals(game.config.species, table, only=name) == {name: everyone[name]}
 
 
-@pytest.mark.parametrize("ana_hand, ben_hand, expected", [
-    # One's own 1 cancels nothing: Ana's Ma1 + Ma8 sum 9 against Ben's 7, so Ana scores maples.
-    (("Ma1", "Ma8"), ("Ma7",), {"Ana": 3, "Ben": 0}),
-    # An opponent's 1 makes the 8 count 0: Ana's Ma8 sums 0, Ben's Ma1 1, so Ben scores maples.
-    (("Ma8",), ("Ma1",), {"Ana": 0, "Ben": 2}),
-    # Nobody holds maple: both score it.
-    ((), (), {"Ana": 3, "Ben": 2}),
-    # A tie of sums: both score it.
-    (("Ma5",), ("Ma2", "Ma3"), {"Ana": 3, "Ben": 2}),
-])
+@pytest.mark.parametrize(
+    "ana_hand, ben_hand, expected",
+    [
+        # One's own 1 cancels nothing: Ana's Ma1 + Ma8 sum 9 against Ben's 7, so Ana scores maples.
+        (("Ma1", "Ma8"), ("Ma7",), {"Ana": 3, "Ben": 0}),
+        # An opponent's 1 makes the 8 count 0: Ana's Ma8 sums 0, Ben's Ma1 1, so Ben scores maples.
+        (("Ma8",), ("Ma1",), {"Ana": 0, "Ben": 2}),
+        # Nobody holds maple: both score it.
+        ((), (), {"Ana": 3, "Ben": 2}),
+        # A tie of sums: both score it.
+        (("Ma5",), ("Ma2", "Ma3"), {"Ana": 3, "Ben": 2}),
+    ],
+)
 def test_score_totals_of_hand_worked_rights(ana_hand, ben_hand, expected):
     from arbo_notation.engine.scoring import score_totals
 
     ana = {Coord(0, 0): Card("Ma", 3), Coord(1, 0): Card("Oa", 4), Coord(2, 0): Card("Ma", 6)}  # Ma3 Oa4 Ma6: 3
     ben = {Coord(0, 0): Card("Ma", 2), Coord(0, 1): Card("Ma", 4)}  # Ma2 Ma4: 2
-    table = [PlayerPosition("Ana", ana, tuple(map(Card.parse, ana_hand))),
-             PlayerPosition("Ben", ben, tuple(map(Card.parse, ben_hand)))]
+    table = [
+        PlayerPosition("Ana", ana, tuple(map(Card.parse, ana_hand))),
+        PlayerPosition("Ben", ben, tuple(map(Card.parse, ben_hand))),
+    ]
     assert score_totals(("Ma", "Oa"), table) == expected == score_position(("Ma", "Oa"), table).totals()

@@ -70,7 +70,10 @@ def test_views_name_themselves():
     assert View.record() == View(omniscient=True)
     assert View.spectator().with_hindsight() == View(hindsight=True)
     assert [str(v) for v in (ANA, SPECTATOR, View.record().with_hindsight())] == [
-        "Ana's seat", "a spectator", "the record with hindsight"]
+        "Ana's seat",
+        "a spectator",
+        "the record with hindsight",
+    ]
 
 
 def test_a_seat_knows_its_deal_and_nothing_of_the_other_hands_at_the_start(small):
@@ -144,8 +147,11 @@ def test_rights_are_certain_or_impossible_once_the_hands_are_known(four):
     assert all(h.unknown == 0 for h in end.hands.values())
     assert end.unseen == frozenset()
     assert {str(r) for r in end.rights.values() if r.species == "Rp"} == {
-        "Ana Rp: impossible (sum 0)", "Ben Rp: impossible (sum 0)",
-        "Cleo Rp: impossible (sum 6)", "Dev Rp: certain (sum 12)"}
+        "Ana Rp: impossible (sum 0)",
+        "Ben Rp: impossible (sum 0)",
+        "Cleo Rp: impossible (sum 6)",
+        "Dev Rp: certain (sum 12)",
+    }
     sheet = arbo.score(four[-1].position)
     for (player, species), right in end.rights.items():
         assert (right.status is Certainty.CERTAIN) == sheet.player(player).species[species].rights
@@ -262,7 +268,11 @@ def test_a_seats_own_record_gives_the_seats_view_of_the_omniscient_record(player
             for view in (View.of_seat(seat), View.of_seat(seat).with_hindsight(), View.spectator()):
                 mine, theirs = seated[number].knowledge(view), omniscient[number].knowledge(view)
                 assert (mine.hands, mine.unseen, mine.places, mine.rights) == (
-                    theirs.hands, theirs.unseen, theirs.places, theirs.rights)
+                    theirs.hands,
+                    theirs.unseen,
+                    theirs.places,
+                    theirs.rights,
+                )
 
 
 # -- every view of one position agrees -------------------------------------------------------
@@ -324,7 +334,11 @@ def test_state_json_with_its_knowledge_is_still_what_score_reads(tmp_path):
     scored = runner.invoke(app, ["score", "--json", "-"], input=end.stdout)
     assert scored.exit_code == 0, scored.output
     assert {p["name"]: p["total"] for p in json.loads(scored.stdout)["players"]} == {
-        "Ana": 3, "Ben": 0, "Cleo": 17, "Dev": 19}
+        "Ana": 3,
+        "Ben": 0,
+        "Cleo": 17,
+        "Dev": 19,
+    }
     spectator = json.loads(runner.invoke(app, ["state", sample, "--turn", "20", "--as", "all", "--json"]).stdout)
     assert spectator["knowledge"]["view"]["omniscient"] is True
     assert runner.invoke(app, ["state", sample, "--as", "Zed"]).exit_code == 2

@@ -65,13 +65,17 @@ def test_merge_never_writes_over_an_input_or_a_file_there_already(tmp_path):
     before = [path.read_bytes() for path in paths]
     done = CliRunner().invoke(app, ["merge", *map(str, paths), "-o", str(paths[0])])
     assert done.exit_code == 1
-    assert done.stderr == (f"arbo: {paths[0]}: is one of the records merged ({paths[0]}): write the merged record "
-                           "to a new file\n")
+    assert done.stderr == (
+        f"arbo: {paths[0]}: is one of the records merged ({paths[0]}): write the merged record to a new file\n"
+    )
     other = tmp_path / "mine.arb"
     other.write_text("mine")
     done = CliRunner().invoke(app, ["merge", *map(str, paths), "-o", str(other)])
     assert done.exit_code == 1
-    assert done.stderr == f"arbo: {other}: exists, and arbo merge writes a new file only: remove it, or give another name\n"
+    assert (
+        done.stderr
+        == f"arbo: {other}: exists, and arbo merge writes a new file only: remove it, or give another name\n"
+    )
     assert [path.read_bytes() for path in paths] == before and other.read_text() == "mine"
 
 
@@ -128,11 +132,14 @@ def test_two_copies_of_a_seat_give_its_comments_and_glyphs_once():
     assert [c.text for c in merged.turns[2].comments_after] == ["Ana: a fine draw", "Ana: !"]
 
 
-@pytest.mark.parametrize("key, mine, theirs, shown", [
-    ("extra", {"table": "3"}, {"table": "4"}, "'table': '3' and '4'"),
-    ("names", {"Re": "Red"}, {"Re": "Rose"}, "'names Re': 'Red' and 'Rose'"),
-    ("event", "Club night", "Final", "'event': 'Club night' and 'Final'"),
-])
+@pytest.mark.parametrize(
+    "key, mine, theirs, shown",
+    [
+        ("extra", {"table": "3"}, {"table": "4"}, "'table': '3' and '4'"),
+        ("names", {"Re": "Red"}, {"Re": "Rose"}, "'names Re': 'Red' and 'Rose'"),
+        ("event", "Club night", "Final", "'event': 'Club night' and 'Final'"),
+    ],
+)
 def test_every_header_key_the_seats_disagree_on_is_a_located_error(key, mine, theirs, shown):
     game = simulate_game(PLAYERS[:2], 8, ["random"])
     ana, ben = (replace(seat, file=f"{seat.header.perspective.lower()}.arb") for seat in seats_of(game))

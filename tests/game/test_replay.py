@@ -78,13 +78,34 @@ def test_a_seated_players_record_checks_clean_and_knows_their_hand():
     [
         ("Oa4@1,0", "Oa4@1,1", "plant", 12, 20, "Ben cannot plant Oa4 at (1,1): none of Ben's trees is adjacent"),
         ("Ma1@0,0", "Ma1@1,0", "plant", 9, 20, "the first tree of an arboretum stands at (0,0)"),
-        ("2. Ben d:Oa4 Ana:Wi4", "2. Ben d:Oa4 Ben:Wi4", "draw", 10, 14, "Ben cannot draw from their own discard pile: it is empty"),
+        (
+            "2. Ben d:Oa4 Ana:Wi4",
+            "2. Ben d:Oa4 Ben:Wi4",
+            "draw",
+            10,
+            14,
+            "Ben cannot draw from their own discard pile: it is empty",
+        ),
         ("d:Wi6 Ben:Ma3", "d:Wi7 Ben:Ma3", "draw", 11, 8, "Ana cannot draw Wi7 from the deck: its top card is Wi6"),
         ("Ma5@2,0 /Wi7", "Ma5@2,0 /Wi4", "discard", 13, 30, "Ana cannot discard Wi4: it is in Ben's hand"),
         ("3. Ana", "3. Ben", "turn-order", 11, 1, "it is Ana's turn, not Ben's"),
-        ("result Ana 11, Ben 4", "result Ana 12, Ben 4", "result", 18, 1, "the result line gives Ana 12, but Ana scores 11 (Ma 11)"),
+        (
+            "result Ana 11, Ben 4",
+            "result Ana 12, Ben 4",
+            "result",
+            18,
+            1,
+            "the result line gives Ana 12, but Ana scores 11 (Ma 11)",
+        ),
         ("reveal Ben Ma4 Oa2", "reveal Ben Ma4 Oa3", "reveal", 17, 1, "Ben's revealed hand lacks Oa2, which Ben holds"),
-        ("reveal Ana Ma2 Ma6 Ma7 Oa3 Oa6 Wi3 Wi5", "reveal Ana Ma2 Ma6 Ma7 Oa3 Oa6 Wi3", "reveal", 16, 1, "Ana reveals 6 cards but holds 7"),
+        (
+            "reveal Ana Ma2 Ma6 Ma7 Oa3 Oa6 Wi3 Wi5",
+            "reveal Ana Ma2 Ma6 Ma7 Oa3 Oa6 Wi3",
+            "reveal",
+            16,
+            1,
+            "Ana reveals 6 cards but holds 7",
+        ),
     ],
 )
 def test_each_rule_fault_is_reported_where_it_stands(old, new, code, line, column, message):
@@ -97,12 +118,15 @@ def test_each_rule_fault_is_reported_where_it_stands(old, new, code, line, colum
 
 
 @pytest.mark.parametrize("layout", ["a turn a line", "turns run on", "full replay"])
-@pytest.mark.parametrize(("result", "message"), [
-    ("result Ana 11, Ana 11, Ben 4", "the result line names Ana twice"),
-    ("result Ben 4, Ana 11, Ben 4", "the result line names Ben twice"),
-    ("result Ana 11", "the result line has no score for Ben"),
-    ("result Ana 11, Ben 4, Cleo 0", "the result line names Cleo, who is not a player"),
-])
+@pytest.mark.parametrize(
+    ("result", "message"),
+    [
+        ("result Ana 11, Ana 11, Ben 4", "the result line names Ana twice"),
+        ("result Ben 4, Ana 11, Ben 4", "the result line names Ben twice"),
+        ("result Ana 11", "the result line has no score for Ben"),
+        ("result Ana 11, Ben 4, Cleo 0", "the result line names Cleo, who is not a player"),
+    ],
+)
 def test_a_result_line_names_each_player_once_whichever_reader_reads_it(layout, result, message):
     # Each reader path (the plain reader, the fast reader's moves, the records and the full
     # replay) reports the same located error: the rule is written once (tablecheck.result_line_faults).
@@ -111,8 +135,11 @@ def test_a_result_line_names_each_player_once_whichever_reader_reads_it(layout, 
         text = text.replace("/Wi4\n2. Ben", "/Wi4 2. Ben")
     if layout == "full replay":
         [record] = parse(text)
-        found = [(d.code, d.line, d.column, d.message) for d in replay_game(record).diagnostics
-                 if d.severity is Severity.ERROR]
+        found = [
+            (d.code, d.line, d.column, d.message)
+            for d in replay_game(record).diagnostics
+            if d.severity is Severity.ERROR
+        ]
     else:
         found = errors_of(text)
     assert found == [("result", 18 - (layout == "turns run on"), 1, message)]

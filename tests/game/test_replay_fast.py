@@ -32,7 +32,12 @@ def facts(game: Game) -> tuple:
     """Everything a position says, through the engine's public queries."""
     players = game.players
     return (
-        game.current_player, game.phase, game.turn_number, game.draws_taken, game.deck_size, game.deck_cards(),
+        game.current_player,
+        game.phase,
+        game.turn_number,
+        game.draws_taken,
+        game.deck_size,
+        game.deck_cards(),
         tuple((game.hand(p).known, game.hand(p).hidden) for p in players),
         tuple(game.discard_pile(p) for p in players),
         tuple(tuple(sorted(game.arboretum(p).items())) for p in players),
@@ -111,8 +116,9 @@ def _slip(turn: Turn, record: GameRecord, rng: random.Random) -> Turn:
 @st.composite
 def slipped_records(draw) -> GameRecord:
     players = draw(st.integers(2, 4))
-    record = simulate_game(NAMES[:players], draw(st.integers(0, 10**6)), ("random",),
-                           house_discards=draw(st.booleans()))
+    record = simulate_game(
+        NAMES[:players], draw(st.integers(0, 10**6)), ("random",), house_discards=draw(st.booleans())
+    )
     view = draw(st.sampled_from(["omniscient", "seat", "spectator"]))
     if view != "omniscient":
         record = partial_record(record, record.header.players[-1] if view == "seat" else None)

@@ -23,7 +23,12 @@ def facts(game: Game) -> tuple:
     """Everything a position says, through the engine's public queries."""
     players = game.players
     return (
-        game.current_player, game.phase, game.turn_number, game.draws_taken, game.deck_size, game.deck_cards(),
+        game.current_player,
+        game.phase,
+        game.turn_number,
+        game.draws_taken,
+        game.deck_size,
+        game.deck_cards(),
         tuple((game.hand(p).known, game.hand(p).hidden) for p in players),
         tuple(game.discard_pile(p) for p in players),
         tuple(tuple(sorted(game.arboretum(p).items())) for p in players),

@@ -23,8 +23,9 @@ BASE = "players: [Ana, Ben]\nspecies: [Ca, Dw, Ja, Ma, Oa, Wi]\n"
 
 
 def arbo(*args: str, input: bytes | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "arbo_notation", *args], capture_output=True, input=input,
-                          timeout=timeout, cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "arbo_notation", *args], capture_output=True, input=input, timeout=timeout, cwd=ROOT
+    )
 
 
 BAD_HEADERS = [
@@ -35,8 +36,18 @@ BAD_HEADERS = [
     ("hands:\n  ? Ana\n  : [Ma1]\n  ? Ana\n  : [Ma2]\n", 6, 5, "the header gives 'Ana' twice in one mapping"),
     ("extra:\n  <<: {y: 2}\n", 4, 3, "merge keys (<<) are not allowed in a header"),
     ("extra: {<<: {y: 2}}\n", 3, 9, "merge keys (<<) are not allowed in a header"),
-    ("blob: !!binary \"@@@garbage\"\n", 3, 7, "!!binary data in a header must be base64 (A-Z, a-z, 0-9, +, /, = padding)"),
-    ("extra:\n  - !!binary |\n    aGk\n", 4, 5, "!!binary data in a header must be base64 (A-Z, a-z, 0-9, +, /, = padding)"),
+    (
+        'blob: !!binary "@@@garbage"\n',
+        3,
+        7,
+        "!!binary data in a header must be base64 (A-Z, a-z, 0-9, +, /, = padding)",
+    ),
+    (
+        "extra:\n  - !!binary |\n    aGk\n",
+        4,
+        5,
+        "!!binary data in a header must be base64 (A-Z, a-z, 0-9, +, /, = padding)",
+    ),
 ]
 
 
@@ -60,7 +71,8 @@ def test_check_reports_a_repeated_result_name_instead_of_keeping_the_last(tmp_pa
     done = arbo("check", str(record))
     assert done.returncode == 1
     assert done.stderr.decode().startswith(
-        f"{record}:4:27: error: the header gives 'Ana' twice in one mapping [syntax]\n")
+        f"{record}:4:27: error: the header gives 'Ana' twice in one mapping [syntax]\n"
+    )
 
 
 def test_a_yaml_record_with_a_repeated_key_is_an_error(tmp_path):
@@ -90,8 +102,10 @@ def test_the_quick_header_reader_still_reads_distinct_keys():
 
 
 def game_json(event: str) -> str:
-    return ('{"format": "arbo", "version": 1, "games": [{"header": {"players": ["Ana", "Ben"], '
-            '"species": ["Ca", "Dw", "Ja", "Ma", "Oa", "Wi"], "event": "' + event + '"}, "turns": []}]}\n')
+    return (
+        '{"format": "arbo", "version": 1, "games": [{"header": {"players": ["Ana", "Ben"], '
+        '"species": ["Ca", "Dw", "Ja", "Ma", "Oa", "Wi"], "event": "' + event + '"}, "turns": []}]}\n'
+    )
 
 
 @pytest.mark.slow
@@ -104,8 +118,10 @@ def test_half_a_utf16_pair_in_json_is_a_located_error(tmp_path, escape):
         assert done.returncode == 1, done.stdout
         first = done.stderr.decode().splitlines()[0]
         column = game_json(escape).index(escape.split(" ")[0]) + 1
-        assert first == (f"{data}:1:{column}: error: not valid JSON text: {escape.split(' ')[0]} is half of a "
-                         "UTF-16 pair, alone: no character")
+        assert first == (
+            f"{data}:1:{column}: error: not valid JSON text: {escape.split(' ')[0]} is half of a "
+            "UTF-16 pair, alone: no character"
+        )
         assert done.stdout == b""
 
 
@@ -137,14 +153,33 @@ def test_line_breaks_survive_convert_to_yaml_and_back(tmp_path, text):
 
 
 def test_new_and_record_refuse_an_event_that_is_not_utf8(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "arbo_notation", "new", "--players", "Ana,Ben",
-                           b"--event", b"caf\xe9"], capture_output=True, cwd=ROOT, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "arbo_notation", "new", "--players", "Ana,Ben", b"--event", b"caf\xe9"],
+        capture_output=True,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert done.returncode == 2 and done.stdout == b""
     assert done.stderr.startswith(b"arbo: --event: is not UTF-8 text")
     record = tmp_path / "g.arb"
-    done = subprocess.run([sys.executable, "-m", "arbo_notation", "record", str(record), "--plain",
-                           "--players", "Ana,Ben", b"--site", b"\xff"], capture_output=True, cwd=ROOT,
-                          timeout=60, input=b"")
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "arbo_notation",
+            "record",
+            str(record),
+            "--plain",
+            "--players",
+            "Ana,Ben",
+            b"--site",
+            b"\xff",
+        ],
+        capture_output=True,
+        cwd=ROOT,
+        timeout=60,
+        input=b"",
+    )
     assert done.returncode == 2 and done.stderr.startswith(b"arbo: --site: is not UTF-8 text")
     assert not record.exists()
 
@@ -161,6 +196,7 @@ def test_a_device_is_refused_not_read_for_ever(command):
 
 def test_standard_input_from_a_device_is_refused():
     with open("/dev/zero", "rb") as zero:
-        done = subprocess.run([sys.executable, "-m", "arbo_notation", "check", "-"], stdin=zero,
-                              capture_output=True, cwd=ROOT, timeout=30)
+        done = subprocess.run(
+            [sys.executable, "-m", "arbo_notation", "check", "-"], stdin=zero, capture_output=True, cwd=ROOT, timeout=30
+        )
     assert done.returncode == 1 and b"-: error: is a device, not a record file (it may never end)" in done.stderr

@@ -37,8 +37,14 @@ hostile = _bench_records()
 
 
 #: Sizes where the old quadratic paths already cost seconds (n = 8,000 trailing comments: 5 s).
-SIZES = {"broken turn lines": 8000, "trailing comments": 16000, "stray )": 64000, "--- lines": 4000,
-         "long header value": 8000, "long glyph run": 8000}
+SIZES = {
+    "broken turn lines": 8000,
+    "trailing comments": 16000,
+    "stray )": 64000,
+    "--- lines": 4000,
+    "long header value": 8000,
+    "long glyph run": 8000,
+}
 
 
 def cpu(run) -> float:
@@ -114,7 +120,10 @@ def test_at_most_a_thousand_syntax_errors_are_reported_for_a_game():
     summary = check_pieces("g.arb", stream_games([hostile("broken turn lines", 1500)]))
     assert len(summary.diagnostics) == MAX_ERRORS_PER_GAME + 1 == 1001
     last = summary.diagnostics[-1]
-    assert last.message == "500 more syntax errors in this game, from here on, not shown (at most 1000 are reported a game)"
+    assert (
+        last.message
+        == "500 more syntax errors in this game, from here on, not shown (at most 1000 are reported a game)"
+    )
     assert (last.line, last.column) == (1005, 15)  # where the first one left out stands
     assert summary.diagnostics[-2].line == 1004
 
@@ -122,8 +131,10 @@ def test_at_most_a_thousand_syntax_errors_are_reported_for_a_game():
 def test_one_error_a_character_of_stray_parentheses_is_capped_too():
     summary = check_pieces("g.arb", stream_games([hostile("stray )", 5000)]))
     assert len(summary.diagnostics) <= MAX_ERRORS_PER_GAME + 1
-    assert summary.diagnostics[-1].message.endswith("(at most 1000 are reported a game)") or \
-        len(summary.diagnostics) < MAX_ERRORS_PER_GAME
+    assert (
+        summary.diagnostics[-1].message.endswith("(at most 1000 are reported a game)")
+        or len(summary.diagnostics) < MAX_ERRORS_PER_GAME
+    )
 
 
 def test_kept_syntax_errors_keep_no_traceback():
@@ -141,11 +152,15 @@ def test_a_long_header_value_is_refused_in_memory_near_its_size():
     from arbo_notation.notation.header.read import read_header
 
     value = "x" * (1 << 20)
-    for text in (f"players: [Ana, Ben]\nspecies: [Ca, Dw, Ja, Ma, Oa, Wi]\nevent: {value}\n",
-                 f"players: [Ana, Ben]\nspecies: [Ca, Dw, Ja, Ma, Oa, Wi]\nevent: \"{value}\"\n"):
+    for text in (
+        f"players: [Ana, Ben]\nspecies: [Ca, Dw, Ja, Ma, Oa, Wi]\nevent: {value}\n",
+        f'players: [Ana, Ben]\nspecies: [Ca, Dw, Ja, Ma, Oa, Wi]\nevent: "{value}"\n',
+    ):
         tracemalloc.start()
         try:
-            with pytest.raises(NotationError, match="'event' holds 1048576 characters: a header's text holds at most 4000"):
+            with pytest.raises(
+                NotationError, match="'event' holds 1048576 characters: a header's text holds at most 4000"
+            ):
                 read_header(text)
             peak = tracemalloc.get_traced_memory()[1]
         finally:

@@ -46,8 +46,12 @@ def test_data_is_json_types_only_and_shaped_as_documented():
     (game,) = read_games(FIXTURES / "club-night.arb")
     data = game_to_data(game)
     assert json.loads(json.dumps(data)) == data
-    assert data["header"] == {"event": "Club night", "date": "2026-11-29", "players": ["Ana", "Ben"],
-                              "species": ["Ca", "Dw", "Ja", "Ma", "Oa", "Wi"]}
+    assert data["header"] == {
+        "event": "Club night",
+        "date": "2026-11-29",
+        "players": ["Ana", "Ben"],
+        "species": ["Ca", "Dw", "Ja", "Ma", "Oa", "Wi"],
+    }
     assert data["comments"] == [{"text": "A comment before the first turn"}]
     t2 = data["turns"][1]
     assert t2["draws"] == [{"from": "deck", "card": "Ja2"}, {"from": "discard", "owner": "Ana"}]
@@ -61,8 +65,10 @@ def test_data_is_json_types_only_and_shaped_as_documented():
 
 
 def test_header_values_json_has_no_type_for_are_tagged():
-    text = ("---\nplayers: [Ana]\nspecies: [Ca]\nwhen: 2026-01-02\nat: 2026-01-02 10:30:00\n"
-            "tags: !!set {a: null}\nodd: {1: one, $x: two}\nblob: !!binary aGVsbG8=\nnan: .nan\n---\n")
+    text = (
+        "---\nplayers: [Ana]\nspecies: [Ca]\nwhen: 2026-01-02\nat: 2026-01-02 10:30:00\n"
+        "tags: !!set {a: null}\nodd: {1: one, $x: two}\nblob: !!binary aGVsbG8=\nnan: .nan\n---\n"
+    )
     (game,) = parse(text)
     data = game_to_data(game)
     assert data["header"]["when"] == {"$date": "2026-01-02"}
@@ -94,20 +100,36 @@ def _game() -> dict:
 @pytest.mark.parametrize(
     "change, path, message",
     [
-        (lambda d: d["turns"][1].update(discard="Ma9"), "game.turns[1].discard", "expected a card such as Ma3, found 'Ma9': a card's value runs 1 to 8"),
+        (
+            lambda d: d["turns"][1].update(discard="Ma9"),
+            "game.turns[1].discard",
+            "expected a card such as Ma3, found 'Ma9': a card's value runs 1 to 8",
+        ),
         (lambda d: d["turns"][0]["draws"].pop(), "game.turns[0].draws", "a turn has two draws, not 1"),
         (lambda d: d["turns"][0]["draws"][0].update({"from": "sky"}), "game.turns[0].draws[0].from", "expected 'deck'"),
         (lambda d: d["turns"][0]["draws"][0].update(owner="Ana"), "game.turns[0].draws[0].owner", "has no owner"),
-        (lambda d: d["turns"][1]["draws"][1].update(owner="reveal"), "game.turns[1].draws[1].owner",
-         "'reveal' is not a player's name"),
+        (
+            lambda d: d["turns"][1]["draws"][1].update(owner="reveal"),
+            "game.turns[1].draws[1].owner",
+            "'reveal' is not a player's name",
+        ),
         (lambda d: d["turns"][0]["plant"].update(x="1"), "game.turns[0].plant.x", "expected a whole number"),
         (lambda d: d["turns"][0].update(glyphs=["!!!"]), "game.turns[0].glyphs[0]", "unknown glyph '!!!'"),
-        (lambda d: d["turns"][0].update(comments_after=[{"text": "a}b"}]), "game.turns[0].comments_after[0]",
-         "cannot hold '}'"),
-        (lambda d: d["turns"][0].update(comments_after=[{"text": "a\nb", "line": True}]),
-         "game.turns[0].comments_after[0]", "cannot run over lines"),
-        (lambda d: d["turns"][1]["variations"][0].update(turns=[]), "game.turns[1].variations[0].turns",
-         "at least one turn"),
+        (
+            lambda d: d["turns"][0].update(comments_after=[{"text": "a}b"}]),
+            "game.turns[0].comments_after[0]",
+            "cannot hold '}'",
+        ),
+        (
+            lambda d: d["turns"][0].update(comments_after=[{"text": "a\nb", "line": True}]),
+            "game.turns[0].comments_after[0]",
+            "cannot run over lines",
+        ),
+        (
+            lambda d: d["turns"][1]["variations"][0].update(turns=[]),
+            "game.turns[1].variations[0].turns",
+            "at least one turn",
+        ),
         (lambda d: d["turns"][0].update(colour="red"), "game.turns[0]", "unknown key 'colour'"),
         (lambda d: d["header"].pop("players"), "game.header", "the header has no 'players'"),
         (lambda d: d["header"].update(hands={"Cleo": []}), "game.header.hands", "'Cleo' is not one of the players"),
@@ -170,8 +192,7 @@ def test_yaml_output_is_safe_yaml():
 
 def _nested_variations(depth: int) -> str:
     line = "1. Ana d d Ma3@0,0 /Oa5"
-    return ("---\nplayers: [Ana, Ben]\nspecies: [Ma, Oa]\n---\n" + line
-            + f" ({line} {{c}}" * depth + ")" * depth + "\n")
+    return "---\nplayers: [Ana, Ben]\nspecies: [Ma, Oa]\n---\n" + line + f" ({line} {{c}}" * depth + ")" * depth + "\n"
 
 
 def test_variations_as_deep_as_the_notation_allows_go_to_json_and_yaml_and_back():
@@ -185,8 +206,9 @@ def test_the_yaml_writer_writes_what_yaml_dump_writes():
     games = read_games(FIXTURES / "annotated.arb")
     from arbo_notation.notation.structured.convert import _Dumper, games_to_data
 
-    expected = yaml.dump(games_to_data(games), Dumper=_Dumper, sort_keys=False, allow_unicode=True,
-                         default_flow_style=False, width=100)
+    expected = yaml.dump(
+        games_to_data(games), Dumper=_Dumper, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100
+    )
     assert dumps_yaml(games) == expected
 
 
@@ -209,8 +231,9 @@ def test_a_json_record_with_a_key_given_twice_is_refused_not_half_read(tmp_path)
     text = dumps_json(games).replace('"players": [', '"players": ["Zed"], "players": [', 1)
     with pytest.raises(DataError) as refused:
         loads_json(text, "club.json")
-    assert str(refused.value) == ("club.json: the key 'players' appears twice in one JSON object (readers differ "
-                                  "on which value they keep)")
+    assert str(refused.value) == (
+        "club.json: the key 'players' appears twice in one JSON object (readers differ on which value they keep)"
+    )
     path = tmp_path / "club.json"
     path.write_text(text, encoding="utf-8")
     result = CliRunner().invoke(app, ["convert", str(path), "--to", "arb"])

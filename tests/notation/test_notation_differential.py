@@ -69,14 +69,17 @@ def _bench_kinds() -> list[str]:
 
 
 def _seeds() -> list[str]:
-    paths = (sorted((ROOT / "samples").glob("*.arb")) + sorted((ROOT / "samples" / "invalid").glob("*.arb"))
-             + sorted((ROOT / "tests" / "fixtures" / "notation").glob("*.arb")))
+    paths = (
+        sorted((ROOT / "samples").glob("*.arb"))
+        + sorted((ROOT / "samples" / "invalid").glob("*.arb"))
+        + sorted((ROOT / "tests" / "fixtures" / "notation").glob("*.arb"))
+    )
     texts = [p.read_text(encoding="utf-8") for p in paths] + _bench_kinds()
     games = []
     for text in texts:  # one game a seed: a mutation then touches the game it is read with
         text = normalise(text)
         _, chunks = cut_games(text)
-        games += [text[c.start:c.end] for c in chunks if c.closed]
+        games += [text[c.start : c.end] for c in chunks if c.closed]
     rng = random.Random(2121)
     games += [hand_typed(g, rng) for g in games if g.count("\n---") == 1]
     return games
@@ -87,14 +90,61 @@ SEEDS = _seeds()
 #: Pieces a mutation inserts: the notation's own characters and words, and the three forms the
 #: explainer once flagged in games the grammar accepts.
 _INSERTS = list("{}();:!?$-@,/.0123456789 \t\n*#'dD") + [
-    "reveal ", "result ", " d ", "Ana", "Ben", ":Ma3", "@1,-1", " /Oa5", "é", "\u00a0", "(1. Ana d d Ma3@0,0 /Oa5",
-    "1. Ana d d Ma3@0,0 /Oa5\n", "{c}", "; c\n", " !", "$7", ")", "(", "resulting", "revealed", " ; a smiley :}",
-    " ; (", " ; )", " ; {", "{;}", " reveal Ana Ma3", " reveal Ben", " result *", " result Ana 3, Ben 4", "\n(",
-    ")\n", "({note} 1. Ana d d Ma3@0,0 /Oa5)", "\n\n", "  ", "\t"]
+    "reveal ",
+    "result ",
+    " d ",
+    "Ana",
+    "Ben",
+    ":Ma3",
+    "@1,-1",
+    " /Oa5",
+    "é",
+    "\u00a0",
+    "(1. Ana d d Ma3@0,0 /Oa5",
+    "1. Ana d d Ma3@0,0 /Oa5\n",
+    "{c}",
+    "; c\n",
+    " !",
+    "$7",
+    ")",
+    "(",
+    "resulting",
+    "revealed",
+    " ; a smiley :}",
+    " ; (",
+    " ; )",
+    " ; {",
+    "{;}",
+    " reveal Ana Ma3",
+    " reveal Ben",
+    " result *",
+    " result Ana 3, Ben 4",
+    "\n(",
+    ")\n",
+    "({note} 1. Ana d d Ma3@0,0 /Oa5)",
+    "\n\n",
+    "  ",
+    "\t",
+]
 
 
-_ANNOTATIONS = [" !", " ?!", " !! ??", " $7", " {note}", " {two\nlines}", " ; a smiley :}", " ; ( ) {", "{;}",
-                "\n{a comment}", "\n; a line comment", " {a} ; b", "!", "\n\n", " \t"]
+_ANNOTATIONS = [
+    " !",
+    " ?!",
+    " !! ??",
+    " $7",
+    " {note}",
+    " {two\nlines}",
+    " ; a smiley :}",
+    " ; ( ) {",
+    "{;}",
+    "\n{a comment}",
+    "\n; a line comment",
+    " {a} ; b",
+    "!",
+    "\n\n",
+    " \t",
+]
 
 
 def mutate(text: str, rng: random.Random) -> str:
@@ -107,7 +157,7 @@ def mutate(text: str, rng: random.Random) -> str:
         i = rng.randint(0, n) if rng.random() < 0.1 else rng.randint(min(body, n), n)  # mostly the body
         op = rng.choice(("delete", "insert", "copy", "swap", "annotate", "annotate", "join", "respace", "variation"))
         if op == "delete":
-            text = text[:i] + text[min(n, i + rng.randint(1, 8)):]
+            text = text[:i] + text[min(n, i + rng.randint(1, 8)) :]
         elif op == "insert":
             text = text[:i] + rng.choice(_INSERTS) + text[i:]
         elif op == "copy":
@@ -127,7 +177,7 @@ def mutate(text: str, rng: random.Random) -> str:
             if op == "annotate":
                 text = text[:at] + rng.choice(_ANNOTATIONS) + text[at:]
             elif op == "join" and not text.startswith("---", at + 1):  # reveals, results, turns on a line
-                text = text[:at] + rng.choice((" ", "\t", " ; c\n")) + text[at + 1:]
+                text = text[:at] + rng.choice((" ", "\t", " ; c\n")) + text[at + 1 :]
             elif op == "variation":
                 start = text.rfind("\n", 0, at) + 1
                 note = rng.choice(("", "{note} ", "; note\n"))
@@ -135,7 +185,7 @@ def mutate(text: str, rng: random.Random) -> str:
         elif op == "respace":
             at = text.find(" ", max(i, body))
             if at >= 0:
-                text = text[:at] + rng.choice(("  ", "\t", " \t ")) + text[at + 1:]
+                text = text[:at] + rng.choice(("  ", "\t", " \t ")) + text[at + 1 :]
     return text
 
 
@@ -149,8 +199,15 @@ def _known_draw(draw):
 
 
 def _known_turn(turn: Turn):
-    return (turn.number, turn.player, _known_draw(turn.draws[0]), _known_draw(turn.draws[1]), turn.plant.card,
-            turn.plant.coord, turn.discard)
+    return (
+        turn.number,
+        turn.player,
+        _known_draw(turn.draws[0]),
+        _known_draw(turn.draws[1]),
+        turn.plant.card,
+        turn.plant.coord,
+        turn.discard,
+    )
 
 
 def _line_of(turns: tuple[Turn, ...]) -> MovesLine:
@@ -221,12 +278,14 @@ def _asked_from_the_refused_line(text: str, errors) -> None:
     asked = _body_faults(text, 1, "t.arb", SourceLines(text), body, max(body, text.rfind("\n", 0, refused_at) + 1))
     unasked = _body_faults(text, 1, "t.arb", SourceLines(text), body)
     assert [str(e) for e in unasked] == [str(e) for e in asked], (
-        f"the explainer flags a line before the one the grammar refused (line {refused_line}):\n{text}")
+        f"the explainer flags a line before the one the grammar refused (line {refused_line}):\n{text}"
+    )
     for error in errors:
         if error.line < refused_line:
             in_header = error.line <= header.group().count("\n") + 1  # the header's own fault
             assert in_header or error.message.startswith("unclosed variation: '('"), (
-                f"line {error.line} is flagged, before the line {refused_line} the grammar refused:\n{text}")
+                f"line {error.line} is flagged, before the line {refused_line} the grammar refused:\n{text}"
+            )
 
 
 def _one_faulty_line(text: str, body: int) -> None:
@@ -236,7 +295,8 @@ def _one_faulty_line(text: str, body: int) -> None:
     line = text.count("\n", 0, body) + 2
     flagged = _body_faults(faulty, 1, "t.arb", SourceLines(faulty), body)
     assert [(e.line, e.column) for e in flagged] == [(line, 20)], (
-        f"the explainer flags {[str(e) for e in flagged]}:\n{faulty}")
+        f"the explainer flags {[str(e) for e in flagged]}:\n{faulty}"
+    )
 
 
 # -- the three classes once flagged in games the grammar accepts --------------------------------
@@ -244,14 +304,17 @@ def _one_faulty_line(text: str, body: int) -> None:
 _HEADER = "---\nplayers: [Ana, Ben]\nspecies: [Ma, Oa]\n---\n"
 
 
-@pytest.mark.parametrize("body", [
-    "1. Ana d d Ma3@0,0 /Oa5 ; a smiley :}\n",  # a '}' in a ';' comment
-    "1. Ana d d Ma3@0,0 /Oa5 ; ( ) {\n",  # brackets in a ';' comment
-    "1. Ana d d Ma3@0,0 /Oa5\nreveal Ana Ma3 reveal Ben Oa5\n",  # two reveals on one line
-    "1. Ana d d Ma3@0,0 /Oa5\nreveal Ana Ma3 Oa4 reveal Ben\nresult *\n",
-    "1. Ana d d Ma3@0,0 /Oa5\nreveal Ana Ma3 result Ana 3, Ben 4\n",  # a result after a reveal on its line
-    "1. Ana d d Ma3@0,0 /Oa5\nreveal Ben\treveal Ana Ma3\tresult *\n",
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        "1. Ana d d Ma3@0,0 /Oa5 ; a smiley :}\n",  # a '}' in a ';' comment
+        "1. Ana d d Ma3@0,0 /Oa5 ; ( ) {\n",  # brackets in a ';' comment
+        "1. Ana d d Ma3@0,0 /Oa5\nreveal Ana Ma3 reveal Ben Oa5\n",  # two reveals on one line
+        "1. Ana d d Ma3@0,0 /Oa5\nreveal Ana Ma3 Oa4 reveal Ben\nresult *\n",
+        "1. Ana d d Ma3@0,0 /Oa5\nreveal Ana Ma3 result Ana 3, Ben 4\n",  # a result after a reveal on its line
+        "1. Ana d d Ma3@0,0 /Oa5\nreveal Ben\treveal Ana Ma3\tresult *\n",
+    ],
+)
 def test_the_explainer_flags_nothing_the_grammar_accepts(body: str):
     assert judge(_HEADER + body) == "accepted"
 
@@ -261,7 +324,8 @@ def test_a_smiley_in_a_comment_is_not_flagged_beside_a_faulty_line():
 
     text = _HEADER + "1. Ana d d Ma3@0,0 /Oa5 ; a smiley :}\n2. Ben d d Oa3@0,0 %Ma5\n"
     assert [(e.line, e.column, e.message) for e in parse_all(text, "t.arb").errors] == [
-        (6, 20, "expected a discard such as /Oa5 after 'Oa3@0,0', found '%Ma5'")]
+        (6, 20, "expected a discard such as /Oa5 after 'Oa3@0,0', found '%Ma5'")
+    ]
 
 
 def test_a_faulty_reveal_beside_a_second_reveal_on_its_line_is_flagged_alone():
@@ -269,7 +333,8 @@ def test_a_faulty_reveal_beside_a_second_reveal_on_its_line_is_flagged_alone():
 
     text = _HEADER + "1. Ana d d Ma3@0,0 /Oa5\nreveal Ana Ma3 reveal Ben Oa9 result *\n"
     assert [(e.line, e.column, e.message) for e in parse_all(text, "t.arb").errors] == [
-        (6, 27, "expected a card such as Ma3 in Ben's reveal line, found 'Oa9': a card's value runs 1 to 8")]
+        (6, 27, "expected a card such as Ma3 in Ben's reveal line, found 'Oa9': a card's value runs 1 to 8")
+    ]
 
 
 def test_a_faulty_line_beside_a_result_after_a_reveal_is_flagged_alone():
@@ -277,7 +342,8 @@ def test_a_faulty_line_beside_a_result_after_a_reveal_is_flagged_alone():
 
     text = _HEADER + "1. Ana d d Ma3@0,0 %Oa5\nreveal Ana Ma3 result Ana 3, Ben 4\n"
     assert [(e.line, e.column, e.message) for e in parse_all(text, "t.arb").errors] == [
-        (5, 20, "expected a discard such as /Oa5 after 'Ma3@0,0', found '%Oa5'")]
+        (5, 20, "expected a discard such as /Oa5 after 'Ma3@0,0', found '%Oa5'")
+    ]
 
 
 # -- thousands of mutations ---------------------------------------------------------------------

@@ -22,8 +22,25 @@ FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCh
 
 _LARK_WORDS = re.compile(r"\b(?:TURNS?|REVEALS?|RESULT|HEADER|COMMENT|LPAR|RPAR|\$END|Token|Unexpected\w*|__ANON\w*)\b")
 _INSERTS = st.one_of(
-    st.sampled_from(list("{}();:!?$-@,/.0123456789 \t\n*#'\"[]dD") + ["---\n", "\n---\n", "reveal ", "result ",
-                    " d ", "Ana", ":Ma3", "@1,-1", " /Oa5", "é", "\r", "\ufeff", "\x00", "(1. Ana d d Ma3@0,0 /Oa5"]),
+    st.sampled_from(
+        list("{}();:!?$-@,/.0123456789 \t\n*#'\"[]dD")
+        + [
+            "---\n",
+            "\n---\n",
+            "reveal ",
+            "result ",
+            " d ",
+            "Ana",
+            ":Ma3",
+            "@1,-1",
+            " /Oa5",
+            "é",
+            "\r",
+            "\ufeff",
+            "\x00",
+            "(1. Ana d d Ma3@0,0 /Oa5",
+        ]
+    ),
     st.text(max_size=3),
 )
 

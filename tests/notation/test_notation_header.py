@@ -24,17 +24,28 @@ def read(yaml_text: str) -> Header:
 
 
 def test_known_keys_and_types():
-    h = read("event: Club night\nsite: Oslo\ndate: 2026-11-29\nround: 4\nannotator: Ana\n"
-             "players: [Ana, Ben]\nspecies: [Ca, Dw]\nnames: {Ca: Cassia}\nperspective: Ben\n"
-             "deck: [Ma3, Oa5]\nhands: {Ana: [Ja2]}\ndiscards: {Ben: [Wi1]}\nresult: {Ana: 3, Ben: 0}\n")
+    h = read(
+        "event: Club night\nsite: Oslo\ndate: 2026-11-29\nround: 4\nannotator: Ana\n"
+        "players: [Ana, Ben]\nspecies: [Ca, Dw]\nnames: {Ca: Cassia}\nperspective: Ben\n"
+        "deck: [Ma3, Oa5]\nhands: {Ana: [Ja2]}\ndiscards: {Ben: [Wi1]}\nresult: {Ana: 3, Ben: 0}\n"
+    )
     assert (h.event, h.site, h.date, h.round, h.annotator) == ("Club night", "Oslo", "2026-11-29", "4", "Ana")
     assert h.players == ("Ana", "Ben") and h.species == ("Ca", "Dw") and h.names == {"Ca": "Cassia"}
     assert h.deck == (Card("Ma", 3), Card("Oa", 5)) and h.hands == {"Ana": (Card("Ja", 2),)}
     assert h.discards == {"Ben": (Card("Wi", 1),)} and h.result == {"Ana": 3, "Ben": 0} and h.perspective == "Ben"
 
 
-@pytest.mark.parametrize("value, expected", [("2026-11-29", "2026-11-29"), ("'2026-11'", "2026-11"), ("2026", "2026"),
-                                             ("", None), ("'2024-02-29'", "2024-02-29"), ("0999-01-01", "0999-01-01")])
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        ("2026-11-29", "2026-11-29"),
+        ("'2026-11'", "2026-11"),
+        ("2026", "2026"),
+        ("", None),
+        ("'2024-02-29'", "2024-02-29"),
+        ("0999-01-01", "0999-01-01"),
+    ],
+)
 def test_dates(value, expected):
     header = read(f"players: [A]\nspecies: [Ca]\ndate: {value}\n")
     assert header.date == expected
@@ -53,13 +64,27 @@ def test_a_date_that_is_no_day_is_refused_rather_than_written_unreadable(value):
 def test_unknown_keys_are_kept_in_order_and_written_after_the_known_ones():
     h = read("zeta: 1\nplayers: [Ana]\nalpha: {x: [1, 2]}\nspecies: [Ca]\nevent: E\nmid: null\n")
     assert list(h.extra.items()) == [("zeta", 1), ("alpha", {"x": [1, 2]}), ("mid", None)]
-    assert header_lines(h) == ["event: E", "players: [Ana]", "species: [Ca]", "zeta: 1", "alpha:",
-                               "  x: [1, 2]", "mid: null"]
+    assert header_lines(h) == [
+        "event: E",
+        "players: [Ana]",
+        "species: [Ca]",
+        "zeta: 1",
+        "alpha:",
+        "  x: [1, 2]",
+        "mid: null",
+    ]
 
 
 def test_words_yaml_would_misread_are_quoted_when_written():
-    h = Header(players=("No", "True", "null", "Ana"), species=("On", "Ca"), event="3.10", round="7",
-               site="yes", annotator="Ana: the best # ever", names={"On": "x, y"})
+    h = Header(
+        players=("No", "True", "null", "Ana"),
+        species=("On", "Ca"),
+        event="3.10",
+        round="7",
+        site="yes",
+        annotator="Ana: the best # ever",
+        names={"On": "x, y"},
+    )
     lines = header_lines(h)
     assert 'players: ["No", "True", "null", Ana]' in lines
     assert 'species: ["On", Ca]' in lines
@@ -70,8 +95,13 @@ def test_words_yaml_would_misread_are_quoted_when_written():
 
 def test_long_lists_wrap_within_80_columns():
     deck = tuple(Card(s, v) for s in ("Ca", "Dw", "Ja", "Ma", "Oa", "Wi") for v in range(1, 9))
-    h = Header(players=("Ana", "Ben"), species=("Ca", "Dw", "Ja", "Ma", "Oa", "Wi"), deck=deck,
-               hands={"Ana": deck[:20]}, names={c: f"A rather long species name {c}" for c in ("Ca", "Dw", "Ja")})
+    h = Header(
+        players=("Ana", "Ben"),
+        species=("Ca", "Dw", "Ja", "Ma", "Oa", "Wi"),
+        deck=deck,
+        hands={"Ana": deck[:20]},
+        names={c: f"A rather long species name {c}" for c in ("Ca", "Dw", "Ja")},
+    )
     text = format_header(h)
     assert all(len(line) <= 80 for line in text.split("\n"))
     assert read(text.split("---\n")[1]) == h
@@ -154,32 +184,185 @@ def assert_fast_agrees(text):
 
 # Each piece comes from a pool the fast reader reads or, now and then in a 'noisy' header, from a
 # pool of forms it must leave to the safe loader (or that are not YAML at all).
-_words = st.sampled_from(["Ana", "Ben", "No", "yes", "On", "off", "null", "Null", "NULL", "true", "y", "n", "Ca",
-                          "Ma3", "x_1", "O'Neil", "a-b", "NaN", "inf", "e1", "E", "nan", "0", "7", "12", "a b",
-                          "a  b", "1st round", "a/b", "x.y", "2026-11-29", "1999-01-01", "_"])
-_bad_words = st.sampled_from(["0123", "2026-02-30", "1_0", "+1", "(a)", "1.5", ".inf", "~", "<<", "=", "12:30"])
-_texts = st.sampled_from(["Club night", "Club night, round 3", "A (b) c/d", "x.y", "1st round", "a - b", "123",
-                          "2026-11-29", "a:b", "-a", "?a", ":a", "a#b", "Café", "a [b]", "a, b}", "---", "a ...",
-                          "x\u00a0", "a\ufeffb", "😀", "text  ", "{a: b, c: 7}", "{a: 1, a: 2}", "{a b: c d}",
-                          "{'x': \"y\"}", "{yes: no}", "{1: 2}", "[a, 'b''c', \"d, e\"]", "[]", "{}", "[ Ana , Ben ]",
-                          "'q'", '"d"', "", "~"])
-_bad_texts = st.sampled_from(["a #b", "a: b", "1e3", "0x1F", "1_000", "12:30", "2026-02-30", "0123", "-5", "+5",
-                              "3.10", ".5", "[a,, b]", "[a, b,]", "[Ana, [x]]", "&a x", "*a", "!x y", "|", ">",
-                              "@x", "`x", "- a", "? a", ": a", "a:", "%x", "a\x85b", "a\u2028b", "a\x07b",
-                              "a\x7fb", "{a:1}", "{a: }", "{a: b: c}", "[a: b]", "['x' y]", "a # c", "[a] # c"])
-_quoted = st.one_of(
-    st.lists(st.sampled_from(["a", " ", "'", ":", "#", ",", "]", "é", "\\\"", "\\\\", "\\n", "\\t", "\\x41",
-                              "\\u00e9", "\\U0001F600", "\\N", "\\_", "\\e", "\\0", "\\L"]), max_size=5)
-    .map(lambda p: '"' + "".join(p) + '"'),
-    st.lists(st.sampled_from(["a", " ", "''", '"', "\\", ":", "#", ",", "é"]), max_size=5)
-    .map(lambda p: "'" + "".join(p) + "'"),
+_words = st.sampled_from(
+    [
+        "Ana",
+        "Ben",
+        "No",
+        "yes",
+        "On",
+        "off",
+        "null",
+        "Null",
+        "NULL",
+        "true",
+        "y",
+        "n",
+        "Ca",
+        "Ma3",
+        "x_1",
+        "O'Neil",
+        "a-b",
+        "NaN",
+        "inf",
+        "e1",
+        "E",
+        "nan",
+        "0",
+        "7",
+        "12",
+        "a b",
+        "a  b",
+        "1st round",
+        "a/b",
+        "x.y",
+        "2026-11-29",
+        "1999-01-01",
+        "_",
+    ]
 )
-_bad_quoted = st.sampled_from(['"\\ud800"', '"\\U00110000"', '"\\/"', '"\\q"', '"\\ "', '"a\x85"', '"\u2028"',
-                               '"\x01"', "'\x7f'", '"a', "'a''", '"a"b"', "'a\nb'", '"a\\\nb"'])
-_odd = st.text(st.sampled_from(list("aZ09 _.-:#,[]{}'\"\\!&*?|>%@`~") + ["é", "\x85", "\u2028", "\xa0", "\x07",
-                                                                        "\ufeff", "\t", "\r"]), max_size=8)
-_keys = st.sampled_from(["players", "species", "event", "x", "_k", "k1", "round", "date", "hands", "result", "Yes_",
-                        "names", "annotator"])
+_bad_words = st.sampled_from(["0123", "2026-02-30", "1_0", "+1", "(a)", "1.5", ".inf", "~", "<<", "=", "12:30"])
+_texts = st.sampled_from(
+    [
+        "Club night",
+        "Club night, round 3",
+        "A (b) c/d",
+        "x.y",
+        "1st round",
+        "a - b",
+        "123",
+        "2026-11-29",
+        "a:b",
+        "-a",
+        "?a",
+        ":a",
+        "a#b",
+        "Café",
+        "a [b]",
+        "a, b}",
+        "---",
+        "a ...",
+        "x\u00a0",
+        "a\ufeffb",
+        "😀",
+        "text  ",
+        "{a: b, c: 7}",
+        "{a: 1, a: 2}",
+        "{a b: c d}",
+        "{'x': \"y\"}",
+        "{yes: no}",
+        "{1: 2}",
+        "[a, 'b''c', \"d, e\"]",
+        "[]",
+        "{}",
+        "[ Ana , Ben ]",
+        "'q'",
+        '"d"',
+        "",
+        "~",
+    ]
+)
+_bad_texts = st.sampled_from(
+    [
+        "a #b",
+        "a: b",
+        "1e3",
+        "0x1F",
+        "1_000",
+        "12:30",
+        "2026-02-30",
+        "0123",
+        "-5",
+        "+5",
+        "3.10",
+        ".5",
+        "[a,, b]",
+        "[a, b,]",
+        "[Ana, [x]]",
+        "&a x",
+        "*a",
+        "!x y",
+        "|",
+        ">",
+        "@x",
+        "`x",
+        "- a",
+        "? a",
+        ": a",
+        "a:",
+        "%x",
+        "a\x85b",
+        "a\u2028b",
+        "a\x07b",
+        "a\x7fb",
+        "{a:1}",
+        "{a: }",
+        "{a: b: c}",
+        "[a: b]",
+        "['x' y]",
+        "a # c",
+        "[a] # c",
+    ]
+)
+_quoted = st.one_of(
+    st.lists(
+        st.sampled_from(
+            [
+                "a",
+                " ",
+                "'",
+                ":",
+                "#",
+                ",",
+                "]",
+                "é",
+                '\\"',
+                "\\\\",
+                "\\n",
+                "\\t",
+                "\\x41",
+                "\\u00e9",
+                "\\U0001F600",
+                "\\N",
+                "\\_",
+                "\\e",
+                "\\0",
+                "\\L",
+            ]
+        ),
+        max_size=5,
+    ).map(lambda p: '"' + "".join(p) + '"'),
+    st.lists(st.sampled_from(["a", " ", "''", '"', "\\", ":", "#", ",", "é"]), max_size=5).map(
+        lambda p: "'" + "".join(p) + "'"
+    ),
+)
+_bad_quoted = st.sampled_from(
+    [
+        '"\\ud800"',
+        '"\\U00110000"',
+        '"\\/"',
+        '"\\q"',
+        '"\\ "',
+        '"a\x85"',
+        '"\u2028"',
+        '"\x01"',
+        "'\x7f'",
+        '"a',
+        "'a''",
+        '"a"b"',
+        "'a\nb'",
+        '"a\\\nb"',
+    ]
+)
+_odd = st.text(
+    st.sampled_from(
+        list("aZ09 _.-:#,[]{}'\"\\!&*?|>%@`~") + ["é", "\x85", "\u2028", "\xa0", "\x07", "\ufeff", "\t", "\r"]
+    ),
+    max_size=8,
+)
+_keys = st.sampled_from(
+    ["players", "species", "event", "x", "_k", "k1", "round", "date", "hands", "result", "Yes_", "names", "annotator"]
+)
 _bad_keys = st.sampled_from(["yes", "on", "null", "1", "k" * 1030, "a b", "'q'", "- x", "? x"])
 _indents = st.sampled_from(["  ", "    ", " "])
 _bad_indents = st.sampled_from(["", "      "])
@@ -253,15 +436,28 @@ def yaml_headers(draw):
         elif kind == 3:
             value = "\n" + draw(block_mappings(noisy=noisy))
         elif kind == 4:
-            value = _pick(draw, noisy, st.sampled_from(["", "  "]),
-                          st.sampled_from([" # c", "\n  - a", "\n  a", "\t1", " |\n  a", " &x [a]", " !!str a"]))
+            value = _pick(
+                draw,
+                noisy,
+                st.sampled_from(["", "  "]),
+                st.sampled_from([" # c", "\n  - a", "\n  a", "\t1", " |\n  a", " &x [a]", " !!str a"]),
+            )
         else:
-            value = " " + _pick(draw, noisy, _quoted, _bad_quoted) + _pick(draw, noisy, st.sampled_from(["", " "]),
-                                                                        st.sampled_from([" x", " # c", ","]))
+            value = (
+                " "
+                + _pick(draw, noisy, _quoted, _bad_quoted)
+                + _pick(draw, noisy, st.sampled_from(["", " "]), st.sampled_from([" x", " # c", ","]))
+            )
         lines.append(f"{key}:{value}")
         if draw(st.integers(0, 9)) == 0:
-            lines.append(_pick(draw, noisy, st.sampled_from(["", "  "]),
-                               st.sampled_from(["# note", "  indented", "---x", "...", "---", "- a"])))
+            lines.append(
+                _pick(
+                    draw,
+                    noisy,
+                    st.sampled_from(["", "  "]),
+                    st.sampled_from(["# note", "  indented", "---x", "...", "---", "- a"]),
+                )
+            )
     return "\n".join(lines) + draw(st.sampled_from(["", "\n"]))
 
 
@@ -278,12 +474,44 @@ _player_names = st.sampled_from(["Ana", "Ben", "Cleo", "Dev", "No", "True", "nul
 _species_codes = st.sampled_from(["Ca", "Dw", "Ja", "Ma", "Oa", "Wi", "On", "No", "Y", "Abc", "n"])
 _free_texts = st.one_of(
     st.text(max_size=30),
-    st.sampled_from(["Club night: final", "a # b", "Café", "2026", "3.10", "yes", "", " x", "12:30", "[x]", "-",
-                     "Round 2, table 1", "a: b, c", "'q'", "O'Neil's", 'say "hi"', "1st", "7", "07", "\ufeff",
-                     "A" * 100]),
+    st.sampled_from(
+        [
+            "Club night: final",
+            "a # b",
+            "Café",
+            "2026",
+            "3.10",
+            "yes",
+            "",
+            " x",
+            "12:30",
+            "[x]",
+            "-",
+            "Round 2, table 1",
+            "a: b, c",
+            "'q'",
+            "O'Neil's",
+            'say "hi"',
+            "1st",
+            "7",
+            "07",
+            "\ufeff",
+            "A" * 100,
+        ]
+    ),
 )
-_extras = st.sampled_from([{}, {}, {"zeta": 1}, {"flag": True, "mid": None}, {"notes": "a: b"},
-                           {"seen": [1, "a", None]}, {"alpha": {"x": [1, 2], "y": "z"}}, {"when": dt.date(2026, 1, 2)}])
+_extras = st.sampled_from(
+    [
+        {},
+        {},
+        {"zeta": 1},
+        {"flag": True, "mid": None},
+        {"notes": "a: b"},
+        {"seen": [1, "a", None]},
+        {"alpha": {"x": [1, 2], "y": "z"}},
+        {"when": dt.date(2026, 1, 2)},
+    ]
+)
 
 
 @st.composite
@@ -298,7 +526,10 @@ def written_headers(draw):
     date = draw(st.none() | st.dates().map(dt.date.isoformat) | st.sampled_from(["2026", "2026-11"]))
     scored = draw(st.none() | some_players)
     return Header(
-        players=players, species=species, **texts, date=date,
+        players=players,
+        species=species,
+        **texts,
+        date=date,
         names={code: draw(_free_texts) for code in draw(st.lists(st.sampled_from(species), unique=True))},
         perspective=draw(st.none() | st.sampled_from(players)),
         deck=draw(st.none() | st.lists(cards, max_size=60).map(tuple)),
@@ -323,31 +554,56 @@ def test_quick_reader_reads_what_the_writer_writes(header):
 
 
 def test_fast_reader_reads_a_dealt_omniscient_header():
-    text = ("players: [Ana, Ben]\nspecies: [Ca, Dw]\ndeck: [Ca1, Ca2, Ca3, Ca4, Ca5, Ca6, Ca7, Ca8, Dw1, Dw2, Dw3,\n"
-            "  Dw4, Dw5]\nhands:\n  Ana: [Dw6, Dw7]\n  \"No\": [Dw8,\n    Ca8]\nresult: {Ana: 24, \"No\": 0}\n"
-            'event: "Club night: final"\ndate: 2026-03-04\n')
+    text = (
+        "players: [Ana, Ben]\nspecies: [Ca, Dw]\ndeck: [Ca1, Ca2, Ca3, Ca4, Ca5, Ca6, Ca7, Ca8, Dw1, Dw2, Dw3,\n"
+        '  Dw4, Dw5]\nhands:\n  Ana: [Dw6, Dw7]\n  "No": [Dw8,\n    Ca8]\nresult: {Ana: 24, "No": 0}\n'
+        'event: "Club night: final"\ndate: 2026-03-04\n'
+    )
     cards = tuple(Card(s, v) for s in ("Ca", "Dw") for v in range(1, 9))
-    dealt = Header(players=("Ana", "No"), species=("Ca", "Dw"), deck=cards[:13],
-                   hands={"Ana": (Card("Dw", 6), Card("Dw", 7)), "No": (Card("Dw", 8), Card("Ca", 8))},
-                   result={"Ana": 24, "No": 0}, event="Club night: final", date="2026-03-04")
+    dealt = Header(
+        players=("Ana", "No"),
+        species=("Ca", "Dw"),
+        deck=cards[:13],
+        hands={"Ana": (Card("Dw", 6), Card("Dw", 7)), "No": (Card("Dw", 8), Card("Ca", 8))},
+        result={"Ana": 24, "No": 0},
+        event="Club night: final",
+        date="2026-03-04",
+    )
     assert read(text.replace("[Ana, Ben]", '[Ana, "No"]')) == dealt  # a quoted name: the safe loader
     assert read_written_header(text.replace('"No"', "Ben"), Pos(1, 1)) == Header(
-        **{**{k: getattr(dealt, k) for k in dealt.__slots__ if k not in ("pos", "players", "hands", "result")},
-           "players": ("Ana", "Ben"), "hands": {"Ana": dealt.hands["Ana"], "Ben": dealt.hands["No"]},
-           "result": {"Ana": 24, "Ben": 0}})
+        **{
+            **{k: getattr(dealt, k) for k in dealt.__slots__ if k not in ("pos", "players", "hands", "result")},
+            "players": ("Ana", "Ben"),
+            "hands": {"Ana": dealt.hands["Ana"], "Ben": dealt.hands["No"]},
+            "result": {"Ana": 24, "Ben": 0},
+        }
+    )
     assert_fast_agrees(text)
 
 
 def test_fast_reader_handles_the_common_header():
     text = "event: Club night 3\ndate: 2026-03-04\nround: 4\nplayers: [Ana, Ben]\nspecies: [Ca, Dw,\n  Ja]\n"
     assert read_written_header(text, Pos(1, 1)) == Header(
-        event="Club night 3", date="2026-03-04", round="4", players=("Ana", "Ben"), species=("Ca", "Dw", "Ja"))
+        event="Club night 3", date="2026-03-04", round="4", players=("Ana", "Ben"), species=("Ca", "Dw", "Ja")
+    )
 
 
 def test_header_keys_constant_is_the_canonical_order():
-    h = Header(players=("Ana",), species=("Ca",), event="e", site="s", date="2026", round="r", annotator="a",
-               names={"Ca": "C"}, perspective="Ana", deck=(), hands={"Ana": ()}, discards={"Ana": ()},
-               result={"Ana": 1})
+    h = Header(
+        players=("Ana",),
+        species=("Ca",),
+        event="e",
+        site="s",
+        date="2026",
+        round="r",
+        annotator="a",
+        names={"Ca": "C"},
+        perspective="Ana",
+        deck=(),
+        hands={"Ana": ()},
+        discards={"Ana": ()},
+        result={"Ana": 1},
+    )
     keys = [line.split(":")[0] for line in header_lines(h) if not line.startswith(" ")]
     assert keys == list(HEADER_KEYS)
     assert read("\n".join(header_lines(h))) == h
@@ -370,8 +626,10 @@ def test_the_fast_readers_table_of_implicit_types_is_pyyamls(loader):
     from arbo_notation.notation.header.yamlwords import implicit_resolvers
 
     def spelt(table):
-        return {first: [(tag, regexp.pattern, regexp.flags) for tag, regexp in resolvers]
-                for first, resolvers in table.items()}
+        return {
+            first: [(tag, regexp.pattern, regexp.flags) for tag, regexp in resolvers]
+            for first, resolvers in table.items()
+        }
 
     assert spelt(implicit_resolvers()) == spelt(loader.yaml_implicit_resolvers)
 
@@ -381,7 +639,9 @@ def test_the_implicit_types_tried_on_a_word_are_pyyamls_for_its_first_character(
 
     table = implicit_resolvers()
     for first in [*table, "", "A", "M", "_", "é", " "]:
-        assert [(tag, p.pattern) for tag, p in _resolvers_of(first)] == [(tag, p.pattern) for tag, p in table.get(first, [])]
+        assert [(tag, p.pattern) for tag, p in _resolvers_of(first)] == [
+            (tag, p.pattern) for tag, p in table.get(first, [])
+        ]
     assert [tag for tag, _ in _resolvers_of("")] == ["tag:yaml.org,2002:null"]  # '' starts no bool
 
 
@@ -392,8 +652,30 @@ def _loads_as_itself(word: str) -> bool:
         return False
 
 
-_BOOLS_AND_NULLS = ["yes", "No", "TRUE", "off", "On", "null", "Null", "NULL", "y", "n", "~", "Ma3", "0", "12",
-                    "0x1F", "1_000", "0o7", "017", "1e3", "_", "Ana", "NaN"]
+_BOOLS_AND_NULLS = [
+    "yes",
+    "No",
+    "TRUE",
+    "off",
+    "On",
+    "null",
+    "Null",
+    "NULL",
+    "y",
+    "n",
+    "~",
+    "Ma3",
+    "0",
+    "12",
+    "0x1F",
+    "1_000",
+    "0o7",
+    "017",
+    "1e3",
+    "_",
+    "Ana",
+    "NaN",
+]
 
 
 @pytest.mark.parametrize("word", _BOOLS_AND_NULLS)
@@ -453,8 +735,10 @@ def test_checking_written_records_loads_no_yaml_library():
     from pathlib import Path
 
     samples = Path(__file__).resolve().parents[2] / "samples"
-    script = ("import sys; from arbo_notation.cli.check import check_files;"
-              "print(*[c.valid for c in check_files(sys.argv[1:], 1)], 'yaml' in sys.modules)")
+    script = (
+        "import sys; from arbo_notation.cli.check import check_files;"
+        "print(*[c.valid for c in check_files(sys.argv[1:], 1)], 'yaml' in sys.modules)"
+    )
     files = [str(samples / name) for name in ("annotated.arb", "two-player-omniscient.arb", "four-players.arb")]
     done = subprocess.run([sys.executable, "-c", script, *files], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["1", "1", "1", "False"]  # each file's one game valid

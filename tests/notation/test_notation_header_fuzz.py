@@ -17,15 +17,83 @@ FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCh
 
 # Hypothesis draws the ends of a range and the first items of a list more often than the rest, so
 # the rarer branches below test for a value inside a range, and lists start with their tamest items.
-TAGS = ["!!str", "!!int", "!!float", "!!bool", "!!null", "!!timestamp", "!!binary", "!", "!!int", "!!float",
-        "!!timestamp", "!foo", "!!python/object/apply:os.system", "!<tag:yaml.org,2002:int>"]
-WORDS = ["x", "Ana", "Ma3", "0", "010", "0x_", "0x1A", "0o17", "0b101", "1_000", "12:30:00", "190:20:30", "3.10",
-         "1e3", "1e999", ".nan", ".inf", "-.inf", "~", "null", "yes", "No", "on", "2026-11-29", "2024-02-30",
-         "2026-1-5", "2001-12-14t21:59:43.10-05:00", "2001-12-14 21:59:43", "aGk=", "", "_", "Oa9", "d", "reveal",
-         "12345678901234567890", "9" * 4400, "é", "\u2028", "<<", "="]
+TAGS = [
+    "!!str",
+    "!!int",
+    "!!float",
+    "!!bool",
+    "!!null",
+    "!!timestamp",
+    "!!binary",
+    "!",
+    "!!int",
+    "!!float",
+    "!!timestamp",
+    "!foo",
+    "!!python/object/apply:os.system",
+    "!<tag:yaml.org,2002:int>",
+]
+WORDS = [
+    "x",
+    "Ana",
+    "Ma3",
+    "0",
+    "010",
+    "0x_",
+    "0x1A",
+    "0o17",
+    "0b101",
+    "1_000",
+    "12:30:00",
+    "190:20:30",
+    "3.10",
+    "1e3",
+    "1e999",
+    ".nan",
+    ".inf",
+    "-.inf",
+    "~",
+    "null",
+    "yes",
+    "No",
+    "on",
+    "2026-11-29",
+    "2024-02-30",
+    "2026-1-5",
+    "2001-12-14t21:59:43.10-05:00",
+    "2001-12-14 21:59:43",
+    "aGk=",
+    "",
+    "_",
+    "Oa9",
+    "d",
+    "reveal",
+    "12345678901234567890",
+    "9" * 4400,
+    "é",
+    "\u2028",
+    "<<",
+    "=",
+]
 ODD_WORDS = ["a: b", "#", "-", "?", "a\\x00b", "{", "]", "*", "&", "!"]  # syntax: quoted or an error
-KEYS = ["x", "notes", "event", "site", "date", "round", "annotator", "names", "perspective", "deck", "hands",
-        "discards", "result", "<<", "yes", "1"]
+KEYS = [
+    "x",
+    "notes",
+    "event",
+    "site",
+    "date",
+    "round",
+    "annotator",
+    "names",
+    "perspective",
+    "deck",
+    "hands",
+    "discards",
+    "result",
+    "<<",
+    "yes",
+    "1",
+]
 
 
 def _quoted(word: str, style: str) -> str:
@@ -56,7 +124,9 @@ def flow_values(depth: int = 2):
     list_tags = st.sampled_from(["!!seq", "!!omap", "!!pairs", "!", "!!map"])
     map_tags = st.sampled_from(["!!set", "!!map", "!", "!!omap"])
     return st.one_of(
-        scalars(), scalars(), scalars(),
+        scalars(),
+        scalars(),
+        scalars(),
         items.map(lambda text: f"[{text}]"),
         pairs.map(lambda text: f"{{{text}}}"),
         st.tuples(list_tags, items).map(lambda t: f"{t[0]} [{t[1]}]"),
@@ -77,10 +147,16 @@ FLOW_VALUES, SHALLOW_VALUES = flow_values(), flow_values(1)  # built once: hypot
 @st.composite
 def header_texts(draw) -> str:
     entries = []  # each a key's lines: shuffled whole, so that block collections stay under their key
-    players = _mostly(draw, "players: [Ana, Ben]", ["players: [Ana, 'No']", "players: !!seq [Ana, Ben]",
-                                                    "players: [Ana, !!str 12]", "players: {Ana: 1}"])
-    species = _mostly(draw, "species: [Ca, Dw, Ja, Ma, Oa, Wi]", ["species: [Ca, 'On', Oa]", "species: !!set {Ca, Dw}",
-                                                                 "species: [Ca, !!binary aGk=]", "species: Ca"])
+    players = _mostly(
+        draw,
+        "players: [Ana, Ben]",
+        ["players: [Ana, 'No']", "players: !!seq [Ana, Ben]", "players: [Ana, !!str 12]", "players: {Ana: 1}"],
+    )
+    species = _mostly(
+        draw,
+        "species: [Ca, Dw, Ja, Ma, Oa, Wi]",
+        ["species: [Ca, 'On', Oa]", "species: !!set {Ca, Dw}", "species: [Ca, !!binary aGk=]", "species: Ca"],
+    )
     entries += [[line] for line in (players, species) if line is not None]
     for key in draw(st.lists(st.sampled_from(KEYS), unique=True, max_size=4)):
         if draw(st.integers(0, 2)):

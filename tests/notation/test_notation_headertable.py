@@ -19,9 +19,11 @@ from arbo_notation.notation.header.keys import header_from_mapping, read_written
 from arbo_notation.notation.model import Pos
 
 AT = Pos(1, 1)
-DEALT = ("players: [Ana, Ben]\nspecies: [Ca, Dw]\ndeck: [Ca1, Ca2, Ca3, Ca4, Ca5, Ca6, Ca7, Ca8, Dw1, Dw2, Dw3,\n"
-         "  Dw4, Dw5]\nhands:\n  Ana: [Dw6, Dw7]\n  Ben: [Dw8,\n    Ca8]\nperspective: Ben\n"
-         "result: {Ana: 24, Ben: 0}\nevent: Club night 3\ndate: 2026-03-04\n")
+DEALT = (
+    "players: [Ana, Ben]\nspecies: [Ca, Dw]\ndeck: [Ca1, Ca2, Ca3, Ca4, Ca5, Ca6, Ca7, Ca8, Dw1, Dw2, Dw3,\n"
+    "  Dw4, Dw5]\nhands:\n  Ana: [Dw6, Dw7]\n  Ben: [Dw8,\n    Ca8]\nperspective: Ben\n"
+    "result: {Ana: 24, Ben: 0}\nevent: Club night 3\ndate: 2026-03-04\n"
+)
 
 
 def general(text: str) -> Header | None:
@@ -42,70 +44,96 @@ def assert_same_as_general(text: str) -> None:
 def test_a_dealt_header_is_read_whole():
     cards = [Card("Ca", v) for v in range(1, 9)] + [Card("Dw", v) for v in range(1, 6)]
     assert read_written_header(DEALT, AT) == Header(
-        players=("Ana", "Ben"), species=("Ca", "Dw"), deck=tuple(cards),
+        players=("Ana", "Ben"),
+        species=("Ca", "Dw"),
+        deck=tuple(cards),
         hands={"Ana": (Card("Dw", 6), Card("Dw", 7)), "Ben": (Card("Dw", 8), Card("Ca", 8))},
-        perspective="Ben", result={"Ana": 24, "Ben": 0}, event="Club night 3", date="2026-03-04")
+        perspective="Ben",
+        result={"Ana": 24, "Ben": 0},
+        event="Club night 3",
+        date="2026-03-04",
+    )
     assert_same_as_general(DEALT)
 
 
-@pytest.mark.parametrize("text", [
-    "players: [Ana, No]\nspecies: [Ca]",  # YAML reads No as false
-    "players: [Ana, Ana]\nspecies: [Ca]",
-    "players: []\nspecies: [Ca]",
-    "players: [Ana]\nspecies: [On]",
-    "players: [Ana]\nspecies: [Ca]\nperspective: Zed",
-    "players: [Ana]\nspecies: [Ca]\nplayers: [Ana]",
-    "players: [Ana]\nspecies: [Ca]\nhands:\n  Ben: [Ca1]",
-    "players: [Ana]\nspecies: [Ca]\nhands:\n  Ana: [Ca1]\n  Ana: [Ca2]",
-    "players: [Ana]\nspecies: [Ca]\nhands:\n  Ana: [Ca1,\n  Ca2]",  # not indented deeper than its key
-    "players: [Ana]\nspecies: [Ca]\nhands:",
-    "players: [Ana]\nspecies: [Ca]\ndeck: [Ca1,\nCa2]",
-    "players: [Ana]\nspecies: [Ca]\ndeck: [Ca1\n  , Ca2]",
-    "players: [Ana]\nspecies: [Ca]\ndeck: [Ca1] # top",
-    "players: [Ana]\nspecies: [Ca]\ndeck: [Ca9]",
-    "players: [Ana]\nspecies: [Ca]\ndeck:",
-    "players: [Ana]\nspecies: [Ca]\ndate: 2026-02-30",
-    "players: [Ana]\nspecies: [Ca]\nresult: {Ana: 010}",
-    "players: [Ana]\nspecies: [Ca]\nresult: {Ana: 1, Ana: 2}",
-    "players: [Ana]\nspecies: [Ca]\nnames: {Dw: Dwarf}",  # not a species in play
-    "players: [Ana]\nspecies: [Ca]\nnames: {Ca: Cassia, Ca: Cedar}",
-    "players: [Ana]\nspecies: [Ca]\nnames: {Ca: [Cassia]}",
-    "players: [Ana]\nspecies: [Ca]\nzeta: [1, [2]]",
-    "players: [Ana]\nspecies: [Ca]\nyes: 1",  # the key True
-    "players: [Ana]\nspecies: [Ca]\nzeta: 1\nzeta: 2",
-    "players: [Ana]\nspecies: [Ca]\nzeta:\n  x: 1",
-    "players: [Ana]\nspecies: [Ca]\nzeta: 1.5",
-    "players: [Ana]",
-    "players:\t[Ana]\nspecies: [Ca]",
-    "players: [d]\nspecies: [Ca]",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "players: [Ana, No]\nspecies: [Ca]",  # YAML reads No as false
+        "players: [Ana, Ana]\nspecies: [Ca]",
+        "players: []\nspecies: [Ca]",
+        "players: [Ana]\nspecies: [On]",
+        "players: [Ana]\nspecies: [Ca]\nperspective: Zed",
+        "players: [Ana]\nspecies: [Ca]\nplayers: [Ana]",
+        "players: [Ana]\nspecies: [Ca]\nhands:\n  Ben: [Ca1]",
+        "players: [Ana]\nspecies: [Ca]\nhands:\n  Ana: [Ca1]\n  Ana: [Ca2]",
+        "players: [Ana]\nspecies: [Ca]\nhands:\n  Ana: [Ca1,\n  Ca2]",  # not indented deeper than its key
+        "players: [Ana]\nspecies: [Ca]\nhands:",
+        "players: [Ana]\nspecies: [Ca]\ndeck: [Ca1,\nCa2]",
+        "players: [Ana]\nspecies: [Ca]\ndeck: [Ca1\n  , Ca2]",
+        "players: [Ana]\nspecies: [Ca]\ndeck: [Ca1] # top",
+        "players: [Ana]\nspecies: [Ca]\ndeck: [Ca9]",
+        "players: [Ana]\nspecies: [Ca]\ndeck:",
+        "players: [Ana]\nspecies: [Ca]\ndate: 2026-02-30",
+        "players: [Ana]\nspecies: [Ca]\nresult: {Ana: 010}",
+        "players: [Ana]\nspecies: [Ca]\nresult: {Ana: 1, Ana: 2}",
+        "players: [Ana]\nspecies: [Ca]\nnames: {Dw: Dwarf}",  # not a species in play
+        "players: [Ana]\nspecies: [Ca]\nnames: {Ca: Cassia, Ca: Cedar}",
+        "players: [Ana]\nspecies: [Ca]\nnames: {Ca: [Cassia]}",
+        "players: [Ana]\nspecies: [Ca]\nzeta: [1, [2]]",
+        "players: [Ana]\nspecies: [Ca]\nyes: 1",  # the key True
+        "players: [Ana]\nspecies: [Ca]\nzeta: 1\nzeta: 2",
+        "players: [Ana]\nspecies: [Ca]\nzeta:\n  x: 1",
+        "players: [Ana]\nspecies: [Ca]\nzeta: 1.5",
+        "players: [Ana]",
+        "players:\t[Ana]\nspecies: [Ca]",
+        "players: [d]\nspecies: [Ca]",
+    ],
+)
 def test_anything_else_is_left_to_the_general_path(text):
     assert read_written_header(text, AT) is None
 
 
 def test_names_dates_and_unknown_keys_of_one_line_are_read_too():
-    text = ("players: [Ana]\nspecies: [Ca, Dw]\nnames: {Ca: Cassia, Dw: 'Dogwood: tall'}\ndate: 2026-11\n"
-            "zeta: 1\nseen: [1, a, null]\nwhen: 2026-01-02\nnote: 'a: b'\nflag: true\n")
+    text = (
+        "players: [Ana]\nspecies: [Ca, Dw]\nnames: {Ca: Cassia, Dw: 'Dogwood: tall'}\ndate: 2026-11\n"
+        "zeta: 1\nseen: [1, a, null]\nwhen: 2026-01-02\nnote: 'a: b'\nflag: true\n"
+    )
     assert read_written_header(text, AT) == Header(
-        players=("Ana",), species=("Ca", "Dw"), names={"Ca": "Cassia", "Dw": "Dogwood: tall"}, date="2026-11",
-        extra={"zeta": 1, "seen": [1, "a", None], "when": dt.date(2026, 1, 2), "note": "a: b", "flag": True})
+        players=("Ana",),
+        species=("Ca", "Dw"),
+        names={"Ca": "Cassia", "Dw": "Dogwood: tall"},
+        date="2026-11",
+        extra={"zeta": 1, "seen": [1, "a", None], "when": dt.date(2026, 1, 2), "note": "a: b", "flag": True},
+    )
     assert_same_as_general(text)
     long = "players: [Ana, Ben]\nspecies: [Ca]\nnames:\n  Ca: " + "C" * 80 + "\nresult:\n  Ana: 1\n  Ben: 0\n"
-    assert read_written_header(long, AT) == Header(players=("Ana", "Ben"), species=("Ca",), names={"Ca": "C" * 80},
-                                                   result={"Ana": 1, "Ben": 0})
+    assert read_written_header(long, AT) == Header(
+        players=("Ana", "Ben"), species=("Ca",), names={"Ca": "C" * 80}, result={"Ana": 1, "Ben": 0}
+    )
     assert_same_as_general(long)
 
 
 def test_the_words_the_writer_quotes_are_read_too():
-    text = ('players: [Ana, "No"]\nspecies: ["On", Ca]\nperspective: "No"\nhands:\n  "No": [Ca1]\n'
-            'result: {Ana: 1, "No": 0}\n')
+    text = (
+        'players: [Ana, "No"]\nspecies: ["On", Ca]\nperspective: "No"\nhands:\n  "No": [Ca1]\n'
+        'result: {Ana: 1, "No": 0}\n'
+    )
     assert read_written_header(text, AT) == Header(
-        players=("Ana", "No"), species=("On", "Ca"), perspective="No", hands={"No": (Card("Ca", 1),)},
-        result={"Ana": 1, "No": 0})
+        players=("Ana", "No"),
+        species=("On", "Ca"),
+        perspective="No",
+        hands={"No": (Card("Ca", 1),)},
+        result={"Ana": 1, "No": 0},
+    )
     assert_same_as_general(text)
-    for wrong in ('players: [Ana, "d"]\nspecies: [Ca]', 'players: [Ana, "A b"]\nspecies: [Ca]',
-                  'players: [Ana, "Ana"]\nspecies: [Ca]', 'players: [Ana, "An]\nspecies: [Ca]',
-                  'players: [Ana, "No", Ben]\nspecies: [Ca]\nresult: {"No": 1, No: 2}'):
+    for wrong in (
+        'players: [Ana, "d"]\nspecies: [Ca]',
+        'players: [Ana, "A b"]\nspecies: [Ca]',
+        'players: [Ana, "Ana"]\nspecies: [Ca]',
+        'players: [Ana, "An]\nspecies: [Ca]',
+        'players: [Ana, "No", Ben]\nspecies: [Ca]\nresult: {"No": 1, No: 2}',
+    ):
         assert read_written_header(wrong, AT) is None, wrong
 
 
@@ -126,8 +154,21 @@ def test_the_table_is_the_notations_keys_in_canonical_order_and_the_docs_list_ea
 
     assert HEADER_KEYS == tuple(row.name for row in TABLE)
     assert set(HEADER_KEYS) == set(Header.__dataclass_fields__) - {"extra", "pos"}
-    assert [row.name for row in CHECK_ORDER] == ["players", "species", "event", "site", "round", "annotator", "date",
-                                                 "names", "perspective", "deck", "hands", "discards", "result"]
+    assert [row.name for row in CHECK_ORDER] == [
+        "players",
+        "species",
+        "event",
+        "site",
+        "round",
+        "annotator",
+        "date",
+        "names",
+        "perspective",
+        "deck",
+        "hands",
+        "discards",
+        "result",
+    ]
     notation = (Path(__file__).resolve().parents[2] / "docs" / "NOTATION.md").read_text(encoding="utf-8")
     for row in TABLE:
         required = "**yes**" if row.required else "no"
@@ -141,8 +182,34 @@ def test_on_any_yaml_it_steps_aside_or_agrees(text):
     assert_same_as_general(text)
 
 
-_edits = st.sampled_from(["", " ", "  ", "\n", ",", ", ", "[", "]", ":", ": ", "#", "'", '"', "No", "d", "Ca9", "~",
-                          "\n  ", "\n    ", "{", "}", "-", "é", "\t"])
+_edits = st.sampled_from(
+    [
+        "",
+        " ",
+        "  ",
+        "\n",
+        ",",
+        ", ",
+        "[",
+        "]",
+        ":",
+        ": ",
+        "#",
+        "'",
+        '"',
+        "No",
+        "d",
+        "Ca9",
+        "~",
+        "\n  ",
+        "\n    ",
+        "{",
+        "}",
+        "-",
+        "é",
+        "\t",
+    ]
+)
 
 
 @settings(max_examples=200, deadline=None)

@@ -21,18 +21,33 @@ SAMPLES = Path(__file__).resolve().parents[2] / "samples" / "invalid"
 #: file -> (line, column, part of the message)
 EXPECTED = {
     "bad-card-value.arb": (9, 27, "expected a card such as Ma3 after '/', found 'Ma9': a card's value runs 1 to 8"),
-    "bad-coordinate.arb": (9, 18, "expected a cell x,y in whole numbers (such as 0,1 or -2,3) after '@', found '0,1.5'"),
+    "bad-coordinate.arb": (
+        9,
+        18,
+        "expected a cell x,y in whole numbers (such as 0,1 or -2,3) after '@', found '0,1.5'",
+    ),
     "bad-draw-card.arb": (8, 18, "expected a card such as Ma3 after 'Ana:', found 'Oa0': a card's value runs 1 to 8"),
-    "bad-draw.arb": (8, 10, "expected a draw ('d', 'd:Ma3', a player's name, 'Ana:Ja2' or '-') after 'd', found 'Ana@'"),
+    "bad-draw.arb": (
+        8,
+        10,
+        "expected a draw ('d', 'd:Ma3', a player's name, 'Ana:Ja2' or '-') after 'd', found 'Ana@'",
+    ),
     "bad-header-yaml.arb": (4, 8, "the header is not valid YAML: did not find expected ',' or ']'"),
     "bad-planting-card.arb": (7, 12, "expected a card such as Ma3 to plant, found 'Mx'"),
     "bad-species-code.arb": (3, 23, "'species': 'Maple' is not a species code"),
     "bad-turn-number.arb": (8, 2, "expected '.' after the turn number 2"),
     "duplicate-header-key.arb": (5, 1, "the header gives 'event' twice"),
     "empty-variation.arb": (7, 26, "a variation holds at least one turn"),
-    "extra-draw.arb": (7, 12, "expected a planting such as Ma3@0,1 after 'd', found 'd' (a turn has exactly two draws)"),
-    "glued-draws.arb": (7, 8, "expected two draws, found one: 'dd' is read as a player's name; separate the two "
-                        "draws with a space: 'd d'"),
+    "extra-draw.arb": (
+        7,
+        12,
+        "expected a planting such as Ma3@0,1 after 'd', found 'd' (a turn has exactly two draws)",
+    ),
+    "glued-draws.arb": (
+        7,
+        8,
+        "expected two draws, found one: 'dd' is read as a player's name; separate the two draws with a space: 'd d'",
+    ),
     "glyph-after-comment.arb": (7, 41, "a glyph goes right after the discard of its turn"),
     "header-bad-card.arb": (5, 8, "'deck': expected a card such as Ma3, found 'Xx9': a card's value runs 1 to 8"),
     "header-hands-unknown-player.arb": (6, 3, "'hands': 'Cleo' is not one of the players (Ana, Ben)"),
@@ -47,7 +62,11 @@ EXPECTED = {
     "result-bad-score.arb": (8, 20, "expected Ben's score (a whole number) after 'Ben', found 'nineteen'"),
     "result-trailing-comma.arb": (8, 23, "expected a player's name after ',', found end of line"),
     "reveal-after-result.arb": (9, 1, "reveal lines come before the result line"),
-    "reveal-bad-card.arb": (8, 36, "expected a card such as Ma3 in Ana's reveal line, found 'Ma0': a card's value runs 1 to 8"),
+    "reveal-bad-card.arb": (
+        8,
+        36,
+        "expected a card such as Ma3 in Ana's reveal line, found 'Ma0': a card's value runs 1 to 8",
+    ),
     "space-in-planting.arb": (7, 12, "found 'Ma3 @0,0': no space is allowed before '@'"),
     "stray-closing-brace.arb": (7, 38, "'}' has no matching '{'"),
     "text-before-header.arb": (1, 1, "a game starts with a header between two '---' lines, found 'Club'"),
@@ -61,8 +80,10 @@ EXPECTED = {
 }
 
 #: words of lark and of its terminals that must never reach a person
-_LARK_WORDS = re.compile(r"\b(?:TURNS?|REVEALS?|RESULT|HEADER|COMMENT|LPAR|RPAR|GLYPH|\$END|Token|"
-                         r"Unexpected\w*|__ANON\w*)\b")
+_LARK_WORDS = re.compile(
+    r"\b(?:TURNS?|REVEALS?|RESULT|HEADER|COMMENT|LPAR|RPAR|GLYPH|\$END|Token|"
+    r"Unexpected\w*|__ANON\w*)\b"
+)
 
 
 def test_every_expected_sample_exists():

@@ -30,36 +30,96 @@ def record(body: str, header: str = HEADER) -> str:
 
 #: A record past one bound, the line and column of its error, and the error's message.
 PAST_THE_BOUNDS = {
-    "score": (record("1. Ana d d Ma3@0,0 /Oa5\nresult Ana 2147483648, Ben 3"), 6, 12,
-              "Ana's score has at most 4 digits (0 to 9999), found '2147483648'"),
-    "score of 4000 digits": (record("1. Ana d d Ma3@0,0 /Oa5\nresult Ana 3, Ben " + "7" * 4000), 6, 19,
-                             "Ben's score has at most 4 digits (0 to 9999), found '777777777777777777777777...'"),
-    "x": (record("1. Ana d d Ma3@100000000000000000000,0 /Oa5\nresult *"), 5, 16,
-          "a coordinate is a whole number from -999 to 999, found '100000000000000000000'"),
-    "y": (record("1. Ana d d Ma3@0,-1000 /Oa5\nresult *"), 5, 18,
-          "a coordinate is a whole number from -999 to 999, found '-1000'"),
-    "glyph": (record("1. Ana d d Ma3@0,0 /Oa5 $" + "9" * 5000 + "\nresult *"), 5, 25,
-              "a numeric glyph has at most 3 digits ($0 to $999), found '$99999999999999999999999...'"),
-    "glyphs": (record("1. Ana d d Ma3@0,0 /Oa5 ! ? !! ?? !? ?! $1 $2 $3\nresult *"), 5, 47,
-               "a turn has at most 8 glyphs"),
-    "turn number": (record("12345. Ana d d Ma3@0,0 /Oa5\nresult *"), 5, 1,
-                    "a turn number has at most 4 digits, found '12345'"),
-    "player": (record(f"1. {LONG_NAME} d d Ma3@0,0 /Oa5\nresult *"), 5, 4,
-               "a player's name has at most 100 characters, found one of 101"),
-    "draw": (record(f"1. Ana {LONG_NAME}:Ma3 d Ma3@0,0 /Oa5\nresult *"), 5, 8,
-             "a player's name has at most 100 characters, found one of 101"),
-    "reveal": (record(f"1. Ana d d Ma3@0,0 /Oa5\nreveal {LONG_NAME} Ma3\nresult *"), 6, 8,
-               "a player's name has at most 100 characters, found one of 101"),
-    "result name": (record(f"1. Ana d d Ma3@0,0 /Oa5\nresult Ana 3, {LONG_NAME} 4"), 6, 15,
-                    "a player's name has at most 100 characters, found one of 101"),
-    "header player": (record("result *", f"---\nplayers: [Ana, {LONG_NAME}]\nspecies: [Ca, Dw]\n---\n"), 2, 1,
-                      "'players': a player's name has at most 100 characters, found one of 101"),
-    "header text": (record("result *", "---\nevent: " + "x" * 4001 + "\nplayers: [Ana, Ben]\nspecies: [Ca, Dw]\n---\n"),
-                    2, 1, "'event' holds 4001 characters: a header's text holds at most 4000"),
-    "header score": (record("result *", "---\nplayers: [Ana, Ben]\nspecies: [Ca, Dw]\nresult: {Ana: 10000, Ben: 3}\n---\n"),
-                     4, 10, "'result': Ana's score must be at most 9999, found a number of 5 digits"),
-    "header number": (record("result *", "---\nplayers: [Ana, Ben]\nspecies: [Ca, Dw]\nfoo: " + "9" * 4000 + "\n---\n"),
-                      4, 1, "'foo' holds a number of 4000 digits: a header's numbers fit in 64 bits (at most 19 digits)"),
+    "score": (
+        record("1. Ana d d Ma3@0,0 /Oa5\nresult Ana 2147483648, Ben 3"),
+        6,
+        12,
+        "Ana's score has at most 4 digits (0 to 9999), found '2147483648'",
+    ),
+    "score of 4000 digits": (
+        record("1. Ana d d Ma3@0,0 /Oa5\nresult Ana 3, Ben " + "7" * 4000),
+        6,
+        19,
+        "Ben's score has at most 4 digits (0 to 9999), found '777777777777777777777777...'",
+    ),
+    "x": (
+        record("1. Ana d d Ma3@100000000000000000000,0 /Oa5\nresult *"),
+        5,
+        16,
+        "a coordinate is a whole number from -999 to 999, found '100000000000000000000'",
+    ),
+    "y": (
+        record("1. Ana d d Ma3@0,-1000 /Oa5\nresult *"),
+        5,
+        18,
+        "a coordinate is a whole number from -999 to 999, found '-1000'",
+    ),
+    "glyph": (
+        record("1. Ana d d Ma3@0,0 /Oa5 $" + "9" * 5000 + "\nresult *"),
+        5,
+        25,
+        "a numeric glyph has at most 3 digits ($0 to $999), found '$99999999999999999999999...'",
+    ),
+    "glyphs": (
+        record("1. Ana d d Ma3@0,0 /Oa5 ! ? !! ?? !? ?! $1 $2 $3\nresult *"),
+        5,
+        47,
+        "a turn has at most 8 glyphs",
+    ),
+    "turn number": (
+        record("12345. Ana d d Ma3@0,0 /Oa5\nresult *"),
+        5,
+        1,
+        "a turn number has at most 4 digits, found '12345'",
+    ),
+    "player": (
+        record(f"1. {LONG_NAME} d d Ma3@0,0 /Oa5\nresult *"),
+        5,
+        4,
+        "a player's name has at most 100 characters, found one of 101",
+    ),
+    "draw": (
+        record(f"1. Ana {LONG_NAME}:Ma3 d Ma3@0,0 /Oa5\nresult *"),
+        5,
+        8,
+        "a player's name has at most 100 characters, found one of 101",
+    ),
+    "reveal": (
+        record(f"1. Ana d d Ma3@0,0 /Oa5\nreveal {LONG_NAME} Ma3\nresult *"),
+        6,
+        8,
+        "a player's name has at most 100 characters, found one of 101",
+    ),
+    "result name": (
+        record(f"1. Ana d d Ma3@0,0 /Oa5\nresult Ana 3, {LONG_NAME} 4"),
+        6,
+        15,
+        "a player's name has at most 100 characters, found one of 101",
+    ),
+    "header player": (
+        record("result *", f"---\nplayers: [Ana, {LONG_NAME}]\nspecies: [Ca, Dw]\n---\n"),
+        2,
+        1,
+        "'players': a player's name has at most 100 characters, found one of 101",
+    ),
+    "header text": (
+        record("result *", "---\nevent: " + "x" * 4001 + "\nplayers: [Ana, Ben]\nspecies: [Ca, Dw]\n---\n"),
+        2,
+        1,
+        "'event' holds 4001 characters: a header's text holds at most 4000",
+    ),
+    "header score": (
+        record("result *", "---\nplayers: [Ana, Ben]\nspecies: [Ca, Dw]\nresult: {Ana: 10000, Ben: 3}\n---\n"),
+        4,
+        10,
+        "'result': Ana's score must be at most 9999, found a number of 5 digits",
+    ),
+    "header number": (
+        record("result *", "---\nplayers: [Ana, Ben]\nspecies: [Ca, Dw]\nfoo: " + "9" * 4000 + "\n---\n"),
+        4,
+        1,
+        "'foo' holds a number of 4000 digits: a header's numbers fit in 64 bits (at most 19 digits)",
+    ),
 }
 
 
@@ -88,8 +148,10 @@ def test_both_readers_refuse_a_record_past_a_bound(kind: str):
 AT_THE_BOUNDS = [
     record("9999. Ana d d Ma3@0,0 /Oa5 ! ? !! ?? !? ?! $999 $0\nresult Ana 9999, Ben 0"),
     record("1. Ana d d Ma3@-999,999 /Oa5\nresult *"),
-    record(f"1. {'A' * 100} d d Ma3@0,0 /Oa5\nresult *",
-           f"---\nevent: {'x' * 4000}\nplayers: [{'A' * 100}, Ben]\nspecies: [Ca, Dw]\nfoo: {2 ** 63 - 1}\nbar: {-2 ** 63}\n---\n"),
+    record(
+        f"1. {'A' * 100} d d Ma3@0,0 /Oa5\nresult *",
+        f"---\nevent: {'x' * 4000}\nplayers: [{'A' * 100}, Ben]\nspecies: [Ca, Dw]\nfoo: {2**63 - 1}\nbar: {-(2**63)}\n---\n",
+    ),
 ]
 
 
@@ -100,10 +162,19 @@ def test_a_record_at_the_bounds_reads_the_same_by_both_readers(text: str):
     assert scanner.read_moves(text) is not None
 
 
-@pytest.mark.parametrize("command", [
-    ["fmt"], ["convert", "--to", "json"], ["export", "--to", "html"], ["render"], ["score"], ["state"],
-    ["replay", "--plain"],
-], ids=lambda command: command[0])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["fmt"],
+        ["convert", "--to", "json"],
+        ["export", "--to", "html"],
+        ["render"],
+        ["score"],
+        ["state"],
+        ["replay", "--plain"],
+    ],
+    ids=lambda command: command[0],
+)
 @pytest.mark.parametrize("kind", ["x", "glyph", "player", "header text"])
 def test_every_command_refuses_what_check_refuses(tmp_path: Path, command: list[str], kind: str):
     text, line, column, message = PAST_THE_BOUNDS[kind]
@@ -131,27 +202,51 @@ def test_a_turn_of_a_million_glyphs_is_refused_in_little_memory():
 
 
 def _structured(turn: dict, result: dict | None = None) -> str:
-    game = {"header": {"players": ["Ana", "Ben"], "species": ["Ma", "Oa"]},
-            "turns": [{"player": "Ana", "draws": [{"from": "deck"}, {"from": "deck"}],
-                       "plant": {"card": "Ma3", "x": 0, "y": 0}, "discard": "Oa5", **turn}]}
+    game = {
+        "header": {"players": ["Ana", "Ben"], "species": ["Ma", "Oa"]},
+        "turns": [
+            {
+                "player": "Ana",
+                "draws": [{"from": "deck"}, {"from": "deck"}],
+                "plant": {"card": "Ma3", "x": 0, "y": 0},
+                "discard": "Oa5",
+                **turn,
+            }
+        ],
+    }
     if result is not None:
         game["result"] = result
     return json.dumps({"format": "arbo", "version": 1, "games": [game]})
 
 
-@pytest.mark.parametrize(("data", "message"), [
-    (_structured({"plant": {"card": "Ma3", "x": 10 ** 20, "y": 0}}),
-     "games[0].turns[0].plant.x: expected a whole number of at most 3 digits, found one of 21"),
-    (_structured({"number": 10000}), "games[0].turns[0].number: expected a whole number of at most 4 digits, found one of 5"),
-    (_structured({"glyphs": ["!"] * 9}), "games[0].turns[0].glyphs: a turn has at most 8 glyphs, found 9"),
-    (_structured({"glyphs": ["$1000"]}),
-     "games[0].turns[0].glyphs[0]: unknown glyph '$1000' (! ? !! ?? !? ?! or $n, n of at most 3 digits)"),
-    (_structured({"player": LONG_NAME}),
-     f"games[0].turns[0].player: '{'A' * 24}'... (101 characters) is not a player's name (a letter, then letters, "
-     "digits, _ ' or -, at most 100 characters; not d, reveal or result)"),
-    (_structured({}, {"scores": [["Ana", 10000], ["Ben", 1]]}),
-     "games[0].result.scores[0][1]: expected a whole number of at most 4 digits, found one of 5"),
-], ids=["x", "number", "glyphs", "glyph", "name", "score"])
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (
+            _structured({"plant": {"card": "Ma3", "x": 10**20, "y": 0}}),
+            "games[0].turns[0].plant.x: expected a whole number of at most 3 digits, found one of 21",
+        ),
+        (
+            _structured({"number": 10000}),
+            "games[0].turns[0].number: expected a whole number of at most 4 digits, found one of 5",
+        ),
+        (_structured({"glyphs": ["!"] * 9}), "games[0].turns[0].glyphs: a turn has at most 8 glyphs, found 9"),
+        (
+            _structured({"glyphs": ["$1000"]}),
+            "games[0].turns[0].glyphs[0]: unknown glyph '$1000' (! ? !! ?? !? ?! or $n, n of at most 3 digits)",
+        ),
+        (
+            _structured({"player": LONG_NAME}),
+            f"games[0].turns[0].player: '{'A' * 24}'... (101 characters) is not a player's name (a letter, then letters, "
+            "digits, _ ' or -, at most 100 characters; not d, reveal or result)",
+        ),
+        (
+            _structured({}, {"scores": [["Ana", 10000], ["Ben", 1]]}),
+            "games[0].result.scores[0][1]: expected a whole number of at most 4 digits, found one of 5",
+        ),
+    ],
+    ids=["x", "number", "glyphs", "glyph", "name", "score"],
+)
 def test_a_structured_record_past_a_bound_is_refused_at_its_place(tmp_path: Path, data: str, message: str):
     path = tmp_path / "past.json"
     path.write_text(data, encoding="utf-8")
@@ -162,12 +257,15 @@ def test_a_structured_record_past_a_bound_is_refused_at_its_place(tmp_path: Path
 
 def test_a_position_past_a_bound_is_refused(tmp_path: Path):
     path = tmp_path / "far.yaml"
-    path.write_text("species: [Ca]\nplayers:\n  - name: Ana\n    trees: [[100000000000000000000, 0, Ca1]]\n"
-                    "    hand: []\n", encoding="utf-8")
+    path.write_text(
+        "species: [Ca]\nplayers:\n  - name: Ana\n    trees: [[100000000000000000000, 0, Ca1]]\n    hand: []\n",
+        encoding="utf-8",
+    )
     result = runner.invoke(app, ["score", str(path)])
     assert result.exit_code == 1
-    assert result.stderr == (f"arbo: {path}: Ana's tree 1: the x coordinate must be from -999 to 999, "
-                             "not a number of 21 digits\n")
+    assert result.stderr == (
+        f"arbo: {path}: Ana's tree 1: the x coordinate must be from -999 to 999, not a number of 21 digits\n"
+    )
 
 
 def test_the_grammar_bounds_a_turns_glyphs_as_the_lexicon_does():

@@ -57,7 +57,8 @@ LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 names = st.one_of(
     st.sampled_from(NAME_POOL),
     st.builds(str.__add__, st.sampled_from(LETTERS), st.text(LETTERS + "0123456789_'-", max_size=6)).filter(
-        lambda n: n not in RESERVED_NAMES),
+        lambda n: n not in RESERVED_NAMES
+    ),
 )
 codes = st.text(LETTERS, min_size=1, max_size=3)
 cards = st.builds(Card, st.sampled_from(["Ca", "Dw", "Ja", "Ma", "Oa", "Wi"]) | codes, st.integers(1, 8))
@@ -73,14 +74,16 @@ plain_text = st.lists(pieces, max_size=10).map("".join)
 
 
 def brace_text():
-    chars = st.one_of(pieces.filter(lambda c: "}" not in c), st.just("\n"),
-                      st.sampled_from(["\n ---\n", "\n---x", "---\n", "\n---"]))
+    chars = st.one_of(
+        pieces.filter(lambda c: "}" not in c), st.just("\n"), st.sampled_from(["\n ---\n", "\n---x", "---\n", "\n---"])
+    )
     return st.lists(chars, max_size=10).map("".join).map(str.strip).filter(lambda t: not _HEADER_LINE.search(t))
 
 
 line_text = st.lists(pieces.filter(lambda c: "\n" not in c), max_size=10).map("".join).map(str.strip)
-comments_any = st.lists(st.one_of(st.builds(Comment, brace_text()),
-                                  st.builds(Comment, line_text, st.just(True))), max_size=2)
+comments_any = st.lists(
+    st.one_of(st.builds(Comment, brace_text()), st.builds(Comment, line_text, st.just(True))), max_size=2
+)
 
 
 @st.composite
@@ -132,14 +135,24 @@ def variations(draw, players, depth):
     return Variation(draw(turn_lines(players, depth, 1, 2)), tuple(draw(comments_any)), tuple(draw(comments_any)))
 
 
-yaml_scalars = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6),
-                         st.floats(allow_nan=False, allow_infinity=False, width=32), plain_text,
-                         st.dates(dt.date(1900, 1, 1), dt.date(2100, 1, 1)))
-yaml_values = st.recursive(yaml_scalars, lambda inner: st.one_of(
-    st.lists(inner, max_size=3), st.dictionaries(st.text("abc_", min_size=1, max_size=4), inner, max_size=3)),
-    max_leaves=6)
+yaml_scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**6), 10**6),
+    st.floats(allow_nan=False, allow_infinity=False, width=32),
+    plain_text,
+    st.dates(dt.date(1900, 1, 1), dt.date(2100, 1, 1)),
+)
+yaml_values = st.recursive(
+    yaml_scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(st.text("abc_", min_size=1, max_size=4), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
 extra_keys = st.builds(str.__add__, st.sampled_from("abcxyz"), st.text("abcz_019", max_size=8)).filter(
-    lambda k: k not in HEADER_KEYS)
+    lambda k: k not in HEADER_KEYS
+)
 
 
 @st.composite
@@ -147,8 +160,11 @@ def headers(draw):
     players = tuple(draw(st.lists(names, min_size=1, max_size=4, unique=True)))
     species = tuple(draw(st.lists(codes, min_size=1, max_size=6, unique=True)))
     text = st.none() | plain_text
-    date = draw(st.none() | st.dates(dt.date(1990, 1, 1), dt.date(2100, 12, 31)).map(dt.date.isoformat)
-                | st.sampled_from(["2026", "2026-11"]))
+    date = draw(
+        st.none()
+        | st.dates(dt.date(1990, 1, 1), dt.date(2100, 12, 31)).map(dt.date.isoformat)
+        | st.sampled_from(["2026", "2026-11"])
+    )
     players_maps = st.dictionaries(st.sampled_from(players), st.lists(cards, max_size=8).map(tuple), max_size=2)
     return Header(
         players=players,
@@ -172,12 +188,23 @@ def headers(draw):
 def games(draw):
     header = draw(headers())
     players = list(header.players)
-    reveals = tuple(Reveal(draw(st.sampled_from(players)), tuple(draw(st.lists(cards, max_size=8))), None,
-                           tuple(draw(comments_any))) for _ in range(draw(st.integers(0, 3))))
-    result = draw(st.none() | st.builds(
-        Result, st.lists(st.tuples(st.sampled_from(players), st.integers(0, 99)), min_size=1, max_size=4).map(tuple),
-        st.just(False), st.none(), comments_any.map(tuple))
-        | st.builds(Result, st.just(()), st.just(True), st.none(), comments_any.map(tuple)))
+    reveals = tuple(
+        Reveal(
+            draw(st.sampled_from(players)), tuple(draw(st.lists(cards, max_size=8))), None, tuple(draw(comments_any))
+        )
+        for _ in range(draw(st.integers(0, 3)))
+    )
+    result = draw(
+        st.none()
+        | st.builds(
+            Result,
+            st.lists(st.tuples(st.sampled_from(players), st.integers(0, 99)), min_size=1, max_size=4).map(tuple),
+            st.just(False),
+            st.none(),
+            comments_any.map(tuple),
+        )
+        | st.builds(Result, st.just(()), st.just(True), st.none(), comments_any.map(tuple))
+    )
     return GameRecord(header, draw(turn_lines(players, 0)), tuple(draw(comments_any)), reveals, result)
 
 
@@ -347,8 +374,11 @@ class Messy:
             out += self.inline(r.comments) + "\n" + self.own_lines([])
         if g.result is not None:
             res = g.result
-            scores = "*" if res.unfinished else self.rnd.choice([", ", " ", ",", " , "]).join(
-                f"{n}{self.sp()}{s}" for n, s in res.scores)
+            scores = (
+                "*"
+                if res.unfinished
+                else self.rnd.choice([", ", " ", ",", " , "]).join(f"{n}{self.sp()}{s}" for n, s in res.scores)
+            )
             out += "result" + self.sp() + scores + self.inline(res.comments) + "\n"
         return out
 
@@ -378,8 +408,10 @@ def test_an_unknown_key_holding_one_value_twice_is_written_without_yaml_aliases(
 
 
 def test_a_comment_with_dashes_on_its_first_or_last_line_is_written_as_it_was_read():
-    text = ("---\nplayers: [Ana, Ben]\nspecies: [Ca, Dw]\n---\n{---}\n1. Ana d d Ca3@0,0 /Dw5 {---} {a\n---}\n"
-            "{---\nb}\n2. Ben d d Ca4@0,0 /Dw6\n")
+    text = (
+        "---\nplayers: [Ana, Ben]\nspecies: [Ca, Dw]\n---\n{---}\n1. Ana d d Ca3@0,0 /Dw5 {---} {a\n---}\n"
+        "{---\nb}\n2. Ben d d Ca4@0,0 /Dw6\n"
+    )
     games = parse(text)
     assert [c.text for c in games[0].comments] == ["---"]
     assert [c.text for c in games[0].turns[0].comments_after] == ["---", "a\n---"]

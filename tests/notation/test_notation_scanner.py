@@ -39,8 +39,9 @@ SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[Healt
 def deep(value: object) -> object:
     """A value with every field, those left out of comparisons (positions, file, index) too."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return (type(value).__name__,) + tuple((f.name, deep(getattr(value, f.name)))
-                                                for f in dataclasses.fields(value))
+        return (type(value).__name__,) + tuple(
+            (f.name, deep(getattr(value, f.name))) for f in dataclasses.fields(value)
+        )
     if isinstance(value, (list, tuple)):
         return tuple(deep(v) for v in value)
     if isinstance(value, dict):
@@ -58,7 +59,7 @@ def compare_readers(text: str, must_read: bool = False) -> int:
     for chunk in chunks:
         if not chunk.closed:
             continue
-        part = text[chunk.start:chunk.end]
+        part = text[chunk.start : chunk.end]
         fast = read_game(part, "t.arb", chunk.first_line)
         records, errors = parse_game(part, "t.arb", chunk.first_line, lines)
         plain = read_turn_lines(part, "t.arb", chunk.first_line)
@@ -86,8 +87,21 @@ def test_the_samples_off_the_plain_form_are_read_fast():
 
 # -- records from the engine, annotated and typed by hand at random ----------------------------
 
-_WORDS = ["a quiet move", "{nested", "; not a line comment", "(not a variation)", "!", "reveal Ana",
-          "result *", "1. Ana d d Ma3@0,0 /Oa5", "é ü", "tab\there", "two\nlines", "", "  padded  "]
+_WORDS = [
+    "a quiet move",
+    "{nested",
+    "; not a line comment",
+    "(not a variation)",
+    "!",
+    "reveal Ana",
+    "result *",
+    "1. Ana d d Ma3@0,0 /Oa5",
+    "é ü",
+    "tab\there",
+    "two\nlines",
+    "",
+    "  padded  ",
+]
 
 
 def _comment(rng: random.Random) -> Comment:
@@ -106,12 +120,20 @@ def _decorated(turn: Turn, rng: random.Random, depth: int) -> Turn:
     variations: tuple[Variation, ...] = ()
     if depth < 3 and rng.random() < 0.15:
         variations = tuple(
-            Variation((_decorated(replace(turn, number=rng.choice((turn.number, None))), rng, depth + 1),),
-                      _comments(rng, 0.3), _comments(rng, 0.3))
+            Variation(
+                (_decorated(replace(turn, number=rng.choice((turn.number, None))), rng, depth + 1),),
+                _comments(rng, 0.3),
+                _comments(rng, 0.3),
+            )
             for _ in range(rng.choice((1, 1, 2)))
         )
-    return replace(turn, glyphs=glyphs, comments_before=_comments(rng, 0.1), comments_after=_comments(rng, 0.2),
-                   variations=variations)
+    return replace(
+        turn,
+        glyphs=glyphs,
+        comments_before=_comments(rng, 0.1),
+        comments_after=_comments(rng, 0.2),
+        variations=variations,
+    )
 
 
 def _decorated_game(record: GameRecord, rng: random.Random) -> GameRecord:
@@ -141,8 +163,9 @@ def hand_typed(text: str, rng: random.Random) -> str:
     if rng.random() < 0.5:
         body = body.replace(". ", ".", rng.randint(1, 20))
     if rng.random() < 0.3:  # some turns without their number
-        body = re.sub(r"(?m)^([ \t]*\(?)[0-9]+\.[ \t]*(?=[A-Z])",
-                      lambda m: m.group(1) if rng.random() < 0.5 else m.group(), body)
+        body = re.sub(
+            r"(?m)^([ \t]*\(?)[0-9]+\.[ \t]*(?=[A-Z])", lambda m: m.group(1) if rng.random() < 0.5 else m.group(), body
+        )
     return text[:head_end] + body
 
 
@@ -170,9 +193,31 @@ def test_records_from_the_engine_annotated_and_typed_by_hand_read_the_same_both_
 
 # -- mutated records: the scanner reads what the parser reads, and nothing else ------------
 
-_INSERTS = st.sampled_from(list("{}();:!?$-@,/.0123456789 \t\n*#'dD") + [
-    "reveal ", "result ", " d ", "Ana", ":Ma3", "@1,-1", " /Oa5", "é", "\x0c", "\u00a0", "(1. Ana d d Ma3@0,0 /Oa5",
-    "1. Ana d d Ma3@0,0 /Oa5\n", "{c}", "; c\n", " !", "$7", ")", "(", "resulting", "revealed"])
+_INSERTS = st.sampled_from(
+    list("{}();:!?$-@,/.0123456789 \t\n*#'dD")
+    + [
+        "reveal ",
+        "result ",
+        " d ",
+        "Ana",
+        ":Ma3",
+        "@1,-1",
+        " /Oa5",
+        "é",
+        "\x0c",
+        "\u00a0",
+        "(1. Ana d d Ma3@0,0 /Oa5",
+        "1. Ana d d Ma3@0,0 /Oa5\n",
+        "{c}",
+        "; c\n",
+        " !",
+        "$7",
+        ")",
+        "(",
+        "resulting",
+        "revealed",
+    ]
+)
 
 
 @st.composite
@@ -186,7 +231,7 @@ def mutated(draw) -> str:
         i = draw(st.integers(0, n))
         op = draw(st.sampled_from(["delete", "insert", "insert", "copy"]))
         if op == "delete":
-            text = text[:i] + text[min(n, i + draw(st.integers(1, 8))):]
+            text = text[:i] + text[min(n, i + draw(st.integers(1, 8))) :]
         elif op == "insert":
             text = text[:i] + draw(_INSERTS) + text[i:]
         else:
@@ -203,31 +248,37 @@ def test_a_mutated_record_reads_the_same_both_ways_or_goes_to_the_parser(text: s
     compare_readers(text, must_read=True)
 
 
-@pytest.mark.parametrize("text", [
-    "1. Ana d d Ma3@0,0 /Oa5 ! ?\n",  # two glyphs
-    "1. Ana d d Ma3@0,0 /Oa5!?\n",  # one glyph, '!?'
-    "1. Ana d d Ma3@0,0 /Oa5(2. Ana d d Ma3@0,0 /Oa5)(1. Ana d d Ma3@0,0 /Oa5)\n",
-    "1. Ana d d Ma3@0,0 /Oa5 {a\nb} {c} ; d\n2. Ben d d Ma3@0,0 /Oa5\n",  # comments after, over lines
-    "1. Ana d d Ma3@0,0 /Oa5 2. Ben d d Ma3@0,0 /Oa5\n",  # two turns on a line
-    "{a} ; b\n{c}1. Ana d d Ma3@0,0 /Oa5\n{d}\n( {e} 1. Ana d d Ma3@0,0 /Oa5 {f} )\n{g}\nreveal Ana Ma3 {h}\n",
-    "1. Ana d d Ma3@0,0 /Oa5\nreveal Ana Ma3 reveal Ben Oa5\nresult Ana 3 Ben 4 ; x\n",
-    "reveal Ana\nresult *{x}\n",
-    "1.Ana\td:Ma3\t-\tMa3@-0,007\t/Oa5\t$0\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1. Ana d d Ma3@0,0 /Oa5 ! ?\n",  # two glyphs
+        "1. Ana d d Ma3@0,0 /Oa5!?\n",  # one glyph, '!?'
+        "1. Ana d d Ma3@0,0 /Oa5(2. Ana d d Ma3@0,0 /Oa5)(1. Ana d d Ma3@0,0 /Oa5)\n",
+        "1. Ana d d Ma3@0,0 /Oa5 {a\nb} {c} ; d\n2. Ben d d Ma3@0,0 /Oa5\n",  # comments after, over lines
+        "1. Ana d d Ma3@0,0 /Oa5 2. Ben d d Ma3@0,0 /Oa5\n",  # two turns on a line
+        "{a} ; b\n{c}1. Ana d d Ma3@0,0 /Oa5\n{d}\n( {e} 1. Ana d d Ma3@0,0 /Oa5 {f} )\n{g}\nreveal Ana Ma3 {h}\n",
+        "1. Ana d d Ma3@0,0 /Oa5\nreveal Ana Ma3 reveal Ben Oa5\nresult Ana 3 Ben 4 ; x\n",
+        "reveal Ana\nresult *{x}\n",
+        "1.Ana\td:Ma3\t-\tMa3@-0,007\t/Oa5\t$0\n",
+    ],
+)
 def test_hand_worked_bodies_read_the_same_both_ways(text: str):
     header = "---\nplayers: [Ana, Ben]\nspecies: [Ma, Oa]\n---\n"
     assert compare_readers(header + text, must_read=True) == 1
 
 
-@pytest.mark.parametrize("text", [
-    "1. Ana d d Ma3@0,0 /Oa5 {c} !\n",  # a glyph after a comment
-    "1. Ana d d Ma3@0,0 /Oa5\n(\n",  # unclosed variation
-    "( 1. Ana d d Ma3@0,0 /Oa5 )\n",  # a variation before any turn
-    "1. Ana d d Ma3@0,0 /Oa5 ( {c} )\n",  # an empty variation
-    "result *\nreveal Ana Ma3\n",
-    "1. Ana d d Ma3@0,0 /Oa5\n" + "(1. Ana d d Ma3@0,0 /Oa5 " * 101 + ")" * 101 + "\n",  # too deep
-    "1" * 5000 + ". Ana d d Ma3@0,0 /Oa5\n",  # a number too long for int()
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1. Ana d d Ma3@0,0 /Oa5 {c} !\n",  # a glyph after a comment
+        "1. Ana d d Ma3@0,0 /Oa5\n(\n",  # unclosed variation
+        "( 1. Ana d d Ma3@0,0 /Oa5 )\n",  # a variation before any turn
+        "1. Ana d d Ma3@0,0 /Oa5 ( {c} )\n",  # an empty variation
+        "result *\nreveal Ana Ma3\n",
+        "1. Ana d d Ma3@0,0 /Oa5\n" + "(1. Ana d d Ma3@0,0 /Oa5 " * 101 + ")" * 101 + "\n",  # too deep
+        "1" * 5000 + ". Ana d d Ma3@0,0 /Oa5\n",  # a number too long for int()
+    ],
+)
 def test_a_faulty_body_goes_to_the_parser(text: str):
     header = "---\nplayers: [Ana, Ben]\nspecies: [Ma, Oa]\n---\n"
     assert compare_readers(header + text) == 0
@@ -311,13 +362,26 @@ def test_the_turns_read_are_the_records_their_constructors_make(text: str):
 def test_a_turn_read_is_the_turn_constructed():
     text = "---\nplayers: [Ana, Ben]\nspecies: [Ma, Oa]\n---\n1. Ana d:Ma3 Ben:Oa5 Ma3@-1,0 /Oa5 !? {c}\n"
     (turn,) = parse_games(text)[0].turns
-    assert deep(turn) == deep(Turn(
-        "Ana",
-        (Draw(DrawKind.DECK, None, Card("Ma", 3)), Draw(DrawKind.DISCARD, "Ben", Card("Oa", 5))),
-        Planting(Card("Ma", 3), Coord(-1, 0)), Card("Oa", 5), 1, ("!?",), (), (Comment("c"),), (),
-        Pos(5, 1), (8, 14, 22, 31),
-    ))
+    assert deep(turn) == deep(
+        Turn(
+            "Ana",
+            (Draw(DrawKind.DECK, None, Card("Ma", 3)), Draw(DrawKind.DISCARD, "Ben", Card("Oa", 5))),
+            Planting(Card("Ma", 3), Coord(-1, 0)),
+            Card("Oa", 5),
+            1,
+            ("!?",),
+            (),
+            (Comment("c"),),
+            (),
+            Pos(5, 1),
+            (8, 14, 22, 31),
+        )
+    )
     assert (turn.draw_pos(0), turn.draw_pos(1), turn.plant_pos, turn.discard_pos) == (
-        Pos(5, 8), Pos(5, 14), Pos(5, 22), Pos(5, 31))
+        Pos(5, 8),
+        Pos(5, 14),
+        Pos(5, 22),
+        Pos(5, 31),
+    )
     with pytest.raises(IndexError, match="no draw 2"):
         turn.draw_pos(2)

@@ -31,8 +31,15 @@ def _as_plain(turn) -> tuple:
             return None
         return (None if d.kind is DrawKind.DECK else d.owner, d.card)
 
-    return (turn.number, turn.player, draw(turn.draws[0]), draw(turn.draws[1]), turn.plant.card,
-            turn.plant.coord, turn.discard)
+    return (
+        turn.number,
+        turn.player,
+        draw(turn.draws[0]),
+        draw(turn.draws[1]),
+        turn.plant.card,
+        turn.plant.coord,
+        turn.discard,
+    )
 
 
 def _agrees_with_the_parser(text: str) -> None:
@@ -67,16 +74,21 @@ def test_turns_typed_by_hand_with_runs_of_spaces_and_tabs_decode_as_the_parser_d
     import re
 
     rng = random.Random(index)
-    text = re.sub(r"(?m)^([0-9]+\.) (.*)$",
-                  lambda m: m[1] + rng.choice(("", " ", "\t")) + " " + m[2].replace(" ", rng.choice(("  ", "\t", " \t "))),
-                  _TEXTS[index])
+    text = re.sub(
+        r"(?m)^([0-9]+\.) (.*)$",
+        lambda m: m[1] + rng.choice(("", " ", "\t")) + " " + m[2].replace(" ", rng.choice(("  ", "\t", " \t "))),
+        _TEXTS[index],
+    )
     assert "\t" in text and "  " in text
     _agrees_with_the_parser(text)
 
 
-@pytest.mark.parametrize("annotations", [
-    ("!", "?!", "$12", "!! ?", "{a quiet move}", "! {a} {b}", "; to the end of the line", "? {c} ; d", "  \t"),
-])
+@pytest.mark.parametrize(
+    "annotations",
+    [
+        ("!", "?!", "$12", "!! ?", "{a quiet move}", "! {a} {b}", "; to the end of the line", "? {c} ; d", "  \t"),
+    ],
+)
 def test_turns_with_annotations_on_their_line_and_variations_of_one_turn_are_read(annotations):
     from arbo_notation.notation.reading.scanner import read_moves
 
@@ -99,15 +111,18 @@ def test_turns_with_annotations_on_their_line_and_variations_of_one_turn_are_rea
     _agrees_with_the_parser(text)
 
 
-@pytest.mark.parametrize("line", [
-    "(1. Ana d d Ma3@0,0 /Oa5 ; swallows the parenthesis)",  # the grammar's line comment takes the ')'
-    "(1. Ana d d Ma3@0,0 /Oa5 2. Ben d d Ma3@0,0 /Oa5)",  # two turns: the token loop's
-    "(1. Ana d d Ma3@0,0 /Oa5 (1. Ana d d Ma3@0,0 /Oa5))",  # nested
-    "(1. Ana d d Ma3@0,0 /Oa5) {after}",
-    "()",
-    "({a note} ; swallows the turn\n1. Ana d d Ma3@0,0 /Oa5)",
-    "({a (note)} 1. Ana d d Ma3@0,0 /Oa5)",  # a parenthesis in a comment: the token loop's
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "(1. Ana d d Ma3@0,0 /Oa5 ; swallows the parenthesis)",  # the grammar's line comment takes the ')'
+        "(1. Ana d d Ma3@0,0 /Oa5 2. Ben d d Ma3@0,0 /Oa5)",  # two turns: the token loop's
+        "(1. Ana d d Ma3@0,0 /Oa5 (1. Ana d d Ma3@0,0 /Oa5))",  # nested
+        "(1. Ana d d Ma3@0,0 /Oa5) {after}",
+        "()",
+        "({a note} ; swallows the turn\n1. Ana d d Ma3@0,0 /Oa5)",
+        "({a (note)} 1. Ana d d Ma3@0,0 /Oa5)",  # a parenthesis in a comment: the token loop's
+    ],
+)
 def test_other_variations_are_left_to_the_fast_reader(line):
     lines = _TEXTS[0].split("\n")
     at = next(i for i, text in enumerate(lines) if text.startswith("3. "))
@@ -152,11 +167,11 @@ def test_plain_text_is_always_text_the_grammar_reads_the_same_way(index, at, edi
     header_end = text.index("\n---\n", 3) + 5  # edit the body: the header has its own tests
     at = header_end + at % (len(text) - header_end)
     if edit == "delete":
-        text = text[:at] + text[at + 1:]
+        text = text[:at] + text[at + 1 :]
     elif edit == "insert":
         text = text[:at] + char + text[at:]
     else:
-        text = text[:at] + text[at + 1: at + 2] + text[at] + text[at + 2:]
+        text = text[:at] + text[at + 1 : at + 2] + text[at] + text[at + 2 :]
     if read_turn_lines(text) is not None:
         _agrees_with_the_parser(text)
 
@@ -172,13 +187,16 @@ def test_the_fast_check_finds_what_the_full_check_finds(path: Path):
     assert fast.diagnostics == full.diagnostics
 
 
-@pytest.mark.parametrize("change", [
-    lambda turn: turn,  # the same turn again: legal
-    lambda turn: turn.rsplit(" /", 1)[0] + " /Zz1",  # a card not in play
-    lambda turn: turn.replace("@", "@9", 1),  # off the arboretum
-    lambda turn: turn.split(". ", 1)[1],  # unnumbered: the number it must have
-    lambda turn: "99. " + turn.split(". ", 1)[1],  # wrongly numbered
-])
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda turn: turn,  # the same turn again: legal
+        lambda turn: turn.rsplit(" /", 1)[0] + " /Zz1",  # a card not in play
+        lambda turn: turn.replace("@", "@9", 1),  # off the arboretum
+        lambda turn: turn.split(". ", 1)[1],  # unnumbered: the number it must have
+        lambda turn: "99. " + turn.split(". ", 1)[1],  # wrongly numbered
+    ],
+)
 def test_the_fast_check_of_variations_of_one_turn_finds_what_the_full_check_finds(change):
     lines = _TEXTS[4].split("\n")
     for at in [i for i, line in enumerate(lines) if line[:1].isdigit()][2::7][::-1]:
@@ -186,8 +204,11 @@ def test_the_fast_check_of_variations_of_one_turn_finds_what_the_full_check_find
     text = "\n".join(lines)
     full = check_text(text, "v.arb")
     fast = check_text(text, "v.arb", keep_games=False)
-    assert (fast.game_count, fast.valid_count, fast.diagnostics) == (full.game_count, full.valid_count,
-                                                                     full.diagnostics)
+    assert (fast.game_count, fast.valid_count, fast.diagnostics) == (
+        full.game_count,
+        full.valid_count,
+        full.diagnostics,
+    )
 
 
 def test_the_fast_check_of_many_games_counts_them_all():

@@ -129,7 +129,11 @@ def test_annotated_fixture_structure():
     assert t4.glyphs == ("!!",) and t4.comments_before == ()
     # a comment after the last turn (before the reveal lines) belongs to it
     assert t5.comments_after == (C("the end is near"),)
-    assert [r.comments for r in game.reveals] == [(C("Ana keeps the maples", line=True),), (), (C("Cleo's spruce path"),)]
+    assert [r.comments for r in game.reveals] == [
+        (C("Ana keeps the maples", line=True),),
+        (),
+        (C("Cleo's spruce path"),),
+    ]
     assert game.result.scores == (("Ana", 14), ("Ben", 11), ("Cleo", 17))
     assert game.result.comments == (C("Cleo wins"),)
     assert len(list(game.all_turns())) == 9
@@ -222,8 +226,9 @@ def test_draw_forms(token, draw):
     assert game.turns[0].draws[0] == draw
 
 
-@pytest.mark.parametrize("coords, coord", [("0,0", Coord(0, 0)), ("-3,12", Coord(-3, 12)), ("10,-1", Coord(10, -1)),
-                                           ("007,-0", Coord(7, 0))])
+@pytest.mark.parametrize(
+    "coords, coord", [("0,0", Coord(0, 0)), ("-3,12", Coord(-3, 12)), ("10,-1", Coord(10, -1)), ("007,-0", Coord(7, 0))]
+)
 def test_planting_coordinates(coords, coord):
     assert one(HEADER + f"Ana d d Ma3@{coords} /Oa5").turns[0].plant.coord == coord
 
@@ -241,7 +246,10 @@ def test_wrong_numbers_are_kept_as_written():
 
 
 def test_several_turns_on_a_line_and_spread_variation():
-    game = one(HEADER + "1. Ana d d Ma3@0,0 /Oa5 2. Ben d d Ma4@0,0 /Oa6 (2. Ben d d\tMa5@0,0 /Oa6\n\n 3. Ana d d Ma6@1,0 /Oa7\n)")
+    game = one(
+        HEADER
+        + "1. Ana d d Ma3@0,0 /Oa5 2. Ben d d Ma4@0,0 /Oa6 (2. Ben d d\tMa5@0,0 /Oa6\n\n 3. Ana d d Ma6@1,0 /Oa7\n)"
+    )
     assert len(game.turns) == 2 and len(game.turns[1].variations[0].turns) == 2
 
 
@@ -304,8 +312,11 @@ def test_multi_game_fixture():
 
 
 def test_error_in_game_two_of_three():
-    text = (FIXTURES / "multi.arb").read_text(encoding="utf-8").replace("2. Ana Ben:Ca5 d Ca5@0,0 /Dw1",
-                                                                      "2. Ana Ben:Ca5 d Ca5@0,0 /Dw9")
+    text = (
+        (FIXTURES / "multi.arb")
+        .read_text(encoding="utf-8")
+        .replace("2. Ana Ben:Ca5 d Ca5@0,0 /Dw1", "2. Ana Ben:Ca5 d Ca5@0,0 /Dw9")
+    )
     outcome = parse_all(text, "multi.arb")
     assert [g.index for g in outcome.games] == [1, 3]
     (error,) = outcome.errors
@@ -313,7 +324,10 @@ def test_error_in_game_two_of_three():
     assert "expected a card such as Ma3 after '/', found 'Dw9'" in error.message
     assert outcome.game_of(error) == 2
     assert [(s.index, s.first_line, s.last_line, s.error is not None) for s in outcome.game_spans] == [
-        (1, 1, 8, False), (2, 9, 17, True), (3, 18, 23, False)]
+        (1, 1, 8, False),
+        (2, 9, 17, True),
+        (3, 18, 23, False),
+    ]
     with pytest.raises(NotationErrors) as raised:
         parse(text, "multi.arb")
     assert raised.value.errors[0].line == 15
@@ -403,8 +417,13 @@ def test_only_the_grammar_module_imports_lark():
     for path in package.rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
-                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
             if any(n == "lark" or n.startswith("lark.") for n in names):
                 importers.append(path.relative_to(package).as_posix())
     assert set(importers) == {"notation/reading/grammar.py"}

@@ -104,9 +104,11 @@ def test_reads_json_and_yaml_flow_style_alike():
     position = read_position(EXAMPLE)
     as_json = json.dumps(position_to_data(position))
     assert read_position(as_json, "p.json") == position
-    flow = "{species: [Ca, Dw, Ja, Ma, Oa, Wi], players: [{name: Ana, trees: [[0, 0, Ma1], [1, 0, Wi3], " \
-        "[2, 0, Oa5], [3, 0, Ma8]], hand: [Ja2, Oa6, Ca1, Ca4, Dw2, Wi7, Ma5]}, {name: Ben, " \
+    flow = (
+        "{species: [Ca, Dw, Ja, Ma, Oa, Wi], players: [{name: Ana, trees: [[0, 0, Ma1], [1, 0, Wi3], "
+        "[2, 0, Oa5], [3, 0, Ma8]], hand: [Ja2, Oa6, Ca1, Ca4, Dw2, Wi7, Ma5]}, {name: Ben, "
         "trees: [[0, 0, Oa2]], hand: [Ja1, Ja5]}]}"
+    )
     assert read_position(flow) == position
 
 
@@ -163,7 +165,10 @@ FAULTS = [
     ("species: [Ma]\nplayers:\n\t- name: Ana\n", "malformed YAML at line 3, column 1"),
     ("species: [Ma]\n  \x07\n", "malformed YAML at line 2, column 3: the character #x07 is not allowed"),
     ('{"species": ["Ma"], "players": [}', "malformed JSON at line 1, column 33: Expecting value"),
-    ('{"species": ["Ma"],\n "players": [\n  {"name": "Ana" "trees": []}]}', "malformed JSON at line 3, column 18: Expecting ',' delimiter"),
+    (
+        '{"species": ["Ma"],\n "players": [\n  {"name": "Ana" "trees": []}]}',
+        "malformed JSON at line 3, column 18: Expecting ',' delimiter",
+    ),
     ('{"species": ["Ma"], "species": ["Oa"], "players": []}', "the key 'species' appears twice"),
     ("[" * 3000, "nested too deeply"),
     # not a position
@@ -261,15 +266,17 @@ def test_json_faults_in_a_json_file():
     with pytest.raises(PositionError, match="Ana has two trees at 0,0: Ma1 and Ma2"):
         read_position(text, "p.json")
     with pytest.raises(PositionError, match="the x coordinate must be an integer, not 1.0"):
-        read_position(text.replace("[0, 0, \"Ma2\"]", "[1.0, 0, \"Ma2\"]"), "p.json")
+        read_position(text.replace('[0, 0, "Ma2"]', '[1.0, 0, "Ma2"]'), "p.json")
 
 
 # -- round trip of any position ---------------------------------------------------------------------
 
 CODES = st.text("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", min_size=1, max_size=3)
-NAMES = st.text(
-    st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=12
-).map(str.strip).filter(bool)
+NAMES = (
+    st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=12)
+    .map(str.strip)
+    .filter(bool)
+)
 
 
 def _neighbours(cell):

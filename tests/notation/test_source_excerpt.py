@@ -20,10 +20,7 @@ def printable(text: str) -> bool:
 
 def test_control_characters_are_escaped_and_the_caret_follows():
     line = "1. Ana d d \x00\x1b[31m Ca3@0,0 /Oa5"
-    assert caret_excerpt(line, 12) == (
-        "    1. Ana d d \\x00\\x1b[31m Ca3@0,0 /Oa5\n"
-        "               ^"
-    )
+    assert caret_excerpt(line, 12) == ("    1. Ana d d \\x00\\x1b[31m Ca3@0,0 /Oa5\n               ^")
     # column 19 is 'C' of Ca3: the two escapes before it take 8 columns for 2 characters
     assert caret_excerpt(line, 19).splitlines()[1] == " " * 4 + " " * 24 + "^"
     assert caret_excerpt(line, 19).splitlines()[0][4 + 24 :].startswith("Ca3@0,0")

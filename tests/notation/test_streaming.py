@@ -42,7 +42,7 @@ SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[Healt
 def _cut(text: str, sizes: list[int]) -> list[str]:
     blocks, at = [], 0
     for size in sizes:
-        blocks.append(text[at:at + size])
+        blocks.append(text[at : at + size])
         at += size
     return blocks + [text[at:]]
 
@@ -55,10 +55,13 @@ _PIECES = ["---\n", "---", "--- \n", "----\n", "a\n", "\n", "x", " ---\n", "---\
 def test_games_cut_from_blocks_are_the_games_cut_from_the_whole_text(parts, sizes):
     text = "".join(parts)
     preamble_end, chunks = cut_games(text)
-    whole = [text[:preamble_end]] + [(text[c.start:c.end], c.first_line, c.last_line, c.closed, index)
-                                     for index, c in enumerate(chunks, 1)]
-    pieces = [p if isinstance(p, str) else (p.text, p.first_line, p.last_line, p.closed, p.index)
-              for p in stream_games(_cut(text, sizes))]
+    whole = [text[:preamble_end]] + [
+        (text[c.start : c.end], c.first_line, c.last_line, c.closed, index) for index, c in enumerate(chunks, 1)
+    ]
+    pieces = [
+        p if isinstance(p, str) else (p.text, p.first_line, p.last_line, p.closed, p.index)
+        for p in stream_games(_cut(text, sizes))
+    ]
     assert pieces == whole
 
 
@@ -67,8 +70,10 @@ _BYTES = [b"\xef\xbb\xbf", b"\r", b"\n", b"\r\n", b"a", b"\xc3\xa9", b"\xe2\x82\
 
 @pytest.mark.slow
 @settings(max_examples=300, deadline=None)
-@given(parts=st.lists(st.sampled_from(_BYTES), max_size=15), size=st.one_of(st.integers(1, 5), st.integers(40, 50),
-                                                                           st.just(1 << 20)))
+@given(
+    parts=st.lists(st.sampled_from(_BYTES), max_size=15),
+    size=st.one_of(st.integers(1, 5), st.integers(40, 50), st.just(1 << 20)),
+)
 def test_a_file_read_in_blocks_is_the_file_read_whole(tmp_path_factory, parts, size):
     """In blocks of a few bytes, and in one read (a file smaller than a block, or about as big)."""
     path = tmp_path_factory.mktemp("blocks") / "f.arb"
@@ -95,7 +100,7 @@ def test_a_named_pipe_is_read_to_its_end_though_a_read_gives_less_than_a_block(t
     def write() -> None:
         with open(fifo, "wb") as pipe:
             for start in range(0, len(text), 70_000):
-                pipe.write(text[start:start + 70_000].encode())
+                pipe.write(text[start : start + 70_000].encode())
                 pipe.flush()
 
     writer = threading.Thread(target=write)
@@ -118,16 +123,51 @@ def test_json_and_yaml_written_a_game_at_a_time_are_the_whole_dumps(text, other)
 
 
 _SCALARS = st.one_of(
-    st.none(), st.booleans(), st.integers(-10**40, 10**40),
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**40), 10**40),
     st.text(st.characters(blacklist_categories=("Cs",)), max_size=12),
-    st.sampled_from(["2026", "yes", "null", "~", "- x", "a: b", "#c", "'q'", "x #y", " lead", "Ma3", "1.5", "0o7",
-                     "é ü", "\ufeff", "\x85", "a\u2028b", "-", "?", "!tag", "%", "@", "`", "[", "{x}", "a,b"]),
-    st.builds(lambda words: " ".join(words), st.lists(st.sampled_from(["a", "bb", "ccc:", "dd-d", "''"]),
-                                                        min_size=2, max_size=40)),
+    st.sampled_from(
+        [
+            "2026",
+            "yes",
+            "null",
+            "~",
+            "- x",
+            "a: b",
+            "#c",
+            "'q'",
+            "x #y",
+            " lead",
+            "Ma3",
+            "1.5",
+            "0o7",
+            "é ü",
+            "\ufeff",
+            "\x85",
+            "a\u2028b",
+            "-",
+            "?",
+            "!tag",
+            "%",
+            "@",
+            "`",
+            "[",
+            "{x}",
+            "a,b",
+        ]
+    ),
+    st.builds(
+        lambda words: " ".join(words),
+        st.lists(st.sampled_from(["a", "bb", "ccc:", "dd-d", "''"]), min_size=2, max_size=40),
+    ),
 )
 _KEYS = st.one_of(st.sampled_from(["header", "players", "y", "yes", "2", "a b", "-", "x:"]), st.text(max_size=6))
-_DATA = st.recursive(_SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=4),
-                                                       st.dictionaries(_KEYS, inner, max_size=4)), max_leaves=30)
+_DATA = st.recursive(
+    _SCALARS,
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(_KEYS, inner, max_size=4)),
+    max_leaves=30,
+)
 
 
 @pytest.mark.slow
@@ -138,18 +178,23 @@ def test_yaml_written_line_by_line_is_what_pyyaml_writes_or_is_left_to_it(data):
         written = block_yaml(data)
     except _Unsure:
         return
-    assert written == yaml.dump(data, Dumper=convert._Dumper, sort_keys=False, allow_unicode=True,
-                                default_flow_style=False, width=100)
+    assert written == yaml.dump(
+        data, Dumper=convert._Dumper, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100
+    )
 
 
-_WORDS = st.lists(st.sampled_from(["a", "bb", "ccc", "dddddddddd", "e:", "f'g", "'", "h-", "#i", "j,", "é", "  "]),
-                  min_size=25, max_size=90).map(" ".join)
+_WORDS = st.lists(
+    st.sampled_from(["a", "bb", "ccc", "dddddddddd", "e:", "f'g", "'", "h-", "#i", "j,", "é", "  "]),
+    min_size=25,
+    max_size=90,
+).map(" ".join)
 
 
 @pytest.mark.slow
 @settings(max_examples=300, deadline=None)
-@given(text=_WORDS, depth=st.integers(0, 12), key=st.sampled_from(["text", "a_long_key_name", "k"]),
-       listed=st.booleans())
+@given(
+    text=_WORDS, depth=st.integers(0, 12), key=st.sampled_from(["text", "a_long_key_name", "k"]), listed=st.booleans()
+)
 def test_long_texts_are_folded_at_the_width_as_pyyaml_folds_them(text, depth, key, listed):
     data: object = [text] if listed else {key: text}
     for level in range(depth):
@@ -159,8 +204,9 @@ def test_long_texts_are_folded_at_the_width_as_pyyaml_folds_them(text, depth, ke
     except _Unsure:
         assert '"' in yaml.dump([data], Dumper=convert._Dumper, allow_unicode=True, width=100)
         return
-    assert written == yaml.dump([data], Dumper=convert._Dumper, sort_keys=False, allow_unicode=True,
-                                default_flow_style=False, width=100)
+    assert written == yaml.dump(
+        [data], Dumper=convert._Dumper, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100
+    )
 
 
 def test_yaml_of_simulated_and_sample_games_is_written_line_by_line():
@@ -221,8 +267,27 @@ def test_yaml_lines_read_back_as_block_yaml_wrote_them_are_what_yaml_reads(data)
         assert read == yaml.safe_load(written)[0]
 
 
-_LINES = ["- a: 1", "  b: x", "  - 2", "  c:", "    d: 'q'' r'", "  - - 3", "    - y z", "  e: []", "  - {}", "  - ",
-          "  f: yes", "   g: 1", "  h: 012", "  i: -0", "  j: a #b", "  k: 'x", "  l: Ana's", "  m: 1e3", "- n"]
+_LINES = [
+    "- a: 1",
+    "  b: x",
+    "  - 2",
+    "  c:",
+    "    d: 'q'' r'",
+    "  - - 3",
+    "    - y z",
+    "  e: []",
+    "  - {}",
+    "  - ",
+    "  f: yes",
+    "   g: 1",
+    "  h: 012",
+    "  i: -0",
+    "  j: a #b",
+    "  k: 'x",
+    "  l: Ana's",
+    "  m: 1e3",
+    "- n",
+]
 
 
 @settings(max_examples=400, deadline=None)
@@ -238,16 +303,19 @@ def test_yaml_lines_read_back_are_what_yaml_reads_or_left_to_it(lines):
     assert [read] == yaml.safe_load("\n".join(lines) + "\n")
 
 
-@pytest.mark.parametrize("text", [
-    "version: 1\nformat: arbo\ngames: []\n",  # another order
-    "format: arbo\nversion: 1\ngames: []\n",
-    "format: arbo\nversion: 1\ngames:\n",
-    "format: arbo\nversion: 2\ngames:\n- header: {}\n",
-    "format: arbo\nversion: 1\ngames:\n- header: 3\n",
-    "format: arbo\nversion: 1\ngames:\n- header: {players: [Ana, Ben]\n",
-    "format: arbo\nversion: 1\ngames:\n- header:\n    players: [Ana, Ben]\n...\n",
-    "format: arbo\r\nversion: 1\r\ngames: []\r\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "version: 1\nformat: arbo\ngames: []\n",  # another order
+        "format: arbo\nversion: 1\ngames: []\n",
+        "format: arbo\nversion: 1\ngames:\n",
+        "format: arbo\nversion: 2\ngames:\n- header: {}\n",
+        "format: arbo\nversion: 1\ngames:\n- header: 3\n",
+        "format: arbo\nversion: 1\ngames:\n- header: {players: [Ana, Ben]\n",
+        "format: arbo\nversion: 1\ngames:\n- header:\n    players: [Ana, Ben]\n...\n",
+        "format: arbo\r\nversion: 1\r\ngames: []\r\n",
+    ],
+)
 def test_yaml_laid_out_otherwise_or_faulty_is_read_whole(text):
     with pytest.raises(NotStreamable):
         list(yaml_games([text], "g.yaml"))
@@ -257,24 +325,28 @@ def test_yaml_games_written_by_hand_are_read_alone_by_the_safe_loader():
     games = parse((SAMPLES / "four-players.arb").read_text() + "\n" + (SAMPLES / "annotated.arb").read_text())
     dumped = convert.dumps_yaml(games)
     second = dumped.rindex("\n- header:\n")
-    hand = dumped[:second] + "\n# the next game\n-\n  header:\n" + dumped[second + 11:]  # comments, another layout
+    hand = dumped[:second] + "\n# the next game\n-\n  header:\n" + dumped[second + 11 :]  # comments, another layout
     hand = hand.replace("    players:\n", "    players: # who plays\n", 1)
     assert hand != dumped
-    assert list(yaml_games([hand], "g.yaml")) == convert.loads_yaml(dumped, "g.yaml") == \
-        convert.loads_yaml(hand, "g.yaml")
+    assert (
+        list(yaml_games([hand], "g.yaml")) == convert.loads_yaml(dumped, "g.yaml") == convert.loads_yaml(hand, "g.yaml")
+    )
 
 
-@pytest.mark.parametrize("text", [
-    '{"games": [], "format": "arbo", "version": 1}',  # another order
-    '[1, 2',
-    '[] []',
-    '{"format": "arbo", "version": 2, "games": []}',
-    '{"format": "arbo", "version": 1, "games": [{"header": 3}]}',
-    '{"format": "arbo", "version": 1, "games": [], "games": []}',
-    '{"format": "arbo", "version": 1, "games": [] ,}',
-    '{"format": "arbo", "version": 1, "games": [{}] } x',
-    '{"format": "arbo", "version": 1, "games": [1e999999',
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"games": [], "format": "arbo", "version": 1}',  # another order
+        "[1, 2",
+        "[] []",
+        '{"format": "arbo", "version": 2, "games": []}',
+        '{"format": "arbo", "version": 1, "games": [{"header": 3}]}',
+        '{"format": "arbo", "version": 1, "games": [], "games": []}',
+        '{"format": "arbo", "version": 1, "games": [] ,}',
+        '{"format": "arbo", "version": 1, "games": [{}] } x',
+        '{"format": "arbo", "version": 1, "games": [1e999999',
+    ],
+)
 def test_json_laid_out_otherwise_or_faulty_is_read_whole(text):
     with pytest.raises(NotStreamable):
         list(json_games([text], "g.json"))
@@ -287,7 +359,7 @@ def test_json_cut_anywhere_in_a_word_or_number_still_streams(size):
     data["games"][0]["header"]["flags"] = [True, False, None, -12.5e3, 123456789]
     text = json.dumps(data, indent=2)
     for at in range(text.index('"flags"'), text.index("123456789") + 10):
-        blocks = [text[:at], text[at:at + size], text[at + size:]]
+        blocks = [text[:at], text[at : at + size], text[at + size :]]
         assert list(json_games(blocks, "g.json")) == convert.loads_json(text, "g.json")
 
 
@@ -307,8 +379,7 @@ def test_an_empty_games_list_streams():
 
 
 @settings(max_examples=200, deadline=None)
-@given(left=st.text("ab", max_size=8), right=st.text("ab", max_size=8),
-       cuts=st.lists(st.integers(0, 3), max_size=6))
+@given(left=st.text("ab", max_size=8), right=st.text("ab", max_size=8), cuts=st.lists(st.integers(0, 3), max_size=6))
 def test_same_text_compares_texts_given_in_any_pieces(left, right, cuts):
     assert same_text(_cut(left, cuts), _cut(right, cuts[::-1])) == (left == right)
 
@@ -344,7 +415,7 @@ def test_fmt_of_a_file_is_the_canonical_text_and_in_place_replaces_it_whole(tmp_
 def test_fmt_of_a_file_with_a_syntax_error_prints_nothing_and_leaves_it(tmp_path: Path):
     path = _big(tmp_path)
     text = path.read_text()
-    broken = text[: len(text) // 2] + "\n1. Ana d d Ma9@0,0 /Oa5\n" + text[len(text) // 2:]
+    broken = text[: len(text) // 2] + "\n1. Ana d d Ma9@0,0 /Oa5\n" + text[len(text) // 2 :]
     path.write_text(broken)
     for args in (["fmt", str(path)], ["fmt", "--in-place", str(path)]):
         done = runner.invoke(app, args)

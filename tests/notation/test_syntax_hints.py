@@ -22,12 +22,21 @@ def only_error(body: str) -> tuple[int, int, str]:
 @pytest.mark.parametrize(
     ("turn", "column", "message"),
     [
-        ("1. Ana d d Ca3 @0,0 /Oa5", 12,
-         "expected a planting such as Ma3@0,1 after 'd', found 'Ca3 @0,0': no space is allowed before '@'"),
-        ("1. Ana d d Ca3\t @0,0 /Oa5", 12,
-         "expected a planting such as Ma3@0,1 after 'd', found 'Ca3\\t @0,0': no space is allowed before '@'"),
-        ("1. Ana d d Ca3 @ 0,0 /Oa5", 12,
-         "expected a planting such as Ma3@0,1 after 'd', found 'Ca3 @': no space is allowed before '@'"),
+        (
+            "1. Ana d d Ca3 @0,0 /Oa5",
+            12,
+            "expected a planting such as Ma3@0,1 after 'd', found 'Ca3 @0,0': no space is allowed before '@'",
+        ),
+        (
+            "1. Ana d d Ca3\t @0,0 /Oa5",
+            12,
+            "expected a planting such as Ma3@0,1 after 'd', found 'Ca3\\t @0,0': no space is allowed before '@'",
+        ),
+        (
+            "1. Ana d d Ca3 @ 0,0 /Oa5",
+            12,
+            "expected a planting such as Ma3@0,1 after 'd', found 'Ca3 @': no space is allowed before '@'",
+        ),
         ("1. Ana d d Ca3@ 0,0 /Oa5", 16, f"{CELL}, found a space: no space is allowed after '@'"),
         ("1. Ana d d Ca3@0, 0 /Oa5", 16, f"{CELL}, found '0, 0': no space is allowed after ','"),
         ("1. Ana d d Ca3@0 ,0 /Oa5", 16, f"{CELL}, found '0 ,0': no space is allowed before ','"),
@@ -56,14 +65,23 @@ def test_two_draws_glued_together(turn, column, message):
     [
         # no known slip: the messages stay as they were
         ("1. Ana d d Ca3@ /Oa5", 16, f"{CELL}, found a space"),
-        ("1. Ana d d Ca3 Oa5 /Oa5", 12,
-         "expected a planting such as Ma3@0,1 after 'd', found 'Ca3' (a turn has exactly two draws)"),
-        ("1. Ana Ca3@0,0 /Oa5", 8,
-         "expected a draw ('d', 'd:Ma3', a player's name, 'Ana:Ja2' or '-') after 'Ana', found 'Ca3@0,0' "
-         "(a turn has two draws)"),
-        ("1. Ana Ben Ca3@0,0 /Oa5", 12,
-         "expected a draw ('d', 'd:Ma3', a player's name, 'Ana:Ja2' or '-') after 'Ben', found 'Ca3@0,0' "
-         "(a turn has two draws)"),
+        (
+            "1. Ana d d Ca3 Oa5 /Oa5",
+            12,
+            "expected a planting such as Ma3@0,1 after 'd', found 'Ca3' (a turn has exactly two draws)",
+        ),
+        (
+            "1. Ana Ca3@0,0 /Oa5",
+            8,
+            "expected a draw ('d', 'd:Ma3', a player's name, 'Ana:Ja2' or '-') after 'Ana', found 'Ca3@0,0' "
+            "(a turn has two draws)",
+        ),
+        (
+            "1. Ana Ben Ca3@0,0 /Oa5",
+            12,
+            "expected a draw ('d', 'd:Ma3', a player's name, 'Ana:Ja2' or '-') after 'Ben', found 'Ca3@0,0' "
+            "(a turn has two draws)",
+        ),
     ],
 )
 def test_other_faults_keep_their_messages(turn, column, message):
@@ -71,8 +89,9 @@ def test_other_faults_keep_their_messages(turn, column, message):
 
 
 def test_a_glued_draw_that_parses_is_named_by_the_replayer():
-    [diagnostic] = [d for d in check_text(HEADER + "1. Ana d dd Ca3@0,0 /Oa5\n", "f.arb").diagnostics
-                    if d.code == "draw"]
+    [diagnostic] = [
+        d for d in check_text(HEADER + "1. Ana d dd Ca3@0,0 /Oa5\n", "f.arb").diagnostics if d.code == "draw"
+    ]
     assert (diagnostic.line, diagnostic.column) == (5, 10)
     assert diagnostic.message == (
         "dd is not a player of this game (Ana, Ben); 'dd' is read as a player's name: "

@@ -30,12 +30,23 @@ HEAD = "players: [Ana, Ben]\nspecies: [Ca, Dw, Ja, Ma, Oa, Wi]\n"
 MOVES = "1. Ana d d Ma3@0,0 /Oa5\n"
 
 #: Tagged scalars PyYAML's safe constructors fail on with IndexError, KeyError, AttributeError...
-UNBUILDABLE = ['!!int ""', "!!int _", '!!float ""', "!!bool x", "!!timestamp x", "!!int 0x_", "!!float _",
-               "!!timestamp 2024-13-01", "2024-02-30"]
-BILLION_LAUGHS = ("a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
-                  "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
-                  "e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e]\n"
-                  "g: &g [*f, *f, *f, *f, *f, *f, *f, *f, *f]\nh: &h [*g, *g, *g, *g, *g, *g, *g, *g, *g]\n")
+UNBUILDABLE = [
+    '!!int ""',
+    "!!int _",
+    '!!float ""',
+    "!!bool x",
+    "!!timestamp x",
+    "!!int 0x_",
+    "!!float _",
+    "!!timestamp 2024-13-01",
+    "2024-02-30",
+]
+BILLION_LAUGHS = (
+    "a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+    "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
+    "e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e]\n"
+    "g: &g [*f, *f, *f, *f, *f, *f, *f, *f, *f]\nh: &h [*g, *g, *g, *g, *g, *g, *g, *g, *g]\n"
+)
 
 
 def nested(depth: int) -> str:
@@ -69,10 +80,16 @@ def test_a_value_the_safe_constructor_cannot_build_is_a_located_fault(loader, va
 
 
 @pytest.mark.parametrize("loader", LOADERS, ids=lambda loader: loader.__name__)
-@pytest.mark.parametrize("text, line, column", [
-    ("x: &x [*x]\n", 0, 3), ("x: [1, &one 1]\ny: *one\n", 0, 7), ("x: *nothing\n", 0, 3), (BILLION_LAUGHS, 0, 3),
-    ("a: 1\n&k b: 2\n", 1, 0),
-])
+@pytest.mark.parametrize(
+    "text, line, column",
+    [
+        ("x: &x [*x]\n", 0, 3),
+        ("x: [1, &one 1]\ny: *one\n", 0, 7),
+        ("x: *nothing\n", 0, 3),
+        (BILLION_LAUGHS, 0, 3),
+        ("a: 1\n&k b: 2\n", 1, 0),
+    ],
+)
 def test_anchors_and_aliases_are_refused_where_they_stand(loader, text, line, column):
     started = time.perf_counter()
     with pytest.raises(YamlFault) as raised:
@@ -107,8 +124,10 @@ def test_block_nesting_is_ours_to_refuse_whatever_layer_meets_it_first(loader, d
 
 @pytest.mark.parametrize("loader", LOADERS, ids=lambda loader: loader.__name__)
 def test_the_loader_builds_what_yaml_safe_load_builds(loader):
-    text = ("a: [1, 2.5, true, null, 2026-01-02, 'q', \"d\"]\nb: {c: {d: [e]}}\nset: !!set {x, y}\n"
-            "bin: !!binary aGk=\nstr: !!str 12\nmerged: {own: 1}\n? [1, 2]\n: not hashable\n")
+    text = (
+        "a: [1, 2.5, true, null, 2026-01-02, 'q', \"d\"]\nb: {c: {d: [e]}}\nset: !!set {x, y}\n"
+        "bin: !!binary aGk=\nstr: !!str 12\nmerged: {own: 1}\n? [1, 2]\n: not hashable\n"
+    )
     with pytest.raises(yaml.YAMLError):  # as safe_load: a list cannot be a key
         load_yaml(text, what="a test", max_depth=8, loader=loader)
     text = text.split("? [1, 2]")[0]
@@ -145,14 +164,20 @@ def test_a_header_value_the_loader_cannot_build_is_located(value):
 
 def test_the_hint_says_to_quote_a_word_yaml_took_for_a_date():
     assert located(f"{HEAD}x: 2024-02-30\n").message == (
-        "YAML cannot read '2024-02-30' as !!timestamp (put it in quotes to have it read as text)")
+        "YAML cannot read '2024-02-30' as !!timestamp (put it in quotes to have it read as text)"
+    )
     assert located(f"{HEAD}x: !!bool maybe\n").message == "YAML cannot read 'maybe' as !!bool"
 
 
-@pytest.mark.parametrize("extra, line, column", [
-    ("x: &x [*x]\n", 4, 4), ("hand: &h [*h]\n", 4, 7), (BILLION_LAUGHS, 4, 4),
-    ("event: &e Club\nsite: *e\n", 4, 8),
-])
+@pytest.mark.parametrize(
+    "extra, line, column",
+    [
+        ("x: &x [*x]\n", 4, 4),
+        ("hand: &h [*h]\n", 4, 7),
+        (BILLION_LAUGHS, 4, 4),
+        ("event: &e Club\nsite: *e\n", 4, 8),
+    ],
+)
 def test_anchors_and_aliases_are_not_allowed_in_a_header(extra, line, column):
     started = time.perf_counter()
     error = located(HEAD + extra)
@@ -177,13 +202,25 @@ def test_a_nul_in_a_header_is_located_at_the_nul():
     assert (located(f"{HEAD}site: Café\x07\n").line, located(f"{HEAD}site: Café\x07\n").column) == (4, 11)
 
 
-@pytest.mark.parametrize("written, kept", [
-    ("round: 010", ("round", "010")), ("event: 12:30:00", ("event", "12:30:00")), ("site: 3.10", ("site", "3.10")),
-    ("round: 1_000", ("round", "1_000")), ("annotator: yes", ("annotator", "yes")), ("round: .inf", ("round", ".inf")),
-    ("event: 2026-11-29", ("event", "2026-11-29")), ("round: 0x1A", ("round", "0x1A")), ("round: 3", ("round", "3")),
-    ("event: null", ("event", None)), ("event: ~", ("event", None)), ("event:", ("event", None)),
-    ("event: '010'", ("event", "010")), ("round: !!int 010", ("round", "8")),
-])
+@pytest.mark.parametrize(
+    "written, kept",
+    [
+        ("round: 010", ("round", "010")),
+        ("event: 12:30:00", ("event", "12:30:00")),
+        ("site: 3.10", ("site", "3.10")),
+        ("round: 1_000", ("round", "1_000")),
+        ("annotator: yes", ("annotator", "yes")),
+        ("round: .inf", ("round", ".inf")),
+        ("event: 2026-11-29", ("event", "2026-11-29")),
+        ("round: 0x1A", ("round", "0x1A")),
+        ("round: 3", ("round", "3")),
+        ("event: null", ("event", None)),
+        ("event: ~", ("event", None)),
+        ("event:", ("event", None)),
+        ("event: '010'", ("event", "010")),
+        ("round: !!int 010", ("round", "8")),
+    ],
+)
 def test_the_text_fields_keep_what_was_written(written, kept):
     key, value = kept
     header = read(f"{HEAD}{written}\n")
@@ -202,8 +239,10 @@ def test_species_names_are_text_fields_too():
 def test_ordered_mappings_and_pairs_are_refused_as_no_writer_keeps_them():
     for value in ("!!omap [a: 1, b: 2]", "!!pairs [a: 1, a: 2]"):
         error = located(f"{HEAD}x: {value}\n")
-        assert error.message == ("'x': YAML's ordered mappings and pairs (!!omap, !!pairs) are not kept in a "
-                                 "header: write a mapping or a list")
+        assert error.message == (
+            "'x': YAML's ordered mappings and pairs (!!omap, !!pairs) are not kept in a "
+            "header: write a mapping or a list"
+        )
         assert (error.line, error.column) == (4, 1)
 
 
@@ -220,8 +259,12 @@ def test_a_set_is_written_in_the_same_order_whatever_the_hash_seed(tmp_path: Pat
     path.write_text(record("seen: !!set {" + ", ".join(f"w{i}" for i in range(20)) + ", 3, null}\n"))
     outputs = set()
     for seed in ("0", "1", "2", "3", "4"):
-        done = subprocess.run([sys.executable, "-m", "arbo_notation", "fmt", str(path)], capture_output=True,
-                              env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": seed}, timeout=60)
+        done = subprocess.run(
+            [sys.executable, "-m", "arbo_notation", "fmt", str(path)],
+            capture_output=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": seed},
+            timeout=60,
+        )
         assert done.returncode == 0, done.stderr.decode()
         outputs.add(done.stdout)
     assert len(outputs) == 1
@@ -232,10 +275,22 @@ def test_a_set_is_written_in_the_same_order_whatever_the_hash_seed(tmp_path: Pat
 # -- every command -----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("extra", ['x: !!int ""\n', "x: !!bool x\n", "x: !!timestamp x\n", "x: &x [*x]\n",
-                                   BILLION_LAUGHS, f"x: {nested(330)}\n"])
-@pytest.mark.parametrize("command", [["check"], ["fmt"], ["convert", "--to", "json"], ["convert", "--to", "yaml"],
-                                     ["replay", "--plain"], ["state"], ["score"]])
+@pytest.mark.parametrize(
+    "extra",
+    ['x: !!int ""\n', "x: !!bool x\n", "x: !!timestamp x\n", "x: &x [*x]\n", BILLION_LAUGHS, f"x: {nested(330)}\n"],
+)
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["check"],
+        ["fmt"],
+        ["convert", "--to", "json"],
+        ["convert", "--to", "yaml"],
+        ["replay", "--plain"],
+        ["state"],
+        ["score"],
+    ],
+)
 def test_every_command_reports_a_bad_header_without_a_traceback(tmp_path: Path, command, extra):
     path = tmp_path / "bad.arb"
     path.write_text(record(extra))
@@ -250,8 +305,12 @@ def test_every_command_reports_a_bad_header_without_a_traceback(tmp_path: Path, 
 def test_a_header_100000_deep_is_an_error_not_a_crash(tmp_path: Path):
     path = tmp_path / "deep.arb"
     path.write_text(record(f"x: {nested(100_000)}\n"))
-    done = subprocess.run([sys.executable, "-m", "arbo_notation", "check", str(path)], capture_output=True,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "arbo_notation", "check", str(path)],
+        capture_output=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=120,
+    )
     assert done.returncode == 1, done.stderr.decode()[:300]  # was -11: a segmentation fault
     assert b"error: a header nests lists and mappings more than 32 deep" in done.stderr
 
@@ -268,13 +327,19 @@ def test_a_json_records_header_is_bounded_too():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("text, message, column", [
-    ('games: !!int ""\n', "not valid YAML: YAML cannot read '' as !!int", 8),
-    ("games: &g [*g]\n", "not valid YAML: YAML anchors and aliases (&name, *name) are not allowed in a record", 8),
-    (f"games: {nested(1000)}\n", f"not valid YAML: a record nests lists and mappings more than {RECORD_MAX_DEPTH} deep",
-     8 + RECORD_MAX_DEPTH - 1),
-    ("games: [\x00]\n", "not valid YAML: the character U+0000 is not allowed", 9),
-])
+@pytest.mark.parametrize(
+    "text, message, column",
+    [
+        ('games: !!int ""\n', "not valid YAML: YAML cannot read '' as !!int", 8),
+        ("games: &g [*g]\n", "not valid YAML: YAML anchors and aliases (&name, *name) are not allowed in a record", 8),
+        (
+            f"games: {nested(1000)}\n",
+            f"not valid YAML: a record nests lists and mappings more than {RECORD_MAX_DEPTH} deep",
+            8 + RECORD_MAX_DEPTH - 1,
+        ),
+        ("games: [\x00]\n", "not valid YAML: the character U+0000 is not allowed", 9),
+    ],
+)
 def test_a_yaml_record_that_cannot_be_built_is_a_located_error(text, message, column):
     with pytest.raises(NotationError) as raised:
         loads_yaml(text, "in.yaml")
@@ -289,17 +354,28 @@ def test_convert_of_a_bad_yaml_record_is_one_located_message(tmp_path: Path):
     assert result.stderr.startswith(f"{path}:2:48: error: not valid YAML: YAML cannot read '' as !!float\n")
 
 
-@pytest.mark.parametrize("text, message", [
-    ("species: [Ma]\nplayers:\n  - name: Ana\n    trees: []\n    hand: &h [*h]\n",
-     "malformed YAML at line 5, column 11: YAML anchors and aliases (&name, *name) are not allowed in a position"),
-    ("species: [Ma]\nplayers:\n  - name: Ana\n    trees: []\n    hand: [!!int '']\n",
-     "malformed YAML at line 5, column 12: YAML cannot read '' as !!int"),
-    ("species: [Ma]\nplayers:\n  - name: Ana\n    trees: []\n    hand: " + nested(400) + "\n",
-     "malformed YAML at line 5, column 40: a position nests lists and mappings more than 32 deep"),
-    ('{"species": ["Ma"], "players": [{"name": "Ana", "trees": [], "hand": ' + nested(400) + "}]}",
-     "the JSON nests lists and mappings more than 32 deep: it is not a position"),
-    ("species: [Ma]\nplayers: [é\x00]\n", "malformed YAML at line 2, column 12: the character #x00 is not allowed"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (
+            "species: [Ma]\nplayers:\n  - name: Ana\n    trees: []\n    hand: &h [*h]\n",
+            "malformed YAML at line 5, column 11: YAML anchors and aliases (&name, *name) are not allowed in a position",
+        ),
+        (
+            "species: [Ma]\nplayers:\n  - name: Ana\n    trees: []\n    hand: [!!int '']\n",
+            "malformed YAML at line 5, column 12: YAML cannot read '' as !!int",
+        ),
+        (
+            "species: [Ma]\nplayers:\n  - name: Ana\n    trees: []\n    hand: " + nested(400) + "\n",
+            "malformed YAML at line 5, column 40: a position nests lists and mappings more than 32 deep",
+        ),
+        (
+            '{"species": ["Ma"], "players": [{"name": "Ana", "trees": [], "hand": ' + nested(400) + "}]}",
+            "the JSON nests lists and mappings more than 32 deep: it is not a position",
+        ),
+        ("species: [Ma]\nplayers: [é\x00]\n", "malformed YAML at line 2, column 12: the character #x00 is not allowed"),
+    ],
+)
 def test_a_position_that_cannot_be_built_is_one_clear_error(text, message):
     with pytest.raises(PositionError) as raised:
         read_position(text, "p.yaml")
@@ -311,13 +387,17 @@ def test_score_of_a_self_referencing_position_is_one_line(tmp_path: Path):
     path.write_text("species: [Ma]\nplayers:\n  - name: Ana\n    trees: []\n    hand: &h [*h]\n")
     result = runner.invoke(app, ["score", str(path)])
     assert result.exit_code == 1
-    assert result.stderr == (f"arbo: {path}: malformed YAML at line 5, column 11: YAML anchors and aliases "
-                             "(&name, *name) are not allowed in a position\n")
+    assert result.stderr == (
+        f"arbo: {path}: malformed YAML at line 5, column 11: YAML anchors and aliases "
+        "(&name, *name) are not allowed in a position\n"
+    )
 
 
 def test_what_check_accepts_in_a_header_the_writers_write(tmp_path: Path):
-    extra = ("seen: !!set {b, a}\nblob: !!binary aGk=\nwhen: 2001-12-14t21:59:43.10-05:00\n"
-             f"deep: {nested(HEADER_MAX_DEPTH - 1)}\nmap: {{1: a, null: b, 2026-01-01: c}}\nround: 010\n")
+    extra = (
+        "seen: !!set {b, a}\nblob: !!binary aGk=\nwhen: 2001-12-14t21:59:43.10-05:00\n"
+        f"deep: {nested(HEADER_MAX_DEPTH - 1)}\nmap: {{1: a, null: b, 2026-01-01: c}}\nround: 010\n"
+    )
     games = parse(record(extra))
     for command in (["fmt"], ["convert", "--to", "json"], ["convert", "--to", "yaml"]):
         path = tmp_path / "h.arb"

@@ -239,9 +239,21 @@ def test_every_glyph_has_its_name_nags_included():
     from arbo_notation.present.navigation import glyph_meaning
 
     assert [glyph_meaning(g) for g in ("!", "?", "!!", "??", "!?", "?!")] == [
-        "good", "mistake", "brilliant", "blunder", "interesting", "dubious"]
+        "good",
+        "mistake",
+        "brilliant",
+        "blunder",
+        "interesting",
+        "dubious",
+    ]
     assert [glyph_meaning(f"${n}") for n in range(1, 7)] == [
-        "good", "mistake", "brilliant", "blunder", "interesting", "dubious"]  # PGN's $1 to $6 are the symbols
+        "good",
+        "mistake",
+        "brilliant",
+        "blunder",
+        "interesting",
+        "dubious",
+    ]  # PGN's $1 to $6 are the symbols
     assert glyph_meaning("$7") == "forced" and glyph_meaning("$13") == "an unclear position"
     assert glyph_meaning("$14") == "numeric annotation glyph 14"  # a chess meaning (White is better) left out
     assert glyph_meaning("$255") == "numeric annotation glyph 255"

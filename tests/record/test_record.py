@@ -64,8 +64,14 @@ def arbo(*args: str, input: str | None = None):
 
 
 def start_options(record: GameRecord, seat: str | None) -> list[str]:
-    options = ["--players", ",".join(record.header.players), "--species", ",".join(record.header.species),
-               "--date", DATE]
+    options = [
+        "--players",
+        ",".join(record.header.players),
+        "--species",
+        ",".join(record.header.species),
+        "--date",
+        DATE,
+    ]
     return options + (["--seat", seat] if seat else [])
 
 
@@ -123,7 +129,11 @@ class Recorder:
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "arbo_notation", "record", str(path), "--plain", *options],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
         )
 
     def ok(self, line: str, end: str = "\n") -> str:
@@ -166,8 +176,10 @@ def test_an_illegal_turn_is_refused_with_the_checkers_message_and_the_file_is_le
         f"    {blocked}",
         "    " + " " * (column - 1) + "^",
     ]
-    assert diagnostic.message == f"{tenth.player} cannot plant {tenth.plant.card} at (40,40): " \
-                                 f"none of {tenth.player}'s trees is adjacent"
+    assert (
+        diagnostic.message == f"{tenth.player} cannot plant {tenth.plant.card} at (40,40): "
+        f"none of {tenth.player}'s trees is adjacent"
+    )
     assert out.read_text() == before
     assert recorder.ok(tenth.notation()) == f"ok 10. {tenth.notation()}"  # and it goes on
     assert recorder.close() == 1  # an entry was refused: the status says so (the file stays valid)
@@ -224,8 +236,9 @@ def test_a_second_recorder_of_the_same_file_is_refused_while_the_first_records(t
     first.ok(turn)
     second = arbo("record", str(out), "--plain", input=partial_record(two).turns[1].notation() + "\n")
     assert second.exit_code == 1
-    assert second.stderr == (f"arbo: {out}: another arbo is writing this file "
-                             f"(process {first.process.pid}); finish that one first\n")
+    assert second.stderr == (
+        f"arbo: {out}: another arbo is writing this file (process {first.process.pid}); finish that one first\n"
+    )
     assert first.ok(partial_record(two).turns[1].notation()) == f"ok 2. {partial_record(two).turns[1].notation()}"
     assert first.close() == 0
     assert [p.name for p in tmp_path.iterdir()] == ["game.arb"]
@@ -238,8 +251,21 @@ def test_a_second_recorder_of_the_same_file_is_refused_while_the_first_records(t
 def test_plain_answers_every_kind_of_entry(tmp_path, two):
     out = tmp_path / "game.arb"
     first, second = (t.notation() for t in partial_record(two).turns[:2])
-    lines = ["{before the first turn}", first, "!?", "{a comment}", "!", "; last word", "undo", first, "undo",
-             "undo", first, second, "$14"]
+    lines = [
+        "{before the first turn}",
+        first,
+        "!?",
+        "{a comment}",
+        "!",
+        "; last word",
+        "undo",
+        first,
+        "undo",
+        "undo",
+        first,
+        second,
+        "$14",
+    ]
     done = arbo("record", str(out), "--plain", *start_options(two, None), input="\n".join(lines) + "\n")
     assert done.exit_code == 1  # an entry was refused (undo with no turn)
     assert done.stdout.splitlines() == [
@@ -260,19 +286,30 @@ def test_plain_answers_every_kind_of_entry(tmp_path, two):
     assert out.read_text().split("---\n")[2] == f"{{before the first turn}}\n1. {first}\n2. {second} $14\n"
 
 
-SPACE_BEFORE_AT = ("expected a planting such as Ma3@0,1 after 'd', found 'Ma3 @0,0': no space is allowed "
-                   "before '@' [syntax]")
+SPACE_BEFORE_AT = (
+    "expected a planting such as Ma3@0,1 after 'd', found 'Ma3 @0,0': no space is allowed before '@' [syntax]"
+)
 VALUE_9 = "expected a card such as Ma3 to plant, found 'Ma9': a card's value runs 1 to 8 [syntax]"
 
 
-@pytest.mark.parametrize(("typed", "column", "message"), [
-    ("d d Ma3 @0,0 /Oa5", 5, SPACE_BEFORE_AT),
-    ("Ana d d Ma3 @0,0 /Oa5", 9, SPACE_BEFORE_AT),
-    ("d d Ma9@0,0 /Oa5", 5, VALUE_9),
-    ("d d:Ma9 Ma3@0,0 /Oa5", 5, "expected a card such as Ma3 after 'd:', found 'Ma9': a card's value runs 1 to 8"
-                                " [syntax]"),
-    ("d d Ma3@0,0 /Oa0", 14, "expected a card such as Ma3 after '/', found 'Oa0': a card's value runs 1 to 8 [syntax]"),
-])
+@pytest.mark.parametrize(
+    ("typed", "column", "message"),
+    [
+        ("d d Ma3 @0,0 /Oa5", 5, SPACE_BEFORE_AT),
+        ("Ana d d Ma3 @0,0 /Oa5", 9, SPACE_BEFORE_AT),
+        ("d d Ma9@0,0 /Oa5", 5, VALUE_9),
+        (
+            "d d:Ma9 Ma3@0,0 /Oa5",
+            5,
+            "expected a card such as Ma3 after 'd:', found 'Ma9': a card's value runs 1 to 8 [syntax]",
+        ),
+        (
+            "d d Ma3@0,0 /Oa0",
+            14,
+            "expected a card such as Ma3 after '/', found 'Oa0': a card's value runs 1 to 8 [syntax]",
+        ),
+    ],
+)
 def test_plain_words_a_faulty_turn_as_check_does(tmp_path, typed, column, message):
     """One wording for one fault: what `record --plain` says of a turn is what `check` says of it."""
     out = tmp_path / "game.arb"
@@ -289,14 +326,20 @@ def test_plain_words_a_faulty_turn_as_check_does(tmp_path, typed, column, messag
     assert checked.stderr.startswith(f"{out}:{line}:{column + shift}: error: {message}\n")
 
 
-@pytest.mark.parametrize(("typed", "problem"), [
-    ("d d Ma3 @0,0 ", "expected a planting such as Ma3@0,1 after 'd', found 'Ma3 @0,0': no space is allowed before '@'"),
-    ("d d Ma9@0,0 ", "expected a card such as Ma3 to plant, found 'Ma9': a card's value runs 1 to 8"),
-    ("d d Ma3@0,0 /Oa9 ", "expected a card such as Ma3 after '/', found 'Oa9': a card's value runs 1 to 8"),
-    ("d d Ma3@0,0 /Oa9", ""),  # a word being typed: not yet
-    ("d d Ma3 @", "expected a planting such as Ma3@0,1 after 'd', found 'Ma3 @': no space is allowed before '@'"),
-    ("undo ", ""),
-])
+@pytest.mark.parametrize(
+    ("typed", "problem"),
+    [
+        (
+            "d d Ma3 @0,0 ",
+            "expected a planting such as Ma3@0,1 after 'd', found 'Ma3 @0,0': no space is allowed before '@'",
+        ),
+        ("d d Ma9@0,0 ", "expected a card such as Ma3 to plant, found 'Ma9': a card's value runs 1 to 8"),
+        ("d d Ma3@0,0 /Oa9 ", "expected a card such as Ma3 after '/', found 'Oa9': a card's value runs 1 to 8"),
+        ("d d Ma3@0,0 /Oa9", ""),  # a word being typed: not yet
+        ("d d Ma3 @", "expected a planting such as Ma3@0,1 after 'd', found 'Ma3 @': no space is allowed before '@'"),
+        ("undo ", ""),
+    ],
+)
 def test_the_problem_shown_while_typing_is_in_checks_words(tmp_path, two, typed, problem):
     session = new_session(tmp_path, two)
     assert session.completions(typed).problem == problem
@@ -308,7 +351,8 @@ def test_plain_names_the_range_of_values_in_a_dealt_hand(tmp_path):
     done = arbo("record", str(out), "--plain", *options, input="Ca1 Ca4 Dw2 Ja2 Ma5 Oa6 Wi9\n")
     assert done.exit_code == 1
     assert done.stderr.splitlines()[0] == (
-        "<stdin>:1:25: error: expected a card such as Ma3, found 'Wi9': a card's value runs 1 to 8 [setup]")
+        "<stdin>:1:25: error: expected a card such as Ma3, found 'Wi9': a card's value runs 1 to 8 [setup]"
+    )
 
 
 def test_a_finished_record_is_refused_and_a_missing_one_needs_players(tmp_path, two):
@@ -353,8 +397,14 @@ def test_options_that_do_not_fit_the_record_are_usage_errors(tmp_path, two):
 
 
 def new_session(tmp_path: Path, record: GameRecord, seat: str | None = None, **options):
-    return open_session(tmp_path / "game.arb", players=record.header.players, species=record.header.species,
-                        seat=seat, date=DATE, **options)
+    return open_session(
+        tmp_path / "game.arb",
+        players=record.header.players,
+        species=record.header.species,
+        seat=seat,
+        date=DATE,
+        **options,
+    )
 
 
 def test_a_new_record_is_written_at_once_with_random_species_repeated_by_the_seed(tmp_path):
@@ -377,7 +427,9 @@ def test_the_seated_recorder_gives_the_dealt_hand_first(tmp_path, two):
     with pytest.raises(EntryError) as refused:
         session.enter("Ca1 Ca2 Xy9")
     assert (refused.value.message, refused.value.column) == (
-        "expected a card such as Ma3, found 'Xy9': a card's value runs 1 to 8", 9)
+        "expected a card such as Ma3, found 'Xy9': a card's value runs 1 to 8",
+        9,
+    )
     accepted = session.enter(" ".join(str(c) for c in reversed(hand)))
     assert accepted.lines == ("hand Ben " + " ".join(str(c) for c in sorted(hand)),)
     assert parse((tmp_path / "game.arb").read_text())[0].header.hands == {"Ben": tuple(sorted(hand))}
@@ -397,7 +449,10 @@ def test_the_turn_number_and_player_may_be_written_or_left_out(tmp_path, two):
     with pytest.raises(EntryError) as refused:
         session.enter("Ben " + third.split(" ", 1)[1])
     assert (refused.value.code, refused.value.message, refused.value.column) == (
-        "turn-order", "it is Ana's turn, not Ben's", 1)
+        "turn-order",
+        "it is Ana's turn, not Ben's",
+        1,
+    )
     assert session.enter(f"3.{third}").lines == (f"3. {third}",)
 
 
@@ -435,7 +490,8 @@ def test_completions_offer_only_what_is_legal_now(tmp_path, two):
     assert session.completions("Ana d ").choices == (f"{first.discard}@",)
     unseen = sorted(game.unlocated_cards())
     assert session.completions("Ana d Ca").choices == tuple(
-        f"{c}@" for c in [first.discard, *unseen] if str(c).startswith("Ca"))
+        f"{c}@" for c in [first.discard, *unseen] if str(c).startswith("Ca")
+    )
     # the open cells: Ben has no tree yet, so 0,0 alone
     assert session.completions(f"d d {unseen[0]}@").choices == (f"{unseen[0]}@0,0 ",)
     session.enter(ben_turn.notation())
@@ -459,8 +515,10 @@ def test_completions_offer_only_what_is_legal_now(tmp_path, two):
     after_draws.plant(ana.plant.card, ana.plant.coord)
     assert discards == tuple(f"/{c} " for c in after_draws.hand("Ana").known)
     assert len(discards) == 8 and f"/{ana.plant.card} " not in discards
-    assert session.completions(f"{draws} {ana.plant} /").apply(f"{draws} {ana.plant} /", 0) == \
-        f"{draws} {ana.plant} {discards[0]}"
+    assert (
+        session.completions(f"{draws} {ana.plant} /").apply(f"{draws} {ana.plant} /", 0)
+        == f"{draws} {ana.plant} {discards[0]}"
+    )
     # nothing to offer once the turn is whole, or for an illegal beginning
     assert session.completions(f"{ana.notation()} ").choices == ()
     assert session.completions("d d Xx1@").choices == ()
@@ -485,19 +543,23 @@ def test_the_end_of_the_game_reveals_what_the_record_knows_and_asks_the_rest(tmp
     assert list(session.reveals) == ["Cleo"]  # the recorder's own hand, filled in
     assert session.prompt().startswith("the deck is empty: reveal Ana's hand, 7 cards")
     ana = three.reveals[0]
-    assert session.reveal_prefill("Ana") == "reveal Ana " + " ".join(
-        str(c) for c in session.game.hand("Ana").known) + " "
+    assert (
+        session.reveal_prefill("Ana") == "reveal Ana " + " ".join(str(c) for c in session.game.hand("Ana").known) + " "
+    )
     assert session.completions("reveal ").choices == ("Ana ", "Ben ")
     assert set(session.completions("reveal Ana ").choices) == {
-        f"{c} " for c in [*session.game.hand("Ana").known, *session.game.unlocated_cards()]}
+        f"{c} " for c in [*session.game.hand("Ana").known, *session.game.unlocated_cards()]
+    }
     planted = next(iter(session.game.arboretum("Ben").values()))
     wrong = [*ana.cards[:-1], planted]
     with pytest.raises(EntryError) as refused:
         session.enter("reveal Ana " + " ".join(map(str, wrong)))
     found = check_text(session.text() + "reveal Ana " + " ".join(map(str, wrong)) + "\n", "x.arb").diagnostics
     assert refused.value.message == found[0].message and refused.value.code == "reveal"
-    assert refused.value.message == f"Ana reveals {planted}, but it is planted in Ben's arboretum at " \
+    assert (
+        refused.value.message == f"Ana reveals {planted}, but it is planted in Ben's arboretum at "
         f"{next(c for c, card in session.game.arboretum('Ben').items() if card is planted)}"
+    )
     with pytest.raises(EntryError) as refused:
         session.enter(typed[-3])
     assert refused.value.message.startswith("the game is over: the deck ran out on turn")
@@ -607,8 +669,13 @@ def test_record_plain_new_and_species_never_import_textual(tmp_path):
         " ['new', '--players', 'Ana,Ben'], ['species'])];"
         "print(codes, 'textual' in sys.modules)"
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert done.stdout.strip() == "[0, 0, 0] False", done.stderr
 
 
@@ -625,8 +692,9 @@ def test_species_lists_both_editions_and_the_counts():
 
 
 def test_new_takes_species_and_a_seat_and_leaves_no_comment_in_the_game():
-    done = runner.invoke(app, ["new", "--players", "Ana,Ben", "--species", "Ol,Ca,Dw,Ja,Ma,Li", "--seat", "Ben",
-                               "--date", DATE])
+    done = runner.invoke(
+        app, ["new", "--players", "Ana,Ben", "--species", "Ol,Ca,Dw,Ja,Ma,Li", "--seat", "Ben", "--date", DATE]
+    )
     assert done.exit_code == 0, done.output
     [game] = parse(done.stdout)
     assert game.header.species == ("Ol", "Ca", "Dw", "Ja", "Ma", "Li") and game.header.perspective == "Ben"
@@ -637,12 +705,15 @@ def test_new_takes_species_and_a_seat_and_leaves_no_comment_in_the_game():
     assert named.exit_code == 0 and parse(named.stdout)[0].header.names == {"Re": "Red"}
 
 
-@pytest.mark.parametrize(("species", "message"), [
-    ("Ca,Dw,Ja,Ma,Oa", "a 2-player game uses 6 species, not 5"),
-    ("Ca,Dw,Ja,Ma,Oa,Xx", "Xx is not a species arbo knows (arbo species lists them); name it with --names Xx=Name"),
-    ("Ca,Dw,Ja,Ma,Oa,Ca", "Ca is listed twice"),
-    ("Ca,Dw,Ja,Ma,Oa,W1", "'W1' is not a species code: 1 to 3 letters, such as Ma"),
-])
+@pytest.mark.parametrize(
+    ("species", "message"),
+    [
+        ("Ca,Dw,Ja,Ma,Oa", "a 2-player game uses 6 species, not 5"),
+        ("Ca,Dw,Ja,Ma,Oa,Xx", "Xx is not a species arbo knows (arbo species lists them); name it with --names Xx=Name"),
+        ("Ca,Dw,Ja,Ma,Oa,Ca", "Ca is listed twice"),
+        ("Ca,Dw,Ja,Ma,Oa,W1", "'W1' is not a species code: 1 to 3 letters, such as Ma"),
+    ],
+)
 def test_new_checks_the_species(species, message):
     done = runner.invoke(app, ["new", "--players", "Ana,Ben", "--species", species])
     assert done.exit_code == 2 and done.stdout == ""
@@ -694,14 +765,18 @@ def test_plain_input_that_ends_in_the_reveals_says_what_is_needed_and_fills_what
     done = arbo("record", str(out), "--plain", *start_options(three, "Ana"), input="\n".join(typed[:-2]) + "\n")
     assert done.exit_code == 0
     first = reveals[0].split()[1]
-    assert done.stderr.startswith(f"arbo: the input ended; the record still needs the deck is empty: reveal {first}'s hand, "
-                                  "7 cards")
+    assert done.stderr.startswith(
+        f"arbo: the input ended; the record still needs the deck is empty: reveal {first}'s hand, 7 cards"
+    )
     assert done.stderr.count("\n") == 1
     # one hand typed: the last one is the cards nobody saw, so the record determines it
     done = arbo("record", str(out), "--plain", input=reveals[0] + "\n")
     assert (done.exit_code, done.stderr) == (0, "")
-    assert done.stdout.splitlines() == [f"ok {reveals[0]}", f"ok {reveals[1]}",
-                                        "ok result " + ", ".join(f"{p} {s}" for p, s in three.result.scores)]
+    assert done.stdout.splitlines() == [
+        f"ok {reveals[0]}",
+        f"ok {reveals[1]}",
+        "ok result " + ", ".join(f"{p} {s}" for p, s in three.result.scores),
+    ]
     assert out.read_text() == format_game(seat_view(three, "Ana"))
 
 
@@ -709,8 +784,9 @@ def test_undo_during_the_reveals_takes_back_the_last_hand_typed_not_the_turn(tmp
     from arbo_notation.record.session import Phase, open_session
 
     typed = entries(three, "Ana")
-    session = open_session(tmp_path / "game.arb", players=three.header.players, species=three.header.species,
-                           seat="Ana", date=DATE)
+    session = open_session(
+        tmp_path / "game.arb", players=three.header.players, species=three.header.species, seat="Ana", date=DATE
+    )
     for line in typed[:-1]:  # every turn, and the first hand nobody saw
         session.enter(line)
     assert session.phase is Phase.REVEAL and len(session.turns) == len(partial_record(three, "Ana").turns)

@@ -33,8 +33,14 @@ def ten_turns(two) -> str:
 
 
 def arbo(*args: str, input: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "arbo_notation", *args], input=input, capture_output=True,
-                          text=True, env=ENV, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "arbo_notation", *args],
+        input=input,
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=120,
+    )
 
 
 def turns_in(path: Path) -> int:
@@ -51,8 +57,11 @@ def wait_until_held(recorder: Recorder, path: Path) -> None:
     raise AssertionError("the recorder never took the file")
 
 
-@pytest.mark.parametrize("command", [["analyse", "--in-place", "--turn", "9", "--budget", "4", "-j", "1"],
-                                     ["fmt", "--in-place"]], ids=["analyse", "fmt"])
+@pytest.mark.parametrize(
+    "command",
+    [["analyse", "--in-place", "--turn", "9", "--budget", "4", "-j", "1"], ["fmt", "--in-place"]],
+    ids=["analyse", "fmt"],
+)
 def test_a_rewrite_while_record_holds_the_file_is_refused_and_the_turn_it_adds_is_kept(tmp_path, two, command):
     game = tmp_path / "game.arb"
     game.write_text(ten_turns(two).replace("\n1. ", "\n1.  "), encoding="utf-8")  # not canonical: fmt rewrites it
@@ -63,7 +72,8 @@ def test_a_rewrite_while_record_holds_the_file_is_refused_and_the_turn_it_adds_i
     assert done.returncode == 1
     assert done.stderr.splitlines()[-1 if command[0] == "analyse" else 0] == (
         f"arbo: {game}: not rewritten: another arbo is writing it (process {recorder.process.pid}), "
-        "such as arbo record; run again when it is done")
+        "such as arbo record; run again when it is done"
+    )
     assert game.read_bytes() == before
     assert recorder.ok(two.turns[10].notation()) == f"ok 11. {two.turns[10].notation()}"
     assert recorder.close() == 0
@@ -75,8 +85,25 @@ def test_analyse_in_place_refuses_to_write_over_a_turn_recorded_while_it_ran(tmp
     game = tmp_path / "game.arb"
     game.write_text(ten_turns(two), encoding="utf-8")
     analyse = subprocess.Popen(
-        [sys.executable, "-m", "arbo_notation", "analyse", str(game), "--in-place", "--turn", "9", "--budget", "800",
-         "-j", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+        [
+            sys.executable,
+            "-m",
+            "arbo_notation",
+            "analyse",
+            str(game),
+            "--in-place",
+            "--turn",
+            "9",
+            "--budget",
+            "800",
+            "-j",
+            "1",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+    )
     try:
         time.sleep(2)  # analyse has read the 10 turns (in some 0.5 s) and is judging turn 9 (10 s or more)
         recorded = arbo("record", str(game), "--plain", input=two.turns[10].notation() + "\n")
@@ -86,8 +113,9 @@ def test_analyse_in_place_refuses_to_write_over_a_turn_recorded_while_it_ran(tmp
     finally:
         analyse.kill()
     assert analyse.returncode == 1
-    assert err.splitlines()[-1] == (f"arbo: {game}: not rewritten: it changed since it was read "
-                                    "(a turn recorded meanwhile?); run again")
+    assert err.splitlines()[-1] == (
+        f"arbo: {game}: not rewritten: it changed since it was read (a turn recorded meanwhile?); run again"
+    )
     assert turns_in(game) == 11
     # once the recording is done, a second run rewrites it, the 11 turns kept
     done = arbo("analyse", str(game), "--in-place", "--turn", "9", "--budget", "4", "-j", "1")

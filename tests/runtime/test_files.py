@@ -203,8 +203,13 @@ def test_fmt_in_place_refuses_a_pipe_before_reading_it(tmp_path: Path):
 
 def test_fmt_in_place_of_dev_stdin_does_not_hang():
     record = SAMPLE.read_bytes()
-    done = subprocess.run([sys.executable, "-m", "arbo_notation", "fmt", "-i", "/dev/stdin"], input=record,
-                          capture_output=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    done = subprocess.run(
+        [sys.executable, "-m", "arbo_notation", "fmt", "-i", "/dev/stdin"],
+        input=record,
+        capture_output=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert done.returncode == 2
     assert b"--in-place rewrites regular files only" in done.stderr and b"Traceback" not in done.stderr
 
@@ -216,10 +221,17 @@ def test_fmt_in_place_of_standard_input_from_a_file_leaves_the_file_alone(tmp_pa
     path.write_text(SAMPLE.read_text().replace("1. ", "1.  ", 1))
     before = path.read_bytes()
     with path.open("rb") as given:
-        done = subprocess.run([sys.executable, "-m", "arbo_notation", "fmt", "-i", name], stdin=given,
-                              capture_output=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert (done.returncode, done.stderr) == (2, f"arbo: {name}: --in-place rewrites regular files only, and this "
-                                                 "is not one\n".encode())
+        done = subprocess.run(
+            [sys.executable, "-m", "arbo_notation", "fmt", "-i", name],
+            stdin=given,
+            capture_output=True,
+            timeout=60,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
+    assert (done.returncode, done.stderr) == (
+        2,
+        f"arbo: {name}: --in-place rewrites regular files only, and this is not one\n".encode(),
+    )
     assert path.read_bytes() == before
 
 
@@ -237,8 +249,12 @@ def test_fmt_in_place_killed_in_the_middle_of_writing_leaves_the_old_file(tmp_pa
         "sys.argv = ['arbo', 'fmt', '--in-place', sys.argv[1]]\n"
         "app()\n"
     )
-    done = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, timeout=60,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(path)],
+        capture_output=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert done.returncode == -signal.SIGKILL, done.stderr.decode()
     assert path.read_text(encoding="utf-8") == UNTIDY
     leftovers = left_over(tmp_path)
@@ -246,8 +262,12 @@ def test_fmt_in_place_killed_in_the_middle_of_writing_leaves_the_old_file(tmp_pa
     # Once it has been still for a while, the next writer in the folder removes it.
     old = os.stat(tmp_path / leftovers[0]).st_mtime - files.STALE_AFTER - 1
     os.utime(tmp_path / leftovers[0], (old, old))
-    again = subprocess.run([sys.executable, "-m", "arbo_notation", "fmt", "--in-place", str(path)],
-                           capture_output=True, timeout=60, cwd=ROOT)
+    again = subprocess.run(
+        [sys.executable, "-m", "arbo_notation", "fmt", "--in-place", str(path)],
+        capture_output=True,
+        timeout=60,
+        cwd=ROOT,
+    )
     assert again.returncode == 0, again.stderr.decode()
     assert left_over(tmp_path) == []
 
@@ -263,10 +283,16 @@ def test_a_temporary_copy_being_written_or_recent_is_not_swept(tmp_path: Path, m
     os.utime(held, (old, old))
     os.utime(mine, (old, old))
     holder = subprocess.Popen(
-        [sys.executable, "-c",
-         "import fcntl, os, sys, time\nfd = os.open(sys.argv[1], os.O_RDWR)\n"
-         "fcntl.flock(fd, fcntl.LOCK_EX)\nprint('held', flush=True)\ntime.sleep(60)\n", str(held)],
-        stdout=subprocess.PIPE, text=True)
+        [
+            sys.executable,
+            "-c",
+            "import fcntl, os, sys, time\nfd = os.open(sys.argv[1], os.O_RDWR)\n"
+            "fcntl.flock(fd, fcntl.LOCK_EX)\nprint('held', flush=True)\ntime.sleep(60)\n",
+            str(held),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert holder.stdout.readline() == "held\n"
         monkeypatch.setattr(files, "_swept", set())
@@ -338,7 +364,9 @@ def test_a_file_held_for_writing_is_refused_to_a_second_process_and_released_aft
     from arbo_notation.runtime.atomic import FileBusy, held_for_writing
 
     target = tmp_path / "game.arb"
-    script = f"from arbo_notation.runtime.atomic import held_for_writing\nwith held_for_writing({str(target)!r}): pass\n"
+    script = (
+        f"from arbo_notation.runtime.atomic import held_for_writing\nwith held_for_writing({str(target)!r}): pass\n"
+    )
     with held_for_writing(target):
         assert (tmp_path / ".game.arb.lock").read_text() == f"process {os.getpid()}"
         second = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
@@ -379,10 +407,26 @@ def test_a_file_in_a_folder_where_no_lock_can_be_made_is_written_unheld(tmp_path
 def record_process(path: Path, *options: str, timeout: float = 30) -> subprocess.CompletedProcess:
     """`arbo record PATH --plain` as its own process, standard input empty."""
     return subprocess.run(
-        [sys.executable, "-m", "arbo_notation", "record", str(path), "--plain",
-         "--players", "Ana,Ben", "--species", "Bs,Ca,Cb,Dw,Ja,Ma",
-         "--date", "2026-01-01", *options],
-        input="", capture_output=True, text=True, timeout=timeout, cwd=ROOT,
+        [
+            sys.executable,
+            "-m",
+            "arbo_notation",
+            "record",
+            str(path),
+            "--plain",
+            "--players",
+            "Ana,Ben",
+            "--species",
+            "Bs,Ca,Cb,Dw,Ja,Ma",
+            "--date",
+            "2026-01-01",
+            *options,
+        ],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=ROOT,
     )
 
 
@@ -395,7 +439,8 @@ def test_a_lock_that_is_a_symbolic_link_is_refused_and_its_target_untouched(tmp_
     assert done.returncode == 1, done.stderr
     assert done.stderr == (
         f"arbo: {tmp_path / 'game.arb'}: not recorded: its lock file {lock} is a symbolic link; "
-        "remove it if no arbo is writing the file\n")
+        "remove it if no arbo is writing the file\n"
+    )
     assert victim.read_text() == "keep me\n" and lock.is_symlink() and not (tmp_path / "game.arb").exists()
 
 
@@ -416,10 +461,16 @@ def test_a_lock_linked_to_the_record_itself_leaves_the_record_whole(tmp_path):
     assert record.read_text(encoding="utf-8") == UNTIDY
 
 
-@pytest.mark.parametrize("kind, reason", [
-    ("fifo", "is a FIFO"), ("folder", "is a folder"), ("dev-null", "is a symbolic link"),
-    ("other-user", "belongs to another user"), ("hard-link", "has other names (hard links)"),
-])
+@pytest.mark.parametrize(
+    "kind, reason",
+    [
+        ("fifo", "is a FIFO"),
+        ("folder", "is a folder"),
+        ("dev-null", "is a symbolic link"),
+        ("other-user", "belongs to another user"),
+        ("hard-link", "has other names (hard links)"),
+    ],
+)
 def test_a_lock_that_is_not_a_regular_file_of_ours_is_refused_with_a_message(tmp_path, kind, reason):
     lock = tmp_path / ".game.arb.lock"
     if kind == "fifo":
@@ -469,10 +520,16 @@ def test_a_lock_that_cannot_be_opened_is_refused_not_ignored(tmp_path, monkeypat
 
 def test_a_stale_lock_left_by_a_killed_recorder_is_taken_over(tmp_path):
     holder = subprocess.Popen(
-        [sys.executable, "-c",
-         "import sys, time\nfrom arbo_notation.runtime.atomic import held_for_writing\n"
-         f"with held_for_writing({str(tmp_path / 'game.arb')!r}):\n    print('held', flush=True)\n    time.sleep(60)\n"],
-        stdout=subprocess.PIPE, text=True, cwd=ROOT)
+        [
+            sys.executable,
+            "-c",
+            "import sys, time\nfrom arbo_notation.runtime.atomic import held_for_writing\n"
+            f"with held_for_writing({str(tmp_path / 'game.arb')!r}):\n    print('held', flush=True)\n    time.sleep(60)\n",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
     try:
         assert holder.stdout.readline() == "held\n"
         busy = record_process(tmp_path / "game.arb")

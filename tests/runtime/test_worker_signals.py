@@ -65,8 +65,13 @@ def command(name: str, big: Path) -> list[str]:
 
 def started(args: list[str]) -> tuple[subprocess.Popen, list[int]]:
     """`arbo ARGS` in its own process group, once its two workers are running."""
-    arbo = subprocess.Popen([sys.executable, "-m", "arbo_notation", *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, start_new_session=True)
+    arbo = subprocess.Popen(
+        [sys.executable, "-m", "arbo_notation", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 60
     while len(workers := children(arbo.pid)) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -114,8 +119,10 @@ def test_a_killed_worker_is_one_clear_message(big, name, run):
     os.kill(workers[0], signal.SIGKILL)
     out, err = ended(arbo)
     assert arbo.returncode == 1
-    assert err.decode() == ("arbo: a worker process ended before its work was done (killed, or out of memory); "
-                            f"the {run} has no result: run it again, or with -j 1\n")
+    assert err.decode() == (
+        "arbo: a worker process ended before its work was done (killed, or out of memory); "
+        f"the {run} has no result: run it again, or with -j 1\n"
+    )
     if name != "simulate":  # (the games played before the loss are on stdout already)
         assert out == b""
 
@@ -123,9 +130,13 @@ def test_a_killed_worker_is_one_clear_message(big, name, run):
 @pytest.mark.slow
 def test_a_term_ends_an_analysis_in_one_process_at_once():
     """A single-process analysis with a huge budget: a SIGTERM ends it within two seconds."""
-    arbo = subprocess.Popen([sys.executable, "-m", "arbo_notation", "analyse", str(GAME), "--turn", "1",
-                             "--budget", "100000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
-                            start_new_session=True)
+    arbo = subprocess.Popen(
+        [sys.executable, "-m", "arbo_notation", "analyse", str(GAME), "--turn", "1", "--budget", "100000"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        start_new_session=True,
+    )
     try:
         time.sleep(3)  # started, and judging
         assert arbo.poll() is None
@@ -143,9 +154,13 @@ def test_a_term_ends_an_analysis_in_one_process_at_once():
 
 @pytest.mark.slow
 def test_ctrl_c_ends_an_analysis_in_one_process_with_status_130():
-    arbo = subprocess.Popen([sys.executable, "-m", "arbo_notation", "analyse", str(GAME), "--turn", "1",
-                             "--budget", "100000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
-                            start_new_session=True)
+    arbo = subprocess.Popen(
+        [sys.executable, "-m", "arbo_notation", "analyse", str(GAME), "--turn", "1", "--budget", "100000"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        start_new_session=True,
+    )
     try:
         time.sleep(3)
         arbo.send_signal(signal.SIGINT)

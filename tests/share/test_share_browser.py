@@ -186,7 +186,7 @@ def test_keys_buttons_and_clicks_move_the_turn(browser, pages):
         assert tab.status() == "Start: Ana to play turn 1"
         tab.click_move("Ben d:Ma8 d:Ca2 Ma8@-5,0 /Ca2")
         assert tab.status() == "After turn 12: Ana to play turn 13"
-        assert tab.text("#moves button.current") .startswith("12.Ben d:Ma8 d:Ca2 Ma8@-5,0 /Ca2")
+        assert tab.text("#moves button.current").startswith("12.Ben d:Ma8 d:Ca2 Ma8@-5,0 /Ca2")
         tab.page.click("#forward")
         assert tab.status() == "After turn 13: Ben to play turn 14"
         tab.page.click("#back")
@@ -310,13 +310,17 @@ def test_the_page_forbids_the_network_and_foreign_scripts(browser, pages):
 
 @pytest.mark.parametrize("width", [360, 1280])
 def test_no_horizontal_scroll_bar_at_phone_or_desktop_width(browser, pages, tmp_path, width):
-    for source, fragment in (("four-players.arb", "#turn=36"), ("annotated.arb", "#turn=12"),
-                             ("three-player-spectator.arb", "#turn=20")):
+    for source, fragment in (
+        ("four-players.arb", "#turn=36"),
+        ("annotated.arb", "#turn=12"),
+        ("three-player-spectator.arb", "#turn=20"),
+    ):
         with Tab(browser, pages(ROOT / "samples" / source), fragment, width=width) as tab:
             tab.press("s")
             tab.page.screenshot(path=str(tmp_path / f"{source}-{width}.png"))
             scroll, client = tab.page.evaluate(
-                "[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+                "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+            )
             assert client == width and scroll <= client, source
 
 
@@ -351,7 +355,8 @@ def test_the_knowledge_panel_shows_what_the_view_knows(browser, pages):
         assert tab.text("#knowledge h2") == "What Cleo's seat knows"
         assert "Deck: 22 cards · unseen: 38 (16 in hands)" in tab.text("#knowledge")
         ca = tab.page.eval_on_selector_all(
-            "#knowledge tr", "rs => rs.map(r => [...r.children].map(c => c.textContent.trim()))")
+            "#knowledge tr", "rs => rs.map(r => [...r.children].map(c => c.textContent.trim()))"
+        )
         assert ["Ca Cassia", "6 7 8", "? 0 to 21", "? 2 to 23", "✗ 0", "? 0 to 21"] in ca
         assert tab.page.get_attribute("#knowledge-toggle", "aria-pressed") == "true"
         tab.page.select_option("#view", "")

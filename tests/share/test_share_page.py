@@ -56,7 +56,8 @@ def test_the_policy_allows_only_the_pages_own_script_and_style():
     ).replace("'", "&#x27;")
     assert page.count("<script") == 2 and page.count("<style") == 1
     assert " on" not in re.sub(r"<script.*?</script>|<style>.*?</style>", "", page, flags=re.S).lower().replace(
-        " one", "")  # no inline event handler anywhere
+        " one", ""
+    )  # no inline event handler anywhere
 
 
 def test_record_text_reaches_the_page_only_inside_the_escaped_data():
@@ -89,7 +90,11 @@ def test_the_data_holds_every_position_of_every_line_as_the_tree_has_it():
     end = data["positions"][data["end"]]
     assert end["over"] and data["sheets"][end["sheet"]]["verdict"] == "Ana wins with 21 (Ben 7)."
     assert data["rows"][0]["notation"] == "start of the game" and data["rows"][0]["number"] is None
-    assert [row["depth"] for row in data["rows"] if row["number"] == 8] == [2, 1, 0]  # nested variation, variation, main line
+    assert [row["depth"] for row in data["rows"] if row["number"] == 8] == [
+        2,
+        1,
+        0,
+    ]  # nested variation, variation, main line
 
 
 @pytest.mark.parametrize("source", SAMPLES, ids=lambda p: p.name)
@@ -161,7 +166,9 @@ def test_export_writes_the_page_whole_and_leaves_no_temporary_file(tmp_path):
 
 def test_a_record_with_rule_errors_is_exported_to_its_last_legal_turn_with_status_1(tmp_path):
     out = tmp_path / "broken.html"
-    result = export(str(ROOT / "samples" / "invalid" / "rule-planting-not-adjacent.arb"), "--to", "html", "-o", str(out))
+    result = export(
+        str(ROOT / "samples" / "invalid" / "rule-planting-not-adjacent.arb"), "--to", "html", "-o", str(out)
+    )
     assert result.exit_code == 1
     assert "Ben cannot plant Oa4 at (2,1)" in result.stderr
     data = json.loads(page_parts(out.read_text(encoding="utf-8"))["data"])
@@ -187,15 +194,26 @@ def test_a_file_of_several_games_lists_the_ones_it_cannot_show(tmp_path):
     assert one.exit_code == 0 and len(json.loads(page_parts(one.stdout)["data"])["games"]) == 1
 
 
-@pytest.mark.parametrize("args, status, message", [
-    (["samples/annotated.arb", "--game", "2"], 2, "arbo: samples/annotated.arb holds 1 game; there is no game 2\n"),
-    (["samples/annotated.arb", "--game", "0"], 2, "arbo: --game must be 1 or more, not 0 (see 'arbo export --help')\n"),
-    (["samples/annotated.arb", "--as", "Zed"], 2, "arbo: --as Zed: not a player of this game (Ana, Ben)\n"),
-    (["samples/annotated.arb", "-o", "page.png"], 2, "arbo: -o page.png: an HTML page is written to a file ending in .html\n"),
-    (["no-such.arb"], 1, "arbo: no-such.arb: no such file\n"),
-    (["samples/invalid/header-unclosed.arb"], 1, None),
-    (["samples/annotated.arb", "-o", "no-such-folder/page.html"], 1, None),
-])
+@pytest.mark.parametrize(
+    "args, status, message",
+    [
+        (["samples/annotated.arb", "--game", "2"], 2, "arbo: samples/annotated.arb holds 1 game; there is no game 2\n"),
+        (
+            ["samples/annotated.arb", "--game", "0"],
+            2,
+            "arbo: --game must be 1 or more, not 0 (see 'arbo export --help')\n",
+        ),
+        (["samples/annotated.arb", "--as", "Zed"], 2, "arbo: --as Zed: not a player of this game (Ana, Ben)\n"),
+        (
+            ["samples/annotated.arb", "-o", "page.png"],
+            2,
+            "arbo: -o page.png: an HTML page is written to a file ending in .html\n",
+        ),
+        (["no-such.arb"], 1, "arbo: no-such.arb: no such file\n"),
+        (["samples/invalid/header-unclosed.arb"], 1, None),
+        (["samples/annotated.arb", "-o", "no-such-folder/page.html"], 1, None),
+    ],
+)
 def test_export_refuses_bad_input_and_usage_with_one_message(args, status, message, monkeypatch):
     monkeypatch.chdir(ROOT)
     result = export(*args, "--to", "html")

@@ -92,8 +92,10 @@ def chromium_drawing(browser, svg: str, scale: int, folder: Path) -> Image.Image
         f"font-weight: {700 if 'Bold' in path else 400}; }}"
         for path in font_files()
     )
-    html = (f"<!DOCTYPE html><html><head><style>{faces} {FONT_STYLE} body {{ margin: 0; }} svg {{ display: block; }}"
-            f"</style></head><body>{svg.split('?>', 1)[1]}</body></html>")
+    html = (
+        f"<!DOCTYPE html><html><head><style>{faces} {FONT_STYLE} body {{ margin: 0; }} svg {{ display: block; }}"
+        f"</style></head><body>{svg.split('?>', 1)[1]}</body></html>"
+    )
     context = browser.new_context(viewport={"width": 1000, "height": 1000}, device_scale_factor=scale)
     try:
         page = context.new_page()
@@ -106,10 +108,14 @@ def chromium_drawing(browser, svg: str, scale: int, folder: Path) -> Image.Image
         context.close()
 
 
-@pytest.mark.parametrize("args", [
-    [str(FOUR), "--score"],
-    [str(TWO), "--turn", "9", "--as", "Ana"],
-], ids=["four-players-scored", "annotated-hidden-hands"])
+@pytest.mark.parametrize(
+    "args",
+    [
+        [str(FOUR), "--score"],
+        [str(TWO), "--turn", "9", "--as", "Ana"],
+    ],
+    ids=["four-players-scored", "annotated-hidden-hands"],
+)
 def test_the_png_is_the_svg_as_chromium_draws_it(browser, args, tmp_path):
     svg = runner.invoke(app, ["render", *args]).stdout
     ours = Image.open(io.BytesIO(png_of(svg, 2)))
@@ -131,13 +137,18 @@ def seat_boxes(page) -> list[dict]:
     )
 
 
-@pytest.mark.parametrize("source, fragment, first", [
-    (FOUR, "#turn=20", "Ana"),
-    (FOUR, "#turn=23", "Dev"),
-    (FOUR, "#turn=36", "Dev"),  # the winner's board
-    (TWO, "#turn=6", "Ana"),
-])
-def test_at_360_the_board_of_the_player_to_move_comes_first_within_the_first_screen(page, pages, source, fragment, first):
+@pytest.mark.parametrize(
+    "source, fragment, first",
+    [
+        (FOUR, "#turn=20", "Ana"),
+        (FOUR, "#turn=23", "Dev"),
+        (FOUR, "#turn=36", "Dev"),  # the winner's board
+        (TWO, "#turn=6", "Ana"),
+    ],
+)
+def test_at_360_the_board_of_the_player_to_move_comes_first_within_the_first_screen(
+    page, pages, source, fragment, first
+):
     with phone(page, pages(source), fragment) as tab:
         seats = seat_boxes(tab.page)
         shown_first = min(seats, key=lambda seat: seat["top"])
@@ -169,7 +180,8 @@ def test_no_element_is_wider_than_the_viewport_and_nothing_scrolls_sideways(page
             tab.press(*keys)
             assert tab.page.evaluate(WIDER_THAN_THE_VIEWPORT) == [], (keys, width)
             scroll, client = tab.page.evaluate(
-                "[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+                "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+            )
             assert scroll <= client == width
 
 
@@ -188,7 +200,8 @@ def test_at_360_every_players_total_and_the_winners_are_in_sight_once_scrolled_t
         winner.scroll_into_view_if_needed()
         assert tab.page.evaluate(
             "(() => { const e = document.querySelector('#scoring td.total.winner'), b = e.getBoundingClientRect();"
-            " return e.contains(document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2)); })()")
+            " return e.contains(document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2)); })()"
+        )
 
 
 def _stopped_clock(page) -> None:

@@ -49,7 +49,10 @@ def test_o_png_writes_the_svg_at_twice_its_size_and_says_what_it_wrote(tmp_path)
     width, height = svg_size(svg)
     assert result.exit_code == 0 and result.stdout == ""
     assert png_size(png) == (round(width * 2), round(height * 2)) == picture(png).size
-    assert result.stderr == f"arbo: wrote {tmp_path / 'end.png'} (PNG {round(width * 2)}x{round(height * 2)} px, {len(png) / 1000:.0f} kB)\n"
+    assert (
+        result.stderr
+        == f"arbo: wrote {tmp_path / 'end.png'} (PNG {round(width * 2)}x{round(height * 2)} px, {len(png) / 1000:.0f} kB)\n"
+    )
     assert png == png_of(svg)  # drawn from the very SVG that render writes
 
 
@@ -65,8 +68,11 @@ def test_format_png_and_scale_write_to_standard_output():
 def test_the_text_is_drawn_with_the_shipped_fonts_alone():
     """The same picture as with no font of the machine at all: a bare machine draws it so."""
     svg = render(FOUR, "--score").stdout
-    bare = bytes(resvg_py.svg_to_bytes(svg_string=svg, zoom=2, skip_system_fonts=True, font_files=font_files(),
-                                       style_sheet=FONT_STYLE))
+    bare = bytes(
+        resvg_py.svg_to_bytes(
+            svg_string=svg, zoom=2, skip_system_fonts=True, font_files=font_files(), style_sheet=FONT_STYLE
+        )
+    )
     without_fonts = bytes(resvg_py.svg_to_bytes(svg_string=svg, zoom=2, skip_system_fonts=True))
     assert png_of(svg) == bare
     assert difference(picture(bare), picture(without_fonts)) > 1  # there is text, and it was drawn
@@ -111,7 +117,10 @@ def test_a_game_animation_is_also_written_as_webp_or_apng(tmp_path, suffix, kind
 def og_tags(page: str) -> dict[str, str]:
     import html
 
-    return {name: html.unescape(value) for name, value in re.findall(r'<meta property="(og:[a-z:]+)" content="([^"]*)">', page)}
+    return {
+        name: html.unescape(value)
+        for name, value in re.findall(r'<meta property="(og:[a-z:]+)" content="([^"]*)">', page)
+    }
 
 
 def test_the_page_carries_open_graph_tags_with_the_final_position_embedded(tmp_path):
@@ -124,7 +133,7 @@ def test_the_page_carries_open_graph_tags_with_the_final_position_embedded(tmp_p
     assert tags["og:description"] == "Dev wins with 19 (Cleo 17, Ana 3, Ben 0) · 36 turns"
     prefix = "data:image/png;base64,"
     assert tags["og:image"].startswith(prefix) and tags["og:image:type"] == "image/png"
-    embedded = picture(base64.b64decode(tags["og:image"][len(prefix):]))
+    embedded = picture(base64.b64decode(tags["og:image"][len(prefix) :]))
     scored = picture(png_of(render(FOUR, "--score").stdout, 1))
     assert embedded.size == scored.size and difference(embedded, scored) < 2
     assert len(tags["og:image"]) < 90_000
@@ -150,21 +159,26 @@ def test_image_url_puts_the_hosted_picture_in_the_preview_and_nothing_else():
     assert "data:image/png" not in result.stdout
 
 
-@pytest.mark.parametrize("args", [
-    ["--image-url", "end.png"],
-    ["--image-url", "javascript:alert(1)"],
-    ["--image-url", "http://"],
-    ["--image-url", "https://"],
-    ["--image-url", "http:///x"],
-    ["--image-url", "https://:443/end.png"],
-    ["--image-url", "https://example.org:port/end.png"],
-    ["--image-url", "https://example.org/end png"],
-    ["--image-url", "https://example.org/end.png", "--no-preview"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--image-url", "end.png"],
+        ["--image-url", "javascript:alert(1)"],
+        ["--image-url", "http://"],
+        ["--image-url", "https://"],
+        ["--image-url", "http:///x"],
+        ["--image-url", "https://:443/end.png"],
+        ["--image-url", "https://example.org:port/end.png"],
+        ["--image-url", "https://example.org/end png"],
+        ["--image-url", "https://example.org/end.png", "--no-preview"],
+    ],
+)
 def test_image_url_is_an_http_address_of_a_preview(args):
     result = runner.invoke(app, ["export", TWO, "--to", "html", *args])
     assert result.exit_code == 2 and result.stdout == ""
-    assert result.stderr == f"arbo: --image-url {args[1]}: give the http(s) address of the picture, without --no-preview\n"
+    assert (
+        result.stderr == f"arbo: --image-url {args[1]}: give the http(s) address of the picture, without --no-preview\n"
+    )
 
 
 def test_a_title_of_thousands_of_characters_is_cut_short_not_drawn_as_a_line(tmp_path):
@@ -184,9 +198,14 @@ def test_a_title_of_thousands_of_characters_is_cut_short_not_drawn_as_a_line(tmp
     assert title_rows.getcolors() == [(title_rows.width * title_rows.height, (0xF6, 0xF4, 0xEE))]
 
 
-@pytest.mark.parametrize("command, name", [
-    (["render"], "game.png"), (["render"], "game.svg"), (["export", "--to", "html"], "game.html"),
-])
+@pytest.mark.parametrize(
+    "command, name",
+    [
+        (["render"], "game.png"),
+        (["render"], "game.svg"),
+        (["export", "--to", "html"], "game.html"),
+    ],
+)
 def test_a_picture_or_page_is_never_written_over_its_record(tmp_path, command, name):
     record = tmp_path / name  # a record whose name ends as the output's
     text = Path(TWO).read_text(encoding="utf-8")

@@ -119,38 +119,82 @@ def test_species_keep_their_natural_colours_and_others_get_distinct_ones():
     assert colours["Ca"].ink == "#111111" and species_colours(["Bs"])["Bs"].ink == "#ffffff"
 
 
-@pytest.mark.parametrize("args, status, message", [
-    (["samples/annotated.arb", "--turn", "18"], 2, "arbo: game 1 has 17 turns; there is no position after turn 18\n"),
-    (["samples/annotated.arb", "--turn", "-1"], 2, "arbo: --turn must be 0 or more, not -1 (see 'arbo render --help')\n"),
-    (["samples/annotated.arb", "--game", "2"], 2, "arbo: samples/annotated.arb holds 1 game; there is no game 2\n"),
-    (["samples/annotated.arb", "--player", "Zed"], 2, "arbo: --player Zed: not a player of this game (Ana, Ben)\n"),
-    (["samples/annotated.arb", "--as", "Zed"], 2, "arbo: --as Zed: not a player of this game (Ana, Ben)\n"),
-    (["samples/annotated.arb", "-o", "board.jpg"], 2,
-     "arbo: -o board.jpg: a picture is written to a file ending in .svg or .png (.gif, .webp or .apng for an animation)\n"),
-    (["samples/annotated.arb", "-o", "board.png", "--format", "svg"], 2,
-     "arbo: -o board.png and --format svg disagree: give the file the suffix .svg\n"),
-    (["samples/annotated.arb", "-o", "game.gif"], 2,
-     "arbo: a gif is an animation of the whole game: add --game-animation (or write .svg or .png)\n"),
-    (["samples/annotated.arb", "--game-animation", "-o", "game.png"], 2,
-     "arbo: --game-animation is written as gif, webp or apng, not png\n"),
-    (["samples/annotated.arb", "--game-animation", "--turn", "3", "-o", "game.gif"], 2,
-     "arbo: --game-animation draws every turn: leave out --turn\n"),
-    (["samples/annotated.arb", "--scale", "2"], 2,
-     "arbo: --scale is for pictures of pixels (png, gif, webp, apng): an SVG has no pixels\n"),
-    (["samples/annotated.arb", "--scale", "0", "-o", "x.png"], 2,
-     "arbo: --scale must be 0.25 to 8, not 0 (see 'arbo render --help')\n"),
-    (["samples/annotated.arb", "--scale", "big", "-o", "x.png"], 2,
-     "arbo: --scale takes a number (0.25 to 8), not 'big' (see 'arbo render --help')\n"),
-    (["samples/annotated.arb", "--turn", "5", "--as", "Ana", "--score"], 2,
-     "arbo: --score shows every hand, and Ana's view hides the others' before the end\n"),
-    (["samples/three-player-spectator.arb", "--turn", "5", "--score"], 2,
-     "arbo: --score: cannot score: the hands of Mia, Noah, Omar are not known after turn 5\n"),
-    (["samples/invalid/rule-planting-not-adjacent.arb", "--turn", "4"], 2,
-     "arbo: game 1 has 3 legal turns; there is no position after turn 4\n"),
-    (["no-such.arb"], 1, "arbo: no-such.arb: no such file\n"),
-    (["samples/invalid/bad-card-value.arb"], 1, None),
-    (["tests/fixtures/share/empty.arb"], 1, "arbo: tests/fixtures/share/empty.arb holds no game\n"),
-])
+@pytest.mark.parametrize(
+    "args, status, message",
+    [
+        (
+            ["samples/annotated.arb", "--turn", "18"],
+            2,
+            "arbo: game 1 has 17 turns; there is no position after turn 18\n",
+        ),
+        (
+            ["samples/annotated.arb", "--turn", "-1"],
+            2,
+            "arbo: --turn must be 0 or more, not -1 (see 'arbo render --help')\n",
+        ),
+        (["samples/annotated.arb", "--game", "2"], 2, "arbo: samples/annotated.arb holds 1 game; there is no game 2\n"),
+        (["samples/annotated.arb", "--player", "Zed"], 2, "arbo: --player Zed: not a player of this game (Ana, Ben)\n"),
+        (["samples/annotated.arb", "--as", "Zed"], 2, "arbo: --as Zed: not a player of this game (Ana, Ben)\n"),
+        (
+            ["samples/annotated.arb", "-o", "board.jpg"],
+            2,
+            "arbo: -o board.jpg: a picture is written to a file ending in .svg or .png (.gif, .webp or .apng for an animation)\n",
+        ),
+        (
+            ["samples/annotated.arb", "-o", "board.png", "--format", "svg"],
+            2,
+            "arbo: -o board.png and --format svg disagree: give the file the suffix .svg\n",
+        ),
+        (
+            ["samples/annotated.arb", "-o", "game.gif"],
+            2,
+            "arbo: a gif is an animation of the whole game: add --game-animation (or write .svg or .png)\n",
+        ),
+        (
+            ["samples/annotated.arb", "--game-animation", "-o", "game.png"],
+            2,
+            "arbo: --game-animation is written as gif, webp or apng, not png\n",
+        ),
+        (
+            ["samples/annotated.arb", "--game-animation", "--turn", "3", "-o", "game.gif"],
+            2,
+            "arbo: --game-animation draws every turn: leave out --turn\n",
+        ),
+        (
+            ["samples/annotated.arb", "--scale", "2"],
+            2,
+            "arbo: --scale is for pictures of pixels (png, gif, webp, apng): an SVG has no pixels\n",
+        ),
+        (
+            ["samples/annotated.arb", "--scale", "0", "-o", "x.png"],
+            2,
+            "arbo: --scale must be 0.25 to 8, not 0 (see 'arbo render --help')\n",
+        ),
+        (
+            ["samples/annotated.arb", "--scale", "big", "-o", "x.png"],
+            2,
+            "arbo: --scale takes a number (0.25 to 8), not 'big' (see 'arbo render --help')\n",
+        ),
+        (
+            ["samples/annotated.arb", "--turn", "5", "--as", "Ana", "--score"],
+            2,
+            "arbo: --score shows every hand, and Ana's view hides the others' before the end\n",
+        ),
+        (
+            ["samples/three-player-spectator.arb", "--turn", "5", "--score"],
+            2,
+            "arbo: --score: cannot score: the hands of Mia, Noah, Omar are not known after turn 5\n",
+        ),
+        (
+            ["samples/invalid/rule-planting-not-adjacent.arb", "--turn", "4"],
+            2,
+            "arbo: game 1 has 3 legal turns; there is no position after turn 4\n",
+        ),
+        (["no-such.arb"], 1, "arbo: no-such.arb: no such file\n"),
+        (["samples/invalid/bad-card-value.arb"], 1, None),
+        (["tests/fixtures/share/empty.arb"], 1, "arbo: tests/fixtures/share/empty.arb holds no game\n"),
+    ],
+)
 def test_render_refuses_bad_input_and_usage_with_one_message(args, status, message, monkeypatch):
     monkeypatch.chdir(ROOT)
     result = render(*args)
@@ -207,7 +251,12 @@ def bar_boxes(root: ET.Element) -> list[tuple[str, tuple[float, float, float, fl
         for line in group.findall(f"{SVG}line"):
             x1, y1, x2, y2 = (float(line.get(k)) for k in ("x1", "y1", "x2", "y2"))
             half = float(line.get("stroke-width")) / 2
-            bars.append((group.get("data-species"), (min(x1, x2) - half, min(y1, y2) - half, max(x1, x2) + half, max(y1, y2) + half)))
+            bars.append(
+                (
+                    group.get("data-species"),
+                    (min(x1, x2) - half, min(y1, y2) - half, max(x1, x2) + half, max(y1, y2) + half),
+                )
+            )
     return bars
 
 
@@ -226,7 +275,7 @@ def test_no_bar_of_a_path_sits_on_a_cards_label(source):
 def test_the_bar_test_sees_a_bar_drawn_on_a_label():
     """The box test above would catch a bar across the middle of a card."""
     root = ET.fromstring(svg_of(str(ROOT / "samples" / "annotated.arb"), "--score").encode("utf-8"))
-    (ox, oy), = [_translate(g) for g in root.iter(f"{SVG}g") if "card" in (g.get("class") or "").split()][:1]
+    ((ox, oy),) = [_translate(g) for g in root.iter(f"{SVG}g") if "card" in (g.get("class") or "").split()][:1]
     assert any(overlap((ox, oy + 20, ox + 46, oy + 27), label) for label in label_boxes(root))
 
 
@@ -247,8 +296,11 @@ def test_paths_of_several_species_in_one_arboretum_are_told_apart():
     assert bars and not dogwood & willow  # in the gaps they share, side by side, not on each other
     texts = [t.text for t in cleo.iter(f"{SVG}text")]
     assert texts[-7:] == [
-        "Dw  7 pts: Dw1 Wi3 Ca4 Dw8", "4 cards +0 same +1 start +2 end",
-        "Ma  4 pts: Ma2 Ma8", "2 cards +0 same +0 start +2 end",
-        "Wi  6 pts: Wi2 Wi3 Ca4 Wi8", "4 cards +0 same +0 start +2 end",
+        "Dw  7 pts: Dw1 Wi3 Ca4 Dw8",
+        "4 cards +0 same +1 start +2 end",
+        "Ma  4 pts: Ma2 Ma8",
+        "2 cards +0 same +0 start +2 end",
+        "Wi  6 pts: Wi2 Wi3 Ca4 Wi8",
+        "4 cards +0 same +0 start +2 end",
         "Total 17  (5 species planted)",
     ]

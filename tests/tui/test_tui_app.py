@@ -161,7 +161,11 @@ async def test_a_narrow_scoring_screen_marks_the_rights_beside_the_hand_sums_and
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("end", "s")
         table = app.screen.query_one("#score-table", DataTable)
-        assert [str(c.label) for c in table.columns.values()][:3] == ["species\n(✓ right to score)", "Ana\nhand", "\npts"]
+        assert [str(c.label) for c in table.columns.values()][:3] == [
+            "species\n(✓ right to score)",
+            "Ana\nhand",
+            "\npts",
+        ]
         for player in expected["players"]:
             for code, score in player["species"].items():
                 mark = "✓" if score["rights"] else " "
@@ -299,8 +303,10 @@ async def test_a_step_paints_what_a_fresh_screen_at_that_turn_paints():
     the screen opened at that turn."""
 
     def painted(app) -> list[list[tuple[str, str]]]:
-        return [[(segment.text, str(segment.style)) for segment in strip]
-                for strip in app.screen._compositor.render_strips()]
+        return [
+            [(segment.text, str(segment.style)) for segment in strip]
+            for strip in app.screen._compositor.render_strips()
+        ]
 
     app = make_app(four_player())
     async with app.run_test(size=SIZE) as pilot:

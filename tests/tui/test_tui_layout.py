@@ -79,7 +79,18 @@ async def test_the_footer_drops_the_least_needed_keys_first():
     app = app_at()
     async with app.run_test(size=(160, 50)):
         assert footer_keys(app) == [
-            "Prev", "Next", "Go to", "Variation", "View", "Score", "Known", "Piles", "Moves", "Shot", "Help", "Quit",
+            "Prev",
+            "Next",
+            "Go to",
+            "Variation",
+            "View",
+            "Score",
+            "Known",
+            "Piles",
+            "Moves",
+            "Shot",
+            "Help",
+            "Quit",
         ]
 
 

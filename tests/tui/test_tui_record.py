@@ -27,8 +27,9 @@ def shown(widget) -> str:
 
 
 def session_for(tmp_path, seat: str | None = "Ana", turns: int = 0):
-    session = open_session(tmp_path / "game.arb", players=RECORD.header.players, species=RECORD.header.species,
-                           seat=seat, date=DATE)
+    session = open_session(
+        tmp_path / "game.arb", players=RECORD.header.players, species=RECORD.header.species, seat=seat, date=DATE
+    )
     if seat:
         session.enter(" ".join(str(c) for c in RECORD.header.hands[seat]))
     for turn in partial_record(RECORD, seat).turns[:turns]:
@@ -229,8 +230,9 @@ async def test_the_end_asks_the_hidden_hand_with_the_recorders_filled_in_then_sh
 
 
 async def test_the_dealt_hand_is_asked_first_from_a_seat(tmp_path):
-    session = open_session(tmp_path / "game.arb", players=("Ana", "Ben"), species=RECORD.header.species,
-                           seat="Ben", date=DATE)
+    session = open_session(
+        tmp_path / "game.arb", players=("Ana", "Ben"), species=RECORD.header.species, seat="Ben", date=DATE
+    )
     app = RecordApp(session)
     async with app.run_test(size=(80, 24)) as pilot:
         entry = app.query_one("#entry", Input)

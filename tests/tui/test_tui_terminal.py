@@ -98,9 +98,15 @@ def test_a_record_piped_in_with_no_terminal_for_the_keys_is_one_message_and_exit
 
     main, output = pty.openpty()
     try:
-        done = subprocess.run([sys.executable, "-m", "arbo_notation", "replay", "-"], cwd=ROOT,
-                              input=(ROOT / "samples" / "annotated.arb").read_bytes(), stdout=output,
-                              stderr=subprocess.PIPE, start_new_session=True, timeout=60)
+        done = subprocess.run(
+            [sys.executable, "-m", "arbo_notation", "replay", "-"],
+            cwd=ROOT,
+            input=(ROOT / "samples" / "annotated.arb").read_bytes(),
+            stdout=output,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            timeout=60,
+        )
     finally:
         os.close(output)
         os.close(main)

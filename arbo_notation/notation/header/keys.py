@@ -36,9 +36,9 @@ HEADER_MAX_DEPTH = 32
 #: a key): far more than any real one, and short enough for pictures and pages that draw it.
 MAX_HEADER_TEXT = 4000
 #: The largest whole number of an unknown key, as a 64-bit number holds it (19 digits).
-MAX_HEADER_NUMBER = 2 ** 63 - 1
+MAX_HEADER_NUMBER = 2**63 - 1
 #: The highest score, as on the result line (lexicon.MAX_POINTS_DIGITS digits).
-MAX_SCORE = 10 ** MAX_POINTS_DIGITS - 1
+MAX_SCORE = 10**MAX_POINTS_DIGITS - 1
 LINE_WIDTH = 80
 #: What a row's to_data answers for a value the mapping leaves out.
 OMIT = object()
@@ -66,9 +66,13 @@ class Header:
     pos: Pos | None = field(default=None, compare=False)
 
 
-class HeaderKey(namedtuple("HeaderKey", "name kind meaning example check to_data write read_value read_entry "
-                                      "refers_to required text plain_data",
-                           defaults=(None, None, None, False, False, True))):
+class HeaderKey(
+    namedtuple(
+        "HeaderKey",
+        "name kind meaning example check to_data write read_value read_entry refers_to required text plain_data",
+        defaults=(None, None, None, False, False, True),
+    )
+):
     """One key of the header: what it holds, and how it is checked, written and read back.
     (A named tuple: see arbo_notation/__init__.py on a check's start-up.)
 
@@ -152,21 +156,28 @@ def _is_iso_date(text: str) -> bool:
 
 def _list(key: str, value: object, example: str) -> list:
     if not isinstance(value, list):
-        raise HeaderFault(f"'{key}' must be a list such as {example}, found {_show(value)}", key,
-                          value if isinstance(value, str) else None)
+        raise HeaderFault(
+            f"'{key}' must be a list such as {example}, found {_show(value)}",
+            key,
+            value if isinstance(value, str) else None,
+        )
     return value
 
 
 def _name(key: str, value: object, what: str = "a player's name") -> str:
     if isinstance(value, str) and len(value) > MAX_NAME_LENGTH:
-        raise HeaderFault(f"'{key}': a player's name has at most {MAX_NAME_LENGTH} characters, found one of "
-                          f"{len(value)}", key)
+        raise HeaderFault(
+            f"'{key}': a player's name has at most {MAX_NAME_LENGTH} characters, found one of {len(value)}", key
+        )
     if isinstance(value, str) and value in RESERVED_NAMES:
-        raise HeaderFault(f"'{key}': {value!r} cannot be a player's name (the notation reserves d, reveal and result)", key, value)
+        raise HeaderFault(
+            f"'{key}': {value!r} cannot be a player's name (the notation reserves d, reveal and result)", key, value
+        )
     if not is_player_name(value):
         extra = " (a letter, then letters, digits, _ ' or -)" if isinstance(value, str) else _yaml_word_hint(value)
-        raise HeaderFault(f"'{key}': {_show(value)} is not {what}{extra}", key,
-                          value if isinstance(value, str) else None)
+        raise HeaderFault(
+            f"'{key}': {_show(value)} is not {what}{extra}", key, value if isinstance(value, str) else None
+        )
     return value  # type: ignore[return-value]
 
 
@@ -176,8 +187,11 @@ _CARD_TEXTS: dict[str, Card] = {}  # 'Ma3' -> Card('Ma', 3): a header's ~80 card
 def _card(key: str, item: object) -> Card:
     if not isinstance(item, str) or not CARD_RE.match(item):
         fault = value_fault(item) if isinstance(item, str) else ""
-        raise HeaderFault(f"'{key}': expected a card such as Ma3, found {_show(item)}{fault}", key,
-                          item if isinstance(item, (str, int)) else None)
+        raise HeaderFault(
+            f"'{key}': expected a card such as Ma3, found {_show(item)}{fault}",
+            key,
+            item if isinstance(item, (str, int)) else None,
+        )
     card = Card(item[:-1], int(item[-1]))
     if len(_CARD_TEXTS) < 10000:
         _CARD_TEXTS[item] = card
@@ -199,15 +213,21 @@ def _mapping(key: str, value: object, example: str) -> dict:
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise HeaderFault(f"'{key}' must be a mapping such as {example}, found {_show(value)}", key,
-                          value if isinstance(value, str) else None)
+        raise HeaderFault(
+            f"'{key}' must be a mapping such as {example}, found {_show(value)}",
+            key,
+            value if isinstance(value, str) else None,
+        )
     return value
 
 
 def _player_key(key: str, name: object, players: tuple[str, ...]) -> str:
     if name not in players:
-        raise HeaderFault(f"'{key}': {_show(name)} is not one of the players ({', '.join(players)})", key,
-                          name if isinstance(name, str) else None)
+        raise HeaderFault(
+            f"'{key}': {_show(name)} is not one of the players ({', '.join(players)})",
+            key,
+            name if isinstance(name, str) else None,
+        )
     return name  # type: ignore[return-value]
 
 
@@ -229,8 +249,11 @@ def check_species(value: object, fields: dict[str, Any]) -> tuple[str, ...]:
     species: list[str] = []
     for code in species_list:
         if not isinstance(code, str) or not is_species_code(code):
-            raise HeaderFault(f"'species': {_show(code)} is not a species code (1 to 3 letters such as Ma)"
-                              f"{_yaml_word_hint(code)}", "species", code if isinstance(code, str) else None)
+            raise HeaderFault(
+                f"'species': {_show(code)} is not a species code (1 to 3 letters such as Ma){_yaml_word_hint(code)}",
+                "species",
+                code if isinstance(code, str) else None,
+            )
         if code in species:
             raise HeaderFault(f"'species' names {code} twice", "species", code)
         species.append(code)
@@ -247,7 +270,9 @@ def check_date(value: object, fields: dict[str, Any]) -> str | None:
     import datetime
 
     if isinstance(value, datetime.datetime):
-        raise HeaderFault(f"'date' must be an ISO date such as 2026-11-29, found a date and time {value.isoformat()!r}", "date")
+        raise HeaderFault(
+            f"'date' must be an ISO date such as 2026-11-29, found a date and time {value.isoformat()!r}", "date"
+        )
     if isinstance(value, datetime.date):
         return value.isoformat()
     if isinstance(value, int) and not isinstance(value, bool) and 1000 <= value <= 9999:
@@ -262,8 +287,11 @@ def check_names(value: object, fields: dict[str, Any]) -> dict[str, str]:
     names = {}
     for code, name in _mapping("names", value, "{Ca: Cassia}").items():
         if code not in species:
-            raise HeaderFault(f"'names': {_show(code)} is not one of the species ({', '.join(species)})", "names",
-                              code if isinstance(code, str) else None)
+            raise HeaderFault(
+                f"'names': {_show(code)} is not one of the species ({', '.join(species)})",
+                "names",
+                code if isinstance(code, str) else None,
+            )
         names[code] = _text("names", name) or ""
     return names
 
@@ -271,8 +299,11 @@ def check_names(value: object, fields: dict[str, Any]) -> dict[str, str]:
 def check_perspective(value: object, fields: dict[str, Any]) -> str | None:
     players = fields["players"]
     if value is not None and value not in players:
-        raise HeaderFault(f"'perspective' must be one of the players ({', '.join(players)}), found {_show(value)}",
-                          "perspective", value if isinstance(value, str) else None)
+        raise HeaderFault(
+            f"'perspective' must be one of the players ({', '.join(players)}), found {_show(value)}",
+            "perspective",
+            value if isinstance(value, str) else None,
+        )
     return value  # type: ignore[return-value]
 
 
@@ -283,8 +314,10 @@ def check_deck(value: object, fields: dict[str, Any]) -> tuple[Card, ...] | None
 def check_player_cards(key: str) -> Callable[[object, dict[str, Any]], dict[str, tuple[Card, ...]]]:
     def check(value: object, fields: dict[str, Any]) -> dict[str, tuple[Card, ...]]:
         mapping = _mapping(key, value, "{Ana: [Ja2, Oa6]}")
-        return {_player_key(key, k, fields["players"]): _cards(key, v if v is not None else [])
-                for k, v in mapping.items()}
+        return {
+            _player_key(key, k, fields["players"]): _cards(key, v if v is not None else []) for k, v in mapping.items()
+        }
+
     return check
 
 
@@ -295,11 +328,17 @@ def check_result(value: object, fields: dict[str, Any]) -> dict[str, int] | None
     for name, score in _mapping("result", value, "{Ana: 24, Ben: 19}").items():
         _player_key("result", name, fields["players"])
         if isinstance(score, bool) or not isinstance(score, int) or score < 0:
-            raise HeaderFault(f"'result': {name}'s score must be a whole number, found {_show(score)}", "result",
-                              str(score) if score is not None else None)
+            raise HeaderFault(
+                f"'result': {name}'s score must be a whole number, found {_show(score)}",
+                "result",
+                str(score) if score is not None else None,
+            )
         if score > MAX_SCORE:
-            raise HeaderFault(f"'result': {name}'s score must be at most {MAX_SCORE}, found a number of "
-                              f"{len(str(score))} digits", "result", name)
+            raise HeaderFault(
+                f"'result': {name}'s score must be at most {MAX_SCORE}, found a number of {len(str(score))} digits",
+                "result",
+                name,
+            )
         scores[name] = score
     return scores
 
@@ -342,7 +381,7 @@ def _safe_load(text: str) -> Any:
 
     from arbo_notation.notation.safeyaml import SAFE_LOADER
 
-    return yaml.load(text, Loader=SAFE_LOADER)  # noqa: S506 - a SafeLoader
+    return yaml.load(text, Loader=SAFE_LOADER)
 
 
 def _dump_scalar(value: object) -> str:
@@ -483,15 +522,28 @@ def write_extra(key: str, value: Any) -> list[str]:
     dumper = _plain_dumper()
     try:
         nested = isinstance(value, (dict, list, tuple, set, frozenset))
-        text = yaml.dump({key: value}, Dumper=dumper, sort_keys=False, allow_unicode=True,
-                         default_flow_style=None if nested else False, width=LINE_WIDTH - 4)
+        text = yaml.dump(
+            {key: value},
+            Dumper=dumper,
+            sort_keys=False,
+            allow_unicode=True,
+            default_flow_style=None if nested else False,
+            width=LINE_WIDTH - 4,
+        )
         if re.search(r"^(?:---|\.\.\.)(?:[ \t]|$)", text, re.M):
             raise ValueError
     except yaml.YAMLError as exc:
         raise ArboError(f"cannot write the header key {key!r}: {exc}") from None
     except ValueError:
-        text = yaml.dump({key: value}, Dumper=dumper, sort_keys=False, allow_unicode=True,
-                         default_flow_style=True, default_style='"', width=float("inf"))
+        text = yaml.dump(
+            {key: value},
+            Dumper=dumper,
+            sort_keys=False,
+            allow_unicode=True,
+            default_flow_style=True,
+            default_style='"',
+            width=float("inf"),
+        )
     return text.rstrip("\n").split("\n")
 
 
@@ -665,45 +717,154 @@ def read_date(text: str) -> str:
 
 
 TABLE: tuple[HeaderKey, ...] = (
-    HeaderKey("event", "text", "the event", "event: Club night",
-              check_text("event"), _as_is, write_text, read_text, text=True),
-    HeaderKey("site", "text", "where the game was played", "site: The Greenhouse",
-              check_text("site"), _as_is, write_text, read_text, text=True),
-    HeaderKey("date", "ISO date", "when: `YYYY-MM-DD`, or `YYYY-MM` / `YYYY` when not known exactly",
-              "date: 2026-11-29", check_date, _as_is, write_date, read_date, plain_data=False),
-    HeaderKey("round", "text", "round of the event (a number is fine)", "round: 3",
-              check_text("round"), _as_is, write_text, read_text, text=True),
-    HeaderKey("annotator", "text", "who wrote the comments", "annotator: Cleo",
-              check_text("annotator"), _as_is, write_text, read_text, text=True),
-    HeaderKey("players", "list of names", "the players in seat order; the first is the start player",
-              "players: [Ana, Ben]", check_players, _names_list, write_words, read_players, required=True),
-    HeaderKey("species", "list of codes", "species in play, 1 to 3 letters each, all different",
-              "species: [Ca, Dw, Ja, Ma, Oa, Wi]", check_species, _names_list, write_words, read_species,
-              required=True),
-    HeaderKey("names", "code → text", "names of the species, when not the usual ones", "names: {Li: Lilac}",
-              check_names, _names_data, write_names, read_names, (read_code, read_species_name),
-              refers_to="species"),
-    HeaderKey("perspective", "a player", "whose hand the record follows (for tools)", "perspective: Ana",
-              check_perspective, _as_is, write_player, read_name, refers_to="players"),
-    HeaderKey("deck", "list of cards", "the draw pile after the deal, top card first (an omniscient record)",
-              "deck: [Ma3, Oa5, Wi7]", check_deck, _deck_data, write_deck, read_cards),
-    HeaderKey("hands", "player → cards", "the dealt hands, of some or all players",
-              "hands: {Ana: [Ja2, Oa6, Ca1, Ca4, Dw2, Wi7, Ma5]}", check_player_cards("hands"),
-              _player_cards_data, write_player_cards, None, (read_name, read_cards), refers_to="players"),
-    HeaderKey("discards", "player → cards",
-              "cards face up on a discard pile at setup, bottom first (house variant)", "discards: {Ben: [Wi1]}",
-              check_player_cards("discards"), _player_cards_data, write_player_cards, None,
-              (read_name, read_cards), refers_to="players"),
-    HeaderKey("result", "player → score", "the final scores, when known without a result line",
-              "result: {Ana: 24, Ben: 19}", check_result, _result_data, write_result, read_result,
-              (read_name, read_score), refers_to="players"),
+    HeaderKey(
+        "event", "text", "the event", "event: Club night", check_text("event"), _as_is, write_text, read_text, text=True
+    ),
+    HeaderKey(
+        "site",
+        "text",
+        "where the game was played",
+        "site: The Greenhouse",
+        check_text("site"),
+        _as_is,
+        write_text,
+        read_text,
+        text=True,
+    ),
+    HeaderKey(
+        "date",
+        "ISO date",
+        "when: `YYYY-MM-DD`, or `YYYY-MM` / `YYYY` when not known exactly",
+        "date: 2026-11-29",
+        check_date,
+        _as_is,
+        write_date,
+        read_date,
+        plain_data=False,
+    ),
+    HeaderKey(
+        "round",
+        "text",
+        "round of the event (a number is fine)",
+        "round: 3",
+        check_text("round"),
+        _as_is,
+        write_text,
+        read_text,
+        text=True,
+    ),
+    HeaderKey(
+        "annotator",
+        "text",
+        "who wrote the comments",
+        "annotator: Cleo",
+        check_text("annotator"),
+        _as_is,
+        write_text,
+        read_text,
+        text=True,
+    ),
+    HeaderKey(
+        "players",
+        "list of names",
+        "the players in seat order; the first is the start player",
+        "players: [Ana, Ben]",
+        check_players,
+        _names_list,
+        write_words,
+        read_players,
+        required=True,
+    ),
+    HeaderKey(
+        "species",
+        "list of codes",
+        "species in play, 1 to 3 letters each, all different",
+        "species: [Ca, Dw, Ja, Ma, Oa, Wi]",
+        check_species,
+        _names_list,
+        write_words,
+        read_species,
+        required=True,
+    ),
+    HeaderKey(
+        "names",
+        "code → text",
+        "names of the species, when not the usual ones",
+        "names: {Li: Lilac}",
+        check_names,
+        _names_data,
+        write_names,
+        read_names,
+        (read_code, read_species_name),
+        refers_to="species",
+    ),
+    HeaderKey(
+        "perspective",
+        "a player",
+        "whose hand the record follows (for tools)",
+        "perspective: Ana",
+        check_perspective,
+        _as_is,
+        write_player,
+        read_name,
+        refers_to="players",
+    ),
+    HeaderKey(
+        "deck",
+        "list of cards",
+        "the draw pile after the deal, top card first (an omniscient record)",
+        "deck: [Ma3, Oa5, Wi7]",
+        check_deck,
+        _deck_data,
+        write_deck,
+        read_cards,
+    ),
+    HeaderKey(
+        "hands",
+        "player → cards",
+        "the dealt hands, of some or all players",
+        "hands: {Ana: [Ja2, Oa6, Ca1, Ca4, Dw2, Wi7, Ma5]}",
+        check_player_cards("hands"),
+        _player_cards_data,
+        write_player_cards,
+        None,
+        (read_name, read_cards),
+        refers_to="players",
+    ),
+    HeaderKey(
+        "discards",
+        "player → cards",
+        "cards face up on a discard pile at setup, bottom first (house variant)",
+        "discards: {Ben: [Wi1]}",
+        check_player_cards("discards"),
+        _player_cards_data,
+        write_player_cards,
+        None,
+        (read_name, read_cards),
+        refers_to="players",
+    ),
+    HeaderKey(
+        "result",
+        "player → score",
+        "the final scores, when known without a result line",
+        "result: {Ana: 24, Ben: 19}",
+        check_result,
+        _result_data,
+        write_result,
+        read_result,
+        (read_name, read_score),
+        refers_to="players",
+    ),
 )
 #: The header keys the notation defines, in canonical order.
 HEADER_KEYS = tuple(row.name for row in TABLE)
 KEYS: dict[str, HeaderKey] = {row.name: row for row in TABLE}
 #: The order keys are checked in: the required ones (which the others refer to), the text, the rest.
-CHECK_ORDER = (tuple(row for row in TABLE if row.required) + tuple(row for row in TABLE if row.text)
-               + tuple(row for row in TABLE if not (row.required or row.text)))
+CHECK_ORDER = (
+    tuple(row for row in TABLE if row.required)
+    + tuple(row for row in TABLE if row.text)
+    + tuple(row for row in TABLE if not (row.required or row.text))
+)
 #: The keys whose values JSON carries as they are (the others may be '$date' and such).
 PLAIN_DATA_KEYS = frozenset(row.name for row in TABLE if row.plain_data)
 TEXT_KEYS = tuple(row.name for row in TABLE if row.text)
@@ -721,20 +882,26 @@ def header_from_mapping(data: object, pos: Pos | None = None) -> Header:
     if data is None:
         data = {}
     if not isinstance(data, dict):
-        raise HeaderFault("the header must be 'key: value' lines such as 'players: [Ana, Ben]', "
-                          f"found {_show(data)}")
+        raise HeaderFault(f"the header must be 'key: value' lines such as 'players: [Ana, Ben]', found {_show(data)}")
     for key in data:
         if not isinstance(key, str):
-            raise HeaderFault(f"header keys are words, found the key {_show(key)}", None,
-                              None if key is None or isinstance(key, bool) else str(key))
+            raise HeaderFault(
+                f"header keys are words, found the key {_show(key)}",
+                None,
+                None if key is None or isinstance(key, bool) else str(key),
+            )
         if len(key) > MAX_HEADER_TEXT:
             raise HeaderFault(f"a header key holds {len(key)} characters: at most {MAX_HEADER_TEXT}")
     if "players" not in data:
-        raise HeaderFault("the header has no 'players': the list of the players' names in seat order, "
-                          "start player first, such as 'players: [Ana, Ben]'")
+        raise HeaderFault(
+            "the header has no 'players': the list of the players' names in seat order, "
+            "start player first, such as 'players: [Ana, Ben]'"
+        )
     if "species" not in data:
-        raise HeaderFault("the header has no 'species': the list of the species codes in play, "
-                          "such as 'species: [Ca, Dw, Ja, Ma, Oa, Wi]'")
+        raise HeaderFault(
+            "the header has no 'species': the list of the species codes in play, "
+            "such as 'species: [Ca, Dw, Ja, Ma, Oa, Wi]'"
+        )
     fields: dict[str, Any] = {}
     for row in CHECK_ORDER:
         if row.name in data:
@@ -763,21 +930,29 @@ def _check_extra(key: str, value: object) -> None:
         elif isinstance(item, (list, set)):
             children = list(item)
         elif isinstance(item, tuple):
-            raise HeaderFault(f"'{key}': YAML's ordered mappings and pairs (!!omap, !!pairs) are not kept in a "
-                              "header: write a mapping or a list", key)
+            raise HeaderFault(
+                f"'{key}': YAML's ordered mappings and pairs (!!omap, !!pairs) are not kept in a "
+                "header: write a mapping or a list",
+                key,
+            )
         elif isinstance(item, (str, bytes)) and len(item) > MAX_HEADER_TEXT:
-            raise HeaderFault(f"'{key}' holds a text of {len(item)} characters: a header's text holds at most "
-                              f"{MAX_HEADER_TEXT}", key)
+            raise HeaderFault(
+                f"'{key}' holds a text of {len(item)} characters: a header's text holds at most {MAX_HEADER_TEXT}", key
+            )
         elif isinstance(item, int) and not -MAX_HEADER_NUMBER - 1 <= item <= MAX_HEADER_NUMBER:
-            raise HeaderFault(f"'{key}' holds a number of {len(str(abs(item)))} digits: a header's numbers fit in "
-                              "64 bits (at most 19 digits)", key)
+            raise HeaderFault(
+                f"'{key}' holds a number of {len(str(abs(item)))} digits: a header's numbers fit in "
+                "64 bits (at most 19 digits)",
+                key,
+            )
         elif isinstance(item, leaves):
             continue
         else:
             raise HeaderFault(f"'{key}' holds a {type(item).__name__}, which a header cannot hold", key)
         if depth > HEADER_MAX_DEPTH:
-            raise HeaderFault(f"'{key}' nests lists and mappings more than {HEADER_MAX_DEPTH} deep "
-                              "(the header counted)", key)
+            raise HeaderFault(
+                f"'{key}' nests lists and mappings more than {HEADER_MAX_DEPTH} deep (the header counted)", key
+            )
         stack.extend((child, depth + 1) for child in children)
 
 

@@ -10,7 +10,13 @@ import re
 
 from arbo_notation.errors import HeaderFault, NotationError, Pos
 from arbo_notation.engine.lexicon import NAME_CHAR
-from arbo_notation.notation.header.keys import HEADER_MAX_DEPTH, TEXT_KEYS, Header, header_from_mapping, read_written_header
+from arbo_notation.notation.header.keys import (
+    HEADER_MAX_DEPTH,
+    TEXT_KEYS,
+    Header,
+    header_from_mapping,
+    read_written_header,
+)
 
 TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
 if TYPE_CHECKING:
@@ -30,17 +36,23 @@ def load_header_yaml(text: str, loader: type | None = None) -> Any:
     """The data of a header's YAML: safe types, no anchors or aliases, at most HEADER_MAX_DEPTH
     deep, text fields as written. yaml.YAMLError or YamlFault (located) when it cannot be read.
     ``loader``: a PyYAML safe loader class, by default safeyaml.SAFE_LOADER (the C one if built)."""
-    from arbo_notation.notation.safeyaml import SAFE_LOADER, load_yaml  # PyYAML: only for a header the quick reader cannot read
+    from arbo_notation.notation.safeyaml import (
+        SAFE_LOADER,
+        load_yaml,
+    )  # PyYAML: only for a header the quick reader cannot read
 
-    return load_yaml(text, what="a header", max_depth=HEADER_MAX_DEPTH, text_at=is_text_path,
-                     loader=loader or SAFE_LOADER)
+    return load_yaml(
+        text, what="a header", max_depth=HEADER_MAX_DEPTH, text_at=is_text_path, loader=loader or SAFE_LOADER
+    )
 
 
 # ------------------------------------------------------------------------------------------------
 # Reading: the quick reader or the careful one, and a fault located at its key or item
 
 
-_TOP_KEY_RE = re.compile(r"""(?:"((?:[^"\\]|\\.)*)"|'((?:[^']|'')*)'|([^\s#'"\-?:,\[\]{}&*!|>%@`][^#\n]*?|-[^\s#\n][^#\n]*?))[ \t]*:(?=[ \t]|$)""")
+_TOP_KEY_RE = re.compile(
+    r"""(?:"((?:[^"\\]|\\.)*)"|'((?:[^']|'')*)'|([^\s#'"\-?:,\[\]{}&*!|>%@`][^#\n]*?|-[^\s#\n][^#\n]*?))[ \t]*:(?=[ \t]|$)"""
+)
 
 
 def _key_lines(lines: list[str]) -> list[tuple[str, int]]:
@@ -67,8 +79,10 @@ def _locate(lines: list[str], key: str | None, item: str | None) -> tuple[int, i
         else:
             return 0, 1
     if item:
-        word = re.compile(rf"(?<!{NAME_CHAR})" + re.escape(item) + rf"(?!{NAME_CHAR})"
-                          r"|(?<=')" + re.escape(item) + r"(?=')|(?<=\")" + re.escape(item) + r"(?=\")")
+        word = re.compile(
+            rf"(?<!{NAME_CHAR})" + re.escape(item) + rf"(?!{NAME_CHAR})"
+            r"|(?<=')" + re.escape(item) + r"(?=')|(?<=\")" + re.escape(item) + r"(?=\")"
+        )
         for n in range(start, stop):
             text = lines[n]
             begin = text.index(":") + 1 if n == start and key is not None and ":" in text else 0
@@ -92,8 +106,9 @@ def read_header(yaml_text: str, *, file: str = "<string>", line: int = 2, header
     def error(message: str, at: int | None = None, column: int = 1) -> NotationError:
         if at is None:
             return NotationError(message, file=file, line=opening, column=1, source_line="---")
-        return NotationError(message, file=file, line=line + at, column=column,
-                             source_line=lines[at] if 0 <= at < len(lines) else None)
+        return NotationError(
+            message, file=file, line=line + at, column=column, source_line=lines[at] if 0 <= at < len(lines) else None
+        )
 
     import yaml  # the careful path: PyYAML, loaded only now
 
@@ -110,8 +125,9 @@ def read_header(yaml_text: str, *, file: str = "<string>", line: int = 2, header
             raise error(f"the header is not valid YAML: {str(exc).splitlines()[0]}") from None
         at = yaml_text.count("\n", 0, at_char)
         column = at_char - (yaml_text.rfind("\n", 0, at_char) + 1) + 1
-        raise error(f"the header is not valid YAML: the character U+{ord(yaml_text[at_char]):04X} is not allowed",
-                    at, column) from None
+        raise error(
+            f"the header is not valid YAML: the character U+{ord(yaml_text[at_char]):04X} is not allowed", at, column
+        ) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).split("\n")[0]

@@ -30,28 +30,53 @@ if TYPE_CHECKING:
 #: that reading a header needs no YAML library; tests/notation/test_notation_header.py holds it equal to
 #: PyYAML's own, the patterns to the letter.
 IMPLICIT_TYPES = (
-    ("tag:yaml.org,2002:bool", '''^(?:yes|Yes|YES|no|No|NO
+    (
+        "tag:yaml.org,2002:bool",
+        """^(?:yes|Yes|YES|no|No|NO
                     |true|True|TRUE|false|False|FALSE
-                    |on|On|ON|off|Off|OFF)$''', re.X, "yYnNtTfFoO"),
-    ("tag:yaml.org,2002:float", '''^(?:[-+]?(?:[0-9][0-9_]*)\\.[0-9_]*(?:[eE][-+][0-9]+)?
+                    |on|On|ON|off|Off|OFF)$""",
+        re.X,
+        "yYnNtTfFoO",
+    ),
+    (
+        "tag:yaml.org,2002:float",
+        """^(?:[-+]?(?:[0-9][0-9_]*)\\.[0-9_]*(?:[eE][-+][0-9]+)?
                     |\\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?
                     |[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\\.[0-9_]*
                     |[-+]?\\.(?:inf|Inf|INF)
-                    |\\.(?:nan|NaN|NAN))$''', re.X, "-+0123456789."),
-    ("tag:yaml.org,2002:int", '''^(?:[-+]?0b[0-1_]+
+                    |\\.(?:nan|NaN|NAN))$""",
+        re.X,
+        "-+0123456789.",
+    ),
+    (
+        "tag:yaml.org,2002:int",
+        """^(?:[-+]?0b[0-1_]+
                     |[-+]?0[0-7_]+
                     |[-+]?(?:0|[1-9][0-9_]*)
                     |[-+]?0x[0-9a-fA-F_]+
-                    |[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$''', re.X, "-+0123456789"),
+                    |[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$""",
+        re.X,
+        "-+0123456789",
+    ),
     ("tag:yaml.org,2002:merge", "^(?:<<)$", 0, "<"),
-    ("tag:yaml.org,2002:null", '''^(?: ~
+    (
+        "tag:yaml.org,2002:null",
+        """^(?: ~
                     |null|Null|NULL
-                    | )$''', re.X, ["~", "n", "N", ""]),
-    ("tag:yaml.org,2002:timestamp", '''^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]
+                    | )$""",
+        re.X,
+        ["~", "n", "N", ""],
+    ),
+    (
+        "tag:yaml.org,2002:timestamp",
+        """^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]
                     |[0-9][0-9][0-9][0-9] -[0-9][0-9]? -[0-9][0-9]?
                      (?:[Tt]|[ \\t]+)[0-9][0-9]?
                      :[0-9][0-9] :[0-9][0-9] (?:\\.[0-9]*)?
-                     (?:[ \\t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)$''', re.X, "0123456789"),
+                     (?:[ \\t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)$""",
+        re.X,
+        "0123456789",
+    ),
     ("tag:yaml.org,2002:value", "^(?:=)$", 0, "="),
     ("tag:yaml.org,2002:yaml", r"^(?:!|&|\*)$", 0, "!&*"),
 )
@@ -59,9 +84,24 @@ IMPLICIT_TYPES = (
 BOOL_WORDS = {"yes": True, "no": False, "true": True, "false": False, "on": True, "off": False}
 #: What a double-quoted string's one-character escapes stand for (yaml.scanner.Scanner's table).
 ESCAPE_REPLACEMENTS = {
-    "0": "\0", "a": "\x07", "b": "\x08", "t": "\x09", "\t": "\x09", "n": "\x0A", "v": "\x0B", "f": "\x0C",
-    "r": "\x0D", "e": "\x1B", " ": "\x20", '"': '"', "\\": "\\", "/": "/", "N": "\x85", "_": "\xA0",
-    "L": "\u2028", "P": "\u2029",
+    "0": "\0",
+    "a": "\x07",
+    "b": "\x08",
+    "t": "\x09",
+    "\t": "\x09",
+    "n": "\x0a",
+    "v": "\x0b",
+    "f": "\x0c",
+    "r": "\x0d",
+    "e": "\x1b",
+    " ": "\x20",
+    '"': '"',
+    "\\": "\\",
+    "/": "/",
+    "N": "\x85",
+    "_": "\xa0",
+    "L": "\u2028",
+    "P": "\u2029",
 }
 
 
@@ -81,8 +121,11 @@ def _resolvers_of(character: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
     """The implicit types tried on a plain scalar that starts with ``character``, in PyYAML's
     order, compiled on first use for that character alone (a header of names and card codes
     needs only the patterns of their first letters: of bool and null, or none)."""
-    return tuple((tag, _implicit_pattern(pattern, flags)) for tag, pattern, flags, first in IMPLICIT_TYPES
-                 if character in tuple(first))  # tuple(): '' is in every string, but starts only null
+    return tuple(
+        (tag, _implicit_pattern(pattern, flags))
+        for tag, pattern, flags, first in IMPLICIT_TYPES
+        if character in tuple(first)
+    )  # tuple(): '' is in every string, but starts only null
 
 
 @functools.cache
@@ -99,7 +142,7 @@ _ESCAPED = r"""\\(?:[0abtnvfre"\\NL_P]|x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa
 # The repetitions are possessive (*+): each character of a quoted string or a plain scalar is
 # taken once, for good, so a 16 MB value is matched in constant memory (a plain * kept a
 # backtracking point per character: 150 bytes each, 2 GB for the value).
-_DOUBLE = f"\"(?:{_QUOTED_CHAR}|'|{_ESCAPED})*+\""
+_DOUBLE = f'"(?:{_QUOTED_CHAR}|\'|{_ESCAPED})*+"'
 _SINGLE = rf"""'(?:{_QUOTED_CHAR}|["\\]|'')*+'"""
 _FLOW_PLAIN = r"[A-Za-z0-9_][A-Za-z0-9_ .'/()+-]*"  # as the writer's flow_scalar: no ',[]{}:#'
 # Atomic, as YAML's scanner takes a scalar whole (and so failing matches do not backtrack for ages).
@@ -112,8 +155,10 @@ _FLOW_ITEMS = re.compile(_FLOW_ITEM)
 _FLOW_PAIRS = re.compile(f"({_FLOW_ITEM}) *: +({_FLOW_ITEM})")
 # A one-line plain scalar in block context, as PyYAML's scanner takes it: no indicator first
 # (but '-', '?' or ':' before a non-space), no ': ' or ':' last, no ' #' (a comment).
-_BLOCK_PLAIN = re.compile(rf"""(?:(?![-?:,\[\]{{}}#&*!|>'"%@`]){_NONSPACE}|[-?:](?={_NONSPACE}))"""
-                                        rf"(?:(?!:){_NONSPACE}|:(?={_NONSPACE})| +(?=[^ #]))*+\Z")
+_BLOCK_PLAIN = re.compile(
+    rf"""(?:(?![-?:,\[\]{{}}#&*!|>'"%@`]){_NONSPACE}|[-?:](?={_NONSPACE}))"""
+    rf"(?:(?!:){_NONSPACE}|:(?={_NONSPACE})| +(?=[^ #]))*+\Z"
+)
 _QUOTED = re.compile(rf"(?:{_DOUBLE}|{_SINGLE})\Z")
 _ESCAPE = re.compile(r"\\(x..|u....|U........|.)")
 _FAST_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})\Z")
@@ -247,7 +292,6 @@ def _value(text: str, as_text: bool = False, values_as_text: bool = False) -> An
     if not _BLOCK_PLAIN.match(text):
         return _NO
     return _as_text(text) if as_text else _plain(text)
-
 
 
 #: What value_of answers for a text it cannot read.

@@ -14,10 +14,21 @@ import dataclasses
 import re
 from collections.abc import Iterable
 
-from arbo_notation.engine.cards import Card, Coord, Planting
+from arbo_notation.engine.cards import Coord, Planting
 from arbo_notation.engine.lexicon import CARD_SHAPE, GLYPH, NAME_SHAPE, REVEAL_WORD
 from arbo_notation.notation.reading.parts import Cards, Run, TooLong
-from arbo_notation.notation.model import Comment, Draw, DrawKind, GameRecord, Header, Pos, Result, Reveal, Turn, Variation
+from arbo_notation.notation.model import (
+    Comment,
+    Draw,
+    DrawKind,
+    GameRecord,
+    Header,
+    Pos,
+    Result,
+    Reveal,
+    Turn,
+    Variation,
+)
 
 #: The groups of a whole-turn match, in order: the comments before the turn, its number, player,
 #: first and second draw, planting, discarded card (without '/'), glyphs, {comments} on its line,
@@ -102,8 +113,9 @@ class Pieces:
 # Turns, runs of turns, variations, reveals, the result and the game
 
 
-def turns_of(matches: Iterable[re.Match[str]], text: str, at: int, line: int, line_start: int,
-             pieces: Pieces) -> tuple[list[Turn], int]:
+def turns_of(
+    matches: Iterable[re.Match[str]], text: str, at: int, line: int, line_start: int, pieces: Pieces
+) -> tuple[list[Turn], int]:
     """The turns of successive whole-turn matches in ``text`` from index ``at`` (groups as
     TURN_GROUPS), and the end of the last match. ``line`` is the line of index ``at`` and
     ``line_start`` the index in ``text`` where that line begins (negative when ``text`` starts
@@ -140,12 +152,21 @@ def turns_of(matches: Iterable[re.Match[str]], text: str, at: int, line: int, li
                 comments_after = tuple(after)
             else:
                 marks = comments_after = ()
-            append(Turn(
-                player, draws[d1, d2], plantings[plant], cards[discard], int(number) if number else None,
-                marks, comments_in(before) if before else (), comments_after, (),
-                Pos(line, base + start),
-                (base + m.start(4), base + m.start(5), base + m.start(6), base + m.start(7) - 1),
-            ))
+            append(
+                Turn(
+                    player,
+                    draws[d1, d2],
+                    plantings[plant],
+                    cards[discard],
+                    int(number) if number else None,
+                    marks,
+                    comments_in(before) if before else (),
+                    comments_after,
+                    (),
+                    Pos(line, base + start),
+                    (base + m.start(4), base + m.start(5), base + m.start(6), base + m.start(7) - 1),
+                )
+            )
             if braces and "\n" in braces:  # a comment over several lines: the next turn is lower
                 line += braces.count("\n")
                 line_start = m.start(9) + braces.rindex("\n") + 1
@@ -172,15 +193,24 @@ def run_of_turns(text: str, line: int, line_start: int, pieces: Pieces) -> Run:
     return Run(turns)
 
 
-def _rebuilt(turn: Turn, comments_before: tuple[Comment, ...] | None = None,
-             comments_after: tuple[Comment, ...] | None = None,
-             variations: tuple[Variation, ...] | None = None) -> Turn:
+def _rebuilt(
+    turn: Turn,
+    comments_before: tuple[Comment, ...] | None = None,
+    comments_after: tuple[Comment, ...] | None = None,
+    variations: tuple[Variation, ...] | None = None,
+) -> Turn:
     return Turn(
-        turn.player, turn.draws, turn.plant, turn.discard, turn.number, turn.glyphs,
+        turn.player,
+        turn.draws,
+        turn.plant,
+        turn.discard,
+        turn.number,
+        turn.glyphs,
         turn.comments_before if comments_before is None else comments_before,
         turn.comments_after if comments_after is None else comments_after,
         turn.variations if variations is None else variations,
-        turn.pos, turn.columns,
+        turn.pos,
+        turn.columns,
     )
 
 
@@ -223,8 +253,7 @@ def _assemble(runs: list[Run]) -> tuple[list[Turn], list[Comment]]:
                     waiting = []
                 variations.append(item)  # type: ignore[arg-type]
         last = run_turns[-1]
-        run_turns[-1] = _rebuilt(last, comments_after=last.comments_after + tuple(loose),
-                                 variations=tuple(variations))
+        run_turns[-1] = _rebuilt(last, comments_after=last.comments_after + tuple(loose), variations=tuple(variations))
         turns.extend(run_turns)
         pending = tuple(waiting)
     return turns, list(pending)
@@ -256,8 +285,9 @@ def reveals(text: str, line: int, line_start: int, comments: Iterable[Comment], 
             line += breaks
             line_start = text.rindex("\n", previous, start) + 1
         previous = start
-        found.append(Reveal(m.group(1), tuple([cards[w] for w in m.group(2).split()]),
-                            Pos(line, start - line_start + 1)))
+        found.append(
+            Reveal(m.group(1), tuple([cards[w] for w in m.group(2).split()]), Pos(line, start - line_start + 1))
+        )
     comments = tuple(comments)
     if comments:
         last = found[-1]
@@ -278,8 +308,15 @@ def result(text: str, at: Pos, comments: Iterable[Comment]) -> Result:
     return Result(scores, False, at, comments)
 
 
-def game(header: Header, comments: list[Comment], runs: list[Run], found: list[Reveal], end: Result | None,
-         file: str, index: int = 1) -> GameRecord:
+def game(
+    header: Header,
+    comments: list[Comment],
+    runs: list[Run],
+    found: list[Reveal],
+    end: Result | None,
+    file: str,
+    index: int = 1,
+) -> GameRecord:
     """A game: its header, the comments before its first run, its runs, reveals and result;
     ``index`` is its place in its file (1-based)."""
     comments = list(comments)

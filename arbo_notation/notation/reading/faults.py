@@ -22,9 +22,24 @@ from typing import TYPE_CHECKING, Callable
 
 from arbo_notation.engine.cards import value_fault
 from arbo_notation.errors import MAX_ERRORS_PER_GAME, NotationError, capped, detached
-from arbo_notation.engine.lexicon import (BRACE_COMMENT, CARD_END, CARD_SHAPE, GLYPH, HEADER_BLOCK, MAX_COORDINATE_DIGITS, MAX_GLYPH_DIGITS,
-                       MAX_GLYPHS, MAX_NAME_LENGTH, MAX_POINTS_DIGITS, MAX_TURN_NUMBER_DIGITS, NAME_CHAR, NAME_START,
-                       RESULT_WORD, REVEAL_WORD, SPECIES)
+from arbo_notation.engine.lexicon import (
+    BRACE_COMMENT,
+    CARD_END,
+    CARD_SHAPE,
+    GLYPH,
+    HEADER_BLOCK,
+    MAX_COORDINATE_DIGITS,
+    MAX_GLYPH_DIGITS,
+    MAX_GLYPHS,
+    MAX_NAME_LENGTH,
+    MAX_POINTS_DIGITS,
+    MAX_TURN_NUMBER_DIGITS,
+    NAME_CHAR,
+    NAME_START,
+    RESULT_WORD,
+    REVEAL_WORD,
+    SPECIES,
+)
 from arbo_notation.notation.reading.parts import MAX_VARIATION_DEPTH
 from arbo_notation.notation.model import RESERVED_NAMES
 
@@ -35,8 +50,9 @@ if TYPE_CHECKING:
 # Errors of text outside any game
 
 
-def preamble_error(text: str, preamble_end: int, file: str, source_line: Callable[[int], str],
-                   first_line: int = 1) -> tuple[NotationError, int, int]:
+def preamble_error(
+    text: str, preamble_end: int, file: str, source_line: Callable[[int], str], first_line: int = 1
+) -> tuple[NotationError, int, int]:
     """The error of text other than white space before the first header, with its first and last line."""
     preamble = text[:preamble_end]
     offset = len(preamble) - len(preamble.lstrip())
@@ -44,14 +60,23 @@ def preamble_error(text: str, preamble_end: int, file: str, source_line: Callabl
     line += first_line - 1
     error = NotationError(
         f"a game starts with a header between two '---' lines, found {_found(text, offset)} before any header",
-        file=file, line=line, column=column, source_line=source_line(line))
+        file=file,
+        line=line,
+        column=column,
+        source_line=source_line(line),
+    )
     return error, line, max(line, text.count("\n", 0, preamble_end) + first_line - 1)
 
 
 def unclosed_error(line: int, file: str, source_line: Callable[[int], str]) -> NotationError:
     """The error of a header opened at ``line`` and never closed."""
-    return NotationError(f"unclosed header: '---' at line {line} has no closing '---' line",
-                         file=file, line=line, column=1, source_line=source_line(line))
+    return NotationError(
+        f"unclosed header: '---' at line {line} has no closing '---' line",
+        file=file,
+        line=line,
+        column=1,
+        source_line=source_line(line),
+    )
 
 
 # ------------------------------------------------------------------------------------------------
@@ -154,7 +179,7 @@ class _Checker:
         if len(self.faults) >= 4 * MAX_ERRORS_PER_GAME:
             self.faults.sort(key=lambda kept: kept.pos)
             self.dropped += len(self.faults) - (MAX_ERRORS_PER_GAME + 1)
-            del self.faults[MAX_ERRORS_PER_GAME + 1:]
+            del self.faults[MAX_ERRORS_PER_GAME + 1 :]
 
     def on_line(self, read: Callable[[int], int], p: int) -> int:
         """Read one part of a line with ``read``; at a fault in it, note the fault and skip the line.
@@ -268,14 +293,19 @@ class _Checker:
             elif c in "!?$":
                 m = _GLYPH.match(text, p)
                 if m is None and _LONG_GLYPH.match(text, p):
-                    self.note(p, f"a numeric glyph has at most {MAX_GLYPH_DIGITS} digits ($0 to "
-                                 f"${'9' * MAX_GLYPH_DIGITS}), found {_found(text, p)}")
+                    self.note(
+                        p,
+                        f"a numeric glyph has at most {MAX_GLYPH_DIGITS} digits ($0 to "
+                        f"${'9' * MAX_GLYPH_DIGITS}), found {_found(text, p)}",
+                    )
                 elif m is None:
-                    self.note(p, f"unknown glyph {_found(text, p)}: the glyphs are ! ? !! ?? !? ?! and "
-                                 "numeric glyphs such as $12")
+                    self.note(
+                        p,
+                        f"unknown glyph {_found(text, p)}: the glyphs are ! ? !! ?? !? ?! and "
+                        "numeric glyphs such as $12",
+                    )
                 elif not glyph_ok:
-                    self.note(p, "a glyph goes right after the discard of its turn, on its line and "
-                                 "before any comment")
+                    self.note(p, "a glyph goes right after the discard of its turn, on its line and before any comment")
                 elif glyphs == MAX_GLYPHS:
                     self.note(p, f"a turn has at most {MAX_GLYPHS} glyphs")
                 else:
@@ -304,13 +334,19 @@ class _Checker:
                     self.pos = self.after_line(p)
                     continue
                 if phase == "result":
-                    self.fail(p, f"only comments may follow the result line (a new game starts with a '---' "
-                                 f"header line), found {_found(text, p)}")
+                    self.fail(
+                        p,
+                        f"only comments may follow the result line (a new game starts with a '---' "
+                        f"header line), found {_found(text, p)}",
+                    )
                 if phase == "reveals":
-                    self.fail(p, f"expected a reveal line, the result line or a comment after the reveal lines, "
-                                 f"found {_found(text, p)}")
+                    self.fail(
+                        p,
+                        f"expected a reveal line, the result line or a comment after the reveal lines, "
+                        f"found {_found(text, p)}",
+                    )
                 end = text.find("\n", p)
-                segment = text[p:end if end >= 0 else self.n]
+                segment = text[p : end if end >= 0 else self.n]
                 semicolon = segment.find(";")
                 if semicolon >= 0 and "{" not in segment[:semicolon]:
                     segment = segment[:semicolon]  # a '}' in a ';' comment is the comment's
@@ -353,7 +389,7 @@ class _Checker:
                 self.fail(p, f"a turn number has at most {MAX_TURN_NUMBER_DIGITS} digits, found {_show(m.group())}")
             if q >= self.n or text[q] != ".":
                 self.fail(q, f"expected '.' after the turn number {m.group()}, found {_found(text, q)}")
-            after = text[p:q + 1]
+            after = text[p : q + 1]
             p = self.spaces(q + 1)
             if self.at_line_end(p):
                 self.fail(p, f"expected a player's name after '{after}', found {_found(text, p)}")
@@ -401,8 +437,11 @@ class _Checker:
     def glued_draws(self, p: int, draw: str, stop: _Stop) -> None:
         """When the second draw is missing after 'dd' (two deck draws without a space), say so."""
         if draw.partition(":")[0] == "dd" and stop.message.startswith(f"expected {DRAW_FORMS}"):
-            self.fail(p, f"expected two draws, found one: 'dd' is read as a player's name; "
-                         f"separate the two draws with a space: 'd {draw[1:]}'")
+            self.fail(
+                p,
+                f"expected two draws, found one: 'dd' is read as a player's name; "
+                f"separate the two draws with a space: 'd {draw[1:]}'",
+            )
 
     def draw(self, p: int, after: str, ordinal: str) -> int:
         text = self.text
@@ -431,31 +470,38 @@ class _Checker:
         if "@" not in token:
             spaced = _SPACE_BEFORE_AT.match(text, p)
             if spaced:
-                self.fail(p, f"expected a planting such as Ma3@0,1 after '{after}', found {_show(spaced.group())}: "
-                             "no space is allowed before '@'")
+                self.fail(
+                    p,
+                    f"expected a planting such as Ma3@0,1 after '{after}', found {_show(spaced.group())}: "
+                    "no space is allowed before '@'",
+                )
             hint = ""
             if token == "d" or token == "-" or ":" in token or (_NAME.fullmatch(token) and token not in RESERVED_NAMES):
                 hint = " (a turn has exactly two draws)"
             self.fail(p, f"expected a planting such as Ma3@0,1 after '{after}', found {_found(text, p)}{hint}")
         m = _CARD.match(text, p)
-        if m is None or text[m.end():m.end() + 1] != "@":
-            card = token.split('@')[0]
+        if m is None or text[m.end() : m.end() + 1] != "@":
+            card = token.split("@")[0]
             self.fail(p, f"expected a card such as Ma3 to plant, found {_show(card or '@')}{value_fault(card)}")
         q = m.end() + 1
         c = _COORDS.match(text, q)
         if c is None:
-            self.fail(q, f"expected a cell x,y in whole numbers (such as 0,1 or -2,3) after '@', "
-                         f"found {self.cell_found(q)}")
+            self.fail(
+                q, f"expected a cell x,y in whole numbers (such as 0,1 or -2,3) after '@', found {self.cell_found(q)}"
+            )
         for group in (1, 2):
             if len(c.group(group).lstrip("-")) > MAX_COORDINATE_DIGITS:
                 largest = "9" * MAX_COORDINATE_DIGITS
-                self.fail(c.start(group), f"a coordinate is a whole number from -{largest} to {largest}, "
-                                          f"found {_show(c.group(group))}")
+                self.fail(
+                    c.start(group),
+                    f"a coordinate is a whole number from -{largest} to {largest}, found {_show(c.group(group))}",
+                )
         if c.end() < self.n and text[c.end()] not in " \t\n":
             if text[c.end()] == "/":
-                self.fail(c.end(), f"expected a space after '{text[p:c.end()]}', found {_found(text, c.end())}")
-            self.fail(q, f"expected a cell x,y in whole numbers (such as 0,1 or -2,3) after '@', "
-                         f"found {_found(text, q)}")
+                self.fail(c.end(), f"expected a space after '{text[p : c.end()]}', found {_found(text, c.end())}")
+            self.fail(
+                q, f"expected a cell x,y in whole numbers (such as 0,1 or -2,3) after '@', found {_found(text, q)}"
+            )
         return c.end()
 
     def cell_found(self, q: int) -> str:
@@ -507,16 +553,22 @@ class _Checker:
         while True:
             m = _NAME.match(text, q)
             if m is None or m.group() in RESERVED_NAMES:
-                self.fail(q, f"expected {what if after == 'result' else 'a player name'} after '{after}', "
-                             f"found {_found(text, q)}")
+                self.fail(
+                    q,
+                    f"expected {what if after == 'result' else 'a player name'} after '{after}', "
+                    f"found {_found(text, q)}",
+                )
             name = self.name(q, m)
             r = self.separator(m.end(), f"{name}'s score", name)
             s = _DIGITS.match(text, r)
             if s is None or (s.end() < self.n and text[s.end()] not in _LINE_END and text[s.end()] != ","):
                 self.fail(r, f"expected {name}'s score (a whole number) after '{name}', found {_found(text, r)}")
             if s.end() - r > MAX_POINTS_DIGITS:
-                self.fail(r, f"{name}'s score has at most {MAX_POINTS_DIGITS} digits (0 to "
-                             f"{'9' * MAX_POINTS_DIGITS}), found {_show(s.group())}")
+                self.fail(
+                    r,
+                    f"{name}'s score has at most {MAX_POINTS_DIGITS} digits (0 to "
+                    f"{'9' * MAX_POINTS_DIGITS}), found {_show(s.group())}",
+                )
             q = s.end()
             t = self.spaces(q)
             if t < self.n and text[t] == ",":
@@ -527,7 +579,7 @@ class _Checker:
                 continue
             if t >= self.n or text[t] in "\n{;":
                 return t
-            after = text[r:s.end()]
+            after = text[r : s.end()]
             q = t
 
 
@@ -562,8 +614,9 @@ def _human_list(names: set[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
-def _body_faults(chunk: str, first_line: int, file: str, source_line: Callable[[int], str],
-                 start: int, asked_from: int | None = None) -> list[NotationError]:
+def _body_faults(
+    chunk: str, first_line: int, file: str, source_line: Callable[[int], str], start: int, asked_from: int | None = None
+) -> list[NotationError]:
     """Every fault the explainer finds in a game's body read from offset ``start``, met from offset
     ``asked_from`` on (the start of the line the grammar refused; ``start`` when not given)."""
     checker = _Checker(chunk, start, first_line, start if asked_from is None else asked_from)
@@ -577,8 +630,9 @@ def _body_faults(chunk: str, first_line: int, file: str, source_line: Callable[[
     for fault in shown:
         line, column = checker.lines.line_col(fault.pos)
         absolute = line + first_line - 1
-        errors.append(NotationError(fault.message, file=file, line=absolute, column=column,
-                                    source_line=source_line(absolute)))
+        errors.append(
+            NotationError(fault.message, file=file, line=absolute, column=column, source_line=source_line(absolute))
+        )
     return capped(errors, len(faults) + checker.dropped)
 
 
@@ -607,8 +661,9 @@ def _line_start(text: str, pos: int) -> int:
     return text.rfind("\n", 0, pos) + 1
 
 
-def faults_after_header(chunk: str, first_line: int, file: str, source_line: Callable[[int], str],
-                        refused_at: int | None) -> list[NotationError]:
+def faults_after_header(
+    chunk: str, first_line: int, file: str, source_line: Callable[[int], str], refused_at: int | None
+) -> list[NotationError]:
     """The faults of the body of a game whose header is at fault, the grammar having read its body
     alone and refused it at offset ``refused_at`` (None: the grammar took the body, which has no
     fault), when it is clear where the body starts (not when the header holds lines of the body:
@@ -621,8 +676,9 @@ def faults_after_header(chunk: str, first_line: int, file: str, source_line: Cal
     return _body_faults(chunk, first_line, file, source_line, header.end(), _line_start(chunk, refused_at))
 
 
-def diagnose(chunk: str, first_line: int, mismatch: GrammarMismatch, file: str,
-             source_line: Callable[[int], str]) -> list[NotationError]:
+def diagnose(
+    chunk: str, first_line: int, mismatch: GrammarMismatch, file: str, source_line: Callable[[int], str]
+) -> list[NotationError]:
     """Turn the parser's refusal of one game into NotationErrors a person understands: the fault of
     the line it refused, and every fault of the game's lines after it that the explainer finds."""
     header = _HEADER_BLOCK.match(chunk)
@@ -638,5 +694,12 @@ def diagnose(chunk: str, first_line: int, mismatch: GrammarMismatch, file: str,
     else:
         found = _show(mismatch.token_text.split("\n")[0])
     absolute = mismatch.line + first_line - 1
-    return [NotationError(f"expected {_human_list(mismatch.expected)}, found {found}", file=file, line=absolute,
-                          column=mismatch.column, source_line=source_line(absolute))]
+    return [
+        NotationError(
+            f"expected {_human_list(mismatch.expected)}, found {found}",
+            file=file,
+            line=absolute,
+            column=mismatch.column,
+            source_line=source_line(absolute),
+        )
+    ]

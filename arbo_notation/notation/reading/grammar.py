@@ -80,8 +80,16 @@ class GrammarMismatch(Exception):
     is the offset where it stopped (the token's start); ``failure`` is lark's own words when it
     stopped for another reason (which no text is known to cause)."""
 
-    def __init__(self, line: int, column: int, expected: set[str], token_type: str | None = None,
-                 token_text: str = "", pos: int = 0, failure: str | None = None) -> None:
+    def __init__(
+        self,
+        line: int,
+        column: int,
+        expected: set[str],
+        token_type: str | None = None,
+        token_text: str = "",
+        pos: int = 0,
+        failure: str | None = None,
+    ) -> None:
         super().__init__(failure or f"unexpected input at line {line} column {column}")
         self.line = line
         self.column = column
@@ -95,11 +103,20 @@ class GrammarMismatch(Exception):
 def _mismatch(exc: UnexpectedInput) -> GrammarMismatch:
     if isinstance(exc, UnexpectedToken):
         token = exc.token
-        return GrammarMismatch(getattr(token, "line", None) or 1, getattr(token, "column", None) or 1,
-                               set(exc.expected or ()), token.type, str(token),
-                               pos=getattr(token, "start_pos", None) or 0)
-    return GrammarMismatch(getattr(exc, "line", 1) or 1, getattr(exc, "column", 1) or 1,
-                           set(getattr(exc, "allowed", None) or ()), pos=getattr(exc, "pos_in_stream", 0) or 0)
+        return GrammarMismatch(
+            getattr(token, "line", None) or 1,
+            getattr(token, "column", None) or 1,
+            set(exc.expected or ()),
+            token.type,
+            str(token),
+            pos=getattr(token, "start_pos", None) or 0,
+        )
+    return GrammarMismatch(
+        getattr(exc, "line", 1) or 1,
+        getattr(exc, "column", 1) or 1,
+        set(getattr(exc, "allowed", None) or ()),
+        pos=getattr(exc, "pos_in_stream", 0) or 0,
+    )
 
 
 class GrammarParser:

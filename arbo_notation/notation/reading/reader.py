@@ -70,9 +70,15 @@ class ParseOutcome:
             raise NotationErrors(list(self.errors))
 
 
-def read_game_text(part: str, file: str, line: int, source_line: Callable[[int], str],
-                   header: tuple[Header, int] | None = None,
-                   fast: bool = True, index: int = 1) -> tuple[list[GameRecord], list[NotationError]]:
+def read_game_text(
+    part: str,
+    file: str,
+    line: int,
+    source_line: Callable[[int], str],
+    header: tuple[Header, int] | None = None,
+    fast: bool = True,
+    index: int = 1,
+) -> tuple[list[GameRecord], list[NotationError]]:
     """Read one game's text (its opening '---' at ``line`` of the file, ``index`` its place in
     the file): its record, or its syntax errors (every fault of its lines, in order).
     ``source_line(n)`` gives line ``n`` of the file, for an error message; ``header`` the game's
@@ -86,8 +92,9 @@ def read_game_text(part: str, file: str, line: int, source_line: Callable[[int],
     return parse_game(part, file, line, source_line, index)
 
 
-def read_pieces(pieces: Iterable[str | GameText], file: str,
-                first_line: int = 1) -> Iterator[tuple[GameSpan, GameRecord | None]]:
+def read_pieces(
+    pieces: Iterable[str | GameText], file: str, first_line: int = 1
+) -> Iterator[tuple[GameSpan, GameRecord | None]]:
     """Read games as games.stream_games cuts them (the text before the first header first): for
     each, where it stands and its record, or None when its span names a syntax error. A game at a
     time: memory for one game, whatever the size of the file. ``first_line`` is the line of the

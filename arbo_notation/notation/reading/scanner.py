@@ -32,9 +32,27 @@ from typing import TYPE_CHECKING, Any
 from arbo_notation.engine.cards import Card, Coord
 from arbo_notation.engine.state import KnownDraw, KnownTurn
 from arbo_notation.errors import ArboError
-from arbo_notation.engine.lexicon import (CARD, CARD_SHAPE, COORDINATE, DECK_DRAW, DECK_WORD, GLYPH, LINE_COMMENT, LINE_END, MAX_GLYPHS, NAME,
-                       NAME_SHAPE, NOT_RESERVED, POINTS, RESULT_WORD, REVEAL_WORD, SCORE_SEP, SKIP_DRAW,
-                       TURN_DIGITS, TURN_END)
+from arbo_notation.engine.lexicon import (
+    CARD,
+    CARD_SHAPE,
+    COORDINATE,
+    DECK_DRAW,
+    DECK_WORD,
+    GLYPH,
+    LINE_COMMENT,
+    LINE_END,
+    MAX_GLYPHS,
+    NAME,
+    NAME_SHAPE,
+    NOT_RESERVED,
+    POINTS,
+    RESULT_WORD,
+    REVEAL_WORD,
+    SCORE_SEP,
+    SKIP_DRAW,
+    TURN_DIGITS,
+    TURN_END,
+)
 from arbo_notation.notation.header.read import read_header
 from arbo_notation.notation.reading.parts import MAX_VARIATION_DEPTH, Cards, Run, TooLong
 
@@ -63,13 +81,16 @@ class LineKind(namedtuple("LineKind", "name may_follow enters main_line_only", d
     __slots__ = ()
 
 
-LINE_KINDS: dict[str, LineKind] = {kind.name: kind for kind in (
-    LineKind("turn", frozenset({MOVES}), MOVES),
-    LineKind("variation", frozenset({MOVES}), None),  # after a turn of the line it hangs on
-    LineKind("comment", frozenset({MOVES, REVEALS, RESULT}), None),
-    LineKind("reveal", frozenset({MOVES, REVEALS}), REVEALS, main_line_only=True),
-    LineKind("result", frozenset({MOVES, REVEALS}), RESULT, main_line_only=True),
-)}
+LINE_KINDS: dict[str, LineKind] = {
+    kind.name: kind
+    for kind in (
+        LineKind("turn", frozenset({MOVES}), MOVES),
+        LineKind("variation", frozenset({MOVES}), None),  # after a turn of the line it hangs on
+        LineKind("comment", frozenset({MOVES, REVEALS, RESULT}), None),
+        LineKind("reveal", frozenset({MOVES, REVEALS}), REVEALS, main_line_only=True),
+        LineKind("result", frozenset({MOVES, REVEALS}), RESULT, main_line_only=True),
+    )
+}
 _TURN_KIND, _VARIATION_KIND = LINE_KINDS["turn"], LINE_KINDS["variation"]
 _REVEAL_KIND, _RESULT_KIND = LINE_KINDS["reveal"], LINE_KINDS["result"]
 # The phases each kind may stand in, as the loops ask them (a set, no call, in the hot loops).
@@ -324,7 +345,7 @@ def _variation(line: str) -> MovesLine | None:
     if "(" in inner or ")" in inner:
         return None
     if inner.lstrip(" \t").startswith("{"):  # comments before the turn (no comment holds a brace)
-        inner = inner[_LEADING_COMMENTS.match(inner).end():]  # type: ignore[union-attr]  (matches '')
+        inner = inner[_LEADING_COMMENTS.match(inner).end() :]  # type: ignore[union-attr]  (matches '')
     separator = _separator(inner)
     if separator == "":
         return None
@@ -335,8 +356,9 @@ def _variation(line: str) -> MovesLine | None:
     return None if turns is None else (turns, ())
 
 
-def read_turn_lines(text: str, file: str = "<string>", first_line: int = 1,
-                    header: tuple[Header, int] | None = None) -> GameMoves | None:
+def read_turn_lines(
+    text: str, file: str = "<string>", first_line: int = 1, header: tuple[Header, int] | None = None
+) -> GameMoves | None:
     """The moves of one game's text by the line loop alone: turn lines, with their annotations
     on the line (see _TAIL), lines of comments, variations of one turn on a line of their own,
     then reveal lines and a result line; None for any other text (read_moves then tries the token
@@ -345,7 +367,7 @@ def read_turn_lines(text: str, file: str = "<string>", first_line: int = 1,
         header = read_header_of(text, file, first_line)
         if header is None:
             return None
-    return _lines_body(header[0], text[header[1] + 1:])  # after the closing '---' line's end
+    return _lines_body(header[0], text[header[1] + 1 :])  # after the closing '---' line's end
 
 
 def _lines_body(header: Header, body: str) -> GameMoves | None:
@@ -444,8 +466,9 @@ _pieces: build.Pieces | None = None
 _MAX_PIECES = 100_000  # past this the cache starts again, so odd input cannot fill memory
 
 
-def read_game(text: str, file: str = "<string>", first_line: int = 1,
-              header: tuple[Header, int] | None = None, index: int = 1) -> GameRecord | None:
+def read_game(
+    text: str, file: str = "<string>", first_line: int = 1, header: tuple[Header, int] | None = None, index: int = 1
+) -> GameRecord | None:
     """The record of one game's text (``first_line``: the line of its opening '---' in its file;
     ``index``: the game's place in its file), as syntax.parse_all would read it; None when this
     scanner is not sure (the parser must read it).
@@ -468,8 +491,9 @@ def read_game(text: str, file: str = "<string>", first_line: int = 1,
         return None
 
 
-def read_moves(text: str, file: str = "<string>", first_line: int = 1,
-               header: tuple[Header, int] | None = None, lines: bool = True) -> GameMoves | None:
+def read_moves(
+    text: str, file: str = "<string>", first_line: int = 1, header: tuple[Header, int] | None = None, lines: bool = True
+) -> GameMoves | None:
     """The moves of one game's text, for a check: its turns and variations as the engine's fast
     path takes them, the reveals and the scores (no comments, glyphs or positions); None when
     the scanner is not sure of the text (as read_game). The line loop reads it if it can, else
@@ -480,7 +504,7 @@ def read_moves(text: str, file: str = "<string>", first_line: int = 1,
         if header is None:
             return None
     if lines:
-        moves = _lines_body(header[0], text[header[1] + 1:])
+        moves = _lines_body(header[0], text[header[1] + 1 :])
         if moves is not None:
             return moves
     if _full(_move_pieces):
@@ -656,8 +680,15 @@ class _Records:
     def result(text: str, line: int, column: int, comments: list[Comment]) -> Result:
         return build.result(text, build.Pos(line, column), comments)
 
-    def game(self, header: Header, comments: list[Comment], runs: list[Run], reveals: list[Reveal],
-             end: Result | None, file: str) -> GameRecord:
+    def game(
+        self,
+        header: Header,
+        comments: list[Comment],
+        runs: list[Run],
+        reveals: list[Reveal],
+        end: Result | None,
+        file: str,
+    ) -> GameRecord:
         return build.game(header, comments, runs, reveals, end, file, self.index)
 
 
@@ -717,8 +748,9 @@ class _Moves:
     def __init__(self, pieces: _MovePieces) -> None:
         self.pieces = pieces
 
-    def turns(self, first: re.Match[str], text: str, at: int, line: int,
-              line_start: int) -> tuple[list[KnownTurn], int]:
+    def turns(
+        self, first: re.Match[str], text: str, at: int, line: int, line_start: int
+    ) -> tuple[list[KnownTurn], int]:
         """The run of turns that ``first`` starts, and where it ends (the hot loop of a check
         off the line loop: one match and a few look-ups a turn)."""
         draws, plantings, cards = self.pieces.draws, self.pieces.plantings, self.pieces.cards
@@ -764,8 +796,9 @@ class _Moves:
         return dict(scores)
 
     @staticmethod
-    def game(header: Header, comments: list, runs: list[Run], reveals: list, scores: dict[str, int] | None,
-             file: str) -> GameMoves:
+    def game(
+        header: Header, comments: list, runs: list[Run], reveals: list, scores: dict[str, int] | None, file: str
+    ) -> GameMoves:
         turns, branches = _line(runs)
         return GameMoves(header, turns, reveals, scores, branches)
 

@@ -110,8 +110,9 @@ def stream_games(blocks: Iterable[str]) -> Iterator[str | GameText]:
     yield _piece(parts, start_line, line, True, index, closed=marks % 2 == 0)
 
 
-def _piece(parts: list[str], first_line: int, next_line: int, game: bool, index: int,
-           closed: bool = True) -> str | GameText:
+def _piece(
+    parts: list[str], first_line: int, next_line: int, game: bool, index: int, closed: bool = True
+) -> str | GameText:
     """The text of ``parts``, which runs from line ``first_line`` to the start of ``next_line``
     (its line ends counted as they were read: a game's text is not counted again)."""
     text = "".join(parts)

@@ -28,6 +28,7 @@ from arbo_notation.notation.reading.faults import diagnose, faults_after_header
 __all__ = ["MAX_VARIATION_DEPTH", "grammar_refusal", "parse_game"]
 
 if TYPE_CHECKING:
+
     class Token(str):
         """A token as lark hands it to the builder: its text, its terminal's name and its place."""
 
@@ -81,28 +82,28 @@ class _Builder:
 
     # -- terminals --------------------------------------------------------------------------------
 
-    def HEADER(self, token: Token) -> Header | None:  # noqa: N802 - named after the terminal
+    def HEADER(self, token: Token) -> Header | None:
         if self.body_only:
             return None
         text = str(token)
         first = text.index("\n") + 1
         last = text.rindex("\n")
         line = token.line + self.offset
-        return read_header(text[first:last] if last >= first else "", file=self.file, line=line + 1,
-                           header_line=line)
+        return read_header(text[first:last] if last >= first else "", file=self.file, line=line + 1, header_line=line)
 
-    def LPAR(self, token: Token) -> Token:  # noqa: N802
+    def LPAR(self, token: Token) -> Token:
         self.depth += 1
         if self.depth > MAX_VARIATION_DEPTH:
-            raise _Fault(f"variations nest deeper than {MAX_VARIATION_DEPTH} levels", token.line + self.offset,
-                         token.column)
+            raise _Fault(
+                f"variations nest deeper than {MAX_VARIATION_DEPTH} levels", token.line + self.offset, token.column
+            )
         return token
 
-    def RPAR(self, token: Token) -> Token:  # noqa: N802
+    def RPAR(self, token: Token) -> Token:
         self.depth -= 1
         return token
 
-    def TURNS(self, token: Token) -> Run:  # noqa: N802
+    def TURNS(self, token: Token) -> Run:
         """Decode one or more turns (the hot loop of parsing is build.turns_of)."""
         text = str(token)
         try:
@@ -129,8 +130,13 @@ class _Builder:
 
     def reveals(self, children: list) -> list[Reveal]:
         token = children[0]
-        return build.reveals(str(token), token.line + self.offset, 1 - token.column,
-                             [build.comment_of(str(c)) for c in children[1:]], self.pieces)
+        return build.reveals(
+            str(token),
+            token.line + self.offset,
+            1 - token.column,
+            [build.comment_of(str(c)) for c in children[1:]],
+            self.pieces,
+        )
 
     def result(self, children: list) -> Result:
         token = children[0]
@@ -172,8 +178,9 @@ class _Builder:
 _LOCK = threading.Lock()
 
 
-def parse_game(part: str, file: str, line: int, source_line: Callable[[int], str],
-               index: int = 1) -> tuple[list[GameRecord], list[NotationError]]:
+def parse_game(
+    part: str, file: str, line: int, source_line: Callable[[int], str], index: int = 1
+) -> tuple[list[GameRecord], list[NotationError]]:
     """Read one game's text (as notation/reading/split.py cuts it, its opening '---' at ``line`` of the
     file, the game ``index`` of it) with the grammar's parser: its record, or its syntax errors
     (every fault of its lines that the checker finds, in order). ``source_line(n)`` gives line
@@ -191,14 +198,24 @@ def parse_game(part: str, file: str, line: int, source_line: Callable[[int], str
             refused_at = _body_refusal(parser, builder, part, file, index)
             errors = capped([exc] + faults_after_header(part, line, file, source_line, refused_at))
         except _Fault as fault:
-            errors = [NotationError(fault.message, file=file, line=fault.line, column=fault.column,
-                                    source_line=source_line(fault.line))]
+            errors = [
+                NotationError(
+                    fault.message, file=file, line=fault.line, column=fault.column, source_line=source_line(fault.line)
+                )
+            ]
         except GrammarMismatch as mismatch:
             if mismatch.failure is None:
                 errors = diagnose(part, line, mismatch, file, source_line)
             else:  # pragma: no cover - lark reports syntax as an unexpected token or character
-                errors = [NotationError(f"cannot read this game: {mismatch.failure}", file=file, line=line, column=1,
-                                        source_line=source_line(line))]
+                errors = [
+                    NotationError(
+                        f"cannot read this game: {mismatch.failure}",
+                        file=file,
+                        line=line,
+                        column=1,
+                        source_line=source_line(line),
+                    )
+                ]
     return games, errors
 
 

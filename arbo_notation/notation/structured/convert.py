@@ -38,9 +38,21 @@ import yaml
 
 from arbo_notation.engine.cards import CARD_RE, Card, Coord, Planting, value_fault
 from arbo_notation.errors import ArboError, DataError, HeaderFault, NotationError, visible
-from arbo_notation.engine.lexicon import (MAX_COORDINATE_DIGITS, MAX_GLYPH_DIGITS, MAX_GLYPHS, MAX_NAME_LENGTH, MAX_POINTS_DIGITS,
-                       MAX_TURN_NUMBER_DIGITS)
-from arbo_notation.notation.header.keys import HEADER_MAX_DEPTH, PLAIN_DATA_KEYS, header_from_mapping, header_to_mapping, is_player_name
+from arbo_notation.engine.lexicon import (
+    MAX_COORDINATE_DIGITS,
+    MAX_GLYPH_DIGITS,
+    MAX_GLYPHS,
+    MAX_NAME_LENGTH,
+    MAX_POINTS_DIGITS,
+    MAX_TURN_NUMBER_DIGITS,
+)
+from arbo_notation.notation.header.keys import (
+    HEADER_MAX_DEPTH,
+    PLAIN_DATA_KEYS,
+    header_from_mapping,
+    header_to_mapping,
+    is_player_name,
+)
 from arbo_notation.notation.model import GLYPHS, Comment, Draw, DrawKind, GameRecord, Result, Reveal, Turn, Variation
 from arbo_notation.notation.safeyaml import YamlFault, deeper_than, load_yaml, refused_character
 from arbo_notation.notation.writer import check_writable
@@ -107,7 +119,7 @@ def _decode(value: Any, path: str, fail) -> Any:
         return [_decode(v, f"{path}[{i}]", fail) for i, v in enumerate(value)]
     if isinstance(value, dict):
         if len(value) == 1:
-            (tag, inner), = value.items()
+            ((tag, inner),) = value.items()
             if isinstance(tag, str) and tag.startswith("$"):
                 try:
                     if tag == "$date":
@@ -188,8 +200,11 @@ def game_to_data(game: GameRecord) -> dict[str, Any]:
                 item["comments"] = _comments(reveal.comments)
             data["reveals"].append(item)
     if game.result is not None:
-        result: dict[str, Any] = {"unfinished": True} if game.result.unfinished else \
-            {"scores": [[name, score] for name, score in game.result.scores]}
+        result: dict[str, Any] = (
+            {"unfinished": True}
+            if game.result.unfinished
+            else {"scores": [[name, score] for name, score in game.result.scores]}
+        )
         if game.result.comments:
             result["comments"] = _comments(game.result.comments)
         data["result"] = result
@@ -240,21 +255,32 @@ class _Reader:
         """A whole number; of at most ``digits`` digits, when given (the bounds of the .arb notation)."""
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.fail(path, f"expected a whole number, found {_kind(value)}")
-        if digits and not -10 ** digits < value < 10 ** digits:
-            raise self.fail(path, f"expected a whole number of at most {digits} digits, found one of {len(str(abs(value)))}")
+        if digits and not -(10**digits) < value < 10**digits:
+            raise self.fail(
+                path, f"expected a whole number of at most {digits} digits, found one of {len(str(abs(value)))}"
+            )
         return value
 
     def name(self, value: Any, path: str) -> str:
         if not is_player_name(value):
-            shown = f"{value[:24]!r}... ({len(value)} characters)" if isinstance(value, str) and len(value) > 24 else repr(value)
-            raise self.fail(path, f"{shown} is not a player's name (a letter, then letters, digits, _ ' or -, "
-                                  f"at most {MAX_NAME_LENGTH} characters; not d, reveal or result)")
+            shown = (
+                f"{value[:24]!r}... ({len(value)} characters)"
+                if isinstance(value, str) and len(value) > 24
+                else repr(value)
+            )
+            raise self.fail(
+                path,
+                f"{shown} is not a player's name (a letter, then letters, digits, _ ' or -, "
+                f"at most {MAX_NAME_LENGTH} characters; not d, reveal or result)",
+            )
         return value
 
     def card(self, value: Any, path: str) -> Card:
         if not isinstance(value, str) or not CARD_RE.match(value):
-            raise self.fail(path, f"expected a card such as Ma3, found {value!r}"
-                                  f"{value_fault(value) if isinstance(value, str) else ''}")
+            raise self.fail(
+                path,
+                f"expected a card such as Ma3, found {value!r}{value_fault(value) if isinstance(value, str) else ''}",
+            )
         return Card(value[:-1], int(value[-1]))
 
     def comments(self, value: Any, path: str) -> tuple[Comment, ...]:
@@ -295,8 +321,22 @@ class _Reader:
         return Draw(kind, owner, card)
 
     def turn(self, value: Any, path: str, depth: int) -> Turn:
-        self.mapping(value, path, ("number", "player", "draws", "plant", "discard", "glyphs", "comments_before",
-                                   "comments_after", "variations"), ("player", "draws", "plant", "discard"))
+        self.mapping(
+            value,
+            path,
+            (
+                "number",
+                "player",
+                "draws",
+                "plant",
+                "discard",
+                "glyphs",
+                "comments_before",
+                "comments_after",
+                "variations",
+            ),
+            ("player", "draws", "plant", "discard"),
+        )
         number = value.get("number")
         if number is not None:
             number = self.integer(number, f"{path}.number", MAX_TURN_NUMBER_DIGITS)
@@ -306,14 +346,17 @@ class _Reader:
         if len(draws) != 2:
             raise self.fail(f"{path}.draws", f"a turn has two draws, not {len(draws)}")
         plant = self.mapping(value["plant"], f"{path}.plant", ("card", "x", "y"), ("card", "x", "y"))
-        glyphs = tuple(self.text(g, f"{path}.glyphs[{i}]") for i, g in enumerate(self.items(value.get("glyphs"),
-                                                                                          f"{path}.glyphs")))
+        glyphs = tuple(
+            self.text(g, f"{path}.glyphs[{i}]") for i, g in enumerate(self.items(value.get("glyphs"), f"{path}.glyphs"))
+        )
         if len(glyphs) > MAX_GLYPHS:
             raise self.fail(f"{path}.glyphs", f"a turn has at most {MAX_GLYPHS} glyphs, found {len(glyphs)}")
         for i, glyph in enumerate(glyphs):
             if glyph not in GLYPHS and not _GLYPH_RE.match(glyph):
-                raise self.fail(f"{path}.glyphs[{i}]", f"unknown glyph {glyph[:24]!r} (! ? !! ?? !? ?! or $n, "
-                                                      f"n of at most {MAX_GLYPH_DIGITS} digits)")
+                raise self.fail(
+                    f"{path}.glyphs[{i}]",
+                    f"unknown glyph {glyph[:24]!r} (! ? !! ?? !? ?! or $n, n of at most {MAX_GLYPH_DIGITS} digits)",
+                )
         listed = self.items(value.get("variations"), f"{path}.variations")
         if listed and depth >= MAX_VARIATION_DEPTH:
             raise self.fail(f"{path}.variations", f"variations nest deeper than {MAX_VARIATION_DEPTH} levels")
@@ -321,9 +364,13 @@ class _Reader:
         return Turn(
             player=self.name(value["player"], f"{path}.player"),
             draws=tuple(self.draw(d, f"{path}.draws[{i}]") for i, d in enumerate(draws)),
-            plant=Planting(self.card(plant["card"], f"{path}.plant.card"),
-                           Coord(self.integer(plant["x"], f"{path}.plant.x", MAX_COORDINATE_DIGITS),
-                                 self.integer(plant["y"], f"{path}.plant.y", MAX_COORDINATE_DIGITS))),
+            plant=Planting(
+                self.card(plant["card"], f"{path}.plant.card"),
+                Coord(
+                    self.integer(plant["x"], f"{path}.plant.x", MAX_COORDINATE_DIGITS),
+                    self.integer(plant["y"], f"{path}.plant.y", MAX_COORDINATE_DIGITS),
+                ),
+            ),
             discard=self.card(value["discard"], f"{path}.discard"),
             number=number,
             glyphs=glyphs,
@@ -350,8 +397,10 @@ class _Reader:
             raise self.fail(f"{path}.header", f"expected a mapping, found {_kind(header_data)}")
         if deeper_than(header_data, HEADER_MAX_DEPTH):
             raise self.fail(f"{path}.header", f"the header nests lists and mappings more than {HEADER_MAX_DEPTH} deep")
-        decoded = {k: (_decode(v, f"{path}.header.{k}", self.fail) if k not in PLAIN_DATA_KEYS else v)
-                   for k, v in header_data.items()}
+        decoded = {
+            k: (_decode(v, f"{path}.header.{k}", self.fail) if k not in PLAIN_DATA_KEYS else v)
+            for k, v in header_data.items()
+        }
         try:
             header = header_from_mapping(decoded)
         except HeaderFault as fault:
@@ -360,12 +409,17 @@ class _Reader:
         for i, item in enumerate(self.items(value.get("reveals"), f"{path}.reveals")):
             here = f"{path}.reveals[{i}]"
             self.mapping(item, here, ("player", "cards", "comments"), ("player", "cards"))
-            reveals.append(Reveal(
-                self.name(item["player"], f"{here}.player"),
-                tuple(self.card(c, f"{here}.cards[{j}]") for j, c in enumerate(self.items(item["cards"], f"{here}.cards"))),
-                None,
-                self.comments(item.get("comments"), f"{here}.comments"),
-            ))
+            reveals.append(
+                Reveal(
+                    self.name(item["player"], f"{here}.player"),
+                    tuple(
+                        self.card(c, f"{here}.cards[{j}]")
+                        for j, c in enumerate(self.items(item["cards"], f"{here}.cards"))
+                    ),
+                    None,
+                    self.comments(item.get("comments"), f"{here}.comments"),
+                )
+            )
         result = None
         if value.get("result") is not None:
             here = f"{path}.result"
@@ -384,12 +438,14 @@ class _Reader:
             if unfinished and scores:
                 raise self.fail(here, "an unfinished game has no scores")
             if not unfinished and not scores:
-                raise self.fail(here, "give the scores, or \"unfinished\": true")
+                raise self.fail(here, 'give the scores, or "unfinished": true')
             result = Result(tuple(scores), unfinished, None, self.comments(item.get("comments"), f"{here}.comments"))
         game = GameRecord(
             header=header,
-            turns=tuple(self.turn(t, f"{path}.turns[{i}]", 0) for i, t in enumerate(self.items(value.get("turns"),
-                                                                                            f"{path}.turns"))),
+            turns=tuple(
+                self.turn(t, f"{path}.turns[{i}]", 0)
+                for i, t in enumerate(self.items(value.get("turns"), f"{path}.turns"))
+            ),
             comments=self.comments(value.get("comments"), f"{path}.comments"),
             reveals=tuple(reveals),
             result=result,
@@ -440,7 +496,7 @@ def games_from_data(data: Any, file: str = "<data>") -> list[GameRecord]:
         return [reader.game(g, f"games[{i}]", i + 1) for i, g in enumerate(data)]
     if isinstance(data, dict) and "header" in data:
         return [reader.game(data, "game", 1)]
-    raise reader.fail("", "expected {\"games\": [...]}, a list of games or one game")
+    raise reader.fail("", 'expected {"games": [...]}, a list of games or one game')
 
 
 # ------------------------------------------------------------------------------------------------
@@ -460,8 +516,9 @@ def loads_json(text: str, file: str = "<json>") -> list[GameRecord]:
     except json.JSONDecodeError as exc:
         lines = text.split("\n")
         source = lines[exc.lineno - 1] if 0 < exc.lineno <= len(lines) else None
-        raise NotationError(f"not valid JSON: {exc.msg}", file=file, line=exc.lineno, column=exc.colno,
-                            source_line=source) from None
+        raise NotationError(
+            f"not valid JSON: {exc.msg}", file=file, line=exc.lineno, column=exc.colno, source_line=source
+        ) from None
     except RecursionError:
         raise NotationError("not valid JSON: nested too deeply", file=file) from None
     except ValueError as exc:  # a number of more digits than int() reads
@@ -480,8 +537,11 @@ def _unique_keys(file: str):
         if len(found) != len(pairs):
             keys = [key for key, _ in pairs]
             twice = next(key for index, key in enumerate(keys) if key in keys[:index])
-            raise DataError(f"the key '{visible(twice)}' appears twice in one JSON object (readers differ on "
-                            "which value they keep)", file=file)
+            raise DataError(
+                f"the key '{visible(twice)}' appears twice in one JSON object (readers differ on "
+                "which value they keep)",
+                file=file,
+            )
         return found
 
     return hook
@@ -500,8 +560,12 @@ def _refuse_lone_surrogates(text: str, file: str) -> None:
         here = matches[index]
         high = here.group()[3].lower() in "89ab"
         following = matches[index + 1] if index + 1 < len(matches) else None
-        if high and following is not None and following.start() == here.end() and \
-                following.group()[3].lower() in "cdef":
+        if (
+            high
+            and following is not None
+            and following.start() == here.end()
+            and following.group()[3].lower() in "cdef"
+        ):
             index += 2  # a pair: one character
             continue
         if _escaped_backslash(text, here.start()):
@@ -510,8 +574,13 @@ def _refuse_lone_surrogates(text: str, file: str) -> None:
         line = text.count("\n", 0, here.start()) + 1
         line_start = text.rfind("\n", 0, here.start()) + 1
         source = text[line_start:].split("\n", 1)[0]
-        raise NotationError(f"not valid JSON text: {here.group()} is half of a UTF-16 pair, alone: no character",
-                            file=file, line=line, column=here.start() - line_start + 1, source_line=source)
+        raise NotationError(
+            f"not valid JSON text: {here.group()} is half of a UTF-16 pair, alone: no character",
+            file=file,
+            line=line,
+            column=here.start() - line_start + 1,
+            source_line=source,
+        )
 
 
 def _escaped_backslash(text: str, at: int) -> bool:
@@ -570,8 +639,10 @@ def _yaml_events(data: Any) -> Iterable[yaml.Event]:
             pending.extend(reversed(item))
         else:
             node = scalars.represent_data(item)
-            implicit = (node.tag == scalars.resolve(yaml.ScalarNode, node.value, (True, False)),
-                        node.tag == scalars.resolve(yaml.ScalarNode, node.value, (False, True)))
+            implicit = (
+                node.tag == scalars.resolve(yaml.ScalarNode, node.value, (True, False)),
+                node.tag == scalars.resolve(yaml.ScalarNode, node.value, (False, True)),
+            )
             yield yaml.ScalarEvent(None, node.tag, implicit, node.value, style=node.style)
     yield yaml.DocumentEndEvent(explicit=False)
     yield yaml.StreamEndEvent()
@@ -591,8 +662,9 @@ def loads_yaml(text: str, file: str = "<yaml>") -> list[GameRecord]:
         line = (fault.line or 0) + 1
         lines = text.split("\n")
         source = lines[line - 1] if 0 < line <= len(lines) else None
-        raise NotationError(f"not valid YAML: {fault.message}", file=file, line=line,
-                            column=(fault.column or 0) + 1, source_line=source) from None
+        raise NotationError(
+            f"not valid YAML: {fault.message}", file=file, line=line, column=(fault.column or 0) + 1, source_line=source
+        ) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).split("\n")[0]
@@ -605,6 +677,7 @@ def loads_yaml(text: str, file: str = "<yaml>") -> list[GameRecord]:
             column = refused - (text.rfind("\n", 0, refused) + 1) + 1
         lines = text.split("\n")
         source = lines[line - 1] if 0 < line <= len(lines) else None
-        raise NotationError(f"not valid YAML: {problem}", file=file, line=line, column=column,
-                            source_line=source) from None
+        raise NotationError(
+            f"not valid YAML: {problem}", file=file, line=line, column=column, source_line=source
+        ) from None
     return games_from_data(data, file)

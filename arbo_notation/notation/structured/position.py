@@ -95,8 +95,10 @@ def _load(text: str, file: str) -> Any:
             from arbo_notation.notation.safeyaml import deeper_than
 
             if deeper_than(data, POSITION_MAX_DEPTH):
-                raise PositionError(f"the JSON nests lists and mappings more than {POSITION_MAX_DEPTH} deep: "
-                                    "it is not a position", file=file)
+                raise PositionError(
+                    f"the JSON nests lists and mappings more than {POSITION_MAX_DEPTH} deep: it is not a position",
+                    file=file,
+                )
             return data
     import yaml  # only here: keep `arbo --help` fast
 
@@ -193,9 +195,7 @@ def position_from_data(data: Any, file: str = "<string>") -> Position:
         raise fault(f"a position is a mapping with 'species' and 'players', not {_describe(data)}")
     for key in data:
         if key not in _TOP_KEYS + _OPTIONAL_TOP_KEYS:
-            raise fault(
-                f"unknown key {_describe(key)}: a position has only 'species', 'players' and 'game_over'"
-            )
+            raise fault(f"unknown key {_describe(key)}: a position has only 'species', 'players' and 'game_over'")
     game_over = data.get("game_over", True)
     if not isinstance(game_over, bool):
         raise fault(f"'game_over' is true or false, not {_describe(game_over)}")
@@ -304,16 +304,16 @@ def _claim(card: Card, where: str, seen_cards: dict[Card, str], fault) -> None:
 def _read_coordinate(raw: Any, axis: str, where: str, fault) -> int:
     if isinstance(raw, bool) or not isinstance(raw, int):
         raise fault(f"{where}: the {axis} coordinate must be an integer, not {_describe(raw)}")
-    if not -10 ** MAX_COORDINATE_DIGITS < raw < 10 ** MAX_COORDINATE_DIGITS:
-        largest = 10 ** MAX_COORDINATE_DIGITS - 1
-        raise fault(f"{where}: the {axis} coordinate must be from -{largest} to {largest}, "
-                    f"not a number of {len(str(abs(raw)))} digits")
+    if not -(10**MAX_COORDINATE_DIGITS) < raw < 10**MAX_COORDINATE_DIGITS:
+        largest = 10**MAX_COORDINATE_DIGITS - 1
+        raise fault(
+            f"{where}: the {axis} coordinate must be from -{largest} to {largest}, "
+            f"not a number of {len(str(abs(raw)))} digits"
+        )
     return raw
 
 
-def _read_trees(
-    raw: Any, name: str, species: tuple[str, ...], seen_cards: dict[Card, str], fault
-) -> dict[Coord, Card]:
+def _read_trees(raw: Any, name: str, species: tuple[str, ...], seen_cards: dict[Card, str], fault) -> dict[Coord, Card]:
     if raw is None:
         raw = []
     if not isinstance(raw, list):
@@ -355,9 +355,7 @@ def _check_connected(arboretum: Mapping[Coord, Card], name: str, fault) -> None:
         )
 
 
-def _read_hand(
-    raw: Any, name: str, species: tuple[str, ...], seen_cards: dict[Card, str], fault
-) -> tuple[Card, ...]:
+def _read_hand(raw: Any, name: str, species: tuple[str, ...], seen_cards: dict[Card, str], fault) -> tuple[Card, ...]:
     if raw is None:
         raw = []
     if not isinstance(raw, list):

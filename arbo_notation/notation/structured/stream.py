@@ -117,7 +117,7 @@ def _scalar(value: object, column: int, indent: int | None) -> str:
         if style == '"':
             raise _Unsure
         return _folded(value, style == "'", column, indent)  # type: ignore[arg-type]
-    if kind is int and -10**30 < value < 10**30:  # type: ignore[operator]
+    if kind is int and -(10**30) < value < 10**30:  # type: ignore[operator]
         return str(value)
     if value is None:
         return "null"
@@ -244,7 +244,7 @@ class _Buffer:
             return False
         if _HALF_PAIR.search(self.text[-5:] + block):
             raise NotStreamable  # half a UTF-16 pair, maybe: loads_json says whether, and where
-        self.text = self.text[self.pos:] + block
+        self.text = self.text[self.pos :] + block
         self.pos = 0
         return True
 
@@ -281,8 +281,10 @@ class _Buffer:
             except json.JSONDecodeError as error:
                 # Cut short by the end of the block: inside a string, or within a word's length
                 # of the end (a block may end in the middle of 'true' or '-Infinity').
-                cut_short = error.msg.startswith("Unterminated string") or \
-                    error.pos >= len(self.text.rstrip(" \t\n\r")) - _LONGEST_WORD
+                cut_short = (
+                    error.msg.startswith("Unterminated string")
+                    or error.pos >= len(self.text.rstrip(" \t\n\r")) - _LONGEST_WORD
+                )
                 if cut_short and self.more():
                     continue
                 raise NotStreamable from None
@@ -331,7 +333,7 @@ def json_games(blocks: Iterable[str], file: str) -> Iterator[GameRecord]:
             data = source.value(decoder)
             try:
                 yield reader.game(data, f"games[{index}]", index + 1)
-            except Exception:  # the fault is named by loads_json, which also sees the JSON after it
+            except Exception:  # noqa: BLE001 - any fault: loads_json names it, seeing the JSON after it too
                 raise NotStreamable from None
             index += 1
             following = source.skip()
@@ -421,7 +423,7 @@ class _Lines:
             return False
         line = self.lines[self.at]
         end = column + len(text)
-        return line.startswith(" " * column) and line.startswith(text, column) and line[end:end + 1] not in (" ", "")
+        return line.startswith(" " * column) and line.startswith(text, column) and line[end : end + 1] not in (" ", "")
 
     def item(self, column: int, depth: int) -> object:
         """What follows '- ' at ``column`` on the current line."""
@@ -452,7 +454,7 @@ class _Lines:
             if key is None:
                 raise _Unread
             name = key.group(1)
-            rest = line[key.end():]
+            rest = line[key.end() :]
             self.at += 1
             if rest:
                 entries[_plain_value(name)] = _scalar_value(rest)  # type: ignore[index]
