@@ -217,9 +217,9 @@ def test_as_all_shows_every_hand():
     assert result.exit_code == 0 and data["games"][0]["views"] == [None, "Cleo"]
 
 
-def test_the_readmes_sharing_commands_run_and_its_picture_is_what_render_makes(tmp_path, monkeypatch):
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Sharing a game", 1)[1].split("\n## ", 1)[0]
+def test_the_sharing_commands_run_and_the_pictures_are_what_render_makes(tmp_path, monkeypatch):
+    page = (ROOT / "docs" / "COMMANDS.md").read_text(encoding="utf-8")
+    section = page.split("## Sharing a game", 1)[1].split("\n## ", 1)[0]
     commands = section.split("```sh\n", 1)[1].split("```", 1)[0].splitlines()
     assert [c.split()[1] for c in commands] == ["export", "render", "render", "render"]
     monkeypatch.chdir(ROOT)
@@ -232,7 +232,7 @@ def test_the_readmes_sharing_commands_run_and_its_picture_is_what_render_makes(t
         assert result.exit_code == 0, (command, result.output)
         if target.startswith("docs/"):  # the committed picture is the command's output today
             assert (tmp_path / Path(target).name).read_bytes() == (ROOT / target).read_bytes()
-            assert f"]({target})" in section
+            assert f"]({Path(target).name})" in section  # the page is in docs/
 
 
 def test_the_page_names_every_glyph_of_the_game_nags_included():
