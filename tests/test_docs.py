@@ -9,7 +9,9 @@ The fenced blocks are read from the Markdown; each says what it holds by its inf
   ```` ```text ```` block that starts with a file name (``club.arb:6:27: error: ...``), it is exactly
   what `arbo check` writes on stderr for the record saved under that name.
 
-Every fenced block says its language, so that no record goes unchecked for want of a tag.
+Every fenced block says its language, so that no record goes unchecked for want of a tag. The
+Python of README.md and docs/API.md runs as doctests; README.md's shell examples run as
+tests/collection/test_data_docs.py runs them (```` ```sh run ````), all but the set-up commands.
 """
 
 from __future__ import annotations
@@ -122,3 +124,26 @@ def test_api_md_examples_run_as_doctests(monkeypatch):
     )
     assert tried >= 71  # every example of the page ran (a block doctest cannot see would lower it)
     assert failures == 0
+
+
+def test_readme_examples_run_as_doctests(monkeypatch):
+    import doctest
+
+    monkeypatch.chdir(ROOT)
+    failures, tried = doctest.testfile(
+        str(ROOT / "README.md"), module_relative=False, optionflags=doctest.ELLIPSIS, verbose=False
+    )
+    assert tried >= 7  # the library's example ran whole
+    assert failures == 0
+
+
+SET_UP = re.compile(r"(python3 -m venv |pip install |python -m pytest)")
+
+
+def test_every_shell_example_of_the_readme_runs_but_the_set_up():
+    shell = [b for b in fenced_blocks(ROOT / "README.md") if b.info.split(" ")[0] == "sh"]
+    assert len([b for b in shell if b.info == "sh run"]) >= 3  # record, replay, share
+    not_run = [b for b in shell if b.info != "sh run"]
+    assert [b.where for b in not_run if not all(SET_UP.match(line) for line in b.text.splitlines())] == []
+    python = [b for b in fenced_blocks(ROOT / "README.md") if b.info == "python"]
+    assert python and all(b.text.startswith(">>> ") for b in python)  # doctests, so they run

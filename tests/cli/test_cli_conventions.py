@@ -248,10 +248,11 @@ def test_a_turn_an_illegal_turn_stops_short_of_is_bad_data_not_usage(files):
     )
 
 
-def test_the_readme_states_the_exit_status_rule_and_sets_up_a_virtual_environment_first():
+def test_the_docs_state_the_exit_status_rule_and_the_readme_sets_up_a_virtual_environment_first():
+    commands = " ".join((ROOT / "docs" / "COMMANDS.md").read_text(encoding="utf-8").split())
+    assert "0 when all is well, 1 for bad input data" in commands
+    assert "2 for a usage error, including an option value that does not fit the record" in commands
     readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
-    assert "0 when all is well, 1 for bad input data" in readme
-    assert "2 for a usage error, including an option value that does not fit the record" in readme
     venv = readme.index("python3 -m venv .venv && . .venv/bin/activate")
     assert venv < readme.index("pip install . && arbo replay samples/annotated.arb")
 

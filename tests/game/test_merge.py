@@ -88,15 +88,16 @@ def test_a_tampered_seat_is_a_located_error_naming_both_files(tmp_path):
     paths = [str(saved(tmp_path, ana, "ana")), str(saved(tmp_path, tampered, "ben"))]
     result = CliRunner().invoke(app, ["merge", *paths, "-o", str(tmp_path / "out.arb")])
     assert result.exit_code == 1
-    lines = format_game(ana).splitlines()
-    line = 1 + lines.index(next(text for text in lines if text.startswith("6. ")))
+    line = 1 + format_game(ana).splitlines().index(
+        next(l for l in format_game(ana).splitlines() if l.startswith("6. "))
+    )
     assert re.match(rf"arbo: .*ana\.arb:{line} and .*ben\.arb:{line} disagree: ", result.stderr)
     assert "Traceback" not in result.output and not (tmp_path / "out.arb").exists()
 
 
 def test_a_card_named_two_ways_is_a_located_error():
     game = simulate_game(PLAYERS[:2], 6, ["random"])
-    ana, ben = (arbo.parse_games(format_game(seat))[0] for seat in seats_of(game))
+    ana, ben = (arbo.read_games(format_game(seat))[0] for seat in seats_of(game))
     ana = replace(ana, file="ana.arb")
     ben = replace(ben, file="ben.arb")
     # Ben names his first deck draw wrongly in his own record: Ana's dealt hand holds that card
@@ -162,7 +163,7 @@ def test_merge_needs_two_files():
     assert result.exit_code == 2 and "two seats or more" in result.stderr
 
 
-# -- the README's section and its samples --------------------------------------------------------
+# -- the section of docs/COMMANDS.md and its samples --------------------------------------------------------
 
 ROOT = __import__("pathlib").Path(__file__).resolve().parents[2]
 SEATS_NOTES = {"Ana": (3, "Ma8 early: my maple path ends here"), "Ben": (4, "Rp1 beside Cb1: a path can start from it")}
@@ -185,10 +186,9 @@ def test_the_seat_samples_are_the_seats_of_a_simulated_game_with_a_comment_each(
         assert sample.read_text(encoding="utf-8") == format_game(expected)
 
 
-@pytest.mark.slow
-def test_the_readmes_knowledge_commands_run_and_say_what_it_says(tmp_path, monkeypatch):
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## What each player knows, and merging seats", 1)[1].split("\n## ", 1)[0]
+def test_the_knowledge_commands_of_the_docs_run_and_say_what_they_say(tmp_path, monkeypatch):
+    page = (ROOT / "docs" / "COMMANDS.md").read_text(encoding="utf-8")
+    section = page.split("## What each player knows, and merging seats", 1)[1].split("\n## ", 1)[0]
     commands = section.split("```sh\n", 1)[1].split("```", 1)[0].splitlines()
     assert [c.split()[1] for c in commands] == ["state", "replay", "merge"]
     monkeypatch.chdir(ROOT)
@@ -201,7 +201,7 @@ def test_the_readmes_knowledge_commands_run_and_say_what_it_says(tmp_path, monke
     words[words.index("--screenshot") + 1] = str(tmp_path / "shot.svg")
     assert runner.invoke(app, words).exit_code == 0
     assert (tmp_path / "shot.svg").read_text(encoding="utf-8") == (ROOT / target).read_text(encoding="utf-8")
-    assert f"]({target})" in section
+    assert f"]({target.removeprefix('docs/')})" in section  # the page is in docs/
     words = commands[2].split()[1:]
     words[words.index("-o") + 1] = str(tmp_path / "table.arb")
     assert runner.invoke(app, words).exit_code == 0

@@ -728,11 +728,11 @@ def test_new_refuses_a_seat_that_is_not_a_player():
 # -- the docs ------------------------------------------------------------------------------------------
 
 
-def test_the_readme_recording_example_runs_as_shown(tmp_path, monkeypatch):
+def test_the_recording_example_of_the_docs_runs_as_shown(tmp_path, monkeypatch):
     import shlex
 
-    readme = (ROOT / "README.md").read_text()
-    block = readme.split("```text\n$ cat tonight.txt\n", 1)[1].split("```", 1)[0]
+    page = (ROOT / "docs" / "COMMANDS.md").read_text()
+    block = page.split("```text\n$ cat tonight.txt\n", 1)[1].split("```", 1)[0]
     typed, rest = block.split("$ arbo record ", 1)
     command, rest = rest.split("\n", 1)
     shown_output, shown_file = rest.split("$ cat tonight.arb\n")
@@ -748,7 +748,7 @@ def test_the_readme_recording_example_runs_as_shown(tmp_path, monkeypatch):
 def test_the_docs_list_the_species_codes_arbo_knows():
     from arbo_notation.engine.cards import DEFAULT_SPECIES, ZMAN_SPECIES
 
-    for doc, code in (("README.md", "{}"), ("docs/NOTATION.md", "`{}`")):
+    for doc, code in (("docs/NOTATION.md", "`{}`"),):
         text = " ".join((ROOT / doc).read_text().split())
         for species in DEFAULT_SPECIES:
             assert f"| {code.format(species.code)} | {species.name} |" in text, (doc, species)

@@ -216,7 +216,7 @@ def test_fmt_in_place_of_dev_stdin_does_not_hang():
 
 @pytest.mark.parametrize("name", ["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"])
 def test_fmt_in_place_of_standard_input_from_a_file_leaves_the_file_alone(tmp_path: Path, name: str):
-    # /dev/stdin is then a regular file, the one the shell opened: still a usage error (README)
+    # /dev/stdin is then a regular file, the one the shell opened: still a usage error (docs/COMMANDS.md)
     path = tmp_path / "untidy.arb"
     path.write_text(SAMPLE.read_text().replace("1. ", "1.  ", 1))
     before = path.read_bytes()

@@ -250,8 +250,8 @@ def test_the_docs_screenshots_are_made_by_their_script(browser, tmp_path):
     assert [Image.open(path).size for path in written] == [(360, 800), (1280, 900)]
     for name, size in (("page-phone.png", (360, 800)), ("page-desktop.png", (1280, 900))):
         assert Image.open(ROOT / "docs" / name).size == size  # the committed ones, made so
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "](docs/page-phone.png)" in readme and "python docs/screenshots.py" in readme
+    page = (ROOT / "docs" / "COMMANDS.md").read_text(encoding="utf-8")
+    assert "](page-phone.png)" in page and "python docs/screenshots.py" in page
 
 
 def test_going_into_a_variation_or_along_the_graph_by_hand_stops_the_autoplay(page, pages):
