@@ -89,7 +89,7 @@ def test_a_tampered_seat_is_a_located_error_naming_both_files(tmp_path):
     result = CliRunner().invoke(app, ["merge", *paths, "-o", str(tmp_path / "out.arb")])
     assert result.exit_code == 1
     line = 1 + format_game(ana).splitlines().index(
-        next(l for l in format_game(ana).splitlines() if l.startswith("6. "))
+        next(text for text in format_game(ana).splitlines() if text.startswith("6. "))
     )
     assert re.match(rf"arbo: .*ana\.arb:{line} and .*ben\.arb:{line} disagree: ", result.stderr)
     assert "Traceback" not in result.output and not (tmp_path / "out.arb").exists()

@@ -84,7 +84,7 @@ def test_the_data_holds_every_position_of_every_line_as_the_tree_has_it():
         for index, state in enumerate(line.states):
             position = data["positions"][lines[line_key(path)]["positions"][index]]
             assert position["deck"] == state.deck_size
-            for seat, player in zip(position["players"], state.players):
+            for seat, player in zip(position["players"], state.players, strict=True):
                 assert seat["trees"] == [[c.x, c.y, str(card)] for c, card in sorted(state.arboretum(player).items())]
                 assert seat["pile"] == [str(card) for card in state.discard_pile(player)]
     end = data["positions"][data["end"]]
