@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from arbo_notation.engine.totals import score_totals
-from arbo_notation.engine.state import Game, KnownTurn
+from arbo_notation.engine.state import Game
+from arbo_notation.engine.actions import KnownTurn
 from arbo_notation.errors import Diagnostic, RuleError
 from arbo_notation.notation.reading import scanner
 from arbo_notation.notation.reading.split import GameText, SourceLines, stream_games

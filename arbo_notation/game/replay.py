@@ -15,7 +15,8 @@ from typing import Callable, Iterable, Iterator, Mapping, Sequence
 from arbo_notation.engine.cards import Card
 from arbo_notation.engine.scoring import ScoreSheet, score_position
 from arbo_notation.engine.totals import PlayerPosition, score_totals
-from arbo_notation.engine.state import Game, KnownTurn
+from arbo_notation.engine.state import Game
+from arbo_notation.engine.actions import KnownTurn
 from arbo_notation.errors import Code, Diagnostic, RuleError, Severity, TurnError
 from arbo_notation.notation.model import Draw, DrawKind, GameRecord, Pos, Turn, Variation
 from arbo_notation.game.facts import (

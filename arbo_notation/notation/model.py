@@ -13,7 +13,7 @@ from arbo_notation.engine.lexicon import RESERVED_NAMES
 from arbo_notation.notation.header.keys import Header  # the header's record, beside the table of its keys
 
 if TYPE_CHECKING:
-    from arbo_notation.engine.state import KnownDraw, KnownTurn
+    from arbo_notation.engine.actions import KnownDraw, KnownTurn
 
 #: Glyphs a turn may carry, as in PGN ($n numeric annotation glyphs are allowed too).
 GLYPHS = ("!!", "??", "!?", "?!", "!", "?")
@@ -45,7 +45,7 @@ class Draw:
         return f"{base}:{self.card}" if self.card is not None else base
 
     def known(self) -> KnownDraw:
-        """The draw as the engine takes it (engine.state.KnownDraw): None for '-', else whose pile
+        """The draw as the engine takes it (engine.actions.KnownDraw): None for '-', else whose pile
         (None: the deck) and the card named (None: not written)."""
         if self.kind is DrawKind.SKIP:
             return None

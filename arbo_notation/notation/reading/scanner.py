@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from arbo_notation.engine.cards import Card, Coord
-from arbo_notation.engine.state import KnownDraw, KnownTurn
+from arbo_notation.engine.actions import KnownDraw, KnownTurn
 from arbo_notation.errors import ArboError
 from arbo_notation.engine.lexicon import (
     CARD,
