@@ -97,7 +97,7 @@ def test_a_tampered_seat_is_a_located_error_naming_both_files(tmp_path):
 
 def test_a_card_named_two_ways_is_a_located_error():
     game = simulate_game(PLAYERS[:2], 6, ["random"])
-    ana, ben = (arbo.read_games(format_game(seat))[0] for seat in seats_of(game))
+    ana, ben = (arbo.parse_games(format_game(seat))[0] for seat in seats_of(game))
     ana = replace(ana, file="ana.arb")
     ben = replace(ben, file="ben.arb")
     # Ben names his first deck draw wrongly in his own record: Ana's dealt hand holds that card
@@ -186,6 +186,7 @@ def test_the_seat_samples_are_the_seats_of_a_simulated_game_with_a_comment_each(
         assert sample.read_text(encoding="utf-8") == format_game(expected)
 
 
+@pytest.mark.slow
 def test_the_knowledge_commands_of_the_docs_run_and_say_what_they_say(tmp_path, monkeypatch):
     page = (ROOT / "docs" / "COMMANDS.md").read_text(encoding="utf-8")
     section = page.split("## What each player knows, and merging seats", 1)[1].split("\n## ", 1)[0]

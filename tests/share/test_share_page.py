@@ -235,6 +235,7 @@ def test_as_all_shows_every_hand():
     assert result.exit_code == 0 and data["games"][0]["views"] == [None, "Cleo"]
 
 
+@pytest.mark.slow
 def test_the_sharing_commands_run_and_the_pictures_are_what_render_makes(tmp_path, monkeypatch):
     page = (ROOT / "docs" / "COMMANDS.md").read_text(encoding="utf-8")
     section = page.split("## Sharing a game", 1)[1].split("\n## ", 1)[0]
