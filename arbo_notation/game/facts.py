@@ -1,7 +1,7 @@
 """The checks of a game's table and its end from the record's facts alone, no position needed:
 the table a header sets up (game_for), the rules' setup, the reveals, the result line and the
 claimed scores. replay_game (game/replay.py) makes each fault a located diagnostic; the check's fast
-path (gamecheck.plays_cleanly) only asks whether there is one, and so plays a clean game without
+path (checking.games.plays_cleanly) only asks whether there is one, and so plays a clean game without
 loading the replayer.
 """
 

@@ -1,5 +1,5 @@
 """The typed records a parsed .arb file yields: header, turns, draws, annotations, variations, end
-(the Header is defined with the table of its keys, headertable.py, and is one of these names)."""
+(the Header is defined with the table of its keys, header/keys.py, and is one of these names)."""
 
 from __future__ import annotations
 

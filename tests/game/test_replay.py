@@ -129,7 +129,7 @@ def test_each_rule_fault_is_reported_where_it_stands(old, new, code, line, colum
 )
 def test_a_result_line_names_each_player_once_whichever_reader_reads_it(layout, result, message):
     # Each reader path (the plain reader, the fast reader's moves, the records and the full
-    # replay) reports the same located error: the rule is written once (tablecheck.result_line_faults).
+    # replay) reports the same located error: the rule is written once (game/facts.py, result_line_faults).
     text = MINI.replace("result Ana 11, Ben 4", result)
     if layout == "turns run on":
         text = text.replace("/Wi4\n2. Ben", "/Wi4 2. Ben")

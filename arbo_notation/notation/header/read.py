@@ -1,5 +1,5 @@
 """Reading a game's header into a typed Header (read_header): the writer's own form by the quick
-reader of headertable.py, any other YAML by PyYAML's safe loader (safeyaml.py, imported only then:
+reader of keys.py, any other YAML by PyYAML's safe loader (safeyaml.py, imported only then:
 checking a file of written headers loads no YAML library), checked by the table's
 header_from_mapping; a fault located at its key or item.
 """

@@ -2,7 +2,7 @@
 
 Every game is cut from its text (games.py) and read by the scanner (scanner.py); a game it is not sure of
 goes to the grammar's parser (syntax.py), and a game the parser rejects to the checker that names
-its syntax errors (syntaxfaults.py). The parser, and lark with it, is loaded only when a game
+its syntax errors (faults.py). The parser, and lark with it, is loaded only when a game
 needs it.
 
 The library's readers (arbo_notation/api.py: read_games, parse_games, read_games_from,
