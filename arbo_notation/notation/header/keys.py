@@ -12,6 +12,7 @@ PyYAML on first use.
 
 from __future__ import annotations
 
+from typing import Any
 import functools
 import re
 from collections import namedtuple
@@ -23,9 +24,6 @@ from arbo_notation.errors import ArboError, HeaderFault, Pos
 from arbo_notation.engine.lexicon import MAX_NAME_LENGTH, MAX_POINTS_DIGITS, NAME_SHAPE, RESERVED_NAMES
 from arbo_notation.notation.header import yamlwords
 
-TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
-if TYPE_CHECKING:
-    from typing import Any
 
 PLAYER_NAME_RE = re.compile(rf"{NAME_SHAPE}\Z")
 ISO_DATE_RE = re.compile(r"[0-9]{4}(?:-[0-9]{2}(?:-[0-9]{2})?)?\Z")

@@ -6,6 +6,7 @@ header_from_mapping; a fault located at its key or item.
 
 from __future__ import annotations
 
+from typing import Any
 import re
 
 from arbo_notation.errors import HeaderFault, NotationError, Pos
@@ -17,10 +18,6 @@ from arbo_notation.notation.header.keys import (
     header_from_mapping,
     read_written_header,
 )
-
-TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
-if TYPE_CHECKING:
-    from typing import Any
 
 
 def is_text_path(path: tuple[str, ...]) -> bool:

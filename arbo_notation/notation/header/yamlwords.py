@@ -18,12 +18,10 @@ is then read by the safe loader; where it answers, it answers what the safe load
 
 from __future__ import annotations
 
+from typing import Any
 import functools
 import re
 
-TYPE_CHECKING = False  # typing is for type checkers alone (arbo_notation/__init__.py says why)
-if TYPE_CHECKING:
-    from typing import Any
 
 #: PyYAML's table of implicit types (yaml.resolver.Resolver, YAML 1.1): (tag, pattern, flags, the
 #: first characters it is tried on), in PyYAML's order, since the first that matches wins. A copy, so
