@@ -21,7 +21,7 @@ from arbo_notation.errors import ArboError
 #: when it leaves it out), which the engine does not read: numbering is the record's business
 #: (the replayer's). A plain tuple, not a record: the notation's scanner (its moves sink,
 #: notation/reading/scanner.py) decodes turns into it without building records, and the engine's
-#: fast path (Game.play_known_turns) plays it. engine/state.py gives these names too.
+#: fast path (Game.play_known_turns) plays it.
 KnownDraw = tuple[str | None, Card | None] | None
 KnownTurn = tuple[int | None, str, KnownDraw, KnownDraw, Card, Coord, Card]
 
