@@ -17,6 +17,7 @@ from typing import Iterator
 
 from arbo_notation.notation.reading.split import GameText
 from arbo_notation.notation.model import DrawKind, GameRecord, Header
+from arbo_notation.game.replay import replay_game
 
 #: What --date takes: a year, a month or a day, as the header writes dates.
 DATE_PREFIX = re.compile(r"\d{4}(?:-\d{2}(?:-\d{2})?)?")
@@ -63,7 +64,6 @@ class Place:
 
 def winners_of(record: GameRecord) -> tuple[str, ...] | None:
     """The engine's winners of a valid, scored game (None for any other)."""
-    from arbo_notation.game.replay import replay_game
 
     replay = replay_game(record)
     return replay.sheet.winners if replay.valid and replay.sheet is not None else None

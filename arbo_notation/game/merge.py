@@ -24,6 +24,7 @@ from typing import Sequence
 from arbo_notation.engine.cards import Card
 from arbo_notation.errors import ArboError
 from arbo_notation.notation.model import Comment, Draw, DrawKind, GameRecord, Header, Turn, Variation
+from arbo_notation.game.replay import replay_game
 
 
 class MergeError(ArboError):
@@ -263,7 +264,6 @@ def _check_deck_draws(records: Sequence[GameRecord], header: Header, turns: Sequ
 
 
 def _check_replays(records: Sequence[GameRecord], merged: GameRecord) -> None:
-    from arbo_notation.game.replay import replay_game
 
     replay = replay_game(merged)
     for diagnostic in replay.errors:

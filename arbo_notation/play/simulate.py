@@ -16,6 +16,9 @@ from arbo_notation.engine.scoring import PlayerPosition, score_position
 from arbo_notation.engine.state import DrawSourceKind, Game, GameConfig, Setup
 from arbo_notation.errors import ArboError
 from arbo_notation.notation.model import Draw, DrawKind, GameRecord, Header, Result, Reveal, Turn
+from arbo_notation.analysis.bot import EngineBot
+from arbo_notation.analysis.turns import DEFAULT_BUDGET
+from arbo_notation.runtime.workers import in_order, jobs_for, worker_pool
 
 #: Seat names of simulated games, in seat order.
 DEFAULT_PLAYERS = ("Ana", "Ben", "Cleo", "Dev")
@@ -34,9 +37,6 @@ BOT_NAMES = tuple(sorted([*BOTS, "engine"]))
 def make_player(name: str, budget: int | None = None) -> Bot:
     """A bot by name; ``budget`` is the engine bot's sampled worlds per decision."""
     if name == "engine":
-        from arbo_notation.analysis.bot import EngineBot
-        from arbo_notation.analysis.turns import DEFAULT_BUDGET
-
         return EngineBot(budget or DEFAULT_BUDGET)
     return make_bot(name)
 
@@ -200,7 +200,6 @@ def simulate_run(
         for record in simulate_games(games=games, **run):
             yield then(record)
         return
-    from arbo_notation.runtime.workers import in_order, worker_pool
 
     tasks = (
         (first, min(first + GAMES_PER_SPAN - 1, games), then, run) for first in range(1, games + 1, GAMES_PER_SPAN)
@@ -213,6 +212,5 @@ def simulate_run(
 def simulate_jobs(games: int, jobs: int = 0) -> int:
     """The worker processes for a run of ``games`` (``jobs`` 0: every core this process may use),
     never more than the cores, nor than there are spans of games to share out."""
-    from arbo_notation.runtime.workers import jobs_for
 
     return jobs_for(jobs, -(-games // GAMES_PER_SPAN))

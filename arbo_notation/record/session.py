@@ -26,9 +26,9 @@ from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 from arbo_notation.engine.actions import Skip
-from arbo_notation.engine.cards import HAND_SIZE, Card, Planting, card_order, value_fault
+from arbo_notation.engine.cards import Card, HAND_SIZE, Planting, card_order, species_at_random, value_fault
 from arbo_notation.engine.scoring import ScoreSheet
-from arbo_notation.engine.state import Game
+from arbo_notation.engine.state import Game, GameConfig
 from arbo_notation.record.choices import TURN_NUMBER, Completions, Phase, completions
 from arbo_notation.errors import ArboError, Diagnostic, NotationError, NotationErrors, RuleError, Severity, TurnError
 from arbo_notation.engine.lexicon import MAX_GLYPHS, NAME_SHAPE
@@ -37,6 +37,9 @@ from arbo_notation.notation.model import GLYPHS, Comment, DrawKind, GameRecord, 
 from arbo_notation.notation.model import Draw as RecordDraw
 from arbo_notation.notation.writer import format_game, format_turn
 from arbo_notation.game.replay import game_for, play_recorded_turn, replay_game, score_game
+from arbo_notation.notation.header.keys import format_header
+from arbo_notation.notation.reading.reader import parse_all
+from arbo_notation.runtime.sources import decode
 
 __all__ = [
     "Accepted",
@@ -386,7 +389,6 @@ class RecordingSession:
     def _parse_line(self, line: str, column) -> GameRecord:
         """One line read by the parser under the record's header; EntryError at the column of
         the entry (``column`` maps the line's columns to the entry's) for a syntax error."""
-        from arbo_notation.notation.reading.reader import parse_all
 
         text = self._parse_header + line + "\n"
         outcome = parse_all(text, "<entry>")
@@ -587,7 +589,6 @@ def _result_text(result: Result | None) -> str:
 
 def _parsing_header(header: Header) -> str:
     """A header under which a single entry line is read (only the players and species matter)."""
-    from arbo_notation.notation.header.keys import format_header
 
     return format_header(Header(players=header.players, species=header.species))
 
@@ -607,7 +608,6 @@ def new_header(
     date: str | None = None,
 ) -> Header:
     """The header of a new record; ArboError when it cannot be a table."""
-    from arbo_notation.engine.state import GameConfig
 
     try:
         config = GameConfig(tuple(players), tuple(species))
@@ -638,7 +638,6 @@ def resume_session(path: str | Path, text: str) -> RecordingSession:
 
     RecordingError when it cannot be: a syntax error, more than one game, a rule error, a
     finished game."""
-    from arbo_notation.notation.reading.reader import parse_all
 
     name = str(path)
     outcome = parse_all(text, name)
@@ -680,8 +679,6 @@ def open_session(
     A new record needs ``players``; its species are chosen at random (``seed`` repeats the
     choice) unless given. For a record resumed, the options given must agree with its header
     (OptionMismatch); ``seat`` may still be chosen before the first turn."""
-    from arbo_notation.engine.cards import species_at_random
-    from arbo_notation.runtime.sources import decode
 
     path = Path(path)
     try:

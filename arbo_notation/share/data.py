@@ -18,6 +18,7 @@ from arbo_notation.present.report import winner_line
 from arbo_notation.game.tree import GameTree
 from arbo_notation.present.navigation import HIDDEN, Cursor, ReplayModel, glyph_meaning, seen_notation
 from arbo_notation.game.knowledge import Knowledge, View
+from arbo_notation.notation.engine_notes import note_of
 
 #: A viewer who is no player (names start with a letter): sees no card another player drew from the deck.
 NOBODY = ""
@@ -79,7 +80,6 @@ def game_data(tree: GameTree, viewer: str | None = None) -> dict[str, Any]:
 def margins(tree: GameTree) -> list[dict[str, Any]]:
     """The engine's judgement of each main-line turn, as its ``{arbo: ...}`` notes give it (read
     from the record: no engine runs when a page is made): turn, mover, expected margin, glyph."""
-    from arbo_notation.notation.engine_notes import note_of
 
     legal = tree.lines[()].legal
     found = []

@@ -17,6 +17,7 @@ from arbo_notation.engine.scoring import PathScore, ScoreSheet
 from arbo_notation.engine.state import Game
 from arbo_notation.errors import visible
 from arbo_notation.share.palette import HIDDEN_FILL, HIDDEN_INK, Colour, species_colours
+from arbo_notation.present.report import winner_line
 
 if TYPE_CHECKING:
     from arbo_notation.present.navigation import ReplayModel
@@ -372,8 +373,6 @@ def render_diagram(diagram: Diagram) -> str:
         y += height + PANEL_GAP
     verdict = ""
     if diagram.sheet is not None:
-        from arbo_notation.present.report import winner_line
-
         verdict = winner_line(diagram.sheet)
         width = max(width, 2 * margin + _width_of(verdict, 14))
         canvas.text(margin, y + 10, verdict, "verdict")

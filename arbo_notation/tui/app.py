@@ -26,6 +26,7 @@ from arbo_notation.runtime.atomic import write_atomic
 from arbo_notation.runtime.gcpause import freeze_long_lived, thaw_long_lived
 from arbo_notation.present.navigation import Cursor, Notes, ReplayModel, scored_cells
 from arbo_notation.tui.knowledge import KnowledgePanel
+from arbo_notation.present.report import winner_line
 from arbo_notation.tui.widgets import (
     ArboretumGrid,
     KeyBar,
@@ -322,7 +323,6 @@ class ScoringScreen(Screen[None]):
 
     @staticmethod
     def _winner(sheet: ScoreSheet) -> str:
-        from arbo_notation.present.report import winner_line
 
         return winner_line(sheet)
 

@@ -11,6 +11,7 @@ from arbo_notation.present.board import knowledge_lines, render_game
 from arbo_notation.errors import visible
 from arbo_notation.notation.model import Comment, Turn
 from arbo_notation.present.navigation import MAIN, Cursor, Line, ReplayModel, seen_notation
+from arbo_notation.present.report import render_sheet
 
 
 def _comments(comments: tuple[Comment, ...], indent: str = "  ") -> Iterator[str]:
@@ -52,7 +53,6 @@ def plain_lines(model: ReplayModel, start: int = 0, *, knowledge: bool = False) 
 
 
 def _plain_lines(model: ReplayModel, start: int = 0, *, knowledge: bool = False) -> Iterator[str]:
-    from arbo_notation.present.report import render_sheet
 
     main = model.lines[MAIN]
     record = model.record
