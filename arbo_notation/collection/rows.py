@@ -18,7 +18,7 @@ from arbo_notation.engine.totals import score_totals
 from arbo_notation.engine.state import Game
 from arbo_notation.errors import ArboError, Diagnostic, Severity
 from arbo_notation.notation.reading.split import GameText
-from arbo_notation.notation.header.keys import TABLE, HeaderKey
+from arbo_notation.notation.header.keys import HEADER_KEY_ROWS, HeaderKey
 from arbo_notation.notation.model import DrawKind, GameRecord, Header, Turn
 
 #: Raised whenever a column is added, removed, renamed or changes its type or meaning; written in
@@ -71,7 +71,7 @@ class HeaderColumn:
     value: Callable[[Any], Any]
 
 
-def header_columns(rows: Iterable[HeaderKey] = TABLE) -> tuple[HeaderColumn, ...]:
+def header_columns(rows: Iterable[HeaderKey] = HEADER_KEY_ROWS) -> tuple[HeaderColumn, ...]:
     """The header's columns of ``games``, from the header table's rows: a column a key (and the
     columns made from it), in the table's order."""
     columns: list[HeaderColumn] = []

@@ -177,7 +177,7 @@ def _implicit_tag(word: str) -> str | None:
 _PLAINS: dict[str, Any] = {}
 
 
-def _plain(word: str) -> Any:
+def _plain(word: str) -> object:
     """A plain scalar as YAML resolves it (text, small int, date, bool, null); _NO for anything else."""
     value = _PLAINS.get(word, _NO)
     if value is not _NO:
@@ -205,7 +205,7 @@ def _plain(word: str) -> Any:
     return value
 
 
-def _unescape(m: re.Match) -> str:
+def _unescape(m: re.Match[str]) -> str:
     """The character a double-quoted string's escape (\\n, \\x41, \\u00e9, ...) stands for."""
     code = m.group(1)
     if len(code) == 1:
@@ -239,7 +239,7 @@ def _scalar(token: str, as_text: bool = False) -> Any:
 _FLOW_WORDS: dict[str, Any] = {}  # plain flow items read before (card codes, names): word -> value
 
 
-def _flow_list(text: str) -> Any:
+def _flow_list(text: str) -> object:
     """The list '[a, b, ...]' (possibly over several lines), or _NO."""
     # The common case in one split and look-ups: a word met before is a whole _FLOW_PLAIN item
     # with no ',' or bracket in it, so such a list is one _FLOW_LIST would match.
@@ -275,7 +275,7 @@ def _flow_map(text: str, as_text: bool = False) -> Any:
     return out
 
 
-def _value(text: str, as_text: bool = False, values_as_text: bool = False) -> Any:
+def _value(text: str, as_text: bool = False, values_as_text: bool = False) -> object:
     """The value after 'key: ' (flow collections possibly over several lines), or _NO.
 
     A plain scalar stays text if ``as_text``; the values of a flow mapping if ``values_as_text``.
