@@ -321,6 +321,7 @@ def test_a_new_row_of_the_header_table_gets_its_column():
     assert [(c.name, c.type) for c in columns[-2:]] == [("venue", "string"), ("seen", "list<string>")]
     header = SimpleNamespace(venue="The Greenhouse", seen=(Card("Ma", 3), Card("Oa", 5)))
     assert [c.value(getattr(header, c.key)) for c in columns[-2:]] == ["The Greenhouse", ["Ma3", "Oa5"]]
+
     class Cloud(Text):
         kind = "a cloud"
 

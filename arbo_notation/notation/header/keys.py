@@ -277,10 +277,6 @@ def _flow_items(prefix: str, items: list[str], indent: str) -> list[str]:
     return lines
 
 
-def _cards_line(prefix: str, cards: Iterable[Card], indent: str) -> list[str]:
-    return _flow_items(prefix, [str(c) for c in cards], indent)
-
-
 def _mapping_lines(key: str, mapping: dict[str, str]) -> list[str]:
     """A flow mapping on the key's line, or, when longer than a line, a block of 'name: value' lines."""
     items = [f"{flow_scalar(k)}: {v}" for k, v in mapping.items()]
@@ -536,8 +532,10 @@ class ValueType(ABC, Generic[T]):
         raise NotWritten
 
     def names_in(self, value: T) -> Iterable[str]:
-        """The items of refers_to that a value (not None) names."""
-        return ()
+        """The items of refers_to that a value names: the value, when a name, or a mapping's keys."""
+        if isinstance(value, dict):
+            return value.keys()
+        return (value,) if isinstance(value, str) else ()
 
 
 class Text(ValueType["str | None"]):
@@ -581,9 +579,7 @@ class IsoDate(ValueType["str | None"]):
         raise HeaderFault(f"'{key}' must be an ISO date such as 2026-11-29, found {_show(value)}", key, str(value))
 
     def write(self, key: str, value: str | None) -> list[str]:
-        if value is None:
-            return []
-        return [f"{key}: {value if ISO_DATE_RE.match(value) else _block_text(value)}"]
+        return [] if value is None else [f"{key}: {value if ISO_DATE_RE.match(value) else _block_text(value)}"]
 
     def read(self, text: str) -> str:
         """A date written bare (YYYY, YYYY-MM or a real YYYY-MM-DD), kept as written."""
@@ -682,9 +678,6 @@ class CodeMap(ValueType["dict[str, str]"]):
     def read_block(self, entries: list[tuple[str, str]]) -> dict[str, str]:
         return _entries(entries, read_code, read_species_name)
 
-    def names_in(self, value: dict[str, str]) -> Iterable[str]:
-        return value.keys()
-
 
 class PlayerRef(ValueType["str | None"]):
     """One of the players."""
@@ -707,9 +700,6 @@ class PlayerRef(ValueType["str | None"]):
     def read(self, text: str) -> str:
         return read_name(text)
 
-    def names_in(self, value: str | None) -> Iterable[str]:
-        return (value,) if value is not None else ()
-
 
 class CardList(ValueType["tuple[Card, ...] | None"]):
     """Cards in order, written by their codes."""
@@ -723,7 +713,7 @@ class CardList(ValueType["tuple[Card, ...] | None"]):
         return OMIT if value is None else [str(c) for c in value]
 
     def write(self, key: str, value: tuple[Card, ...] | None) -> list[str]:
-        return [] if value is None else _cards_line(f"{key}: ", value, "  ")
+        return [] if value is None else _flow_items(f"{key}: ", [str(c) for c in value], "  ")
 
     def read(self, text: str) -> tuple[Card, ...]:
         return read_cards(text)
@@ -749,14 +739,11 @@ class PlayerCards(ValueType["dict[str, tuple[Card, ...]]"]):
             return []
         lines = [f"{key}:"]
         for player, cards in value.items():
-            lines += _cards_line(f"  {flow_scalar(player)}: ", cards, "    ")
+            lines += _flow_items(f"  {flow_scalar(player)}: ", [str(c) for c in cards], "    ")
         return lines
 
     def read_block(self, entries: list[tuple[str, str]]) -> dict[str, tuple[Card, ...]]:
         return _entries(entries, read_name, read_cards)
-
-    def names_in(self, value: dict[str, tuple[Card, ...]]) -> Iterable[str]:
-        return value.keys()
 
 
 class PlayerScores(ValueType["dict[str, int] | None"]):
@@ -797,9 +784,6 @@ class PlayerScores(ValueType["dict[str, int] | None"]):
 
     def read_block(self, entries: list[tuple[str, str]]) -> dict[str, int]:
         return _entries(entries, read_name, read_score)
-
-    def names_in(self, value: dict[str, int] | None) -> Iterable[str]:
-        return value or ()
 
 
 TEXT = Text()
