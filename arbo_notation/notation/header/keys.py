@@ -1008,9 +1008,17 @@ def format_header(header: Header) -> str:
 
 
 _CLOSING = {"[": "]", "{": "}"}
-#: A key's line when its value follows as a block of '  name: value' lines (the value types that
-#: are never written so say NotWritten).
-_BLOCKS = {f"{row.name}:": row for row in HEADER_KEY_ROWS}
+# The types' readers as the quick reader looks them up, once (bound methods: a header's every
+# line looks one up): a key's 'key: value' reader, and, by the line 'key:' that opens a block of
+# '  name: value' lines, the key and its block's reader (the types never written so say NotWritten).
+_READERS = {row.name: row.value_type.read for row in HEADER_KEY_ROWS}
+_BLOCKS = {f"{row.name}:": (row.name, row.value_type.read_block) for row in HEADER_KEY_ROWS}
+#: The keys that name players or species, the key they name them of, and how to find the names.
+_REFERRING = tuple(
+    (row.name, row.value_type.refers_to, row.value_type.names_in)
+    for row in HEADER_KEY_ROWS
+    if row.value_type.refers_to is not None
+)
 _BLANK_STARTS = ("", " ")  # how a blank line starts (any other line is a key's)
 
 
@@ -1066,17 +1074,16 @@ def _fields(lines: list[str]) -> dict[str, Any]:
         if line[:1] in _BLANK_STARTS and not line.strip(" "):
             continue
         key, colon, rest = line.partition(": ")
-        row = ROW_OF_KEY.get(key)
+        read = _READERS.get(key)
         value: object
-        if row is not None and rest:
+        if read is not None and rest:
             text, i = _continued(rest, lines, i, " ")
-            value = row.value_type.read(text)
+            value = read(text)
         elif not colon and line in _BLOCKS:  # 'hands:', then its lines
-            row = _BLOCKS[line]
-            key = row.name
+            key, read_block = _BLOCKS[line]
             entries, i = _block(lines, i)
-            value = row.value_type.read_block(entries)
-        elif rest and row is None:
+            value = read_block(entries)
+        elif rest and read is None:
             text, i = _continued(rest, lines, i, " ")
             if key in extra:
                 raise NotWritten
@@ -1096,13 +1103,9 @@ def _well_placed(fields: dict[str, Any]) -> bool:
     """Whether the header has its players and species, and the keys that name them name its own."""
     if "players" not in fields or "species" not in fields:
         return False
-    for row in HEADER_KEY_ROWS:
-        refers_to = row.value_type.refers_to
-        value = fields.get(row.name)
-        if refers_to is None or value is None:
-            continue
-        among = fields[refers_to]
-        if not all(name in among for name in row.value_type.names_in(value)):
+    for key, refers_to, names_in in _REFERRING:
+        value = fields.get(key)
+        if value is not None and not all(name in fields[refers_to] for name in names_in(value)):
             return False
     return True
 
