@@ -257,7 +257,7 @@ class _Buffer:
     def skip(self) -> str:
         """Skip white space; the next character ('' at the end)."""
         while True:
-            self.pos = _SPACE.match(self.text, self.pos).end()  # type: ignore[union-attr]
+            self.pos = _SPACE.match(self.text, self.pos).end()  # type: ignore[union-attr]  # it matches ''
             if self.pos < len(self.text):
                 return self.text[self.pos]
             if not self.more():
