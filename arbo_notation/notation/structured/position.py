@@ -96,6 +96,7 @@ def _load(text: str, file: str) -> Any:
         except ValueError as error:  # a number of more digits than int() reads
             raise PositionError(f"the JSON cannot be read: {error}", file=file) from None
         else:
+            # deferred: safeyaml loads PyYAML (~26 ms), which a JSON position does not need
             from arbo_notation.notation.safeyaml import deeper_than
 
             if deeper_than(data, POSITION_MAX_DEPTH):
@@ -106,6 +107,7 @@ def _load(text: str, file: str) -> Any:
             return data
     import yaml  # only here: keep `arbo --help` fast
 
+    # deferred: safeyaml loads PyYAML (~26 ms), imported with yaml just above
     from arbo_notation.notation.safeyaml import YamlFault, load_yaml
 
     try:
@@ -151,6 +153,7 @@ def _yaml_message(error: Any) -> str:
 
 def _yaml_other_message(error: Any, text: str) -> str:
     """A YAML error without marks (the reader's): on one line, located when possible."""
+    # deferred: safeyaml loads PyYAML (~26 ms), only for a position that fails to read
     from arbo_notation.notation.safeyaml import refused_character
 
     position = refused_character(text)  # the C reader's position counts bytes, not characters

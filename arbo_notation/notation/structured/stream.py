@@ -483,6 +483,7 @@ def _game_data(lines: list[str]) -> object:
             return data
     except (_Unread, IndexError):
         pass
+    # deferred: convert and safeyaml load PyYAML (~26 ms), needed only for a game the line reader cannot read
     from arbo_notation.notation.structured.convert import RECORD_MAX_DEPTH
     from arbo_notation.notation.safeyaml import load_yaml
 
