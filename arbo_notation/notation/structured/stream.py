@@ -485,7 +485,7 @@ def _game_data(lines: list[str]) -> object:
         pass
     # deferred: convert and safeyaml load PyYAML (~26 ms), needed only for a game the line reader cannot read
     from arbo_notation.notation.structured.convert import RECORD_MAX_DEPTH
-    from arbo_notation.notation.safeyaml import load_yaml  # deferred: as the line above
+    from arbo_notation.notation.safeyaml import load_yaml
 
     try:
         loaded = load_yaml("".join(line + "\n" for line in lines), what="a record", max_depth=RECORD_MAX_DEPTH - 1)
