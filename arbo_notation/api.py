@@ -17,7 +17,7 @@ from arbo_notation.errors import ArboError, NotationErrors
 from arbo_notation.notation.model import GameRecord
 from arbo_notation.checking.games import FileCheck, check_text
 from arbo_notation.game.replay import score_game
-from arbo_notation.runtime.sources import BLOCK_SIZE, decode, read_text, refuse_endless, text_blocks
+from arbo_notation.runtime.sources import BLOCK_SIZE, decode, normalise, read_text, refuse_endless, text_blocks
 from arbo_notation.game.tree import GameTree, load_tree
 
 #: A path: a ``str`` (``"-"``: standard input) or an ``os.PathLike``. Never the text of a record:
@@ -96,8 +96,9 @@ def iter_games(
             yield record
 
 
-def _read_path(path: PathArg) -> tuple[str, str]:
-    """The text of the file at ``path`` ('-': standard input) and the name its messages give."""
+def _read_path(path: PathArg | OpenFile) -> tuple[str, str]:
+    """The text of the file at ``path`` ('-': standard input) and the name its messages give;
+    ArboError for anything else, an open file included (read_games_from reads one)."""
     if path == "-":
         import sys
 
@@ -193,12 +194,12 @@ def check(source: PathArg | OpenFile) -> FileCheck:
     from arbo_notation.errors import Code, Diagnostic
 
     try:
-        if hasattr(source, "read"):
+        if isinstance(source, (str, os.PathLike)) or not hasattr(source, "read"):
+            text, name = _read_path(source)
+        else:
             name = _file_name(source)
             data = source.read()
             text = decode(data, name) if isinstance(data, bytes) else data
-        else:
-            text, name = _read_path(source)
     except NotationErrors as error:
         name = error.errors[0].file
         unreadable = FileCheck(name, syntax=[Diagnostic.from_notation_error(e) for e in error.errors])
@@ -235,8 +236,6 @@ def game_tree(text: str, name: str, number: int = 1) -> GameTree:
     if number not in records:
         errors = [error for error in outcome.errors if outcome.game_of(error) in (number, None)]
         raise NotationErrors(errors or outcome.errors)
-    from arbo_notation.notation.reading.split import normalise
-
     # not splitlines(): it breaks lines at U+2028 and the like, which a record holds as text
     return load_tree(records[number], normalise(text).split("\n"))
 

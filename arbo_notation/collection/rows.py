@@ -361,9 +361,7 @@ def _game_row(
 ) -> tuple:
     players = record.header.players
     result = record.result
-    finished = result is not None and not result.unfinished
-    written = result.as_dict() if finished else {}
-    scored = sheet is not None
+    written = result.as_dict() if result is not None and not result.unfinished else None  # None: unfinished
     return (
         file,
         record.index,
@@ -372,12 +370,12 @@ def _game_row(
         None if error is None else _error_text(error),
         *_header_columns(record.header),
         len(record.turns),
-        finished,
-        [written.get(name) for name in players] if finished else None,
-        [sheet.player(name).total for name in players] if scored else None,
-        [sheet.player(name).species_planted for name in players] if scored else None,
-        list(sheet.winners) if scored else None,
-        None if not scored or sheet.tiebreak is None else str(sheet.tiebreak),
+        written is not None,
+        [written.get(name) for name in players] if written is not None else None,
+        [sheet.player(name).total for name in players] if sheet is not None else None,
+        [sheet.player(name).species_planted for name in players] if sheet is not None else None,
+        list(sheet.winners) if sheet is not None else None,
+        None if sheet is None or sheet.tiebreak is None else str(sheet.tiebreak),
     )
 
 
