@@ -13,8 +13,10 @@ from typing import IO, Sequence, Union
 
 from arbo_notation.engine.scoring import ScoreSheet
 from arbo_notation.engine.state import Game
-from arbo_notation.errors import ArboError, NotationErrors
+from arbo_notation.errors import ArboError, Code, Diagnostic, NotationErrors
 from arbo_notation.notation.model import GameRecord
+from arbo_notation.notation.reading.reader import parse, parse_all, read_pieces
+from arbo_notation.notation.reading.split import stream_games
 from arbo_notation.checking.games import FileCheck, check_text
 from arbo_notation.game.replay import score_game
 from arbo_notation.runtime.sources import BLOCK_SIZE, decode, normalise, read_text, refuse_endless, text_blocks
@@ -42,8 +44,6 @@ def parse_games(text: str, name: str = "<string>") -> list[GameRecord]:
 
     Raises ``NotationErrors`` as ``read_games`` does.
     """
-    from arbo_notation.notation.reading.reader import parse
-
     return parse(text, name)
 
 
@@ -68,9 +68,6 @@ def iter_games(
     before it; with ``on_error``, it calls ``on_error(errors)`` instead and reads on.
     ``ArboError`` when the file cannot be read.
     """
-    from arbo_notation.notation.reading.reader import read_pieces
-    from arbo_notation.notation.reading.split import stream_games
-
     if isinstance(source, (str, os.PathLike)):
         if source == "-":
             import sys
@@ -191,8 +188,6 @@ def check(source: PathArg | OpenFile) -> FileCheck:
     Bad input never raises: a file that cannot be read gives a check with one ``file``
     diagnostic, and text that is not UTF-8 a located ``syntax`` one.
     """
-    from arbo_notation.errors import Code, Diagnostic
-
     try:
         if isinstance(source, (str, os.PathLike)) or not hasattr(source, "read"):
             text, name = _read_path(source)
@@ -226,8 +221,6 @@ def load_game(path: PathArg, number: int = 1) -> GameTree:
 def game_tree(text: str, name: str, number: int = 1) -> GameTree:
     """Game ``number`` (1-based) of a record's text, replayed into its tree (see ``load_game``;
     `arbo state` reads its file itself, then this)."""
-    from arbo_notation.notation.reading.reader import parse_all
-
     outcome = parse_all(text, name)
     records = {record.index: record for record in outcome.games}
     count = len(outcome.games) + outcome.unreadable

@@ -327,7 +327,7 @@ def replay_turn(game: Game, turn: Turn, following: Turn | None = None, *, repair
             if kind is _DECK:
                 game.draw_from_deck(draw.card)
             elif kind is _DISCARD:
-                game.draw_from_discard(draw.owner, draw.card)  # type: ignore[arg-type]  # seat() refuses None as a rule error: no test in the hot loop
+                game.draw_from_discard(draw.owner, draw.card)  # type: ignore[arg-type]  # seat(None): RuleError
             else:
                 game.skip_draw()
         except RuleError as rule:

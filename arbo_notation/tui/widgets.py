@@ -524,7 +524,9 @@ class MoveList(OptionList):
     def watch_current(self, current: int) -> None:
         self.highlighted = current
 
-    def watch_highlighted(self, old: int | None, highlighted: int | None) -> None:  # type: ignore[override]  # textual passes (old, new) to a watcher taking two
+    def watch_highlighted(  # type: ignore[override]  # textual passes (old, new) to a watcher of two
+        self, old: int | None, highlighted: int | None
+    ) -> None:
         try:
             lines = [self._index_to_line[index] for index in (old, highlighted) if index is not None]
         except (AttributeError, KeyError):  # the rows not laid out yet: the whole list
