@@ -17,16 +17,17 @@ from arbo_notation.engine.scoring import ScoreSheet
 from arbo_notation.engine.totals import score_totals
 from arbo_notation.engine.state import Game
 from arbo_notation.errors import ArboError, Diagnostic, NotationErrors, Severity
+from arbo_notation.notation.reading.split import GameText
+from arbo_notation.notation.header.keys import TABLE, HeaderKey
+from arbo_notation.notation.model import DrawKind, GameRecord, Header, Turn
 from arbo_notation.notation.reading import scanner
 from arbo_notation.notation.reading.faults import preamble_error, unclosed_error
 from arbo_notation.notation.reading.reader import read_game_text
-from arbo_notation.notation.reading.split import GameText, SourceLines
+from arbo_notation.notation.reading.split import SourceLines
 from arbo_notation.runtime.sources import read_text, records_under
 from arbo_notation.checking.files import game_pieces
 from arbo_notation.checking.games import GameLines
 from arbo_notation.game.replay import replay_game
-from arbo_notation.notation.header.keys import TABLE, HeaderKey
-from arbo_notation.notation.model import DrawKind, GameRecord, Header, Turn
 
 #: Raised whenever a column is added, removed, renamed or changes its type or meaning; written in
 #: each Parquet file's metadata as ``arbo.schema_version``.
