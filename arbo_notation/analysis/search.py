@@ -136,11 +136,12 @@ class Judgement:
 def draw_pairs(position: LeanPosition) -> list[Sources]:
     """Every distinct pair of draws the mover may make (draws from two different places commute)."""
     pairs: dict[tuple, Sources] = {}
-    firsts = position.sources() or [None]
+    firsts: Sequence[int | None] = position.sources() or [None]
     for first in firsts:
         probe = position.copy()
         probe.draw(first)
-        for second in probe.sources() or [None]:
+        seconds: Sequence[int | None] = probe.sources() or [None]
+        for second in seconds:
             key = (first, second) if first == second else tuple(sorted((first, second), key=_source_key))
             pairs.setdefault(key, (first, second))
     return list(pairs.values())
@@ -259,8 +260,8 @@ def judge_finish(
         position = situation.world(cards, None)
         if not position.deck:
             exact = _exact_finishes(position, count)
-            first = [played] if played in exact else []  # the played one first: it wins ties
-            return Judgement({f: float(exact[f]) for f in first + [f for f in exact if f != played]}, 1, True)
+            ahead = [played] if played in exact else []  # the played one first: it wins ties
+            return Judgement({f: float(exact[f]) for f in ahead + [f for f in exact if f != played]}, 1, True)
         worlds, budget = iter([position]), 1
     else:
         worlds = sampled_worlds(situation, cards, rng, budget)

@@ -553,7 +553,7 @@ class Game:
         self.plant(card, coord)
         self.discard(discard)
 
-    def play_known_turns(self, turns: Sequence[KnownTurn]) -> int:
+    def play_known_turns(self, turns: Iterable[KnownTurn]) -> int:
         """Play the leading turns that are plainly legal, and return how many were played.
 
         This is the replayer's fast path: the same rules as the single actions, checked in one
