@@ -86,9 +86,30 @@ class Paths:
     ``same_up`` / ``same_down`` the longest all-same-species run ending / starting at c.
     ``best[S]`` is the exact best path score, ``open[S]`` the best partial path that a future
     tree could still complete (its last or first tree has an empty neighbour).
+
+    A new tree's gains depend on its cell only through the cell's neighbourhood: which trees
+    stand next to it, in the order :data:`STEPS` visits them, and whether a neighbour is empty
+    (see :meth:`_gains`). Most cells of the frontier share theirs with another (three empty
+    cells around a lone tree at the edge), so the tables price each neighbourhood once, at its
+    first cell: ``places`` are those first cells, sorted, and ``place`` names each cell's. The
+    gains at a cell and at its place are the same computation on the same numbers, so they are
+    the same floats, and a search for the first best cell may look at the places alone.
     """
 
-    __slots__ = ("arb", "potential", "up", "down", "same_up", "same_down", "best", "open", "cells", "_gained")
+    __slots__ = (
+        "arb",
+        "potential",
+        "up",
+        "down",
+        "same_up",
+        "same_down",
+        "best",
+        "open",
+        "cells",
+        "places",
+        "place",
+        "_gained",
+    )
 
     #: Tables already made, by arboretum and potential: the worlds of one decision meet the
     #: same arboretums again and again. Bounded: emptied when full.
@@ -117,6 +138,12 @@ class Paths:
         self.best = species_points(arb)
         self.open = self._open_paths()
         self.cells = frontier_of(arb)
+        first: dict[tuple[int, ...], int] = {}
+        self.place: dict[int, int] = {}
+        for cell in self.cells:
+            around = tuple(near for near in (cell + step for step in STEPS) if near in arb)
+            self.place[cell] = first.setdefault(around, cell)
+        self.places = list(first.values())
         self._gained: dict[int, dict[int, float]] = {}
 
     def _open_paths(self) -> dict[int, float]:
@@ -141,6 +168,7 @@ class Paths:
     def gains(self, card: int, cell: int) -> dict[int, float]:
         """How much planting ``card`` at ``cell`` raises :meth:`value`, per species it changes
         (read-only: remembered for the next caller)."""
+        cell = self.place.get(cell, cell)
         key = card * 65536 + cell
         found = self._gained.get(key)
         if found is None:
@@ -313,7 +341,7 @@ class Reading:
         return total
 
     def best_plant_gain(self, card: int) -> float:
-        return max(self.plant_gain(card, cell, False) for cell in self.paths.cells)
+        return max(self.plant_gain(card, cell, False) for cell in self.paths.places)
 
 
 # -- the decisions ---------------------------------------------------------------------------------
@@ -349,7 +377,7 @@ def choose_planting(position: LeanPosition) -> tuple[int, int]:
     """The current seat's planting (card, cell), its draws in hand."""
     seat = position.current
     reading = Reading(position, seat)
-    cells = reading.paths.cells
+    cells = reading.paths.places  # the first best cell is a place (see Paths)
     best: tuple[float, int, int] | None = None
     for card in sorted(position.hands[seat]):
         for cell in cells:
@@ -390,7 +418,7 @@ def _discard(position: LeanPosition, seat: int, hand: list[int], arb: dict[int, 
             reading.paths.value(code) + 0.5 * rival_best.get(code, 0)
         )
         later = LATER * max(0.0, reading.best_plant_gain(card))
-        gift = max((sum(theirs.gains(card, c).values()) for c in theirs.cells), default=0.0)
+        gift = max((sum(theirs.gains(card, c).values()) for c in theirs.places), default=0.0)
         choices.append((loss + later + SPITE * gift, card))
     return min(choices)[1]
 
