@@ -77,6 +77,13 @@ def _sweep(
     return best, runs
 
 
+#: A tree next to a cell: its value, species, ``up`` and ``down`` tables (as items), ``same_up``
+#: and ``same_down`` runs (see Paths).
+_Near = tuple[int, int, tuple[tuple[int, int], ...], tuple[tuple[int, int], ...], tuple[int, int], tuple[int, int]]
+#: A species the arboretum has no path in: (best, open, value()).
+_NOTHING = (0, 0.0, 0)
+
+
 class Paths:
     """One arboretum's increasing paths, summarised per cell, to price a new tree in O(neighbours).
 
@@ -108,6 +115,8 @@ class Paths:
         "cells",
         "places",
         "place",
+        "around",
+        "worth",
         "_gained",
     )
 
@@ -144,7 +153,24 @@ class Paths:
             around = tuple(near for near in (cell + step for step in STEPS) if near in arb)
             self.place[cell] = first.setdefault(around, cell)
         self.places = list(first.values())
+        self.around = {cell: self._around(cell) for cell in self.places}
+        # Each species' value before a planting, with its parts: (best, open, value()).
+        self.worth: dict[int, tuple[int, float, float]] = {
+            code: (self.best.get(code, 0), self.open.get(code, 0.0), self.value(code))
+            for code in {*self.best, *self.open}
+        }
         self._gained: dict[int, dict[int, float]] = {}
+
+    def _around(self, cell: int) -> tuple[_Near, ...]:
+        """The trees next to ``cell``, in the order STEPS visits them, with their tables."""
+        found = []
+        for step in STEPS:
+            near = cell + step
+            card = self.arb.get(near)
+            if card is not None:
+                up, down = tuple(self.up[near].items()), tuple(self.down[near].items())
+                found.append((card & 7, card >> 3, up, down, self.same_up[near], self.same_down[near]))
+        return tuple(found)
 
     def _open_paths(self) -> dict[int, float]:
         """Per species, the best partial path a future tree could still complete, discounted."""
@@ -178,7 +204,9 @@ class Paths:
     def _gains(self, card: int, cell: int) -> dict[int, float]:
         # The greedy bot's inner loop (most of a simulated game's time): comparisons written out
         # rather than max() and helper calls, the arithmetic exactly as the docstrings say.
-        arb, up, down = self.arb, self.up, self.down
+        around = self.around.get(cell)
+        if around is None:
+            around = self._around(cell)
         kind, v = card >> 3, card & 7
         pre: dict[int, int] = {}  # best path from a tree of S up to the new tree (included)
         post: dict[int, int] = {}  # best path from just above the new tree up to a tree of S
@@ -186,28 +214,24 @@ class Paths:
         # as (length, bonus); a longer run has more points (2 * length + bonus), then more trees.
         pre_length, pre_bonus = 1, int(v == _LOW)
         post_length, post_bonus = 0, 2 * (v == _HIGH)
-        room = False
-        for step in STEPS:
-            near = cell + step
-            other = arb.get(near)
-            if other is None:
-                room = True
-            elif other & 7 < v:
-                for code, val in up[near].items():
+        room = len(around) < len(STEPS)
+        for value, code_near, up, down, same_up, same_down in around:
+            if value < v:
+                for code, val in up:
                     if val >= pre.get(code, _NONE):
                         pre[code] = val + 1
-                if other >> 3 == kind:
-                    length, bonus = self.same_up[near]
+                if code_near == kind:
+                    length, bonus = same_up
                     length += 1
                     points, best = 2 * length + bonus, 2 * pre_length + pre_bonus
                     if points > best or (points == best and length > pre_length):
                         pre_length, pre_bonus = length, bonus
-            elif other & 7 > v:
-                for code, val in down[near].items():
+            elif value > v:
+                for code, val in down:
                     if val > post.get(code, _NONE):
                         post[code] = val
-                if other >> 3 == kind:
-                    length, bonus = self.same_down[near]
+                if code_near == kind:
+                    length, bonus = same_down
                     points, best = 2 * length + bonus, 2 * post_length + post_bonus
                     if points > best or (points == best and length > post_length):
                         post_length, post_bonus = length, bonus
@@ -242,13 +266,9 @@ class Paths:
                     opened[kind] = worth
         # What each species is worth after the planting, against before (see value()).
         result: dict[int, float] = {}
-        best, still, potential = self.best, self.open, self.potential
+        worth, potential = self.worth, self.potential
         for code in dict.fromkeys([*through, *opened]) if opened else through:
-            held = best.get(code, 0)
-            was_open = still.get(code, 0.0)
-            before = potential * was_open
-            if not before > held:
-                before = held
+            held, was_open, before = worth.get(code, _NOTHING)
             after = held
             made = through.get(code, _NONE)
             if made > after:
