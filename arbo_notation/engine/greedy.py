@@ -122,7 +122,7 @@ class Paths:
 
     #: Tables already made, by arboretum and potential: the worlds of one decision meet the
     #: same arboretums again and again. Bounded: emptied when full.
-    _made: ClassVar[dict[tuple, "Paths"]] = {}
+    _made: ClassVar[dict[tuple[frozenset[tuple[int, int]], float], "Paths"]] = {}
     _MADE_LIMIT: ClassVar[int] = 4096
 
     @classmethod
@@ -174,7 +174,8 @@ class Paths:
 
     def _open_paths(self) -> dict[int, float]:
         """Per species, the best partial path a future tree could still complete, discounted."""
-        arb, opened = self.arb, {}
+        arb = self.arb
+        opened: dict[int, float] = {}
         for cell, card in arb.items():
             if all(cell + step in arb for step in STEPS):
                 continue
@@ -266,10 +267,10 @@ class Paths:
                     opened[kind] = worth
         # What each species is worth after the planting, against before (see value()).
         result: dict[int, float] = {}
-        worth, potential = self.worth, self.potential
+        worths, potential = self.worth, self.potential
         for code in dict.fromkeys([*through, *opened]) if opened else through:
-            held, was_open, before = worth.get(code, _NOTHING)
-            after = held
+            held, was_open, before = worths.get(code, _NOTHING)
+            after: float = held
             made = through.get(code, _NONE)
             if made > after:
                 after = made
@@ -425,13 +426,14 @@ def _discard(position: LeanPosition, seat: int, hand: list[int], arb: dict[int, 
         if other != seat:
             for code, points in Paths.of(position.arbs[other], reading.potential).best.items():
                 rival_best[code] = max(rival_best.get(code, 0), points)
-    protected, free = [], []
+    protected: list[int] = []
+    free: list[int] = []
     for card in hand:
         code = card >> 3
         contested = reading.paths.value(code) > 0 or rival_best.get(code, 0) > 0 or 0.2 < reading.weight(code)
         guarded = card & 7 == _LOW or (card & 7 >= 5 and contested)
         (protected if guarded else free).append(card)
-    choices = []
+    choices: list[tuple[float, int]] = []
     for card in free or protected:
         code = card >> 3
         loss = (reading.weight(code) - reading.weight_without(card)) * (
