@@ -2,7 +2,7 @@
 export writes and what `arbo stats` counts, made by the replayer; no pyarrow here.
 
 The schema (columns, their types, its version) is written once, below, the header's columns
-derived from the header table's rows (notation/header/keys.py: a column a key, its type told by
+derived from the header's key rows (notation/header/keys.py: a column a key, its type told by
 the key's kind); docs/DATA.md documents it and a test holds the two equal. Every game read gives one row of ``games``, a valid one or not
 (``valid`` false and its first error in ``error``), so a bad game is flagged, never dropped.
 """
@@ -17,13 +17,12 @@ from arbo_notation.engine.scoring import ScoreSheet
 from arbo_notation.engine.totals import score_totals
 from arbo_notation.engine.state import Game
 from arbo_notation.errors import ArboError, Diagnostic, NotationErrors, Severity
-from arbo_notation.notation.reading.split import GameText
+from arbo_notation.notation.reading.split import GameText, SourceLines
 from arbo_notation.notation.header.keys import HEADER_KEY_ROWS, HeaderKey
 from arbo_notation.notation.model import DrawKind, GameRecord, Header, Turn
 from arbo_notation.notation.reading import scanner
 from arbo_notation.notation.reading.faults import preamble_error, unclosed_error
 from arbo_notation.notation.reading.reader import read_game_text
-from arbo_notation.notation.reading.split import SourceLines
 from arbo_notation.runtime.sources import read_text, records_under
 from arbo_notation.checking.files import game_pieces
 from arbo_notation.checking.games import GameLines
@@ -44,7 +43,7 @@ def _cards(cards: Iterable[Any]) -> list[str]:
     return [str(card) for card in cards]
 
 
-#: The column of each kind of header value (a header table row's ``kind``): its type, and how the
+#: The column of each kind of header value (a header key row's ``kind``): its type, and how the
 #: Header's value of the key becomes the column's.
 _HEADER_KINDS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "text": ("string", lambda value: value),
@@ -80,7 +79,7 @@ class HeaderColumn:
 
 
 def header_columns(rows: Iterable[HeaderKey] = HEADER_KEY_ROWS) -> tuple[HeaderColumn, ...]:
-    """The header's columns of ``games``, from the header table's rows: a column a key (and the
+    """The header's columns of ``games``, from the header's key rows: a column a key (and the
     columns made from it), in the table's order."""
     columns: list[HeaderColumn] = []
     for row in rows:
