@@ -90,7 +90,7 @@ def history(rating: Rating) -> str:
 
 def render(rated: CollectionRatings, with_history: bool = False) -> str:
     """The summary line, the leaderboard and, on request, each player's history, as text."""
-    parts = [summary(rated) + leaderboard(rated.ratings)]
+    parts = [summary(rated), leaderboard(rated.ratings)]  # a blank line between them, as `arbo stats` prints
     if with_history:
         parts += [history(rating) for rating in rated.ratings]
     return "\n".join(parts)
