@@ -4,6 +4,8 @@ docs' example."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -127,3 +129,19 @@ def test_the_example_of_docs_commands_runs_and_prints_what_it_shows(monkeypatch)
     files = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "samples").glob("*.arb"))  # as the shell expands it
     result = runner.invoke(app, ["ratings", *files])
     assert (result.exit_code, result.stderr, result.stdout) == (0, "", shown)
+
+
+def test_openskill_is_loaded_by_ratings_alone():
+    """openskill's import (~28 ms) is paid where ratings are computed, not by `arbo --help` or
+    `arbo check`, nor by `arbo ratings --help`."""
+    sample = str(ROOT / "samples" / "two-player-omniscient.arb")
+    script = (
+        "import sys\nfrom arbo_notation.cli import app\n"
+        "try:\n    app(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+        "print('openskill' in sys.modules)"
+    )
+    for args, loaded in [(["--help"], False), (["check", sample], False), (["ratings", "--help"], False)]:
+        done = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, check=True)
+        assert done.stdout.splitlines()[-1] == str(loaded), args
+    done = subprocess.run([sys.executable, "-c", script, "ratings", sample], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines()[-1] == "True"  # the test sees openskill's import where it is
