@@ -20,6 +20,7 @@ COMMANDS = (
     "convert",
     "simulate",
     "stats",
+    "ratings",
     "grep",
     "new",
     "species",
