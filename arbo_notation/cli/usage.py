@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import MutableMapping
+from collections.abc import Mapping, MutableMapping
+from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Callable, ClassVar, Iterator, Sequence
 
@@ -267,6 +268,20 @@ class ArboCommand(TyperCommand):
         return super().parse_args(ctx, args)
 
 
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """A command's line in its group's help, as click makes it: its ``short_help`` as it is, else
+    its ``help`` (the first sentence is enough) shortened to fit."""
+
+    short_help: str | None = None
+    help: str = ""
+
+    def get_short_help_str(self, limit: int) -> str:
+        """The line in at most ``limit`` characters (a ``short_help`` is never shortened): click's
+        own, of a bare command with this help."""
+        return TyperCommand(None, help=self.help, short_help=self.short_help).get_short_help_str(limit)
+
+
 class LazyCommands(MutableMapping):
     """A group's commands by name, each built by ``load(name)`` when first looked up: the names
     are known at once (for suggestions on a typo), the commands' modules imported when needed."""
@@ -307,26 +322,40 @@ class LazyCommands(MutableMapping):
 class ArboGroup(TyperGroup):
     """The `arbo` command: its help as its commands', and every usage error as one line, exit 2."""
 
-    #: The names of the commands built on demand (of_commands), and how to build one.
-    lazy_names: Sequence[str] = ()
+    #: The commands built on demand (of_commands), with their lines in the help, and how to build one.
+    lazy_listings: Mapping[str, Listing] = {}
     lazy_load: Callable[[str], Any] | None = None
 
     @classmethod
-    def of_commands(cls, names: Sequence[str], load: Callable[[str], Any]) -> type["ArboGroup"]:
-        """A group whose commands ``names`` are built by ``load(name)`` when first needed."""
+    def of_commands(cls, listings: Mapping[str, Listing], load: Callable[[str], Any]) -> type["ArboGroup"]:
+        """A group whose commands (the names of ``listings``) are built by ``load(name)`` when first
+        needed; its help lists them by their ``listings``, none built."""
         return type(
             cls.__name__,
             (cls,),
-            {"__module__": cls.__module__, "lazy_names": tuple(names), "lazy_load": staticmethod(load)},
+            {"__module__": cls.__module__, "lazy_listings": dict(listings), "lazy_load": staticmethod(load)},
         )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if self.lazy_load is not None:
-            self.commands = LazyCommands(self.lazy_names, self.lazy_load, dict(self.commands))
+            self.commands = LazyCommands(list(self.lazy_listings), self.lazy_load, dict(self.commands))
 
     def list_commands(self, ctx: Any) -> list[str]:
         return list(self.commands)  # the names, without building the commands
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        """The commands listed as typer lists them, but a lazy command by its listing: `arbo --help`
+        imports no command's module, so each module imports what its command uses at its top."""
+        entries: list[tuple[str, Any]] = []  # a Listing or a built command: each has get_short_help_str
+        for name in self.list_commands(ctx):
+            entry = self.lazy_listings.get(name) or self.get_command(ctx, name)
+            if entry is not None and (isinstance(entry, Listing) or not entry.hidden):
+                entries.append((name, entry))
+        if entries:
+            limit = formatter.width - 6 - max(len(name) for name, _ in entries)
+            with formatter.section("Commands"):
+                formatter.write_dl([(name, entry.get_short_help_str(limit)) for name, entry in entries])
 
     def get_params(self, ctx: Any) -> list:
         return _tidy(super().get_params(ctx))
