@@ -1,4 +1,4 @@
-"""Benchmark: start-up of whole commands (`arbo --help`, `arbo check` on one small record).
+"""Benchmark: start-up of whole commands (`arbo --help`, `arbo check`, `score`, `state` on one small record).
 
 Each command runs several times in a new interpreter; the script prints the fastest and the
 median wall time and the fastest CPU time (user + system), beside a bare `python -c pass`, which
@@ -33,6 +33,7 @@ COMMANDS = {
     "arbo --help": [sys.executable, "-m", "arbo_notation", "--help"],
     "arbo check small.arb": [sys.executable, "-m", "arbo_notation", "check", SMALL],
     "arbo score small.arb": [sys.executable, "-m", "arbo_notation", "score", SMALL],
+    "arbo state small.arb": [sys.executable, "-m", "arbo_notation", "state", SMALL],
 }
 
 

@@ -7,6 +7,7 @@ import importlib
 import typer
 import typer.main
 
+from arbo_notation import __version__
 from arbo_notation.cli.usage import ArboApp, ArboGroup, Listing
 
 #: The commands, in the order of `arbo --help`, with their lines there (each command's own
@@ -40,7 +41,7 @@ Every command has --help with examples. Data goes to stdout, messages to stderr.
 """
 
 
-def _load_command(name: str) -> typer.main.click.Command:
+def _load_command(name: str) -> typer.main._click.Command:
     """The click command ``name``, built as typer builds it from its module's ``register``."""
     module = importlib.import_module(f"{__package__}.{name}")
     holder = ArboApp()
@@ -65,8 +66,6 @@ app = ArboApp(
 
 def _print_version(wanted: bool) -> None:
     if wanted:
-        from arbo_notation import __version__
-
         typer.echo(f"arbo {__version__}")
         raise typer.Exit()
 

@@ -6,7 +6,7 @@ import sys
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Callable, ClassVar, Iterator, Sequence
+from typing import Any, Callable, ClassVar, Iterator, NoReturn, Sequence
 
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
@@ -16,7 +16,7 @@ from arbo_notation.errors import visible
 from arbo_notation.cli.common import EXIT_OK, EXIT_USAGE, drop_stdout
 
 #: The exception family of a usage error, whichever click typer runs on.
-UsageError = typer.BadParameter.__mro__[1]
+UsageError: type[Exception] = typer.BadParameter.__mro__[1]
 
 
 # -- parsers of option values: each error names the option, in a player's words -------------------
@@ -47,7 +47,7 @@ def whole_number(option: str, minimum: int, maximum: int | None = None) -> Calla
             raise typer.BadParameter(f"{option} must be {maximum} or less, not {value}")
         return value
 
-    parse.bounds = bounds  # type: ignore[attr-defined]  # (the option's help shows them)
+    parse.bounds = bounds  # type: ignore[attr-defined]  # a function attribute: the option's help shows the range
     return parse
 
 
@@ -66,7 +66,7 @@ def number_between(option: str, minimum: float, maximum: float) -> Callable[[Any
             raise typer.BadParameter(f"{option} must be {bounds}, not {text.strip()}")
         return value
 
-    parse.bounds = bounds  # type: ignore[attr-defined]
+    parse.bounds = bounds  # type: ignore[attr-defined]  # a function attribute: the option's help shows the range
     return parse
 
 
@@ -233,7 +233,7 @@ def _missing_name(param: Any) -> str:
     return f"option {names[0]}"
 
 
-def _report_bare(ctx: Any, missing: Any) -> None:
+def _report_bare(ctx: Any, missing: Any) -> NoReturn:
     """A command run with nothing: its usage line, what it lacks, where its help is (as git and
     cargo answer), exit 2; the same for every command, whatever it lacks."""
     typer.echo(
@@ -243,7 +243,7 @@ def _report_bare(ctx: Any, missing: Any) -> None:
     raise typer.Exit(EXIT_USAGE)
 
 
-def _report_usage(error: Exception) -> None:
+def _report_usage(error: Any) -> NoReturn:
     if type(error).__name__ == "NoArgsIsHelpError":  # bare `arbo`: its help, the commands listed
         typer.echo(error.ctx.get_help(), err=True)
         raise typer.Exit(EXIT_USAGE)
