@@ -11,7 +11,6 @@ import sys
 
 from arbo_notation.runtime.lazy import lazy_exports
 from arbo_notation.cli.common import EXIT_INVALID, EXIT_OK, drop_stdout, hold_closed_stdout, unwritable_output
-from arbo_notation.cli.direct import run_direct
 
 _lazy_names, __getattr__, __dir__ = lazy_exports(__name__, {"application": ("COMMANDS", "HELP", "app")})
 __all__ = ["main", "COMMANDS", "HELP", "app"]
@@ -40,6 +39,10 @@ def main() -> None:
 
 def _run(args: list[str]) -> int | str | None:
     """Run the command ``arbo ARGS``: a plain check here, anything else by the typer app."""
+    # deferred: direct.py loads check.py and the checker's files layer (~3 ms): importing this
+    # package for its app loads no command's module (tests/test_packaging.py)
+    from arbo_notation.cli.direct import run_direct
+
     status = run_direct(args)
     if status is not None:
         return status
