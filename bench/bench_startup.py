@@ -45,7 +45,8 @@ def timed(command: list[str], tree: str | None = None) -> tuple[float, float]:
     env = _ENV if tree is None else {**_ENV, "PYTHONPATH": tree}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(command, capture_output=True, check=True, env=env)
+    # run in the tree: `python -m` puts the working directory first on sys.path, before PYTHONPATH
+    subprocess.run(command, capture_output=True, check=True, env=env, cwd=tree or ROOT)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
