@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, List
+from typing import List
 
 import typer
 
 from arbo_notation.cli.common import EXIT_INVALID, EXIT_OK, corpus_progress, echo_text
+from arbo_notation.collection.ratings import CollectionRatings, Rating, rate_collection
 from arbo_notation.runtime.sources import records_under
 
-if TYPE_CHECKING:
-    from arbo_notation.collection.ratings import CollectionRatings, Rating
 
 HELP = """Rate the players of a collection of games: bots and people alike, at tables of two to four.
 
@@ -103,8 +102,6 @@ def register(app: typer.Typer) -> None:
         as_json: bool = typer.Option(False, "--json", help="Print the ratings as JSON."),
         with_history: bool = typer.Option(False, "--history", help="Each player's rating after each of their games."),
     ) -> None:
-        # deferred: the records' reader and the replayer (~80 ms) load when the command runs, not for `arbo --help`
-        from arbo_notation.collection.ratings import rate_collection
 
         def say(text: str) -> None:
             echo_text(text, err=True)
