@@ -288,19 +288,21 @@ class Reading:
     it can see, the timing. ``hand`` and ``arb``, when given, are the seat's once a planting not
     yet made in ``position`` is made (for its discard)."""
 
-    __slots__ = ("paths", "seen_sum", "seen_values", "share", "strongest", "potential", "mine", "_weights", "_without")
+    __slots__ = ("paths", "seen_sum", "seen", "share", "strongest", "potential", "mine", "_weights", "_without")
 
     def __init__(
         self, position: LeanPosition, seat: int, hand: list[int] | None = None, arb: dict[int, int] | None = None
     ) -> None:
-        seen_sum: dict[int, int] = {}
-        seen_values: dict[int, set[int]] = {}
         # Seen: the whole hand and the table (a planting not yet made moves a card between them).
-        for group in (position.hands[seat], *position.piles, *(a.values() for a in position.arbs)):
-            for card in group:
-                seen_sum[card >> 3] = seen_sum.get(card >> 3, 0) + (card & 7) + 1
-                seen_values.setdefault(card >> 3, set()).add(card & 7)
-        self.seen_sum, self.seen_values = seen_sum, seen_values
+        cards = list(position.hands[seat])
+        for pile in position.piles:
+            cards += pile
+        for planted in position.arbs:
+            cards += planted.values()
+        seen_sum: dict[int, int] = {}
+        for card in cards:
+            seen_sum[card >> 3] = seen_sum.get(card >> 3, 0) + (card & 7) + 1
+        self.seen_sum, self.seen = seen_sum, set(cards)
         opponents = position.seats - 1
         # Share of the unseen cards an opponent's final hand will hold, and of that, the strongest one's.
         held = _HAND_SIZE * opponents
@@ -318,12 +320,12 @@ class Reading:
 
     def right(self, code: int, values: list[int]) -> float:
         """The estimated chance of holding the right to score ``code`` with these values in hand."""
-        seen = self.seen_values.get(code, ())
+        low, high = code * 8 + _LOW, code * 8 + _HIGH  # its 1 and its 8
         mine = float(sum(values) + len(values))
-        if _HIGH in values and _LOW not in values and _LOW not in seen:
+        if _HIGH in values and _LOW not in values and low not in self.seen:
             mine -= 8 * self.share  # an opponent holding the 1 would cancel the 8
         pool = _SPECIES_SUM - self.seen_sum.get(code, 0)
-        if _LOW in values and _HIGH not in seen:
+        if _LOW in values and high not in self.seen:
             pool -= 8  # the 1 cancels their 8
         if pool <= 0:
             return 1.0
@@ -350,19 +352,33 @@ class Reading:
     def plant_gain(self, card: int, cell: int, in_hand: bool) -> float:
         """The weighted gain of planting ``card`` at ``cell``; planting from the hand costs rights."""
         gains = self.paths.gains(card, cell)
+        if not in_hand:
+            return self.weighted(gains)
+        kind = card >> 3
+        return self.weighted(gains) - self.cost(card) * (self.paths.value(kind) + gains.get(kind, 0.0))
+
+    def cost(self, card: int) -> float:
+        """How much less likely the seat is to hold the right of ``card``'s species without it."""
+        return self.weight(card >> 3) - self.weight_without(card)
+
+    def weighted(self, gains: dict[int, float]) -> float:
+        """The gains weighted by the chance of holding each species' right."""
         total = 0.0
         weights = self._weights
         for code, gain in gains.items():
             weight = weights.get(code)
             total += (self.weight(code) if weight is None else weight) * gain
-        if in_hand:
-            kind = card >> 3
-            value = self.paths.value(kind) + gains.get(kind, 0.0)
-            total -= (self.weight(kind) - self.weight_without(card)) * value
         return total
 
     def best_plant_gain(self, card: int) -> float:
-        return max(self.plant_gain(card, cell, False) for cell in self.paths.places)
+        """The best weighted gain of ``card`` anywhere (not from the hand: no rights lost)."""
+        paths, weighted = self.paths, self.weighted
+        best = weighted(paths.gains(card, paths.places[0]))
+        for cell in paths.places[1:]:
+            gain = weighted(paths.gains(card, cell))
+            if gain > best:
+                best = gain
+        return best
 
 
 # -- the decisions ---------------------------------------------------------------------------------
@@ -398,11 +414,15 @@ def choose_planting(position: LeanPosition) -> tuple[int, int]:
     """The current seat's planting (card, cell), its draws in hand."""
     seat = position.current
     reading = Reading(position, seat)
-    cells = reading.paths.places  # the first best cell is a place (see Paths)
+    paths = reading.paths
     best: tuple[float, int, int] | None = None
     for card in sorted(position.hands[seat]):
-        for cell in cells:
-            gain = reading.plant_gain(card, cell, True)
+        # plant_gain(card, cell, True) at each cell, its parts that do not depend on the cell read once
+        kind, cost = card >> 3, reading.cost(card)
+        held = paths.value(kind)
+        for cell in paths.places:  # the first best cell is a place (see Paths)
+            gains = paths.gains(card, cell)
+            gain = reading.weighted(gains) - cost * (held + gains.get(kind, 0.0))
             if best is None or gain > best[0]:
                 best = (gain, card, cell)
     assert best is not None
