@@ -19,6 +19,8 @@ COMMANDS = (
     "fmt",
     "convert",
     "simulate",
+    "bot",
+    "match",
     "stats",
     "ratings",
     "grep",
