@@ -123,7 +123,7 @@ def register(app: typer.Typer) -> None:
     def match(
         bots: List[str] = typer.Argument(
             ...,
-            metavar="BOT BOT [BOT BOT]",
+            metavar="BOT...",
             help="A built-in bot (random, greedy, engine) or a command line, per seat.",
         ),
         games: int = typer.Option(
