@@ -110,7 +110,7 @@ class Fault:
 _LIVE: "set[BotProcess]" = set()
 
 
-def _preexec(parent: int) -> None:
+def _die_with(parent: int) -> None:
     """In the bot's process, before its program runs: the kernel kills it when ``parent`` dies."""
     if sys.platform.startswith("linux"):
         import ctypes
@@ -140,7 +140,7 @@ class BotProcess:
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
                 start_new_session=True,  # its own process group (and no terminal's Ctrl-C)
-                preexec_fn=lambda: _preexec(parent),
+                preexec_fn=lambda: _die_with(parent),
             )
         except OSError as error:
             raise BotFault(FaultKind.EXITED, f"could not be started ({error.strerror or error})") from None
