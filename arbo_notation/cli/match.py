@@ -118,6 +118,9 @@ def _move_time(text: object) -> float:
     return seconds
 
 
+_move_time.bounds = f"up to {MOST_MOVE_TIME:g}"  # type: ignore[attr-defined]  # what the help shows, as whole_number's parsers say
+
+
 def register(app: typer.Typer) -> None:
     @app.command("match", help=HELP, short_help="Let bot programs play a match under a referee.")
     def match(
@@ -136,7 +139,11 @@ def register(app: typer.Typer) -> None:
             False, "--until-decided", help="Stop once the score share's interval leaves 50% (two bots)."
         ),
         move_time: float = typer.Option(
-            10.0, "--move-time", metavar="SECONDS", parser=_move_time, help="How long a bot may take to answer."
+            10.0,
+            "--move-time",
+            metavar="SECONDS",
+            parser=_move_time,
+            help="How long a bot may take to answer, in seconds (more than 0, up to 3600).",
         ),
         fallback: str = typer.Option(
             "greedy",
