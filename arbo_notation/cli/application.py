@@ -25,6 +25,8 @@ COMMANDS = {
         help="Convert records between .arb and a lossless structured form (JSON or YAML), or export a corpus to Parquet tables."
     ),
     "simulate": Listing(help="Let bots play seeded games and write them as omniscient records, or as Parquet tables."),
+    "bot": Listing(short_help="Run a built-in bot speaking the bot protocol."),
+    "match": Listing(short_help="Let bot programs play a match under a referee."),
     "stats": Listing(short_help="Count a collection: per player, seat and species."),
     "ratings": Listing(short_help="Rate the players of a collection (OpenSkill)."),
     "grep": Listing(short_help="Print the games that match, or the games recorded twice."),

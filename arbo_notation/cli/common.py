@@ -149,3 +149,21 @@ def corpus_progress(files: list[str], label: str):
             yield progress.update
 
     return bar()
+
+
+def text_table(head: list[str], rows: list[list[str]], align: str) -> str:
+    """Columns padded to their widths, each to the left (``l`` in ``align``) or the right."""
+    widths = [max(len(row[i]) for row in [head, *rows]) for i in range(len(head))]
+    lines = []
+    for row in [head, *rows]:
+        cells = [
+            cell.ljust(width) if side == "l" else cell.rjust(width)
+            for cell, width, side in zip(row, widths, align, strict=False)
+        ]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def plural(count: int, word: str) -> str:
+    """``3 games``, ``1 game``: the count with its word."""
+    return f"{count:,} {word}{'' if count == 1 else 's'}"

@@ -7,7 +7,7 @@ from typing import List
 
 import typer
 
-from arbo_notation.cli.common import EXIT_INVALID, EXIT_OK, corpus_progress, echo_text
+from arbo_notation.cli.common import plural, text_table, EXIT_INVALID, EXIT_OK, corpus_progress, echo_text
 from arbo_notation.collection.ratings import CollectionRatings, Rating, rate_collection
 from arbo_notation.runtime.sources import records_under
 
@@ -30,22 +30,6 @@ Examples:
 """
 
 
-def _table(head: list[str], rows: list[list[str]], align: str) -> str:
-    """Columns padded to their widths, each to the left (``l`` in ``align``) or the right."""
-    widths = [max(len(row[i]) for row in [head, *rows]) for i in range(len(head))]
-    lines = []
-    for row in [head, *rows]:
-        cells = [
-            cell.ljust(w) if side == "l" else cell.rjust(w) for cell, w, side in zip(row, widths, align, strict=True)
-        ]
-        lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines) + "\n"
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count:,} {word}{'' if count == 1 else 's'}"
-
-
 def _not_rated(rated: CollectionRatings) -> list[str]:
     return [f"{rated.invalid:,} invalid"] * bool(rated.invalid) + [f"{rated.unfinished:,} unfinished"] * bool(
         rated.unfinished
@@ -54,12 +38,12 @@ def _not_rated(rated: CollectionRatings) -> list[str]:
 
 def summary(rated: CollectionRatings) -> str:
     """The first line: how many games were read, and how many of them rated."""
-    return ", ".join([f"{_plural(rated.games, 'game')}: {rated.rated:,} rated", *_not_rated(rated)]) + "\n"
+    return ", ".join([f"{plural(rated.games, 'game')}: {rated.rated:,} rated", *_not_rated(rated)]) + "\n"
 
 
 def nothing_rated(files: list[str], rated: CollectionRatings) -> str:
     """The one message of a collection without a finished game."""
-    read = f"{_plural(rated.games, 'game')} read" + (f": {', '.join(_not_rated(rated))}" if rated.games else "")
+    read = f"{plural(rated.games, 'game')} read" + (f": {', '.join(_not_rated(rated))}" if rated.games else "")
     return f"arbo: no finished game to rate in {', '.join(files)} ({read})"
 
 
@@ -69,7 +53,7 @@ def leaderboard(ratings: tuple[Rating, ...]) -> str:
         [str(place), r.name, f"{r.mu:.2f}", f"{r.sigma:.2f}", f"{r.ordinal:.2f}", str(r.games)]
         for place, r in enumerate(ratings, 1)
     ]
-    return _table(["#", "player", "rating", "uncertainty", "conservative", "games"], rows, "rlrrrr")
+    return text_table(["#", "player", "rating", "uncertainty", "conservative", "games"], rows, "rlrrrr")
 
 
 def history(rating: Rating) -> str:
@@ -84,7 +68,7 @@ def history(rating: Rating) -> str:
         ]
         for step in rating.history
     ]
-    return f"{rating.name}\n" + _table(["game", "date", "rank", "rating", "uncertainty"], rows, "llrrr")
+    return f"{rating.name}\n" + text_table(["game", "date", "rank", "rating", "uncertainty"], rows, "llrrr")
 
 
 def render(rated: CollectionRatings, with_history: bool = False) -> str:

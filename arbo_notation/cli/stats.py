@@ -11,7 +11,7 @@ import typer
 from arbo_notation.collection.rows import expand_paths, load_files
 from arbo_notation.collection.stats import compute, connect, load_export
 from arbo_notation.errors import ArboError
-from arbo_notation.cli.common import EXIT_INVALID, corpus_progress, echo_error, echo_text
+from arbo_notation.cli.common import plural, text_table, EXIT_INVALID, corpus_progress, echo_error, echo_text
 from arbo_notation.cli.usage import one_of
 
 HELP = """Count a collection of games: per player, per seat and per species.
@@ -74,27 +74,10 @@ def _number(value: float | None) -> str:
     return "-" if value is None else f"{value:.1f}"
 
 
-def _table(head: list[str], rows: list[list[str]], align: str) -> str:
-    """Columns padded to their widths, each to the left (``l`` in ``align``) or the right."""
-    widths = [max(len(row[i]) for row in [head, *rows]) for i in range(len(head))]
-    lines = []
-    for row in [head, *rows]:
-        cells = [
-            cell.ljust(width) if side == "l" else cell.rjust(width)
-            for cell, width, side in zip(row, widths, align, strict=False)
-        ]
-        lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines) + "\n"
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count:,} {word}{'' if count == 1 else 's'}"
-
-
 def render(stats, title: str | None = None) -> str:
     """One group's tables as text."""
     total = stats.games + stats.invalid + stats.unscored
-    line = f"{_plural(total, 'game')}: {stats.games:,} counted"
+    line = f"{plural(total, 'game')}: {stats.games:,} counted"
     if stats.invalid:
         line += f", {stats.invalid:,} invalid"
     if stats.unscored:
@@ -102,7 +85,7 @@ def render(stats, title: str | None = None) -> str:
     parts = [(f"{title}\n" if title else "") + line + "\n"]
     if stats.players:
         parts.append(
-            _table(
+            text_table(
                 ["player", "games", "wins", "win rate", "mean score", "best game"],
                 [
                     [
@@ -120,7 +103,7 @@ def render(stats, title: str | None = None) -> str:
         )
     if stats.seats:
         parts.append(
-            _table(
+            text_table(
                 ["seat", "games", "wins", "win rate"],
                 [
                     [
@@ -136,7 +119,7 @@ def render(stats, title: str | None = None) -> str:
         )
     if stats.species:
         parts.append(
-            _table(
+            text_table(
                 ["species", "games", "scored", "how often", "paths", "mean points"],
                 [
                     [

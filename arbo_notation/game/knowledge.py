@@ -386,6 +386,17 @@ def knowledge(node: "Node", view: View) -> Knowledge:
     return Knowledge(view, hands, tracker.deck, unseen, places, _rights(position, hands, places))
 
 
+def knowledge_of_table(table: Game, view: View) -> Knowledge:
+    """What ``view`` knows of a table that holds exactly what the view knows: a seat's own game,
+    as a referee keeps it (play/protocol.py), every card the seat has not seen hidden. The same
+    as :func:`knowledge` at the node of the seat's own record of the game, without a record."""
+    hands = {p: HandKnowledge(p, held.known, held.hidden) for p in table.players for held in (table.hand(p),)}
+    unseen = frozenset(table.unlocated_cards())
+    plain = frozenset([p for p in table.players if hands[p].unknown] + ([None] if table.deck_size else []))
+    places: dict[Card, frozenset[str | None]] = {card: plain for card in unseen}
+    return Knowledge(view, hands, table.deck_size, unseen, places, _rights(table, hands, places))
+
+
 def _unseen(position: Game, tracker: _Tracker) -> frozenset[Card]:
     seen: set[Card] = set()
     for player in position.players:
@@ -592,4 +603,4 @@ def _sum_range(
     return low, high
 
 
-__all__ = ["Certainty", "HandKnowledge", "Knowledge", "Right", "UNKNOWN", "View", "knowledge"]
+__all__ = ["Certainty", "HandKnowledge", "Knowledge", "Right", "UNKNOWN", "View", "knowledge", "knowledge_of_table"]

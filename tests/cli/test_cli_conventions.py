@@ -199,6 +199,8 @@ BARE = {
     "fmt": "argument FILE",
     "convert": "argument FILE",
     "simulate": "option --players",
+    "bot": "argument BOT",
+    "match": "argument BOT",
     "stats": "argument FILE|DIR",
     "ratings": "argument FILE|DIR",
     "grep": "argument FILE",

@@ -1,0 +1,60 @@
+"""`arbo bot`: a built-in bot as a program speaking the bot protocol on standard input and output."""
+
+from __future__ import annotations
+
+import sys
+from typing import Optional
+
+import typer
+
+from arbo_notation.cli.bounds import MOST_BUDGET
+from arbo_notation.cli.usage import one_of, whole_number
+from arbo_notation.play.protocol import serve
+from arbo_notation.play.simulate import make_player
+
+HELP = """Run a built-in bot as a program that speaks the bot protocol (docs/PROTOCOL.md).
+
+The bot reads one JSON message a line on standard input and answers one a line on standard output; its standard error is its log. It plays any number of games, one after another, until it reads {"type": "quit"} or its input ends. It keeps its seat's own game from the messages, and sees only what its seat sees. `arbo match` starts the built-in bots this way; other referees may too.
+
+BOT is random (a uniform choice among the legal actions), greedy (builds paths and guards its rights) or engine (the analysis engine, --budget sampled worlds a decision). With the same --seed, a bot makes the same choices in the same game (its random numbers are seeded with SEED and the game's id).
+
+Examples:
+
+    arbo bot greedy
+
+    arbo bot engine --budget 16 --seed 3
+
+    arbo match "arbo bot greedy" "python mybot.py" --games 10 --out games/
+"""
+
+#: The built-in bots by the names the command takes.
+NAMES = ("engine", "greedy", "random")
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("bot", help=HELP, short_help="Run a built-in bot speaking the bot protocol.")
+    def bot(
+        name: str = typer.Argument(
+            ..., metavar="BOT", parser=one_of("BOT", NAMES, str), help="random, greedy or engine."
+        ),
+        budget: Optional[int] = typer.Option(
+            None,
+            "--budget",
+            metavar="N",
+            parser=whole_number("--budget", 1, MOST_BUDGET),
+            help="The engine bot's sampled worlds per decision (default 48; docs/ANALYSIS.md).",
+        ),
+        seed: str = typer.Option("0", "--seed", "-s", metavar="SEED", help="Seed of the bot's random choices."),
+    ) -> None:
+
+        def log(text: str) -> None:
+            print(f"arbo bot {name}: {text}", file=sys.stderr, flush=True)
+
+        def write(line: bytes) -> None:
+            sys.stdout.buffer.write(line)
+            sys.stdout.buffer.flush()
+
+        try:
+            serve(lambda: make_player(name, budget), sys.stdin, write, name=f"arbo {name}", seed=seed, log=log)
+        except (BrokenPipeError, KeyboardInterrupt):
+            pass

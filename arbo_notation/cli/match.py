@@ -1,0 +1,217 @@
+"""`arbo match`: bot programs play seeded games under a referee; each game a record, a summary with intervals."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Generator, Iterator, List
+
+import typer
+
+from arbo_notation.cli.bounds import MOST_GAMES, MOST_JOBS
+from arbo_notation.cli.common import text_table, EXIT_INVALID, EXIT_USAGE, echo_text, fail
+from arbo_notation.cli.ratings import leaderboard
+from arbo_notation.cli.usage import one_of, whole_number
+from arbo_notation.errors import ArboError
+from arbo_notation.play.match import (
+    BotSummary,
+    Estimate,
+    GameOutcome,
+    MatchOptions,
+    MatchSummary,
+    command_of,
+    decided_so_far,
+    labels,
+    match_tasks,
+    play_match,
+    summarise,
+)
+from arbo_notation.runtime.atomic import write_atomic
+from arbo_notation.runtime.workers import jobs_for
+
+
+#: From this many games on, a terminal gets a progress bar on stderr (as `arbo simulate`).
+PROGRESS_FROM = 20
+#: The longest --move-time, in seconds.
+MOST_MOVE_TIME = 3600.0
+
+HELP = """Let bot programs play seeded games under a referee, write every game as a record, and say which bot is better.
+
+Each BOT is a built-in bot (random, greedy, engine: run as `arbo bot NAME`) or a command line that starts a program speaking the bot protocol (docs/PROTOCOL.md), such as "python mybot.py"; two to four BOTs, one per seat. The referee sends each seat only what it sees, asks it for every action with the list of legal ones, and checks each answer. Game k seats the bots rotated k-1 places, so each bot starts as often as the others; deal k is dealt as `arbo simulate` deals game k of the same --seed. With --duplicate each deal is played once per rotation of the seats (--games a multiple of the seats), so every bot plays every seat of every deal.
+
+Faults never stop a match: an illegal or malformed answer, no answer within --move-time, a bot that exits, a line over 64 KiB, a bot that stops reading. Each is counted against its bot and written as a comment in the record, with what the bot sent; the --fallback bot plays that action. A bot that timed out, exited, flooded or stopped reading is killed, the fallback plays its seat to the end of the game, and it is started again for its next game. No bot process outlives the match, however it ends. A bot's standard error is not kept.
+
+Every game is written to DIR as game-0001.arb, ... (an omniscient record that `arbo check` finds valid; the header's `bots` names each seat's bot); a file already there is never written over. The summary, on stdout: for each bot its games, wins (a shared win counts as a share), mean score, mean margin (its score less the best other score) and faults, with 95% intervals (per deal with --duplicate); with two bots, the first bot's share of their points and its interval; the bots' OpenSkill ratings (as `arbo ratings` rates). --until-decided stops once the share's interval leaves 50% (after 10 deals at least). Faults do not change the exit status.
+
+Examples:
+
+    arbo match greedy random --games 100 --seed 1 --out games/
+
+    arbo match engine greedy --games 400 --duplicate --until-decided --out duel/
+
+    arbo match "python mybot.py" greedy greedy --games 30 --move-time 2 --out club/ --json
+"""
+
+
+def _estimate(value: Estimate, digits: int = 1, percent: bool = False) -> str:
+    scale = 100 if percent else 1
+    if value.mean != value.mean:  # NaN: no game
+        return "-"
+    shown = f"{value.mean * scale:.{digits}f}"
+    if value.low is None or value.high is None:
+        return shown
+    return f"{shown} [{value.low * scale:.{digits}f}, {value.high * scale:.{digits}f}]"
+
+
+def render(summary: MatchSummary, out: str) -> str:
+    """The summary as text: a table of the bots, the score share, the ratings."""
+
+    def row(bot: BotSummary) -> list[str]:
+        faults = sum(bot.faults.values())
+        kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(bot.faults.items()))
+        return [
+            bot.name,
+            str(bot.games),
+            f"{bot.wins:g}",
+            _estimate(bot.win_rate, 1, percent=True),
+            _estimate(bot.score),
+            _estimate(bot.margin),
+            f"{faults}" + (f" ({kinds})" if kinds else ""),
+        ]
+
+    head = ["bot", "games", "wins", "win %", "score", "margin", "faults"]
+    parts = [
+        f"{summary.games} game{'s' if summary.games != 1 else ''} written to {out}; 95% intervals in brackets\n",
+        text_table(head, [row(bot) for bot in summary.bots], "lrrrrrl"),
+    ]
+    if summary.share is not None:
+        first, second = summary.bots[0].name, summary.bots[1].name
+        verdict = " (decided)" if summary.decided else ""
+        parts.append(f"{first}'s share of the points against {second}: {_estimate(summary.share, 1, True)}%{verdict}\n")
+    parts.append(leaderboard(summary.ratings))
+    return "\n".join(parts)
+
+
+def _files(out: Path, games: int) -> list[Path]:
+    """The games' files in ``out`` (created), refusing a folder that holds one of them already."""
+    if out.exists() and not out.is_dir():
+        fail(f"{out}: exists and is not a directory")
+    width = max(4, len(str(games)))
+    names = [out / f"game-{index:0{width}d}.arb" for index in range(1, games + 1)]
+    there = next((path for path in names if os.path.lexists(path)), None) if out.is_dir() else None
+    if there is not None:
+        fail(f"{there}: exists, and arbo match writes new files only: remove it, or give another folder")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        fail(f"{out}: cannot create the directory ({error.strerror})")
+    return names
+
+
+def _with_progress(outcomes: Iterator[GameOutcome], total: int) -> Generator[GameOutcome, None, None]:
+    if total < PROGRESS_FROM or not sys.stderr.isatty():
+        yield from outcomes
+        return
+    with typer.progressbar(length=total, label="playing", file=sys.stderr) as bar:
+        for outcome in outcomes:
+            yield outcome
+            bar.update(1)
+
+
+def _move_time(text: object) -> float:
+    if not isinstance(text, str):
+        return float(text)  # type: ignore[arg-type]  # typer passes the default (a float) as it is
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise typer.BadParameter(f"--move-time takes seconds (such as 10 or 0.5), not {text!r}") from None
+    if not 0 < seconds <= MOST_MOVE_TIME:
+        raise typer.BadParameter(f"--move-time must be more than 0 and at most {MOST_MOVE_TIME:g} seconds, not {text}")
+    return seconds
+
+
+_move_time.bounds = f"up to {MOST_MOVE_TIME:g}"  # type: ignore[attr-defined]  # what the help shows, as whole_number's parsers say
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("match", help=HELP, short_help="Let bot programs play a match under a referee.")
+    def match(
+        bots: List[str] = typer.Argument(
+            ...,
+            metavar="BOT...",
+            help="A built-in bot (random, greedy, engine) or a command line, per seat.",
+        ),
+        games: int = typer.Option(
+            ..., "--games", "-n", metavar="N", parser=whole_number("--games", 1, MOST_GAMES), help="How many games."
+        ),
+        out: str = typer.Option(..., "--out", "-o", metavar="DIR", help="The folder for game-0001.arb, ... (created)."),
+        seed: str = typer.Option("0", "--seed", "-s", metavar="SEED", help="Seed of the deals and of the bots."),
+        duplicate: bool = typer.Option(False, "--duplicate", help="Play each deal once per rotation of the seats."),
+        until_decided: bool = typer.Option(
+            False, "--until-decided", help="Stop once the score share's interval leaves 50% (two bots)."
+        ),
+        move_time: float = typer.Option(
+            10.0,
+            "--move-time",
+            metavar="SECONDS",
+            parser=_move_time,
+            help="How long a bot may take to answer, in seconds (more than 0, up to 3600).",
+        ),
+        fallback: str = typer.Option(
+            "greedy",
+            "--fallback",
+            metavar="greedy|random",
+            parser=one_of("--fallback", ("greedy", "random"), str),
+            help="The bot that plays for a bot at fault.",
+        ),
+        jobs: int = typer.Option(
+            0,
+            "--jobs",
+            "-j",
+            metavar="N",
+            parser=whole_number("--jobs", 0, MOST_JOBS),
+            help="Games played at once: 0 (the default) one per core; 1 plays in this process.",
+        ),
+        as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+    ) -> None:
+
+        if not 2 <= len(bots) <= 4:
+            fail(f"a match has 2 to 4 bots, one per seat, not {len(bots)}", EXIT_USAGE)
+        if duplicate and games % len(bots):
+            fail(f"--duplicate plays each deal once per seating: --games must be a multiple of {len(bots)}", EXIT_USAGE)
+        if until_decided and len(bots) != 2:
+            fail("--until-decided compares two bots: give two", EXIT_USAGE)
+        try:
+            for bot in bots:
+                command_of(bot)
+        except (ArboError, ValueError) as error:
+            fail(str(error), EXIT_USAGE)
+        names = _files(Path(out), games)
+        options = MatchOptions(seed=seed, move_time=move_time, fallback=fallback)
+        tasks = match_tasks(bots, games, seed, duplicate=duplicate, options=options)
+        workers = jobs_for(jobs, games)
+        outcomes: list[GameOutcome] = []
+        played = _with_progress(play_match(tasks, workers), games)
+        for outcome in played:
+            path = names[outcome.number - 1]
+            if os.path.lexists(path):  # made meanwhile by another
+                fail(f"{path}: exists, and arbo match writes new files only: remove it, or give another folder")
+            try:
+                write_atomic(path, outcome.text)
+            except OSError as error:
+                fail(f"{path}: cannot be written ({error.strerror})")
+            outcomes.append(outcome)
+            if until_decided and decided_so_far(outcomes, len(bots), duplicate):
+                played.close()  # the games in flight are dropped, their bots ended
+                break
+        summary = summarise(labels(bots), outcomes)
+        if as_json:
+            data = summary.to_json()
+            data["out"] = out
+            typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        else:
+            echo_text(render(summary, out), nl=False)
+        if not outcomes:
+            raise typer.Exit(EXIT_INVALID)

@@ -1,0 +1,321 @@
+"""A match between bot programs: seeded deals, seats rotated, games refereed, a summary with intervals.
+
+A game is one task, :class:`GameTask` (its deal's seed, the bots of the match and who sits where,
+the options), that :func:`play_task` turns into a :class:`GameOutcome` (its record's text, the
+scores, each seat's faults): a picklable function of picklable values, so that any pool of
+processes can run it. Each process keeps one bot process per bot of the match, started on first
+use, reused game after game, started again after a fault stopped it, and ended with the process
+(or by :func:`close_bots`).
+"""
+
+from __future__ import annotations
+
+import math
+import shlex
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+from arbo_notation.collection.ratings import Outcome, Rating, rate
+from arbo_notation.errors import ArboError
+from arbo_notation.notation.writer import format_game
+from arbo_notation.play.referee import BotFault, BotProcess, FaultKind, ending_with_the_bots, referee_game
+from arbo_notation.play.simulate import game_seed, make_player
+from arbo_notation.runtime.workers import in_order, worker_pool
+
+#: The bots `arbo match` knows by name (each run as `arbo bot NAME`).
+BUILT_IN = ("engine", "greedy", "random")
+#: A match decided by --until-decided has played at least this many deals (or games): below it
+#: the interval of a few games is too rough to stop on.
+LEAST_TO_DECIDE = 10
+#: The normal quantile of a 95% interval.
+Z95 = 1.959964
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOptions:
+    """What every game of a match shares: the seed of its bots, the time a move may take, the fallback."""
+
+    seed: str = "0"
+    move_time: float = 10.0
+    fallback: str = "greedy"
+
+
+@dataclass(frozen=True, slots=True)
+class GameTask:
+    """One game of a match: its number, its deal's seed, the match's bots (as given) and which of
+    them sits in each seat (``seating[seat]``, an index into ``bots``)."""
+
+    number: int
+    deal: int
+    deal_seed: str
+    bots: tuple[str, ...]
+    seating: tuple[int, ...]
+    options: MatchOptions = field(default_factory=MatchOptions)
+
+
+@dataclass(frozen=True, slots=True)
+class GameOutcome:
+    """A game played: its number and deal, the record's text, who sat where (indexes into the
+    match's bots), the scores and each seat's faults (kinds) in seat order."""
+
+    number: int
+    deal: int
+    text: str
+    seating: tuple[int, ...]
+    scores: tuple[int, ...]
+    faults: tuple[tuple[FaultKind, ...], ...]
+
+
+def command_of(bot: str, seed: str = "0") -> tuple[str, ...]:
+    """The command line of a bot: a built-in name runs `arbo bot NAME --seed SEED` with this
+    Python; anything else is a command line, split as a shell splits it (no shell runs it)."""
+    if bot.strip().lower() in BUILT_IN:
+        return (sys.executable, "-m", "arbo_notation", "bot", bot.strip().lower(), "--seed", seed)
+    words = tuple(shlex.split(bot))
+    if not words:
+        raise ArboError(f"a bot is a built-in name ({', '.join(BUILT_IN)}) or a command line, not {bot!r}")
+    return words
+
+
+def labels(bots: Sequence[str]) -> tuple[str, ...]:
+    """Each bot's name in records, summaries and ratings: as given, numbered when given twice."""
+    names: list[str] = []
+    for bot in bots:
+        name = " ".join(bot.split())
+        count = sum(1 for earlier in bots[: len(names)] if " ".join(earlier.split()) == name)
+        names.append(name if count == 0 else f"{name} #{count + 1}")
+    return tuple(names)
+
+
+def match_tasks(
+    bots: Sequence[str], games: int, seed: str, *, duplicate: bool = False, options: MatchOptions | None = None
+) -> Iterator[GameTask]:
+    """The games of a match: game k (1-based) seats the bots rotated k-1 places (the bot given
+    first sits first in game 1, second in game 2...). Without ``duplicate`` each game has a deal
+    of its own (deal k, seeded as `arbo simulate` seeds game k); with it, each deal is played
+    once per rotation, so every bot plays every seat of every deal."""
+    seats = len(bots)
+    options = options or MatchOptions(seed=seed)
+    for number in range(1, games + 1):
+        deal = (number - 1) // seats + 1 if duplicate else number
+        turn = (number - 1) % seats
+        seating = tuple((seat - turn) % seats for seat in range(seats))
+        yield GameTask(number, deal, game_seed(seed, deal), tuple(bots), seating, options)
+
+
+# -- a game played, in whatever process runs it -----------------------------------------------------
+
+#: This process's bot processes, by (the match's bots, the bot's index among them).
+_PROCESSES: dict[tuple[tuple[str, ...], int], BotProcess] = {}
+_FINALIZER_SET = False
+
+
+def _bot_process(task: GameTask, index: int) -> BotProcess | BotFault:
+    """The bot process of the match's bot ``index``: the one running, or a new one."""
+    global _FINALIZER_SET
+    key = (task.bots, index)
+    running = _PROCESSES.get(key)
+    if running is not None and running.running:
+        return running
+    if not _FINALIZER_SET:
+        # multiprocessing runs its finalizers when a worker ends in order: the bots say goodbye
+        import multiprocessing.util
+
+        multiprocessing.util.Finalize(None, close_bots, exitpriority=10)
+        _FINALIZER_SET = True
+    try:
+        started = BotProcess(command_of(task.bots[index], task.options.seed))
+    except BotFault as fault:
+        return fault
+    _PROCESSES[key] = started
+    return started
+
+
+def close_bots() -> None:
+    """Tell every bot process of this process to quit, and end them."""
+    while _PROCESSES:
+        _, bot = _PROCESSES.popitem()
+        bot.close()
+
+
+def play_task(task: GameTask) -> GameOutcome:
+    """Play one game of a match with this process's bot processes (started when needed)."""
+    names = labels(task.bots)
+    started = [_bot_process(task, index) for index in task.seating]
+    bots = [bot if isinstance(bot, BotProcess) else None for bot in started]
+    played = referee_game(
+        str(task.number),
+        task.deal_seed,
+        bots,
+        [names[index] for index in task.seating],
+        fallback=make_player(task.options.fallback),
+        fallback_name=task.options.fallback,
+        move_time=task.options.move_time,
+    )
+    text = format_game(played.record)
+    faults = [tuple(fault.kind for fault in seat) for seat in played.faults]
+    for seat, bot in enumerate(started):
+        if isinstance(bot, BotFault):  # it could not be started: one fault, its seat played by the fallback
+            faults[seat] = (bot.kind, *faults[seat])
+    return GameOutcome(task.number, task.deal, text, task.seating, played.scores, tuple(faults))
+
+
+def play_match(tasks: Iterable[GameTask], jobs: int = 1) -> Iterator[GameOutcome]:
+    """The outcome of each task, in order: played here (``jobs`` 1) or by ``jobs`` worker
+    processes; no bot process outlives the run, however it ends."""
+    with ending_with_the_bots():
+        if jobs <= 1:
+            try:
+                yield from map(play_task, tasks)
+            finally:
+                close_bots()
+            return
+        with worker_pool(jobs, "match") as pool:
+            yield from in_order(pool, play_task, tasks, jobs * 2)
+
+
+# -- the summary ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """A mean and its 95% interval (normal; None when fewer than two units give no spread)."""
+
+    mean: float
+    low: float | None
+    high: float | None
+
+    @classmethod
+    def of(cls, values: Sequence[float]) -> "Estimate":
+        if not values:
+            return cls(math.nan, None, None)
+        mean = sum(values) / len(values)
+        if len(values) < 2:
+            return cls(mean, None, None)
+        spread = math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
+        half = Z95 * spread / math.sqrt(len(values))
+        return cls(mean, mean - half, mean + half)
+
+    def to_json(self) -> dict:
+        return {"mean": None if math.isnan(self.mean) else self.mean, "low": self.low, "high": self.high}
+
+
+@dataclass(frozen=True, slots=True)
+class BotSummary:
+    """One bot's games, wins (a shared win counted as a share), scores, margins (its score less
+    the best other), faults by kind; the estimates are per game, or per deal in a duplicate match."""
+
+    name: str
+    games: int
+    wins: float
+    win_rate: Estimate
+    score: Estimate
+    margin: Estimate
+    faults: dict[str, int]
+
+    def to_json(self) -> dict:
+        return {
+            "bot": self.name,
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": self.win_rate.to_json(),
+            "score": self.score.to_json(),
+            "margin": self.margin.to_json(),
+            "faults": sum(self.faults.values()),
+            "faults_by_kind": self.faults,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSummary:
+    """A match's summary: each bot's, the first bot's score share against the second (two bots),
+    whether that share's interval has left 50%, and the bots' ratings."""
+
+    games: int
+    bots: tuple[BotSummary, ...]
+    share: Estimate | None
+    ratings: tuple[Rating, ...]
+    units: int = 0  # the samples of the estimates: deals in a duplicate match, else games
+
+    @property
+    def decided(self) -> bool:
+        return is_decided(self.share, self.units)
+
+    def to_json(self) -> dict:
+        return {
+            "games": self.games,
+            "bots": [bot.to_json() for bot in self.bots],
+            "share": None if self.share is None else self.share.to_json(),
+            "decided": self.decided,
+            "ratings": [rating.to_json() for rating in self.ratings],
+        }
+
+
+def summarise(names: Sequence[str], outcomes: Sequence[GameOutcome]) -> MatchSummary:
+    """The summary of the games played; estimates per deal (the mean of its games) when a deal
+    was played more than once, so that the games of one deal count as the one sample they are."""
+    by_deal: dict[int, list[GameOutcome]] = {}
+    for outcome in outcomes:
+        by_deal.setdefault(outcome.deal, []).append(outcome)
+    units = list(by_deal.values())
+    summaries = []
+    for index, name in enumerate(names):
+        wins: list[float] = []
+        scores: list[float] = []
+        margins: list[float] = []
+        games = 0
+        won = 0.0
+        faults: dict[str, int] = {}
+        for unit in units:
+            w, s, m = [], [], []
+            for outcome in unit:
+                for seat, who in enumerate(outcome.seating):
+                    if who != index:
+                        continue
+                    games += 1
+                    mine = outcome.scores[seat]
+                    others = [score for other, score in enumerate(outcome.scores) if other != seat]
+                    best = max(outcome.scores)
+                    part = 1 / outcome.scores.count(best) if mine == best else 0.0
+                    won += part
+                    w.append(part)
+                    s.append(mine)
+                    m.append(mine - max(others))
+                    for kind in outcome.faults[seat]:
+                        faults[kind.value] = faults.get(kind.value, 0) + 1
+            if w:
+                wins.append(sum(w) / len(w))
+                scores.append(sum(s) / len(s))
+                margins.append(sum(m) / len(m))
+        summaries.append(
+            BotSummary(name, games, won, Estimate.of(wins), Estimate.of(scores), Estimate.of(margins), faults)
+        )
+    share = score_share(units) if len(names) == 2 else None
+    ratings = rate(Outcome(tuple(names[who] for who in o.seating), o.scores) for o in outcomes)
+    return MatchSummary(len(outcomes), tuple(summaries), share, ratings, len(units))
+
+
+def score_share(units: Iterable[Sequence[GameOutcome]]) -> Estimate:
+    """The first bot's share of the two bots' points, per deal (or game): its estimate."""
+    shares = []
+    for unit in units:
+        mine = sum(o.scores[o.seating.index(0)] for o in unit)
+        theirs = sum(o.scores[o.seating.index(1)] for o in unit)
+        shares.append(0.5 if mine + theirs == 0 else mine / (mine + theirs))
+    return Estimate.of(shares)
+
+
+def is_decided(share: Estimate | None, units: int) -> bool:
+    """Whether a score share's interval has left 50%, over LEAST_TO_DECIDE samples or more."""
+    if share is None or share.low is None or share.high is None or units < LEAST_TO_DECIDE:
+        return False
+    return share.low > 0.5 or share.high < 0.5
+
+
+def decided_so_far(outcomes: Sequence[GameOutcome], seats: int, duplicate: bool) -> bool:
+    """Whether the whole deals of a two-bot match played so far decide it (--until-decided)."""
+    size = seats if duplicate else 1
+    whole = len(outcomes) - len(outcomes) % size
+    units = [outcomes[start : start + size] for start in range(0, whole, size)]
+    return is_decided(score_share(units), len(units))

@@ -1,0 +1,519 @@
+"""The referee of one game between bot programs: each seat told only what it sees, each answer checked.
+
+Each bot runs as its own process in its own process group (:class:`BotProcess`), and the kernel
+kills it when the process that started it dies (PR_SET_PDEATHSIG, as runtime/workers.py arms its
+workers). The referee never blocks on a bot: what it writes is queued and written as the pipe
+takes it, what it reads is read in pieces, a line at most LINE_LIMIT long, each answer awaited
+until its deadline. A fault never stops the game: an illegal or malformed answer is counted and
+the fallback bot plays that action; a bot that times out, exits, floods its output or stops
+reading is counted, stopped, and the fallback plays its seat to the end of the game.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import random
+import select
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from enum import Enum
+
+from arbo_notation.engine.actions import Action, Discard, Draw, Plant, Skip
+from arbo_notation.engine.bots import Bot
+from arbo_notation.engine.cards import Planting, default_species_for
+from arbo_notation.engine.scoring import PlayerPosition, score_position
+from arbo_notation.engine.state import Game, GameConfig, Setup
+from arbo_notation.errors import ArboError, RuleError
+from arbo_notation.notation.model import Comment, Draw as RecordDraw, DrawKind, GameRecord, Header, Result, Reveal, Turn
+from arbo_notation.play import protocol
+from arbo_notation.play.protocol import LINE_LIMIT, SeatTable, as_seen_by, perform
+from arbo_notation.play.simulate import DEFAULT_PLAYERS
+from arbo_notation.runtime.workers import ending_signals
+
+#: How long a bot just started has to answer ``hello``, at the least, in seconds (an interpreter's
+#: start-up may take a second or two on a busy machine; --move-time counts when it is longer).
+STARTUP_SECONDS = 5.0
+#: Bytes written to a bot and not yet read by it past which it is stopped as not reading: a
+#: game's messages are some 300 KB, so a bot that reads holds far less than this.
+MOST_PENDING = 4 << 20
+#: What a pipe holds on Linux: messages are queued up to this before they are written unasked.
+PIPE_BYTES = 1 << 16
+#: How much of what a bot sent a fault quotes.
+QUOTED = 80
+#: How long a bot told to quit has to end before it is killed, in seconds.
+QUIT_SECONDS = 1.0
+
+
+class FaultKind(Enum):
+    ILLEGAL = "illegal"  # an action that is not among the legal ones
+    MALFORMED = "malformed"  # not a JSON object with an "action"
+    TIMEOUT = "timeout"  # no answer within the move time
+    EXITED = "exited"  # the process ended (or never started)
+    FLOOD = "flood"  # a line longer than LINE_LIMIT
+    STALLED = "stalled"  # it stopped reading what arbo writes to it
+
+    @property
+    def stops(self) -> bool:
+        """Whether the bot is stopped for the rest of the game (the fallback plays its seat)."""
+        return self not in (FaultKind.ILLEGAL, FaultKind.MALFORMED)
+
+
+class BotFault(Exception):
+    """A bot's answer or behaviour that breaks the protocol: its ``kind``, in words, and what it sent."""
+
+    def __init__(self, kind: FaultKind, detail: str, sent: bytes = b"") -> None:
+        super().__init__(detail)
+        self.kind, self.detail, self.sent = kind, detail, sent
+
+
+def quoted(sent: bytes) -> str:
+    """What a bot sent, cut to QUOTED characters and made printable for a record's comment:
+    anything but printable ASCII (and the braces that would close a comment) as an escape."""
+    text = sent[: QUOTED * 4].decode("utf-8", "replace")
+    shown = "".join(map(_printable, text[:QUOTED]))
+    cut = len(text) > QUOTED or len(sent) > QUOTED * 4
+    return f'"{shown}"' + (f"... ({len(sent):,} bytes)" if cut else "")
+
+
+def _printable(char: str) -> str:
+    if " " <= char <= "~" and char not in "{}\\":
+        return char
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+@dataclass(frozen=True, slots=True)
+class Fault:
+    """A fault of the bot of ``seat``: of what kind, what it sent (quoted), in words."""
+
+    seat: str
+    kind: FaultKind
+    detail: str
+    sent: str = ""
+
+    def comment(self, bot: str, fallback: str, played: Action | None) -> str:
+        said = f"; it sent {self.sent}" if self.sent else ""
+        then = f"; {fallback} played {played}" if played is not None else ""
+        stop = f"; stopped, {fallback} plays {self.seat}'s seat to the end" if self.kind.stops else ""
+        return f"fault ({self.kind.value}): {self.seat}'s bot ({bot}) {self.detail}{said}{then}{stop}"
+
+
+# -- a bot's process --------------------------------------------------------------------------------
+
+#: The live bot processes of this process: killed by the ending signals (ending_with_the_bots).
+_LIVE: "set[BotProcess]" = set()
+
+
+def _die_with(parent: int) -> None:
+    """In the bot's process, before its program runs: the kernel kills it when ``parent`` dies."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            ctypes.CDLL(None).prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+        if os.getppid() != parent:  # the parent died before the prctl: nobody will signal
+            os._exit(1)
+
+
+class BotProcess:
+    """A bot program started in its own process group, spoken to without ever blocking."""
+
+    def __init__(self, command: Sequence[str]) -> None:
+        self.command = tuple(command)
+        self.greeted = False
+        self.name: str | None = None
+        self._out = bytearray()  # written by arbo, not yet taken by the pipe
+        self._in = bytearray()  # read from the bot, not yet a whole line
+        parent = os.getpid()
+        try:
+            self.process = subprocess.Popen(
+                self.command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,  # its own process group (and no terminal's Ctrl-C)
+                preexec_fn=lambda: _die_with(parent),
+            )
+        except OSError as error:
+            raise BotFault(FaultKind.EXITED, f"could not be started ({error.strerror or error})") from None
+        _LIVE.add(self)
+        assert self.process.stdin is not None and self.process.stdout is not None  # (both piped above)
+        self._write_fd = self.process.stdin.fileno()
+        self._read_fd = self.process.stdout.fileno()
+        os.set_blocking(self._write_fd, False)
+        os.set_blocking(self._read_fd, False)
+
+    @property
+    def running(self) -> bool:
+        return self in _LIVE
+
+    def send(self, message: protocol.Message) -> None:
+        """Queue a message, written with the next request (one write, one wake-up of the bot, for
+        the events of a turn and the request that follows them) or once a pipe's worth is queued;
+        BotFault when the bot has ended or has left more than MOST_PENDING bytes unread."""
+        self._out += protocol.encode(message)
+        if len(self._out) < PIPE_BYTES:
+            return
+        self._flush()
+        if len(self._out) > MOST_PENDING:
+            raise BotFault(FaultKind.STALLED, f"stopped reading its input ({len(self._out):,} bytes unread)")
+
+    def request(self, message: protocol.Message, seconds: float) -> bytes:
+        """Send a message and return the bot's next line (without its newline), awaited ``seconds``."""
+        self.send(message)
+        self._flush()
+        deadline = time.monotonic() + seconds
+        while True:
+            line = self._line()
+            if line is not None:
+                return line
+            left = deadline - time.monotonic()
+            if left <= 0:
+                if self._out:
+                    raise BotFault(
+                        FaultKind.STALLED,
+                        f"did not read its input within {seconds:g} s ({len(self._out):,} bytes unread)",
+                        bytes(self._in),
+                    )
+                raise BotFault(FaultKind.TIMEOUT, f"did not answer within {seconds:g} s", bytes(self._in))
+            poller = select.poll()
+            poller.register(self._read_fd, select.POLLIN)
+            if self._out:
+                poller.register(self._write_fd, select.POLLOUT)
+            for fd, _ in poller.poll(max(1, int(left * 1000))):
+                if fd == self._write_fd:
+                    self._flush()
+                else:
+                    self._read()
+
+    def _line(self) -> bytes | None:
+        """The next whole line read and not blank, taken out of the buffer; FLOOD past LINE_LIMIT."""
+        while (end := self._in.find(b"\n")) >= 0:
+            line = bytes(self._in[:end])
+            del self._in[: end + 1]
+            if end >= LINE_LIMIT:
+                raise BotFault(FaultKind.FLOOD, f"wrote a line of more than {LINE_LIMIT:,} bytes", line)
+            if line.strip():
+                return line
+        if len(self._in) >= LINE_LIMIT:
+            raise BotFault(FaultKind.FLOOD, f"wrote a line of more than {LINE_LIMIT:,} bytes", bytes(self._in))
+        return None
+
+    def _read(self) -> None:
+        try:
+            chunk = os.read(self._read_fd, LINE_LIMIT)
+        except BlockingIOError:
+            return
+        if not chunk:
+            raise BotFault(FaultKind.EXITED, self._ended(), bytes(self._in))
+        self._in += chunk
+
+    def _flush(self) -> None:
+        while self._out:
+            try:
+                written = os.write(self._write_fd, self._out[: 1 << 16])
+            except BlockingIOError:
+                return
+            except OSError as error:
+                if error.errno in (errno.EPIPE, errno.EBADF):
+                    raise BotFault(FaultKind.EXITED, self._ended()) from None
+                raise
+            del self._out[:written]
+
+    def _ended(self) -> str:
+        try:
+            status = self.process.wait(0.2)
+        except subprocess.TimeoutExpired:
+            return "closed its output"
+        return f"exited (status {status})" if status >= 0 else f"was killed (signal {-status})"
+
+    def close(self) -> None:
+        """Say quit, close its input, give it QUIT_SECONDS to end, then kill its process group."""
+        if not self.running:
+            return
+        try:
+            self._out += protocol.encode(protocol.quit_message())
+            self._flush()
+            if not self._out:
+                self.process.stdin.close()  # type: ignore[union-attr]  # piped in __init__
+                self.process.wait(QUIT_SECONDS)
+        except (BotFault, OSError, subprocess.TimeoutExpired):
+            pass
+        self.kill()
+
+    def kill(self) -> None:
+        """Kill the bot's process group (its children too) and reap it."""
+        _LIVE.discard(self)
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        self.process.wait()
+        for pipe in (self.process.stdin, self.process.stdout):
+            try:
+                pipe.close()  # type: ignore[union-attr]  # piped in __init__
+            except OSError:
+                pass
+
+
+def end_bots() -> None:
+    """Kill every bot process of this process."""
+    for bot in list(_LIVE):
+        bot.kill()
+
+
+@contextmanager
+def ending_with_the_bots() -> Iterator[None]:
+    """While the block runs, an ending signal (runtime/workers.py's) kills this process's bots,
+    then this process by the same signal; however the block ends, its bots are killed."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        try:
+            yield
+        finally:
+            end_bots()
+        return
+
+    def end(number: int, frame: object) -> None:
+        end_bots()
+        signal.signal(number, signal.SIG_DFL)
+        os.kill(os.getpid(), number)
+
+    before = {number: signal.signal(number, end) for number in ending_signals()}
+    try:
+        yield
+    finally:
+        end_bots()
+        for number, handler in before.items():
+            signal.signal(number, handler)
+
+
+# -- one game ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A game refereed: its omniscient record, the scores in seat order, each seat's faults."""
+
+    record: GameRecord
+    scores: tuple[int, ...]
+    faults: tuple[tuple[Fault, ...], ...]
+
+
+def _record_draw(action: Action) -> RecordDraw:
+    if isinstance(action, Skip):
+        return RecordDraw(DrawKind.SKIP)
+    assert isinstance(action, Draw)  # (a turn's first two actions are draws)
+    if action.owner is None:
+        return RecordDraw(DrawKind.DECK, card=action.card)
+    return RecordDraw(DrawKind.DISCARD, owner=action.owner, card=action.card)
+
+
+class _Game:
+    """The state of one refereed game: the true table, each seat's table and bot, the turn so far."""
+
+    def __init__(
+        self,
+        game_id: str,
+        deal_seed: str,
+        bots: Sequence[BotProcess | None],
+        labels: Sequence[str],
+        fallback: Bot,
+        fallback_name: str,
+        move_time: float,
+    ) -> None:
+        players = DEFAULT_PLAYERS[: len(bots)]
+        self.config = GameConfig(players, default_species_for(len(players)))
+        self.setup = Setup.shuffled(self.config, deal_seed)
+        self.truth = Game(self.config, self.setup)
+        self.tables = {p: SeatTable(p, players, self.config.species, self.setup.hands[p]) for p in players}
+        self.game_id, self.labels = game_id, tuple(labels)
+        self.bots: list[BotProcess | None] = list(bots)
+        self.fallback, self.fallback_name = fallback, fallback_name
+        self.move_time = move_time
+        self.rng = random.Random(f"{deal_seed}/fallback")
+        self.faults: dict[str, list[Fault]] = {p: [] for p in players}
+        self.notes: list[Comment] = []  # the faults of the turn in progress
+
+    def fault(self, seat: int, error: BotFault, played: Action | None = None) -> None:
+        player = self.config.players[seat]
+        fault = Fault(player, error.kind, error.detail, quoted(error.sent) if error.sent else "")
+        self.faults[player].append(fault)
+        self.notes.append(Comment(fault.comment(self.labels[seat], self.fallback_name, played)))
+        if error.kind.stops:
+            bot = self.bots[seat]
+            if bot is not None:
+                bot.kill()
+            self.bots[seat] = None
+
+    def tell(self, seat: int, message: protocol.Message) -> None:
+        bot = self.bots[seat]
+        if bot is not None:
+            try:
+                bot.send(message)
+            except BotFault as error:
+                self.fault(seat, error)
+
+    def start(self) -> None:
+        players, species = self.config.players, self.config.species
+        for seat, bot in enumerate(self.bots):
+            if bot is not None and not bot.greeted:
+                bot.greeted = True
+                try:
+                    bot.name = greet(bot, max(self.move_time, STARTUP_SECONDS))
+                except BotFault as error:
+                    self.fault(seat, error)
+            hand = self.setup.hands[players[seat]]
+            self.tell(seat, protocol.game_message(self.game_id, players[seat], players, species, hand))
+
+    def choose(self, seat: int) -> tuple[Action, bool]:
+        """The action of the seat to play, and whether its bot chose it (else the fallback did)."""
+        table = self.tables[self.config.players[seat]]
+        legal = table.game.legal_actions()
+        bot = self.bots[seat]
+        if bot is not None:
+            try:
+                answer = bot.request(protocol.act(table.game.phase, legal, table.view()), self.move_time)
+                return judge(answer, legal, table), True
+            except BotFault as error:
+                action = self.fallback.choose(table.game, self.rng)
+                self.fault(seat, error, action)
+                return action, False
+        return self.fallback.choose(table.game, self.rng), False
+
+    def play(self) -> Played:
+        self.start()
+        players = self.config.players
+        truth = self.truth
+        turns: list[Turn] = []
+        before = self.notes
+        self.notes = []
+        while not truth.is_over:
+            mover = truth.current_player
+            seat = truth.config.seat(mover)
+            number = truth.turn_number
+            done: list[Action] = []
+            while True:
+                action, _ = self.choose(seat)
+                played = perform(truth, action)
+                done.append(played)
+                for other, player in enumerate(players):
+                    seen = as_seen_by(played, mover, player)
+                    perform(self.tables[player].game, seen)
+                    self.tell(other, protocol.event(mover, seen))
+                if isinstance(played, Discard):
+                    break
+            first, second, plant, discard = done
+            assert isinstance(plant, Plant) and isinstance(discard, Discard)  # (the phases' order)
+            turns.append(
+                Turn(
+                    player=mover,
+                    draws=(_record_draw(first), _record_draw(second)),
+                    plant=Planting(plant.card, plant.coord),
+                    discard=discard.card,
+                    number=number,
+                    comments_after=tuple(self.notes),
+                )
+            )
+            self.notes = []
+        hands = truth.final_hands()
+        sheet = score_position(self.config.species, [PlayerPosition(p, truth.arboretum(p), hands[p]) for p in players])
+        scores = {p.name: p.total for p in sheet.players}
+        for seat in range(len(players)):
+            self.tell(seat, protocol.end(self.game_id, scores))
+        header = Header(
+            players=players,
+            species=self.config.species,
+            deck=self.setup.deck,
+            hands={p: tuple(sorted(self.setup.hands[p])) for p in players},
+            extra={"bots": dict(zip(players, self.labels, strict=True))},
+        )
+        record = GameRecord(
+            header=header,
+            turns=tuple(turns),
+            comments=tuple(before),
+            reveals=tuple(Reveal(p, hands[p]) for p in players),
+            result=Result(scores=tuple(scores.items()), comments=tuple(self.notes)),
+        )
+        return Played(record, tuple(scores[p] for p in players), tuple(tuple(self.faults[p]) for p in players))
+
+
+def greet(bot: BotProcess, seconds: float) -> str:
+    """Say hello to a bot and return the name it answers with; BotFault for no hello."""
+    answer = bot.request(protocol.hello(), seconds)
+    try:
+        said = json.loads(answer)
+    except ValueError:
+        said = None
+    if not isinstance(said, dict) or said.get("type") != "hello":
+        raise BotFault(FaultKind.MALFORMED, "did not answer hello with a hello", answer)
+    return str(said.get("name") or "")
+
+
+def judge(answer: bytes, legal: Sequence[Action], table: SeatTable) -> Action:
+    """The action a bot's answer names, when it is one of ``legal``; BotFault otherwise. A draw
+    from a pile may name its owner alone (``Ben`` for ``Ben:Oa5``)."""
+    try:
+        message = json.loads(answer)
+    except ValueError:
+        raise BotFault(FaultKind.MALFORMED, "answered with no JSON object", answer) from None
+    text = message.get("action") if isinstance(message, dict) else None
+    if not isinstance(text, str):
+        raise BotFault(FaultKind.MALFORMED, 'answered with no "action" text', answer)
+    text = text.strip()
+    for action in legal:
+        shown = str(action)
+        if shown == text or (isinstance(action, Draw) and action.owner == text):
+            return action
+    raise BotFault(FaultKind.ILLEGAL, f"played {text!r}, {_why_illegal(text, table)}", answer)
+
+
+def _why_illegal(text: str, table: SeatTable) -> str:
+    """Why an action is not legal, in a player's words (the engine's), tried on a copy of the table."""
+    try:
+        probe = table.game.copy()
+        perform(probe, probe.parse_action(text))
+    except (RuleError, ArboError) as error:
+        return str(error)
+    return "not one of the legal actions it was given"
+
+
+def referee_game(
+    game_id: str,
+    deal_seed: str,
+    bots: Sequence[BotProcess | None],
+    labels: Sequence[str],
+    *,
+    fallback: Bot,
+    fallback_name: str,
+    move_time: float,
+) -> Played:
+    """Referee one game dealt with ``deal_seed`` between ``bots`` (one per seat, in seat order;
+    None: the fallback plays that seat), each named in the record by its ``label``. A bot stopped
+    for a fault is killed and its place set to None: ``bots`` is not changed, the caller sees it
+    by ``BotProcess.running``."""
+    if not 2 <= len(bots) <= 4 or len(labels) != len(bots):
+        raise ArboError(f"a game has 2 to 4 seats, each with a label: {len(bots)} bots, {len(labels)} labels")
+    return _Game(game_id, deal_seed, bots, labels, fallback, fallback_name, move_time).play()
+
+
+__all__ = [
+    "BotFault",
+    "BotProcess",
+    "Fault",
+    "FaultKind",
+    "Played",
+    "end_bots",
+    "ending_with_the_bots",
+    "referee_game",
+]

@@ -1,0 +1,127 @@
+"""`arbo match` and `arbo bot` as a person runs them: real processes, records checked, none left behind."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tests.play.bots_support import bot_command, processes_running, write_bot
+
+ARBO = [sys.executable, "-m", "arbo_notation"]
+
+
+def arbo(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([*ARBO, *args], capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+
+
+def test_a_match_writes_valid_records_and_a_json_summary(tmp_path):
+    out = tmp_path / "games"
+    done = arbo("match", "greedy", "random", "--games", "4", "--seed", "5", "--out", str(out), "--json", "-j", "1")
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["games"] == 4 and summary["out"] == str(out)
+    assert [bot["bot"] for bot in summary["bots"]] == ["greedy", "random"]
+    assert [bot["games"] for bot in summary["bots"]] == [4, 4]
+    assert sum(bot["wins"] for bot in summary["bots"]) == 4
+    assert {r["player"] for r in summary["ratings"]} == {"greedy", "random"}
+    assert sorted(p.name for p in out.iterdir()) == [f"game-000{n}.arb" for n in range(1, 5)]
+    checked = arbo("check", str(out))
+    assert checked.returncode == 0 and "4 games: 4 valid, 0 invalid" in checked.stdout + checked.stderr
+    again = arbo("match", "greedy", "random", "--games", "4", "--out", str(out))
+    assert again.returncode == 1 and "exists, and arbo match writes new files only" in again.stderr
+
+
+def test_the_text_summary_and_a_misbehaving_bot_counted(tmp_path):
+    script = write_bot(tmp_path)
+    bad = " ".join(bot_command(script, "illegal", 10))
+    done = arbo("match", bad, "greedy", "--games", "2", "--out", str(tmp_path / "g"), "-j", "1")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == f"2 games written to {tmp_path / 'g'}; 95% intervals in brackets"
+    row = next(line for line in lines if line.startswith(bad))
+    assert row.endswith("illegal)") and " 0 (" not in row
+    assert "share of the points against greedy" in done.stdout
+    assert "fault (illegal)" in (tmp_path / "g" / "game-0001.arb").read_text()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["greedy"], "a match has 2 to 4 bots, one per seat, not 1"),
+        (["greedy", "random", "--games", "3", "--duplicate"], "--games must be a multiple of 2"),
+        (["greedy", "random", "greedy", "--until-decided"], "--until-decided compares two bots"),
+        (["greedy", "random", "--move-time", "0"], "--move-time must be more than 0"),
+    ],
+)
+def test_usage_errors(tmp_path, args, message):
+    full = [*args, "--out", str(tmp_path / "x")] + ([] if "--games" in args else ["--games", "2"])
+    done = arbo("match", *full)
+    assert done.returncode == 2 and message in done.stderr and done.stdout == ""
+    assert not (tmp_path / "x").exists()
+
+
+def test_arbo_bot_answers_hello_and_plays_its_seat():
+    messages = [
+        {"type": "hello", "protocol": 1},
+        {
+            "type": "game",
+            "game": "1",
+            "seat": "Ana",
+            "players": ["Ana", "Ben"],
+            "species": ["Ca", "Dw", "Ja", "Ma", "Oa", "Wi"],
+            "hand": ["Ca1", "Ca2", "Ca3", "Dw1", "Dw2", "Dw3", "Ja1"],
+        },
+        {"type": "act", "phase": "draw", "legal": ["d"], "view": {}},
+        {"type": "event", "player": "Ana", "action": "d:Oa5"},
+        {"type": "act", "phase": "draw", "legal": ["d"], "view": {}},
+        {"type": "event", "player": "Ana", "action": "d:Oa6"},
+        {"type": "act", "phase": "plant", "legal": [], "view": {}},
+        {"type": "quit"},
+    ]
+    done = subprocess.run(
+        [*ARBO, "bot", "random", "--seed", "4"],
+        input="".join(json.dumps(m) + "\n" for m in messages),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert answers[0] == {"type": "hello", "name": "arbo random", "author": "arbo"}
+    assert answers[1:3] == [{"action": "d"}, {"action": "d"}]
+    assert answers[3]["action"].endswith("@0,0")  # the first tree stands at 0,0
+    assert done.returncode == 0 and done.stderr == ""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_no_bot_outlives_arbo_sent_sigterm_mid_match(tmp_path, jobs):
+    script = write_bot(tmp_path, "slow.py")
+    slow = script.read_text().replace("asked += 1", "asked += 1; time.sleep(0.05)")
+    script.write_text(slow)
+    command = " ".join(bot_command(script, "none"))
+    match = subprocess.Popen(
+        [*ARBO, "match", command, command, "--games", "40", "--out", str(tmp_path / "g"), "-j", jobs],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while len(processes_running(str(script))) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert len(processes_running(str(script))) >= 2
+        time.sleep(1)
+        match.send_signal(signal.SIGTERM)
+        assert match.wait(30) == -signal.SIGTERM
+    finally:
+        match.kill()
+    deadline = time.monotonic() + 5
+    while processes_running(str(script)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert processes_running(str(script)) == []
+    assert not [p for p in (tmp_path / "g").iterdir() if p.name.startswith(".")]  # no half-written file

@@ -1,0 +1,113 @@
+"""Matches: seats rotated and duplicated, real bot processes, the summary's figures."""
+
+from __future__ import annotations
+
+import math
+import sys
+
+import pytest
+
+from arbo_notation.checking.games import check_text
+from arbo_notation.notation.reading.reader import parse
+from arbo_notation.play.match import (
+    Estimate,
+    GameOutcome,
+    MatchOptions,
+    command_of,
+    decided_so_far,
+    labels,
+    match_tasks,
+    play_match,
+    summarise,
+)
+from arbo_notation.play.referee import FaultKind
+from arbo_notation.play.simulate import game_seed
+from tests.play.bots_support import docs_bot, processes_running
+
+
+def errors(text: str) -> list:
+    return [d for d in check_text(text, "m.arb").diagnostics if d.severity == "error"]
+
+
+def test_duplicate_seating_plays_each_deal_once_per_rotation():
+    tasks = list(match_tasks(["a", "b", "c"], 6, "s", duplicate=True))
+    assert [(t.deal, t.seating) for t in tasks] == [
+        (1, (0, 1, 2)),
+        (1, (2, 0, 1)),
+        (1, (1, 2, 0)),
+        (2, (0, 1, 2)),
+        (2, (2, 0, 1)),
+        (2, (1, 2, 0)),
+    ]
+    assert [t.deal_seed for t in tasks] == [game_seed("s", 1)] * 3 + [game_seed("s", 2)] * 3
+    plain = list(match_tasks(["a", "b"], 3, "s"))
+    assert [(t.deal, t.seating) for t in plain] == [(1, (0, 1)), (2, (1, 0)), (3, (0, 1))]
+
+
+def test_labels_number_a_bot_given_twice_and_commands_split_as_a_shell_does():
+    assert labels(["greedy", "greedy", "python  my bot.py"]) == ("greedy", "greedy #2", "python my bot.py")
+    assert command_of("greedy", "3")[-4:] == ("bot", "greedy", "--seed", "3")
+    assert command_of("python 'my bot.py' --fast") == ("python", "my bot.py", "--fast")
+
+
+def outcome(number, deal, seating, scores, faults=None):
+    return GameOutcome(number, deal, "", seating, scores, faults or ((),) * len(scores))
+
+
+def test_the_summary_by_hand():
+    games = [
+        outcome(1, 1, (0, 1), (30, 20)),
+        outcome(2, 1, (1, 0), (25, 25), ((FaultKind.TIMEOUT,), ())),
+        outcome(3, 2, (0, 1), (10, 30)),
+        outcome(4, 2, (1, 0), (20, 10)),
+    ]
+    summary = summarise(("A", "B"), games)
+    a, b = summary.bots
+    assert (a.games, a.wins, b.wins) == (4, 1.5, 2.5)
+    # per deal: A's win shares (1 + .5)/2 and (0 + 0)/2; scores (30+25)/2, (10+10)/2
+    assert a.win_rate.mean == pytest.approx(0.375)
+    assert a.score.mean == pytest.approx((27.5 + 10) / 2)
+    assert a.margin.mean == pytest.approx((5 + -15) / 2)
+    assert b.faults == {"timeout": 1} and a.faults == {}
+    half = 1.959964 * math.sqrt(((27.5 - 18.75) ** 2 + (10 - 18.75) ** 2) / 1) / math.sqrt(2)
+    assert a.score.low == pytest.approx(18.75 - half)
+    # A's share of the points, per deal: 55/100 and 20/70
+    assert summary.share.mean == pytest.approx((55 / 100 + 20 / 70) / 2)
+    assert summary.units == 2 and not summary.decided
+    assert [r.name for r in summary.ratings] and {r.games for r in summary.ratings} == {4}
+
+
+def test_until_decided_needs_ten_deals_whose_share_leaves_half():
+    won = [outcome(n, (n + 1) // 2, (0, 1) if n % 2 else (1, 0), (30, 10) if n % 2 else (10, 30)) for n in range(1, 21)]
+    assert not decided_so_far(won[:18], 2, duplicate=True)
+    assert decided_so_far(won, 2, duplicate=True)
+    assert Estimate.of([1.0]).low is None
+
+
+def test_a_match_of_two_bot_processes_and_the_docs_bot(tmp_path):
+    first = f"{sys.executable} {docs_bot(tmp_path)}"
+    tasks = match_tasks(["greedy", first], 4, "7", duplicate=True, options=MatchOptions(seed="7", move_time=20))
+    outcomes = list(play_match(tasks, jobs=1))
+    assert [o.number for o in outcomes] == [1, 2, 3, 4]
+    for o in outcomes:
+        assert errors(o.text) == []
+        assert o.faults == ((), ())
+    records = [parse(o.text)[0] for o in outcomes]
+    assert records[0].header.deck == records[1].header.deck != records[2].header.deck
+    assert records[0].header.extra["bots"] == {"Ana": "greedy", "Ben": first}
+    assert records[1].header.extra["bots"] == {"Ana": first, "Ben": "greedy"}
+    # the docs' bot plays the first legal action: its first draw of every game is the deck's
+    for record in records:
+        mine = next(t for t in record.turns if record.header.extra["bots"][t.player] == first)
+        assert str(mine.draws[0]).startswith("d:")
+    assert processes_running(str(tmp_path)) == []
+    assert processes_running("arbo_notation bot greedy --seed 7") == []
+
+
+@pytest.mark.slow
+def test_a_match_on_two_workers_gives_the_records_of_one(tmp_path):
+    tasks = list(match_tasks(["greedy", "random"], 6, "3"))
+    alone = [o.text for o in play_match(tasks, jobs=1)]
+    shared = [o.text for o in play_match(tasks, jobs=2)]
+    assert alone == shared
+    assert processes_running("arbo_notation bot random --seed 3") == []
