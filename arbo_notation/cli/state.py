@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-from typing import NoReturn, Optional
+from typing import Mapping, NoReturn, Optional
 
 import typer
 
 from arbo_notation.api import GameNotFound, game_tree
 from arbo_notation.engine.totals import PlayerPosition
 from arbo_notation.errors import ArboError, NotationErrors, visible
-from arbo_notation.game.knowledge import View
+from arbo_notation.game.knowledge import HandKnowledge, View
 from arbo_notation.game.tree import GameTree, SetupError
 from arbo_notation.present.board import render_game
 from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, read_input
@@ -36,19 +36,24 @@ def load_tree(path: str, game_number: int) -> GameTree:
         raise typer.Exit(EXIT_INVALID) from None
 
 
-def position_data(game) -> dict:
+def position_data(game, seen: Mapping[str, HandKnowledge] | None = None) -> dict:
     """The position format that `arbo score` reads; players with unseen cards carry a 'hidden' count,
-    and a position before the end of the game says ``game_over: false``."""
+    and a position before the end of the game says ``game_over: false``. ``seen``: the hands as a
+    seat sees them (--as), in place of the record's."""
     # deferred: the position writer (~7 ms more, PyYAML among it) loads only for --json
     from arbo_notation.notation.structured.position import Position, position_to_data
 
     players = []
     hidden = {}
     for name in game.players:
-        view = game.hand(name)
-        players.append(PlayerPosition(name, game.arboretum(name), view.known))
-        if view.hidden:
-            hidden[name] = view.hidden
+        if seen is not None:
+            cards, unseen = seen[name].known, seen[name].unknown
+        else:
+            view = game.hand(name)
+            cards, unseen = view.known, view.hidden
+        players.append(PlayerPosition(name, game.arboretum(name), cards))
+        if unseen:
+            hidden[name] = unseen
     data = position_to_data(Position(tuple(game.config.species), tuple(players), game_over=game.is_over))
     for entry in data["players"]:
         if entry["name"] in hidden:
@@ -135,7 +140,7 @@ def state(
     seat = viewer_for(as_player, [tree]) if as_player is not None else header.perspective
     known = tree.line_nodes(())[wanted].knowledge(View.of_seat(seat) if seat else View.record())
     if as_json:
-        data = position_data(position)
+        data = position_data(position, known.hands if as_player is not None else None)
         data["knowledge"] = known.to_json()
         typer.echo(json.dumps(data, indent=2))
     else:
