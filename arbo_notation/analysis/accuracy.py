@@ -20,6 +20,8 @@ from arbo_notation.notation.model import GameRecord
 #: near lichess's (an inaccuracy of 1.5 points 65%, a mistake of 3 points 42%, a blunder of 6
 #: points 18%; lichess gives about 64%, 40% and 25% at its thresholds of 10, 20 and 30% of win chance).
 SCALE = 3.5
+#: The rule in a few words, as the replayer and the page say it beside the figures.
+ACCURACY_RULE = "a turn's accuracy is 100·exp(-points lost / 3.5), a player's the mean of their turns'"
 
 
 def turn_accuracy(loss: float) -> float:
@@ -77,7 +79,11 @@ class Accuracy:
 
     def __str__(self) -> str:
         turns = f"{self.turns} turn{'s' if self.turns != 1 else ''}"
-        return f"{self.player}: {turns} judged, {self.mean_points_lost:.2f} points lost a turn, accuracy {self.accuracy:.1f}%"
+        glyphs = ", ".join(f"{glyph} {count}" for glyph, count in self.glyphs().items())
+        return (
+            f"{self.player}: accuracy {self.accuracy:.1f}%, {self.mean_points_lost:.2f} points lost a turn "
+            f"over {turns} judged ({glyphs})"
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The figures as `arbo analyse --json` gives them: points to hundredths, accuracy to tenths."""
