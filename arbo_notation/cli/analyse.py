@@ -10,6 +10,7 @@ from typing import List, Optional
 
 import typer
 
+from arbo_notation.analysis.accuracy import Accuracy, note_loss, summarise
 from arbo_notation.analysis.game import tasks
 from arbo_notation.analysis.turns import DEFAULT_BUDGET, TurnEvaluation, judge_turn
 from arbo_notation.errors import ArboError, NotationErrors
@@ -77,29 +78,29 @@ def _note(evaluation: TurnEvaluation) -> EngineNote:
         exact=evaluation.exact,
         glyph=evaluation.glyph,
         best=evaluation.best if flagged else None,
-        # the gain as the difference of the rounded values, so the figures shown add up
-        gain=round(round(evaluation.best_value, 1) - value, 1) if flagged else 0.0,
+        # the loss as the difference of the rounded values, so the figures shown add up
+        gain=round(round(evaluation.best_value, 1) - value, 1),
     )
 
 
-def summary(evaluations: list, players: tuple[str, ...]) -> list[dict]:
-    """Per player: turns analysed, mean loss per turn, and how many turns got each glyph."""
-    rows = []
-    for player in players:
-        mine = [e for e in evaluations if e.player == player]
-        if not mine:
-            continue
-        rows.append(
-            {
-                "player": player,
-                "turns": len(mine),
-                "mean_loss": round(sum(e.loss for e in mine) / len(mine), 2),
-                "?!": sum(e.glyph == "?!" for e in mine),
-                "?": sum(e.glyph == "?" for e in mine),
-                "??": sum(e.glyph == "??" for e in mine),
-            }
-        )
-    return rows
+def summary(evaluations: list[TurnEvaluation], players: tuple[str, ...]) -> list[Accuracy]:
+    """Per player: their judged turns summed up from the losses the notes state (to tenths), so
+    the figures are those the replayer, the page and `arbo stats` read back from the record."""
+    return summarise(((e.player, note_loss(_note(e)), e.glyph) for e in evaluations), players)
+
+
+def summary_json(row: Accuracy) -> dict:
+    """A summary row of --json: the keys of before (mean_loss, the glyph counts), then
+    points_lost and accuracy."""
+    figures = row.to_json()
+    return {
+        "player": row.player,
+        "turns": row.turns,
+        "mean_loss": figures["mean_points_lost"],
+        **row.glyphs(),
+        "points_lost": figures["points_lost"],
+        "accuracy": figures["accuracy"],
+    }
 
 
 def analyse(
@@ -222,7 +223,11 @@ def analyse(
     text = format_games(annotated)
     rows = summary(evaluations, tuple(seats))
     if as_json:
-        typer.echo(json.dumps({"turns": [e.to_json() for e in evaluations], "summary": rows}, indent=2))
+        typer.echo(
+            json.dumps(
+                {"turns": [e.to_json() for e in evaluations], "summary": [summary_json(row) for row in rows]}, indent=2
+            )
+        )
     destination = file if in_place else out
     if destination is not None:
         try:
@@ -237,8 +242,9 @@ def analyse(
         sys.stdout.flush()
     for row in rows:
         typer.echo(
-            f"{row['player']}: {row['turns']} turn{'s' if row['turns'] != 1 else ''} analysed, mean loss "
-            f"{row['mean_loss']:.2f} points a turn, ?! {row['?!']}, ? {row['?']}, ?? {row['??']}",
+            f"{row.player}: {row.turns} turn{'s' if row.turns != 1 else ''} analysed, mean loss "
+            f"{row.mean_points_lost:.2f} points a turn, ?! {row.inaccuracies}, ? {row.mistakes}, "
+            f"?? {row.blunders}, accuracy {row.accuracy:.1f}%",
             err=True,
         )
     if failed:

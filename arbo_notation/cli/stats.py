@@ -18,7 +18,7 @@ HELP = """Count a collection of games: per player, per seat and per species.
 
 FILE... are records (.arb) and folders: a folder's .arb files at any depth, or a folder that `arbo convert --to parquet` or `arbo simulate --to parquet` wrote, read as it is.
 
-Per player: games, wins, win rate, mean score and best game. Per seat: how often each seat wins (seat 1 is the start player). Per species: in how many games it was played, in how many someone scored it, its scoring paths and their mean points. A shared win is a win for each winner.
+Per player: games, wins, win rate, mean score and best game; for games `arbo analyse` annotated, the turns judged, the points lost a turn and the accuracy over them (docs/ANALYSIS.md). Per seat: how often each seat wins (seat 1 is the start player). Per species: in how many games it was played, in how many someone scored it, its scoring paths and their mean points. A shared win is a win for each winner.
 
 Only valid, scored games count. An invalid game is named on stderr and the exit status is 1; a valid game that is unfinished or has a hand unknown is counted apart.
 
@@ -74,6 +74,13 @@ def _number(value: float | None) -> str:
     return "-" if value is None else f"{value:.1f}"
 
 
+def _judged(player: dict) -> list[str]:
+    """A player's turns judged, points lost a turn and accuracy (dashes when none is judged)."""
+    if not player["judged"]:
+        return ["0", "-", "-"]
+    return [str(player["judged"]), f"{player['mean_points_lost']:.2f}", f"{player['accuracy']:.1f}%"]
+
+
 def render(stats, title: str | None = None) -> str:
     """One group's tables as text."""
     total = stats.games + stats.invalid + stats.unscored
@@ -84,9 +91,12 @@ def render(stats, title: str | None = None) -> str:
         line += f", {stats.unscored:,} not scored (unfinished, or a hand unknown)"
     parts = [(f"{title}\n" if title else "") + line + "\n"]
     if stats.players:
+        analysed = any(p["judged"] for p in stats.players)  # the engine's columns only then
         parts.append(
             text_table(
-                ["player", "games", "wins", "win rate", "mean score", "best game"],
+                ["player", "games", "wins", "win rate", "mean score"]
+                + (["turns judged", "points lost a turn", "accuracy"] if analysed else [])
+                + ["best game"],
                 [
                     [
                         p["player"],
@@ -94,11 +104,12 @@ def render(stats, title: str | None = None) -> str:
                         str(p["wins"]),
                         _percent(p["win_rate"]),
                         _number(p["mean_score"]),
+                        *(_judged(p) if analysed else []),
                         f"{p['best']['score']} ({p['best']['file']}, game {p['best']['game']})",
                     ]
                     for p in stats.players
                 ],
-                "lrrrrl",
+                "lrrrr" + ("rrr" if analysed else "") + "l",
             )
         )
     if stats.seats:

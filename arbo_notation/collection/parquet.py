@@ -36,7 +36,7 @@ _PART = re.compile(r"part-\d{5}\.parquet")
 
 def arrow_type(name: str) -> "pa.DataType":
     """The Arrow type written as SCHEMA writes it (``list<string>``, ``map<string,int32>``...)."""
-    simple = {"string": pa.string(), "bool": pa.bool_(), "int32": pa.int32()}
+    simple = {"string": pa.string(), "bool": pa.bool_(), "int32": pa.int32(), "double": pa.float64()}
     if name in simple:
         return simple[name]
     if name.startswith("list<") and name.endswith(">"):

@@ -30,7 +30,7 @@ from arbo_notation.game.replay import replay_game
 
 #: Raised whenever a column is added, removed, renamed or changes its type or meaning; written in
 #: each Parquet file's metadata as ``arbo.schema_version``.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 def _map(items: Iterable[tuple[Any, Any]]) -> list[tuple[Any, Any]] | None:
@@ -114,6 +114,9 @@ SCHEMA: dict[str, tuple[tuple[str, str], ...]] = {
         ("species_planted", "list<int32>"),
         ("winners", "list<string>"),
         ("tiebreak", "string"),
+        ("judged", "list<int32>"),
+        ("points_lost", "list<double>"),
+        ("accuracy", "list<double>"),
     ),
     "turns": (
         ("file", "string"),
@@ -352,6 +355,26 @@ def _unread_row(file: str, piece: GameText, header: Header | None, error: Diagno
         None,
         None,
         None,
+        None,
+        None,
+        None,
+    )
+
+
+def _judged_columns(record: GameRecord) -> tuple:
+    """``judged``, ``points_lost`` and ``accuracy`` in seat order, from the engine's notes (all
+    null when no turn of the game carries one)."""
+    # deferred: the analysis package (~20 ms: its search and rollouts), at the first game's row, not for `arbo grep`
+    from arbo_notation.analysis.accuracy import Accuracy, of_record
+
+    found = {summary.player: summary for summary in of_record(record)}
+    if not found:
+        return None, None, None
+    players = [found.get(name, Accuracy(name)) for name in record.header.players]
+    return (
+        [p.turns for p in players],
+        [p.points_lost for p in players],
+        [p.accuracy if p.turns else None for p in players],
     )
 
 
@@ -375,6 +398,7 @@ def _game_row(
         [sheet.player(name).species_planted for name in players] if sheet is not None else None,
         list(sheet.winners) if sheet is not None else None,
         None if sheet is None or sheet.tiebreak is None else str(sheet.tiebreak),
+        *_judged_columns(record),
     )
 
 

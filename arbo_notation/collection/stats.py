@@ -1,5 +1,6 @@
 """A collection's statistics, counted by DuckDB over the tables the Parquet export writes (in
-memory, no server): per player, per seat (the start player's win rate) and per species.
+memory, no server): per player (and, for analysed games, their points lost and accuracy), per seat (the start
+player's win rate) and per species.
 
 Only valid, scored games count (``valid`` and ``scores`` not null); the others are counted apart.
 A shared win is a win for each of its winners.
@@ -11,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
+from arbo_notation.analysis.accuracy import Accuracy
 from arbo_notation.collection.parquet import export_tables, names_itself, part_batches, schema_version_of
 from arbo_notation.collection.rows import NEEDS_DATA_EXTRA, SCHEMA_VERSION
 from arbo_notation.errors import ArboError
@@ -35,13 +37,17 @@ FROM games GROUP BY ALL ORDER BY grouped
 _PLAYERS = """
 WITH counted AS ({counted}),
 seated AS (
-    SELECT grouped, file, game, winners, unnest(players) AS player, unnest(scores) AS score FROM counted
+    SELECT grouped, file, game, winners, unnest(players) AS player, unnest(scores) AS score,
+           unnest(judged) AS judged, unnest(points_lost) AS points_lost, unnest(accuracy) AS accuracy
+    FROM counted
 )
 SELECT grouped, player, count(*) AS games,
        count(*) FILTER (list_contains(winners, player)) AS wins,
        avg(score) AS mean_score, max(score) AS best_score,
        first(file ORDER BY score DESC, file, game) AS best_file,
-       first(game ORDER BY score DESC, file, game) AS best_game
+       first(game ORDER BY score DESC, file, game) AS best_game,
+       coalesce(sum(judged), 0) AS judged, coalesce(sum(points_lost), 0) AS points_lost,
+       coalesce(sum(accuracy * judged) FILTER (judged > 0), 0) AS accuracy_total
 FROM seated GROUP BY ALL
 ORDER BY grouped, wins DESC, wins / games DESC, mean_score DESC, player
 """
@@ -164,7 +170,9 @@ def compute(connection, by: str | None = None) -> list[Stats]:
         groups[value] = Stats(value, games, invalid, unscored)
     if not groups:
         groups[None] = Stats(None)
-    for value, player, games, wins, mean, best, best_file, best_game in _rows(connection, _PLAYERS, counted):
+    for value, player, games, wins, mean, best, best_file, best_game, *judged in _rows(connection, _PLAYERS, counted):
+        # the judged turns of all their games, pooled: a game's accuracy times its turns is their sum
+        play = Accuracy(player, turns=int(judged[0]), points_lost=judged[1], accuracy_total=judged[2])
         groups[value].players.append(
             {
                 "player": player,
@@ -173,6 +181,9 @@ def compute(connection, by: str | None = None) -> list[Stats]:
                 "win_rate": _rate(wins, games),
                 "mean_score": _mean(mean),
                 "best": {"score": best, "file": best_file, "game": best_game},
+                "judged": play.turns,
+                "mean_points_lost": round(play.mean_points_lost, 2) if play.turns else None,
+                "accuracy": round(play.accuracy, 1) if play.turns else None,
             }
         )
     for value, seat, games, wins in _rows(connection, _SEATS, counted):

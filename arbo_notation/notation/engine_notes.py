@@ -9,6 +9,7 @@ and the better turn::
     {arbo: ?? -3.2 (48 samples); better d d:Ca8 Ca8@1,0 /Wi2, 4.5 points better}
     {arbo: (?) +0.5 (exact); better ...}      the glyph in brackets: a person's glyph stood, so
                                               the engine added none to the turn
+    {arbo: +2.4 (48 samples); 0.4 points lost}  an unflagged turn that lost a little
 
 Taking the engine's annotations off a turn removes its comments and the glyph it added.
 """
@@ -26,7 +27,7 @@ ENGINE_MARK = "arbo:"
 _NOTE_RE = re.compile(
     r"arbo: (?:(?P<open>\()?(?P<glyph>\?\?|\?!|\?)\)? )?(?P<value>[+-]\d+(?:\.\d+)?) "
     r"\((?:(?P<samples>\d+) samples?|(?P<exact>exact))\)"
-    r"(?:; better (?P<best>.+), (?P<gain>\d+(?:\.\d+)?) points? better)?\Z"
+    r"(?:; better (?P<best>.+), (?P<gain>\d+(?:\.\d+)?) points? better|; (?P<lost>\d+(?:\.\d+)?) points? lost)?\Z"
 )
 
 
@@ -40,7 +41,7 @@ class EngineNote:
     glyph: str | None = None
     glyph_added: bool = False
     best: str | None = None  # the better turn, in the notation, on a flagged turn
-    gain: float = 0.0  # how many points of margin better it is
+    gain: float = 0.0  # how many points of margin the turn lost against the best found
 
     def __str__(self) -> str:
         text = ENGINE_MARK
@@ -49,6 +50,8 @@ class EngineNote:
         text += f" {self.value:+.1f} " + ("(exact)" if self.exact else f"({self.samples} samples)")
         if self.best is not None:
             text += f"; better {self.best}, {self.gain:.1f} points better"
+        elif self.gain > 0:
+            text += f"; {self.gain:.1f} points lost"
         return text
 
     def comment(self) -> Comment:
@@ -72,7 +75,7 @@ def read_note(comment: Comment) -> EngineNote | None:
         glyph=match["glyph"],
         glyph_added=match["glyph"] is not None and match["open"] is None,
         best=match["best"],
-        gain=float(match["gain"]) if match["gain"] else 0.0,
+        gain=float(match["gain"] or match["lost"] or 0.0),
     )
 
 

@@ -18,6 +18,7 @@ from arbo_notation.present.report import winner_line
 from arbo_notation.game.tree import GameTree
 from arbo_notation.present.navigation import HIDDEN, Cursor, ReplayModel, glyph_meaning, seen_notation
 from arbo_notation.game.knowledge import Knowledge, View
+from arbo_notation.analysis.accuracy import ACCURACY_RULE, of_record
 from arbo_notation.notation.engine_notes import note_of
 
 #: A viewer who is no player (names start with a letter): sees no card another player drew from the deck.
@@ -75,6 +76,9 @@ def game_data(tree: GameTree, viewer: str | None = None) -> dict[str, Any]:
         # what each glyph of the game says, NAGs included (the page shows it by the glyph)
         "glyphs": {glyph: glyph_meaning(glyph) for row in rows for glyph in row["glyphs"]},
         "margins": margins(tree),
+        # each player's points lost and accuracy, from the same notes (analysis/accuracy.py)
+        "accuracy": [summary.to_json() for summary in of_record(tree.record)],
+        "accuracyRule": ACCURACY_RULE,
     }
 
 

@@ -177,7 +177,7 @@ PAGE = """<!DOCTYPE html>
 <aside id="side">
 <section id="notes" aria-live="polite"></section>
 <section id="moves-box"><h2>Moves</h2><ol id="moves"></ol></section>
-<section id="margin-box" hidden><h2>Expected margin (arbo analyse)</h2><div id="margin-graph"></div></section>
+<section id="margin-box" hidden><h2>Expected margin (arbo analyse)</h2><div id="margin-graph"></div><ul id="accuracy" hidden></ul><p id="accuracy-rule"></p></section>
 </aside>
 <section id="scoring" hidden></section>
 <section id="knowledge" hidden></section>

@@ -334,6 +334,8 @@
   // player over the turns they moved; a point jumps to its turn.
   var SVG = "http://www.w3.org/2000/svg";
   var LINE_COLOURS = ["#1b6ca8", "#c0392b", "#27864a", "#8e44ad"];
+  // the class of each glyph's mark on the graph (page.css gives each its colour, as lichess does)
+  var GLYPH_KINDS = { "?!": "inaccuracy", "?": "mistake", "??": "blunder" };
 
   function svgNode(tag, attributes) {
     var node = document.createElementNS(SVG, tag);
@@ -364,16 +366,38 @@
     });
     points.forEach(function (p) {
       var seat = ui.game.players.indexOf(p.player);
+      var kind = GLYPH_KINDS[p.glyph] || "";
+      // a flagged turn: a larger point ringed in its glyph's colour, the glyph written above it
       var dot = svgNode("circle", { cx: x(p.index), cy: y(p.value), r: p.glyph ? 4.5 : 3,
-        fill: LINE_COLOURS[seat % 4], "class": "point" + (p.glyph ? " flagged" : ""), "data-index": p.index });
+        fill: LINE_COLOURS[seat % 4], "class": "point" + (p.glyph ? " flagged " + kind : ""), "data-index": p.index });
       var title = svgNode("title", {});
       title.textContent = p.index + ". " + p.player + ": " + (p.value >= 0 ? "+" : "") + p.value.toFixed(1) +
-        (p.glyph ? " " + p.glyph + ", better " + p.best + " (" + p.gain.toFixed(1) + " points)" : "");
+        (p.glyph ? " " + p.glyph + ", better " + p.best + " (" + p.gain.toFixed(1) + " points)" :
+          p.gain > 0 ? " (" + p.gain.toFixed(1) + " points lost)" : "");
       dot.appendChild(title);
       dot.addEventListener("click", byHand(function () { moveTo("", p.index); }));
       svg.appendChild(dot);
+      if (p.glyph) {
+        var above = y(p.value) > 14;
+        var label = svgNode("text", { x: x(p.index), y: above ? y(p.value) - 7 : y(p.value) + 15,
+          "text-anchor": "middle", "class": "glyph-mark " + kind, "data-index": p.index });
+        label.textContent = p.glyph;
+        svg.appendChild(label);
+      }
     });
     graph.appendChild(svg);
+    var table = clear($("accuracy"));
+    var players = ui.game.accuracy || [];
+    table.hidden = players.length === 0;
+    players.forEach(function (a) {
+      var row = el("li", "accuracy-row");
+      row.appendChild(el("span", "accuracy-player", a.player + ": "));
+      row.appendChild(el("strong", "accuracy-value", a.accuracy.toFixed(1) + "%"));
+      row.appendChild(document.createTextNode(", " + a.mean_points_lost.toFixed(2) + " points lost a turn over " +
+        a.turns + " turn" + (a.turns === 1 ? "" : "s") + " judged (?! " + a["?!"] + ", ? " + a["?"] + ", ?? " + a["??"] + ")"));
+      table.appendChild(row);
+    });
+    $("accuracy-rule").textContent = players.length ? "Accuracy: " + ui.game.accuracyRule + "." : "";
   }
 
   function markMarginPoint() {

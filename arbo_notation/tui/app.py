@@ -20,6 +20,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Input, Label, Static
 
 from arbo_notation.engine.cards import species_name
+from arbo_notation.analysis.accuracy import ACCURACY_RULE, of_record
 from arbo_notation.engine.scoring import ScoreSheet, SpeciesScore
 from arbo_notation.errors import visible
 from arbo_notation.runtime.atomic import write_atomic
@@ -230,6 +231,7 @@ class ScoringScreen(Screen[None]):
     ScoringScreen #score-table { height: auto; max-height: 100%; margin: 0 1; }
     ScoringScreen #winner { height: auto; margin: 0 1; text-style: bold; color: $success; }
     ScoringScreen #unscored { margin: 1 2; color: $warning; }
+    ScoringScreen #accuracy { height: auto; margin: 0 1 1 1; }
     ScoringScreen #paths { height: auto; layout: grid; grid-size: 2; grid-gutter: 0 1; margin: 0 1; }
     ScoringScreen.-narrow #paths { grid-size: 1; }
     """
@@ -275,6 +277,15 @@ class ScoringScreen(Screen[None]):
                 if cancelled:  # why a hand with an 8 sums to less
                     yield Static(Text("\n".join(cancelled), style="italic"), id="cancelled")
                 yield Static(Text(self._winner(sheet)), id="winner")
+            judged = of_record(model.record)
+            if judged:  # an analysed record: what its notes say of each player's play
+                lines = Text()
+                lines.append("Points lost and accuracy, from the engine's notes:", style="bold")
+                for summary in judged:
+                    lines.append("\n  " + visible(str(summary)))  # a name is the record's text
+                lines.append(f"\n  ({ACCURACY_RULE})", style="dim")
+                yield Static(lines, id="accuracy")
+            if sheet is not None:
                 with Grid(id="paths"):
                     for player in model.players:
                         yield PathsPanel(model, sheet, player)

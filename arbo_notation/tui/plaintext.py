@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from arbo_notation.analysis.accuracy import ACCURACY_RULE, of_record
 from arbo_notation.present.board import knowledge_lines, render_game
 from arbo_notation.errors import visible
 from arbo_notation.notation.model import Comment, Turn
@@ -86,13 +87,26 @@ def _plain_lines(model: ReplayModel, start: int = 0, *, knowledge: bool = False)
     if not state.is_over:
         if main.error is None:
             yield f"== the record stops before the end of the game ({state.deck_size} cards left in the deck) =="
+        yield from _accuracy_lines(model)
         return
     sheet = model.sheet(end)
     if sheet is None:
         yield f"== scoring: {model.unscored_reason(end)} =="
+        yield from _accuracy_lines(model)
         return
     yield "== scoring =="
     yield render_sheet(sheet).rstrip("\n")
+    yield from _accuracy_lines(model)
+
+
+def _accuracy_lines(model: ReplayModel) -> Iterator[str]:
+    """Each player's points lost and accuracy, as the analysed record's notes say them."""
+    judged = of_record(model.record)
+    if judged:
+        yield ""
+        yield "== points lost and accuracy (the engine's notes) =="
+        yield from (str(player) for player in judged)
+        yield f"({ACCURACY_RULE}; docs/ANALYSIS.md)"
 
 
 def render_plain(model: ReplayModel, start: int = 0) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -269,3 +270,33 @@ def test_the_glyph_follows_the_loss_shown_not_the_loss_unrounded():
     """A loss of 1.4996 is shown as 1.50: it gets the ?! that 1.50 gets."""
     assert shown_loss(0.0, 1.4996) == 1.5 and glyph_for(shown_loss(0.0, 1.4996)) == "?!"
     assert shown_loss(0.124, 3.646) == 3.53 and glyph_for(shown_loss(0.124, 3.646)) == "?"
+
+
+SAMPLE = "samples/analysed.arb"
+
+
+def test_the_summary_of_a_turn_of_the_analysed_sample(monkeypatch):
+    """Turn 6 of the sample, judged again at its seed and budget: the figures its note states
+    (Ben, ? -7.0, 3.3 points better), and an accuracy of 100 * exp(-3.3 / 3.5) = 38.96%."""
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])
+    result = run("analyse", SAMPLE, "--turn", "6", "-j", "1", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["summary"] == [
+        {"player": "Ben", "turns": 1, "mean_loss": 3.3, "?!": 0, "?": 1, "??": 0, "points_lost": 3.3, "accuracy": 39.0}
+    ]
+    assert result.stderr == "Ben: 1 turn analysed, mean loss 3.30 points a turn, ?! 0, ? 1, ?? 0, accuracy 39.0%\n"
+
+
+@pytest.mark.slow
+def test_the_summary_of_the_analysed_sample_is_what_its_notes_say(monkeypatch):
+    """The whole sample judged again: the record comes back unchanged, and the summary is the one
+    the replayer, the page and `arbo stats` read from its notes (tests/analysis/test_accuracy.py)."""
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])
+    result = run("analyse", SAMPLE, "-j", "2")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == Path(SAMPLE).read_text()
+    assert result.stderr == (
+        "Ana: 10 turns analysed, mean loss 1.47 points a turn, ?! 5, ? 0, ?? 0, accuracy 67.9%\n"
+        "Ben: 9 turns analysed, mean loss 2.47 points a turn, ?! 3, ? 1, ?? 1, accuracy 63.9%\n"
+    )

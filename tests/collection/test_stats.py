@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -62,6 +63,9 @@ def test_per_player_games_wins_win_rate_mean_score_and_best_game(archive):
         "win_rate": 0.5,
         "mean_score": 10.0,
         "best": {"score": 21, "file": str(archive / "annotated.arb"), "game": 1},
+        "judged": 0,
+        "mean_points_lost": None,
+        "accuracy": None,
     }
     assert (players["Ben"]["games"], players["Ben"]["wins"], players["Ben"]["mean_score"]) == (4, 1, 9.75)
     assert players["Ben"]["best"]["score"] == 18
@@ -162,3 +166,38 @@ def test_no_game_and_a_missing_file(tmp_path):
     missing = run("stats", tmp_path / "nope.arb")
     assert missing.exit_code == 1 and "nope.arb" in missing.stderr and "Traceback" not in missing.output
     assert run("stats", empty, "--by", "colour").exit_code == 2
+
+
+NOTE = re.compile(r"\{arbo: [^}]*\}")
+
+
+@pytest.fixture(scope="module")
+def analysed_pair(tmp_path_factory) -> Path:
+    """Two analysed games: samples/analysed.arb (Ana lost 1.3 1.5 2.5 1.0 3.0 1.4 1.5 0 0.2 2.3,
+    Ben 2.1 0.5 3.3 2.2 1.9 0 0 0.8 11.4) and the same game with every note saying no loss but
+    turn 1's (Ana, 3.5 points lost)."""
+    folder = tmp_path_factory.mktemp("analysed")
+    text = (SAMPLES / "analysed.arb").read_text()
+    (folder / "a.arb").write_text(text)
+    calm = NOTE.sub("{arbo: +0.0 (48 samples)}", text).replace(
+        "{arbo: +0.0 (48 samples)}", "{arbo: +0.0 (48 samples); 3.5 points lost}", 1
+    )
+    (folder / "b.arb").write_text(calm)
+    return folder
+
+
+def test_points_lost_and_accuracy_are_pooled_over_the_analysed_games(analysed_pair):
+    players = {p["player"]: p for p in stats_json(analysed_pair)["players"]}
+    # Ana: 20 turns, 14.7 + 3.5 = 18.2 points lost (0.91 a turn); turn accuracies 100 * exp(-loss / 3.5)
+    # sum to 679.11 in a.arb and 9 * 100 + 36.79 in b.arb: (679.11 + 936.79) / 20 = 80.80%
+    # Ben: 18 turns, 22.2 points lost (1.23 a turn); (575.38 + 9 * 100) / 18 = 81.97%
+    assert [(p["judged"], p["mean_points_lost"], p["accuracy"]) for p in (players["Ana"], players["Ben"])] == [
+        (20, 0.91, 80.8),
+        (18, 1.23, 82.0),
+    ]
+    text = run("stats", analysed_pair).stdout.split("\n\n")[1]
+    assert text.split("\n")[:3] == [
+        "player  games  wins  win rate  mean score  turns judged  points lost a turn  accuracy  best game",
+        f"Ana         2     2    100.0%        12.0            20                0.91     80.8%  12 ({analysed_pair / 'a.arb'}, game 1)",
+        f"Ben         2     0      0.0%         4.0            18                1.23     82.0%  4 ({analysed_pair / 'a.arb'}, game 1)",
+    ]

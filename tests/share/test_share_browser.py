@@ -364,3 +364,29 @@ def test_the_knowledge_panel_shows_what_the_view_knows(browser, pages):
         tab.page.click("#knowledge-toggle")
         assert tab.page.is_hidden("#knowledge")
         assert tab.errors == []
+
+
+def test_an_analysed_game_gives_each_players_accuracy_and_marks_its_flagged_turns(browser, pages):
+    """samples/analysed.arb: the figures of its notes (tests/analysis/test_accuracy.py), and on
+    the margin graph each flagged turn ringed in its glyph's colour with the glyph above it."""
+    with Tab(browser, pages(ROOT / "samples" / "analysed.arb")) as tab:
+        assert tab.page.is_visible("#accuracy")
+        rows = tab.page.eval_on_selector_all("#accuracy li", "es => es.map(e => e.textContent)")
+        assert rows == [
+            "Ana: 67.9%, 1.47 points lost a turn over 10 turns judged (?! 5, ? 0, ?? 0)",
+            "Ben: 63.9%, 2.47 points lost a turn over 9 turns judged (?! 3, ? 1, ?? 1)",
+        ]
+        assert tab.text("#accuracy-rule").startswith("Accuracy: a turn's accuracy is 100·exp(-points lost / 3.5)")
+        marks = tab.page.eval_on_selector_all(
+            "#margin-graph .glyph-mark", "es => es.map(e => [Number(e.dataset.index), e.textContent])"
+        )
+        assert marks == [
+            [2, "?!"], [3, "?!"], [5, "?!"], [6, "?"], [8, "?!"], [9, "?!"], [10, "?!"], [13, "?!"], [18, "??"], [19, "?!"]
+        ]  # fmt: skip
+        rings = tab.page.evaluate(
+            "['2', '6', '18'].map(i => getComputedStyle(document.querySelector("
+            "`#margin-graph circle[data-index='${i}']`)).stroke)"
+        )
+        assert rings == ["rgb(86, 180, 233)", "rgb(230, 159, 0)", "rgb(223, 83, 83)"]  # ?!, ?, ??
+        assert "points lost" in tab.page.text_content("#margin-graph circle[data-index='4'] title")
+        assert tab.errors == []

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from arbo_notation.present.report import sheet_to_json, winner_line
 from arbo_notation.game.replay import replay_game
+from arbo_notation.notation.reading.reader import parse
+from arbo_notation.tui.plaintext import render_plain
 from arbo_notation.tui.app import GotoScreen, HelpScreen, ReplayApp, ScoringScreen
 from arbo_notation.present.navigation import MAIN, Cursor, ReplayModel
 from arbo_notation.tui.widgets import CardsLine, MoveList, NotesPanel, PlayerPanel
@@ -339,3 +343,42 @@ async def test_a_screenshot_folder_named_like_markup_is_shown_as_written(tmp_pat
         assert svg.read_text().startswith("<svg")
     [(message, options)] = told
     assert message == f"screenshot saved: {svg}" and options["markup"] is False  # '[bold]' shown as written
+
+
+ANALYSED = "samples/analysed.arb"
+ANALYSED_LINES = [
+    "Points lost and accuracy, from the engine's notes:",
+    "  Ana: accuracy 67.9%, 1.47 points lost a turn over 10 turns judged (?! 5, ? 0, ?? 0)",
+    "  Ben: accuracy 63.9%, 2.47 points lost a turn over 9 turns judged (?! 3, ? 1, ?? 1)",
+    "  (a turn's accuracy is 100·exp(-points lost / 3.5), a player's the mean of their turns')",
+]
+
+
+def analysed_sample():
+    path = Path(__file__).resolve().parents[2] / ANALYSED
+    return parse(path.read_text(), ANALYSED)[0]
+
+
+async def test_the_scoring_screen_of_an_analysed_record_gives_each_player_s_accuracy():
+    app = make_app(analysed_sample())
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("s")  # at the start: the figures are the whole game's, from the notes
+        assert isinstance(app.screen, ScoringScreen)
+        assert shown(app.screen.query_one("#accuracy", Static)).split("\n") == ANALYSED_LINES
+
+
+async def test_a_record_without_notes_has_no_accuracy_on_its_scoring_screen():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("end", "s")
+        assert isinstance(app.screen, ScoringScreen)
+        assert not app.screen.query("#accuracy")
+
+
+def test_the_plain_replay_of_an_analysed_record_ends_with_each_player_s_accuracy():
+    text = render_plain(ReplayModel.from_record(analysed_sample()))
+    assert text.endswith(
+        "\n\n== points lost and accuracy (the engine's notes) ==\n"
+        + "\n".join(line.strip() for line in ANALYSED_LINES[1:3])
+        + "\n(a turn's accuracy is 100·exp(-points lost / 3.5), a player's the mean of their turns'; docs/ANALYSIS.md)\n"
+    )
