@@ -309,9 +309,7 @@ def analysed(record: GameRecord) -> bool:
     return any(note_of(turn) is not None for turn in record.turns)
 
 
-def find_puzzles(
-    tree: GameTree, *, player: str | None = None, seed: str = "0", source: str = ""
-) -> Iterator[Puzzle]:
+def find_puzzles(tree: GameTree, *, player: str | None = None, seed: str = "0", source: str = "") -> Iterator[Puzzle]:
     """The puzzles of an analysed game: its flagged turns that keep (:func:`keeps`) when judged
     again at :data:`BUDGET_FACTOR` times the analysis's budget."""
     for node in flagged(tree, player):

@@ -108,9 +108,10 @@ class History:
         return Card(*rows[0]) if rows else None
 
     def record(self, puzzle: str, answer: str, right: bool, now: float) -> Card:
-        """An attempt: the puzzle moves up a box when right, back to box 1 (due now) when wrong."""
+        """An attempt: the puzzle moves up a box when right (a new one stands in box 1), back to box
+        1, due now, when wrong."""
         old = self.card(puzzle)
-        box = min(BOXES, (old.box if old else 0) + 1) if right else 1
+        box = min(BOXES, (old.box if old else 1) + 1) if right else 1  # a new puzzle stands in box 1
         card = Card(box, now + INTERVALS[box - 1] * DAY if right else now)
         try:
             with self._db:  # one transaction: the attempt and the box together
@@ -145,7 +146,9 @@ class History:
         cards = {p: c for p in ids if (c := self.card(p)) is not None}
         attempts = right = 0
         for puzzle in ids:
-            [(count, good)] = self._query("SELECT COUNT(*), COALESCE(SUM(right), 0) FROM attempts WHERE puzzle = ?", (puzzle,))
+            [(count, good)] = self._query(
+                "SELECT COUNT(*), COALESCE(SUM(right), 0) FROM attempts WHERE puzzle = ?", (puzzle,)
+            )
             attempts += count
             right += good
         boxes = tuple(sum(c.box == box for c in cards.values()) for box in range(1, BOXES + 1))

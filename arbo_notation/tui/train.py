@@ -165,7 +165,9 @@ class TrainApp(App[None]):
         self.right += judged.right
         self.history.record(puzzle.id, judged.answer, judged.right, time.time())
         self.answered = True
-        self._say(f"{'✓' if judged.right else '✗'} {judged}\nEnter: the next puzzle", "right" if judged.right else "wrong")
+        self._say(
+            f"{'✓' if judged.right else '✗'} {judged}\nEnter: the next puzzle", "right" if judged.right else "wrong"
+        )
 
     def complete_entry(self) -> None:
         if self._entry.value != self._completed_text:  # keys typed faster than their changes came
