@@ -101,3 +101,23 @@ def test_the_history_goes_to_the_user_data_dir_by_default(puzzle_file, tmp_path,
     result = train(str(puzzle_file), "--plain", answers="Ma6@-3,0 /Ca2\n")
     assert result.exit_code == 0
     assert (tmp_path / "data" / "arbo" / "train.sqlite").is_file()
+
+
+def test_the_examples_of_commands_md_print_what_they_show(tmp_path, monkeypatch):
+    page = (ROOT / "docs" / "COMMANDS.md").read_text(encoding="utf-8")
+    section = page.split("## Puzzles and training\n", 1)[1].split("\n## ", 1)[0]
+    blocks = [part.split("```", 1)[0] for part in section.split("```sh\n")[1:]]
+    shown = [part.split("```", 1)[0] for part in section.split("```text\n")[1:]]
+    assert [b.strip() for b in blocks] == [
+        "arbo puzzles samples/analysed.arb -o puzzles.arb --player Ben",
+        "arbo train puzzles.arb --stats --db train.sqlite",
+    ]
+    (tmp_path / "samples").mkdir()
+    (tmp_path / "samples" / "analysed.arb").write_bytes(ANALYSED.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    made = runner.invoke(app, blocks[0].split()[1:])
+    assert (made.exit_code, made.stderr) == (0, shown[0])
+    train("puzzles.arb", "--plain", "--db", "train.sqlite", answers="Ma6@-3,0 /Ja2\n")
+    train("puzzles.arb", "--plain", "--db", "train.sqlite", answers="Ma6@-3,0 /Ca2\n")
+    stats = runner.invoke(app, blocks[1].split()[1:])
+    assert (stats.exit_code, stats.stdout) == (0, shown[1])
