@@ -86,6 +86,7 @@ def _summary(asked: int, right: int) -> None:
 
 
 def train(
+    ctx: typer.Context,
     file: Optional[str] = typer.Argument(None, metavar="FILE", help="A puzzle file that `arbo puzzles` wrote."),
     player: Optional[str] = typer.Option(None, "--player", "-p", metavar="PLAYER", help="Only PLAYER's puzzles."),
     plain: bool = typer.Option(False, "--plain", help="No terminal UI: read an answer a line from standard input."),
@@ -110,8 +111,11 @@ def train(
 
         arbo train puzzles.arb --stats
     """
-    if file is None and not stats:
-        fail("a puzzle FILE is needed (or --stats)", EXIT_USAGE)
+    if file is None and not stats:  # FILE may be left out with --stats alone; else missing, as a bare command says
+        typer.echo(
+            f"{ctx.get_usage()}\narbo: missing argument FILE\nTry '{ctx.command_path} --help' for help.", err=True
+        )
+        raise typer.Exit(EXIT_USAGE)
     puzzles = read_puzzles(file, player) if file is not None else None
     try:
         with History(db or default_path()) as history:
