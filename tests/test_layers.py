@@ -25,6 +25,7 @@ LAYERS = {
     "present": 5,
     "record": 5,
     "collection": 6,
+    "learn": 6,
     "play": 6,
     "share": 6,
     "api": 7,

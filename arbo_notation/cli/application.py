@@ -37,6 +37,8 @@ COMMANDS = {
     "render": Listing(short_help="One position as an SVG or PNG diagram, or the game as a GIF."),
     "merge": Listing(short_help="Join the records of one game made from different seats into one."),
     "analyse": Listing(help="Judge each turn of a recorded game from what its mover knew, and mark the mistakes."),
+    "puzzles": Listing(help="Pick puzzles from analysed games: the turns where one finish is clearly best."),
+    "train": Listing(help="Ask the puzzles of a file, the missed and due ones first, and keep the history."),
 }
 
 HELP = """Record, check, score and replay games of Arboretum written in the .arb notation.

@@ -210,6 +210,8 @@ BARE = {
     "render": "argument FILE",
     "merge": "argument FILE",
     "analyse": "argument FILE",
+    "puzzles": "argument FILE|DIR",
+    "train": "argument FILE",
 }
 
 

@@ -1,0 +1,1 @@
+"""Learning from one's games: the history of the puzzles a player was asked (spaced repetition)."""

@@ -1,0 +1,123 @@
+"""`arbo puzzles` and `arbo train --plain` / `--stats`: a scripted session, the history it keeps,
+the next session asking the missed puzzle first, and one message for bad input."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arbo_notation.cli import app
+from arbo_notation.learn.history import History
+
+ROOT = Path(__file__).resolve().parents[2]
+ANALYSED = ROOT / "samples" / "analysed.arb"
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def puzzle_file(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("puzzles") / "puzzles.arb"
+    result = runner.invoke(app, ["puzzles", str(ANALYSED), "-o", str(out), "--player", "Ben"])
+    assert (result.exit_code, result.stderr) == (0, f"arbo: 1 puzzle written to {out}\n")
+    return out
+
+
+def train(*args: str, answers: str = ""):
+    return runner.invoke(app, ["train", *args], input=answers)
+
+
+def test_a_scripted_session_keeps_the_history_and_asks_the_missed_first(puzzle_file, tmp_path):
+    db = tmp_path / "train.sqlite"
+    wrong = train(str(puzzle_file), "--plain", "--db", str(db), answers="Ma6\nMa6@-3,0 /Ja2\n")
+    assert wrong.exit_code == 0
+    lines = wrong.stdout.splitlines()
+    assert lines[0].startswith("Puzzle 1 of 1 (") and lines[0].endswith("analysed.arb game 1 turn 18; new)")
+    assert "  hand:    Bs7 Ca2 Ca6 Ca7 Cb1 Dw7 Ja2 Ja7 Ma6" in lines
+    assert lines[-3:] == [
+        "answer> wrong: Ma6@-3,0 /Ja2 is worth -3.00; the best, Ma6@-3,0 /Ca2, +1.00",
+        "",
+        "0 of 1 right",
+    ]
+    assert "not an answer: an answer is a planting and a discard, such as Ma3@0,1 /Oa5, not 'Ma6'" in wrong.stdout
+    with sqlite3.connect(db) as connection:
+        assert connection.execute("SELECT answer, right FROM attempts").fetchall() == [("Ma6@-3,0 /Ja2", 0)]
+        assert connection.execute("SELECT box FROM puzzles").fetchall() == [(1,)]
+    again = train(str(puzzle_file), "--plain", "--db", str(db), answers="Ma6@-3,0 /Ca2\n")
+    assert again.stdout.splitlines()[0].endswith("; box 1)")  # the missed one, asked again at once
+    assert again.stdout.splitlines()[-3:] == ["answer> right: Ma6@-3,0 /Ca2 is worth +1.00", "", "1 of 1 right"]
+    done = train(str(puzzle_file), "--plain", "--db", str(db))
+    assert done.stdout.startswith("nothing due: the next puzzle is due ")
+    stats = train(str(puzzle_file), "--stats", "--db", str(db))
+    assert (stats.exit_code, stats.stdout) == (
+        0,
+        "puzzles: 1, tried 1, new 0, due now 0\nattempts: 2, right 1 (50.0%)\n"
+        "box 1: 0\nbox 2: 1\nbox 3: 0\nbox 4: 0\nbox 5: 0\n",
+    )
+
+
+def test_the_order_puts_the_missed_and_due_first_then_the_new(tmp_path):
+    with History(tmp_path / "h.sqlite") as history:
+        history.record("a", "x", True, 1000.0)  # box 2, due a day later
+        history.record("b", "x", False, 1000.0)  # box 1, due now
+        history.record("c", "x", True, 0.0)
+        history.record("c", "x", True, 10.0)  # box 3, due 3 days after 10 s
+        assert history.order(["n", "a", "b", "c"], 2000.0) == ["b", "n"]
+        assert history.order(["n", "a", "b", "c"], 1000.0 + 86400.0) == ["b", "a", "n"]
+        assert history.stats(["a", "b", "c", "n"], 2000.0).boxes == (1, 1, 1, 0, 0)
+
+
+def test_an_unanalysed_game_is_one_message(tmp_path):
+    result = runner.invoke(
+        app, ["puzzles", str(ROOT / "samples" / "two-player-omniscient.arb"), "-o", str(tmp_path / "p.arb")]
+    )
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"arbo: no analysed game in {ROOT / 'samples' / 'two-player-omniscient.arb'}: run `arbo analyse` on the games first\n",
+    )
+    assert not (tmp_path / "p.arb").exists()
+
+
+def test_a_file_of_no_puzzles_and_a_corrupt_history_are_one_message(puzzle_file, tmp_path):
+    result = train(str(ANALYSED), "--plain", "--db", str(tmp_path / "h.sqlite"))
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"arbo: game 1 of {ANALYSED} is no puzzle: its header has no 'puzzle' key\n",
+    )
+    bad = tmp_path / "bad.sqlite"
+    bad.write_text("not a database, whatever its name\n" * 100, encoding="utf-8")
+    result = train(str(puzzle_file), "--stats", "--db", str(bad))
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"arbo: {bad}: cannot be used as the puzzle history: file is not a database\n",
+    )
+    assert train("--plain").exit_code == 2
+
+
+def test_the_history_goes_to_the_user_data_dir_by_default(puzzle_file, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    result = train(str(puzzle_file), "--plain", answers="Ma6@-3,0 /Ca2\n")
+    assert result.exit_code == 0
+    assert (tmp_path / "data" / "arbo" / "train.sqlite").is_file()
+
+
+def test_the_examples_of_commands_md_print_what_they_show(tmp_path, monkeypatch):
+    page = (ROOT / "docs" / "COMMANDS.md").read_text(encoding="utf-8")
+    section = page.split("## Puzzles and training\n", 1)[1].split("\n## ", 1)[0]
+    blocks = [part.split("```", 1)[0] for part in section.split("```sh\n")[1:]]
+    shown = [part.split("```", 1)[0] for part in section.split("```text\n")[1:]]
+    assert [b.strip() for b in blocks] == [
+        "arbo puzzles samples/analysed.arb -o puzzles.arb --player Ben",
+        "arbo train puzzles.arb --stats --db train.sqlite",
+    ]
+    (tmp_path / "samples").mkdir()
+    (tmp_path / "samples" / "analysed.arb").write_bytes(ANALYSED.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    made = runner.invoke(app, blocks[0].split()[1:])
+    assert (made.exit_code, made.stderr) == (0, shown[0])
+    train("puzzles.arb", "--plain", "--db", "train.sqlite", answers="Ma6@-3,0 /Ja2\n")
+    train("puzzles.arb", "--plain", "--db", "train.sqlite", answers="Ma6@-3,0 /Ca2\n")
+    stats = runner.invoke(app, blocks[1].split()[1:])
+    assert (stats.exit_code, stats.stdout) == (0, shown[1])
