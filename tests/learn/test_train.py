@@ -13,7 +13,7 @@ from arbo_notation.cli import app
 from arbo_notation.learn.history import History
 
 ROOT = Path(__file__).resolve().parents[2]
-ANALYSED = ROOT / "samples" / "analysed.arb"
+ANALYSED = ROOT / "tests" / "analysis" / "fixtures" / "analysed.arb"  # as tests/analysis/test_puzzles.py
 runner = CliRunner()
 
 

@@ -30,7 +30,7 @@ def test_a_puzzle_answered_with_completion_in_a_terminal(size, tmp_path):
             "-m",
             "arbo_notation",
             "puzzles",
-            str(ROOT / "samples" / "analysed.arb"),
+            str(ROOT / "tests" / "analysis" / "fixtures" / "analysed.arb"),
             "-o",
             str(puzzles),
             "-p",
