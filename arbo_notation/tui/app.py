@@ -114,7 +114,7 @@ MAIN_KEYS = key_hints(
         "knowledge": 3,
         "piles": 3,
         "side": 2,
-        "what_if": 2,
+        "what_if": 1,
         "write": 5,
         "screenshot": 5,
         "help": 0,
