@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, Iterator
 
+from arbo_notation.engine.actions import Skip
+from arbo_notation.engine.cards import Planting
+from arbo_notation.errors import ArboError, RuleError
 from arbo_notation.game.knowledge import View, knowledge
-from arbo_notation.notation.model import DrawKind
+from arbo_notation.notation.model import Draw, DrawKind, Turn
 from arbo_notation.game.tree import GameTree, Node
 from arbo_notation.analysis.sampling import Unseen
 from arbo_notation.analysis.search import Situation
-from arbo_notation.analysis.turns import DEFAULT_BUDGET, TurnEvaluation, TurnTask, judge_turn
+from arbo_notation.analysis.turns import DEFAULT_BUDGET, TryJudgement, TurnEvaluation, TurnTask, judge_try, judge_turn
 
 
 def situation_at(node: Node, player: str) -> Situation | None:
@@ -71,9 +74,68 @@ def tasks(
     for node, situation in analysable(tree, players=players, turns=turns):
         turn = node.turn
         assert turn is not None, "analysable yields nodes after a turn"
-        task = TurnTask(game, node.number, situation, turn, budget, f"{seed}/{game}/{node.number}")
+        task = TurnTask(game, node.number, situation, turn, budget, _seed(seed, game, node.number))
         found.append((node, task))
     return found
+
+
+def _seed(seed: int | str, game: int, number: int) -> str:
+    """A turn's own seed: its judgement depends on nothing else of the run."""
+    return f"{seed}/{game}/{number}"
+
+
+def tried_turn(node: Node, text: str) -> Turn:
+    """``text`` (``d d Ma3@0,1 /Oa5``, its player written or not) played in place of ``node``'s turn,
+    its draws naming the cards they take: ArboError for text that is no turn, RuleError in a
+    player's words for a turn that is illegal there."""
+    before, turn = node.parent, node.turn
+    if before is None or turn is None:
+        raise ArboError("the setup is no turn: go to a turn to try another in its place")
+    game = before.position
+    actions = game.parse_turn(text)
+    if actions.player != turn.player:
+        raise RuleError(f"turn {node.number} is {turn.player}'s, not {actions.player}'s")
+    draws = []
+    for action in actions.actions[:2]:
+        if isinstance(action, Skip):
+            game.skip_draw()
+            draws.append(Draw(DrawKind.SKIP))
+        elif action.owner is None:
+            card = game.draw_from_deck(action.card)
+            if card is None:
+                raise ArboError(
+                    f"the record does not say which card {turn.player} would draw from the deck: name it (d:Ca8)"
+                )
+            draws.append(Draw(DrawKind.DECK, card=card))
+        else:
+            card = game.draw_from_discard(action.owner, action.card)
+            draws.append(Draw(DrawKind.DISCARD, action.owner, card))
+    plant, discard = actions.actions[2:]
+    game.plant(plant.card, plant.coord)
+    game.discard(discard.card)
+    return Turn(turn.player, (draws[0], draws[1]), Planting(plant.card, plant.coord), discard.card, node.number)
+
+
+def try_task(node: Node, *, budget: int = DEFAULT_BUDGET, seed: int | str = 0) -> TurnTask:
+    """The task of judging ``node``'s turn, seeded as :func:`tasks` seeds it; ArboError, saying why,
+    when the turn cannot be judged."""
+    before, turn = node.parent, node.turn
+    if before is None or turn is None:
+        raise ArboError("the setup is no turn: go to a turn to try another in its place")
+    if any(d.kind is DrawKind.DECK and d.card is None for d in turn.draws):
+        raise ArboError(f"turn {node.number} cannot be judged: a deck draw of it does not name its card")
+    situation = situation_at(before, turn.player)
+    if situation is None:
+        raise ArboError(f"turn {node.number} cannot be judged: {turn.player}'s hand is not known at it")
+    game = node.tree.record.index
+    return TurnTask(game, node.number, situation, turn, budget, _seed(seed, game, node.number))
+
+
+def what_if(node: Node, text: str, *, budget: int = DEFAULT_BUDGET, seed: int | str = 0) -> TryJudgement:
+    """``text`` judged beside ``node``'s turn, from its mover's knowledge, in the same worlds as
+    :func:`analyse` judges that turn (at the same budget and seed)."""
+    tried = tried_turn(node, text)
+    return judge_try(try_task(node, budget=budget, seed=seed), tried)
 
 
 def analyse(

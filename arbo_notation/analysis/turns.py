@@ -17,7 +17,7 @@ from arbo_notation.engine.cards import Card
 from arbo_notation.errors import ArboError
 from arbo_notation.notation.model import DrawKind, Turn
 from arbo_notation.engine.lean import FROM_DECK, Cards, cell_of, coord_of
-from arbo_notation.analysis.search import Finish, Situation, Sources, canonical, judge_draws, judge_finish
+from arbo_notation.analysis.search import Finish, Judgement, Situation, Sources, canonical, judge_draws, judge_finish
 from arbo_notation.analysis.policy import ranked_discards, ranked_plantings
 
 #: Expected loss, in points of final margin, from which a turn is marked ?!, ? and ??.
@@ -123,18 +123,38 @@ def _drawn_cards(situation: Situation, turn: Turn) -> list[tuple[str | None, Car
     return drawn
 
 
-def judge_turn(task: TurnTask) -> TurnEvaluation:
-    """Judge one recorded turn from its mover's situation (seeded by the task alone)."""
-    situation, turn = task.situation, task.turn
+def _judgements(
+    task: TurnTask, turn: Turn, draws: Judgement | None = None
+) -> tuple[Sources, Judgement, Finish, Judgement]:
+    """``turn``'s two decisions judged as candidates in the task's worlds (the same for any turn of
+    the task): its pair of draws, their judgement (``draws`` when already made for that pair), its
+    finish, the finish's judgement."""
+    situation = task.situation
     cards = Cards(situation.species)
-    played_pair = _played_sources(situation, turn)
-    draws = judge_draws(situation, played_pair, task.budget, random.Random(f"{task.seed}/draws"))
+    pair = _played_sources(situation, turn)
+    if draws is None:
+        draws = judge_draws(situation, pair, task.budget, random.Random(f"{task.seed}/draws"))
     drawn = _drawn_cards(situation, turn)
     if drawn is None:
         raise ArboError("a deck draw of the turn does not name its card: the mover's hand is not known")
     after = situation.after_draws(drawn)
-    played_finish: Finish = (cards.code(turn.plant.card), cell_of(turn.plant.coord), cards.code(turn.discard))
-    finishes = judge_finish(after, played_finish, task.budget, random.Random(f"{task.seed}/finish"))
+    finish: Finish = (cards.code(turn.plant.card), cell_of(turn.plant.coord), cards.code(turn.discard))
+    finishes = judge_finish(after, finish, task.budget, random.Random(f"{task.seed}/finish"))
+    return pair, draws, finish, finishes
+
+
+def judge_turn(task: TurnTask) -> TurnEvaluation:
+    """Judge one recorded turn from its mover's situation (seeded by the task alone)."""
+    played_pair, draws, played_finish, finishes = _judgements(task, task.turn)
+    return _evaluation(task, played_pair, draws, played_finish, finishes)
+
+
+def _evaluation(
+    task: TurnTask, played_pair: Sources, draws: Judgement, played_finish: Finish, finishes: Judgement
+) -> TurnEvaluation:
+    """The recorded turn's evaluation from the judgements of its two decisions."""
+    situation, turn = task.situation, task.turn
+    cards = Cards(situation.species)
     best_pair = draws.best()
     draw_loss = draws.values[best_pair] - draws.values[played_pair]
     best_finish = finishes.best()
@@ -187,3 +207,115 @@ def _text(cards: Cards, situation: Situation, turn: Turn, pair: Sources | None, 
     _, card, cell = ranked_plantings(position, seat)[0]
     discard = ranked_discards(position, seat, card, cell)[0]
     return f"{' '.join(words)} {cards.card(card)}@{coord_of(cell)} /{cards.card(discard)}"
+
+
+@dataclass(frozen=True, slots=True)
+class TryJudgement:
+    """A turn tried in place of a recorded one, judged beside it in the same sampled worlds.
+
+    ``played`` is :func:`judge_turn`'s evaluation of the recorded turn, exactly; ``tried`` the
+    tried turn's, its ``played`` being the tried turn and its loss measured against the best
+    candidate of both judgements (docs/ANALYSIS.md, "What if")."""
+
+    played: TurnEvaluation
+    tried: TurnEvaluation
+
+    @property
+    def difference(self) -> float:
+        """How much better the tried turn is (negative: worse), as the rounded values show it."""
+        return round(round(self.tried.played_value, 2) - round(self.played.played_value, 2), 2)
+
+    @property
+    def better(self) -> str | None:
+        """Which turn is better: "tried", "played", or None when they are worth the same."""
+        if self.difference > 0:
+            return "tried"
+        if self.difference < 0:
+            return "played"
+        return None
+
+    def lines(self) -> list[str]:
+        """Both judgements in words, the better turn and the best found."""
+        played, tried = self.played, self.tried
+        how = "exact" if played.exact and tried.exact else f"{max(played.samples, tried.samples)} sampled worlds"
+        width = max(len(played.played), len(tried.played))
+
+        def line(label: str, evaluation: TurnEvaluation) -> str:
+            glyph = f" {evaluation.glyph}" if evaluation.glyph else ""
+            return f"  {label} {evaluation.played:<{width}}  {evaluation.played_value:+.2f}{glyph}"
+
+        difference = self.difference
+        if self.better is None:
+            verdict = "both are worth the same"
+        else:
+            verdict = f"the {self.better} turn is {abs(difference):.2f} points better"
+        return [
+            f"turn {played.turn}, {played.player}: expected final margin ({how}, the same for both)",
+            line("played", played),
+            line("tried ", tried),
+            f"  {verdict}; the best found: {tried.best} {tried.best_value:+.2f}",
+        ]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "played": self.played.to_json(),
+            "tried": self.tried.to_json(),
+            "difference": self.difference,
+            "better": self.better,
+        }
+
+
+def judge_try(task: TurnTask, tried: Turn) -> TryJudgement:
+    """Judge ``tried`` (its deck draws naming their cards) beside the task's recorded turn, from the
+    same situation and seeds: each decision of the tried turn is one more candidate in the same
+    worlds, so the recorded turn's evaluation is :func:`judge_turn`'s exactly.
+
+    When both turns draw alike, the tried value is its finish's, in the same worlds as the played
+    finish. When the draws differ the two finishes were made with different cards in hand, so the
+    tried value is the played draws' best finish, plus what the tried draws gain on the played
+    ones (each finished by the greedy bot, in the same worlds), less what the tried finish loses
+    against the best finish of its own draws."""
+    situation = task.situation
+    if tried.player != situation.mover:
+        raise ArboError(f"turn {task.number} is {situation.mover}'s, not {tried.player}'s")
+    cards = Cards(situation.species)
+    played_pair, draws, played_finish, finishes = _judgements(task, task.turn)
+    played = _evaluation(task, played_pair, draws, played_finish, finishes)
+    same_draws = canonical(_played_sources(situation, tried)) == canonical(played_pair)
+    # the same draws are one judgement: only the tried finish is one more candidate
+    tried_pair, tried_draws, tried_finish, tried_finishes = _judgements(task, tried, draws if same_draws else None)
+    if same_draws:
+        tried_pair = played_pair  # the same pair, perhaps written in the other order
+    draw_values = {**draws.values, **tried_draws.values}
+    best_pair = max(draw_values, key=lambda pair: draw_values[pair])
+    own_finishes = {**tried_finishes.values, **(finishes.values if same_draws else {})}
+    best_finish = max(own_finishes, key=lambda finish: own_finishes[finish])
+    if same_draws:
+        value = own_finishes[tried_finish]
+    else:
+        draw_gain = draw_values[tried_pair] - draw_values[played_pair]
+        finish_loss = own_finishes[best_finish] - own_finishes[tried_finish]
+        value = max(finishes.values.values()) + draw_gain - finish_loss
+    loss = max(0.0, draw_values[best_pair] - draw_values[tried_pair]) + (
+        own_finishes[best_finish] - own_finishes[tried_finish]
+    )
+    if canonical(best_pair) != canonical(tried_pair):
+        best = _text(cards, situation, tried, best_pair, None)
+    elif loss > 0:
+        best = _text(cards, situation, tried, None, best_finish)
+    else:
+        best = moves_text(tried)
+    evaluation = TurnEvaluation(
+        game=task.game,
+        turn=task.number,
+        player=situation.mover,
+        played=moves_text(tried),
+        played_value=value,
+        best=best,
+        best_value=value + loss,
+        loss=loss,
+        glyph=glyph_for(shown_loss(value, value + loss)),
+        samples=max(tried_draws.samples, tried_finishes.samples, played.samples),
+        exact=played.exact and tried_draws.exact and tried_finishes.exact,
+    )
+    return TryJudgement(played, evaluation)

@@ -11,7 +11,7 @@ from typing import List, Optional
 import typer
 
 from arbo_notation.analysis.accuracy import Accuracy, note_loss, summarise
-from arbo_notation.analysis.game import tasks
+from arbo_notation.analysis.game import tasks, what_if
 from arbo_notation.analysis.turns import DEFAULT_BUDGET, TurnEvaluation, judge_turn
 from arbo_notation.errors import ArboError, NotationErrors
 from arbo_notation.game.tree import SetupError, load_tree
@@ -145,6 +145,12 @@ def analyse(
         parser=whole_number("--game", 1, MOST_GAMES),
         help="Judge game N of the file only (1-based).",
     ),
+    try_text: Optional[str] = typer.Option(
+        None,
+        "--try",
+        metavar="TURN",
+        help='What if: judge TURN (such as "d d Ma3@0,1 /Oa5") beside turn N (--turn), in the same worlds; prints both.',
+    ),
 ) -> None:
     """Judge each turn of a recorded game from what its mover knew, and mark the mistakes.
 
@@ -164,7 +170,19 @@ def analyse(
         arbo analyse game.arb --in-place --budget 96
 
         arbo analyse club.arb --game 2 --as Ana --json | jq '.turns[] | select(.glyph)'
+
+        arbo analyse game.arb --turn 5 --try "d d Ma3@0,1 /Oa5"
     """
+    if try_text is not None:
+        if turn is None:
+            fail("--try needs --turn N: the turn it is tried in place of", EXIT_USAGE)
+        if in_place or out is not None or players:
+            fail(
+                "--try prints the two judgements and writes no record: it takes no --in-place, --out or --as",
+                EXIT_USAGE,
+            )
+        _what_if(file, game_number or 1, turn, try_text, budget or DEFAULT_BUDGET, seed, as_json)
+        return
     if in_place and out is not None:
         fail("--in-place and --out exclude each other", EXIT_USAGE)
     if in_place and file == "-":
@@ -249,6 +267,33 @@ def analyse(
         )
     if failed:
         raise typer.Exit(EXIT_INVALID)
+
+
+def _what_if(file: str, game_number: int, number: int, text: str, budget: int, seed: str, as_json: bool) -> None:
+    """`--try`: the tried turn judged beside turn ``number``, printed; exit 1 for a try that is
+    illegal there or a turn that cannot be judged."""
+    records = _records(file)
+    if game_number > len(records):
+        fail(
+            f"{file} holds {len(records)} game{'s' if len(records) != 1 else ''}; there is no game {game_number}",
+            EXIT_USAGE,
+        )
+    try:
+        tree = load_tree(records[game_number - 1])
+        node = tree.node(number)
+    except SetupError as error:
+        fail(str(error))
+    except IndexError as error:
+        fail(f"game {game_number}: {error}", EXIT_USAGE)
+    try:
+        judgement = what_if(node, text, budget=budget, seed=seed)
+    except ArboError as error:
+        fail(f"--try {text!r}: {error}")
+    if as_json:
+        typer.echo(json.dumps(judgement.to_json(), indent=2))
+    else:
+        for line in judgement.lines():
+            typer.echo(line)
 
 
 def register(app: typer.Typer) -> None:

@@ -14,7 +14,7 @@ import typer
 
 from arbo_notation.errors import ArboError
 from arbo_notation.present.navigation import ReplayModel
-from arbo_notation.runtime.atomic import write_atomic
+from arbo_notation.runtime.atomic import fingerprint, write_atomic
 from arbo_notation.tui.plaintext import plain_lines
 from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_text, fail
 from arbo_notation.cli.state import load_tree, no_turn
@@ -23,7 +23,7 @@ from arbo_notation.cli.usage import whole_number
 
 HELP = """Step through a recorded game turn by turn, with the scoring at the end.
 
-In a terminal this opens the replayer: every arboretum as a grid of coloured cards, the hands (unseen cards as ??), the discard piles, the deck, the move list and the comments. Keys: → or l next turn, ← or h previous, Home/End, g go to a turn, v enter or leave a variation, p whose view (all hands, or one player's: the others' hands as that player knows them), k what the view knows (the unseen cards by species, the rights to score), s the scoring, d whole discard piles, m the move list, S save a screenshot, ? help, q quit.
+In a terminal this opens the replayer: every arboretum as a grid of coloured cards, the hands (unseen cards as ??), the discard piles, the deck, the move list and the comments. Keys: → or l next turn, ← or h previous, Home/End, g go to a turn, v enter or leave a variation, p whose view (all hands, or one player's: the others' hands as that player knows them), k what the view knows (the unseen cards by species, the rights to score), s the scoring, d whole discard piles, m the move list, w what if (another turn typed in place of the current one, judged beside it by the engine, kept as a variation), W write the tries into the file, S save a screenshot, ? help, q quit.
 
 With --plain, or when the output is not a terminal, it prints each turn in notation and the board after it, then the scoring. A record read from a pipe (FILE '-') opens the replayer too when the output is a terminal: the keys are read from the terminal.
 
@@ -88,6 +88,15 @@ def _keys_from_the_terminal() -> None:
     if sys.__stdin__ is None:  # standard input was closed: a stream for textual to find it by
         sys.stdin = open(0, encoding="utf-8", closefd=False)
         sys.__stdin__ = sys.stdin  # type: ignore[misc]  # typeshed makes it Final; textual reads it
+
+
+def _fingerprint(file: str) -> bytes:
+    """The record file's fingerprint (none for standard input, or a file that cannot be read: the
+    reading then says why)."""
+    try:
+        return b"" if file == "-" else fingerprint(file)
+    except OSError:
+        return b""
 
 
 def _load(file: str, game_number: int) -> ReplayModel:
@@ -159,6 +168,7 @@ def replay(
         help="Open the knowledge panel (unseen cards, rights to score) in place of the board.",
     ),
 ) -> None:
+    read = _fingerprint(file)  # before the reading: W writes the tries over this file only if unchanged
     model = _load(file, game_number)
     if as_player is not None:
         if as_player in model.players:
@@ -189,7 +199,8 @@ def replay(
         from arbo_notation.tui.app import ReplayApp
 
         _keys_from_the_terminal()
-        ReplayApp(model, knowledge=knowledge).run()
+        source = None if file == "-" else file
+        ReplayApp(model, knowledge=knowledge, source=source, read=read).run()
         _show(errors)  # the UI showed them where they stand; the terminal keeps them once it closes
     raise typer.Exit(EXIT_INVALID if errors else 0)
 

@@ -22,8 +22,8 @@ from textual.widgets import DataTable, Input, Label, Static
 from arbo_notation.engine.cards import species_name
 from arbo_notation.analysis.accuracy import ACCURACY_RULE, of_record
 from arbo_notation.engine.scoring import ScoreSheet, SpeciesScore
-from arbo_notation.errors import visible
-from arbo_notation.runtime.atomic import write_atomic
+from arbo_notation.errors import ArboError, visible
+from arbo_notation.runtime.atomic import FileChanged, fingerprint, rewrite_unchanged, write_atomic
 from arbo_notation.runtime.gcpause import freeze_long_lived, thaw_long_lived
 from arbo_notation.present.navigation import Cursor, Notes, ReplayModel, scored_cells
 from arbo_notation.tui.knowledge import KnowledgePanel
@@ -54,6 +54,12 @@ KEYS_HELP = """\
   k           what the view knows: unseen cards by species, rights to score
   d           whole discard piles, or only their top cards
   m           show or hide the move list and notes
+
+[b]What if[/b]
+  w           type another turn in place of the current one (Tab completes what
+              is legal); Enter judges both in the same sampled worlds, and the
+              try stays as a variation of the turn
+  W           write the tries into the record file (a new copy renamed over it)
   s           the scoring (at any time: as if the game ended there)
   S           save a screenshot (SVG) in the current folder
   ?           this help
@@ -74,6 +80,8 @@ KEYS = [
     Binding("k", "knowledge", "Known", priority=True),
     Binding("d", "piles", "Piles", priority=True),
     Binding("m", "side", "Moves", priority=True),
+    Binding("w", "what_if", "What if", priority=True),
+    Binding("W", "write", "Write", key_display="W", priority=True),
     Binding("question_mark", "help", "Help", key_display="?", priority=True),
     Binding("q", "quit", "Quit", priority=True),
     Binding("S", "screenshot", "Shot", key_display="S", priority=True),
@@ -107,6 +115,8 @@ MAIN_KEYS = key_hints(
         "knowledge": 3,
         "piles": 3,
         "side": 2,
+        "what_if": 1,
+        "write": 5,
         "screenshot": 5,
         "help": 0,
         "quit": 0,
@@ -375,9 +385,28 @@ class ReplayApp(App[None]):
     full_piles: var[bool] = var(False, init=False)
     knowledge_shown: var[bool] = var(False, init=False)
 
-    def __init__(self, model: ReplayModel, *, screenshot_dir: str | Path = ".", knowledge: bool = False) -> None:
+    def __init__(
+        self,
+        model: ReplayModel,
+        *,
+        screenshot_dir: str | Path = ".",
+        knowledge: bool = False,
+        source: str | None = None,
+        read: bytes = b"",
+        budget: int = 48,
+        seed: str = "0",
+    ) -> None:
+        """``source`` is the record's file (None: it came from standard input) and ``read`` its
+        fingerprint taken before it was read: W writes the tries back only over that file unchanged.
+        ``budget`` and ``seed`` are those of a what-if's judgement (`arbo analyse`'s defaults)."""
         super().__init__()
         self.model = model
+        self.source = source
+        self.read = read
+        self.budget = budget
+        self.seed = seed
+        self._tries = 0  # tries added since the record was read or written
+        self._judged: tuple[frozenset[Cursor], Text] | None = None  # the last what-if, where it shows
         self._knowledge_at_start = knowledge
         self.screenshot_dir = Path(screenshot_dir)
         self.set_reactive(ReplayApp.cursor, model.cursor)
@@ -400,6 +429,7 @@ class ReplayApp(App[None]):
                 yield MoveList(model.rows(), id="moves")
                 with VerticalScroll(id="notes-box"):
                     yield NotesPanel(id="notes")
+        yield Static("", id="whatif")
         yield KeyBar(MAIN_KEYS)
 
     def on_mount(self) -> None:
@@ -452,6 +482,13 @@ class ReplayApp(App[None]):
             if self._notes_box.scroll_y:
                 self._notes_box.scroll_home(animate=False)
         self._moves.current = model.row_index()
+        judged = self._judged
+        shown = judged is not None and model.cursor in judged[0]
+        whatif = self.query_one("#whatif", Static)
+        if shown != whatif.display:
+            whatif.display = shown
+        if judged is not None and shown:
+            whatif.update(judged[1])
         if self.knowledge_shown:
             self._knowledge.show(model.knowledge(), model.species)
 
@@ -584,6 +621,74 @@ class ReplayApp(App[None]):
             )
             return
         self.notify(f"screenshot saved: {target}", timeout=3, markup=False)
+
+    def action_what_if(self) -> None:
+        """Type another turn in place of the current one, judged beside it (tui/whatif.py)."""
+        self._close_scoring()
+        # deferred: the analysis engine and the what-if screen (100-150 ms, measured on the loaded two-core machine) load only for a what-if, not with every replay
+        from arbo_notation.analysis.game import try_task
+        from arbo_notation.tui.whatif import WhatIfScreen
+
+        node = self.model.node_at(self.model.cursor)
+        if node.turn is None:
+            self.notify("the setup is no turn: go to a turn to try another in its place", timeout=3, markup=False)
+            return
+        try:
+            try_task(node, budget=self.budget, seed=self.seed)
+        except ArboError as error:
+            self.notify(str(error), severity="warning", markup=False)
+            return
+        self.push_screen(WhatIfScreen(node, budget=self.budget, seed=self.seed), self._tried)
+
+    def _tried(self, tried) -> None:
+        """The what-if judged: the try becomes a variation of the turn (in memory) and the cursor
+        steps into it, the judgement shown under the board there and at the turn played."""
+        if tried is None:
+            return
+        # deferred: loaded already by action_what_if, which pushed the screen this answers
+        from arbo_notation.tui.whatif import add_variation, judgement_text
+
+        model, played = self.model, self.model.cursor
+        node = model.node_at(played)
+        record, path = add_variation(model.record, node.path, node.index - 1, tried.turn)
+        fresh = ReplayModel.from_record(record)
+        fresh.set_perspective(model.perspective)
+        self.model = fresh
+        self._tries += 1
+        self._moves.set_rows(fresh.rows())
+        target = Cursor(path, 1)
+        self._judged = (frozenset({played, target}), judgement_text(tried.judgement, written=False))
+        self.cursor = target
+
+    def action_write(self) -> None:
+        """Write the record with its tries over its file: a new copy renamed over the old, refused
+        when the file changed since it was read (another program's turns are never written over)."""
+        if self.source is None:
+            self.notify("the record came from standard input: there is no file to write", severity="warning")
+            return
+        if not self._tries:
+            self.notify("no try to write: w tries another turn", timeout=3)
+            return
+        # deferred: the record's reader and writer (80-130 ms, measured as above) load only to write the tries
+        from arbo_notation.notation.reading.reader import parse
+        from arbo_notation.notation.writer import format_games
+
+        path, record = self.source, self.model.record
+        try:
+            with open(path, encoding="utf-8") as handle:
+                games = parse(handle.read(), path)
+            games[record.index - 1] = record
+            rewrite_unchanged(path, format_games(games), self.read)
+            self.read = fingerprint(path)
+        except (OSError, ArboError, IndexError) as error:
+            if isinstance(error, FileChanged):
+                reason = "it changed since it was read; quit and open it again to try there"
+            else:
+                reason = str(getattr(error, "strerror", None) or error)
+            self.notify(f"{path}: not written: {reason}", severity="error", markup=False)
+            return
+        self._tries = 0
+        self.notify(f"written: {path}", timeout=3, markup=False)
 
     @on(MoveList.Jump)
     def jump(self, message: MoveList.Jump) -> None:

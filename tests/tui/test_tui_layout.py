@@ -74,8 +74,8 @@ async def test_the_footer_keeps_help_and_quit_in_one_order(size):
 async def test_the_footer_drops_the_least_needed_keys_first():
     app = app_at()
     async with app.run_test(size=(80, 24)):
-        # the knowledge panel's key stays; the piles' gives way at 80 columns
-        assert footer_keys(app) == ["Prev", "Next", "Variation", "View", "Score", "Known", "Moves", "Help", "Quit"]
+        # the what-if's key stays; the knowledge panel's, the piles' and the move list's give way at 80 columns
+        assert footer_keys(app) == ["Prev", "Next", "Variation", "View", "Score", "What", "Help", "Quit"]
     app = app_at()
     async with app.run_test(size=(160, 50)):
         assert footer_keys(app) == [
@@ -88,6 +88,8 @@ async def test_the_footer_drops_the_least_needed_keys_first():
             "Known",
             "Piles",
             "Moves",
+            "What",
+            "Write",
             "Shot",
             "Help",
             "Quit",

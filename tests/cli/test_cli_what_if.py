@@ -1,0 +1,60 @@
+"""`arbo analyse FILE --turn N --try TURN`: the tried turn judged beside the played one."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from arbo_notation.cli import app
+
+runner = CliRunner()
+SAMPLE = str(Path(__file__).resolve().parents[2] / "samples" / "two-player-omniscient.arb")
+
+
+def run(*args: str):
+    return runner.invoke(app, list(args))
+
+
+def test_the_played_turn_is_judged_as_analyse_judges_it():
+    tried = run("analyse", SAMPLE, "--turn", "5", "--try", "Ben d Bs8@-2,0 /Ma3", "-b", "4", "--seed", "3", "--json")
+    analysed = run("analyse", SAMPLE, "--turn", "5", "-b", "4", "--seed", "3", "--json", "-j", "1")
+    assert tried.exit_code == 0, tried.output
+    judgement = json.loads(tried.stdout)
+    [turn] = json.loads(analysed.stdout)["turns"]
+    assert judgement["played"] == turn
+    assert judgement["tried"]["played"] == "Ben:Bs3 d:Ma3 Bs8@-2,0 /Ma3"
+    assert judgement["difference"] == round(judgement["tried"]["played_value"] - turn["played_value"], 2)
+    assert judgement["better"] in ("tried", "played", None)
+
+
+def test_the_text_gives_both_judgements_the_better_and_the_best():
+    result = run("analyse", SAMPLE, "--turn", "5", "--try", "d d Bs8@-2,0 /Ma3", "-b", "4")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "turn 5, Ana: expected final margin (4 sampled worlds, the same for both)"
+    assert lines[1].split()[:2] == ["played", "d:Ma3"] and lines[2].split()[:2] == ["tried", "d:Ma3"]
+    assert lines[1].split()[-1] == lines[2].split()[-1]  # the same turn: the same value
+    assert lines[3].startswith("  both are worth the same; the best found: ")
+    assert len(lines) == 4
+
+
+def test_an_illegal_try_is_bad_input_said_in_a_players_words():
+    result = run("analyse", SAMPLE, "--turn", "5", "--try", "d d Ma3@-1,0 /Bs8", "-b", "4")
+    assert result.exit_code == 1
+    assert result.stderr == "arbo: --try 'd d Ma3@-1,0 /Bs8': Ana cannot plant Ma3 at (-1,0): Ma2 already grows there\n"
+    assert result.stdout == ""
+
+
+def test_try_without_turn_or_with_a_record_to_write_is_a_usage_error(tmp_path):
+    result = run("analyse", SAMPLE, "--try", "d d Bs8@-2,0 /Ma3")
+    assert (result.exit_code, result.stderr) == (2, "arbo: --try needs --turn N: the turn it is tried in place of\n")
+    result = run("analyse", SAMPLE, "--turn", "5", "--try", "d d Bs8@-2,0 /Ma3", "-o", str(tmp_path / "x.arb"))
+    assert result.exit_code == 2 and "writes no record" in result.stderr
+
+
+def test_a_turn_the_game_does_not_reach_is_a_usage_error():
+    result = run("analyse", SAMPLE, "--turn", "99", "--try", "d d Bs8@-2,0 /Ma3")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("arbo: game 1: the main line has ")
