@@ -6,12 +6,12 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Generator, Iterator, List
+from typing import Generator, Iterator, List, Optional
 
 import typer
 
 from arbo_notation.cli.bounds import MOST_GAMES, MOST_JOBS
-from arbo_notation.cli.common import text_table, EXIT_INVALID, EXIT_USAGE, echo_text, fail
+from arbo_notation.cli.common import text_table, EXIT_INVALID, EXIT_USAGE, echo_error, echo_text, fail
 from arbo_notation.cli.ratings import leaderboard
 from arbo_notation.cli.usage import one_of, whole_number
 from arbo_notation.errors import ArboError
@@ -52,6 +52,10 @@ Examples:
     arbo match engine greedy --games 400 --duplicate --until-decided --out duel/
 
     arbo match "python mybot.py" greedy greedy --games 30 --move-time 2 --out club/ --json
+
+    arbo match engine greedy --games 1000 --duplicate --out duel/ --scheduler tcp://10.0.0.5:8786
+
+With --scheduler ADDRESS the games are played on the workers of that Dask cluster instead of local processes: the same records and the same summary as a local run of the same --seed. arbo (this version) must be installed on every worker, and every bot's program must exist there: a command line runs on the worker, in the worker's directory. Needs the 'cluster' extra: pip install 'arbo-notation[cluster]'.
 """
 
 
@@ -175,6 +179,14 @@ def register(app: typer.Typer) -> None:
             help="Games played at once: 0 (the default) one per core; 1 plays in this process.",
         ),
         as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+        scheduler: Optional[str] = typer.Option(
+            None,
+            "--scheduler",
+            metavar="ADDRESS",
+            help="Play the games on the workers of the Dask cluster whose scheduler is at ADDRESS "
+            "(such as tcp://10.0.0.5:8786) instead of local processes (-j is then unused). "
+            "Every bot's program must exist on the workers; needs the 'cluster' extra.",
+        ),
     ) -> None:
 
         if not 2 <= len(bots) <= 4:
@@ -193,19 +205,23 @@ def register(app: typer.Typer) -> None:
         tasks = match_tasks(bots, games, seed, duplicate=duplicate, options=options)
         workers = jobs_for(jobs, games)
         outcomes: list[GameOutcome] = []
-        played = _with_progress(play_match(tasks, workers), games)
-        for outcome in played:
-            path = names[outcome.number - 1]
-            if os.path.lexists(path):  # made meanwhile by another
-                fail(f"{path}: exists, and arbo match writes new files only: remove it, or give another folder")
-            try:
-                write_atomic(path, outcome.text)
-            except OSError as error:
-                fail(f"{path}: cannot be written ({error.strerror})")
-            outcomes.append(outcome)
-            if until_decided and decided_so_far(outcomes, len(bots), duplicate):
-                played.close()  # the games in flight are dropped, their bots ended
-                break
+        played = _with_progress(play_match(tasks, workers, scheduler), games)
+        try:
+            for outcome in played:
+                path = names[outcome.number - 1]
+                if os.path.lexists(path):  # made meanwhile by another
+                    fail(f"{path}: exists, and arbo match writes new files only: remove it, or give another folder")
+                try:
+                    write_atomic(path, outcome.text)
+                except OSError as error:
+                    fail(f"{path}: cannot be written ({error.strerror})")
+                outcomes.append(outcome)
+                if until_decided and decided_so_far(outcomes, len(bots), duplicate):
+                    played.close()  # the games in flight are dropped, their bots ended
+                    break
+        except ArboError as error:  # workers lost, a cluster unreachable or not installed
+            echo_error(error)
+            raise typer.Exit(EXIT_INVALID) from None
         summary = summarise(labels(bots), outcomes)
         if as_json:
             data = summary.to_json()

@@ -185,6 +185,14 @@ def simulate(
         parser=whole_number("--budget", 1, MOST_BUDGET),
         help="The engine bot's sampled worlds per decision (default 48; docs/ANALYSIS.md).",
     ),
+    scheduler: Optional[str] = typer.Option(
+        None,
+        "--scheduler",
+        metavar="ADDRESS",
+        help="Play the games on the workers of the Dask cluster whose scheduler is at ADDRESS "
+        "(such as tcp://10.0.0.5:8786) instead of local processes (-j is then unused): the same records. "
+        "arbo (this version) must be installed on the workers; needs the 'cluster' extra.",
+    ),
 ) -> None:
     """Let bots play seeded games and write them as omniscient records, or as Parquet tables.
 
@@ -209,11 +217,13 @@ def simulate(
         arbo simulate -p 3 -n 10 --bot greedy,random,random --out games.arb
 
         arbo simulate -p 2 --bot engine,greedy --budget 16
+
+        arbo simulate -p 2 -n 10000 --seed 1 --out sims/ --scheduler tcp://10.0.0.5:8786
     """
     names = _bot_names(bot, players)
     if to is Target.parquet and out == "-":
         fail("--to parquet writes tables in a directory: give --out DIR", EXIT_USAGE)
-    play = _Play(players, games, seed, names, house_discards, event, jobs, budget)
+    play = _Play(players, games, seed, names, house_discards, event, jobs, budget, scheduler)
     try:
         what = ""
         if to is Target.parquet:
@@ -246,9 +256,11 @@ class _Play:
         event: str | None,
         jobs: int,
         budget: int | None = None,
+        scheduler: str | None = None,
     ) -> None:
         self.players, self.games, self.seed, self.bots = players, games, seed, bots
         self.house_discards, self.event, self.budget = house_discards, event, budget
+        self.scheduler = scheduler
         self.jobs = simulate_jobs(games, jobs)
 
     def run(self, then) -> Iterator:
@@ -263,6 +275,7 @@ class _Play:
             jobs=self.jobs,
             then=then,
             budget=self.budget,
+            scheduler=self.scheduler,
         )
         return _with_progress(made, self.games, "simulating")
 

@@ -3,9 +3,10 @@
 A game is one task, :class:`GameTask` (its deal's seed, the bots of the match and who sits where,
 the options), that :func:`play_task` turns into a :class:`GameOutcome` (its record's text, the
 scores, each seat's faults): a picklable function of picklable values, so that any pool of
-processes can run it. Each process keeps one bot process per bot of the match, started on first
-use, reused game after game, started again after a fault stopped it, and ended with the process
-(or by :func:`close_bots`).
+processes can run it. Each process (each thread, on a Dask worker) keeps one bot process per bot
+of the match, started on first use, reused game after game, started again after a fault stopped
+it, and ended with the process (or by :func:`close_bots`). On a Dask cluster (``scheduler``) a
+task is a span of games whose bot processes end with it (:func:`play_span`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import math
 import shlex
 import sys
+import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -106,16 +108,26 @@ def match_tasks(
 
 # -- a game played, in whatever process runs it -----------------------------------------------------
 
-#: This process's bot processes, by (the match's bots, the bot's index among them).
-_PROCESSES: dict[tuple[tuple[str, ...], int], BotProcess] = {}
+#: Games a cluster's task plays with the same bot processes (started and ended by the task).
+GAMES_PER_SPAN = 8
+
+#: This thread's bot processes, by (the match's bots, the bot's index among them): a Dask worker
+#: plays games on several threads at once, and a bot process plays one game at a time.
+_THREAD = threading.local()
 _FINALIZER_SET = False
+
+
+def _processes() -> dict[tuple[tuple[str, ...], int], BotProcess]:
+    if not hasattr(_THREAD, "processes"):
+        _THREAD.processes = {}
+    return _THREAD.processes
 
 
 def _bot_process(task: GameTask, index: int) -> BotProcess | BotFault:
     """The bot process of the match's bot ``index``: the one running, or a new one."""
     global _FINALIZER_SET
     key = (task.bots, index)
-    running = _PROCESSES.get(key)
+    running = _processes().get(key)
     if running is not None and running.running:
         return running
     if not _FINALIZER_SET:
@@ -128,14 +140,15 @@ def _bot_process(task: GameTask, index: int) -> BotProcess | BotFault:
         started = BotProcess(command_of(task.bots[index], task.options.seed))
     except BotFault as fault:
         return fault
-    _PROCESSES[key] = started
+    _processes()[key] = started
     return started
 
 
 def close_bots() -> None:
-    """Tell every bot process of this process to quit, and end them."""
-    while _PROCESSES:
-        _, bot = _PROCESSES.popitem()
+    """Tell every bot process of this thread to quit, and end them."""
+    processes = _processes()
+    while processes:
+        _, bot = processes.popitem()
         bot.close()
 
 
@@ -161,9 +174,38 @@ def play_task(task: GameTask) -> GameOutcome:
     return GameOutcome(task.number, task.deal, text, task.seating, played.scores, tuple(faults))
 
 
-def play_match(tasks: Iterable[GameTask], jobs: int = 1) -> Iterator[GameOutcome]:
-    """The outcome of each task, in order: played here (``jobs`` 1) or by ``jobs`` worker
-    processes; no bot process outlives the run, however it ends."""
+def play_span(tasks: Sequence[GameTask]) -> list[GameOutcome]:
+    """Play games one after another, and end the bot processes that played them: a task of a
+    Dask worker, whose bots must not outlive it (the worker is not arbo's, and lives on)."""
+    try:
+        return [play_task(task) for task in tasks]
+    finally:
+        close_bots()
+
+
+def spans(tasks: Iterable[GameTask], size: int = GAMES_PER_SPAN) -> Iterator[tuple[GameTask, ...]]:
+    """The tasks in consecutive groups of ``size`` (the last one shorter)."""
+    span: list[GameTask] = []
+    for task in tasks:
+        span.append(task)
+        if len(span) == size:
+            yield tuple(span)
+            span = []
+    if span:
+        yield tuple(span)
+
+
+def play_match(tasks: Iterable[GameTask], jobs: int = 1, scheduler: str | None = None) -> Iterator[GameOutcome]:
+    """The outcome of each task, in order: played here (``jobs`` 1), by ``jobs`` worker
+    processes, or by the workers of the Dask cluster whose scheduler is at ``scheduler``; no bot
+    process outlives the run, however it ends (on a cluster: its task)."""
+    if scheduler is not None:
+        # deferred: Dask's distributed (~0.9 s, an optional extra) loads only for --scheduler
+        from arbo_notation.runtime.cluster import on_cluster
+
+        for span in on_cluster(scheduler, play_span, spans(tasks), "match"):
+            yield from span
+        return
     with ending_with_the_bots():
         if jobs <= 1:
             try:

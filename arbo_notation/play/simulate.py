@@ -200,11 +200,13 @@ def simulate_run(
     jobs: int = 1,
     then: Callable[[GameRecord], object] = _identity,
     budget: int | None = None,
+    scheduler: str | None = None,
 ) -> Iterator[object]:
     """``then(record)`` of each game that simulate_games gives, in order: the same games whatever
     ``jobs``, the worker processes that play them (1: this process plays them). ``then`` runs
     where the game is played, so it must be a function a worker can be sent (a module's own, or a
-    functools.partial of one); at most a few spans per worker are in flight at a time."""
+    functools.partial of one); at most a few spans per worker are in flight at a time. With
+    ``scheduler`` (a Dask scheduler's address) the workers of that cluster play them."""
     run = _Run(
         n_players=n_players,
         seed=seed,
@@ -215,14 +217,20 @@ def simulate_run(
         budget=budget,
     )
     list(simulate_games(games=0, **run))  # fail early on bad names or bots
+    tasks: Iterator[_Span] = (
+        (first, min(first + GAMES_PER_SPAN - 1, games), then, run) for first in range(1, games + 1, GAMES_PER_SPAN)
+    )
+    if scheduler is not None:
+        # deferred: Dask's distributed (~0.9 s, an optional extra) loads only for --scheduler
+        from arbo_notation.runtime.cluster import on_cluster
+
+        for span in on_cluster(scheduler, _play_span, tasks, "simulation"):
+            yield from span
+        return
     if jobs <= 1 or games <= GAMES_PER_SPAN:
         for record in simulate_games(games=games, **run):
             yield then(record)
         return
-
-    tasks: Iterator[_Span] = (
-        (first, min(first + GAMES_PER_SPAN - 1, games), then, run) for first in range(1, games + 1, GAMES_PER_SPAN)
-    )
     with worker_pool(jobs, "simulation") as pool:
         for span in in_order(pool, _play_span, tasks, jobs * 3):
             yield from span
