@@ -112,7 +112,7 @@ def key_hints(keep: dict[str, int], described: dict[str, str] | None = None) -> 
 
 
 #: The main screen's keys, left to right: moving, help and quit always; the others as room allows
-#: (Home, End and Escape only in the help).
+#: (Home, End, Escape and the hypotheticals' c and C only in the help).
 MAIN_KEYS = key_hints(
     {
         "previous": 0,
@@ -126,8 +126,6 @@ MAIN_KEYS = key_hints(
         "side": 2,
         "what_if": 1,
         "write": 5,
-        "suppose": 5,
-        "clear_hypotheses": 6,
         "screenshot": 5,
         "help": 0,
         "quit": 0,
