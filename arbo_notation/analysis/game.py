@@ -7,12 +7,12 @@ mover knew comes from the knowledge model (``arbo_notation.game.knowledge``) of 
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, Sequence
 
 from arbo_notation.engine.actions import Skip
 from arbo_notation.engine.cards import Planting
 from arbo_notation.errors import ArboError, RuleError
-from arbo_notation.game.knowledge import View, knowledge
+from arbo_notation.game.knowledge import Hypothesis, View, knowledge, suppose
 from arbo_notation.notation.model import Draw, DrawKind, Turn
 from arbo_notation.game.tree import GameTree, Node
 from arbo_notation.analysis.sampling import Unseen
@@ -20,9 +20,11 @@ from arbo_notation.analysis.search import Situation
 from arbo_notation.analysis.turns import DEFAULT_BUDGET, TryJudgement, TurnEvaluation, TurnTask, judge_try, judge_turn
 
 
-def situation_at(node: Node, player: str) -> Situation | None:
-    """What ``player`` knows at ``node``, when they know their whole hand there (else None)."""
-    seen = knowledge(node, View.of_seat(player))
+def situation_at(node: Node, player: str, hypotheses: Sequence[Hypothesis] = ()) -> Situation | None:
+    """What ``player`` knows at ``node``, when they know their whole hand there (else None); with
+    ``hypotheses`` supposed true (:func:`~arbo_notation.game.knowledge.suppose`: ArboError for one
+    the player knows false), so every world deals each supposed card to its hand."""
+    seen = suppose(knowledge(node, View.of_seat(player)), hypotheses)
     own = seen.hands[player]
     if own.unknown:
         return None
@@ -116,26 +118,49 @@ def tried_turn(node: Node, text: str) -> Turn:
     return Turn(turn.player, (draws[0], draws[1]), Planting(plant.card, plant.coord), discard.card, node.number)
 
 
-def try_task(node: Node, *, budget: int = DEFAULT_BUDGET, seed: int | str = 0) -> TurnTask:
-    """The task of judging ``node``'s turn, seeded as :func:`tasks` seeds it; ArboError, saying why,
-    when the turn cannot be judged."""
+def try_task(
+    node: Node, *, budget: int = DEFAULT_BUDGET, seed: int | str = 0, hypotheses: Sequence[Hypothesis] = ()
+) -> TurnTask:
+    """The task of judging ``node``'s turn, seeded as :func:`tasks` seeds it (under ``hypotheses``,
+    see :func:`situation_at`); ArboError, saying why, when the turn cannot be judged."""
     before, turn = node.parent, node.turn
     if before is None or turn is None:
         raise ArboError("the setup is no turn: go to a turn to try another in its place")
     if any(d.kind is DrawKind.DECK and d.card is None for d in turn.draws):
         raise ArboError(f"turn {node.number} cannot be judged: a deck draw of it does not name its card")
-    situation = situation_at(before, turn.player)
+    _drawn_elsewhere(turn, hypotheses)
+    situation = situation_at(before, turn.player, hypotheses)
     if situation is None:
         raise ArboError(f"turn {node.number} cannot be judged: {turn.player}'s hand is not known at it")
     game = node.tree.record.index
     return TurnTask(game, node.number, situation, turn, budget, _seed(seed, game, node.number))
 
 
-def what_if(node: Node, text: str, *, budget: int = DEFAULT_BUDGET, seed: int | str = 0) -> TryJudgement:
+def what_if(
+    node: Node,
+    text: str,
+    *,
+    budget: int = DEFAULT_BUDGET,
+    seed: int | str = 0,
+    hypotheses: Sequence[Hypothesis] = (),
+) -> TryJudgement:
     """``text`` judged beside ``node``'s turn, from its mover's knowledge, in the same worlds as
-    :func:`analyse` judges that turn (at the same budget and seed)."""
+    :func:`analyse` judges that turn (at the same budget and seed); with ``hypotheses``, from the
+    mover's knowledge with them supposed true (the worlds then deal each such card to its hand)."""
     tried = tried_turn(node, text)
-    return judge_try(try_task(node, budget=budget, seed=seed), tried)
+    _drawn_elsewhere(tried, hypotheses)
+    return judge_try(try_task(node, budget=budget, seed=seed, hypotheses=hypotheses), tried)
+
+
+def _drawn_elsewhere(turn: Turn, hypotheses: Sequence[Hypothesis]) -> None:
+    """ArboError for a card supposed in a hand that the turn draws from the deck."""
+    drawn = {d.card for d in turn.draws if d.kind is DrawKind.DECK}
+    for hypothesis in hypotheses:
+        if hypothesis.card in drawn:
+            raise ArboError(
+                f"{hypothesis.card} cannot be in {hypothesis.player}'s hand: "
+                f"{turn.player} draws it from the deck at turn {turn.number}"
+            )
 
 
 def analyse(

@@ -32,6 +32,7 @@ from typing import Iterable, Iterator, Mapping, Protocol, Sequence
 
 from arbo_notation.engine.cards import MAX_VALUE, MIN_VALUE, Card, card_order
 from arbo_notation.engine.state import Game
+from arbo_notation.errors import ArboError
 from arbo_notation.notation.model import DrawKind, GameRecord, Turn
 
 
@@ -383,7 +384,9 @@ def knowledge(node: "Node", view: View) -> Knowledge:
         p: HandKnowledge(p, tuple(sorted(tracker.known[p], key=card_order)), tracker.unknown[p])
         for p in position.players
     }
-    return Knowledge(view, hands, tracker.deck, unseen, places, _rights(position, hands, places))
+    return Knowledge(
+        view, hands, tracker.deck, unseen, places, _rights(position.players, position.config.species, hands, places)
+    )
 
 
 def knowledge_of_table(table: Game, view: View) -> Knowledge:
@@ -394,7 +397,9 @@ def knowledge_of_table(table: Game, view: View) -> Knowledge:
     unseen = frozenset(table.unlocated_cards())
     plain = frozenset([p for p in table.players if hands[p].unknown] + ([None] if table.deck_size else []))
     places: dict[Card, frozenset[str | None]] = {card: plain for card in unseen}
-    return Knowledge(view, hands, table.deck_size, unseen, places, _rights(table, hands, places))
+    return Knowledge(
+        view, hands, table.deck_size, unseen, places, _rights(table.players, table.config.species, hands, places)
+    )
 
 
 def _unseen(position: Game, tracker: _Tracker) -> frozenset[Card]:
@@ -404,6 +409,51 @@ def _unseen(position: Game, tracker: _Tracker) -> frozenset[Card]:
         seen.update(position.discard_pile(player))
         seen.update(tracker.known[player])
     return frozenset(c for c in position.config.cards if c not in seen)
+
+
+# -- hypotheticals: an unseen card supposed in a hand ---------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Hypothesis:
+    """A hypothetical: ``card``, unseen by the view, supposed in ``player``'s hand (never recorded)."""
+
+    player: str
+    card: Card
+
+    def __str__(self) -> str:
+        return f"{self.card} in {self.player}'s hand"
+
+
+def suppose(known: Knowledge, hypotheses: Iterable[Hypothesis]) -> Knowledge:
+    """What the view would know were each hypothetical true: the card known in that hand, one
+    unknown card fewer there, no longer unseen; the rights follow. ArboError, in a player's words,
+    for a card the view's knowledge does not allow in that hand."""
+    hands = dict(known.hands)
+    places = dict(known.places)
+    for hypothesis in hypotheses:
+        player, card = hypothesis.player, hypothesis.card
+        if player not in hands:
+            raise ArboError(f"{player} is not a player of this game ({', '.join(hands)})")
+        hand = hands[player]
+        if card not in places:
+            where = next((p for p, h in hands.items() if card in h.known), None)
+            seen = f"it is known in {where}'s hand" if where is not None else "it is on the table"
+            raise ArboError(f"{card} cannot be supposed in {player}'s hand: {seen} as {known.view} knows")
+        if not hand.unknown:
+            raise ArboError(f"{player}'s hand holds no card unknown to {known.view}: nothing to suppose there")
+        if player not in places[card]:
+            raise ArboError(f"{card} cannot be in {player}'s hand as {known.view} knows")
+        del places[card]
+        hands[player] = HandKnowledge(player, tuple(sorted((*hand.known, card), key=card_order)), hand.unknown - 1)
+        if not hands[player].unknown:
+            places = {c: where - {player} for c, where in places.items()}
+        stranded = sorted((c for c, where in places.items() if not where), key=card_order)
+        if stranded:
+            raise ArboError(f"{card} cannot be in {player}'s hand: {stranded[0]} would then be nowhere")
+    species_codes = tuple(dict.fromkeys(code for _, code in known.rights))
+    rights = _rights(tuple(hands), species_codes, hands, places) if known.rights else {}
+    return replace(known, hands=hands, unseen=frozenset(places), places=places, rights=rights)
 
 
 # -- hindsight: the exact inference from the line's later facts -------------------------------------
@@ -538,9 +588,11 @@ def _match(
 
 
 def _rights(
-    position: Game, hands: Mapping[str, HandKnowledge], places: Mapping[Card, frozenset[str | None]]
+    players: Sequence[str],
+    species_codes: Sequence[str],
+    hands: Mapping[str, HandKnowledge],
+    places: Mapping[Card, frozenset[str | None]],
 ) -> dict[tuple[str, str], Right]:
-    players = position.players
     # Each player's candidates (unseen cards the hand may hold), by species; who holds each card known.
     candidates: dict[str, dict[str, list[Card]]] = {p: {} for p in players}
     counts = dict.fromkeys(players, 0)
@@ -551,7 +603,7 @@ def _rights(
                 counts[player] += 1
     holder = {card: player for player, hand in hands.items() for card in hand.known}
     rights: dict[tuple[str, str], Right] = {}
-    for species in position.config.species:
+    for species in species_codes:
         ones = Card(species, MIN_VALUE)
         one_holders = {holder[ones]} if ones in holder else {p for p in places.get(ones, ()) if p is not None}
         ranges = {
@@ -603,4 +655,15 @@ def _sum_range(
     return low, high
 
 
-__all__ = ["Certainty", "HandKnowledge", "Knowledge", "Right", "UNKNOWN", "View", "knowledge", "knowledge_of_table"]
+__all__ = [
+    "Certainty",
+    "HandKnowledge",
+    "Hypothesis",
+    "Knowledge",
+    "Right",
+    "UNKNOWN",
+    "View",
+    "knowledge",
+    "knowledge_of_table",
+    "suppose",
+]

@@ -7,6 +7,7 @@ Every position was computed once by the model (:mod:`arbo_notation.present.navig
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar
 
@@ -23,10 +24,12 @@ from arbo_notation.engine.cards import species_name
 from arbo_notation.analysis.accuracy import ACCURACY_RULE, of_record
 from arbo_notation.engine.scoring import ScoreSheet, SpeciesScore
 from arbo_notation.errors import ArboError, visible
+from arbo_notation.game.knowledge import Hypothesis, Knowledge, suppose
 from arbo_notation.runtime.atomic import FileChanged, fingerprint, rewrite_unchanged, write_atomic
 from arbo_notation.runtime.gcpause import freeze_long_lived, thaw_long_lived
 from arbo_notation.present.navigation import Cursor, Notes, ReplayModel, scored_cells
 from arbo_notation.tui.knowledge import KnowledgePanel
+from arbo_notation.tui.hypotheses import SupposeScreen, marked_hand
 from arbo_notation.present.report import winner_line
 from arbo_notation.tui.widgets import (
     ArboretumGrid,
@@ -60,6 +63,10 @@ KEYS_HELP = """\
               is legal); Enter judges both in the same sampled worlds, and the
               try stays as a variation of the turn
   W           write the tries into the record file (a new copy renamed over it)
+  c           from a seat's view: suppose an unseen card in another hand (a
+              hypothetical); the board, the knowledge and a what-if follow it,
+              the record never holds it
+  C           clear the hypotheticals
   s           the scoring (at any time: as if the game ended there)
   S           save a screenshot (SVG) in the current folder
   ?           this help
@@ -82,6 +89,8 @@ KEYS = [
     Binding("m", "side", "Moves", priority=True),
     Binding("w", "what_if", "What if", priority=True),
     Binding("W", "write", "Write", key_display="W", priority=True),
+    Binding("c", "suppose", "Suppose", priority=True),
+    Binding("C", "clear_hypotheses", "Clear", key_display="C", priority=True),
     Binding("question_mark", "help", "Help", key_display="?", priority=True),
     Binding("q", "quit", "Quit", priority=True),
     Binding("S", "screenshot", "Shot", key_display="S", priority=True),
@@ -103,7 +112,7 @@ def key_hints(keep: dict[str, int], described: dict[str, str] | None = None) -> 
 
 
 #: The main screen's keys, left to right: moving, help and quit always; the others as room allows
-#: (Home, End and Escape only in the help).
+#: (Home, End, Escape and the hypotheticals' c and C only in the help).
 MAIN_KEYS = key_hints(
     {
         "previous": 0,
@@ -407,6 +416,7 @@ class ReplayApp(App[None]):
         self.seed = seed
         self._tries = 0  # tries added since the record was read or written
         self._judged: tuple[frozenset[Cursor], Text] | None = None  # the last what-if, where it shows
+        self._hypotheses: tuple[Hypothesis, ...] = ()  # supposed from the perspective's seat, never recorded
         self._knowledge_at_start = knowledge
         self.screenshot_dir = Path(screenshot_dir)
         self.set_reactive(ReplayApp.cursor, model.cursor)
@@ -466,8 +476,13 @@ class ReplayApp(App[None]):
     def _show(self) -> None:
         """Hand every widget its data for the model's position; unchanged data is not redrawn."""
         model = self.model
+        known = self._supposed()
+        supposed = frozenset(h.card for h in self._hypotheses)
         for panel in self._panels:
-            panel.view = model.player_view(panel.player)
+            view = model.player_view(panel.player)
+            if any(h.player == panel.player for h in self._hypotheses):
+                view = replace(view, hand=marked_hand(known, panel.player, supposed), hand_hidden=False)
+            panel.view = view
         status = model.status()
         if status != self._status_text:
             self._status_text = status
@@ -490,7 +505,24 @@ class ReplayApp(App[None]):
         if judged is not None and shown:
             whatif.update(judged[1])
         if self.knowledge_shown:
-            self._knowledge.show(model.knowledge(), model.species)
+            self._knowledge.show(known, model.species, self._supposing())
+
+    def _supposed(self) -> Knowledge:
+        """What the perspective knows at the cursor, the hypotheticals supposed true; those that no
+        longer fit (the card was played, or seen elsewhere) are cleared, saying why."""
+        known = self.model.knowledge()
+        if not self._hypotheses:
+            return known
+        try:
+            return suppose(known, self._hypotheses)
+        except ArboError as error:
+            self._hypotheses = ()
+            self.notify(f"hypotheticals cleared: {error}", severity="warning", markup=False)
+            return known
+
+    def _supposing(self) -> str:
+        """The hypotheticals in words (empty when none stands)."""
+        return ", ".join(str(h) for h in self._hypotheses)
 
     def watch_knowledge_shown(self, shown: bool) -> None:
         self._board.display, self._knowledge.display = not shown, shown
@@ -501,6 +533,7 @@ class ReplayApp(App[None]):
         self._show()
 
     def watch_perspective(self, perspective: str | None) -> None:
+        self._hypotheses = ()  # supposed from the seat that was the view
         self.model.set_perspective(perspective)
         self._moves.set_rows(self.model.rows())
         self._show()
@@ -634,11 +667,39 @@ class ReplayApp(App[None]):
             self.notify("the setup is no turn: go to a turn to try another in its place", timeout=3, markup=False)
             return
         try:
-            try_task(node, budget=self.budget, seed=self.seed)
+            try_task(node, budget=self.budget, seed=self.seed, hypotheses=self._hypotheses)
         except ArboError as error:
             self.notify(str(error), severity="warning", markup=False)
             return
-        self.push_screen(WhatIfScreen(node, budget=self.budget, seed=self.seed), self._tried)
+        screen = WhatIfScreen(node, budget=self.budget, seed=self.seed, hypotheses=self._hypotheses)
+        self.push_screen(screen, self._tried)
+
+    def action_suppose(self) -> None:
+        """From a seat's view, suppose an unseen card in another hand (tui/hypotheses.py)."""
+        self._close_scoring()
+        if self.model.perspective is None:
+            self.notify("a hypothetical is supposed from a seat's view: p chooses one", timeout=3, markup=False)
+            return
+        known = self._supposed()
+        if not any(hand.unknown for p, hand in known.hands.items() if p != self.model.perspective):
+            self.notify(f"{self.model.perspective} knows every other hand here", timeout=3, markup=False)
+            return
+
+        def chosen(hypothesis: Hypothesis | None) -> None:
+            if hypothesis is not None:
+                self._hypotheses = (*self._hypotheses, hypothesis)
+                self.notify(f"supposing {hypothesis} (C clears)", timeout=2, markup=False)
+                self._show()
+
+        self.push_screen(SupposeScreen(known), chosen)
+
+    def action_clear_hypotheses(self) -> None:
+        if not self._hypotheses:
+            self.notify("no hypothetical stands: c supposes one", timeout=2)
+            return
+        self._hypotheses = ()
+        self.notify("hypotheticals cleared", timeout=2)
+        self._show()
 
     def _tried(self, tried) -> None:
         """The what-if judged: the try becomes a variation of the turn (in memory) and the cursor
@@ -657,7 +718,8 @@ class ReplayApp(App[None]):
         self._tries += 1
         self._moves.set_rows(fresh.rows())
         target = Cursor(path, 1)
-        self._judged = (frozenset({played, target}), judgement_text(tried.judgement, written=False))
+        text = judgement_text(tried.judgement, written=False, supposing=self._supposing())
+        self._judged = (frozenset({played, target}), text)
         self.cursor = target
 
     def action_write(self) -> None:

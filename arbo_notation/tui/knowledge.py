@@ -58,10 +58,12 @@ class KnowledgePanel(Static):
     KnowledgePanel { width: 1fr; height: 1fr; padding: 0 1; display: none; overflow-y: auto; }
     """
 
-    def show(self, known: Knowledge, species: tuple[str, ...]) -> None:
+    def show(self, known: Knowledge, species: tuple[str, ...], supposing: str = "") -> None:
+        """The panel for ``known``; ``supposing`` names the hypotheticals it stands under, if any."""
         from rich.console import Group
 
         wide = self.size.width >= 100
-        self.update(
-            Group(knowledge_text(known), Text(""), knowledge_table(known, species, wide=wide), Text(""), LEGEND)
-        )
+        heading = knowledge_text(known)
+        if supposing:
+            heading.append(f"\nsupposing {supposing} (C clears)", style="bold italic cyan")
+        self.update(Group(heading, Text(""), knowledge_table(known, species, wide=wide), Text(""), LEGEND))

@@ -24,6 +24,7 @@ from arbo_notation.analysis.game import tried_turn, what_if
 from arbo_notation.analysis.turns import TryJudgement
 from arbo_notation.engine.state import Game
 from arbo_notation.errors import ArboError, visible
+from arbo_notation.game.knowledge import Hypothesis
 from arbo_notation.game.replay import LinePath
 from arbo_notation.game.tree import Node
 from arbo_notation.notation.engine_notes import EngineNote, with_note
@@ -132,9 +133,10 @@ class WhatIfScreen(ModalScreen[Tried | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, node: Node, *, budget: int, seed: str) -> None:
+    def __init__(self, node: Node, *, budget: int, seed: str, hypotheses: tuple[Hypothesis, ...] = ()) -> None:
         super().__init__()
         self.node = node
+        self.hypotheses = hypotheses  # judged under them; the try's value then goes into no note
         self.budget = budget
         self.seed = seed
         turn = node.turn
@@ -218,14 +220,16 @@ class WhatIfScreen(ModalScreen[Tried | None]):
     def judge(self, text: str, tried: Turn) -> None:
         """The judgement, off the event loop: the spinner turns while it runs."""
         try:
-            judgement = what_if(self.node, text, budget=self.budget, seed=self.seed)
+            judgement = what_if(self.node, text, budget=self.budget, seed=self.seed, hypotheses=self.hypotheses)
         except ArboError as error:
             message = str(error)
             if not get_current_worker().is_cancelled:
                 self.app.call_from_thread(self._failed, message)
             return
         if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self.dismiss, Tried(with_note(tried, tried_note(judgement)), judgement))
+            # A value found under hypotheticals holds only under them: the record keeps the try alone.
+            kept = tried if self.hypotheses else with_note(tried, tried_note(judgement))
+            self.app.call_from_thread(self.dismiss, Tried(kept, judgement))
 
     def _failed(self, message: str) -> None:
         self.set_class(False, "-working")
@@ -243,12 +247,15 @@ class WhatIfScreen(ModalScreen[Tried | None]):
         self.dismiss(None)
 
 
-def judgement_text(judgement: TryJudgement, written: bool) -> Text:
-    """The what-if's judgement under the board: both values, the better one, and how to keep it."""
+def judgement_text(judgement: TryJudgement, written: bool, supposing: str = "") -> Text:
+    """The what-if's judgement under the board: both values, the better one, and how to keep it;
+    ``supposing`` names the hypotheticals it was judged under, if any."""
     lines = judgement.lines()
     text = Text(lines[0], style="bold magenta")
     for line in lines[1:]:
         text.append("\n" + line, style="magenta")
+    if supposing:
+        text.append(f"\njudged supposing {supposing}: the record keeps the try without its value", style="cyan")
     text.append(
         "\nthe try is in the record as a variation"
         if written

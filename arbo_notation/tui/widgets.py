@@ -65,10 +65,15 @@ EMPTY_STYLE = Style(color="#4d525a")
 
 
 def card_chip(card: Card | str, styles: Mapping[str, Style], width: int = 3, *, dim: bool = False) -> Text:
-    """A card as a coloured chip: ``Ma3`` on its species' colour; ``??`` for an unseen card."""
+    """A card as a coloured chip: ``Ma3`` on its species' colour; ``??`` for an unseen card;
+    ``Ma3*`` (a hypothetical, tui/hypotheses.py) italic and underlined, the ``*`` kept."""
     if isinstance(card, str):
         if card == HIDDEN:
             return Text(f"{card:^{width}}", style=HIDDEN_STYLE)
+        if card.endswith("*"):
+            supposed = Card.parse(card[:-1])
+            style = styles.get(supposed.species, HIDDEN_STYLE) + Style(italic=True, underline=True)
+            return Text(f"{card:^{width}}", style=style)
         card = Card.parse(card)
     style = styles.get(card.species, HIDDEN_STYLE)
     if dim:

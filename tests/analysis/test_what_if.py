@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 
-from arbo_notation.analysis.game import tasks, tried_turn, what_if
+from arbo_notation.analysis.game import situation_at, tasks, tried_turn, what_if
 from arbo_notation.analysis.turns import judge_turn
+from arbo_notation.engine.cards import Card
 from arbo_notation.errors import ArboError, RuleError
+from arbo_notation.game.knowledge import Hypothesis
 from arbo_notation.game.tree import load_tree
 from arbo_notation.notation.reading.reader import parse
 
@@ -76,3 +79,36 @@ def test_an_illegal_try_says_why_in_a_players_words(tree, text, error, words):
 def test_the_setup_has_no_turn_to_try(tree):
     with pytest.raises(ArboError, match="the setup is no turn"):
         what_if(tree.root, "d d Ma3@0,1 /Bs8", budget=BUDGET)
+
+
+# -- hypotheticals: a card supposed in Ben's hand ------------------------------------------------
+
+BS1_IN_BEN = (Hypothesis("Ben", Card.parse("Bs1")),)  # Ana holds Bs8: Ben's Bs1 would cancel it
+
+
+def test_under_a_hypothetical_every_world_deals_the_card_to_its_hand(tree):
+    situation = situation_at(tree.node(5).parent, "Ana", BS1_IN_BEN)
+    assert situation is not None
+    card = Card.parse("Bs1")
+    assert situation.known["Ben"] == (card,) and situation.unseen.room["Ben"] == 6
+    assert card not in situation.unseen.cards
+    rng = random.Random(3)
+    for _ in range(50):
+        hands, deck = situation.unseen.deal(rng)
+        assert card not in deck and len(hands["Ben"]) == 6 and card not in hands["Ben"]
+    without = situation_at(tree.node(5).parent, "Ana")
+    assert without is not None and card in without.unseen.cards
+
+
+def test_a_hypothetical_changes_the_judgement_and_the_same_one_gives_the_same(tree):
+    plain = what_if(tree.node(5), TRIES[0], budget=BUDGET, seed="7")
+    supposed = what_if(tree.node(5), TRIES[0], budget=BUDGET, seed="7", hypotheses=BS1_IN_BEN)
+    again = what_if(tree.node(5), TRIES[0], budget=BUDGET, seed="7", hypotheses=BS1_IN_BEN)
+    assert supposed == again
+    assert supposed.played.played_value != plain.played.played_value
+
+
+def test_a_card_the_turn_draws_from_the_deck_cannot_be_supposed_elsewhere(tree):
+    # turn 5 is Ana's "d:Ma3 d:Ca2 Bs8@-2,0 /Ma3": Ca2 comes from the deck
+    with pytest.raises(ArboError, match="Ca2 cannot be in Ben's hand: Ana draws it from the deck at turn 5"):
+        what_if(tree.node(5), TRIES[0], budget=BUDGET, hypotheses=(Hypothesis("Ben", Card.parse("Ca2")),))
