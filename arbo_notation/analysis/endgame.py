@@ -26,12 +26,17 @@ Finish = tuple[int, int, int]
 
 #: A turn can end the game when the deck holds at most this many cards (two draws).
 ENDING_DECK = 2
-#: Turns that may prolong the game (a pair of draws from the piles) within the lookahead of a
-#: decision near the end; beyond them, a turn that can end the game ends it, as well as it can.
-LOOKAHEAD = 1
-#: A decision is near the end when the deck holds at most this many cards: the game then ends
-#: within the next turn or two, and the replies to it are searched (LOOKAHEAD).
-NEAR_END_DECK = 4
+#: Turns of a rollout, after the decision, that may prolong the game (a pair of draws from the
+#: piles that leaves cards in the deck) when they could end it; beyond them, a turn that can end
+#: the game ends it, as well as it can. None: each such turn costs some ten exact finishes.
+LOOKAHEAD = 0
+
+
+def near_end(position: LeanPosition) -> bool:
+    """Whether the game ends within about a round (two cards a seat left in the deck): the
+    decisions whose rollouts end exactly (an exact end costs several rollouts' time, so the
+    decisions far from it keep the light end, whose error their sampling noise drowns)."""
+    return len(position.deck) <= 2 * position.seats
 
 
 def _source_key(source: int | None) -> int:
@@ -256,7 +261,7 @@ def best_final(position: LeanPosition, species_count: int) -> tuple[Finish, list
 
 
 def play_out(
-    position: LeanPosition, species_count: int, lookahead: int = 0, greedy_turns: int | None = None
+    position: LeanPosition, species_count: int, lookahead: int = LOOKAHEAD, greedy_turns: int | None = None
 ) -> list[int]:
     """Each seat's final score once the game is played out: by the greedy bot for
     ``greedy_turns`` turns (default: the rollout's greedy rounds), the light player after them,
@@ -299,22 +304,16 @@ def ending_turn(position: LeanPosition, species_count: int, lookahead: int = 0, 
     return best
 
 
-def lookahead_for(position: LeanPosition) -> int:
-    """The lookahead of a decision's rollouts: LOOKAHEAD near the end of the game, else none."""
-    return LOOKAHEAD if len(position.deck) <= NEAR_END_DECK else 0
-
-
 __all__ = [
     "ENDING_DECK",
     "LOOKAHEAD",
-    "NEAR_END_DECK",
     "best_final",
     "canonical",
     "draw_pairs",
     "empties_deck",
     "ending_turn",
     "final_finishes",
-    "lookahead_for",
+    "near_end",
     "paths_through",
     "play_out",
 ]
