@@ -51,11 +51,12 @@ def canonical(pair: Sources) -> tuple:
 def draw_pairs(position: LeanPosition) -> list[Sources]:
     """Every distinct pair of draws the mover may make (draws from two different places commute)."""
     pairs: dict[tuple, Sources] = {}
-    firsts = position.sources() or [None]
+    firsts: list[int | None] = [*position.sources()] or [None]
     for first in firsts:
         probe = position.copy()
         probe.draw(first)
-        for second in probe.sources() or [None]:
+        seconds: list[int | None] = [*probe.sources()] or [None]
+        for second in seconds:
             pairs.setdefault(canonical((first, second)), (first, second))
     return list(pairs.values())
 

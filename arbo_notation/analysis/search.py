@@ -289,8 +289,8 @@ def judge_finish(
         if not position.deck:
             table = endgame.final_finishes(position, count)
             exact = {f: margin(s, position.current) for f, s in table.items()}
-            first = [played] if played in exact else []  # the played one first: it wins ties
-            return Judgement({f: float(exact[f]) for f in first + [f for f in exact if f != played]}, 1, True)
+            leading = [played] if played in exact else []  # the played one first: it wins ties
+            return Judgement({f: float(exact[f]) for f in leading + [f for f in exact if f != played]}, 1, True)
     worlds, weights, sampled = _worlds(situation, cards, rng, budget)
     first = next(worlds)
     candidates = finish_candidates(first, played)
