@@ -13,11 +13,13 @@ from typing import IO, Sequence, Union
 
 from arbo_notation.engine.scoring import ScoreSheet
 from arbo_notation.engine.state import Game
-from arbo_notation.errors import ArboError, NotationErrors
+from arbo_notation.errors import ArboError, Code, Diagnostic, NotationErrors
 from arbo_notation.notation.model import GameRecord
+from arbo_notation.notation.reading.reader import parse, parse_all, read_pieces
+from arbo_notation.notation.reading.split import stream_games
 from arbo_notation.checking.games import FileCheck, check_text
 from arbo_notation.game.replay import score_game
-from arbo_notation.runtime.sources import BLOCK_SIZE, decode, read_text, refuse_endless, text_blocks
+from arbo_notation.runtime.sources import BLOCK_SIZE, decode, normalise, read_text, refuse_endless, text_blocks
 from arbo_notation.game.tree import GameTree, load_tree
 
 #: A path: a ``str`` (``"-"``: standard input) or an ``os.PathLike``. Never the text of a record:
@@ -42,8 +44,6 @@ def parse_games(text: str, name: str = "<string>") -> list[GameRecord]:
 
     Raises ``NotationErrors`` as ``read_games`` does.
     """
-    from arbo_notation.notation.reading.reader import parse
-
     return parse(text, name)
 
 
@@ -68,9 +68,6 @@ def iter_games(
     before it; with ``on_error``, it calls ``on_error(errors)`` instead and reads on.
     ``ArboError`` when the file cannot be read.
     """
-    from arbo_notation.notation.reading.reader import read_pieces
-    from arbo_notation.notation.reading.split import stream_games
-
     if isinstance(source, (str, os.PathLike)):
         if source == "-":
             import sys
@@ -96,8 +93,9 @@ def iter_games(
             yield record
 
 
-def _read_path(path: PathArg) -> tuple[str, str]:
-    """The text of the file at ``path`` ('-': standard input) and the name its messages give."""
+def _read_path(path: PathArg | OpenFile) -> tuple[str, str]:
+    """The text of the file at ``path`` ('-': standard input) and the name its messages give;
+    ArboError for anything else, an open file included (read_games_from reads one)."""
     if path == "-":
         import sys
 
@@ -190,15 +188,13 @@ def check(source: PathArg | OpenFile) -> FileCheck:
     Bad input never raises: a file that cannot be read gives a check with one ``file``
     diagnostic, and text that is not UTF-8 a located ``syntax`` one.
     """
-    from arbo_notation.errors import Code, Diagnostic
-
     try:
-        if hasattr(source, "read"):
+        if isinstance(source, (str, os.PathLike)) or not hasattr(source, "read"):
+            text, name = _read_path(source)
+        else:
             name = _file_name(source)
             data = source.read()
             text = decode(data, name) if isinstance(data, bytes) else data
-        else:
-            text, name = _read_path(source)
     except NotationErrors as error:
         name = error.errors[0].file
         unreadable = FileCheck(name, syntax=[Diagnostic.from_notation_error(e) for e in error.errors])
@@ -225,8 +221,6 @@ def load_game(path: PathArg, number: int = 1) -> GameTree:
 def game_tree(text: str, name: str, number: int = 1) -> GameTree:
     """Game ``number`` (1-based) of a record's text, replayed into its tree (see ``load_game``;
     `arbo state` reads its file itself, then this)."""
-    from arbo_notation.notation.reading.reader import parse_all
-
     outcome = parse_all(text, name)
     records = {record.index: record for record in outcome.games}
     count = len(outcome.games) + outcome.unreadable
@@ -235,8 +229,6 @@ def game_tree(text: str, name: str, number: int = 1) -> GameTree:
     if number not in records:
         errors = [error for error in outcome.errors if outcome.game_of(error) in (number, None)]
         raise NotationErrors(errors or outcome.errors)
-    from arbo_notation.notation.reading.split import normalise
-
     # not splitlines(): it breaks lines at U+2028 and the like, which a record holds as text
     return load_tree(records[number], normalise(text).split("\n"))
 

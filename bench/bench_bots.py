@@ -78,6 +78,17 @@ class LeanPlayer:
             ),
         )
 
+    def choose(self, game, rng):
+        from arbo_notation.engine.actions import Discard, Plant
+        from arbo_notation.engine.bots import draw_from
+        from arbo_notation.engine.state import Phase
+
+        if game.phase is Phase.DRAW:
+            return draw_from(game, self.choose_draw(game, rng))
+        if game.phase is Phase.PLANT:
+            return Plant(*self.choose_plant(game, rng))
+        return Discard(self.choose_discard(game, rng))
+
     def choose_draw(self, game, rng):
         from arbo_notation.engine.lean import FROM_DECK
         from arbo_notation.engine.state import DECK, DrawSource, DrawSourceKind

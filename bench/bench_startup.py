@@ -1,4 +1,4 @@
-"""Benchmark: start-up of whole commands (`arbo --help`, `arbo check` on one small record).
+"""Benchmark: start-up of whole commands (`arbo --help`, `arbo check`, `score`, `state` on one small record).
 
 Each command runs several times in a new interpreter; the script prints the fastest and the
 median wall time and the fastest CPU time (user + system), beside a bare `python -c pass`, which
@@ -33,6 +33,7 @@ COMMANDS = {
     "arbo --help": [sys.executable, "-m", "arbo_notation", "--help"],
     "arbo check small.arb": [sys.executable, "-m", "arbo_notation", "check", SMALL],
     "arbo score small.arb": [sys.executable, "-m", "arbo_notation", "score", SMALL],
+    "arbo state small.arb": [sys.executable, "-m", "arbo_notation", "state", SMALL],
 }
 
 
@@ -44,7 +45,8 @@ def timed(command: list[str], tree: str | None = None) -> tuple[float, float]:
     env = _ENV if tree is None else {**_ENV, "PYTHONPATH": tree}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(command, capture_output=True, check=True, env=env)
+    # run in the tree: `python -m` puts the working directory first on sys.path, before PYTHONPATH
+    subprocess.run(command, capture_output=True, check=True, env=env, cwd=tree or ROOT)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)

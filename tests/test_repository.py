@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import subprocess
 from pathlib import Path
 
@@ -68,3 +69,42 @@ def test_short_ids_say_what_the_text_is():
     assert short_id("x: " + "[" * 1000 + "]" * 1000 + "\n") == "x: [*1000]*1000"
     assert short_id("a: 1\n  b: 2\n") == "a: 1|b: 2"
     assert short_id("1. Ana d d Ma3@0,0 /Oa5\n" * 100) == "1. Ana d d Ma3@0,0 /Oa5|1. A...(2400 chars)"
+
+
+def _function_level_imports_of_arbo(path: Path) -> list[int]:
+    """The line of each import of arbo_notation inside a function body."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.ImportFrom) and (inner.module or "").startswith("arbo_notation"):
+                    found.add(inner.lineno)
+                elif isinstance(inner, ast.Import) and any(a.name.startswith("arbo_notation") for a in inner.names):
+                    found.add(inner.lineno)
+    return sorted(found)
+
+
+def _reason_of(lines: list[str], number: int) -> bool:
+    """A `# deferred:` comment on the import's line, or in the comment just above its block of imports."""
+    if "# deferred:" in lines[number - 1]:
+        return True
+    at = number - 2
+    while at >= 0 and (lines[at].strip().startswith(("from ", "import ", ")")) or lines[at].rstrip().endswith(",")):
+        at -= 1
+    while at >= 0 and lines[at].strip().startswith("#"):
+        if lines[at].strip().startswith("# deferred:"):
+            return True
+        at -= 1
+    return False
+
+
+def test_every_deferred_import_says_why():
+    """An import of arbo's own modules inside a function is a start-up decision, so it carries its
+    reason: a `# deferred:` comment on its line or just above its block (docs/ARCHITECTURE.md)."""
+    unexplained = []
+    for path in sorted((ROOT / "arbo_notation").rglob("*.py")):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for number in _function_level_imports_of_arbo(path):
+            if not _reason_of(lines, number):
+                unexplained.append(f"{path.relative_to(ROOT)}:{number}: {lines[number - 1].strip()}")
+    assert unexplained == []

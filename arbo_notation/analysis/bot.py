@@ -11,9 +11,10 @@ from __future__ import annotations
 import random
 from typing import Mapping, Sequence
 
-from arbo_notation.engine.bots import Bot, GreedyBot, TableView
+from arbo_notation.engine.actions import Action, Discard, Plant
+from arbo_notation.engine.bots import Bot, GreedyBot, TableView, draw_from, source_of
 from arbo_notation.engine.cards import HAND_SIZE, Card, Coord
-from arbo_notation.engine.state import DECK, DrawSource, DrawSourceKind, Game
+from arbo_notation.engine.state import DECK, DrawSource, DrawSourceKind, Game, Phase
 from arbo_notation.engine.lean import FROM_DECK, Cards, cell_of, coord_of
 from arbo_notation.analysis.sampling import Unseen
 from arbo_notation.analysis.search import Situation, judge_draws, judge_finish
@@ -154,6 +155,14 @@ class EngineBot(Bot):
             return None
         return FROM_DECK if source.kind is DrawSourceKind.DECK else view.players.index(str(source.owner))
 
+    def choose(self, game: Game, rng: random.Random) -> Action:
+        phase = game.phase
+        if phase is Phase.DRAW:
+            return draw_from(game, self.choose_draw(game, rng))
+        if phase is Phase.PLANT:
+            return Plant(*self.choose_plant(game, rng))
+        return Discard(self.choose_discard(game, rng))
+
     def choose_draw(self, game: Game, rng: random.Random) -> DrawSource | None:
         view = TableView.of(game)
         if view.draws_taken == 1 and self._second is not None:
@@ -161,10 +170,10 @@ class EngineBot(Bot):
             if planned in view.draw_sources():
                 return planned
         if view.draws_taken == 1:
-            return self._greedy.choose_draw(game, rng)
+            return source_of(self._greedy.draw(game))
         if self._watched != game.turn_number:  # not told of the last turn: look now
             self._watch.look_at(view)
-        greedy = self._greedy.choose_draw(game, rng)
+        greedy = source_of(self._greedy.draw(game))
         if view.deck_size > self.horizon:
             return greedy
         baseline = (self._code(view, greedy), FROM_DECK if view.deck_size > 1 else None)
@@ -183,10 +192,11 @@ class EngineBot(Bot):
     def choose_plant(self, game: Game, rng: random.Random) -> tuple[Card, Coord]:
         view = TableView.of(game)
         cards = Cards(view.species)
-        card, cell = self._greedy.choose_plant(game, rng)
+        planted = self._greedy.plant(game)
+        card, cell = planted.card, planted.coord
         probe = game.copy()
         probe.plant(card, cell)
-        discard = self._greedy.choose_discard(probe, rng)
+        discard = self._greedy.discard(probe).card
         if view.deck_size > self.horizon:
             self._discard = discard
             return card, cell

@@ -69,7 +69,9 @@ def tasks(
     game = tree.record.index
     found = []
     for node, situation in analysable(tree, players=players, turns=turns):
-        task = TurnTask(game, node.number, situation, node.turn, budget, f"{seed}/{game}/{node.number}")
+        turn = node.turn
+        assert turn is not None, "analysable yields nodes after a turn"
+        task = TurnTask(game, node.number, situation, turn, budget, f"{seed}/{game}/{node.number}")
         found.append((node, task))
     return found
 

@@ -85,7 +85,9 @@ class Unseen:
     def _restricted_deal(self, rng: random.Random) -> tuple[dict[str, list[Card]], list[Card]]:
         order = sorted(self.cards, key=lambda c: (len(self.places[c]), c))
         for _ in range(DEAL_ATTEMPTS):
-            left: dict[str | None, int] = {**self.room, None: self.deck_size}
+            # Copied key by key: a Mapping[str, int] is no dict with str | None keys.
+            left: dict[str | None, int] = {p: n for p, n in self.room.items()}
+            left[None] = self.deck_size
             hands: dict[str, list[Card]] = {p: [] for p in self.room}
             deck: list[Card] = []
             for card in order:

@@ -96,7 +96,7 @@ def moves_text(turn: Turn) -> str:
 
 
 def _played_sources(situation: Situation, turn: Turn) -> Sources:
-    found = []
+    found: list[int | None] = []
     for draw in turn.draws:
         if draw.kind is DrawKind.SKIP:
             found.append(None)

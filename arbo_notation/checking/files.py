@@ -15,6 +15,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
+from arbo_notation.checking.games import check_games  # with its modules, loaded before any worker forks
 from arbo_notation.errors import ArboError, Code, Diagnostic, NotationErrors, Severity
 from arbo_notation.notation.reading.split import GameText, stream_games
 from arbo_notation.runtime.sources import decode, normalise, refuse_endless, text_blocks
@@ -79,8 +80,6 @@ def game_pieces(path: str) -> Iterator[str | GameText]:
 
 def check_pieces(name: str, pieces: Iterable[str | GameText]) -> FileSummary:
     """Check games (and the text before the first one) of the file ``name``."""
-    from arbo_notation.checking.games import check_games
-
     check = check_games(pieces, name, keep_games=False)
     return FileSummary(name, check.game_count, check.valid_count, check.diagnostics)
 
@@ -223,10 +222,6 @@ def _units(files: list[str], sizes: list[int]) -> Iterator[tuple]:
 def _in_workers(files: list[str], sizes: list[int], jobs: int, advance: Callable[[int], None]) -> Iterator[FileSummary]:
     """Each file's summary, in order, the work shared out among ``jobs`` worker processes; at
     most a few runs of games are in flight at a time, so memory stays that of a few runs."""
-    # Import the check's modules once, before the workers fork. Not the parser's: lark takes a
-    # tenth of a second to load, and only a game with a syntax error needs it.
-    from arbo_notation.checking import games as gamecheck  # noqa: F401
-
     window = jobs * 4
     pending: deque[tuple] = deque()  # (kind, future or summary, file index, name, bytes)
     parts: dict[int, list[FileSummary]] = {}

@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 
 from arbo_notation.runtime.lazy import lazy_exports
+from arbo_notation.cli.common import EXIT_INVALID, EXIT_OK, drop_stdout, hold_closed_stdout, unwritable_output
 
 _lazy_names, __getattr__, __dir__ = lazy_exports(__name__, {"application": ("COMMANDS", "HELP", "app")})
 __all__ = ["main", "COMMANDS", "HELP", "app"]
@@ -19,8 +20,6 @@ def main() -> None:
     """The console-script entry point. Standard output that cannot be written (closed, a full disk)
     ends any command with one line on stderr and status 1, found by the last flush here at the
     latest; a reader that stops reading ends it quietly with status 0."""
-    from arbo_notation.cli.common import EXIT_INVALID, EXIT_OK, drop_stdout, hold_closed_stdout, unwritable_output
-
     hold_closed_stdout()
     try:
         try:
@@ -40,12 +39,14 @@ def main() -> None:
 
 def _run(args: list[str]) -> int | str | None:
     """Run the command ``arbo ARGS``: a plain check here, anything else by the typer app."""
-    from arbo_notation.cli.common import EXIT_OK
+    # deferred: direct.py loads check.py and the checker's files layer (~3 ms): importing this
+    # package for its app loads no command's module (tests/test_packaging.py)
     from arbo_notation.cli.direct import run_direct
 
     status = run_direct(args)
     if status is not None:
         return status
+    # deferred: typer (~40 ms), which a plain check never loads (cli/direct.py)
     from arbo_notation.cli.application import app
 
     app()

@@ -4,11 +4,22 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import ExitStack
 from typing import List, Optional
 
 import typer
 
-from arbo_notation.errors import ArboError
+from arbo_notation.analysis.game import tasks
+from arbo_notation.analysis.turns import DEFAULT_BUDGET, TurnEvaluation, judge_turn
+from arbo_notation.errors import ArboError, NotationErrors
+from arbo_notation.game.tree import SetupError, load_tree
+from arbo_notation.notation.engine_notes import EngineNote, annotate
+from arbo_notation.notation.reading.reader import parse
+from arbo_notation.notation.writer import format_games
+from arbo_notation.runtime.atomic import rewrite_unchanged, write_atomic
+from arbo_notation.runtime.workers import ending_with_the_workers, in_order, jobs_for, worker_pool
+from arbo_notation.cli.fmt import fingerprint_of, not_rewritten
 from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, is_an_input, read_input
 from arbo_notation.cli.bounds import MOST_BUDGET, MOST_GAMES, MOST_JOBS, MOST_TURNS
 from arbo_notation.cli.usage import whole_number
@@ -18,9 +29,6 @@ PROGRESS_FROM = 4
 
 
 def _records(path: str):
-    from arbo_notation.errors import NotationErrors
-    from arbo_notation.notation.reading.reader import parse
-
     try:
         text, name = read_input(path)
         return parse(text, name)
@@ -32,29 +40,24 @@ def _records(path: str):
         fail(str(error))
 
 
-def _run(found: list, jobs: int, progress: bool) -> list:
+def _run(found: list, jobs: int, progress: bool) -> list[TurnEvaluation]:
     """Judge the tasks, in their order, in this process or a pool (the same results either way).
     A TERM, a HUP or a Ctrl-C ends the run at once, workers and all, with the signal's status."""
-    from contextlib import ExitStack
-
-    from arbo_notation.analysis.turns import judge_turn
-    from arbo_notation.runtime.workers import ending_with_the_workers, in_order, jobs_for, worker_pool
-
-    tasks = [task for _, task in found]
-    workers = jobs_for(jobs, len(tasks))
-    results = []
+    turns = [task for _, task in found]
+    workers = jobs_for(jobs, len(turns))
+    results: list[TurnEvaluation] = []
     bar = None
-    if progress and len(tasks) >= PROGRESS_FROM and sys.stderr.isatty():
-        bar = typer.progressbar(length=len(tasks), label="analysing", file=sys.stderr)
+    if progress and len(turns) >= PROGRESS_FROM and sys.stderr.isatty():
+        bar = typer.progressbar(length=len(turns), label="analysing", file=sys.stderr)
         bar.__enter__()
     try:
         with ExitStack() as stack:
             if workers <= 1:
                 stack.enter_context(ending_with_the_workers())
-                stream = map(judge_turn, tasks)
+                stream: Iterator[TurnEvaluation] = map(judge_turn, turns)
             else:
                 pool = stack.enter_context(worker_pool(workers, "analysis"))
-                stream = in_order(pool, judge_turn, tasks, workers * 2)
+                stream = in_order(pool, judge_turn, turns, workers * 2)
             for result in stream:
                 results.append(result)
                 if bar is not None:
@@ -65,9 +68,7 @@ def _run(found: list, jobs: int, progress: bool) -> list:
     return results
 
 
-def _note(evaluation):
-    from arbo_notation.notation.engine_notes import EngineNote
-
+def _note(evaluation: TurnEvaluation) -> EngineNote:
     flagged = evaluation.glyph is not None
     value = round(evaluation.played_value, 1)
     return EngineNote(
@@ -163,13 +164,6 @@ def analyse(
 
         arbo analyse club.arb --game 2 --as Ana --json | jq '.turns[] | select(.glyph)'
     """
-    from arbo_notation.analysis.game import tasks
-    from arbo_notation.analysis.turns import DEFAULT_BUDGET
-    from arbo_notation.runtime.atomic import rewrite_unchanged, write_atomic
-    from arbo_notation.notation.engine_notes import annotate
-    from arbo_notation.notation.writer import format_games
-    from arbo_notation.game.tree import SetupError, load_tree
-
     if in_place and out is not None:
         fail("--in-place and --out exclude each other", EXIT_USAGE)
     if in_place and file == "-":
@@ -177,8 +171,6 @@ def analyse(
     if out is not None and is_an_input(out, [file]) is not None:
         in_place, out = True, None  # -o FILE rewrites FILE: as --in-place does, never over a turn recorded meanwhile
     if in_place:
-        from arbo_notation.cli.fmt import fingerprint_of
-
         read = fingerprint_of(file)  # before the reading: a turn recorded after it is not written over
     records = _records(file)
     if game_number is not None and game_number > len(records):
@@ -239,8 +231,6 @@ def analyse(
             else:
                 write_atomic(destination, text)
         except OSError as error:
-            from arbo_notation.cli.fmt import not_rewritten
-
             fail(not_rewritten(destination, error))
     elif not as_json:
         sys.stdout.write(text)

@@ -6,29 +6,36 @@ import importlib
 
 import typer
 import typer.main
+from typer.core import TyperCommand
 
-from arbo_notation.cli.usage import ArboApp, ArboGroup
+from arbo_notation import __version__
+from arbo_notation.cli.usage import ArboApp, ArboGroup, Listing
 
-#: The commands, in the order of `arbo --help`; each lives in the module of its name, imported
-#: when it is invoked (or when the help lists them all): a command pays for its own imports only.
-COMMANDS = (
-    "record",
-    "check",
-    "score",
-    "state",
-    "fmt",
-    "convert",
-    "simulate",
-    "stats",
-    "grep",
-    "new",
-    "species",
-    "replay",
-    "export",
-    "render",
-    "merge",
-    "analyse",
-)
+#: The commands, in the order of `arbo --help`, with their lines there (each command's own
+#: ``short_help``, or the first sentence of its help: tests/cli/test_cli_listing.py holds them to
+#: the commands'). Each lives in the module of its name, imported only when it is invoked: the help
+#: lists them from here, so a command pays for its own imports only.
+COMMANDS = {
+    "record": Listing(short_help="Record a game at the table, each turn checked as it is entered."),
+    "check": Listing(help="Check every game of the record files against the rules of Arboretum."),
+    "score": Listing(short_help="Score a game or a position: rights, paths, totals, winner."),
+    "state": Listing(help="Show the position after a turn of a recorded game."),
+    "fmt": Listing(help="Print records in the canonical .arb form (or rewrite them with --in-place)."),
+    "convert": Listing(
+        help="Convert records between .arb and a lossless structured form (JSON or YAML), or export a corpus to Parquet tables."
+    ),
+    "simulate": Listing(help="Let bots play seeded games and write them as omniscient records, or as Parquet tables."),
+    "stats": Listing(short_help="Count a collection: per player, seat and species."),
+    "ratings": Listing(short_help="Rate the players of a collection (OpenSkill)."),
+    "grep": Listing(short_help="Print the games that match, or the games recorded twice."),
+    "new": Listing(help="Print the header of a new game record, ready to record the turns."),
+    "species": Listing(short_help="The species codes of both editions, and how many a table uses."),
+    "replay": Listing(short_help="Step through a recorded game: terminal UI, or plain text."),
+    "export": Listing(short_help="A game as a self-contained HTML page that replays it."),
+    "render": Listing(short_help="One position as an SVG or PNG diagram, or the game as a GIF."),
+    "merge": Listing(short_help="Join the records of one game made from different seats into one."),
+    "analyse": Listing(help="Judge each turn of a recorded game from what its mover knew, and mark the mistakes."),
+}
 
 HELP = """Record, check, score and replay games of Arboretum written in the .arb notation.
 
@@ -36,15 +43,17 @@ Every command has --help with examples. Data goes to stdout, messages to stderr.
 """
 
 
-def _load_command(name: str) -> typer.main.click.Command:
+def _load_command(name: str) -> TyperCommand:
     """The click command ``name``, built as typer builds it from its module's ``register``."""
     module = importlib.import_module(f"{__package__}.{name}")
     holder = ArboApp()
     module.register(holder)
     (info,) = holder.registered_commands
-    return typer.main.get_command_from_info(
+    command = typer.main.get_command_from_info(
         info, pretty_exceptions_short=app.pretty_exceptions_short, rich_markup_mode=app.rich_markup_mode
     )
+    assert isinstance(command, TyperCommand)  # an ArboApp's commands are ArboCommands
+    return command
 
 
 app = ArboApp(
@@ -61,8 +70,6 @@ app = ArboApp(
 
 def _print_version(wanted: bool) -> None:
     if wanted:
-        from arbo_notation import __version__
-
         typer.echo(f"arbo {__version__}")
         raise typer.Exit()
 

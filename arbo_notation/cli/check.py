@@ -11,14 +11,16 @@ import sys
 from collections import namedtuple
 from typing import TYPE_CHECKING
 
+from arbo_notation.checking.files import FileSummary
+from arbo_notation.checking.files import check_files as check_all
 from arbo_notation.errors import Severity, visible
 from arbo_notation.runtime.sources import records_under
+from arbo_notation.runtime.workers import WorkerLost
+from arbo_notation.cli.bounds import MOST_JOBS
 from arbo_notation.cli.common import EXIT_INVALID, EXIT_OK
 
 if TYPE_CHECKING:
     import typer
-
-    from arbo_notation.checking.files import FileSummary
 
 #: A progress bar is shown from this many files, or this many bytes (a few seconds of work).
 PROGRESS_FROM = 10
@@ -27,8 +29,6 @@ PROGRESS_FROM_BYTES = 16 << 20
 
 def check_files(files: list[str], jobs: int = 0, *, progress: bool = False) -> list[FileSummary]:
     """Check the files (``jobs`` 0: workers when the work is worth them); never raises for bad input."""
-    from arbo_notation.checking.files import check_files as check_all
-
     if progress:
         sizes = [os.path.getsize(f) if f != "-" and os.path.isfile(f) else 0 for f in files]
         if len(files) >= PROGRESS_FROM or sum(sizes) >= PROGRESS_FROM_BYTES:
@@ -66,8 +66,6 @@ def _say(text: str, *, err: bool = False) -> None:
 def run_check(arguments: CheckArguments) -> int:
     """Check the files as `arbo check` does, print the findings (stderr) and the summary or the
     JSON (stdout), and return the exit status: 1 when any game is invalid or a file cannot be read."""
-    from arbo_notation.runtime.workers import WorkerLost
-
     try:
         summaries = check_files(records_under(list(arguments.files)), arguments.jobs, progress=sys.stderr.isatty())
     except WorkerLost as error:
@@ -107,7 +105,7 @@ def register(app: typer.Typer) -> None:
     """Add `arbo check` to the app: typer reads its command line, run_check does the work."""
     import typer
 
-    from arbo_notation.cli.bounds import MOST_JOBS
+    # deferred: usage.py imports typer (~40 ms), which a plain check never loads (cli/direct.py)
     from arbo_notation.cli.usage import whole_number
 
     def check(

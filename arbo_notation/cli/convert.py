@@ -9,8 +9,25 @@ from typing import Iterable, Iterator, List, Optional
 
 import typer
 
-from arbo_notation.errors import ArboError, NotationErrors
-from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, echo_text, fail, read_input, write_data
+from arbo_notation.errors import ArboError, NotationError, NotationErrors
+from arbo_notation.notation.model import GameRecord
+from arbo_notation.notation.reading.reader import parse_all, read_pieces
+from arbo_notation.notation.reading.split import stream_games
+from arbo_notation.notation.structured import convert as structured
+from arbo_notation.notation.structured.stream import NotStreamable, json_games, json_pieces, yaml_games, yaml_pieces
+from arbo_notation.notation.writer import format_game, format_games
+from arbo_notation.runtime.sources import text_blocks
+from arbo_notation.runtime.spool import Spool
+from arbo_notation.cli.common import (
+    EXIT_INVALID,
+    EXIT_USAGE,
+    corpus_progress,
+    echo_error,
+    echo_text,
+    fail,
+    read_input,
+    write_data,
+)
 from arbo_notation.cli.bounds import MOST_GAMES
 from arbo_notation.cli.usage import one_of, whole_number
 
@@ -34,10 +51,7 @@ def detect_format(name: str, text: str) -> Format:
     return Format.json if text.lstrip().startswith(("{", "[")) else Format.arb
 
 
-def read_records(text: str, name: str, form: Format):
-    from arbo_notation.notation.structured import convert as structured
-    from arbo_notation.notation.reading.reader import parse_all
-
+def read_records(text: str, name: str, form: Format) -> list[GameRecord]:
     if form is Format.json:
         return structured.loads_json(text, name)
     if form is Format.yaml:
@@ -48,10 +62,7 @@ def read_records(text: str, name: str, form: Format):
     return outcome.games
 
 
-def write_records(games, form: Format) -> str:
-    from arbo_notation.notation.structured import convert as structured
-    from arbo_notation.notation.writer import format_games
-
+def write_records(games: list[GameRecord], form: Format) -> str:
     if form is Format.json:
         return structured.dumps_json(games)
     if form is Format.yaml:
@@ -71,12 +82,10 @@ def _target_names(incomplete: str) -> list[str]:
     return [name for name in TARGET_NAMES if name.startswith(incomplete)]
 
 
-def _arb_games(pieces: Iterator, name: str) -> Iterator:
+def _arb_games(pieces: Iterator, name: str) -> Iterator[GameRecord]:
     """The records of .arb text cut into games, a game at a time; NotationErrors at the end, with
     every syntax error, when there is any (the games before it were given already)."""
-    from arbo_notation.notation.reading.reader import read_pieces
-
-    errors = []
+    errors: list[NotationError] = []
     for span, game in read_pieces(pieces, name):
         errors.extend(span.errors)
         if not errors and game is not None:
@@ -87,10 +96,6 @@ def _arb_games(pieces: Iterator, name: str) -> Iterator:
 
 def _streamed_games(path: str, name: str, form: Format) -> Iterator:
     """The games of a file read a game at a time (NotStreamable: read it whole instead)."""
-    from arbo_notation.notation.reading.split import stream_games
-    from arbo_notation.notation.structured.stream import json_games, yaml_games
-    from arbo_notation.runtime.sources import text_blocks
-
     if form is Format.arb:
         return _arb_games(stream_games(text_blocks(path)), name)
     if form is Format.json:
@@ -100,9 +105,6 @@ def _streamed_games(path: str, name: str, form: Format) -> Iterator:
 
 def _pieces(games: Iterable, form: Format) -> Iterator[str]:
     """write_records(games, form), a game at a time."""
-    from arbo_notation.notation.structured.stream import json_pieces, yaml_pieces
-    from arbo_notation.notation.writer import format_game
-
     if form is Format.json:
         return json_pieces(games)
     if form is Format.yaml:
@@ -112,8 +114,6 @@ def _pieces(games: Iterable, form: Format) -> Iterator[str]:
 
 def _first_text(path: str) -> str:
     """The start of a file's text, enough to tell JSON from .arb ('' for an empty file)."""
-    from arbo_notation.runtime.sources import text_blocks
-
     seen = ""
     for block in text_blocks(path, 1 << 16, normalised=False):
         seen += block
@@ -198,18 +198,18 @@ def convert(
 
 def export_parquet(paths: list[str], out: Path, *, games_per_part: int, quiet: bool) -> int:
     """Write the games of the paths as Parquet tables in ``out``; the exit status."""
+    # deferred: the corpus's rows (~40 ms) load only for --to parquet
     from arbo_notation.collection.rows import expand_paths, load_files
-    from arbo_notation.cli.common import corpus_progress
 
     files = expand_paths(paths)
     try:
-        from arbo_notation.collection.parquet import ParquetCorpus
+        # deferred: pyarrow (~90 ms) loads only for --to parquet; ArboError when it is not installed
+        from arbo_notation.collection.parquet import WRITE_ERRORS, ParquetCorpus, write_failure
 
         corpus = ParquetCorpus(out, games_per_part=games_per_part)
     except ArboError as error:
         echo_error(error)
         return EXIT_INVALID
-    from arbo_notation.collection.parquet import WRITE_ERRORS, write_failure
 
     with corpus_progress(files, "exporting") as advance:
         try:
@@ -243,9 +243,6 @@ def _say_invalid(rows) -> None:
 
 def convert_one(file: str, to: Format, source: Optional[Format]) -> None:
     """Convert one record between .arb, JSON and YAML, to standard output."""
-    from arbo_notation.notation.structured.stream import NotStreamable
-    from arbo_notation.runtime.spool import Spool
-
     try:
         out = Spool()
         try:

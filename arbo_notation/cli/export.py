@@ -8,8 +8,14 @@ from typing import Optional
 
 import typer
 
+from arbo_notation.game.tree import GameTree
+from arbo_notation.present.navigation import ReplayModel
+from arbo_notation.present.report import winner_line
+from arbo_notation.share.html import Preview, build_page
+from arbo_notation.share.raster import compact_png
+from arbo_notation.share.svg import position_diagram, render_diagram
 from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, fail, refuse_writing_over_input
-from arbo_notation.cli.sharing import load_games, viewer_for, write_output
+from arbo_notation.cli.sharing import Loaded, load_games, viewer_for, write_output
 from arbo_notation.cli.bounds import MOST_GAMES
 from arbo_notation.cli.usage import whole_number
 
@@ -78,8 +84,6 @@ def export(
     refuse_writing_over_input(out, [file])
     loaded = load_games(file, game_number)
     viewer = viewer_for(as_player, loaded.trees)
-    from arbo_notation.share.html import build_page
-
     title = _title(loaded)
     card = _preview(loaded.trees[0], viewer, image_url) if preview else None
     page = build_page(loaded.trees, viewer=viewer, unread=loaded.unread, title=title, preview=card)
@@ -105,15 +109,9 @@ def _web_address(url: str) -> bool:
         return False
 
 
-def _preview(tree, viewer: str | None, image_url: str | None):
+def _preview(tree: GameTree, viewer: str | None, image_url: str | None) -> Preview:
     """The first game's last legal position as the viewer sees it, scored where it can be (drawn
     unless its picture is at ``image_url``), and a line saying who won or where the game stands."""
-    from arbo_notation.present.navigation import ReplayModel
-    from arbo_notation.present.report import winner_line
-    from arbo_notation.share.html import Preview
-    from arbo_notation.share.raster import compact_png
-    from arbo_notation.share.svg import position_diagram, render_diagram
-
     model = ReplayModel(tree)
     model.set_perspective(viewer)
     model.end()
@@ -125,7 +123,7 @@ def _preview(tree, viewer: str | None, image_url: str | None):
     return Preview(description, compact_png(render_diagram(diagram)))
 
 
-def _title(loaded) -> str:
+def _title(loaded: Loaded) -> str:
     if len(loaded.trees) == 1 and not loaded.unread:
         header = loaded.trees[0].record.header
         players = header.players

@@ -4,25 +4,23 @@ from __future__ import annotations
 
 import os
 import stat
-from typing import TYPE_CHECKING, Callable, Iterator, List
+from typing import Callable, Iterator, List
 
 import typer
 
-from arbo_notation.errors import ArboError
+from arbo_notation.errors import ArboError, NotationError, NotationErrors
+from arbo_notation.notation.reading.reader import parse_all, read_pieces
+from arbo_notation.notation.reading.split import stream_games
+from arbo_notation.notation.writer import format_game, format_games
 from arbo_notation.runtime.atomic import FileBusy, FileChanged, LockRefused, fingerprint, rewrite_unchanged
+from arbo_notation.runtime.gcpause import gc_paused
+from arbo_notation.runtime.sources import normalise, text_blocks
+from arbo_notation.runtime.spool import Spool, same_text
 from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, echo_text, fail, read_input, write_data
-
-if TYPE_CHECKING:
-    from arbo_notation.runtime.spool import Spool
 
 
 def canonical_text(text: str, name: str) -> str:
     """The canonical form of a whole record file; NotationErrors when any game cannot be read."""
-    from arbo_notation.errors import NotationErrors
-    from arbo_notation.runtime.gcpause import gc_paused
-    from arbo_notation.notation.reading.reader import parse_all
-    from arbo_notation.notation.writer import format_games
-
     with gc_paused():  # every record is kept
         outcome = parse_all(text, name)
     if outcome.errors:
@@ -32,23 +30,17 @@ def canonical_text(text: str, name: str) -> str:
 
 def _sources(path: str) -> tuple[str, Iterator, Callable[[], Iterator[str]]]:
     """A file's name, its games as stream_games cuts them, and its text as read (for --check)."""
-    from arbo_notation.notation.reading.split import normalise, stream_games
-    from arbo_notation.runtime.sources import text_blocks
-
     if path == "-":
         text, name = read_input(path)
         return name, stream_games([normalise(text)]), lambda: iter([text])
     return path, stream_games(text_blocks(path)), lambda: text_blocks(path, normalised=False)
 
 
-def format_file(name: str, pieces: Iterator, out: "Spool") -> list:
+def format_file(name: str, pieces: Iterator, out: Spool) -> list[NotationError]:
     """Write the canonical form of a file's games into ``out``, a game at a time (as
     canonical_text gives it whole); the syntax errors, when there are any (then ``out`` is not
     to be used)."""
-    from arbo_notation.notation.reading.reader import read_pieces
-    from arbo_notation.notation.writer import format_game
-
-    errors = []
+    errors: list[NotationError] = []
     first = True
     for span, game in read_pieces(pieces, name):
         errors.extend(span.errors)
@@ -78,9 +70,6 @@ def fmt(
 
         arbo fmt --in-place game.arb
     """
-    from arbo_notation.errors import NotationErrors
-    from arbo_notation.runtime.spool import Spool, same_text
-
     if check and in_place:
         fail("--check and --in-place exclude each other", EXIT_USAGE)
     if in_place and "-" in files:

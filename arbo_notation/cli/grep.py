@@ -8,7 +8,15 @@ from typing import List, Optional
 
 import typer
 
+from arbo_notation.checking.games import GameLines
+from arbo_notation.collection.grep import DATE_PREFIX, Duplicates, Filters, knowledge, piece_place, winners_of
+from arbo_notation.collection.rows import display_name, expand_paths, file_pieces
 from arbo_notation.errors import ArboError, NotationErrors
+from arbo_notation.notation.model import GameRecord, Header
+from arbo_notation.notation.reading import scanner
+from arbo_notation.notation.reading.faults import unclosed_error
+from arbo_notation.notation.reading.reader import read_game_text
+from arbo_notation.notation.reading.split import GameText
 from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, echo_text, fail
 
 HELP = """Print the games that match, as records: pipe them into fmt, export, replay - or another grep.
@@ -37,9 +45,7 @@ def _names(values: list[str] | None) -> tuple[str, ...]:
     return tuple(name.strip() for value in values or [] for name in value.split(",") if name.strip())
 
 
-def _filters(player, won, species, date, event, site):
-    from arbo_notation.collection.grep import DATE_PREFIX, Filters
-
+def _filters(player, won, species, date, event, site) -> Filters:
     players = _names(player)
     if won and not players:
         fail("--won says who won: give --player NAME too", EXIT_USAGE)
@@ -74,13 +80,8 @@ def register(app: typer.Typer) -> None:
         raise typer.Exit(status)
 
 
-def run(paths: list[str], filters, *, listed: bool, duplicates: bool) -> int:
+def run(paths: list[str], filters: Filters, *, listed: bool, duplicates: bool) -> int:
     """Print what matches; the exit status."""
-    from arbo_notation.collection.rows import display_name, expand_paths, file_pieces
-    from arbo_notation.collection.grep import Duplicates, piece_place, winners_of
-    from arbo_notation.notation.reading import scanner
-    from arbo_notation.notation.reading.split import GameText
-
     needs_record = filters.won or duplicates
     found = Duplicates()
     status = 0
@@ -102,12 +103,17 @@ def run(paths: list[str], filters, *, listed: bool, duplicates: bool) -> int:
                         continue
                     if not filters.header_matches(record.header):
                         continue
+                    game_header = record.header
+                else:
+                    game_header = header[0]
                 if filters.won:
+                    assert record is not None  # (needs_record: read above)
                     winners = winners_of(record)
                     if winners is None or not filters.winners_match(winners):
                         continue
-                place = piece_place(name, piece, record.header if record else header[0])
+                place = piece_place(name, piece, game_header)
                 if duplicates:
+                    assert record is not None  # (needs_record: read above)
                     found.add(record, place)
                 elif listed:
                     echo_text(str(place))
@@ -133,11 +139,6 @@ def run(paths: list[str], filters, *, listed: bool, duplicates: bool) -> int:
 
 def _knowledge(places) -> tuple[dict, int]:
     """The knowledge of the games at the places, read again; and the exit status of reading them."""
-    from arbo_notation.collection.rows import file_pieces
-    from arbo_notation.collection.grep import knowledge, piece_place
-    from arbo_notation.notation.reading import scanner
-    from arbo_notation.notation.reading.split import GameText
-
     wanted: dict[str, set[int]] = {}
     for place in places:
         wanted.setdefault(place.file, set()).add(place.game)
@@ -159,14 +160,9 @@ def _knowledge(places) -> tuple[dict, int]:
     return known, 0
 
 
-def _record(name: str, piece, header):
+def _record(name: str, piece: GameText, header: tuple[Header, int] | None) -> GameRecord | None:
     """The game's record, or None after saying on stderr why it cannot be read."""
-    from arbo_notation.checking.games import GameLines
-    from arbo_notation.notation.reading.reader import read_game_text
-
     if not piece.closed:
-        from arbo_notation.notation.reading.faults import unclosed_error
-
         echo_error(unclosed_error(piece.first_line, name, GameLines(piece.text, piece.first_line)))
         return None
     records, errors = read_game_text(

@@ -6,6 +6,11 @@ from typing import List, Optional
 
 import typer
 
+from arbo_notation.errors import ArboError, NotationErrors
+from arbo_notation.game.merge import merge as merge_records
+from arbo_notation.notation.reading.reader import parse
+from arbo_notation.notation.writer import format_games
+from arbo_notation.runtime.atomic import write_atomic
 from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, is_an_input, read_input
 
 
@@ -33,11 +38,6 @@ def merge(
 
         arbo merge ana.arb ben.arb cleo.arb dev.arb referee.arb > table.arb
     """
-    from arbo_notation.errors import ArboError, NotationErrors
-    from arbo_notation.game.merge import merge as merge_records
-    from arbo_notation.notation.reading.reader import parse
-    from arbo_notation.notation.writer import format_games
-
     if len(files) < 2:
         fail("merge needs the records of two seats or more", EXIT_USAGE)
     if out is not None and out != "-":
@@ -67,8 +67,6 @@ def merge(
     if out is None or out == "-":
         typer.echo(text, nl=False)
         return
-    from arbo_notation.runtime.atomic import write_atomic
-
     _refuse_to_write_over(out, files)  # made meanwhile
     try:
         write_atomic(out, text)

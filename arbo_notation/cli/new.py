@@ -16,13 +16,12 @@ from arbo_notation.engine.cards import (
     species_at_random,
 )
 from arbo_notation.engine.lexicon import MAX_NAME_LENGTH
+from arbo_notation.notation.header.keys import PLAYER_NAME_RE, format_header
 from arbo_notation.notation.model import RESERVED_NAMES, Header
 
 
 def parse_players(text: str) -> tuple[str, ...]:
     """The players of a comma-separated list; typer.BadParameter (exit 2) when it cannot be a table."""
-    from arbo_notation.notation.header.keys import PLAYER_NAME_RE
-
     names = tuple(name.strip() for name in text.split(","))
     for name in names:
         if not name:
@@ -135,8 +134,6 @@ def iso_date(text: str) -> str:
 def new_header_text(header: Header) -> str:
     """The header of a new record, with hints as YAML comments inside it: they help whoever fills
     the record in, and no reader takes them for comments of the game."""
-    from arbo_notation.notation.header.keys import format_header
-
     text = format_header(header).rstrip("\n").removesuffix("---").rstrip("\n")
     first, second = header.species[0], header.species[1 % len(header.species)]
     other = header.players[1]

@@ -12,7 +12,11 @@ from typing import IO, Iterable, Optional
 
 import typer
 
-from arbo_notation.errors import caret_excerpt
+from arbo_notation.errors import caret_excerpt, visible
+from arbo_notation.present.report import render_sheet
+from arbo_notation.record.session import EntryError, OptionMismatch, Phase, RecordingError, open_session
+from arbo_notation.runtime.atomic import FileBusy, LockRefused, held_for_writing
+from arbo_notation.cli.new import iso_date, parse_names, parse_players, parse_seat, parse_species, text_option
 from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, fail
 
 HELP = """Record a game as it is played: each turn is checked by the rules engine as it is entered, and the record FILE is written after every accepted entry (a new copy renamed over the old one, so FILE is always a valid record, even after a crash).
@@ -56,9 +60,6 @@ def record(
     date: Optional[str] = typer.Option(None, "--date", help="The date, YYYY-MM-DD. [default: today, for a new FILE]"),
     plain: bool = typer.Option(False, "--plain", help="Read entries as lines of standard input; no screen."),
 ) -> None:
-    from arbo_notation.runtime.atomic import FileBusy, LockRefused, held_for_writing
-    from arbo_notation.cli.new import iso_date, parse_names, parse_players, parse_seat, parse_species, text_option
-
     if file == "-":
         raise typer.BadParameter("the record is a file to write, not standard input", param_hint="'FILE'")
     table = parse_players(players) if players is not None else None
@@ -92,8 +93,6 @@ def record(
 
 def _record(file, table, chosen, seat, species_names, event, site, when, seed, plain) -> None:
     """Record into ``file``, held for this process, on the screen or from lines of standard input."""
-    from arbo_notation.record.session import OptionMismatch, RecordingError, open_session
-
     try:
         session = open_session(
             file,
@@ -118,6 +117,7 @@ def _record(file, table, chosen, seat, species_names, event, site, when, seed, p
         except KeyboardInterrupt:  # Ctrl+C at a terminal: the file holds every entry accepted
             status = 0
         raise typer.Exit(status)
+    # deferred: the recording screen (textual, ~190 ms) loads only on a terminal, not for --plain
     from arbo_notation.tui.record import RecordApp
 
     RecordApp(session).run()
@@ -156,9 +156,6 @@ def record_lines(session, lines: Iterable[str | None], out: IO[str], err: IO[str
     hand the record already determines is revealed (as the screen fills it in), and if the
     reveals are not done, ``err`` says what the record still needs. The exit status: 1 when any
     entry was refused, else 0."""
-    from arbo_notation.record.session import EntryError, Phase
-    from arbo_notation.errors import visible
-    from arbo_notation.present.report import render_sheet
 
     def say(text: str, stream: IO[str]) -> None:
         stream.write(visible(text, "\n") + "\n")  # a resumed record's text sends the terminal no commands

@@ -10,6 +10,19 @@ from typing import Optional
 
 import typer
 
+from arbo_notation.present.navigation import ReplayModel
+from arbo_notation.share.raster import (
+    ANIMATION_SCALE,
+    DEFAULT_SCALE,
+    LAST_MS,
+    TURN_MS,
+    Frame,
+    Motion,
+    animation_of,
+    png_of,
+    png_size,
+)
+from arbo_notation.share.svg import position_diagram, render_diagram
 from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, fail, refuse_writing_over_input
 from arbo_notation.cli.sharing import load_games, viewer_for, write_output
 from arbo_notation.cli.bounds import MOST_GAMES, MOST_TURNS
@@ -114,8 +127,6 @@ def render(
     refuse_writing_over_input(out, [file])
     loaded = load_games(file, game_number)
     tree = loaded.trees[0]
-    from arbo_notation.present.navigation import ReplayModel
-
     model = ReplayModel(tree)
     if as_player is not None:
         model.set_perspective(viewer_for(as_player, [tree]))
@@ -136,8 +147,6 @@ def render(
     else:
         svg = _position_svg(model, player, score)
         if kind is PictureFormat.png:
-            from arbo_notation.share.raster import DEFAULT_SCALE, png_of, png_size
-
             png = png_of(svg, scale or DEFAULT_SCALE)
             width, height = png_size(png)
             write_output(png, out, f"PNG {width}x{height} px")
@@ -169,10 +178,8 @@ def _format_of(out: str | None, asked: PictureFormat | None, animation: bool) ->
     return kind
 
 
-def _position_svg(model, player: str | None, score: bool) -> str:
+def _position_svg(model: ReplayModel, player: str | None, score: bool) -> str:
     """The SVG of the model's current position (scored when asked: status 2 when it cannot be)."""
-    from arbo_notation.share.svg import position_diagram, render_diagram
-
     if score:
         if model.hidden_hands():
             fail(
@@ -183,11 +190,11 @@ def _position_svg(model, player: str | None, score: bool) -> str:
     return render_diagram(position_diagram(model, player=player, scored=score))
 
 
-def _write_animation(model, player: str | None, kind: PictureFormat, scale: float | None, out: str | None) -> None:
+def _write_animation(
+    model: ReplayModel, player: str | None, kind: PictureFormat, scale: float | None, out: str | None
+) -> None:
     """Every position of the main line up to the model's (its last legal one), then that one scored
     where it can be, as one animation."""
-    from arbo_notation.share.raster import ANIMATION_SCALE, LAST_MS, TURN_MS, Frame, Motion, animation_of
-
     last = model.turns_played
     frames = []
     for number in range(last + 1):

@@ -13,8 +13,11 @@ from typing import Any, Optional
 import typer
 
 from arbo_notation.errors import ArboError
+from arbo_notation.present.navigation import ReplayModel
+from arbo_notation.runtime.atomic import write_atomic
+from arbo_notation.tui.plaintext import plain_lines
 from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_text, fail
-from arbo_notation.cli.state import no_turn
+from arbo_notation.cli.state import load_tree, no_turn
 from arbo_notation.cli.bounds import MOST_GAMES, MOST_TURNS
 from arbo_notation.cli.usage import whole_number
 
@@ -83,13 +86,11 @@ def _keys_from_the_terminal() -> None:
     os.dup2(terminal, 0)
     os.close(terminal)
     if sys.__stdin__ is None:  # standard input was closed: a stream for textual to find it by
-        sys.stdin = sys.__stdin__ = open(0, encoding="utf-8", closefd=False)
+        sys.stdin = open(0, encoding="utf-8", closefd=False)
+        sys.__stdin__ = sys.stdin  # type: ignore[misc]  # typeshed makes it Final; textual reads it
 
 
-def _load(file: str, game_number: int):
-    from arbo_notation.present.navigation import ReplayModel
-    from arbo_notation.cli.state import load_tree
-
+def _load(file: str, game_number: int) -> ReplayModel:
     try:
         return ReplayModel(load_tree(file, game_number))
     except ArboError as error:
@@ -101,6 +102,7 @@ def _screenshot(model, size: tuple[int, int], knowledge: bool = False) -> str:
     asked); the SVG text."""
     import asyncio
 
+    # deferred: the terminal UI (textual, ~190 ms) loads only for a screenshot or on a terminal
     from arbo_notation.tui.app import ReplayApp
 
     async def render() -> str:
@@ -172,8 +174,6 @@ def replay(
     if screenshot is not None:
         _show(errors)
         svg = _screenshot(model, size, knowledge)
-        from arbo_notation.runtime.atomic import write_atomic
-
         try:
             write_atomic(screenshot, svg)
         except OSError as error:
@@ -181,12 +181,11 @@ def replay(
         if not quiet:
             echo_text(f"wrote {screenshot}", err=True)
     elif not interactive:
-        from arbo_notation.tui.plaintext import plain_lines
-
         _show(errors)
         for line in plain_lines(model, start=turn or 0, knowledge=knowledge):
             typer.echo(line)
     else:
+        # deferred: the terminal UI (textual, ~190 ms) loads only on a terminal, not for --plain
         from arbo_notation.tui.app import ReplayApp
 
         _keys_from_the_terminal()

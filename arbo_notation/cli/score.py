@@ -7,6 +7,11 @@ from typing import TYPE_CHECKING, Optional
 import typer
 
 from arbo_notation.errors import ArboError, Severity
+from arbo_notation.notation.reading.split import stream_games
+from arbo_notation.present.report import render_sheet, sheet_to_json
+from arbo_notation.runtime.sources import normalise, text_blocks
+from arbo_notation.runtime.spool import Spool
+from arbo_notation.cli.bounds import MOST_GAMES
 from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, echo_text, fail, read_input
 from arbo_notation.cli.usage import whole_number
 
@@ -36,6 +41,7 @@ Examples:
 def score_position_text(text: str, name: str) -> "ScoreSheet":
     """Read a position (YAML or JSON) and score it (as if the game ended there, when it was not
     over); PositionError when it is bad."""
+    # deferred: the position reader (~20 ms, PyYAML among it) loads only for a position, not a record
     from arbo_notation.notation.structured.position import read_position
 
     return read_position(text, name).score()
@@ -64,8 +70,6 @@ class _Sheets:
     kept alone, for a record with one sheet (printed as the sheet itself, not a list)."""
 
     def __init__(self, name: str, as_json: bool) -> None:
-        from arbo_notation.runtime.spool import Spool
-
         self.name = name
         self.as_json = as_json
         self.out = Spool()
@@ -76,16 +80,12 @@ class _Sheets:
         if self.as_json:
             import json
 
-            from arbo_notation.present.report import sheet_to_json
-
             data = sheet_to_json(sheet)
             if not self.count:
                 self.alone = json.dumps(data, indent=2)
             item = json.dumps({"game": index, **data}, indent=2).replace("\n", "\n  ")
             self.out.write(("[\n  " if not self.count else ",\n  ") + item)
         else:
-            from arbo_notation.present.report import render_sheet
-
             title = None if self.name == "<stdin>" else self.name
             if index:
                 title = f"{self.name}, game {index}"
@@ -111,6 +111,7 @@ def score_record(pieces, name: str, game: int | None, sheets: _Sheets) -> bool:
     for was valid. Diagnostics go to stderr once every game is read, in the order of the file;
     ArboError when nothing can be scored, and a usage error (exit 2) when there is no game ``game``.
     """
+    # deferred: the checker (~20 ms) loads only for a record, not a position
     from arbo_notation.checking.games import check_games
 
     syntax: list = []
@@ -155,9 +156,6 @@ def score_record(pieces, name: str, game: int | None, sheets: _Sheets) -> bool:
 def _record_pieces(file: str):
     """The games of a record file a game at a time (None: not a record, but a position, whose
     text is given instead), and the name to show."""
-    from arbo_notation.notation.reading.split import normalise, stream_games
-    from arbo_notation.runtime.sources import text_blocks
-
     if file != "-" and file.endswith(".arb"):
         return stream_games(text_blocks(file)), None, file
     text, name = read_input(file)
@@ -167,8 +165,6 @@ def _record_pieces(file: str):
 
 
 def register(app: typer.Typer) -> None:
-    from arbo_notation.cli.bounds import MOST_GAMES
-
     @app.command("score", help=HELP, short_help="Score a game or a position: rights, paths, totals, winner.")
     def score(
         file: str = typer.Argument(
@@ -215,9 +211,5 @@ def _position_output(sheet: "ScoreSheet", name: str, as_json: bool) -> str:
     if as_json:
         import json
 
-        from arbo_notation.present.report import sheet_to_json
-
         return json.dumps(sheet_to_json(sheet), indent=2) + "\n"
-    from arbo_notation.present.report import render_sheet
-
     return render_sheet(sheet, title=None if name == "<stdin>" else name)

@@ -8,12 +8,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from arbo_notation.errors import ArboError
+from arbo_notation.game.tree import GameTree, SetupError, load_tree
+from arbo_notation.notation.reading.reader import parse_all
 from arbo_notation.runtime.atomic import write_atomic
+from arbo_notation.runtime.gcpause import gc_paused
+from arbo_notation.runtime.sources import normalise
 from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, echo_text, fail, read_input
 
 if TYPE_CHECKING:
     from arbo_notation.share.html import UnreadGame
-    from arbo_notation.game.tree import GameTree
 
 #: Values of --as that mean every hand shown (unless a player has that name), as for `arbo replay`.
 OMNISCIENT = ("all", "*", "none")
@@ -25,7 +28,7 @@ class Loaded:
     finding (a syntax or rule error) was reported on stderr."""
 
     name: str
-    trees: list["GameTree"] = field(default_factory=list)
+    trees: list[GameTree] = field(default_factory=list)
     unread: list["UnreadGame"] = field(default_factory=list)
     findings: bool = False
 
@@ -36,11 +39,8 @@ def load_games(path: str, game_number: int | None) -> Loaded:
     Syntax and rule errors go to stderr. Leaves with status 2 for a game number the file does
     not hold, and 1 when the file cannot be read or no game asked for can be shown.
     """
-    from arbo_notation.runtime.gcpause import gc_paused
-    from arbo_notation.notation.reading.split import normalise
-    from arbo_notation.notation.reading.reader import parse_all
+    # deferred: the page's builder (share.html, ~25 ms) is export's alone; render and state load this module too
     from arbo_notation.share.html import UnreadGame
-    from arbo_notation.game.tree import SetupError, load_tree
 
     try:
         text, name = read_input(path)
@@ -50,8 +50,8 @@ def load_games(path: str, game_number: int | None) -> Loaded:
         fail(str(error))
     count = max((span.index for span in outcome.game_spans), default=0)
     if not count:
-        for error in outcome.errors:
-            echo_error(error)
+        for found in outcome.errors:
+            echo_error(found)
         fail(f"{name} holds no game")
     if game_number is not None and not 1 <= game_number <= count:
         fail(f"{name} holds {count} game{'s' if count != 1 else ''}; there is no game {game_number}", EXIT_USAGE)
@@ -59,15 +59,15 @@ def load_games(path: str, game_number: int | None) -> Loaded:
     wanted = [game_number] if game_number is not None else list(range(1, count + 1))
     records = {record.index: record for record in outcome.games}
     lines = normalise(text).split("\n")  # not splitlines(): U+2028 is no line break in a record
-    for error in outcome.errors:
-        if not outcome.game_of(error):  # text before the first game
-            echo_error(error)
+    for found in outcome.errors:
+        if not outcome.game_of(found):  # text before the first game
+            echo_error(found)
             loaded.findings = True
     for number in wanted:
-        errors = [error for error in outcome.errors if outcome.game_of(error) == number]
+        errors = [found for found in outcome.errors if outcome.game_of(found) == number]
         if number not in records:
-            for error in errors:
-                echo_error(error)
+            for found in errors:
+                echo_error(found)
             loaded.findings = True
             loaded.unread.append(UnreadGame(number, errors[0].message if errors else "it cannot be read"))
             continue
@@ -88,7 +88,7 @@ def load_games(path: str, game_number: int | None) -> Loaded:
     return loaded
 
 
-def viewer_for(as_player: str | None, trees: list["GameTree"]) -> str | None:
+def viewer_for(as_player: str | None, trees: list[GameTree]) -> str | None:
     """The player whose view --as asks for (None: every hand); status 2 for a name that is not a
     player of every game shown."""
     if as_player is None:

@@ -11,6 +11,10 @@ from typing import Iterable, Iterator, List, Optional
 import typer
 
 from arbo_notation.errors import ArboError
+from arbo_notation.notation.model import GameRecord
+from arbo_notation.notation.writer import format_game
+from arbo_notation.play.simulate import BOT_NAMES, simulate_jobs, simulate_run
+from arbo_notation.runtime.atomic import write_atomic
 from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, echo_text, fail
 from arbo_notation.cli.bounds import MOST_BUDGET, MOST_GAMES, MOST_JOBS
 from arbo_notation.cli.usage import one_of, whole_number
@@ -21,13 +25,11 @@ PROGRESS_FROM = 20
 
 def _bot_names(values: list[str] | None, players: int) -> list[str]:
     """One bot name per seat from repeated and/or comma-separated --bot values."""
-    from arbo_notation.play.simulate import BOT_NAMES as BOTS
-
     names = [name.strip().lower() for value in values or ["greedy"] for name in value.split(",")]
     for name in names:
-        if name not in BOTS:
+        if name not in BOT_NAMES:
             raise typer.BadParameter(
-                f"no bot is called {name!r} (choose from {', '.join(sorted(BOTS))})", param_hint="'--bot'"
+                f"no bot is called {name!r} (choose from {', '.join(sorted(BOT_NAMES))})", param_hint="'--bot'"
             )
     if len(names) == 1:
         names *= players
@@ -52,8 +54,6 @@ def _with_progress(records: Iterator, total: int, label: str) -> Iterator:
 def _write_dir(out: Path, texts: Iterable[tuple[int, str]], total: int) -> int:
     """Write each game's text as game-NNNN.arb in ``out`` (created); how many were written. A
     file of that name already there is never written over (refused before any game is played)."""
-    from arbo_notation.runtime.atomic import write_atomic
-
     if out.exists() and not out.is_dir():
         fail(f"{out}: exists and is not a directory")
     width = max(4, len(str(total)))
@@ -84,8 +84,6 @@ def _refuse_existing(path: Path | None, other: str) -> None:
 def _write_file(out: Path, texts: Iterable[tuple[int, str]]) -> int:
     """Write the games one after another into the new file ``out`` (as --out - writes them), a
     game at a time, the file whole once every game is played; how many were written."""
-    from arbo_notation.runtime.atomic import write_atomic
-
     _refuse_existing(out if os.path.lexists(out) else None, "name")
     written = 0
 
@@ -111,6 +109,7 @@ def _write_stdout(texts: Iterable[tuple[int, str]]) -> None:
 
 def _write_parquet(out: Path, rows: Iterable) -> tuple[int, int]:
     """The games' rows as Parquet tables in ``out``; how many games were written, in how many bytes."""
+    # deferred: pyarrow (~90 ms) loads only for --parquet; ArboError when it is not installed
     from arbo_notation.collection.parquet import WRITE_ERRORS, ParquetCorpus, write_failure
 
     corpus = ParquetCorpus(out)
@@ -248,16 +247,12 @@ class _Play:
         jobs: int,
         budget: int | None = None,
     ) -> None:
-        from arbo_notation.play.simulate import simulate_jobs
-
         self.players, self.games, self.seed, self.bots = players, games, seed, bots
         self.house_discards, self.event, self.budget = house_discards, event, budget
         self.jobs = simulate_jobs(games, jobs)
 
     def run(self, then) -> Iterator:
         """``then(record)`` of each game, in order, with a progress bar on a terminal."""
-        from arbo_notation.play.simulate import simulate_run
-
         made = simulate_run(
             self.players,
             self.games,
@@ -272,15 +267,14 @@ class _Play:
         return _with_progress(made, self.games, "simulating")
 
 
-def _text(record) -> tuple[int, str]:
-    from arbo_notation.notation.writer import format_game
-
+def _text(record: GameRecord) -> tuple[int, str]:
     return record.index, format_game(record)
 
 
 def _rows_then(seed: str):
     import functools
 
+    # deferred: the corpus's rows (~40 ms) load only for --parquet
     from arbo_notation.collection.rows import record_rows
 
     return functools.partial(record_rows, f"seed:{seed}")

@@ -7,21 +7,24 @@ from typing import NoReturn, Optional
 
 import typer
 
-from arbo_notation.errors import ArboError, visible
+from arbo_notation.api import GameNotFound, game_tree
+from arbo_notation.engine.totals import PlayerPosition
+from arbo_notation.errors import ArboError, NotationErrors, visible
+from arbo_notation.game.knowledge import View
+from arbo_notation.game.tree import GameTree, SetupError
+from arbo_notation.present.board import render_game
 from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, read_input
 from arbo_notation.cli.bounds import MOST_GAMES, MOST_TURNS
+from arbo_notation.cli.sharing import viewer_for
 from arbo_notation.cli.usage import whole_number
 
 
-def load_tree(path: str, game_number: int):
+def load_tree(path: str, game_number: int) -> GameTree:
     """Read a record file and replay its game number ``game_number`` (1-based) into its tree.
 
     Syntax errors of other games are not this game's business; its own are fatal (they are the
     one message). A game number the file does not hold is a usage error (exit 2).
     """
-    from arbo_notation.api import GameNotFound, game_tree
-    from arbo_notation.errors import NotationErrors
-
     text, name = read_input(path)
     try:
         return game_tree(text, name, game_number)
@@ -36,7 +39,7 @@ def load_tree(path: str, game_number: int):
 def position_data(game) -> dict:
     """The position format that `arbo score` reads; players with unseen cards carry a 'hidden' count,
     and a position before the end of the game says ``game_over: false``."""
-    from arbo_notation.engine.scoring import PlayerPosition
+    # deferred: the position writer (~7 ms more, PyYAML among it) loads only for --json
     from arbo_notation.notation.structured.position import Position, position_to_data
 
     players = []
@@ -112,13 +115,6 @@ def state(
 
         arbo state samples/four-players.arb --turn 20 --as Cleo
     """
-    from arbo_notation.present.board import render_game
-
-    from arbo_notation.game.tree import SetupError
-
-    from arbo_notation.cli.sharing import viewer_for
-    from arbo_notation.game.knowledge import View
-
     try:
         tree = load_tree(file, game_number)
         replay = tree.replay

@@ -8,8 +8,10 @@ from typing import List, Optional
 
 import typer
 
+from arbo_notation.collection.rows import expand_paths, load_files
+from arbo_notation.collection.stats import compute, connect, load_export
 from arbo_notation.errors import ArboError
-from arbo_notation.cli.common import EXIT_INVALID, echo_error, echo_text
+from arbo_notation.cli.common import EXIT_INVALID, corpus_progress, echo_error, echo_text
 from arbo_notation.cli.usage import one_of
 
 HELP = """Count a collection of games: per player, per seat and per species.
@@ -42,10 +44,9 @@ def _say(text: str) -> None:
 
 def gather(paths: list[str], by: Optional[str]) -> tuple[list, int]:
     """The statistics of the paths' games, and the exit status their reading gave."""
-    from arbo_notation.collection.rows import expand_paths, load_files
-    from arbo_notation.collection.stats import compute, connect, load_export
+    # deferred: pyarrow (~90 ms) is optional: imported here, inside the command's ArboError
+    # handling, its absence is one message (collection/parquet.py raises ArboError)
     from arbo_notation.collection.parquet import DuckDBCorpus, is_export
-    from arbo_notation.cli.common import corpus_progress
 
     connection = connect()
     corpus = DuckDBCorpus(connection, tables=("games", "scores"))

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import MutableMapping
+from collections.abc import Mapping, MutableMapping
+from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Callable, ClassVar, Iterator, Sequence
+from typing import Any, Callable, ClassVar, Iterator, NoReturn, Sequence
 
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
@@ -15,7 +16,7 @@ from arbo_notation.errors import visible
 from arbo_notation.cli.common import EXIT_OK, EXIT_USAGE, drop_stdout
 
 #: The exception family of a usage error, whichever click typer runs on.
-UsageError = typer.BadParameter.__mro__[1]
+UsageError: type[Exception] = typer.BadParameter.__mro__[1]
 
 
 # -- parsers of option values: each error names the option, in a player's words -------------------
@@ -46,7 +47,7 @@ def whole_number(option: str, minimum: int, maximum: int | None = None) -> Calla
             raise typer.BadParameter(f"{option} must be {maximum} or less, not {value}")
         return value
 
-    parse.bounds = bounds  # type: ignore[attr-defined]  # (the option's help shows them)
+    parse.bounds = bounds  # type: ignore[attr-defined]  # a function attribute: the option's help shows the range
     return parse
 
 
@@ -65,7 +66,7 @@ def number_between(option: str, minimum: float, maximum: float) -> Callable[[Any
             raise typer.BadParameter(f"{option} must be {bounds}, not {text.strip()}")
         return value
 
-    parse.bounds = bounds  # type: ignore[attr-defined]
+    parse.bounds = bounds  # type: ignore[attr-defined]  # a function attribute: the option's help shows the range
     return parse
 
 
@@ -232,7 +233,7 @@ def _missing_name(param: Any) -> str:
     return f"option {names[0]}"
 
 
-def _report_bare(ctx: Any, missing: Any) -> None:
+def _report_bare(ctx: Any, missing: Any) -> NoReturn:
     """A command run with nothing: its usage line, what it lacks, where its help is (as git and
     cargo answer), exit 2; the same for every command, whatever it lacks."""
     typer.echo(
@@ -242,7 +243,7 @@ def _report_bare(ctx: Any, missing: Any) -> None:
     raise typer.Exit(EXIT_USAGE)
 
 
-def _report_usage(error: Exception) -> None:
+def _report_usage(error: Any) -> NoReturn:
     if type(error).__name__ == "NoArgsIsHelpError":  # bare `arbo`: its help, the commands listed
         typer.echo(error.ctx.get_help(), err=True)
         raise typer.Exit(EXIT_USAGE)
@@ -265,6 +266,20 @@ class ArboCommand(TyperCommand):
             if missing is not None:
                 _report_bare(ctx, missing)
         return super().parse_args(ctx, args)
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """A command's line in its group's help, as click makes it: its ``short_help`` as it is, else
+    its ``help`` (the first sentence is enough) shortened to fit."""
+
+    short_help: str | None = None
+    help: str = ""
+
+    def get_short_help_str(self, limit: int) -> str:
+        """The line in at most ``limit`` characters (a ``short_help`` is never shortened): click's
+        own, of a bare command with this help."""
+        return TyperCommand(None, help=self.help, short_help=self.short_help).get_short_help_str(limit)
 
 
 class LazyCommands(MutableMapping):
@@ -307,26 +322,40 @@ class LazyCommands(MutableMapping):
 class ArboGroup(TyperGroup):
     """The `arbo` command: its help as its commands', and every usage error as one line, exit 2."""
 
-    #: The names of the commands built on demand (of_commands), and how to build one.
-    lazy_names: Sequence[str] = ()
+    #: The commands built on demand (of_commands), with their lines in the help, and how to build one.
+    lazy_listings: Mapping[str, Listing] = {}
     lazy_load: Callable[[str], Any] | None = None
 
     @classmethod
-    def of_commands(cls, names: Sequence[str], load: Callable[[str], Any]) -> type["ArboGroup"]:
-        """A group whose commands ``names`` are built by ``load(name)`` when first needed."""
+    def of_commands(cls, listings: Mapping[str, Listing], load: Callable[[str], Any]) -> type["ArboGroup"]:
+        """A group whose commands (the names of ``listings``) are built by ``load(name)`` when first
+        needed; its help lists them by their ``listings``, none built."""
         return type(
             cls.__name__,
             (cls,),
-            {"__module__": cls.__module__, "lazy_names": tuple(names), "lazy_load": staticmethod(load)},
+            {"__module__": cls.__module__, "lazy_listings": dict(listings), "lazy_load": staticmethod(load)},
         )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if self.lazy_load is not None:
-            self.commands = LazyCommands(self.lazy_names, self.lazy_load, dict(self.commands))
+            self.commands = LazyCommands(list(self.lazy_listings), self.lazy_load, dict(self.commands))
 
     def list_commands(self, ctx: Any) -> list[str]:
         return list(self.commands)  # the names, without building the commands
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        """The commands listed as typer lists them, but a lazy command by its listing: `arbo --help`
+        imports no command's module, so each module imports what its command uses at its top."""
+        entries: list[tuple[str, Any]] = []  # a Listing or a built command: each has get_short_help_str
+        for name in self.list_commands(ctx):
+            entry = self.lazy_listings.get(name) or self.get_command(ctx, name)
+            if entry is not None and (isinstance(entry, Listing) or not entry.hidden):
+                entries.append((name, entry))
+        if entries:
+            limit = formatter.width - 6 - max(len(name) for name, _ in entries)
+            with formatter.section("Commands"):
+                formatter.write_dl([(name, entry.get_short_help_str(limit)) for name, entry in entries])
 
     def get_params(self, ctx: Any) -> list:
         return _tidy(super().get_params(ctx))

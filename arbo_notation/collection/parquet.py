@@ -17,7 +17,7 @@ from typing import Any, Iterable, Iterator
 
 from arbo_notation.collection.rows import NEEDS_DATA_EXTRA, SCHEMA, SCHEMA_VERSION, TABLES, GameRows
 from arbo_notation.errors import ArboError
-from arbo_notation.runtime.atomic import synced
+from arbo_notation.runtime.atomic import FileBusy, LockRefused, held_for_writing, synced
 
 try:
     import pyarrow as pa
@@ -217,8 +217,6 @@ _OLD_HIDDEN = re.compile(r"\.(" + "|".join(TABLES) + r")\.(partial|old)")
 def _hold(out: Path):
     """The export held for this process (an ExitStack to close), or ArboError when another holds it."""
     from contextlib import ExitStack
-
-    from arbo_notation.runtime.atomic import FileBusy, LockRefused, held_for_writing
 
     stack = ExitStack()
     try:

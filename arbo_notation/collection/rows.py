@@ -2,7 +2,7 @@
 export writes and what `arbo stats` counts, made by the replayer; no pyarrow here.
 
 The schema (columns, their types, its version) is written once, below, the header's columns
-derived from the header table's rows (notation/header/keys.py: a column a key, its type told by
+derived from the header's key rows (notation/header/keys.py: a column a key, its type told by
 the key's kind); docs/DATA.md documents it and a test holds the two equal. Every game read gives one row of ``games``, a valid one or not
 (``valid`` false and its first error in ``error``), so a bad game is flagged, never dropped.
 """
@@ -16,10 +16,17 @@ from typing import Any, Callable, Iterable, Iterator
 from arbo_notation.engine.scoring import ScoreSheet
 from arbo_notation.engine.totals import score_totals
 from arbo_notation.engine.state import Game
-from arbo_notation.errors import ArboError, Diagnostic, Severity
-from arbo_notation.notation.reading.split import GameText
-from arbo_notation.notation.header.keys import TABLE, HeaderKey
+from arbo_notation.errors import ArboError, Diagnostic, NotationErrors, Severity
+from arbo_notation.notation.reading.split import GameText, SourceLines
+from arbo_notation.notation.header.keys import HEADER_KEY_ROWS, HeaderKey
 from arbo_notation.notation.model import DrawKind, GameRecord, Header, Turn
+from arbo_notation.notation.reading import scanner
+from arbo_notation.notation.reading.faults import preamble_error, unclosed_error
+from arbo_notation.notation.reading.reader import read_game_text
+from arbo_notation.runtime.sources import read_text, records_under
+from arbo_notation.checking.files import game_pieces
+from arbo_notation.checking.games import GameLines
+from arbo_notation.game.replay import replay_game
 
 #: Raised whenever a column is added, removed, renamed or changes its type or meaning; written in
 #: each Parquet file's metadata as ``arbo.schema_version``.
@@ -36,7 +43,7 @@ def _cards(cards: Iterable[Any]) -> list[str]:
     return [str(card) for card in cards]
 
 
-#: The column of each kind of header value (a header table row's ``kind``): its type, and how the
+#: The column of each kind of header value (a header key row's ``kind``): its type, and how the
 #: Header's value of the key becomes the column's.
 _HEADER_KINDS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "text": ("string", lambda value: value),
@@ -71,8 +78,8 @@ class HeaderColumn:
     value: Callable[[Any], Any]
 
 
-def header_columns(rows: Iterable[HeaderKey] = TABLE) -> tuple[HeaderColumn, ...]:
-    """The header's columns of ``games``, from the header table's rows: a column a key (and the
+def header_columns(rows: Iterable[HeaderKey] = HEADER_KEY_ROWS) -> tuple[HeaderColumn, ...]:
+    """The header's columns of ``games``, from the header's key rows: a column a key (and the
     columns made from it), in the table's order."""
     columns: list[HeaderColumn] = []
     for row in rows:
@@ -185,14 +192,8 @@ def game_rows(file: str, piece: GameText, *, with_turns: bool = True) -> GameRow
     """The rows of one game cut from the file ``file`` (as given), read and replayed; a game that
     cannot be read gives a ``games`` row with ``valid`` false, its syntax error, and what of its
     header could be read."""
-    from arbo_notation.checking.games import GameLines
-    from arbo_notation.notation.reading import scanner
-    from arbo_notation.notation.reading.reader import read_game_text
-
     lines = GameLines(piece.text, piece.first_line)
     if not piece.closed:
-        from arbo_notation.notation.reading.faults import unclosed_error
-
         error = Diagnostic.from_notation_error(unclosed_error(piece.first_line, file, lines))
         return fit_columns(GameRows(_unread_row(file, piece, None, error)))
     header = scanner.read_header_of(piece.text, file, piece.first_line)
@@ -207,8 +208,6 @@ def record_rows(
     file: str, record: GameRecord, *, line: int | None = None, source_lines=None, with_turns: bool = True
 ) -> GameRows:
     """The rows of one game's record, replayed (``record.index`` is its ``game``)."""
-    from arbo_notation.game.replay import replay_game
-
     mover_scores: list[int | None] = []
 
     def score_each_turn(turn: Turn, game: Game, depth: int) -> None:
@@ -361,9 +360,7 @@ def _game_row(
 ) -> tuple:
     players = record.header.players
     result = record.result
-    finished = result is not None and not result.unfinished
-    written = result.as_dict() if finished else {}
-    scored = sheet is not None
+    written = result.as_dict() if result is not None and not result.unfinished else None  # None: unfinished
     return (
         file,
         record.index,
@@ -372,12 +369,12 @@ def _game_row(
         None if error is None else _error_text(error),
         *_header_columns(record.header),
         len(record.turns),
-        finished,
-        [written.get(name) for name in players] if finished else None,
-        [sheet.player(name).total for name in players] if scored else None,
-        [sheet.player(name).species_planted for name in players] if scored else None,
-        list(sheet.winners) if scored else None,
-        None if not scored or sheet.tiebreak is None else str(sheet.tiebreak),
+        written is not None,
+        [written.get(name) for name in players] if written is not None else None,
+        [sheet.player(name).total for name in players] if sheet is not None else None,
+        [sheet.player(name).species_planted for name in players] if sheet is not None else None,
+        list(sheet.winners) if sheet is not None else None,
+        None if sheet is None or sheet.tiebreak is None else str(sheet.tiebreak),
     )
 
 
@@ -436,8 +433,6 @@ def _score_rows(file: str, game: int, sheet: ScoreSheet) -> Iterator[tuple]:
 def expand_paths(paths: Iterable[str]) -> list[str]:
     """The record files of the paths given (sources.records_under: a folder's .arb files at any
     depth, sorted; a folder without one adds no game)."""
-    from arbo_notation.runtime.sources import records_under
-
     return records_under(list(paths), keep_empty=False)
 
 
@@ -445,8 +440,6 @@ def file_pieces(path: str) -> Iterator[str | GameText]:
     """A record file's games as stream_games cuts them (the text before the first header first),
     read block by block ('-': standard input, read whole). Raises ArboError when the file cannot
     be read (NotationErrors when it is not UTF-8)."""
-    from arbo_notation.checking.files import game_pieces
-
     return game_pieces(path)
 
 
@@ -468,16 +461,13 @@ def file_rows(path: str, *, with_turns: bool = True, report=None) -> Iterator[Ga
             rows.chars = len(piece.text)
             yield rows
         elif piece.strip() and report is not None:
-            from arbo_notation.notation.reading.split import SourceLines
-            from arbo_notation.notation.reading.faults import preamble_error
-
             error, _, _ = preamble_error(piece, len(piece), name, SourceLines(piece))
             report(Diagnostic.from_notation_error(error))
 
 
 def _structured_rows(path: str, name: str, with_turns: bool) -> Iterator[GameRows]:
+    # deferred: the JSON and YAML readers, PyYAML with them (~25 ms), are loaded only for such a file
     from arbo_notation.notation.structured.convert import loads_json, loads_yaml
-    from arbo_notation.runtime.sources import read_text
 
     text, _ = read_text(path)
     records = loads_json(text, name) if path.endswith(".json") else loads_yaml(text, name)
@@ -503,8 +493,6 @@ def load_files(
     ``invalid(rows)`` hears of each invalid game (added all the same, flagged), ``problem(text)``
     of each file that cannot be read and of text that is no game; ``advance(n)`` of each ``n``
     characters of .arb read. Never raises for bad input."""
-    from arbo_notation.errors import ArboError, NotationErrors
-
     tally = Tally()
 
     def preamble(diagnostic: Diagnostic) -> None:

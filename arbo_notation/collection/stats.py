@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
+from arbo_notation.collection.parquet import export_tables, names_itself, part_batches, schema_version_of
 from arbo_notation.collection.rows import NEEDS_DATA_EXTRA, SCHEMA_VERSION
 from arbo_notation.errors import ArboError
 
@@ -111,8 +112,6 @@ def load_export(connection, folder: Path) -> int:
     pattern). ArboError for an export that is not whole (a table missing, a part cut short) or
     of another schema version."""
     import duckdb
-
-    from arbo_notation.collection.parquet import export_tables, names_itself, part_batches, schema_version_of
 
     parts = export_tables(folder, ("games", "scores"))
     versions = {schema_version_of(part) for table in parts.values() for part in table}  # a part cut short: here

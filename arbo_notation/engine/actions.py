@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import cast
 
 from arbo_notation.engine.cards import Card, Coord
 from arbo_notation.engine.lexicon import CARD, COORDINATE, DECK_WORD, GLYPH, NAME, SKIP_DRAW, TURN_DIGITS
@@ -111,7 +112,7 @@ def turn_actions(turn: KnownTurn) -> tuple[DrawAction, DrawAction, Plant, Discar
     """The four actions of a whole turn of the engine's fast path."""
     _, _, first, second, card, coord, discard = turn
     draws = tuple(Skip() if d is None else Draw(d[0], d[1]) for d in (first, second))
-    return (draws[0], draws[1], Plant(card, coord), Discard(discard))  # type: ignore[return-value]
+    return (draws[0], draws[1], Plant(card, coord), Discard(discard))
 
 
 # The words of an action, from the lexicon's texts (the notation's words are written there once).
@@ -141,7 +142,9 @@ def parse_action(word: str) -> Action:
     )
 
 
-def parse_turn_text(text: str) -> tuple[int | None, str | None, tuple[Action, ...], tuple[str, ...]]:
+def parse_turn_text(
+    text: str,
+) -> tuple[int | None, str | None, tuple[DrawAction, DrawAction, Plant, Discard], tuple[str, ...]]:
     """A turn's line read: its number and player (None when left out), its four actions and its
     trailing glyphs. Comments and variations are refused (ActionError): they are the record's."""
     if not isinstance(text, str) or any(mark in text for mark in "{;()"):
@@ -170,4 +173,5 @@ def parse_turn_text(text: str) -> tuple[int | None, str | None, tuple[Action, ..
     ):
         if not isinstance(action, kinds):
             raise ActionError(f"{word!r} stands where the turn's {part} is due")
-    return number, player, actions, tuple(glyphs)
+    # Four actions, each of its kind: the loop above checked them against ``wanted``.
+    return number, player, cast(tuple[DrawAction, DrawAction, Plant, Discard], actions), tuple(glyphs)

@@ -1,9 +1,9 @@
 """Computer players: a uniform random bot and a greedy bot that builds paths and guards its rights.
 
-A bot makes the three decisions of a turn, each on the table as it stands when the decision is
-due: where to draw from (asked once per draw, after the previous draw is in hand), which card to
-plant where, and which card to discard. :func:`play_bot_turn` asks a bot for a whole turn and performs
-it through the :class:`~.state.Game` API.
+A bot answers one action at a time (engine/actions.py), on the table as it stands when the
+action is due: a draw (asked once per draw, after the previous draw is in hand), a planting, a
+discard. :func:`play_bot_turn` asks a bot for a whole turn and performs it through the
+:class:`~.state.Game` API.
 
 A bot sees only what its player sees (a :class:`TableView`, or the lean position
 :func:`seen_by_mover` reads for the greedy bot): its own hand, every arboretum, every discard pile
@@ -21,7 +21,8 @@ from operator import attrgetter
 from typing import ClassVar, Mapping
 
 from arbo_notation.engine import greedy
-from arbo_notation.engine.cards import ORIGIN, Card, Coord, Planting
+from arbo_notation.engine.actions import Action, Discard, Draw, DrawAction, Plant, Skip, TurnActions
+from arbo_notation.engine.cards import ORIGIN, Card, Coord
 from arbo_notation.engine.lean import FROM_DECK, HIDDEN, Cards, LeanPosition, cell_of, coord_of
 from arbo_notation.engine.state import DECK, DrawSource, DrawSourceKind, Game, Phase
 from arbo_notation.errors import ArboError
@@ -90,21 +91,16 @@ _by_xy = attrgetter("x", "y")  # the order of Coord's <, without a Python call p
 
 
 class Bot(ABC):
-    """A computer player. Each method is called when the game awaits that decision from it."""
+    """A computer player: asked for one action at a time, the way a chess engine is asked for a
+    move, whatever the phase of the turn (draw, draw, plant, discard)."""
 
     name: ClassVar[str]
 
     @abstractmethod
-    def choose_draw(self, game: Game, rng: random.Random) -> DrawSource | None:
-        """Where to draw the next card from; None only when nothing can be drawn (skip)."""
-
-    @abstractmethod
-    def choose_plant(self, game: Game, rng: random.Random) -> tuple[Card, Coord]:
-        """Which card of the hand to plant, and where."""
-
-    @abstractmethod
-    def choose_discard(self, game: Game, rng: random.Random) -> Card:
-        """Which card of the hand to discard."""
+    def choose(self, game: Game, rng: random.Random) -> Action:
+        """The current player's next action, one of ``game.legal_actions()``: a draw, a planting
+        or a discard, as the phase asks. A draw from the deck names no card (``Draw()``): the
+        bot cannot see it; a draw from a pile names its top card."""
 
     def watch(self, game: Game, mover: str) -> None:  # noqa: B027 - optional: most bots remember nothing
         """Told after every turn of the game, whoever played it (``mover``), as a player at the
@@ -112,66 +108,71 @@ class Bot(ABC):
         (the piles, the arboretums), never a hand. The greedy and random bots remember nothing."""
 
 
-@dataclass(frozen=True, slots=True)
-class DrawTaken:
-    """One draw a bot made: ``source`` None for a skipped draw; ``card`` the card drawn."""
-
-    source: DrawSource | None
-    card: Card | None
-
-
-@dataclass(frozen=True, slots=True)
-class TurnPlay:
-    """What a bot did in one turn."""
-
-    player: str
-    draws: tuple[DrawTaken, ...]
-    plant: Planting
-    discard: Card
+def draw_from(game: Game, source: DrawSource | None) -> DrawAction:
+    """The draw from ``source`` (None: the draw skipped) as an action of ``game``'s current phase."""
+    if source is None:
+        return Skip()
+    if source.kind is DrawSourceKind.DECK:
+        return Draw()
+    owner = str(source.owner)
+    return Draw(owner, game.discard_pile(owner)[-1])
 
 
-def play_bot_turn(bot: Bot, game: Game, rng: random.Random) -> TurnPlay:
-    """Let ``bot`` play the current player's whole turn on ``game`` and return what it did."""
+def source_of(draw: DrawAction) -> DrawSource | None:
+    """Where ``draw`` draws from (None: it is skipped)."""
+    if isinstance(draw, Skip):
+        return None
+    return DECK if draw.owner is None else DrawSource(DrawSourceKind.DISCARD, draw.owner)
+
+
+def play_bot_turn(bot: Bot, game: Game, rng: random.Random) -> TurnActions:
+    """Let ``bot`` play the current player's whole turn on ``game``, an action at a time, and
+    return it as played: each draw names the card drawn."""
     if game.is_over:
         raise ArboError("no turn to play: the game is over")
     if game.phase is not Phase.DRAW or game.draws_taken:
         raise ArboError(f"a bot plays whole turns; {game.current_player}'s turn is already under way")
     player = game.current_player
-    draws: list[DrawTaken] = []
+    draws: list[DrawAction] = []
     for _ in range(2):
-        source = bot.choose_draw(game, rng)
-        if source is None:
+        draw = bot.choose(game, rng)
+        if isinstance(draw, Skip):
             game.skip_draw()
-            draws.append(DrawTaken(None, None))
-        elif source.kind is DrawSourceKind.DECK:
-            draws.append(DrawTaken(source, game.draw_from_deck()))
+        elif not isinstance(draw, Draw):
+            raise ArboError(f"{player}'s bot answered {draw} where a draw is due")
+        elif draw.owner is None:
+            draw = Draw(None, game.draw_from_deck(draw.card))
         else:
-            draws.append(DrawTaken(source, game.draw_from_discard(str(source.owner))))
-    card, cell = bot.choose_plant(game, rng)
-    game.plant(card, cell)
-    discard = bot.choose_discard(game, rng)
-    game.discard(discard)
-    return TurnPlay(player, tuple(draws), Planting(card, cell), discard)
+            draw = Draw(draw.owner, game.draw_from_discard(draw.owner, draw.card))
+        draws.append(draw)
+    plant = bot.choose(game, rng)
+    if not isinstance(plant, Plant):
+        raise ArboError(f"{player}'s bot answered {plant} where a planting is due")
+    game.plant(plant.card, plant.coord)
+    discard = bot.choose(game, rng)
+    if not isinstance(discard, Discard):
+        raise ArboError(f"{player}'s bot answered {discard} where a discard is due")
+    game.discard(discard.card)
+    return TurnActions(player, (draws[0], draws[1], plant, discard))
 
 
 # -- the random bot ------------------------------------------------------------------------------------
 
 
 class RandomBot(Bot):
-    """Uniform among the legal choices: every source, every (card, cell) pair, every card."""
+    """Uniform among the legal choices: every source, every card and every cell, every card."""
 
     name = "random"
 
-    def choose_draw(self, game: Game, rng: random.Random) -> DrawSource | None:
-        sources = TableView.of(game).draw_sources()
-        return rng.choice(sources) if sources else None
-
-    def choose_plant(self, game: Game, rng: random.Random) -> tuple[Card, Coord]:
+    def choose(self, game: Game, rng: random.Random) -> Action:
         view = TableView.of(game)
-        return rng.choice(view.hand), rng.choice(view.plant_cells())
-
-    def choose_discard(self, game: Game, rng: random.Random) -> Card:
-        return rng.choice(TableView.of(game).hand)
+        phase = game.phase
+        if phase is Phase.DRAW:
+            sources = view.draw_sources()
+            return draw_from(game, rng.choice(sources) if sources else None)
+        if phase is Phase.PLANT:
+            return Plant(rng.choice(view.hand), rng.choice(view.plant_cells()))
+        return Discard(rng.choice(view.hand))
 
 
 # -- the greedy bot ------------------------------------------------------------------------------------
@@ -183,22 +184,34 @@ class GreedyBot(Bot):
 
     name = "greedy"
 
-    def choose_draw(self, game: Game, rng: random.Random) -> DrawSource | None:
+    def choose(self, game: Game, rng: random.Random) -> Action:
+        phase = game.phase
+        if phase is Phase.DRAW:
+            return self.draw(game)
+        if phase is Phase.PLANT:
+            return self.plant(game)
+        return self.discard(game)
+
+    def draw(self, game: Game) -> DrawAction:
+        """The next draw."""
         source = greedy.choose_source(seen_by_mover(game)[0])
         if source is None:
-            return None
+            return Skip()
         if source == FROM_DECK:
-            return DECK
-        return DrawSource(DrawSourceKind.DISCARD, game.players[source])
+            return Draw()
+        owner = game.players[source]
+        return Draw(owner, game.discard_pile(owner)[-1])
 
-    def choose_plant(self, game: Game, rng: random.Random) -> tuple[Card, Coord]:
+    def plant(self, game: Game) -> Plant:
+        """The planting, the draws made."""
         position, cards = seen_by_mover(game)
         card, cell = greedy.choose_planting(position)
-        return cards.card(card), coord_of(cell)
+        return Plant(cards.card(card), coord_of(cell))
 
-    def choose_discard(self, game: Game, rng: random.Random) -> Card:
+    def discard(self, game: Game) -> Discard:
+        """The discard, the planting made."""
         position, cards = seen_by_mover(game)
-        return cards.card(greedy.choose_discard(position))
+        return Discard(cards.card(greedy.choose_discard(position)))
 
 
 def seen_by_mover(game: Game) -> tuple[LeanPosition, Cards]:

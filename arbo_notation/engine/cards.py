@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import total_ordering
 from operator import attrgetter
+from typing import TypeVar
 
 from arbo_notation.errors import ArboError
 from arbo_notation.engine.lexicon import SPECIES, VALUE
@@ -84,7 +85,13 @@ MAX_KEPT_CARDS = 4096
 MAX_KEPT_CELLS = 1 << 16
 
 
-def _intern(kept: dict, others: weakref.WeakValueDictionary, key: tuple, value: object, bound: int) -> object:
+_Key = TypeVar("_Key")
+_Value = TypeVar("_Value")
+
+
+def _intern(
+    kept: dict[_Key, _Value], others: weakref.WeakValueDictionary[_Key, _Value], key: _Key, value: _Value, bound: int
+) -> _Value:
     """The one object for ``key``: kept for good while ``kept`` has room, else held weakly by ``others``."""
     if len(kept) < bound:
         return kept.setdefault(key, value)  # atomic: one object per key
@@ -116,7 +123,7 @@ class Card:
             card = _intern(_CARDS, _MORE_CARDS, (species, value), card, MAX_KEPT_CARDS)
         return card
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type["Card"], tuple[str, int]]:
         return (Card, (self.species, self.value))
 
     def __lt__(self, other: "Card") -> bool:
@@ -167,7 +174,7 @@ class Coord:
             coord = _intern(_COORDS, _MORE_COORDS, (x, y), coord, MAX_KEPT_CELLS)
         return coord
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type["Coord"], tuple[int, int]]:
         return (Coord, (self.x, self.y))
 
     def __lt__(self, other: "Coord") -> bool:

@@ -77,6 +77,13 @@ def _sweep(
     return best, runs
 
 
+#: A tree next to a cell: its value, species, ``up`` and ``down`` tables (as items), ``same_up``
+#: and ``same_down`` runs (see Paths).
+_Near = tuple[int, int, tuple[tuple[int, int], ...], tuple[tuple[int, int], ...], tuple[int, int], tuple[int, int]]
+#: A species the arboretum has no path in: (best, open, value()).
+_NOTHING = (0, 0.0, 0)
+
+
 class Paths:
     """One arboretum's increasing paths, summarised per cell, to price a new tree in O(neighbours).
 
@@ -86,13 +93,36 @@ class Paths:
     ``same_up`` / ``same_down`` the longest all-same-species run ending / starting at c.
     ``best[S]`` is the exact best path score, ``open[S]`` the best partial path that a future
     tree could still complete (its last or first tree has an empty neighbour).
+
+    A new tree's gains depend on its cell only through the cell's neighbourhood: which trees
+    stand next to it, in the order :data:`STEPS` visits them, and whether a neighbour is empty
+    (see :meth:`_gains`). Most cells of the frontier share theirs with another (three empty
+    cells around a lone tree at the edge), so the tables price each neighbourhood once, at its
+    first cell: ``places`` are those first cells, sorted, and ``place`` names each cell's. The
+    gains at a cell and at its place are the same computation on the same numbers, so they are
+    the same floats, and a search for the first best cell may look at the places alone.
     """
 
-    __slots__ = ("arb", "potential", "up", "down", "same_up", "same_down", "best", "open", "cells", "_gained")
+    __slots__ = (
+        "arb",
+        "potential",
+        "up",
+        "down",
+        "same_up",
+        "same_down",
+        "best",
+        "open",
+        "cells",
+        "places",
+        "place",
+        "around",
+        "worth",
+        "_gained",
+    )
 
     #: Tables already made, by arboretum and potential: the worlds of one decision meet the
     #: same arboretums again and again. Bounded: emptied when full.
-    _made: ClassVar[dict[tuple, "Paths"]] = {}
+    _made: ClassVar[dict[tuple[frozenset[tuple[int, int]], float], "Paths"]] = {}
     _MADE_LIMIT: ClassVar[int] = 4096
 
     @classmethod
@@ -117,11 +147,35 @@ class Paths:
         self.best = species_points(arb)
         self.open = self._open_paths()
         self.cells = frontier_of(arb)
+        first: dict[tuple[int, ...], int] = {}
+        self.place: dict[int, int] = {}
+        for cell in self.cells:
+            around = tuple(near for near in (cell + step for step in STEPS) if near in arb)
+            self.place[cell] = first.setdefault(around, cell)
+        self.places = list(first.values())
+        self.around = {cell: self._around(cell) for cell in self.places}
+        # Each species' value before a planting, with its parts: (best, open, value()).
+        self.worth: dict[int, tuple[int, float, float]] = {
+            code: (self.best.get(code, 0), self.open.get(code, 0.0), self.value(code))
+            for code in {*self.best, *self.open}
+        }
         self._gained: dict[int, dict[int, float]] = {}
+
+    def _around(self, cell: int) -> tuple[_Near, ...]:
+        """The trees next to ``cell``, in the order STEPS visits them, with their tables."""
+        found = []
+        for step in STEPS:
+            near = cell + step
+            card = self.arb.get(near)
+            if card is not None:
+                up, down = tuple(self.up[near].items()), tuple(self.down[near].items())
+                found.append((card & 7, card >> 3, up, down, self.same_up[near], self.same_down[near]))
+        return tuple(found)
 
     def _open_paths(self) -> dict[int, float]:
         """Per species, the best partial path a future tree could still complete, discounted."""
-        arb, opened = self.arb, {}
+        arb = self.arb
+        opened: dict[int, float] = {}
         for cell, card in arb.items():
             if all(cell + step in arb for step in STEPS):
                 continue
@@ -141,6 +195,7 @@ class Paths:
     def gains(self, card: int, cell: int) -> dict[int, float]:
         """How much planting ``card`` at ``cell`` raises :meth:`value`, per species it changes
         (read-only: remembered for the next caller)."""
+        cell = self.place.get(cell, cell)
         key = card * 65536 + cell
         found = self._gained.get(key)
         if found is None:
@@ -150,7 +205,9 @@ class Paths:
     def _gains(self, card: int, cell: int) -> dict[int, float]:
         # The greedy bot's inner loop (most of a simulated game's time): comparisons written out
         # rather than max() and helper calls, the arithmetic exactly as the docstrings say.
-        arb, up, down = self.arb, self.up, self.down
+        around = self.around.get(cell)
+        if around is None:
+            around = self._around(cell)
         kind, v = card >> 3, card & 7
         pre: dict[int, int] = {}  # best path from a tree of S up to the new tree (included)
         post: dict[int, int] = {}  # best path from just above the new tree up to a tree of S
@@ -158,28 +215,24 @@ class Paths:
         # as (length, bonus); a longer run has more points (2 * length + bonus), then more trees.
         pre_length, pre_bonus = 1, int(v == _LOW)
         post_length, post_bonus = 0, 2 * (v == _HIGH)
-        room = False
-        for step in STEPS:
-            near = cell + step
-            other = arb.get(near)
-            if other is None:
-                room = True
-            elif other & 7 < v:
-                for code, val in up[near].items():
+        room = len(around) < len(STEPS)
+        for value, code_near, up, down, same_up, same_down in around:
+            if value < v:
+                for code, val in up:
                     if val >= pre.get(code, _NONE):
                         pre[code] = val + 1
-                if other >> 3 == kind:
-                    length, bonus = self.same_up[near]
+                if code_near == kind:
+                    length, bonus = same_up
                     length += 1
                     points, best = 2 * length + bonus, 2 * pre_length + pre_bonus
                     if points > best or (points == best and length > pre_length):
                         pre_length, pre_bonus = length, bonus
-            elif other & 7 > v:
-                for code, val in down[near].items():
+            elif value > v:
+                for code, val in down:
                     if val > post.get(code, _NONE):
                         post[code] = val
-                if other >> 3 == kind:
-                    length, bonus = self.same_down[near]
+                if code_near == kind:
+                    length, bonus = same_down
                     points, best = 2 * length + bonus, 2 * post_length + post_bonus
                     if points > best or (points == best and length > post_length):
                         post_length, post_bonus = length, bonus
@@ -214,14 +267,10 @@ class Paths:
                     opened[kind] = worth
         # What each species is worth after the planting, against before (see value()).
         result: dict[int, float] = {}
-        best, still, potential = self.best, self.open, self.potential
+        worths, potential = self.worth, self.potential
         for code in dict.fromkeys([*through, *opened]) if opened else through:
-            held = best.get(code, 0)
-            was_open = still.get(code, 0.0)
-            before = potential * was_open
-            if not before > held:
-                before = held
-            after = held
+            held, was_open, before = worths.get(code, _NOTHING)
+            after: float = held
             made = through.get(code, _NONE)
             if made > after:
                 after = made
@@ -239,19 +288,21 @@ class Reading:
     it can see, the timing. ``hand`` and ``arb``, when given, are the seat's once a planting not
     yet made in ``position`` is made (for its discard)."""
 
-    __slots__ = ("paths", "seen_sum", "seen_values", "share", "strongest", "potential", "mine", "_weights", "_without")
+    __slots__ = ("paths", "seen_sum", "seen", "share", "strongest", "potential", "mine", "_weights", "_without")
 
     def __init__(
         self, position: LeanPosition, seat: int, hand: list[int] | None = None, arb: dict[int, int] | None = None
     ) -> None:
-        seen_sum: dict[int, int] = {}
-        seen_values: dict[int, set[int]] = {}
         # Seen: the whole hand and the table (a planting not yet made moves a card between them).
-        for group in (position.hands[seat], *position.piles, *(a.values() for a in position.arbs)):
-            for card in group:
-                seen_sum[card >> 3] = seen_sum.get(card >> 3, 0) + (card & 7) + 1
-                seen_values.setdefault(card >> 3, set()).add(card & 7)
-        self.seen_sum, self.seen_values = seen_sum, seen_values
+        cards = list(position.hands[seat])
+        for pile in position.piles:
+            cards += pile
+        for planted in position.arbs:
+            cards += planted.values()
+        seen_sum: dict[int, int] = {}
+        for card in cards:
+            seen_sum[card >> 3] = seen_sum.get(card >> 3, 0) + (card & 7) + 1
+        self.seen_sum, self.seen = seen_sum, set(cards)
         opponents = position.seats - 1
         # Share of the unseen cards an opponent's final hand will hold, and of that, the strongest one's.
         held = _HAND_SIZE * opponents
@@ -269,12 +320,12 @@ class Reading:
 
     def right(self, code: int, values: list[int]) -> float:
         """The estimated chance of holding the right to score ``code`` with these values in hand."""
-        seen = self.seen_values.get(code, ())
+        low, high = code * 8 + _LOW, code * 8 + _HIGH  # its 1 and its 8
         mine = float(sum(values) + len(values))
-        if _HIGH in values and _LOW not in values and _LOW not in seen:
+        if _HIGH in values and _LOW not in values and low not in self.seen:
             mine -= 8 * self.share  # an opponent holding the 1 would cancel the 8
         pool = _SPECIES_SUM - self.seen_sum.get(code, 0)
-        if _LOW in values and _HIGH not in seen:
+        if _LOW in values and high not in self.seen:
             pool -= 8  # the 1 cancels their 8
         if pool <= 0:
             return 1.0
@@ -301,19 +352,33 @@ class Reading:
     def plant_gain(self, card: int, cell: int, in_hand: bool) -> float:
         """The weighted gain of planting ``card`` at ``cell``; planting from the hand costs rights."""
         gains = self.paths.gains(card, cell)
+        if not in_hand:
+            return self.weighted(gains)
+        kind = card >> 3
+        return self.weighted(gains) - self.cost(card) * (self.paths.value(kind) + gains.get(kind, 0.0))
+
+    def cost(self, card: int) -> float:
+        """How much less likely the seat is to hold the right of ``card``'s species without it."""
+        return self.weight(card >> 3) - self.weight_without(card)
+
+    def weighted(self, gains: dict[int, float]) -> float:
+        """The gains weighted by the chance of holding each species' right."""
         total = 0.0
         weights = self._weights
         for code, gain in gains.items():
             weight = weights.get(code)
             total += (self.weight(code) if weight is None else weight) * gain
-        if in_hand:
-            kind = card >> 3
-            value = self.paths.value(kind) + gains.get(kind, 0.0)
-            total -= (self.weight(kind) - self.weight_without(card)) * value
         return total
 
     def best_plant_gain(self, card: int) -> float:
-        return max(self.plant_gain(card, cell, False) for cell in self.paths.cells)
+        """The best weighted gain of ``card`` anywhere (not from the hand: no rights lost)."""
+        paths, weighted = self.paths, self.weighted
+        best = weighted(paths.gains(card, paths.places[0]))
+        for cell in paths.places[1:]:
+            gain = weighted(paths.gains(card, cell))
+            if gain > best:
+                best = gain
+        return best
 
 
 # -- the decisions ---------------------------------------------------------------------------------
@@ -349,11 +414,15 @@ def choose_planting(position: LeanPosition) -> tuple[int, int]:
     """The current seat's planting (card, cell), its draws in hand."""
     seat = position.current
     reading = Reading(position, seat)
-    cells = reading.paths.cells
+    paths = reading.paths
     best: tuple[float, int, int] | None = None
     for card in sorted(position.hands[seat]):
-        for cell in cells:
-            gain = reading.plant_gain(card, cell, True)
+        # plant_gain(card, cell, True) at each cell, its parts that do not depend on the cell read once
+        kind, cost = card >> 3, reading.cost(card)
+        held = paths.value(kind)
+        for cell in paths.places:  # the first best cell is a place (see Paths)
+            gains = paths.gains(card, cell)
+            gain = reading.weighted(gains) - cost * (held + gains.get(kind, 0.0))
             if best is None or gain > best[0]:
                 best = (gain, card, cell)
     assert best is not None
@@ -377,20 +446,21 @@ def _discard(position: LeanPosition, seat: int, hand: list[int], arb: dict[int, 
         if other != seat:
             for code, points in Paths.of(position.arbs[other], reading.potential).best.items():
                 rival_best[code] = max(rival_best.get(code, 0), points)
-    protected, free = [], []
+    protected: list[int] = []
+    free: list[int] = []
     for card in hand:
         code = card >> 3
         contested = reading.paths.value(code) > 0 or rival_best.get(code, 0) > 0 or 0.2 < reading.weight(code)
         guarded = card & 7 == _LOW or (card & 7 >= 5 and contested)
         (protected if guarded else free).append(card)
-    choices = []
+    choices: list[tuple[float, int]] = []
     for card in free or protected:
         code = card >> 3
         loss = (reading.weight(code) - reading.weight_without(card)) * (
             reading.paths.value(code) + 0.5 * rival_best.get(code, 0)
         )
         later = LATER * max(0.0, reading.best_plant_gain(card))
-        gift = max((sum(theirs.gains(card, c).values()) for c in theirs.cells), default=0.0)
+        gift = max((sum(theirs.gains(card, c).values()) for c in theirs.places), default=0.0)
         choices.append((loss + later + SPITE * gift, card))
     return min(choices)[1]
 

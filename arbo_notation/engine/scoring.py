@@ -9,8 +9,12 @@ from operator import attrgetter
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from arbo_notation.engine.cards import MAX_VALUE, MIN_VALUE, Card, Coord
-from arbo_notation.engine.totals import SAME_SPECIES_MIN_LENGTH, PlayerPosition, higher_neighbours
-from arbo_notation.engine.totals import best_points, score_totals  # noqa: F401  (scoring's names, as they always were)
+from arbo_notation.engine.totals import SAME_SPECIES_MIN_LENGTH, higher_neighbours
+
+# Scoring's names, as they always were (the position it scores and the fast totals), exported as such.
+from arbo_notation.engine.totals import PlayerPosition as PlayerPosition
+from arbo_notation.engine.totals import best_points as best_points
+from arbo_notation.engine.totals import score_totals as score_totals
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,7 +325,7 @@ def score_position(species: Sequence[str], players: Sequence[PlayerPosition], *,
     return ScoreSheet(tuple(species), tuple(scored), winners, tiebreak, game_over)
 
 
-def _winners(scores: Sequence[PlayerScore]) -> tuple[tuple[str, ...], str | None]:
+def _winners(scores: Sequence[PlayerScore]) -> tuple[tuple[str, ...], Tiebreak | None]:
     if not scores:
         return (), None
     top = max(s.total for s in scores)

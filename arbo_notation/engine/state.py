@@ -9,11 +9,11 @@ resolves them as cards are planted, discarded or revealed. Every card exists exa
 from __future__ import annotations
 
 import functools
-from collections import namedtuple
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from types import MappingProxyType
+from typing import NamedTuple
 
 from arbo_notation.errors import RuleError
 from arbo_notation.engine.actions import (
@@ -216,9 +216,9 @@ class Game:
         self._revealed: set[str] = set()
         self._stack: list[tuple[Action | KnownTurn, _Undo]] = []  # push(), push_known_turn()
         in_play = _cards_in_play(config.species)
-        self._located: set[Card] = _placed_rightly(setup, players, in_play)
-        if self._located is None:
-            self._located = set()
+        located = _placed_rightly(setup, players, in_play)
+        self._located: set[Card] = set() if located is None else located
+        if located is None:
             self._place_carefully(setup, in_play)  # raises RuleError naming the first fault
         for player, cards in setup.hands.items():
             self._hands[player] = dict.fromkeys(cards)
@@ -553,7 +553,7 @@ class Game:
         self.plant(card, coord)
         self.discard(discard)
 
-    def play_known_turns(self, turns: Sequence[KnownTurn]) -> int:
+    def play_known_turns(self, turns: Iterable[KnownTurn]) -> int:
         """Play the leading turns that are plainly legal, and return how many were played.
 
         This is the replayer's fast path: the same rules as the single actions, checked in one
@@ -574,6 +574,8 @@ class Game:
         hands, hidden, piles, arbs, all_cells = self._hands, self._hidden, self._discards, self._arbs, self._cells
         current, turn, left = self._current, self._turn, self._deck_count
         played = 0
+        got: Card | None  # each draw's card: None when hidden, drawn from an unknown deck
+        got2: Card | None
         for _, player, first, second, card, coord, discard in turns:
             if player != players[current] or first is None or second is None:
                 break
@@ -729,7 +731,7 @@ class Game:
         for action in actions[:2]:
             if isinstance(action, Draw) and action.owner is not None:
                 self.config.seat(action.owner)
-        return TurnActions(player, actions, number, glyphs)  # type: ignore[arg-type]
+        return TurnActions(player, actions, number, glyphs)
 
     def push_turn(self, text: str | TurnActions) -> TurnActions:
         """Play a whole turn, its text read as parse_turn reads it, as four pushed actions (pop
@@ -781,19 +783,19 @@ class Game:
         ('Ana', 'discard', 32)
         """
         player = self.config.players[self._current]
+        do: Callable[[], object]
         if isinstance(action, Draw):
             undo = self._undo_of(player, (None if action.owner is None else action.owner,), (action.card,), None)
-            do = (
-                (lambda: self.draw_from_deck(action.card))
-                if action.owner is None
-                else (lambda: self.draw_from_discard(action.owner, action.card))
-            )  # type: ignore[arg-type]
+            if action.owner is None:
+                do = functools.partial(self.draw_from_deck, action.card)
+            else:
+                do = functools.partial(self.draw_from_discard, action.owner, action.card)
         elif isinstance(action, Plant):
             undo = self._undo_of(player, (), (action.card,), action.coord)
-            do = lambda: self.plant(action.card, action.coord)  # noqa: E731
+            do = functools.partial(self.plant, action.card, action.coord)
         elif isinstance(action, Discard):
             undo = self._undo_of(player, (player,), (action.card,), None)
-            do = lambda: self.discard(action.card)  # noqa: E731
+            do = functools.partial(self.discard, action.card)
         elif isinstance(action, Skip):
             undo = self._undo_of(player, (), (), None)
             do = self.skip_draw
@@ -842,15 +844,14 @@ class Game:
 
     def pop_known_turn(self) -> KnownTurn:
         """Take back the last turn pushed with push_known_turn(), exactly, and return it."""
-        if not self._stack or not isinstance(self._stack[-1][0], tuple):
-            raise RuleError(
-                "the last move was not pushed as a whole turn: take it back with pop()"
-                if self._stack
-                else "there is no turn to take back"
-            )
-        turn, undo = self._stack.pop()
+        if not self._stack:
+            raise RuleError("there is no turn to take back")
+        turn, undo = self._stack[-1]
+        if not isinstance(turn, tuple):
+            raise RuleError("the last move was not pushed as a whole turn: take it back with pop()")
+        self._stack.pop()
         self._restore(undo)
-        return turn  # type: ignore[return-value]
+        return turn
 
     def _undo_for(self, turn: KnownTurn) -> "_Undo":
         """What a turn can change, kept so that it can be put back: the mover's hand and hidden
@@ -870,12 +871,12 @@ class Game:
         always kept when known) and the cell ``coord``, and the counters."""
         fresh = tuple(c for c in cards if c is not None and c not in self._located)
         owners = {owner for owner in owners if owner in self._discards}
-        if self._deck is not None:
-            owners.add(None)
+        owners.add(None)  # the deck
         tops = tuple(
             (owner, len(pile), tuple(pile[-2:]))
             for owner in owners
             for pile in (self._deck if owner is None else self._discards[owner],)
+            if pile is not None  # (an unknown deck: nothing to keep)
         )
         planted = coord if coord is not None and coord not in self._arbs[player] else None
         return _Undo(
@@ -895,7 +896,8 @@ class Game:
         self._located.difference_update(undo.fresh)
         for owner, size, top in undo.tops:
             pile = self._deck if owner is None else self._discards[owner]
-            pile[size - len(top) :] = top  # type: ignore[index]
+            assert pile is not None  # the tops hold the deck only when it is known, as it stays
+            pile[size - len(top) :] = top
         if undo.planted is not None and undo.planted in self._arbs[player]:
             del self._arbs[player][undo.planted]
             self._cells[player].discard((undo.planted.x, undo.planted.y))
@@ -973,7 +975,7 @@ class Game:
         return len({card.species for card in self._arbs[player].values()})
 
 
-class _Undo(namedtuple("_Undo", "player hand hidden fresh tops planted counters")):
+class _Undo(NamedTuple):
     """What push() keeps of a turn to take it back (see Game._undo_for): the ``player``, their ``hand``
     and ``hidden`` count; ``fresh``, the cards the turn may bring to light (not located before it);
     ``tops``, each pile it may draw from as (its owner or None: the deck, its size, its top two
@@ -981,7 +983,13 @@ class _Undo(namedtuple("_Undo", "player hand hidden fresh tops planted counters"
     (current seat, turn, deck count, phase, draws taken). (A named tuple: see
     arbo_notation/__init__.py on a check's start-up.)"""
 
-    __slots__ = ()
+    player: str
+    hand: tuple[Card, ...]
+    hidden: int
+    fresh: tuple[Card, ...]
+    tops: tuple[tuple[str | None, int, tuple[Card, ...]], ...]
+    planted: Coord | None
+    counters: tuple[int, int, int, Phase, int]
 
 
 def _undraw(
@@ -995,8 +1003,8 @@ def _undraw(
 ) -> int:
     """Undo a draw of Game.play_known_turns; how many cards it gives back to the deck."""
     if pile is not None:
-        del hand[got]  # type: ignore[arg-type]
-        pile.append(got)  # type: ignore[arg-type]
+        del hand[got]  # type: ignore[arg-type]  # a card from a pile is known: ``got`` is no None here
+        pile.append(got)  # type: ignore[arg-type]  # a card from a pile is known: ``got`` is no None here
     elif got is None:
         hidden[player] -= 1
     else:

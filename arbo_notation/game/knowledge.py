@@ -28,24 +28,43 @@ from collections import deque
 from weakref import WeakKeyDictionary
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Any, Iterable, Iterator, Mapping, Protocol, Sequence
+from typing import Iterable, Iterator, Mapping, Protocol, Sequence
 
 from arbo_notation.engine.cards import MAX_VALUE, MIN_VALUE, Card, card_order
 from arbo_notation.engine.state import Game
-from arbo_notation.notation.model import DrawKind, Turn
+from arbo_notation.notation.model import DrawKind, GameRecord, Turn
+
+
+class _Line(Protocol):
+    """What this module reads of a line of play (game/replay.py's ``Line``)."""
+
+    @property
+    def states(self) -> Sequence[Game]: ...
+
+
+class _Tree(Protocol):
+    """What this module reads of a game tree (game/tree.py's ``GameTree``): its record; it also
+    keys the trackers carried (_CARRIED)."""
+
+    @property
+    def record(self) -> GameRecord: ...
 
 
 class Node(Protocol):
     """What this module reads of a game tree's node (game/tree.py's ``Node``), named here so that
-    the tree imports this module and this module nothing of the tree."""
-
-    tree: Any  # the GameTree: its record, and a key of the trackers carried (_CARRIED)
-    line: Any  # the node's line of play: its path and its positions (``line.states``)
-    index: int
-    parent: "Node | None"
+    the tree imports this module and this module nothing of the tree. Read-only members, so that
+    the tree's node, whose members name the tree's own types, fits."""
 
     @property
-    def path(self) -> tuple[int, ...]: ...
+    def tree(self) -> _Tree: ...
+    @property
+    def line(self) -> _Line: ...  # the node's line of play: its positions (``line.states``)
+    @property
+    def index(self) -> int: ...
+    @property
+    def parent(self) -> "Node | None": ...
+    @property
+    def path(self) -> tuple[tuple[int, int], ...]: ...
     @property
     def turn(self) -> Turn | None: ...
     def next(self) -> "Node | None": ...
@@ -273,6 +292,13 @@ def _turn_facts(tracker: _Tracker, before: Game, turn: Turn) -> Iterator[_Fact]:
             yield _Fact("out", player, card)
 
 
+def _played(node: "Node") -> Turn:
+    """The turn that led to a node that has a parent (only the root has no turn)."""
+    turn = node.turn
+    assert turn is not None, "a node after another has the turn that led to it"
+    return turn
+
+
 def _table(node: "Node") -> Game:
     """The node's position, read only (``node.position`` copies it for its caller to keep)."""
     return node.line.states[node.index]
@@ -280,7 +306,7 @@ def _table(node: "Node") -> Game:
 
 #: The trackers already carried to a node, per tree (a tree is replayed once and asked many times:
 #: every position of a page, every step of the replayer), by node and by what the view sees.
-_CARRIED: "WeakKeyDictionary[Any, dict[tuple, _Tracker]]" = WeakKeyDictionary()
+_CARRIED: "WeakKeyDictionary[_Tree, dict[tuple, _Tracker]]" = WeakKeyDictionary()
 
 
 def _forward(node: "Node", view: View) -> _Tracker:
@@ -304,7 +330,7 @@ def _forward(node: "Node", view: View) -> _Tracker:
     tracker = carried[key(walk)]
     for after in reversed(path):
         tracker = tracker.copy()
-        for _ in _turn_facts(tracker, _table(walk), after.turn):  # type: ignore[arg-type]
+        for _ in _turn_facts(tracker, _table(walk), _played(after)):
             pass
         carried[key(after)] = tracker
         walk = after
@@ -347,10 +373,10 @@ def knowledge(node: "Node", view: View) -> Knowledge:
     if view.hindsight and unseen:
         places = _hindsight_places(node, tracker, unseen) or places
         for card, where in list(places.items()):
-            if len(where) == 1 and None not in where:
-                (player,) = where
-                tracker.known[player].add(card)
-                tracker.unknown[player] -= 1
+            holder = next(iter(where)) if len(where) == 1 else None
+            if holder is not None:
+                tracker.known[holder].add(card)
+                tracker.unknown[holder] -= 1
                 del places[card]
         unseen = frozenset(places)
     hands = {
@@ -378,7 +404,7 @@ def _later_facts(node: "Node", tracker: _Tracker) -> tuple[list[_Fact], set[str]
     facts: list[_Fact] = []
     walk = node
     while (following := walk.next()) is not None:
-        facts.extend(_turn_facts(tracker, _table(walk), following.turn))  # type: ignore[arg-type]
+        facts.extend(_turn_facts(tracker, _table(walk), _played(following)))
         walk = following
     revealed = set()
     if walk is not node:
@@ -466,7 +492,7 @@ def _match(
     for card in cards:
         # Breadth first from the card: a slot with room ends the path, a full one lets its cards move on.
         came: dict[tuple, tuple[Card, tuple | None]] = {}
-        queue = deque()
+        queue: deque[tuple] = deque()
         for slot in options[card]:
             if slot not in came:
                 came[slot] = (card, None)

@@ -23,7 +23,18 @@ from typing import Sequence
 
 from arbo_notation.engine.cards import Card
 from arbo_notation.errors import ArboError
-from arbo_notation.notation.model import Comment, Draw, DrawKind, GameRecord, Header, Turn, Variation
+from arbo_notation.notation.model import (
+    Comment,
+    Draw,
+    DrawKind,
+    GameRecord,
+    Header,
+    Pos,
+    Result,
+    Reveal,
+    Turn,
+    Variation,
+)
 from arbo_notation.game.replay import replay_game
 
 
@@ -35,7 +46,7 @@ def _whose(record: GameRecord) -> str:
     return record.header.perspective or PurePath(record.file).stem
 
 
-def _at(record: GameRecord, pos) -> str:
+def _at(record: GameRecord, pos: Pos | None) -> str:
     return f"{record.file}:{pos.line}" if pos is not None else record.file
 
 
@@ -67,7 +78,7 @@ def merge(records: Sequence[GameRecord]) -> GameRecord:
         file=first.file,
         index=first.index,
     )
-    _check_replays(records, merged)
+    _check_replays(merged)
     return merged
 
 
@@ -200,15 +211,15 @@ def _merge_variations(turns: Sequence[Turn]) -> tuple[Variation, ...]:
     return tuple(seen)
 
 
-def _merge_reveals(records: Sequence[GameRecord]):
-    reveals: dict[str, object] = {}
+def _merge_reveals(records: Sequence[GameRecord]) -> tuple[Reveal, ...]:
+    reveals: dict[str, Reveal] = {}
     origin: dict[str, GameRecord] = {}
     for record in records:
         for reveal in record.reveals:
             if reveal.player in reveals:
-                if sorted(reveals[reveal.player].cards) != sorted(reveal.cards):  # type: ignore[attr-defined]
+                if sorted(reveals[reveal.player].cards) != sorted(reveal.cards):
                     raise MergeError(
-                        f"{_at(origin[reveal.player], reveals[reveal.player].pos)} and "  # type: ignore[attr-defined]
+                        f"{_at(origin[reveal.player], reveals[reveal.player].pos)} and "
                         f"{_at(record, reveal.pos)} reveal different hands for {reveal.player}"
                     )
                 continue
@@ -221,30 +232,28 @@ def _merge_reveals(records: Sequence[GameRecord]):
     return tuple(reveals.values())
 
 
-def _merge_results(records: Sequence[GameRecord]):
-    finished = [r for r in records if r.result is not None and not r.result.unfinished]
+def _merge_results(records: Sequence[GameRecord]) -> Result | None:
+    finished = [(r, r.result) for r in records if r.result is not None and not r.result.unfinished]
     if not finished:
         return records[0].result
-    first = finished[0]
-    for record in finished[1:]:
-        if record.result.scores != first.result.scores:  # type: ignore[union-attr]
-            raise MergeError(
-                f"{_at(first, first.result.pos)} and {_at(record, record.result.pos)} "  # type: ignore[union-attr]
-                f"give different results"
-            )
-    comments = _merge_comments(finished, [r.result.comments for r in finished])  # type: ignore[union-attr]
-    return replace(first.result, comments=comments)
+    first, result = finished[0]
+    for record, other in finished[1:]:
+        if other.scores != result.scores:
+            raise MergeError(f"{_at(first, result.pos)} and {_at(record, other.pos)} give different results")
+    comments = _merge_comments([r for r, _ in finished], [other.comments for _, other in finished])
+    return replace(result, comments=comments)
 
 
 def _deck_from_draws(header: Header, turns: Sequence[Turn]) -> tuple[Card, ...] | None:
     """The deck's order when every card of it was drawn and named; else None."""
     drawn = [d.card for t in turns for d in t.draws if d.kind is DrawKind.DECK]
-    if any(card is None for card in drawn):
+    named = tuple(card for card in drawn if card is not None)
+    if len(named) != len(drawn):
         return None
     dealt = len(header.players) * 7 + sum(len(c) for c in header.discards.values())
-    if len(drawn) != len(header.species) * 8 - dealt:
+    if len(named) != len(header.species) * 8 - dealt:
         return None
-    return tuple(drawn)  # type: ignore[arg-type]
+    return named
 
 
 def _check_deck_draws(records: Sequence[GameRecord], header: Header, turns: Sequence[Turn]) -> None:
@@ -263,23 +272,10 @@ def _check_deck_draws(records: Sequence[GameRecord], header: Header, turns: Sequ
             seen[draw.card] = f"drawn from the deck in turn {index + 1}"
 
 
-def _check_replays(records: Sequence[GameRecord], merged: GameRecord) -> None:
-
-    replay = replay_game(merged)
-    for diagnostic in replay.errors:
-        line = diagnostic.pos.line if getattr(diagnostic, "pos", None) is not None else None
-        where = ""
-        if line is not None:
-            where = _turn_sources(records, merged, diagnostic.pos)
-        raise MergeError(f"the merged record is not a legal game: {diagnostic.message}{where}")
-
-
-def _turn_sources(records: Sequence[GameRecord], merged: GameRecord, pos) -> str:
-    for index, turn in enumerate(merged.turns):
-        if turn.pos == pos or (turn.pos is not None and pos is not None and turn.pos.line == pos.line):
-            places = ", ".join(_at(r, r.turns[index].pos) for r in records)
-            return f" (turn {index + 1}: {places})"
-    return ""
+def _check_replays(merged: GameRecord) -> None:
+    """A merged record that is no legal game: its first rule error."""
+    for diagnostic in replay_game(merged).errors:
+        raise MergeError(f"the merged record is not a legal game: {diagnostic.message}")
 
 
 __all__ = ["MergeError", "merge"]

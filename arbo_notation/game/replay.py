@@ -327,19 +327,20 @@ def replay_turn(game: Game, turn: Turn, following: Turn | None = None, *, repair
             if kind is _DECK:
                 game.draw_from_deck(draw.card)
             elif kind is _DISCARD:
-                game.draw_from_discard(draw.owner, draw.card)  # type: ignore[arg-type]
+                game.draw_from_discard(draw.owner, draw.card)  # type: ignore[arg-type]  # seat(None): RuleError
             else:
                 game.skip_draw()
         except RuleError as rule:
             top = _draws_the_top_instead(game, draw) if repair else None
-            if top is None:
+            named = draw.card
+            if top is None or named is None:  # (a draw naming no card has no top drawn instead: top is None)
                 found.stop = TurnError(Code.DRAW, _draw_message(game, draw, rule), _draw_at(turn, index))
                 return found
-            cause = drawn.get(draw.card)  # type: ignore[arg-type]
+            cause = drawn.get(named)
             if cause is None:  # else the draws are only written in the wrong order
                 cause = TurnError(Code.DRAW, _draw_message(game, draw, rule), _draw_at(turn, index))
                 found.repaired.append(cause)
-            drawn[draw.card] = drawn[top] = cause  # type: ignore[index]
+            drawn[named] = drawn[top] = cause
     if drawn:
         doubts = {**doubts, **drawn}
     try:
@@ -546,7 +547,9 @@ def replay_game(
             totals = score_totals(*table)
 
             def explain(player: str) -> str:
-                return score_parts(outcome.sheet, player)  # type: ignore[arg-type]
+                sheet = outcome.sheet
+                assert sheet is not None, "made from the end table, set above"
+                return score_parts(sheet, player)
 
             _report_faults(record, result_faults(totals, claimed, header.result, explain), report)
     if trace is not None:

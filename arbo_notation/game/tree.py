@@ -17,6 +17,7 @@ not the top one) is played as they say: its node carries its rule errors as ``fa
 from __future__ import annotations
 
 import weakref
+from enum import Enum, auto
 from typing import Iterator, Sequence
 
 from arbo_notation.engine.scoring import ScoreSheet
@@ -26,8 +27,14 @@ from arbo_notation.notation.model import Comment, GameRecord, Turn
 from arbo_notation.game.knowledge import Knowledge, View, knowledge
 from arbo_notation.game.replay import MAIN, GameReplay, Line, LineError, LinePath, replay_game
 
-#: A node's ``_next`` before the following node is made.
-_LATER = object()
+
+class _Later(Enum):
+    """A node's ``_next`` before the following node is made."""
+
+    LATER = auto()
+
+
+_LATER = _Later.LATER
 
 
 class Node:
@@ -42,7 +49,7 @@ class Node:
         self.parent = parent  # the node before this turn; None at the root
         self.variations: list[Node] = []  # first nodes of the lines that replace this node's turn
         # The following node, made when first asked for (see GameTree._build); None at the line's end.
-        self._next: Node | None | object = _LATER if index < line.legal else None
+        self._next: Node | None | _Later = _LATER if index < line.legal else None
 
     @property
     def turn(self) -> Turn | None:
@@ -102,7 +109,7 @@ class Node:
         following = self._next
         if following is _LATER:
             following = self._next = Node(self.tree, self.line, self.index + 1, self)
-        return following  # type: ignore[return-value]
+        return following
 
     def __repr__(self) -> str:
         turn = self.turn
@@ -141,6 +148,7 @@ class GameTree:
         node to hang on: it is reached through ``line_nodes`` and ``lines`` only."""
         start = 1 if line.path else 0
         first = node = Node(self, line, start, before)
+        parent: Node | None
         for index in range(min(line.legal + 1, len(line.turns))):
             for number in range(len(line.turns[index].variations)):
                 child = self.replay.lines[line.path + ((index, number),)]
@@ -148,7 +156,9 @@ class GameTree:
                     continue
                 if index >= start:
                     while node.index < index:
-                        node = node.next()  # type: ignore[assignment]
+                        following = node.next()
+                        assert following is not None, "the line reaches the turn: index <= line.legal"
+                        node = following
                     parent, hanging = node, node.next()
                 else:  # the variation's first turn: it follows ``before``, and its node is ``first``
                     parent, hanging = before, first

@@ -107,9 +107,9 @@ def with_note(turn: Turn, note: EngineNote) -> Turn:
     """The turn (its engine notes taken off first) with this note; the note's glyph goes on the
     turn only when the turn carries no glyph of a person's."""
     turn = without_notes(turn)
-    added = note.glyph is not None and not turn.glyphs
-    note = replace(note, glyph_added=added)
-    glyphs = turn.glyphs + ((note.glyph,) if added else ())
+    glyph = None if turn.glyphs else note.glyph  # (None: no glyph added)
+    note = replace(note, glyph_added=glyph is not None)
+    glyphs = turn.glyphs + (() if glyph is None else (glyph,))
     return replace(turn, glyphs=glyphs, comments_after=turn.comments_after + (note.comment(),))
 
 

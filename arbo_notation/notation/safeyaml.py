@@ -241,7 +241,7 @@ class _Composer:
             raise self.fault(f"merge keys (<<) are not allowed in {self.what}", event)
         if tag == _BINARY and not _is_base64(event.value):
             raise self.fault(f"!!binary data in {self.what} must be base64 (A-Z, a-z, 0-9, +, /, = padding)", event)
-        node = ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
+        node = ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)  # type: ignore[arg-type]  # types-PyYAML: a node takes the C parser's Mark as well
         if event.tag is not None:
             self.tagged.add(id(node))
         return node
@@ -252,7 +252,7 @@ class _Composer:
         tag = event.tag
         if tag is None or tag == "!":
             tag = self.reader.resolve(kind, None, event.implicit)
-        return kind(tag, [], event.start_mark, None, flow_style=event.flow_style)
+        return kind(tag, [], event.start_mark, None, flow_style=event.flow_style)  # type: ignore[arg-type]  # types-PyYAML: a node takes the C parser's Mark as well
 
 
 def _is_base64(text: str) -> bool:

@@ -8,12 +8,14 @@ revealed at the end and the result is the engine's scoring. The same seed gives 
 from __future__ import annotations
 
 import random
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterator, Sequence, TypedDict
 
-from arbo_notation.engine.bots import BOTS, Bot, TurnPlay, make_bot, play_bot_turn
-from arbo_notation.engine.cards import default_species_for
-from arbo_notation.engine.scoring import PlayerPosition, score_position
-from arbo_notation.engine.state import DrawSourceKind, Game, GameConfig, Setup
+from arbo_notation.engine.actions import DrawAction, Skip, TurnActions
+from arbo_notation.engine.bots import BOTS, Bot, make_bot, play_bot_turn
+from arbo_notation.engine.cards import Planting, default_species_for
+from arbo_notation.engine.scoring import score_position
+from arbo_notation.engine.totals import PlayerPosition
+from arbo_notation.engine.state import Game, GameConfig, Setup
 from arbo_notation.errors import ArboError
 from arbo_notation.notation.model import Draw, DrawKind, GameRecord, Header, Result, Reveal, Turn
 from arbo_notation.analysis.bot import EngineBot
@@ -50,20 +52,21 @@ def _bots(names: Sequence[str] | None, seats: int, budget: int | None = None) ->
     return [make_player(name, budget) for name in names]
 
 
-def _draw(taken) -> Draw:
-    if taken.source is None:
+def _draw(taken: DrawAction) -> Draw:
+    if isinstance(taken, Skip):
         return Draw(DrawKind.SKIP)
-    if taken.source.kind is DrawSourceKind.DECK:
+    if taken.owner is None:
         return Draw(DrawKind.DECK, card=taken.card)
-    return Draw(DrawKind.DISCARD, owner=taken.source.owner, card=taken.card)
+    return Draw(DrawKind.DISCARD, owner=taken.owner, card=taken.card)
 
 
-def _turn(number: int, play: TurnPlay) -> Turn:
+def _turn(number: int, play: TurnActions) -> Turn:
+    first, second, plant, discard = play.actions
     return Turn(
         player=play.player,
-        draws=tuple(_draw(taken) for taken in play.draws),
-        plant=play.plant,
-        discard=play.discard,
+        draws=(_draw(first), _draw(second)),
+        plant=Planting(plant.card, plant.coord),
+        discard=discard.card,
         number=number,
     )
 
@@ -163,7 +166,23 @@ def _identity(record: GameRecord) -> GameRecord:
     return record
 
 
-def _play_span(task: tuple) -> list:
+class _Run(TypedDict):
+    """A run's arguments of simulate_games, but which games (sent to each worker)."""
+
+    n_players: int
+    seed: int | str
+    bots: Sequence[str] | None
+    house_discards: bool
+    event: str | None
+    players: Sequence[str] | None
+    budget: int | None
+
+
+#: One span of a run for a worker: its first and last game, what to make of each, the run.
+_Span = tuple[int, int, Callable[[GameRecord], object], _Run]
+
+
+def _play_span(task: _Span) -> list[object]:
     """What ``then`` makes of each game of one span of a run (in a worker process)."""
     first, last, then, run = task
     return [then(record) for record in simulate_games(games=last, first=first, **run)]
@@ -181,12 +200,12 @@ def simulate_run(
     jobs: int = 1,
     then: Callable[[GameRecord], object] = _identity,
     budget: int | None = None,
-) -> Iterator:
+) -> Iterator[object]:
     """``then(record)`` of each game that simulate_games gives, in order: the same games whatever
     ``jobs``, the worker processes that play them (1: this process plays them). ``then`` runs
     where the game is played, so it must be a function a worker can be sent (a module's own, or a
     functools.partial of one); at most a few spans per worker are in flight at a time."""
-    run = dict(
+    run = _Run(
         n_players=n_players,
         seed=seed,
         bots=bots,
@@ -201,7 +220,7 @@ def simulate_run(
             yield then(record)
         return
 
-    tasks = (
+    tasks: Iterator[_Span] = (
         (first, min(first + GAMES_PER_SPAN - 1, games), then, run) for first in range(1, games + 1, GAMES_PER_SPAN)
     )
     with worker_pool(jobs, "simulation") as pool:

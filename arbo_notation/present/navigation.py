@@ -259,8 +259,8 @@ class ReplayModel:
         if self.cursor.index > line.first:
             return self.move_to(Cursor(line.path, self.cursor.index - 1))
         if line.path:
-            index, _ = line.branch  # type: ignore[misc]
-            return self.move_to(Cursor(line.parent, index))  # type: ignore[arg-type]
+            parent, index, _ = _branch(line)
+            return self.move_to(Cursor(parent, index))
         return False
 
     def home(self) -> bool:
@@ -310,16 +310,16 @@ class ReplayModel:
         line = self.line
         if not line.path:
             return False
-        index, _ = line.branch  # type: ignore[misc]
-        return self.move_to(Cursor(line.parent, index + 1))  # type: ignore[arg-type]
+        parent, index, _ = _branch(line)
+        return self.move_to(Cursor(parent, index + 1))
 
     def sibling_count(self) -> int:
         """How many variations hang on the turn the current variation replaces (0 on the main line)."""
         line = self.line
         if not line.path:
             return 0
-        index, _ = line.branch  # type: ignore[misc]
-        return len(self.lines[line.parent].turns[index].variations)  # type: ignore[index]
+        parent, index, _ = _branch(line)
+        return len(self.lines[parent].turns[index].variations)
 
     def toggle_variation(self) -> str:
         """The ``v`` key: enter the current turn's first variation; on a variation's first turn,
@@ -327,9 +327,9 @@ class ReplayModel:
         last); elsewhere in a variation, leave it. Returns what happened: entered, next, left, none."""
         line = self.line
         if line.path and self.cursor.index <= line.first:
-            index, number = line.branch  # type: ignore[misc]
+            parent, index, number = _branch(line)
             if number + 1 < self.sibling_count():
-                sibling = line.parent + ((index, number + 1),)  # type: ignore[operator]
+                sibling = parent + ((index, number + 1),)
                 self.move_to(Cursor(sibling, self.lines[sibling].first))
                 return "next"
             if not self.variations_here():
@@ -373,8 +373,8 @@ class ReplayModel:
         """The tree's node at a cursor (a variation's start: the node before the turn it replaces)."""
         if not self._nodes:
             for path in self.lines:
-                for node in self.tree.line_nodes(path):
-                    self._nodes[Cursor(path, node.index)] = node
+                for made in self.tree.line_nodes(path):
+                    self._nodes[Cursor(path, made.index)] = made
         node = self._nodes.get(cursor)
         if node is None and cursor.index == 0 and Cursor(cursor.line, 1) in self._nodes:
             node = self._nodes[Cursor(cursor.line, 1)].parent
@@ -448,7 +448,7 @@ class ReplayModel:
         variation_before: tuple[Comment, ...] = ()
         variation_after: tuple[Comment, ...] = ()
         if line.path:
-            branch_index, number = line.branch  # type: ignore[misc]
+            _, _, number = _branch(line)
             depth = len(line.path)
             nested = f" (depth {depth})" if depth > 1 else ""
             in_variation = f"variation {number + 1} of {self.sibling_count()} on turn {line.start + 1}{nested}"
@@ -477,6 +477,7 @@ class ReplayModel:
         cursor = cursor or self.cursor
         if cursor not in self._sheets:
             main = self.lines[MAIN]
+            sheet: ScoreSheet | None
             if cursor == Cursor(MAIN, main.legal) and self.replay.sheet is not None:
                 sheet = self.replay.sheet
             else:
@@ -569,6 +570,12 @@ class ReplayModel:
         deck = f"deck {state.deck_size}"
         view = f"view: {self.perspective}" if self.perspective else "view: all hands"
         return f"{where} · {deck} · {view}"
+
+
+def _branch(line: Line) -> tuple[LinePath, int, int]:
+    """A variation's parent line, the index there of the turn it replaces, and its number."""
+    index, number = line.path[-1]
+    return line.path[:-1], index, number
 
 
 def scored_cells(sheet: ScoreSheet, player: str) -> frozenset[Coord]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Iterable, Protocol, Sequence
 
-from arbo_notation.engine.actions import Skip
+from arbo_notation.engine.actions import Draw, Plant, Skip
 from arbo_notation.engine.cards import HAND_SIZE, Card, Coord, card_order
 from arbo_notation.engine.state import Game
 from arbo_notation.errors import ArboError, RuleError
@@ -237,7 +237,8 @@ def _moves_after(game: Game, words: Sequence[str], partial: str, seat: str | Non
         card = next((c for c in [*hand.known, *unseen] if str(c).lower() == card_text.lower()), None)
         if card is None:
             return [], ""
-        return [f"{action} " for action in state.legal_actions() if action.card is card], ""
+        plantings = [action for action in state.legal_actions() if isinstance(action, Plant)]
+        return [f"{action} " for action in plantings if action.card is card], ""
     if len(words) == 3:
         planting = _planting(words[2])
         if planting is None:
@@ -263,14 +264,14 @@ def _draw_choices(state: Game, partial: str, seat: str | None) -> list[str]:
     for action in state.legal_actions():
         if isinstance(action, Skip):
             choices.append("- ")
-        elif action.owner is not None or action.card is not None:
-            choices.append(f"{action} ")
-        else:
+        elif isinstance(action, Draw) and action.owner is None and action.card is None:
             if state.current_player == seat:
                 choices.append("d:")  # the recorder saw the card: name it
             choices.append("d ")
             if partial.startswith("d:"):
                 choices += [f"d:{c} " for c in sorted(state.unlocated_cards(), key=card_order)]
+        else:
+            choices.append(f"{action} ")
     return choices
 
 

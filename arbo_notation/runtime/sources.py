@@ -7,13 +7,9 @@ import errno
 import os
 import stat
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, BinaryIO
+from typing import BinaryIO
 
 from arbo_notation.errors import ArboError, NotationError, NotationErrors
-
-if TYPE_CHECKING:  # paths are named in signatures only: a check need not import pathlib
-    from pathlib import Path
-
 
 #: The suffix of a record file, which a folder is searched for.
 RECORD_SUFFIX = ".arb"
@@ -69,7 +65,7 @@ def _refuse_device(fd: int, mode: int, name: str) -> None:
         raise ArboError(f"{name}: is a device, not a record file (it may never end)")
 
 
-def read_bytes(path: str | Path) -> bytes:
+def read_bytes(path: str | os.PathLike[str]) -> bytes:
     """The bytes of a file; ArboError saying plainly why they cannot be read."""
     try:
         with open(path, "rb") as stream:
@@ -102,7 +98,7 @@ def decode(data: bytes, name: str) -> str:
         ) from None
 
 
-def read_text(path: str | Path) -> tuple[str, str]:
+def read_text(path: str | os.PathLike[str]) -> tuple[str, str]:
     """The text of a file and the name to show in messages."""
     return decode(read_bytes(path), str(path)), str(path)
 
@@ -111,7 +107,7 @@ def read_text(path: str | Path) -> tuple[str, str]:
 BLOCK_SIZE = 1 << 20
 
 
-def text_blocks(path: str | Path, size: int = BLOCK_SIZE, *, normalised: bool = True) -> Iterator[str]:
+def text_blocks(path: str | os.PathLike[str], size: int = BLOCK_SIZE, *, normalised: bool = True) -> Iterator[str]:
     """The text of a file a block at a time, as read_text and normalise give it
     whole (byte order mark dropped, CRLF and lone CR line ends made LF): memory for one block.
     With ``normalised`` false, the text as read_text gives it (line ends kept).
@@ -193,7 +189,7 @@ def normalise(text: str) -> str:
     return text
 
 
-def _decoded(path: str | Path, blocks: Iterator[bytes], normalised: bool) -> Iterator[str]:
+def _decoded(path: str | os.PathLike[str], blocks: Iterator[bytes], normalised: bool) -> Iterator[str]:
     """The text of a file's blocks (see text_blocks), decoded as they come."""
     name = str(path)
     decoder = codecs.getincrementaldecoder("utf-8-sig")()

@@ -191,8 +191,10 @@ def worker_pool(jobs: int, run: str) -> Iterator[WorkerPool]:
             try:
                 yield WorkerPool(executor)
             except BaseException:
-                executor.shutdown(wait=False, cancel_futures=True)
                 end_workers()
+                # Joined, not left to Python's exit: there the pool's wake-up pipe, closed by the
+                # pool's own thread meanwhile, could be written to ("Bad file descriptor" on stderr).
+                executor.shutdown(wait=True, cancel_futures=True)
                 raise
             executor.shutdown(wait=True)
     except BrokenProcessPool:

@@ -43,6 +43,7 @@ def available_views(model: ReplayModel) -> list[str | None]:
 def game_data(tree: GameTree, viewer: str | None = None) -> dict[str, Any]:
     """The page's data for one game; ``viewer`` limits it to what that player saw."""
     model = ReplayModel(tree)
+    default: str | None
     if viewer is not None:
         model.set_perspective(viewer)
         views: list[str | None] = [viewer]

@@ -43,7 +43,7 @@ def species_colours(species: Iterable[str]) -> dict[str, Colour]:
     codes = list(species)
     taken = {NATURAL[code] for code in codes if code in NATURAL}
     spare = [fill for fill in (*NATURAL.values(), *EXTRA) if fill not in taken]
-    colours = {}
+    colours: dict[str, Colour] = {}
     for code in codes:
         fill = NATURAL.get(code) or (spare.pop(0) if spare else EXTRA[len(colours) % len(EXTRA)])
         colours[code] = Colour(fill, ink_for(fill))

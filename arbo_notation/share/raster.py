@@ -98,13 +98,15 @@ def animation_of(frames: Sequence[Frame], motion: Motion, scale: float = ANIMATI
         palette = canvases[-1].quantize(colors=128, method=Image.Quantize.MEDIANCUT)
         canvases = [canvas.quantize(palette=palette, dither=Image.Dither.NONE) for canvas in canvases]
     out = io.BytesIO()
-    options = {
-        Motion.gif: {"format": "GIF", "optimize": True, "disposal": 1},
-        Motion.webp: {"format": "WEBP", "lossless": True, "method": 4},
-        Motion.apng: {"format": "PNG", "optimize": True},
-    }[motion]
+    formats: dict[Motion, tuple[str, dict[str, object]]] = {
+        Motion.gif: ("GIF", {"optimize": True, "disposal": 1}),
+        Motion.webp: ("WEBP", {"lossless": True, "method": 4}),
+        Motion.apng: ("PNG", {"optimize": True}),
+    }
+    kind, options = formats[motion]
     canvases[0].save(
         out,
+        kind,
         save_all=True,
         append_images=canvases[1:],
         loop=0,

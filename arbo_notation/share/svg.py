@@ -199,7 +199,7 @@ class _Panel:
         if sheet is None:
             return []
         score = sheet.player(self.seat.name)
-        lines = []
+        lines: list[tuple[str, str, str | None]] = []
         for code in sheet.species:
             part = score.species[code]
             if part.rights and part.path is not None:
@@ -360,12 +360,12 @@ def render_diagram(diagram: Diagram) -> str:
     # A title that fits in the widest picture widens it; a longer one is cut to the panels' width.
     title = _cut(diagram.title, 17, room, panels_width - 2 * margin)
     subtitle = _cut(diagram.subtitle, 12, room, panels_width - 2 * margin)
-    width = max(panels_width, 2 * margin + _width_of(title, 17), 2 * margin + _width_of(subtitle, 12))
+    width: float = max(panels_width, 2 * margin + _width_of(title, 17), 2 * margin + _width_of(subtitle, 12))
     canvas = _Canvas()
     y = margin + header + (8 if header else 0)
     for row in rows:
         height = max(panel.height for panel in row)
-        x = margin
+        x: float = margin
         for column, panel in enumerate(row):
             panel.width = column_widths[column]
             panel.draw(canvas, x, y, height)
@@ -412,10 +412,11 @@ def seats_of(
         if only is not None and player != only:
             continue
         view = game.hand(player)
+        hand: tuple[str, ...]
         if hands is not None:
             hand = hands[player]
         elif player in hidden:
-            hand: tuple[str, ...] = (HIDDEN,) * len(view)
+            hand = (HIDDEN,) * len(view)
         else:
             hand = tuple(str(c) for c in view.known) + (HIDDEN,) * view.hidden
         seats.append(

@@ -559,18 +559,20 @@ class ReplayApp(App[None]):
     def action_help(self) -> None:
         self.push_screen(HelpScreen(self.model.species))
 
-    def action_screenshot(self) -> None:
+    def action_screenshot(self, filename: str | None = None, path: str | None = None) -> None:
+        """The screen as SVG, in ``path`` (else the screenshot folder) under ``filename`` (else
+        named after the record, the game and the turn): textual's action, its file written atomically."""
         stem = Path(self.model.record.file).stem or "game"
-        name = f"arbo-{stem}-g{self.model.record.index}-t{self.model.turns_played}.svg"
-        path = Path(self.screenshot_dir, name)
+        name = filename or f"arbo-{stem}-g{self.model.record.index}-t{self.model.turns_played}.svg"
+        target = Path(path or self.screenshot_dir, name)
         try:
-            write_atomic(path, self.export_screenshot())
+            write_atomic(target, self.export_screenshot())
         except OSError as error:
             self.notify(
-                f"the screenshot cannot be saved: {path}: {error.strerror or error}", severity="error", markup=False
+                f"the screenshot cannot be saved: {target}: {error.strerror or error}", severity="error", markup=False
             )
             return
-        self.notify(f"screenshot saved: {path}", timeout=3, markup=False)
+        self.notify(f"screenshot saved: {target}", timeout=3, markup=False)
 
     @on(MoveList.Jump)
     def jump(self, message: MoveList.Jump) -> None:

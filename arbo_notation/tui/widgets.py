@@ -388,6 +388,8 @@ class PlayerPanel(Vertical):
 
     view: var[PlayerView | None] = var(None, init=False)
     full_pile: var[bool] = var(False, init=False)
+    #: While a border's title changes, which border line alone to repaint (True: the top).
+    _repaint_line: bool | None = None
 
     def __init__(self, player: str, species: tuple[str, ...], **kwargs) -> None:
         super().__init__(**kwargs)
@@ -444,7 +446,7 @@ class PlayerPanel(Vertical):
             self._repaint_line = None
 
     def refresh(self, *regions: Region, **options) -> "PlayerPanel":
-        line = getattr(self, "_repaint_line", None)
+        line = self._repaint_line
         if line is not None and not regions and not options and self.is_mounted and self.outer_size.height:
             offset = self.content_offset
             y = -offset.y if line else self.outer_size.height - 1 - offset.y
@@ -522,7 +524,9 @@ class MoveList(OptionList):
     def watch_current(self, current: int) -> None:
         self.highlighted = current
 
-    def watch_highlighted(self, old: int | None, highlighted: int | None) -> None:  # type: ignore[override]
+    def watch_highlighted(  # type: ignore[override]  # textual passes (old, new) to a watcher of two
+        self, old: int | None, highlighted: int | None
+    ) -> None:
         try:
             lines = [self._index_to_line[index] for index in (old, highlighted) if index is not None]
         except (AttributeError, KeyError):  # the rows not laid out yet: the whole list

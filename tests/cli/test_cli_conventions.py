@@ -200,6 +200,7 @@ BARE = {
     "convert": "argument FILE",
     "simulate": "option --players",
     "stats": "argument FILE|DIR",
+    "ratings": "argument FILE|DIR",
     "grep": "argument FILE",
     "new": "option --players",
     "replay": "argument FILE",

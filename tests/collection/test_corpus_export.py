@@ -309,17 +309,22 @@ def test_the_header_columns_are_the_header_tables_rows():
 
 
 def test_a_new_row_of_the_header_table_gets_its_column():
+    from dataclasses import replace
     from types import SimpleNamespace
 
     from arbo_notation.collection.rows import header_columns
-    from arbo_notation.notation.header.keys import KEYS, TABLE
+    from arbo_notation.notation.header.keys import HEADER_KEY_ROWS, ROW_OF_KEY, Text
 
-    venue = KEYS["site"]._replace(name="venue")
-    seen = KEYS["deck"]._replace(name="seen")
-    columns = header_columns(TABLE + (venue, seen))
+    venue = replace(ROW_OF_KEY["site"], name="venue")
+    seen = replace(ROW_OF_KEY["deck"], name="seen")
+    columns = header_columns(HEADER_KEY_ROWS + (venue, seen))
     assert [(c.name, c.type) for c in columns[-2:]] == [("venue", "string"), ("seen", "list<string>")]
     header = SimpleNamespace(venue="The Greenhouse", seen=(Card("Ma", 3), Card("Oa", 5)))
     assert [c.value(getattr(header, c.key)) for c in columns[-2:]] == ["The Greenhouse", ["Ma3", "Oa5"]]
-    odd = KEYS["site"]._replace(name="weather", kind="a cloud")
+
+    class Cloud(Text):
+        kind = "a cloud"
+
+    odd = replace(ROW_OF_KEY["site"], name="weather", value_type=Cloud())
     with pytest.raises(ArboError, match="'weather' is of the kind 'a cloud'"):
-        header_columns(TABLE + (odd,))
+        header_columns(HEADER_KEY_ROWS + (odd,))

@@ -7,11 +7,12 @@ import statistics
 
 import pytest
 
+from arbo_notation.engine.actions import Draw, Plant
 from arbo_notation.engine.bots import GreedyBot, RandomBot, make_bot, play_bot_turn, seen_by_mover
 from arbo_notation.engine.cards import HAND_SIZE, Coord, default_species_for
 from arbo_notation.engine.lean import HIDDEN, cell_of
 from arbo_notation.engine.scoring import PlayerPosition, score_position
-from arbo_notation.engine.state import DrawSourceKind, Game, GameConfig, Setup
+from arbo_notation.engine.state import Game, GameConfig, Setup
 from arbo_notation.errors import ArboError
 
 NAMES = ("Ana", "Ben", "Cleo", "Dev")
@@ -48,7 +49,24 @@ def test_bots_play_legal_games_to_the_end(players):
         assert sorted(located) == sorted(game.config.cards)
         assert len(plays) >= deck // 2
         for play in plays:
-            assert len(play.draws) == 2
+            assert len(play.actions) == 4 and all(draw.card for draw in play.actions[:2] if isinstance(draw, Draw))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_answer_is_one_of_the_legal_actions(players):
+    """Asked phase by phase, as a referee asks, each bot answers one of game.legal_actions() (a
+    deck draw naming no card: the bot cannot see it); pushing it plays the game to the end."""
+    for index, bot in enumerate([GreedyBot(), RandomBot()]):
+        game, rng = new_game(players, f"act:{players}:{index}", house=index == 1), random.Random(index)
+        while not game.is_over:
+            action = bot.choose(game, rng)
+            legal = game.legal_actions()
+            if isinstance(action, Draw) and action.owner is None:
+                assert action.card is None
+                legal = [Draw() if isinstance(a, Draw) and a.owner is None else a for a in legal]
+            assert action in legal, (str(action), game.phase)
+            game.push(action)
+        assert game.deck_size == 0
 
 
 def test_random_bot_is_uniform_among_legal_choices():
@@ -62,7 +80,9 @@ def test_random_bot_is_uniform_among_legal_choices():
         probe = game.copy()
         probe.draw_from_deck()
         probe.draw_from_deck()
-        card, cell = RandomBot().choose_plant(probe, rng)
+        planted = RandomBot().choose(probe, rng)
+        assert isinstance(planted, Plant)
+        card, cell = planted.card, planted.coord
         assert card in probe.hand(player).known and cell in probe.plant_cells()
         seen_cells.add(cell)
     assert seen_cells == set(game.plant_cells())
@@ -104,30 +124,17 @@ def test_greedy_decides_the_same_without_the_hidden_cards(players):
     decisions = 0
     while not full.is_over:
         mover = full.current_player
-        for _ in range(2):
-            source = bot.choose_draw(full, rng)
+        for _ in range(4):
+            action = bot.choose(full, rng)
             if mover == me:
-                assert bot.choose_draw(blind, rng) == source
+                assert bot.choose(blind, rng) == action
                 decisions += 1
-            if source is None:
-                full.skip_draw()
-                blind.skip_draw()
-            elif source.kind is DrawSourceKind.DECK:
+            if isinstance(action, Draw) and action.owner is None:
                 card = full.draw_from_deck()
                 blind.draw_from_deck(card if mover == me else None)
             else:
-                full.draw_from_discard(source.owner)
-                blind.draw_from_discard(source.owner)
-        card, cell = bot.choose_plant(full, rng)
-        if mover == me:
-            assert bot.choose_plant(blind, rng) == (card, cell)
-        full.plant(card, cell)
-        blind.plant(card, cell)
-        discard = bot.choose_discard(full, rng)
-        if mover == me:
-            assert bot.choose_discard(blind, rng) == discard
-        full.discard(discard)
-        blind.discard(discard)
+                full.push(action)
+                blind.push(action)
     assert decisions >= 10
     assert blind.hidden_players()  # the bot really played without seeing the others' hands
 
@@ -136,7 +143,7 @@ def test_a_bot_needs_to_know_its_own_hand():
     config = GameConfig(("Ana", "Ben"), default_species_for(2))
     game = Game(config)  # a spectator's table: no hand is known
     with pytest.raises(ArboError, match="unknown"):
-        GreedyBot().choose_draw(game, random.Random(0))
+        GreedyBot().choose(game, random.Random(0))
 
 
 def test_bots_are_deterministic_given_the_rng():

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import random
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from arbo_notation.engine import greedy
 from arbo_notation.engine.bots import frontier
 from arbo_notation.engine.cards import Card, Coord, default_species_for, full_deck
@@ -139,3 +142,37 @@ def test_rollout_turns_play_to_the_end_the_same_each_time():
         assert not position.deck and all(len(hand) == 7 for hand in position.hands)
         ends.append((position.arbs, position.hands, position.piles))
     assert ends[0] == ends[1]
+
+
+@st.composite
+def _arboretums(draw: st.DrawFn) -> tuple[dict[Coord, Card], Card]:
+    """An arboretum grown tree by tree on its frontier, and a card still to plant."""
+    species = ("Ma", "Oa", "Wi")
+    deck = draw(st.permutations(full_deck(species)))
+    arb: dict[Coord, Card] = {}
+    for card in deck[: draw(st.integers(0, 16))]:
+        arb[draw(st.sampled_from(frontier(arb)))] = card
+    return arb, deck[len(arb)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(_arboretums(), st.sampled_from([0.0, 0.3, 0.55]))
+def test_priced_once_per_place_is_priced_as_at_each_cell(grown, potential):
+    """Each frontier cell is priced at its place (the first cell with the same neighbouring trees
+    in the same order): what the plain what-if at the cell itself gives, and with no potential,
+    exactly the engine's best paths after the planting less before (engine/scoring.py)."""
+    arb, card = grown
+    species = ("Ma", "Oa", "Wi")
+    cards = Cards(species)
+    paths = greedy.Paths({cell_of(k): cards.code(v) for k, v in arb.items()}, potential)
+    assert paths.places == sorted(set(paths.place.values())) and set(paths.place) == set(paths.cells)
+    before = best_paths(arb, species)
+    for coord in frontier(arb):
+        cell = cell_of(coord)
+        gains = paths.gains(cards.code(card), cell)
+        assert gains == paths._gains(cards.code(card), cell)
+        if potential == 0.0:
+            after = best_paths({**arb, coord: card}, species)
+            for s, code in enumerate(species):
+                points = (after[code].points if code in after else 0) - (before[code].points if code in before else 0)
+                assert gains.get(s, 0) == points

@@ -150,9 +150,9 @@ def test_it_reads_what_the_writer_writes_as_the_general_path_does(header):
 def test_the_table_is_the_notations_keys_in_canonical_order_and_the_docs_list_each_row():
     from pathlib import Path
 
-    from arbo_notation.notation.header.keys import CHECK_ORDER, HEADER_KEYS, TABLE
+    from arbo_notation.notation.header.keys import CHECK_ORDER, HEADER_KEY_ROWS, HEADER_KEYS
 
-    assert HEADER_KEYS == tuple(row.name for row in TABLE)
+    assert HEADER_KEYS == tuple(row.name for row in HEADER_KEY_ROWS)
     assert set(HEADER_KEYS) == set(Header.__dataclass_fields__) - {"extra", "pos"}
     assert [row.name for row in CHECK_ORDER] == [
         "players",
@@ -170,7 +170,7 @@ def test_the_table_is_the_notations_keys_in_canonical_order_and_the_docs_list_ea
         "result",
     ]
     notation = (Path(__file__).resolve().parents[2] / "docs" / "NOTATION.md").read_text(encoding="utf-8")
-    for row in TABLE:
+    for row in HEADER_KEY_ROWS:
         required = "**yes**" if row.required else "no"
         assert f"| `{row.name}` | {row.kind} | {required} | {row.meaning} | `{row.example}` |" in notation, row.name
 

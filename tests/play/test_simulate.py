@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from arbo_notation.engine.cards import HAND_SIZE, default_species_for
@@ -9,6 +11,7 @@ from arbo_notation.engine.scoring import PlayerPosition, score_position
 from arbo_notation.engine.state import Game, GameConfig, Setup
 from arbo_notation.errors import ArboError
 from arbo_notation.notation.model import DrawKind, GameRecord
+from arbo_notation.notation.writer import format_games
 from arbo_notation.play.simulate import game_seed, simulate_game, simulate_games
 
 
@@ -114,3 +117,25 @@ def test_formatted_records_are_byte_identical_and_parse_back(records):
         [back] = parse(format_game(record))
         assert back == record
     assert parse(format_games(records)) == records
+
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@pytest.mark.parametrize(
+    "players, bots",
+    [
+        (2, "greedy"),
+        (3, "greedy"),
+        (4, "greedy"),
+        (2, "greedy,random"),
+        (3, "random,greedy,greedy"),
+        (4, "greedy,random,greedy,random"),
+    ],
+)
+def test_games_are_the_bytes_main_wrote(players, bots):
+    """The bots choose as they did: tests/play/fixtures/ holds what main (bbc6f97) wrote with
+    `arbo simulate -p P -n 3 --seed fx --bot BOTS`, before the greedy bot was made faster."""
+    names = bots.split(",")
+    expected = (FIXTURES / f"simulate-{players}_{'-'.join(names)}.arb").read_text(encoding="utf-8")
+    assert format_games(list(simulate_games(players, 3, "fx", names))) == expected

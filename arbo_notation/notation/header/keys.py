@@ -1,7 +1,11 @@
-"""The header's keys in one table: each row a key's check of YAML or JSON data, its writer and its
-quick reader of the writer's own form, as sgfmill pairs each property's reader and writer.
+"""The header's keys as typed rows: each key a name, the type of its value, its meaning and example.
 
-Around the table: the header validated from a mapping and given back as one (header_from_mapping,
+A value type (Text, IsoDate, NameList, CodeList, CodeMap, PlayerRef, CardList, PlayerCards,
+PlayerScores) owns how a value of its kind is checked from YAML or JSON data, given as plain data,
+written as canonical lines and read back from the writer's lines, as sgfmill's Presenter gives each
+property type one serialiser and one interpreter and a table maps each property to its type.
+
+Around the rows: the header validated from a mapping and given back as one (header_from_mapping,
 header_to_mapping, which the .arb reader and the JSON/YAML converters use); the header written in
 canonical YAML (format_header, header_lines, check_header); and the quick reader of exactly that
 form, straight into a Header (read_written_header), which answers None for anything else so that
@@ -12,18 +16,20 @@ PyYAML on first use.
 
 from __future__ import annotations
 
-from typing import Any
 import functools
 import re
-from collections import namedtuple
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeGuard, TypeVar, cast
 
 from arbo_notation.engine.cards import CARD_RE, Card, is_species_code, value_fault
-from arbo_notation.errors import ArboError, HeaderFault, Pos
 from arbo_notation.engine.lexicon import MAX_NAME_LENGTH, MAX_POINTS_DIGITS, NAME_SHAPE, RESERVED_NAMES
+from arbo_notation.errors import ArboError, HeaderFault, Pos
 from arbo_notation.notation.header import yamlwords
 
+if TYPE_CHECKING:
+    import yaml
 
 PLAYER_NAME_RE = re.compile(rf"{NAME_SHAPE}\Z")
 ISO_DATE_RE = re.compile(r"[0-9]{4}(?:-[0-9]{2}(?:-[0-9]{2})?)?\Z")
@@ -38,14 +44,17 @@ MAX_HEADER_NUMBER = 2**63 - 1
 #: The highest score, as on the result line (lexicon.MAX_POINTS_DIGITS digits).
 MAX_SCORE = 10**MAX_POINTS_DIGITS - 1
 LINE_WIDTH = 80
-#: What a row's to_data answers for a value the mapping leaves out.
+#: What a value type's to_data answers for a value the mapping leaves out.
 OMIT = object()
+
+T = TypeVar("T")
+V = TypeVar("V")
 
 
 @dataclass(frozen=True, slots=True)
 class Header:
-    """A game's YAML header, typed (its keys: TABLE, below). ``extra`` keeps unknown keys
-    verbatim, in their order."""
+    """A game's YAML header, typed (its keys: HEADER_KEY_ROWS, below). ``extra`` keeps unknown
+    keys verbatim, in their order."""
 
     players: tuple[str, ...]
     species: tuple[str, ...]
@@ -64,39 +73,11 @@ class Header:
     pos: Pos | None = field(default=None, compare=False)
 
 
-class HeaderKey(
-    namedtuple(
-        "HeaderKey",
-        "name kind meaning example check to_data write read_value read_entry refers_to required text plain_data",
-        defaults=(None, None, None, False, False, True),
-    )
-):
-    """One key of the header: what it holds, and how it is checked, written and read back.
-    (A named tuple: see arbo_notation/__init__.py on a check's start-up.)
-
-    - ``name``; ``kind``, its type in the words of docs/NOTATION.md's table; ``meaning``; ``example``.
-    - ``check``: the value YAML or JSON gives, and the fields checked so far (players and species
-      come first) -> the Header's field; HeaderFault naming the key at fault.
-    - ``to_data``: the Header's field -> plain data (cards as text), or OMIT.
-    - ``write``: the key and the Header's field -> the canonical lines ([] when left out).
-    - ``read_value``: the writer's 'key: value' value (a flow collection's lines joined) -> the
-      field; NotWritten for any other form. None: the key is only written as a block.
-    - ``read_entry``: for a key written as a block ('key:' then '  name: value' lines), the
-      readers of the name and of the value of one line.
-    - ``refers_to``: the key whose items this one names (the players, the species), held to them
-      on reading.
-    - ``required``; ``text``, a plain scalar kept as written ('round: 010' is '010', not 8);
-      ``plain_data``, JSON carries it as it is (no '$date' to decode).
-    """
-
-    __slots__ = ()
-
-
 # ------------------------------------------------------------------------------------------------
 # Checking a value of YAML or JSON data
 
 
-def is_player_name(name: object) -> bool:
+def is_player_name(name: object) -> TypeGuard[str]:
     """A valid player's name: a letter, then letters, digits, _ ' or -, and not a reserved word."""
     return isinstance(name, str) and bool(PLAYER_NAME_RE.match(name)) and name not in RESERVED_NAMES
 
@@ -120,6 +101,11 @@ def _yaml_word_hint(value: object) -> str:
     if isinstance(value, bool) or value is None:
         return " (YAML reads words such as No, Yes, On, Off, True, False and Null as true/false/null: put such a name in quotes)"
     return ""
+
+
+def _as_item(value: object) -> str | None:
+    """What a fault points at in the header's lines: the value when it is text."""
+    return value if isinstance(value, str) else None
 
 
 def _text(key: str, value: object) -> str | None:
@@ -152,17 +138,21 @@ def _is_iso_date(text: str) -> bool:
     return True
 
 
-def _list(key: str, value: object, example: str) -> list:
+def _list(key: str, value: object, example: str) -> list[object]:
     if not isinstance(value, list):
-        raise HeaderFault(
-            f"'{key}' must be a list such as {example}, found {_show(value)}",
-            key,
-            value if isinstance(value, str) else None,
-        )
+        raise HeaderFault(f"'{key}' must be a list such as {example}, found {_show(value)}", key, _as_item(value))
     return value
 
 
-def _name(key: str, value: object, what: str = "a player's name") -> str:
+def _mapping(key: str, value: object, example: str) -> dict[object, object]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise HeaderFault(f"'{key}' must be a mapping such as {example}, found {_show(value)}", key, _as_item(value))
+    return value
+
+
+def _name(key: str, value: object) -> str:
     if isinstance(value, str) and len(value) > MAX_NAME_LENGTH:
         raise HeaderFault(
             f"'{key}': a player's name has at most {MAX_NAME_LENGTH} characters, found one of {len(value)}", key
@@ -173,13 +163,20 @@ def _name(key: str, value: object, what: str = "a player's name") -> str:
         )
     if not is_player_name(value):
         extra = " (a letter, then letters, digits, _ ' or -)" if isinstance(value, str) else _yaml_word_hint(value)
-        raise HeaderFault(
-            f"'{key}': {_show(value)} is not {what}{extra}", key, value if isinstance(value, str) else None
-        )
-    return value  # type: ignore[return-value]
+        raise HeaderFault(f"'{key}': {_show(value)} is not a player's name{extra}", key, _as_item(value))
+    return value
 
 
-_CARD_TEXTS: dict[str, Card] = {}  # 'Ma3' -> Card('Ma', 3): a header's ~80 cards in look-ups, not regex matches
+def _among(key: str, name: object, among: tuple[str, ...], what: str) -> str:
+    """``name``, one of ``among`` (the players or the species, which ``what`` names)."""
+    if not isinstance(name, str) or name not in among:
+        raise HeaderFault(f"'{key}': {_show(name)} is not one of the {what} ({', '.join(among)})", key, _as_item(name))
+    return name
+
+
+#: 'Ma3' -> Card('Ma', 3): a header's ~80 cards in look-ups, not regex matches. Keyed by any item
+#: of a list so that the look-up takes the items as YAML gives them (all text, in practice).
+_CARD_TEXTS: dict[object, Card] = {}
 
 
 def _card(key: str, item: object) -> Card:
@@ -199,174 +196,12 @@ def _card(key: str, item: object) -> Card:
 def _cards(key: str, value: object) -> tuple[Card, ...]:
     items = _list(key, value, "[Ma3, Oa5]")
     try:
-        cards = list(map(_CARD_TEXTS.get, items))
+        known = tuple(map(_CARD_TEXTS.get, items))
     except TypeError:  # an unhashable item (a list, a mapping): _card says what is wrong
-        cards = [None]
-    if not all(cards):  # not 'None in cards', which would call Card's comparisons
-        cards = [_card(key, item) for item in items]
-    return tuple(cards)
-
-
-def _mapping(key: str, value: object, example: str) -> dict:
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        raise HeaderFault(
-            f"'{key}' must be a mapping such as {example}, found {_show(value)}",
-            key,
-            value if isinstance(value, str) else None,
-        )
-    return value
-
-
-def _player_key(key: str, name: object, players: tuple[str, ...]) -> str:
-    if name not in players:
-        raise HeaderFault(
-            f"'{key}': {_show(name)} is not one of the players ({', '.join(players)})",
-            key,
-            name if isinstance(name, str) else None,
-        )
-    return name  # type: ignore[return-value]
-
-
-def check_players(value: object, fields: dict[str, Any]) -> tuple[str, ...]:
-    players_list = _list("players", value, "[Ana, Ben]")
-    if not players_list:
-        raise HeaderFault("'players' names no player", "players")
-    players = tuple(_name("players", p) for p in players_list)
-    for i, p in enumerate(players):
-        if p in players[:i]:
-            raise HeaderFault(f"'players' names {p} twice", "players", p)
-    return players
-
-
-def check_species(value: object, fields: dict[str, Any]) -> tuple[str, ...]:
-    species_list = _list("species", value, "[Ca, Dw, Ja, Ma, Oa, Wi]")
-    if not species_list:
-        raise HeaderFault("'species' names no species", "species")
-    species: list[str] = []
-    for code in species_list:
-        if not isinstance(code, str) or not is_species_code(code):
-            raise HeaderFault(
-                f"'species': {_show(code)} is not a species code (1 to 3 letters such as Ma){_yaml_word_hint(code)}",
-                "species",
-                code if isinstance(code, str) else None,
-            )
-        if code in species:
-            raise HeaderFault(f"'species' names {code} twice", "species", code)
-        species.append(code)
-    return tuple(species)
-
-
-def check_text(key: str) -> Callable[[object, dict[str, Any]], str | None]:
-    return lambda value, fields: _text(key, value)
-
-
-def check_date(value: object, fields: dict[str, Any]) -> str | None:
-    if value is None:
-        return None
-    import datetime
-
-    if isinstance(value, datetime.datetime):
-        raise HeaderFault(
-            f"'date' must be an ISO date such as 2026-11-29, found a date and time {value.isoformat()!r}", "date"
-        )
-    if isinstance(value, datetime.date):
-        return value.isoformat()
-    if isinstance(value, int) and not isinstance(value, bool) and 1000 <= value <= 9999:
-        return str(value)
-    if isinstance(value, str) and _is_iso_date(value):
-        return value
-    raise HeaderFault(f"'date' must be an ISO date such as 2026-11-29, found {_show(value)}", "date", str(value))
-
-
-def check_names(value: object, fields: dict[str, Any]) -> dict[str, str]:
-    species = fields["species"]
-    names = {}
-    for code, name in _mapping("names", value, "{Ca: Cassia}").items():
-        if code not in species:
-            raise HeaderFault(
-                f"'names': {_show(code)} is not one of the species ({', '.join(species)})",
-                "names",
-                code if isinstance(code, str) else None,
-            )
-        names[code] = _text("names", name) or ""
-    return names
-
-
-def check_perspective(value: object, fields: dict[str, Any]) -> str | None:
-    players = fields["players"]
-    if value is not None and value not in players:
-        raise HeaderFault(
-            f"'perspective' must be one of the players ({', '.join(players)}), found {_show(value)}",
-            "perspective",
-            value if isinstance(value, str) else None,
-        )
-    return value  # type: ignore[return-value]
-
-
-def check_deck(value: object, fields: dict[str, Any]) -> tuple[Card, ...] | None:
-    return None if value is None else _cards("deck", value)
-
-
-def check_player_cards(key: str) -> Callable[[object, dict[str, Any]], dict[str, tuple[Card, ...]]]:
-    def check(value: object, fields: dict[str, Any]) -> dict[str, tuple[Card, ...]]:
-        mapping = _mapping(key, value, "{Ana: [Ja2, Oa6]}")
-        return {
-            _player_key(key, k, fields["players"]): _cards(key, v if v is not None else []) for k, v in mapping.items()
-        }
-
-    return check
-
-
-def check_result(value: object, fields: dict[str, Any]) -> dict[str, int] | None:
-    if value is None:
-        return None
-    scores = {}
-    for name, score in _mapping("result", value, "{Ana: 24, Ben: 19}").items():
-        _player_key("result", name, fields["players"])
-        if isinstance(score, bool) or not isinstance(score, int) or score < 0:
-            raise HeaderFault(
-                f"'result': {name}'s score must be a whole number, found {_show(score)}",
-                "result",
-                str(score) if score is not None else None,
-            )
-        if score > MAX_SCORE:
-            raise HeaderFault(
-                f"'result': {name}'s score must be at most {MAX_SCORE}, found a number of {len(str(score))} digits",
-                "result",
-                name,
-            )
-        scores[name] = score
-    return scores
-
-
-# ------------------------------------------------------------------------------------------------
-# A field as plain data
-
-
-def _as_is(value: Any) -> Any:
-    return OMIT if value is None else value
-
-
-def _names_list(value: tuple[str, ...]) -> list[str]:
-    return list(value)
-
-
-def _deck_data(value: tuple[Card, ...] | None) -> Any:
-    return OMIT if value is None else [str(c) for c in value]
-
-
-def _player_cards_data(value: dict[str, tuple[Card, ...]]) -> Any:
-    return {p: [str(c) for c in cards] for p, cards in value.items()} if value else OMIT
-
-
-def _names_data(value: dict[str, str]) -> Any:
-    return dict(value) if value else OMIT
-
-
-def _result_data(value: dict[str, int] | None) -> Any:
-    return OMIT if value is None else dict(value)
+        known = (None,)
+    if all(known):  # not 'None in known', which would call Card's comparisons
+        return cast("tuple[Card, ...]", known)  # all() above: no None among them
+    return tuple(_card(key, item) for item in items)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -377,6 +212,7 @@ def _safe_load(text: str) -> Any:
     """yaml.safe_load, with the C loader when available (for text the writer made itself)."""
     import yaml
 
+    # deferred: safeyaml loads PyYAML (26-28 ms of start-up), which only writing a header needs
     from arbo_notation.notation.safeyaml import SAFE_LOADER
 
     return yaml.load(text, Loader=SAFE_LOADER)
@@ -422,15 +258,15 @@ def _block_text(text: str) -> str:
     return _dump_scalar(text)
 
 
-def _flow_items(prefix: str, items: list[str], indent: str, close: str = "]", open_: str = "[") -> list[str]:
-    """A flow collection wrapped at LINE_WIDTH columns; continuation lines start with ``indent``."""
+def _flow_items(prefix: str, items: list[str], indent: str) -> list[str]:
+    """A flow list wrapped at LINE_WIDTH columns; continuation lines start with ``indent``."""
     if not items:
-        return [f"{prefix}{open_}{close}"]
+        return [f"{prefix}[]"]
     lines: list[str] = []
-    current = prefix + open_
+    current = prefix + "["
     for i, item in enumerate(items):
-        piece = item + ("," if i < len(items) - 1 else close)
-        if current.endswith(open_) and current == prefix + open_:
+        piece = item + ("," if i < len(items) - 1 else "]")
+        if current == prefix + "[":
             current += piece
         elif len(current) + 1 + len(piece) <= LINE_WIDTH:
             current += " " + piece
@@ -441,11 +277,8 @@ def _flow_items(prefix: str, items: list[str], indent: str, close: str = "]", op
     return lines
 
 
-def _cards_line(prefix: str, cards: Iterable[Card], indent: str) -> list[str]:
-    return _flow_items(prefix, [str(c) for c in cards], indent)
-
-
 def _mapping_lines(key: str, mapping: dict[str, str]) -> list[str]:
+    """A flow mapping on the key's line, or, when longer than a line, a block of 'name: value' lines."""
     items = [f"{flow_scalar(k)}: {v}" for k, v in mapping.items()]
     line = f"{key}: {{{', '.join(items)}}}"
     if not items:
@@ -455,47 +288,8 @@ def _mapping_lines(key: str, mapping: dict[str, str]) -> list[str]:
     return [f"{key}:"] + [f"  {item}" for item in items]
 
 
-def write_text(key: str, value: str | None) -> list[str]:
-    return [] if value is None else [f"{key}: {_block_text(value)}"]
-
-
-def write_date(key: str, value: str | None) -> list[str]:
-    if value is None:
-        return []
-    return [f"{key}: {value if ISO_DATE_RE.match(value) else _block_text(value)}"]
-
-
-def write_words(key: str, value: tuple[str, ...]) -> list[str]:
-    return _flow_items(f"{key}: ", [flow_scalar(word) for word in value], "  ")
-
-
-def write_names(key: str, value: dict[str, str]) -> list[str]:
-    return _mapping_lines(key, {k: flow_scalar(v) for k, v in value.items()}) if value else []
-
-
-def write_player(key: str, value: str | None) -> list[str]:
-    return [] if value is None else [f"{key}: {flow_scalar(value)}"]
-
-
-def write_deck(key: str, value: tuple[Card, ...] | None) -> list[str]:
-    return [] if value is None else _cards_line(f"{key}: ", value, "  ")
-
-
-def write_player_cards(key: str, value: dict[str, tuple[Card, ...]]) -> list[str]:
-    if not value:
-        return []
-    lines = [f"{key}:"]
-    for player, cards in value.items():
-        lines += _cards_line(f"  {flow_scalar(player)}: ", cards, "    ")
-    return lines
-
-
-def write_result(key: str, value: dict[str, int] | None) -> list[str]:
-    return [] if value is None else _mapping_lines(key, {k: str(v) for k, v in value.items()})
-
-
 @functools.cache
-def _plain_dumper() -> type:
+def _plain_dumper() -> type[yaml.SafeDumper]:
     """The safe dumper without anchors and aliases: a value met twice is written twice, so the
     canonical text does not depend on whether two equal values were one object."""
     import yaml
@@ -504,7 +298,7 @@ def _plain_dumper() -> type:
         def ignore_aliases(self, data: Any) -> bool:
             return True
 
-        def represent_sorted_set(self, data: set) -> yaml.Node:
+        def represent_sorted_set(self, data: set[Any]) -> yaml.Node:
             """A set in a fixed order: as Python keeps it, the order of its text changes with the hash seed."""
             ordered = sorted(data, key=lambda item: (type(item).__name__, repr(item)))
             return self.represent_mapping("tag:yaml.org,2002:set", dict.fromkeys(ordered))
@@ -560,19 +354,18 @@ _SCORE = re.compile(rf"(?:0|[1-9][0-9]{{0,{MAX_POINTS_DIGITS - 1}}})\Z")
 _EXTRA_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
-def _cache(check: Callable[[str], Any]) -> Callable[[str], Any]:
-    """``check`` remembered for the words it accepts (it raises NotWritten for the others)."""
-    known: dict[str, Any] = {}
+def _cache(read: Callable[[str], V]) -> Callable[[str], V]:
+    """``read`` remembered for the words it accepts (it raises NotWritten for the others)."""
+    known: dict[str, V] = {}
 
-    def cached(word: str) -> Any:
+    def cached(word: str) -> V:
         value = known.get(word)
         if value is None:
-            value = check(word)
+            value = read(word)
             if len(known) < _MAX_CACHED:
                 known[word] = value
         return value
 
-    cached.known = known  # type: ignore[attr-defined]
     return cached
 
 
@@ -605,12 +398,19 @@ def read_code(word: str) -> str:
     raise NotWritten
 
 
-@_cache
+_CARDS_READ: dict[str, Card] = {}  # 'Ma3' -> Card('Ma', 3), as _CARD_TEXTS for the checks
+
+
 def _read_card(word: str) -> Card:
     """A card written plain, which YAML reads as its code."""
-    if CARD_RE.match(word) and yamlwords.reads_as_itself(word):
-        return Card(word[:-1], int(word[-1]))
-    raise NotWritten
+    card = _CARDS_READ.get(word)
+    if card is None:
+        if not (CARD_RE.match(word) and yamlwords.reads_as_itself(word)):
+            raise NotWritten
+        card = Card(word[:-1], int(word[-1]))
+        if len(_CARDS_READ) < _MAX_CACHED:
+            _CARDS_READ[word] = card
+    return card
 
 
 def _items(text: str) -> list[str]:
@@ -623,8 +423,10 @@ def _items(text: str) -> list[str]:
 
 def read_cards(text: str) -> tuple[Card, ...]:
     words = _items(text)
-    cards = tuple(map(_read_card.known.get, words))  # type: ignore[attr-defined] # look-ups, no calls
-    return cards if all(cards) else tuple(map(_read_card, words))  # all(): "None in" would call Card.__eq__
+    known = tuple(map(_CARDS_READ.get, words))  # look-ups, no calls: the common case
+    if all(known):  # not "None in known", which would call Card.__eq__
+        return cast("tuple[Card, ...]", known)  # all() above: no None among them
+    return tuple(map(_read_card, words))
 
 
 def _distinct(text: str, word: Callable[[str], str]) -> tuple[str, ...]:
@@ -635,13 +437,13 @@ def _distinct(text: str, word: Callable[[str], str]) -> tuple[str, ...]:
     return words
 
 
-@_cache
-def read_players(text: str) -> tuple[str, ...]:
+@_cache  # the same line in every game
+def _read_players(text: str) -> tuple[str, ...]:
     return _distinct(text, read_name)
 
 
 @_cache
-def read_species(text: str) -> tuple[str, ...]:
+def _read_species(text: str) -> tuple[str, ...]:
     return _distinct(text, read_code)
 
 
@@ -651,221 +453,428 @@ def read_score(text: str) -> int:
     return int(text)
 
 
-def _flow_pairs(text: str, key: Callable[[str], str], value: Callable[[str], Any]) -> dict[str, Any]:
-    """A flow mapping '{Ana: 24, Ben: 19}' of plain keys, each once."""
-    if text[:1] != "{" or text[-1:] != "}":
-        raise NotWritten
-    pairs: dict[str, Any] = {}
-    for pair in text[1:-1].split(", ") if text != "{}" else ():
-        name, colon, rest = pair.partition(": ")
-        if not colon or (name := key(name)) in pairs:
-            raise NotWritten
-        pairs[name] = value(rest)
-    return pairs
-
-
-def read_result(text: str) -> dict[str, int]:
-    return _flow_pairs(text, read_name, read_score)
-
-
-def read_text(text: str) -> str | None:
-    """An event, site, round or annotator, as the safe loader takes it (a null word is None)."""
-    if text[0] in "[{":
-        raise NotWritten
+def _read_text(text: str) -> str | None:
+    """A text as the safe loader takes it (a null word is None)."""
     value = yamlwords.value_of(text, as_text=True)
-    if value is yamlwords.NOT_READ or not (value is None or isinstance(value, str)):
-        raise NotWritten
-    return value
+    if value is None or isinstance(value, str):
+        return value
+    raise NotWritten
 
 
 def read_species_name(text: str) -> str:
     """A species' name in 'names': text as written, a null word ''."""
     if text[0] in "[{,]}":
         raise NotWritten
-    value = yamlwords.value_of(text, as_text=True)
-    if value is yamlwords.NOT_READ or not (value is None or isinstance(value, str)):
-        raise NotWritten
-    return value or ""
+    return _read_text(text) or ""
 
 
-def read_names(text: str) -> dict[str, str]:
-    """'{Ca: Cassia, Dw: "Dwarf: tall"}': species codes to their names, the names as written."""
-    if text[:1] != "{":
+def _flow_pairs(text: str) -> list[tuple[str, str]]:
+    """The 'name: value' pairs of a flow mapping '{Ana: 24, Ben: 19}', as written."""
+    if text[:1] != "{" or text[-1:] != "}":
         raise NotWritten
-    pairs = yamlwords.value_of(text, values_as_text=True)
-    if pairs is yamlwords.NOT_READ:
-        raise NotWritten
-    names = {}
-    for code, name in pairs.items():
-        if not isinstance(code, str) or not is_species_code(code) or not (name is None or isinstance(name, str)):
+    pairs = []
+    for pair in text[1:-1].split(", ") if text != "{}" else ():
+        name, colon, rest = pair.partition(": ")
+        if not colon:
             raise NotWritten
-        names[code] = name or ""
-    return names
+        pairs.append((name, rest))
+    return pairs
 
 
-def read_date(text: str) -> str:
-    """A date written bare (YYYY, YYYY-MM or a real YYYY-MM-DD), kept as written."""
-    if not _is_iso_date(text) or yamlwords.value_of(text) is yamlwords.NOT_READ:
-        raise NotWritten
-    return text
+def _entries(pairs: Iterable[tuple[str, str]], key: Callable[[str], str], item: Callable[[str], V]) -> dict[str, V]:
+    """A mapping's (name, value) pairs as written, read by ``key`` and ``item``, each name once."""
+    entries: dict[str, V] = {}
+    for name, text in pairs:
+        if (name := key(name)) in entries:
+            raise NotWritten
+        entries[name] = item(text)
+    return entries
 
 
 # ------------------------------------------------------------------------------------------------
-# The table
+# The types of the keys' values
 
 
-TABLE: tuple[HeaderKey, ...] = (
-    HeaderKey(
-        "event", "text", "the event", "event: Club night", check_text("event"), _as_is, write_text, read_text, text=True
-    ),
-    HeaderKey(
-        "site",
-        "text",
-        "where the game was played",
-        "site: The Greenhouse",
-        check_text("site"),
-        _as_is,
-        write_text,
-        read_text,
-        text=True,
-    ),
-    HeaderKey(
-        "date",
-        "ISO date",
-        "when: `YYYY-MM-DD`, or `YYYY-MM` / `YYYY` when not known exactly",
-        "date: 2026-11-29",
-        check_date,
-        _as_is,
-        write_date,
-        read_date,
-        plain_data=False,
-    ),
-    HeaderKey(
-        "round",
-        "text",
-        "round of the event (a number is fine)",
-        "round: 3",
-        check_text("round"),
-        _as_is,
-        write_text,
-        read_text,
-        text=True,
-    ),
-    HeaderKey(
-        "annotator",
-        "text",
-        "who wrote the comments",
-        "annotator: Cleo",
-        check_text("annotator"),
-        _as_is,
-        write_text,
-        read_text,
-        text=True,
-    ),
+class ValueType(ABC, Generic[T]):
+    """The type of a header key's value (T, the Header's field): how a value of it is checked from
+    YAML or JSON data, given as plain data, written as canonical lines and read back from them.
+    The key comes as an argument: the messages and the lines name it."""
+
+    #: The type in the words of docs/NOTATION.md's table of keys (corpus columns are typed by it).
+    kind: ClassVar[str]
+    #: The key whose items a value names (the players, the species): the check is given them,
+    #: and the quick reader holds the value to them.
+    refers_to: ClassVar[str | None] = None
+    #: JSON carries the value as it is; False: it may come as a '$date' to decode.
+    plain_data: ClassVar[bool] = True
+
+    @abstractmethod
+    def check(self, key: str, value: object, among: tuple[str, ...]) -> T:
+        """The field of ``value`` as YAML or JSON gives it (``among``: the items of refers_to, or
+        none); HeaderFault naming the key at fault."""
+
+    def to_data(self, value: T) -> object:
+        """The field as plain data (cards as text), or OMIT when the mapping leaves it out."""
+        return OMIT if value is None else value
+
+    @abstractmethod
+    def write(self, key: str, value: T) -> list[str]:
+        """The canonical lines of the key and its field ([] when it is left out)."""
+
+    def read(self, text: str) -> T:
+        """The field of the writer's 'key: value' (a flow collection's lines joined); NotWritten
+        for any other form, and for a type the writer never writes so."""
+        raise NotWritten
+
+    def read_block(self, entries: list[tuple[str, str]]) -> T:
+        """The field of a key written as a block ('key:', then '  name: value' lines), from those
+        (name, value) pairs as written; NotWritten for a type the writer never writes so."""
+        raise NotWritten
+
+    def names_in(self, value: T) -> Iterable[str]:
+        """The items of refers_to that a value names: the value, when a name, or a mapping's keys."""
+        if isinstance(value, dict):
+            return value.keys()
+        return (value,) if isinstance(value, str) else ()
+
+
+class Text(ValueType["str | None"]):
+    """Any text, as written: a plain scalar stays text ('round: 010' is '010', not 8)."""
+
+    kind = "text"
+
+    def check(self, key: str, value: object, among: tuple[str, ...]) -> str | None:
+        return _text(key, value)
+
+    def write(self, key: str, value: str | None) -> list[str]:
+        return [] if value is None else [f"{key}: {_block_text(value)}"]
+
+    def read(self, text: str) -> str | None:
+        if text[0] in "[{":
+            raise NotWritten
+        return _read_text(text)
+
+
+class IsoDate(ValueType["str | None"]):
+    """YYYY-MM-DD, or YYYY-MM / YYYY, kept as text; YAML and JSON may give it as a date."""
+
+    kind = "ISO date"
+    plain_data = False
+
+    def check(self, key: str, value: object, among: tuple[str, ...]) -> str | None:
+        if value is None:
+            return None
+        import datetime
+
+        if isinstance(value, datetime.datetime):
+            raise HeaderFault(
+                f"'{key}' must be an ISO date such as 2026-11-29, found a date and time {value.isoformat()!r}", key
+            )
+        if isinstance(value, datetime.date):
+            return value.isoformat()
+        if isinstance(value, int) and not isinstance(value, bool) and 1000 <= value <= 9999:
+            return str(value)
+        if isinstance(value, str) and _is_iso_date(value):
+            return value
+        raise HeaderFault(f"'{key}' must be an ISO date such as 2026-11-29, found {_show(value)}", key, str(value))
+
+    def write(self, key: str, value: str | None) -> list[str]:
+        return [] if value is None else [f"{key}: {value if ISO_DATE_RE.match(value) else _block_text(value)}"]
+
+    def read(self, text: str) -> str:
+        """A date written bare (YYYY, YYYY-MM or a real YYYY-MM-DD), kept as written."""
+        if not _is_iso_date(text) or yamlwords.value_of(text) is yamlwords.NOT_READ:
+            raise NotWritten
+        return text
+
+
+class _WordList(ValueType["tuple[str, ...]"]):
+    """A non-empty list of distinct words, written as a flow list."""
+
+    def to_data(self, value: tuple[str, ...]) -> object:
+        return list(value)
+
+    def write(self, key: str, value: tuple[str, ...]) -> list[str]:
+        return _flow_items(f"{key}: ", [flow_scalar(word) for word in value], "  ")
+
+
+class NameList(_WordList):
+    """The players' names, in seat order."""
+
+    kind = "list of names"
+
+    def check(self, key: str, value: object, among: tuple[str, ...]) -> tuple[str, ...]:
+        items = _list(key, value, "[Ana, Ben]")
+        if not items:
+            raise HeaderFault(f"'{key}' names no player", key)
+        names = tuple(_name(key, item) for item in items)
+        for i, name in enumerate(names):
+            if name in names[:i]:
+                raise HeaderFault(f"'{key}' names {name} twice", key, name)
+        return names
+
+    def read(self, text: str) -> tuple[str, ...]:
+        return _read_players(text)
+
+
+class CodeList(_WordList):
+    """The species codes in play."""
+
+    kind = "list of codes"
+
+    def check(self, key: str, value: object, among: tuple[str, ...]) -> tuple[str, ...]:
+        items = _list(key, value, "[Ca, Dw, Ja, Ma, Oa, Wi]")
+        if not items:
+            raise HeaderFault(f"'{key}' names no species", key)
+        codes: list[str] = []
+        for code in items:
+            if not isinstance(code, str) or not is_species_code(code):
+                raise HeaderFault(
+                    f"'{key}': {_show(code)} is not a species code (1 to 3 letters such as Ma){_yaml_word_hint(code)}",
+                    key,
+                    _as_item(code),
+                )
+            if code in codes:
+                raise HeaderFault(f"'{key}' names {code} twice", key, code)
+            codes.append(code)
+        return tuple(codes)
+
+    def read(self, text: str) -> tuple[str, ...]:
+        return _read_species(text)
+
+
+class CodeMap(ValueType["dict[str, str]"]):
+    """Species codes to their names (any text)."""
+
+    kind = "code → text"
+    refers_to = "species"
+
+    def check(self, key: str, value: object, among: tuple[str, ...]) -> dict[str, str]:
+        return {
+            _among(key, code, among, "species"): _text(key, name) or ""
+            for code, name in _mapping(key, value, "{Ca: Cassia}").items()
+        }
+
+    def to_data(self, value: dict[str, str]) -> object:
+        return dict(value) if value else OMIT
+
+    def write(self, key: str, value: dict[str, str]) -> list[str]:
+        return _mapping_lines(key, {k: flow_scalar(v) for k, v in value.items()}) if value else []
+
+    def read(self, text: str) -> dict[str, str]:
+        """'{Ca: Cassia, Dw: "Dwarf: tall"}': the names as written."""
+        if text[:1] != "{":
+            raise NotWritten
+        pairs = yamlwords.value_of(text, values_as_text=True)
+        if not isinstance(pairs, dict):
+            raise NotWritten
+        names = {}
+        for code, name in pairs.items():
+            if not isinstance(code, str) or not is_species_code(code) or not (name is None or isinstance(name, str)):
+                raise NotWritten
+            names[code] = name or ""
+        return names
+
+    def read_block(self, entries: list[tuple[str, str]]) -> dict[str, str]:
+        return _entries(entries, read_code, read_species_name)
+
+
+class PlayerRef(ValueType["str | None"]):
+    """One of the players."""
+
+    kind = "a player"
+    refers_to = "players"
+
+    def check(self, key: str, value: object, among: tuple[str, ...]) -> str | None:
+        if value is None:
+            return None
+        if not isinstance(value, str) or value not in among:
+            raise HeaderFault(
+                f"'{key}' must be one of the players ({', '.join(among)}), found {_show(value)}", key, _as_item(value)
+            )
+        return value
+
+    def write(self, key: str, value: str | None) -> list[str]:
+        return [] if value is None else [f"{key}: {flow_scalar(value)}"]
+
+    def read(self, text: str) -> str:
+        return read_name(text)
+
+
+class CardList(ValueType["tuple[Card, ...] | None"]):
+    """Cards in order, written by their codes."""
+
+    kind = "list of cards"
+
+    def check(self, key: str, value: object, among: tuple[str, ...]) -> tuple[Card, ...] | None:
+        return None if value is None else _cards(key, value)
+
+    def to_data(self, value: tuple[Card, ...] | None) -> object:
+        return OMIT if value is None else [str(c) for c in value]
+
+    def write(self, key: str, value: tuple[Card, ...] | None) -> list[str]:
+        return [] if value is None else _flow_items(f"{key}: ", [str(c) for c in value], "  ")
+
+    def read(self, text: str) -> tuple[Card, ...]:
+        return read_cards(text)
+
+
+class PlayerCards(ValueType["dict[str, tuple[Card, ...]]"]):
+    """Some of the players' cards, each player's in order; always written as a block."""
+
+    kind = "player → cards"
+    refers_to = "players"
+
+    def check(self, key: str, value: object, among: tuple[str, ...]) -> dict[str, tuple[Card, ...]]:
+        return {
+            _among(key, player, among, "players"): _cards(key, cards if cards is not None else [])
+            for player, cards in _mapping(key, value, "{Ana: [Ja2, Oa6]}").items()
+        }
+
+    def to_data(self, value: dict[str, tuple[Card, ...]]) -> object:
+        return {p: [str(c) for c in cards] for p, cards in value.items()} if value else OMIT
+
+    def write(self, key: str, value: dict[str, tuple[Card, ...]]) -> list[str]:
+        if not value:
+            return []
+        lines = [f"{key}:"]
+        for player, cards in value.items():
+            lines += _flow_items(f"  {flow_scalar(player)}: ", [str(c) for c in cards], "    ")
+        return lines
+
+    def read_block(self, entries: list[tuple[str, str]]) -> dict[str, tuple[Card, ...]]:
+        return _entries(entries, read_name, read_cards)
+
+
+class PlayerScores(ValueType["dict[str, int] | None"]):
+    """Some of the players' scores, whole numbers of at most MAX_POINTS_DIGITS digits."""
+
+    kind = "player → score"
+    refers_to = "players"
+
+    def check(self, key: str, value: object, among: tuple[str, ...]) -> dict[str, int] | None:
+        if value is None:
+            return None
+        scores = {}
+        for name, score in _mapping(key, value, "{Ana: 24, Ben: 19}").items():
+            player = _among(key, name, among, "players")
+            if isinstance(score, bool) or not isinstance(score, int) or score < 0:
+                raise HeaderFault(
+                    f"'{key}': {player}'s score must be a whole number, found {_show(score)}",
+                    key,
+                    str(score) if score is not None else None,
+                )
+            if score > MAX_SCORE:
+                raise HeaderFault(
+                    f"'{key}': {player}'s score must be at most {MAX_SCORE}, found a number of {len(str(score))} digits",
+                    key,
+                    player,
+                )
+            scores[player] = score
+        return scores
+
+    def to_data(self, value: dict[str, int] | None) -> object:
+        return OMIT if value is None else dict(value)
+
+    def write(self, key: str, value: dict[str, int] | None) -> list[str]:
+        return [] if value is None else _mapping_lines(key, {k: str(v) for k, v in value.items()})
+
+    def read(self, text: str) -> dict[str, int]:
+        return self.read_block(_flow_pairs(text))
+
+    def read_block(self, entries: list[tuple[str, str]]) -> dict[str, int]:
+        return _entries(entries, read_name, read_score)
+
+
+TEXT = Text()
+ISO_DATE = IsoDate()
+NAME_LIST = NameList()
+CODE_LIST = CodeList()
+CODE_MAP = CodeMap()
+PLAYER_REF = PlayerRef()
+CARD_LIST = CardList()
+PLAYER_CARDS = PlayerCards()
+PLAYER_SCORES = PlayerScores()
+
+
+# ------------------------------------------------------------------------------------------------
+# The keys
+
+
+@dataclass(frozen=True, slots=True)
+class HeaderKey:
+    """One key of the header: its name, the type of its value, its meaning and an example (as
+    docs/NOTATION.md's table of keys gives them), and whether every header gives it."""
+
+    name: str
+    value_type: ValueType[Any]
+    meaning: str
+    example: str
+    required: bool = False
+
+    @property
+    def kind(self) -> str:
+        return self.value_type.kind
+
+
+#: The header keys the notation defines, in canonical order (the order the writer writes them).
+HEADER_KEY_ROWS: tuple[HeaderKey, ...] = (
+    HeaderKey("event", TEXT, "the event", "event: Club night"),
+    HeaderKey("site", TEXT, "where the game was played", "site: The Greenhouse"),
+    HeaderKey("date", ISO_DATE, "when: `YYYY-MM-DD`, or `YYYY-MM` / `YYYY` when not known exactly", "date: 2026-11-29"),
+    HeaderKey("round", TEXT, "round of the event (a number is fine)", "round: 3"),
+    HeaderKey("annotator", TEXT, "who wrote the comments", "annotator: Cleo"),
     HeaderKey(
         "players",
-        "list of names",
+        NAME_LIST,
         "the players in seat order; the first is the start player",
         "players: [Ana, Ben]",
-        check_players,
-        _names_list,
-        write_words,
-        read_players,
         required=True,
     ),
     HeaderKey(
         "species",
-        "list of codes",
+        CODE_LIST,
         "species in play, 1 to 3 letters each, all different",
         "species: [Ca, Dw, Ja, Ma, Oa, Wi]",
-        check_species,
-        _names_list,
-        write_words,
-        read_species,
         required=True,
     ),
-    HeaderKey(
-        "names",
-        "code → text",
-        "names of the species, when not the usual ones",
-        "names: {Li: Lilac}",
-        check_names,
-        _names_data,
-        write_names,
-        read_names,
-        (read_code, read_species_name),
-        refers_to="species",
-    ),
-    HeaderKey(
-        "perspective",
-        "a player",
-        "whose hand the record follows (for tools)",
-        "perspective: Ana",
-        check_perspective,
-        _as_is,
-        write_player,
-        read_name,
-        refers_to="players",
-    ),
+    HeaderKey("names", CODE_MAP, "names of the species, when not the usual ones", "names: {Li: Lilac}"),
+    HeaderKey("perspective", PLAYER_REF, "whose hand the record follows (for tools)", "perspective: Ana"),
     HeaderKey(
         "deck",
-        "list of cards",
+        CARD_LIST,
         "the draw pile after the deal, top card first (an omniscient record)",
         "deck: [Ma3, Oa5, Wi7]",
-        check_deck,
-        _deck_data,
-        write_deck,
-        read_cards,
     ),
     HeaderKey(
         "hands",
-        "player → cards",
+        PLAYER_CARDS,
         "the dealt hands, of some or all players",
         "hands: {Ana: [Ja2, Oa6, Ca1, Ca4, Dw2, Wi7, Ma5]}",
-        check_player_cards("hands"),
-        _player_cards_data,
-        write_player_cards,
-        None,
-        (read_name, read_cards),
-        refers_to="players",
     ),
     HeaderKey(
         "discards",
-        "player → cards",
+        PLAYER_CARDS,
         "cards face up on a discard pile at setup, bottom first (house variant)",
         "discards: {Ben: [Wi1]}",
-        check_player_cards("discards"),
-        _player_cards_data,
-        write_player_cards,
-        None,
-        (read_name, read_cards),
-        refers_to="players",
     ),
     HeaderKey(
-        "result",
-        "player → score",
-        "the final scores, when known without a result line",
-        "result: {Ana: 24, Ben: 19}",
-        check_result,
-        _result_data,
-        write_result,
-        read_result,
-        (read_name, read_score),
-        refers_to="players",
+        "result", PLAYER_SCORES, "the final scores, when known without a result line", "result: {Ana: 24, Ben: 19}"
     ),
 )
-#: The header keys the notation defines, in canonical order.
-HEADER_KEYS = tuple(row.name for row in TABLE)
-KEYS: dict[str, HeaderKey] = {row.name: row for row in TABLE}
-#: The order keys are checked in: the required ones (which the others refer to), the text, the rest.
+HEADER_KEYS = tuple(row.name for row in HEADER_KEY_ROWS)
+ROW_OF_KEY: dict[str, HeaderKey] = {row.name: row for row in HEADER_KEY_ROWS}
+#: The keys whose values are text as written (read so by the careful reader too).
+TEXT_KEYS = tuple(row.name for row in HEADER_KEY_ROWS if isinstance(row.value_type, Text))
+#: The order keys are checked in, which decides the fault reported first: the required ones
+#: (which the others refer to), the text, the rest.
 CHECK_ORDER = (
-    tuple(row for row in TABLE if row.required)
-    + tuple(row for row in TABLE if row.text)
-    + tuple(row for row in TABLE if not (row.required or row.text))
+    tuple(row for row in HEADER_KEY_ROWS if row.required)
+    + tuple(row for row in HEADER_KEY_ROWS if row.name in TEXT_KEYS)
+    + tuple(row for row in HEADER_KEY_ROWS if not (row.required or row.name in TEXT_KEYS))
 )
 #: The keys whose values JSON carries as they are (the others may be '$date' and such).
-PLAIN_DATA_KEYS = frozenset(row.name for row in TABLE if row.plain_data)
-TEXT_KEYS = tuple(row.name for row in TABLE if row.text)
+PLAIN_DATA_KEYS = frozenset(row.name for row in HEADER_KEY_ROWS if row.value_type.plain_data)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -903,8 +912,10 @@ def header_from_mapping(data: object, pos: Pos | None = None) -> Header:
     fields: dict[str, Any] = {}
     for row in CHECK_ORDER:
         if row.name in data:
-            fields[row.name] = row.check(data[row.name], fields)
-    fields["extra"] = {k: v for k, v in data.items() if k not in KEYS}
+            refers_to = row.value_type.refers_to
+            among = fields[refers_to] if refers_to is not None else ()
+            fields[row.name] = row.value_type.check(row.name, data[row.name], among)
+    fields["extra"] = {k: v for k, v in data.items() if k not in ROW_OF_KEY}
     for key, value in fields["extra"].items():
         _check_extra(key, value)
     return Header(pos=pos, **fields)
@@ -920,11 +931,11 @@ def _check_extra(key: str, value: object) -> None:
     import datetime  # (here: the unknown keys of a header are rare)
 
     leaves = (*_EXTRA_LEAVES, datetime.date)
-    stack = [(value, 2)]  # the header's own mapping is the first level
+    stack: list[tuple[object, int]] = [(value, 2)]  # the header's own mapping is the first level
     while stack:
         item, depth = stack.pop()
         if isinstance(item, dict):
-            children: list = [*item.keys(), *item.values()]
+            children: list[object] = [*item.keys(), *item.values()]
         elif isinstance(item, (list, set)):
             children = list(item)
         elif isinstance(item, tuple):
@@ -957,8 +968,8 @@ def _check_extra(key: str, value: object) -> None:
 def header_to_mapping(header: Header, encode_extra: Callable[[Any], Any] | None = None) -> dict[str, Any]:
     """The header as plain data in canonical key order (cards as text), unknown keys last."""
     data: dict[str, Any] = {}
-    for row in TABLE:
-        value = row.to_data(getattr(header, row.name))
+    for row in HEADER_KEY_ROWS:
+        value = row.value_type.to_data(getattr(header, row.name))
         if value is not OMIT:
             data[row.name] = value
     for key, value in header.extra.items():
@@ -977,15 +988,15 @@ def check_header(header: Header) -> None:
     except HeaderFault as fault:
         raise ArboError(f"cannot write this header: {fault.message}") from None
     for key in header.extra:
-        if key in KEYS:
+        if key in ROW_OF_KEY:
             raise ArboError(f"cannot write this header: the unknown-key table holds the known key {key!r}")
 
 
 def header_lines(header: Header) -> list[str]:
     """The YAML lines of a header in canonical form (without the '---' lines)."""
     lines: list[str] = []
-    for row in TABLE:
-        lines += row.write(row.name, getattr(header, row.name))
+    for row in HEADER_KEY_ROWS:
+        lines += row.value_type.write(row.name, getattr(header, row.name))
     for key, value in header.extra.items():
         lines += write_extra(key, value)
     return lines
@@ -997,10 +1008,17 @@ def format_header(header: Header) -> str:
 
 
 _CLOSING = {"[": "]", "{": "}"}
-#: The table's readers as the quick reader looks them up: a key's 'key: value' reader, and the
-#: keys that may be written 'key:' then a block of '  name: value' lines.
-_VALUE_READERS = {row.name: row.read_value for row in TABLE if row.read_value is not None}
-_BLOCKS = {f"{row.name}:": row for row in TABLE if row.read_entry is not None}
+# The types' readers as the quick reader looks them up, once (bound methods: a header's every
+# line looks one up): a key's 'key: value' reader, and, by the line 'key:' that opens a block of
+# '  name: value' lines, the key and its block's reader (the types never written so say NotWritten).
+_READERS = {row.name: row.value_type.read for row in HEADER_KEY_ROWS}
+_BLOCKS = {f"{row.name}:": (row.name, row.value_type.read_block) for row in HEADER_KEY_ROWS}
+#: The keys that name players or species, the key they name them of, and how to find the names.
+_REFERRING = tuple(
+    (row.name, row.value_type.refers_to, row.value_type.names_in)
+    for row in HEADER_KEY_ROWS
+    if row.value_type.refers_to is not None
+)
 _BLANK_STARTS = ("", " ")  # how a blank line starts (any other line is a key's)
 
 
@@ -1020,19 +1038,16 @@ def _continued(text: str, lines: list[str], i: int, indent: str) -> tuple[str, i
     return text, i
 
 
-def _block(row: HeaderKey, lines: list[str], i: int) -> tuple[dict[str, Any], int]:
-    """The '  name: value' lines of a key written as a block, from line i (at least one), and the
-    index of the line after them."""
-    if row.read_entry is None:
-        raise NotWritten
-    read_key, read_value = row.read_entry
-    entries: dict[str, Any] = {}
+def _block(lines: list[str], i: int) -> tuple[list[tuple[str, str]], int]:
+    """The (name, value) pairs of a key written as a block, as written, from its '  name: value'
+    lines from line i (at least one), and the index of the line after them."""
+    entries = []
     while i < len(lines) and lines[i][:2] == "  " and lines[i][2:3] not in (" ", ""):
         name, colon, rest = lines[i][2:].partition(": ")
-        if not colon or (name := read_key(name)) in entries:
+        if not colon:
             raise NotWritten
         text, i = _continued(rest, lines, i + 1, "   ")
-        entries[name] = read_value(text)
+        entries.append((name, text))
     if not entries:
         raise NotWritten
     return entries, i
@@ -1059,15 +1074,16 @@ def _fields(lines: list[str]) -> dict[str, Any]:
         if line[:1] in _BLANK_STARTS and not line.strip(" "):
             continue
         key, colon, rest = line.partition(": ")
-        read_value = _VALUE_READERS.get(key)
-        if read_value is not None and rest:
+        read = _READERS.get(key)
+        value: object
+        if read is not None and rest:
             text, i = _continued(rest, lines, i, " ")
-            value = read_value(text)
+            value = read(text)
         elif not colon and line in _BLOCKS:  # 'hands:', then its lines
-            row = _BLOCKS[line]
-            key = row.name
-            value, i = _block(row, lines, i)
-        elif rest and key not in KEYS:
+            key, read_block = _BLOCKS[line]
+            entries, i = _block(lines, i)
+            value = read_block(entries)
+        elif rest and read is None:
             text, i = _continued(rest, lines, i, " ")
             if key in extra:
                 raise NotWritten
@@ -1087,17 +1103,11 @@ def _well_placed(fields: dict[str, Any]) -> bool:
     """Whether the header has its players and species, and the keys that name them name its own."""
     if "players" not in fields or "species" not in fields:
         return False
-    for row in _REFERRING:
-        value = fields.get(row.name)
-        if value is None:
-            continue
-        among = fields[row.refers_to]  # type: ignore[index]
-        if value not in among if isinstance(value, str) else not all(name in among for name in value):
+    for key, refers_to, names_in in _REFERRING:
+        value = fields.get(key)
+        if value is not None and not all(name in fields[refers_to] for name in names_in(value)):
             return False
     return True
-
-
-_REFERRING = tuple(row for row in TABLE if row.refers_to is not None)
 
 
 def read_written_header(text: str, pos: Pos) -> Header | None:
@@ -1117,7 +1127,7 @@ def read_written_header(text: str, pos: Pos) -> Header | None:
 def _within_bounds(fields: dict[str, Any]) -> bool:
     """Whether the header's texts and numbers are within the bounds its check holds them to (the
     careful reader reports the one that is not)."""
-    texts = [fields.get(row.name) for row in TABLE if row.text]
+    texts = [fields.get(key) for key in TEXT_KEYS]
     texts += fields.get("names", {}).values()
     if any(text is not None and len(text) > MAX_HEADER_TEXT for text in texts):
         return False

@@ -33,10 +33,11 @@ def load_header_yaml(text: str, loader: type | None = None) -> Any:
     """The data of a header's YAML: safe types, no anchors or aliases, at most HEADER_MAX_DEPTH
     deep, text fields as written. yaml.YAMLError or YamlFault (located) when it cannot be read.
     ``loader``: a PyYAML safe loader class, by default safeyaml.SAFE_LOADER (the C one if built)."""
+    # deferred: safeyaml loads PyYAML (~26 ms), only for a header the quick reader cannot read
     from arbo_notation.notation.safeyaml import (
         SAFE_LOADER,
         load_yaml,
-    )  # PyYAML: only for a header the quick reader cannot read
+    )
 
     return load_yaml(
         text, what="a header", max_depth=HEADER_MAX_DEPTH, text_at=is_text_path, loader=loader or SAFE_LOADER
@@ -109,6 +110,7 @@ def read_header(yaml_text: str, *, file: str = "<string>", line: int = 2, header
 
     import yaml  # the careful path: PyYAML, loaded only now
 
+    # deferred: safeyaml loads PyYAML (~26 ms), only for a header the quick reader cannot read
     from arbo_notation.notation.safeyaml import YamlFault, refused_character
 
     try:

@@ -108,7 +108,7 @@ def implicit_resolvers() -> dict[str, list[tuple[str, re.Pattern[str]]]]:
     """IMPLICIT_TYPES compiled, by first character, as PyYAML keeps them (compiled on first use)."""
     table: dict[str, list[tuple[str, re.Pattern[str]]]] = {}
     for tag, pattern, flags, first in IMPLICIT_TYPES:
-        compiled = _implicit_pattern(pattern, flags)
+        compiled = _compiled(pattern, flags)
         for character in first:
             table.setdefault(character, []).append((tag, compiled))
     return table
@@ -120,14 +120,15 @@ def _resolvers_of(character: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
     order, compiled on first use for that character alone (a header of names and card codes
     needs only the patterns of their first letters: of bool and null, or none)."""
     return tuple(
-        (tag, _implicit_pattern(pattern, flags))
-        for tag, pattern, flags, first in IMPLICIT_TYPES
-        if character in tuple(first)
+        (tag, _compiled(pattern, flags)) for tag, pattern, flags, first in IMPLICIT_TYPES if character in tuple(first)
     )  # tuple(): '' is in every string, but starts only null
 
 
 @functools.cache
-def _implicit_pattern(pattern: str, flags: int) -> re.Pattern[str]:
+def _compiled(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    """``pattern`` compiled on first use: the flow and plain patterns below take some 20 ms to
+    compile (more than the 20 ms a check's start may grow), and a header the writer wrote needs
+    none of them (`arbo check` of one small file: 90 -> 81 ms of CPU, bench/bench_startup.py --runs 15)."""
     return re.compile(pattern, flags)
 
 
@@ -147,17 +148,16 @@ _FLOW_PLAIN = r"[A-Za-z0-9_][A-Za-z0-9_ .'/()+-]*"  # as the writer's flow_scala
 _FLOW_ITEM = f"(?>{_DOUBLE}|{_SINGLE}|{_FLOW_PLAIN})"
 _FLOW_PAIR = f"{_FLOW_ITEM} *: +{_FLOW_ITEM}"
 _SEP = "[ \n]*,[ \n]*"  # continuation lines are joined with '\n', their indentation dropped
-_FLOW_LIST = re.compile(rf"\[[ \n]*(?:{_FLOW_ITEM}(?:{_SEP}{_FLOW_ITEM})*+[ \n]*)?\]\Z")
-_FLOW_MAP = re.compile(rf"\{{[ \n]*(?:{_FLOW_PAIR}(?:{_SEP}{_FLOW_PAIR})*+[ \n]*)?\}}\Z")
-_FLOW_ITEMS = re.compile(_FLOW_ITEM)
-_FLOW_PAIRS = re.compile(f"({_FLOW_ITEM}) *: +({_FLOW_ITEM})")
+_FLOW_LIST = rf"\[[ \n]*(?:{_FLOW_ITEM}(?:{_SEP}{_FLOW_ITEM})*+[ \n]*)?\]\Z"
+_FLOW_MAP = rf"\{{[ \n]*(?:{_FLOW_PAIR}(?:{_SEP}{_FLOW_PAIR})*+[ \n]*)?\}}\Z"
+_FLOW_PAIRS = f"({_FLOW_ITEM}) *: +({_FLOW_ITEM})"
 # A one-line plain scalar in block context, as PyYAML's scanner takes it: no indicator first
 # (but '-', '?' or ':' before a non-space), no ': ' or ':' last, no ' #' (a comment).
-_BLOCK_PLAIN = re.compile(
+_BLOCK_PLAIN = (
     rf"""(?:(?![-?:,\[\]{{}}#&*!|>'"%@`]){_NONSPACE}|[-?:](?={_NONSPACE}))"""
     rf"(?:(?!:){_NONSPACE}|:(?={_NONSPACE})| +(?=[^ #]))*+\Z"
 )
-_QUOTED = re.compile(rf"(?:{_DOUBLE}|{_SINGLE})\Z")
+_QUOTED = rf"(?:{_DOUBLE}|{_SINGLE})\Z"
 _ESCAPE = re.compile(r"\\(x..|u....|U........|.)")
 _FAST_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})\Z")
 _WORD = re.compile(r"[A-Za-z0-9_]+\Z")  # a plain scalar in any context, its type YAML's implicit one
@@ -177,7 +177,7 @@ def _implicit_tag(word: str) -> str | None:
 _PLAINS: dict[str, Any] = {}
 
 
-def _plain(word: str) -> Any:
+def _plain(word: str) -> object:
     """A plain scalar as YAML resolves it (text, small int, date, bool, null); _NO for anything else."""
     value = _PLAINS.get(word, _NO)
     if value is not _NO:
@@ -205,7 +205,7 @@ def _plain(word: str) -> Any:
     return value
 
 
-def _unescape(m: re.Match) -> str:
+def _unescape(m: re.Match[str]) -> str:
     """The character a double-quoted string's escape (\\n, \\x41, \\u00e9, ...) stands for."""
     code = m.group(1)
     if len(code) == 1:
@@ -239,7 +239,7 @@ def _scalar(token: str, as_text: bool = False) -> Any:
 _FLOW_WORDS: dict[str, Any] = {}  # plain flow items read before (card codes, names): word -> value
 
 
-def _flow_list(text: str) -> Any:
+def _flow_list(text: str) -> object:
     """The list '[a, b, ...]' (possibly over several lines), or _NO."""
     # The common case in one split and look-ups: a word met before is a whole _FLOW_PLAIN item
     # with no ',' or bracket in it, so such a list is one _FLOW_LIST would match.
@@ -248,10 +248,10 @@ def _flow_list(text: str) -> Any:
         values = list(map(_FLOW_WORDS.get, words))
         if None not in values:
             return values
-    if not _FLOW_LIST.match(text):
+    if not _compiled(_FLOW_LIST).match(text):
         return _NO
     values = []
-    for token in _FLOW_ITEMS.findall(text):
+    for token in _compiled(_FLOW_ITEM).findall(text):
         value = _scalar(token)
         if value is _NO:
             return _NO
@@ -263,10 +263,10 @@ def _flow_list(text: str) -> Any:
 
 def _flow_map(text: str, as_text: bool = False) -> Any:
     """The mapping '{a: b, ...}' (possibly over several lines), or _NO; its values as text if ``as_text``."""
-    if not _FLOW_MAP.match(text):
+    if not _compiled(_FLOW_MAP).match(text):
         return _NO
     out = {}
-    for key_token, value_token in _FLOW_PAIRS.findall(text):
+    for key_token, value_token in _compiled(_FLOW_PAIRS).findall(text):
         key = _scalar(key_token)
         value = _scalar(value_token, as_text and isinstance(key, str))  # as the careful reader's paths
         if key is _NO or value is _NO or len(key_token) > _MAX_KEY or key in out:
@@ -275,7 +275,7 @@ def _flow_map(text: str, as_text: bool = False) -> Any:
     return out
 
 
-def _value(text: str, as_text: bool = False, values_as_text: bool = False) -> Any:
+def _value(text: str, as_text: bool = False, values_as_text: bool = False) -> object:
     """The value after 'key: ' (flow collections possibly over several lines), or _NO.
 
     A plain scalar stays text if ``as_text``; the values of a flow mapping if ``values_as_text``.
@@ -286,8 +286,8 @@ def _value(text: str, as_text: bool = False, values_as_text: bool = False) -> An
     if first == "{":
         return _flow_map(text, values_as_text)
     if first in "\"'":
-        return _scalar(text) if _QUOTED.match(text) else _NO
-    if not _BLOCK_PLAIN.match(text):
+        return _scalar(text) if _compiled(_QUOTED).match(text) else _NO
+    if not _compiled(_BLOCK_PLAIN).match(text):
         return _NO
     return _as_text(text) if as_text else _plain(text)
 

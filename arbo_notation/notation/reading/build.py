@@ -23,12 +23,17 @@ from arbo_notation.notation.model import (
     DrawKind,
     GameRecord,
     Header,
-    Pos,
     Result,
     Reveal,
     Turn,
     Variation,
 )
+
+# The scanner makes its positions with build.Pos: it loads the records' module through this one only.
+from arbo_notation.notation.model import Pos as Pos
+
+#: A run of turns as the records have it: Turn records, then Comment and Variation records.
+RecordRun = Run[Turn, Comment | Variation]
 
 #: The groups of a whole-turn match, in order: the comments before the turn, its number, player,
 #: first and second draw, planting, discarded card (without '/'), glyphs, {comments} on its line,
@@ -59,7 +64,7 @@ def comment_of(token: str) -> Comment:
     return Comment(token[1:].strip(), line=True)
 
 
-class _Draws(dict):
+class _Draws(dict[tuple[str, str], tuple[Draw, Draw]]):
     """The two draws' texts of a turn ('d', 'd:Ma3', 'Ana', 'Ana:Ja2', '-') -> its draws."""
 
     def __init__(self, cards: Cards) -> None:
@@ -84,7 +89,7 @@ class _Draws(dict):
         return found
 
 
-class _Plantings(dict):
+class _Plantings(dict[str, Planting]):
     """Planting text ('Ma3@1,-2') -> Planting."""
 
     def __init__(self, cards: Cards) -> None:
@@ -186,7 +191,7 @@ _TURN_DECODE = re.compile(
 )
 
 
-def run_of_turns(text: str, line: int, line_start: int, pieces: Pieces) -> Run:
+def run_of_turns(text: str, line: int, line_start: int, pieces: Pieces) -> RecordRun:
     """The run of the turns in a TURNS token of the grammar's parser (``line`` and ``line_start``
     as for turns_of)."""
     turns, _ = turns_of(_TURN_DECODE.finditer(text), text, 0, line, line_start, pieces)
@@ -214,7 +219,7 @@ def _rebuilt(
     )
 
 
-def _assemble(runs: list[Run]) -> tuple[list[Turn], list[Comment]]:
+def _assemble(runs: list[RecordRun]) -> tuple[list[Turn], list[Comment]]:
     """Flatten runs into turns, placing the comments that stand on lines of their own.
 
     Comments after a turn and before its first variation are the turn's (comments_after);
@@ -234,10 +239,11 @@ def _assemble(runs: list[Run]) -> tuple[list[Turn], list[Comment]]:
             turns.extend(run_turns)
             continue
         loose: list[Comment] = []
-        i = 0
-        while i < len(annotations) and type(annotations[i]) is Comment:
-            loose.append(annotations[i])  # type: ignore[arg-type]
-            i += 1
+        for item in annotations:
+            if not isinstance(item, Comment):
+                break
+            loose.append(item)
+        i = len(loose)
         if i == len(annotations):
             turns.extend(run_turns)
             pending = tuple(loose)
@@ -245,13 +251,13 @@ def _assemble(runs: list[Run]) -> tuple[list[Turn], list[Comment]]:
         variations: list[Variation] = []
         waiting: list[Comment] = []
         for item in annotations[i:]:
-            if type(item) is Comment:
-                waiting.append(item)  # type: ignore[arg-type]
+            if isinstance(item, Comment):
+                waiting.append(item)
             else:
                 if waiting:
                     item = dataclasses.replace(item, comments_before=tuple(waiting) + item.comments_before)
                     waiting = []
-                variations.append(item)  # type: ignore[arg-type]
+                variations.append(item)
         last = run_turns[-1]
         run_turns[-1] = _rebuilt(last, comments_after=last.comments_after + tuple(loose), variations=tuple(variations))
         turns.extend(run_turns)
@@ -259,7 +265,7 @@ def _assemble(runs: list[Run]) -> tuple[list[Turn], list[Comment]]:
     return turns, list(pending)
 
 
-def variation(runs: list[Run], comments: list[Comment], at: Pos) -> Variation:
+def variation(runs: list[RecordRun], comments: list[Comment], at: Pos) -> Variation:
     """A variation: the comments right after its '(', its runs of turns; ``at`` is its '('."""
     turns, trailing = _assemble(runs)
     before = list(comments)
@@ -277,7 +283,7 @@ def reveals(text: str, line: int, line_start: int, comments: Iterable[Comment], 
     last card); ``comments`` follow the last of them. ``line`` and ``line_start`` as for turns_of."""
     previous = 0
     cards = pieces.cards
-    found = []
+    found: list[Reveal] = []
     for m in _REVEAL_DECODE.finditer(text):
         start = m.start()
         breaks = text.count("\n", previous, start)
@@ -311,7 +317,7 @@ def result(text: str, at: Pos, comments: Iterable[Comment]) -> Result:
 def game(
     header: Header,
     comments: list[Comment],
-    runs: list[Run],
+    runs: list[RecordRun],
     found: list[Reveal],
     end: Result | None,
     file: str,

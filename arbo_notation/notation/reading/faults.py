@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, NoReturn
 
 from arbo_notation.engine.cards import value_fault
 from arbo_notation.errors import MAX_ERRORS_PER_GAME, NotationError, capped, detached
@@ -162,7 +162,7 @@ class _Checker:
         line, column = self.lines.line_col(p)
         return f"line {line + self.first_line - 1} column {column}"
 
-    def fail(self, pos: int, message: str) -> None:
+    def fail(self, pos: int, message: str) -> NoReturn:
         raise _Stop(pos, message)
 
     def note(self, pos: int, message: str) -> None:
@@ -191,7 +191,7 @@ class _Checker:
             return read(p)
         except _Stop as stop:
             detached(stop)
-            if not (self.continues_cut_line(p) and stop.pos <= _WORD_END.search(self.text, p).start()):
+            if not (self.continues_cut_line(p) and stop.pos <= _WORD_END.search(self.text, p).start()):  # type: ignore[union-attr]  # \Z: it always matches
                 self.keep(stop)
             end = self.after_line(stop.pos, stop.pos)
             if self.at_line_end(stop.pos):
@@ -451,7 +451,7 @@ class _Checker:
             return p + 1
         owner, colon, card = token.partition(":")
         if owner == "d" or (_NAME.fullmatch(owner) and owner not in RESERVED_NAMES):
-            self.name(p, _NAME.match(text, p))
+            self.name(p, _NAME.match(text, p))  # type: ignore[arg-type]  # the name or 'd' just matched stands at p
             if not colon:
                 return p + len(owner)
             m = _CARD.match(text, p + len(owner) + 1)
@@ -461,7 +461,6 @@ class _Checker:
             return m.end()
         hint = " (a turn has two draws)" if _PLANTING_LIKE.match(token) or token.startswith("/") else ""
         self.fail(p, f"expected {DRAW_FORMS} after '{after}', found {_found(text, p)}{hint}")
-        raise AssertionError  # pragma: no cover
 
     def planting(self, p: int, after: str) -> int:
         text = self.text

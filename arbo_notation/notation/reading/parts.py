@@ -5,12 +5,9 @@ loads the records' classes."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Generic, TypeVar
 
 from arbo_notation.engine.cards import Card
-
-if TYPE_CHECKING:
-    from arbo_notation.notation.model import Comment, Variation
 
 #: Variations may nest this deep (deeper is a syntax error: no record needs it, and tools recurse).
 MAX_VARIATION_DEPTH = 100
@@ -30,7 +27,7 @@ def _card_of(text: str) -> Card:
     return Card(text[:-1], int(text[-1]))
 
 
-class Cards(dict):
+class Cards(dict[str, Card]):
     """Card text -> Card, made once per reading (cards are values: they can be shared)."""
 
     def __missing__(self, text: str) -> Card:
@@ -38,13 +35,18 @@ class Cards(dict):
         return card
 
 
-class Run:
+_Turn = TypeVar("_Turn")
+_Note = TypeVar("_Note")
+
+
+class Run(Generic[_Turn, _Note]):
     """Turns in a row, then the comments on lines of their own and the variations that follow
     the last of them (``annotations``, in order). The turns are records (Turn) for the records,
-    the engine's KnownTurn tuples for the moves sink."""
+    the engine's KnownTurn tuples for the moves sink; the annotations Comment and Variation
+    records for the records, the variations' moves (comments: None) for the moves sink."""
 
     __slots__ = ("turns", "annotations")
 
-    def __init__(self, turns: list) -> None:
+    def __init__(self, turns: list[_Turn]) -> None:
         self.turns = turns
-        self.annotations: list[Comment | Variation] = []
+        self.annotations: list[_Note] = []

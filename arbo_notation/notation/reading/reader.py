@@ -87,6 +87,7 @@ def read_game_text(
     record = scanner.read_game(part, file, line, header, index) if fast else None
     if record is not None:
         return [record], []
+    # deferred: the grammar and lark (~60 ms) load only for a game the scanner cannot read
     from arbo_notation.notation.reading.syntax import parse_game
 
     return parse_game(part, file, line, source_line, index)
@@ -103,6 +104,7 @@ def read_pieces(
     for piece in pieces:
         if isinstance(piece, str):
             if piece.strip():
+                # deferred: the faults and the records' classes (~7 ms) load only for a faulty file
                 from arbo_notation.notation.reading.faults import preamble_error
 
                 lines = SourceLines(piece, first_line)
@@ -114,6 +116,7 @@ def read_pieces(
         if piece.closed:
             games, errors = read_game_text(piece.text, file, line, lines, index=piece.index)
         else:
+            # deferred: the faults and the records' classes (~7 ms) load only for a faulty file
             from arbo_notation.notation.reading.faults import unclosed_error
 
             games, errors = [], [unclosed_error(line, file, lines)]

@@ -25,9 +25,8 @@ of mutated games: nothing the grammar refuses is read, and what it accepts is re
 from __future__ import annotations
 
 import re
-from collections import namedtuple
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Generic, NamedTuple, Protocol, TypeVar, cast
 
 from arbo_notation.engine.cards import Card, Coord
 from arbo_notation.engine.actions import KnownDraw, KnownTurn
@@ -58,10 +57,11 @@ from arbo_notation.notation.reading.parts import MAX_VARIATION_DEPTH, Cards, Run
 
 if TYPE_CHECKING:
     from arbo_notation.notation.model import Comment, GameRecord, Header, Result, Reveal, Turn, Variation
-
-#: build.py, which makes the records (and loads their classes), imported by read_game (the records
-#: sink) when first called: a check of clean games reads their moves alone and never needs it.
-build: Any = None
+    from arbo_notation.notation.reading import build
+else:
+    #: build.py, which makes the records (and loads their classes), imported by read_game (the records
+    #: sink) when first called: a check of clean games reads their moves alone and never needs it.
+    build = None
 
 # ------------------------------------------------------------------------------------------------
 # The structure: what a body holds, and in which phase of it
@@ -72,13 +72,16 @@ build: Any = None
 MOVES, REVEALS, RESULT = "moves", "reveals", "result"
 
 
-class LineKind(namedtuple("LineKind", "name may_follow enters main_line_only", defaults=(False,))):
+class LineKind(NamedTuple):
     """A kind of thing in a body (``name``): the phases it may stand in (``may_follow``, a frozenset),
     the phase it leaves the body in (``enters``; None: the phase stays), and whether it stands on
     the main line only, never inside a variation (``main_line_only``). (A named tuple: see
     arbo_notation/__init__.py on a check's start-up.)"""
 
-    __slots__ = ()
+    name: str
+    may_follow: frozenset[str]
+    enters: str | None
+    main_line_only: bool = False
 
 
 LINE_KINDS: dict[str, LineKind] = {
@@ -96,6 +99,8 @@ _REVEAL_KIND, _RESULT_KIND = LINE_KINDS["reveal"], LINE_KINDS["result"]
 # The phases each kind may stand in, as the loops ask them (a set, no call, in the hot loops).
 _TURN_MAY, _VARIATION_MAY = _TURN_KIND.may_follow, _VARIATION_KIND.may_follow
 _REVEAL_MAY, _RESULT_MAY = _REVEAL_KIND.may_follow, _RESULT_KIND.may_follow
+# The phases a reveal line and the result line leave the body in (the casts: the table gives both one).
+_REVEAL_ENTERS, _RESULT_ENTERS = cast(str, _REVEAL_KIND.enters), cast(str, _RESULT_KIND.enters)
 
 
 def may_stand(kind: LineKind, phase: str, in_variation: bool = False) -> bool:
@@ -112,13 +117,22 @@ def may_stand(kind: LineKind, phase: str, in_variation: bool = False) -> bool:
 MovesLine = tuple[list[KnownTurn], tuple[tuple[int, tuple["MovesLine", ...]], ...]]
 
 
-class GameMoves(namedtuple("GameMoves", "header turns reveals scores branches", defaults=((),))):
+#: A run of turns as the moves sink has it: KnownTurn tuples, then its variations' moves (a
+#: comment: None).
+MovesRun = Run[KnownTurn, MovesLine | None]
+
+
+class GameMoves(NamedTuple):
     """A game's moves: its ``header``, ``turns`` (a list of KnownTurn), revealed hands
     (``reveals``: a list of (player, cards)), and ``scores`` (a dict; None: ``result *`` or no
     result line). ``branches`` holds the variations, (index of the turn they replace, lines), in
     the order of the turns. (A named tuple: see arbo_notation/__init__.py on a check's start-up.)"""
 
-    __slots__ = ()
+    header: Header
+    turns: list[KnownTurn]
+    reveals: list[tuple[str, tuple[Card, ...]]]
+    scores: dict[str, int] | None
+    branches: tuple[tuple[int, tuple[MovesLine, ...]], ...] = ()
 
 
 # ------------------------------------------------------------------------------------------------
@@ -208,7 +222,7 @@ def _learnt(rows: list[list[str]]) -> list[KnownTurn] | None:
         for cache in caches:
             cache.clear()
     numbers, names, draws, plants, discards = _NUMBERS, _NAMES, _DRAWS, _PLANTS, _DISCARDS
-    turns = []
+    turns: list[KnownTurn] = []
     append = turns.append
     for row in rows:
         if len(row) != 6:
@@ -345,7 +359,7 @@ def _variation(line: str) -> MovesLine | None:
     if "(" in inner or ")" in inner:
         return None
     if inner.lstrip(" \t").startswith("{"):  # comments before the turn (no comment holds a brace)
-        inner = inner[_LEADING_COMMENTS.match(inner).end() :]  # type: ignore[union-attr]  (matches '')
+        inner = inner[_LEADING_COMMENTS.match(inner).end() :]  # type: ignore[union-attr]  # it matches ''
     separator = _separator(inner)
     if separator == "":
         return None
@@ -379,7 +393,7 @@ def _lines_body(header: Header, body: str) -> GameMoves | None:
     phase = MOVES
     pos, size = 0, len(body)
     while pos < size:
-        split = _TURN_LINES.match(body, pos).end()  # type: ignore[union-attr]  (it matches the empty string)
+        split = _TURN_LINES.match(body, pos).end()  # type: ignore[union-attr]  # it matches ''
         if split > pos:
             run = _decode_turns(body[pos:split]) if phase in _TURN_MAY else None
             if run is None:
@@ -400,14 +414,15 @@ def _lines_body(header: Header, body: str) -> GameMoves | None:
         if line.startswith("reveal ") and _PLAIN_REVEAL.fullmatch(line):
             if phase not in _REVEAL_MAY:  # (the line loop reads no variation: the main line's)
                 return None
-            phase = _REVEAL_KIND.enters
+            phase = _REVEAL_ENTERS
             player, *cards = line[7:].split(" ")
             hand = tuple(map(_CARDS.get, cards))  # look-ups; all(), not 'None in', which calls Card.__eq__
-            reveals.append((player, hand if all(hand) else tuple(map(_card, cards))))
+            # (the cast: all() found no None in the look-ups)
+            reveals.append((player, cast(tuple[Card, ...], hand) if all(hand) else tuple(map(_card, cards))))
         elif line.startswith("result ") and _PLAIN_RESULT.fullmatch(line):
             if phase not in _RESULT_MAY:
                 return None
-            phase = _RESULT_KIND.enters
+            phase = _RESULT_ENTERS
             if line != "result *":
                 scores = {}
                 for name, points in _PLAIN_SCORE.findall(line[7:]):
@@ -483,6 +498,7 @@ def read_game(
             return None
     if _pieces is None or _full(_pieces):
         if build is None:
+            # deferred: build.py and the records' classes (~18 ms) are loaded by the records sink only
             from arbo_notation.notation.reading import build
         _pieces = build.Pieces()
     try:
@@ -520,15 +536,56 @@ def _full(pieces: "build.Pieces | _MovePieces") -> bool:
     return max(len(pieces.cards), len(pieces.draws), len(pieces.plantings)) > _MAX_PIECES
 
 
-class _Frame:
+_Turn = TypeVar("_Turn")  # what a sink makes of a turn
+_Comment = TypeVar("_Comment")  # of a comment
+_Variation = TypeVar("_Variation")  # of a variation
+_Reveal = TypeVar("_Reveal")  # of a reveal line
+_End = TypeVar("_End")  # of the result line
+_Game = TypeVar("_Game", covariant=True)  # of the whole game
+
+
+class _Sink(Protocol[_Turn, _Comment, _Variation, _Reveal, _End, _Game]):
+    """What _Body hands the pieces it reads to: _Records or _Moves."""
+
+    @property
+    def positions(self) -> bool:
+        """Whether every piece's line and column are wanted."""
+        ...
+
+    def turns(
+        self, first: re.Match[str], text: str, at: int, line: int, line_start: int
+    ) -> tuple[list[_Turn], int]: ...
+
+    def comment(self, token: str) -> _Comment: ...
+
+    def variation(
+        self, runs: list[Run[_Turn, _Comment | _Variation]], comments: list[_Comment], at: tuple[int, int]
+    ) -> _Variation: ...
+
+    def reveals(self, text: str, line: int, column: int, comments: list[_Comment]) -> list[_Reveal]: ...
+
+    def result(self, text: str, line: int, column: int, comments: list[_Comment]) -> _End: ...
+
+    def game(
+        self,
+        header: Header,
+        comments: list[_Comment],
+        runs: list[Run[_Turn, _Comment | _Variation]],
+        reveals: list[_Reveal],
+        end: _End | None,
+        file: str,
+    ) -> _Game: ...
+
+
+class _Frame(Generic[_Turn, _Comment, _Variation]):
     """The runs being read at one level: the game's main line, or a variation."""
 
     __slots__ = ("runs", "comments", "at")
 
-    def __init__(self, at: object = None) -> None:
-        self.runs: list[Run] = []
-        self.comments: list[Comment] = []  # before the first run: the game's, or the variation's
-        self.at = at  # the Pos of a variation's '('
+    def __init__(self, at: tuple[int, int] | None = None) -> None:
+        self.runs: list[Run[_Turn, _Comment | _Variation]] = []
+        self.comments: list[_Comment] = []  # before the first run: the game's, or the variation's
+        self.at = at  # the line and column of a variation's '(' (None: the game's main line)
 
 
 def _matches(first: re.Match[str], text: str) -> Iterator[re.Match[str]]:
@@ -561,23 +618,23 @@ class _Body:
             self.line_start = text.rindex("\n", self.at, index) + 1
         self.at = index
 
-    def read(self, header: Header, file: str, make: "_Records | _Moves") -> Any:
+    def read(self, header: Header, file: str, make: _Sink[_Turn, _Comment, _Variation, _Reveal, _End, _Game]) -> _Game:
         text = self.text
         size = len(text)
-        game = _Frame()
-        stack: list[_Frame] = [game]
+        game: _Frame[_Turn, _Comment, _Variation] = _Frame()
+        stack = [game]
         phase = MOVES
-        reveals: list = []
+        reveals: list[_Reveal] = []
         reveal: tuple[str, int, int] | None = None  # the last reveal line, until its comments are known
-        reveal_comments: list = []
+        reveal_comments: list[_Comment] = []
         result: tuple[str, int, int] | None = None
-        result_comments: list = []
+        result_comments: list[_Comment] = []
         pos = self.pos
         # The end of a run of comments that no turn follows: inside it no turn is looked for
         # again (each comment of 200,000 after the last turn would look over all that follow it).
         no_turn_before = 0
         while True:
-            pos = _SPACE.match(text, pos).end()  # type: ignore[union-attr]  (it matches the empty string)
+            pos = _SPACE.match(text, pos).end()  # type: ignore[union-attr]  # it matches ''
             if pos >= size:
                 break
             c = text[pos]
@@ -591,7 +648,7 @@ class _Body:
                     frame.runs.append(Run(turns))
                     continue
                 if c == "{" or c == ";":
-                    no_turn_before = _COMMENT_RUN.match(text, pos).end()  # type: ignore[union-attr]
+                    no_turn_before = _COMMENT_RUN.match(text, pos).end()  # type: ignore[union-attr]  # it matches ''
             if c == "{" or c == ";":
                 m = (_BRACE if c == "{" else _LINE_COMMENT).match(text, pos)
                 if m is None:
@@ -616,10 +673,11 @@ class _Body:
                 stack.append(_Frame((self.line, pos - self.line_start + 1)))
                 pos += 1
             elif c == ")":
-                if frame is game or not frame.runs:
+                at = frame.at
+                if at is None or not frame.runs:  # (None: the game's main line, no '(' to close)
                     raise _Unsure
                 stack.pop()
-                stack[-1].runs[-1].annotations.append(make.variation(frame.runs, frame.comments, frame.at))
+                stack[-1].runs[-1].annotations.append(make.variation(frame.runs, frame.comments, at))
                 pos += 1
             elif text.startswith("reveal", pos) and _keyword_at(text, pos):
                 m = _REVEAL.match(text, pos)
@@ -630,7 +688,7 @@ class _Body:
                     reveal_comments = []
                 self.locate(pos)
                 reveal = (m.group(), self.line, pos - self.line_start + 1)
-                phase = _REVEAL_KIND.enters
+                phase = _REVEAL_ENTERS
                 pos = m.end()
             elif text.startswith("result", pos) and _keyword_at(text, pos):
                 m = _RESULT.match(text, pos)
@@ -638,7 +696,7 @@ class _Body:
                     raise _Unsure
                 self.locate(pos)
                 result = (m.group(), self.line, pos - self.line_start + 1)
-                phase = _RESULT_KIND.enters
+                phase = _RESULT_ENTERS
                 pos = m.end()
             else:
                 raise _Unsure
@@ -670,7 +728,7 @@ class _Records:
         return build.comment_of(token)
 
     @staticmethod
-    def variation(runs: list[Run], comments: list[Comment], at: tuple[int, int]) -> Variation:
+    def variation(runs: list[build.RecordRun], comments: list[Comment], at: tuple[int, int]) -> Variation:
         return build.variation(runs, comments, build.Pos(*at))
 
     def reveals(self, text: str, line: int, column: int, comments: list[Comment]) -> list[Reveal]:
@@ -684,7 +742,7 @@ class _Records:
         self,
         header: Header,
         comments: list[Comment],
-        runs: list[Run],
+        runs: list[build.RecordRun],
         reveals: list[Reveal],
         end: Result | None,
         file: str,
@@ -703,7 +761,7 @@ class _MovePieces:
         self.plantings = _KnownPlantings(self.cards)
 
 
-class _KnownDraws(dict):
+class _KnownDraws(dict[str, KnownDraw]):
     """Draw text -> (owner: None for the deck, card or None), or None for '-'."""
 
     def __init__(self, cards: Cards) -> None:
@@ -720,7 +778,7 @@ class _KnownDraws(dict):
         return draw
 
 
-class _KnownPlantings(dict):
+class _KnownPlantings(dict[str, tuple[Card, Coord]]):
     """Planting text -> (card, cell)."""
 
     def __init__(self, cards: Cards) -> None:
@@ -771,19 +829,19 @@ class _Moves:
         return turns, end
 
     @staticmethod
-    def comment(text: str) -> None:
+    def comment(token: str) -> None:
         return None
 
     @staticmethod
-    def variation(runs: list[Run], comments: list, at: tuple[int, int]) -> MovesLine:
+    def variation(runs: list[MovesRun], comments: list[None], at: tuple[int, int]) -> MovesLine:
         return _line(runs)
 
-    def reveals(self, text: str, line: int, column: int, comments: list) -> list[tuple[str, tuple[Card, ...]]]:
+    def reveals(self, text: str, line: int, column: int, comments: list[None]) -> list[tuple[str, tuple[Card, ...]]]:
         cards = self.pieces.cards
         return [(m.group(1), tuple([cards[w] for w in m.group(2).split()])) for m in _REVEAL_PARTS.finditer(text)]
 
     @staticmethod
-    def result(text: str, line: int, column: int, comments: list) -> dict[str, int] | None:
+    def result(text: str, line: int, column: int, comments: list[None]) -> dict[str, int] | None:
         rest = text[6:].strip()
         if rest == "*":
             return None
@@ -797,7 +855,12 @@ class _Moves:
 
     @staticmethod
     def game(
-        header: Header, comments: list, runs: list[Run], reveals: list, scores: dict[str, int] | None, file: str
+        header: Header,
+        comments: list[None],
+        runs: list[MovesRun],
+        reveals: list[tuple[str, tuple[Card, ...]]],
+        scores: dict[str, int] | None,
+        file: str,
     ) -> GameMoves:
         turns, branches = _line(runs)
         return GameMoves(header, turns, reveals, scores, branches)
@@ -806,10 +869,10 @@ class _Moves:
 _move_pieces = _MovePieces()
 
 
-def _line(runs: list[Run]) -> MovesLine:
+def _line(runs: list[MovesRun]) -> MovesLine:
     """A line's turns, and its variations by the index of the turn they replace."""
     turns: list[KnownTurn] = []
-    branches = []
+    branches: list[tuple[int, tuple[MovesLine, ...]]] = []
     for run in runs:
         turns += run.turns
         lines = tuple(item for item in run.annotations if item is not None)

@@ -12,7 +12,8 @@ import re
 from collections import namedtuple
 from collections.abc import Iterable, Iterator
 
-from arbo_notation.runtime.sources import normalise  # noqa: F401  (the readers import it from here, beside the cutting)
+# The readers import normalise from here, beside the cutting: exported as such.
+from arbo_notation.runtime.sources import normalise as normalise
 
 _HEADER_LINE = re.compile(r"\n---[ \t]*(?=\n|\Z)")
 

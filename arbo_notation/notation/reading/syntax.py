@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import functools
 import threading
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from arbo_notation.errors import NotationError, capped, detached
 from arbo_notation.notation.reading import build
 from arbo_notation.notation.reading.parts import MAX_VARIATION_DEPTH, Run, TooLong
 from arbo_notation.notation.reading.grammar import GrammarMismatch, GrammarParser
 from arbo_notation.notation.header.read import read_header
-from arbo_notation.notation.model import Comment, GameRecord, Header, Result, Reveal, Variation
+from arbo_notation.notation.model import Comment, GameRecord, Header, Pos, Result, Reveal, Variation
 from arbo_notation.notation.reading.faults import diagnose, faults_after_header
 
 __all__ = ["MAX_VARIATION_DEPTH", "grammar_refusal", "parse_game"]
@@ -35,6 +35,11 @@ if TYPE_CHECKING:
         type: str
         line: int
         column: int
+
+
+#: The children lark hands a rule, as its line of the grammar orders them: tokens and what the
+#: builder made of the rules below (each method says which), untyped as lark hands them.
+Children = list[Any]
 
 
 @functools.cache
@@ -103,7 +108,7 @@ class _Builder:
         self.depth -= 1
         return token
 
-    def TURNS(self, token: Token) -> Run:
+    def TURNS(self, token: Token) -> build.RecordRun:
         """Decode one or more turns (the hot loop of parsing is build.turns_of)."""
         text = str(token)
         try:
@@ -113,22 +118,22 @@ class _Builder:
 
     # -- rules ------------------------------------------------------------------------------------
 
-    def run(self, children: list) -> Run:
-        run: Run = children[0]
+    def run(self, children: Children) -> build.RecordRun:
+        run: build.RecordRun = children[0]
         if len(children) > 1:
             run.annotations = [build.comment_of(str(c)) if isinstance(c, str) else c for c in children[1:]]
         return run
 
-    def variation(self, children: list) -> Variation:
+    def variation(self, children: Children) -> Variation:
         lpar = children[0]
         before: list[Comment] = []
         i = 1
         while isinstance(children[i], str):  # the COMMENT tokens before the variation's first run
             before.append(build.comment_of(str(children[i])))
             i += 1
-        return build.variation(children[i:-1], before, build.Pos(lpar.line + self.offset, lpar.column))
+        return build.variation(children[i:-1], before, Pos(lpar.line + self.offset, lpar.column))
 
-    def reveals(self, children: list) -> list[Reveal]:
+    def reveals(self, children: Children) -> list[Reveal]:
         token = children[0]
         return build.reveals(
             str(token),
@@ -138,20 +143,20 @@ class _Builder:
             self.pieces,
         )
 
-    def result(self, children: list) -> Result:
+    def result(self, children: Children) -> Result:
         token = children[0]
-        at = build.Pos(token.line + self.offset, token.column)
+        at = Pos(token.line + self.offset, token.column)
         try:
             return build.result(str(token), at, [build.comment_of(str(c)) for c in children[1:]])
         except TooLong as fault:
             raise _Fault("a score of this result has too many digits to be read", fault.line, fault.column) from None
 
-    def game(self, children: list) -> GameRecord | None:
+    def game(self, children: Children) -> GameRecord | None:
         if self.body_only:
             return None
         header: Header = children[0]
         comments: list[Comment] = []
-        runs: list[Run] = []
+        runs: list[build.RecordRun] = []
         reveals: list[Reveal] = []
         result: Result | None = None
         for child in children[1:]:
@@ -166,7 +171,7 @@ class _Builder:
                 comments.append(build.comment_of(str(child)))
         return build.game(header, comments, runs, reveals, result, self.file, self.index)
 
-    def start(self, children: list) -> list[GameRecord]:
+    def start(self, children: Children) -> list[GameRecord]:
         return children
 
 

@@ -32,7 +32,7 @@ import datetime as _dt
 import json
 import math
 import re
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, cast
 
 import yaml
 
@@ -114,7 +114,7 @@ def _freeze(value: Any) -> Any:
     return value
 
 
-def _decode(value: Any, path: str, fail) -> Any:
+def _decode(value: Any, path: str, fail: Callable[[str, str], DataError]) -> Any:
     if isinstance(value, list):
         return [_decode(v, f"{path}[{i}]", fail) for i, v in enumerate(value)]
     if isinstance(value, dict):
@@ -227,7 +227,7 @@ class _Reader:
     def fail(self, path: str, message: str) -> DataError:
         return DataError(message, file=self.file, path=path)
 
-    def mapping(self, value: Any, path: str, keys: Iterable[str], required: Iterable[str] = ()) -> dict:
+    def mapping(self, value: Any, path: str, keys: Iterable[str], required: Iterable[str] = ()) -> dict[str, Any]:
         if not isinstance(value, dict):
             raise self.fail(path, f"expected a mapping, found {_kind(value)}")
         allowed = set(keys)
@@ -239,7 +239,7 @@ class _Reader:
                 raise self.fail(path, f"missing key {key!r}")
         return value
 
-    def items(self, value: Any, path: str) -> list:
+    def items(self, value: Any, path: str) -> list[Any]:
         if value is None:
             return []
         if not isinstance(value, list):
@@ -262,7 +262,7 @@ class _Reader:
         return value
 
     def name(self, value: Any, path: str) -> str:
-        if not is_player_name(value):
+        if not (isinstance(value, str) and is_player_name(value)):
             shown = (
                 f"{value[:24]!r}... ({len(value)} characters)"
                 if isinstance(value, str) and len(value) > 24
@@ -528,7 +528,7 @@ def loads_json(text: str, file: str = "<json>") -> list[GameRecord]:
     return games_from_data(data, file)
 
 
-def _unique_keys(file: str):
+def _unique_keys(file: str) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
     """A JSON object hook refusing a key given twice: readers differ on which value they keep
     (Python's the last, others the first), so a record with one is not read at all."""
 
@@ -618,7 +618,7 @@ def _yaml_events(data: Any) -> Iterable[yaml.Event]:
     """The events yaml.dump would emit for plain data (block style, keys in order, no aliases),
     made without recursion: a record's variations nest some 400 lists and mappings deep, deeper
     than PyYAML's recursive representer and serializer can go."""
-    scalars = _Dumper(None)  # its representer and resolver, for scalars only
+    scalars = _Dumper(None)  # type: ignore[arg-type]  # no stream: its representer and resolver, for scalars only
     yield yaml.StreamStartEvent()
     yield yaml.DocumentStartEvent(explicit=False)
     pending = [data]
@@ -638,10 +638,10 @@ def _yaml_events(data: Any) -> Iterable[yaml.Event]:
             pending.append(_END_SEQUENCE)
             pending.extend(reversed(item))
         else:
-            node = scalars.represent_data(item)
+            node = cast(yaml.ScalarNode, scalars.represent_data(item))  # a scalar's node: a ScalarNode
             implicit = (
-                node.tag == scalars.resolve(yaml.ScalarNode, node.value, (True, False)),
-                node.tag == scalars.resolve(yaml.ScalarNode, node.value, (False, True)),
+                node.tag == scalars.resolve(yaml.ScalarNode, node.value, (True, False)),  # type: ignore[no-untyped-call]  # types-PyYAML leaves resolve untyped
+                node.tag == scalars.resolve(yaml.ScalarNode, node.value, (False, True)),  # type: ignore[no-untyped-call]  # types-PyYAML leaves resolve untyped
             )
             yield yaml.ScalarEvent(None, node.tag, implicit, node.value, style=node.style)
     yield yaml.DocumentEndEvent(explicit=False)
@@ -650,7 +650,8 @@ def _yaml_events(data: Any) -> Iterable[yaml.Event]:
 
 def dumps_yaml(games: Iterable[GameRecord]) -> str:
     """Games as YAML text (safe types only)."""
-    return yaml.emit(_yaml_events(games_to_data(games)), Dumper=_Dumper, allow_unicode=True, width=100)
+    text = yaml.emit(_yaml_events(games_to_data(games)), Dumper=_Dumper, allow_unicode=True, width=100)
+    return cast(str, text)  # with no stream, emit returns the text (types-PyYAML says Any)
 
 
 def loads_yaml(text: str, file: str = "<yaml>") -> list[GameRecord]:

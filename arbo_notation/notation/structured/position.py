@@ -22,10 +22,11 @@ YAML is read with the safe loader only, without anchors or aliases (notation/saf
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from arbo_notation.engine.cards import Card, Coord, is_species_code
 from arbo_notation.engine.scoring import PlayerPosition, ScoreSheet, score_position
@@ -33,6 +34,9 @@ from arbo_notation.errors import PositionError
 from arbo_notation.engine.lexicon import MAX_COORDINATE_DIGITS, MAX_NAME_LENGTH, SPECIES
 
 MAX_PLAYERS = 4
+
+#: The PositionError of a fault of the position read, its message given.
+Fault = Callable[[str], PositionError]
 _CARDISH_RE = re.compile(rf"({SPECIES})([0-9]+)\Z")
 _TOP_KEYS = ("species", "players")
 # game_over false: taken before the end of the game; knowledge: what a point of view knows there
@@ -92,6 +96,7 @@ def _load(text: str, file: str) -> Any:
         except ValueError as error:  # a number of more digits than int() reads
             raise PositionError(f"the JSON cannot be read: {error}", file=file) from None
         else:
+            # deferred: safeyaml loads PyYAML (~26 ms), which a JSON position does not need
             from arbo_notation.notation.safeyaml import deeper_than
 
             if deeper_than(data, POSITION_MAX_DEPTH):
@@ -102,6 +107,7 @@ def _load(text: str, file: str) -> Any:
             return data
     import yaml  # only here: keep `arbo --help` fast
 
+    # deferred: safeyaml loads PyYAML (~26 ms), imported with yaml just above
     from arbo_notation.notation.safeyaml import YamlFault, load_yaml
 
     try:
@@ -121,7 +127,7 @@ def _load(text: str, file: str) -> Any:
         raise PositionError(_yaml_other_message(error, text), file=file) from None
 
 
-def _json_object(file: str):
+def _json_object(file: str) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
     def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         result: dict[str, Any] = {}
         for key, value in pairs:
@@ -147,6 +153,7 @@ def _yaml_message(error: Any) -> str:
 
 def _yaml_other_message(error: Any, text: str) -> str:
     """A YAML error without marks (the reader's): on one line, located when possible."""
+    # deferred: safeyaml loads PyYAML (~26 ms), only for a position that fails to read
     from arbo_notation.notation.safeyaml import refused_character
 
     position = refused_character(text)  # the C reader's position counts bytes, not characters
@@ -244,7 +251,7 @@ def position_from_data(data: Any, file: str = "<string>") -> Position:
     return Position(species=species, players=tuple(players), game_over=game_over)
 
 
-def _read_species(raw: Any, fault) -> tuple[str, ...]:
+def _read_species(raw: Any, fault: Fault) -> tuple[str, ...]:
     if not isinstance(raw, list):
         raise fault(f"'species' must be a list of species codes such as [Ma, Oa], not {_describe(raw)}")
     if not raw:
@@ -261,7 +268,7 @@ def _read_species(raw: Any, fault) -> tuple[str, ...]:
     return tuple(codes)
 
 
-def _read_name(raw: dict, index: int, fault) -> str:
+def _read_name(raw: dict[str, Any], index: int, fault: Fault) -> str:
     if "name" not in raw:
         raise fault(f"player {index} has no 'name'")
     name = raw["name"]
@@ -277,7 +284,7 @@ def _read_name(raw: dict, index: int, fault) -> str:
     return name
 
 
-def _read_card(raw: Any, species: tuple[str, ...], where: str, fault) -> Card:
+def _read_card(raw: Any, species: tuple[str, ...], where: str, fault: Fault) -> Card:
     if not isinstance(raw, str):
         raise fault(f"{where}: expected a card such as Ma3, found {_describe(raw)}")
     text = raw.strip()
@@ -294,14 +301,14 @@ def _read_card(raw: Any, species: tuple[str, ...], where: str, fault) -> Card:
     return Card(code, value)
 
 
-def _claim(card: Card, where: str, seen_cards: dict[Card, str], fault) -> None:
+def _claim(card: Card, where: str, seen_cards: dict[Card, str], fault: Fault) -> None:
     first = seen_cards.get(card)
     if first is not None:
         raise fault(f"{card} appears twice: {first} and {where}")
     seen_cards[card] = where
 
 
-def _read_coordinate(raw: Any, axis: str, where: str, fault) -> int:
+def _read_coordinate(raw: Any, axis: str, where: str, fault: Fault) -> int:
     if isinstance(raw, bool) or not isinstance(raw, int):
         raise fault(f"{where}: the {axis} coordinate must be an integer, not {_describe(raw)}")
     if not -(10**MAX_COORDINATE_DIGITS) < raw < 10**MAX_COORDINATE_DIGITS:
@@ -313,7 +320,9 @@ def _read_coordinate(raw: Any, axis: str, where: str, fault) -> int:
     return raw
 
 
-def _read_trees(raw: Any, name: str, species: tuple[str, ...], seen_cards: dict[Card, str], fault) -> dict[Coord, Card]:
+def _read_trees(
+    raw: Any, name: str, species: tuple[str, ...], seen_cards: dict[Card, str], fault: Fault
+) -> dict[Coord, Card]:
     if raw is None:
         raw = []
     if not isinstance(raw, list):
@@ -335,7 +344,7 @@ def _read_trees(raw: Any, name: str, species: tuple[str, ...], seen_cards: dict[
     return arboretum
 
 
-def _check_connected(arboretum: Mapping[Coord, Card], name: str, fault) -> None:
+def _check_connected(arboretum: Mapping[Coord, Card], name: str, fault: Fault) -> None:
     if not arboretum:
         return
     cells = sorted(arboretum)
@@ -355,7 +364,9 @@ def _check_connected(arboretum: Mapping[Coord, Card], name: str, fault) -> None:
         )
 
 
-def _read_hand(raw: Any, name: str, species: tuple[str, ...], seen_cards: dict[Card, str], fault) -> tuple[Card, ...]:
+def _read_hand(
+    raw: Any, name: str, species: tuple[str, ...], seen_cards: dict[Card, str], fault: Fault
+) -> tuple[Card, ...]:
     if raw is None:
         raw = []
     if not isinstance(raw, list):
@@ -463,7 +474,7 @@ def write_position_yaml(position: Position) -> str:
 def write_position_json(position: Position) -> str:
     """The position as JSON: one line per list, two-space indentation."""
     data = position_to_data(position)
-    dump = lambda value: json.dumps(value, ensure_ascii=False)  # noqa: E731
+    dump = functools.partial(json.dumps, ensure_ascii=False)
     players = []
     for player in data["players"]:
         players.append(

@@ -13,12 +13,17 @@ from __future__ import annotations
 import itertools
 import json
 import re
-from typing import Iterable, Iterator
+from typing import Any, Iterable, Iterator, cast
 
 import yaml
 
 from arbo_notation.notation.structured.convert import FORMAT, VERSION, _Dumper, _Reader, _yaml_events, game_to_data
 from arbo_notation.notation.model import GameRecord
+
+
+#: Plain data, JSON's and YAML's values (text, numbers, booleans, None, and lists and mappings of
+#: them): arbitrary, as a record's data or a text gives it.
+Plain = Any
 
 
 class NotStreamable(Exception):
@@ -42,7 +47,8 @@ def json_pieces(games: Iterable[GameRecord]) -> Iterator[str]:
 
 def _yaml(data: object) -> str:
     """Plain data as dumps_yaml writes it (PyYAML's emitter, without recursion)."""
-    return yaml.emit(_yaml_events(data), Dumper=_Dumper, allow_unicode=True, width=100)
+    text = yaml.emit(_yaml_events(data), Dumper=_Dumper, allow_unicode=True, width=100)
+    return cast(str, text)  # with no stream, emit returns the text (types-PyYAML says Any)
 
 
 def yaml_pieces(games: Iterable[GameRecord]) -> Iterator[str]:
@@ -96,7 +102,7 @@ def _scalar_text(text: str) -> tuple[str, str] | None:
         if len(_SCALARS) >= 1 << 16:
             _SCALARS.clear()
         _SCALARS[text] = found
-    return found  # type: ignore[return-value]
+    return found  # type: ignore[return-value]  # False only when not met before, replaced above
 
 
 def _scalar(value: object, column: int, indent: int | None) -> str:
@@ -104,20 +110,20 @@ def _scalar(value: object, column: int, indent: int | None) -> str:
     a key, never folded); _Unsure when that is not sure."""
     kind = type(value)
     if kind is str:
-        found = _scalar_text(value)  # type: ignore[arg-type]
+        found = _scalar_text(value)  # type: ignore[arg-type]  # a str: its type is str
         if found is None:
             raise _Unsure
         body, style = found
         if indent is None:
-            if len(value) >= _KEY_LENGTH:  # type: ignore[arg-type]
+            if len(value) >= _KEY_LENGTH:  # type: ignore[arg-type]  # a str: its type is str
                 raise _Unsure
             return body
         if column + len(body) <= _WIDTH:
             return body
         if style == '"':
             raise _Unsure
-        return _folded(value, style == "'", column, indent)  # type: ignore[arg-type]
-    if kind is int and -(10**30) < value < 10**30:  # type: ignore[operator]
+        return _folded(value, style == "'", column, indent)  # type: ignore[arg-type]  # a str: its type is str
+    if kind is int and -(10**30) < value < 10**30:  # type: ignore[operator]  # an int: its type is int
         return str(value)
     if value is None:
         return "null"
@@ -161,7 +167,7 @@ def _folded(text: str, quoted: bool, column: int, indent: int) -> str:
     return "".join(out)
 
 
-def block_yaml(data: list) -> str:
+def block_yaml(data: list[Plain]) -> str:
     """A non-empty list of plain data as PyYAML writes it in block style at the top of a document
     (keys in order, no aliases, width 100); _Unsure when it is not sure to write it the same."""
     out: list[str] = []
@@ -169,7 +175,7 @@ def block_yaml(data: list) -> str:
     return "".join(out)
 
 
-def _sequence(items: list, column: int, lead: str, out: list[str], depth: int) -> None:
+def _sequence(items: list[Plain], column: int, lead: str, out: list[str], depth: int) -> None:
     """Items written as '- item' at ``column``, the first line opened by ``lead``."""
     if depth > _MAX_DEPTH:
         raise _Unsure
@@ -192,7 +198,7 @@ def _sequence(items: list, column: int, lead: str, out: list[str], depth: int) -
             out.append(start + _scalar(item, column + 2, column + 2) + "\n")
 
 
-def _mapping(mapping: dict, column: int, lead: str, out: list[str], depth: int) -> None:
+def _mapping(mapping: dict[Plain, Plain], column: int, lead: str, out: list[str], depth: int) -> None:
     """Entries written as 'key: value' at ``column``, the first line opened by ``lead`` (a list
     under a key stands at the key's column, a mapping two further)."""
     if depth > _MAX_DEPTH:
@@ -251,7 +257,7 @@ class _Buffer:
     def skip(self) -> str:
         """Skip white space; the next character ('' at the end)."""
         while True:
-            self.pos = _SPACE.match(self.text, self.pos).end()  # type: ignore[union-attr]
+            self.pos = _SPACE.match(self.text, self.pos).end()  # type: ignore[union-attr]  # it matches ''
             if self.pos < len(self.text):
                 return self.text[self.pos]
             if not self.more():
@@ -377,7 +383,7 @@ def _plain_value(text: str) -> object:
     found = _RESOLVED.get(text, _RESOLVED_UNSURE)
     if found is _RESOLVED_UNSURE and text not in _RESOLVED:
         if _PLAIN.fullmatch(text):
-            tag = _RESOLVER.resolve(yaml.ScalarNode, text, (True, False))
+            tag = _RESOLVER.resolve(yaml.ScalarNode, text, (True, False))  # type: ignore[no-untyped-call]  # types-PyYAML leaves resolve untyped
             kind = tag.rsplit(":", 1)[-1]
             if kind == "str":
                 found = text
@@ -438,16 +444,16 @@ class _Lines:
         self.at += 1
         return _scalar_value(rest)
 
-    def sequence(self, column: int, depth: int) -> list:
+    def sequence(self, column: int, depth: int) -> list[Plain]:
         """Items at ``column``, the first on the current line from ``column`` on."""
         items = [self.item(column + 2, depth)]
         while self.opens(column, "- "):
             items.append(self.item(column + 2, depth))
         return items
 
-    def mapping(self, column: int, depth: int) -> dict:
+    def mapping(self, column: int, depth: int) -> dict[Plain, Plain]:
         """Entries at ``column``, the first on the current line from ``column`` on."""
-        entries: dict = {}
+        entries: dict[Plain, Plain] = {}
         while True:
             line = self.lines[self.at]
             key = _YAML_KEY.match(line, column)
@@ -457,11 +463,11 @@ class _Lines:
             rest = line[key.end() :]
             self.at += 1
             if rest:
-                entries[_plain_value(name)] = _scalar_value(rest)  # type: ignore[index]
+                entries[_plain_value(name)] = _scalar_value(rest)
             elif self.opens(column, "- "):
-                entries[_plain_value(name)] = self.sequence(column, depth)  # type: ignore[index]
+                entries[_plain_value(name)] = self.sequence(column, depth)
             elif self.opens(column + 2, "") and _YAML_KEY.match(self.lines[self.at], column + 2):
-                entries[_plain_value(name)] = self.mapping(column + 2, depth)  # type: ignore[index]
+                entries[_plain_value(name)] = self.mapping(column + 2, depth)
             else:
                 raise _Unread  # 'key:' alone is a null, which block_yaml writes 'key: null'
             if not (self.opens(column, "") and _YAML_KEY.match(self.lines[self.at], column)):
@@ -477,6 +483,7 @@ def _game_data(lines: list[str]) -> object:
             return data
     except (_Unread, IndexError):
         pass
+    # deferred: convert and safeyaml load PyYAML (~26 ms), needed only for a game the line reader cannot read
     from arbo_notation.notation.structured.convert import RECORD_MAX_DEPTH
     from arbo_notation.notation.safeyaml import load_yaml
 
