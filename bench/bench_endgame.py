@@ -48,6 +48,8 @@ from arbo_notation.analysis.game import situation_at, tasks
 from arbo_notation.analysis.sampling import Unseen
 from arbo_notation.analysis.turns import INACCURACY, judge_turn
 from arbo_notation.engine.cards import Card, Coord
+from arbo_notation.engine.greedy import choose_finish
+from arbo_notation.engine.lean import Cards, LeanPosition, cell_of, coord_of
 from arbo_notation.engine.scoring import best_paths, rights
 from arbo_notation.notation.model import DrawKind
 from arbo_notation.notation.writer import format_game
@@ -221,12 +223,17 @@ class Reference:
                     values[finish] = values.get(finish, 0.0) + weight * margin(scores, mover) / total
             return values
         proxy: dict[Finish, float] = {}
-        for _, world in worlds[:4]:
+        for weight, world in worlds:
             for finish, scores in self.final_table(world, mover).items():
-                proxy[finish] = proxy.get(finish, 0.0) + margin(scores, mover)
-        chosen = sorted(proxy, key=proxy.__getitem__, reverse=True)[:limit]
-        if played is not None and played not in chosen:
-            chosen.append(played)
+                proxy[finish] = proxy.get(finish, 0.0) + weight / total * margin(scores, mover)
+        cards = Cards(self.species)
+        # equal means (many cells score alike) in a fixed order: the cards' and cells' lean codes
+        chosen = sorted(proxy, key=lambda f: (-round(proxy[f], 6), cards.code(f[0]), cell_of(f[1]), cards.code(f[2])))[
+            :limit
+        ]
+        for extra in (self.greedy(worlds[0][1], mover), played):
+            if extra is not None and extra not in chosen:
+                chosen.append(extra)
         values = {}
         for finish in chosen:
             value = 0.0
@@ -240,6 +247,27 @@ class Reference:
             values[finish] = value
         return values
 
+    def greedy(self, world: World, mover: str) -> Finish:
+        """The greedy bot's finish (``engine/greedy.py``, a player, not a scoring): a candidate
+        where the game goes on, since it weighs what the next player may take."""
+        cards = Cards(self.species)
+        arbs = []
+        for p in self.players:
+            arb = {cell_of(coord): cards.code(card) for coord, card in self.arbs[p].items()}
+            if p in world.planted:
+                card, coord = world.planted[p]
+                arb[cell_of(coord)] = cards.code(card)
+            arbs.append(arb)
+        position = LeanPosition(
+            [[cards.code(c) for c in world.hands[p]] for p in self.players],
+            [cards.code(c) for c in world.deck],
+            [[cards.code(c) for c in world.piles[p]] for p in self.players],
+            arbs,
+            self.players.index(mover),
+        )
+        card, cell, discard = choose_finish(position)
+        return (cards.card(card), coord_of(cell), cards.card(discard))
+
     def pair_value(self, worlds: Sequence[tuple[float, World]], mover: str, pair: Pair) -> float | None:
         """The expectation over the draws' outcomes of the best finish once they are seen."""
         outcomes: dict[tuple, list[tuple[float, World]]] = {}
@@ -250,7 +278,7 @@ class Reference:
         value = 0.0
         total = sum(w for w, _ in worlds)
         for group in outcomes.values():
-            values = self.finish_values(group, mover, None, max(2, self.candidates // 3))
+            values = self.finish_values(group, mover, None, self.candidates)
             if values is None:
                 return None
             value += sum(w for w, _ in group) / total * max(values.values())

@@ -260,6 +260,77 @@ def _pair_value(position: LeanPosition, pair: Sources, species_count: int, exact
     return margin(_rest_of_game(probe, species_count, exact_end), position.current)
 
 
+#: Finishes judged, besides the greedy bot's, when the next player's turn can end the game: the
+#: best of them as if the game ended with the mover's turn (the next player's exact reply is
+#: valued for each, in every world).
+BEFORE_LAST_FINISHES = 12
+
+
+def _before_last(position: LeanPosition, pair: Sources) -> bool:
+    """Whether the mover's draws leave the next player a turn that can end the game (and this one
+    does not end it)."""
+    left = len(position.deck) - sum(source == FROM_DECK for source in pair)
+    return 0 < left <= endgame.ENDING_DECK
+
+
+def before_last_finishes(
+    probes: Sequence[LeanPosition], weights: Sequence[float], species_count: int, limit: int = BEFORE_LAST_FINISHES
+) -> list[Finish]:
+    """The finishes worth judging when the next player's turn can end the game: the ``limit``
+    best over ``probes`` (worlds the mover cannot tell apart, their draws in hand) as if the game
+    ended with this turn, then the greedy bot's."""
+    seat = probes[0].current
+    proxy: dict[Finish, float] = {}
+    total = sum(weights) if weights else len(probes)
+    for index, probe in enumerate(probes):
+        weight = (weights[index] if weights else 1.0) / total
+        for finish, scores in endgame.final_finishes(probe, species_count).items():
+            proxy[finish] = proxy.get(finish, 0.0) + weight * margin(scores, seat)
+    # equal means (many cells score alike) in the finishes' order, whatever their sums' rounding
+    chosen = sorted(proxy, key=lambda f: (-round(proxy[f], 6), f))[:limit]
+    greedy_choice = greedy_finish(probes[0])
+    return chosen if greedy_choice in chosen else [*chosen, greedy_choice]
+
+
+def _before_last_margins(
+    worlds: Sequence[LeanPosition], weights: Sequence[float], pair: Sources, species_count: int
+) -> array:
+    """The mover's margin in each world after ``pair``, a turn that leaves the next player one that
+    can end the game: in each group of worlds the mover cannot tell apart once the draws are seen,
+    the finish best on average over the group (of :func:`before_last_finishes`), the rest of the
+    game played out exactly (endgame.play_out: the next player's best end)."""
+    seat = worlds[0].current
+    probes: list[LeanPosition] = []
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for index, world in enumerate(worlds):
+        probe = world.copy()
+        seen = []
+        for source in pair:
+            card = probe.draw(source)
+            if source == FROM_DECK and card is not None:
+                seen.append(card)
+        probes.append(probe)
+        groups.setdefault(tuple(sorted(seen)), []).append(index)
+    found = array("i", [0] * len(worlds))
+    for members in groups.values():
+        group = [probes[i] for i in members]
+        group_weights = [weights[i] for i in members] if weights else []
+        best: tuple[float, list[int]] | None = None
+        for finish in before_last_finishes(group, group_weights, species_count):
+            values = []
+            for probe in group:
+                played = probe.copy()
+                played.finish(*finish)
+                values.append(margin(endgame.play_out(played, species_count), seat))
+            mean = sum((group_weights[i] if group_weights else 1.0) * v for i, v in enumerate(values))
+            if best is None or mean > best[0]:
+                best = (mean, values)
+        assert best is not None
+        for i, value in zip(members, best[1], strict=True):
+            found[i] = value
+    return found
+
+
 def _exact_best_finish(position: LeanPosition, species_count: int) -> int:
     """The best margin over every legal finish of a turn that ends the game."""
     return margin(endgame.best_final(position, species_count)[1], position.current)
@@ -295,6 +366,12 @@ def judge_finish(
     first = next(worlds)
     candidates = finish_candidates(first, played)
     exact_end = near_end(first)
+    if 0 < len(first.deck) <= endgame.ENDING_DECK:
+        # the next player's turn can end the game: the finishes best as if it ended now are
+        # candidates too (their values are the next player's exact best reply)
+        every = [first, *worlds]
+        worlds = iter(every[1:])
+        candidates += [f for f in before_last_finishes(every, weights, count) if f not in candidates]
     final = _FinalTable(count)
 
     def value(world: LeanPosition, finish: Finish) -> int:
@@ -325,14 +402,25 @@ def judge_draws(
     position = next(worlds)
     candidates = draw_candidates(position, played)
     exact_end = near_end(position)
-    margins = _margins(
-        itertools.chain([position], worlds),
-        candidates,
-        lambda w, p: _pair_value(w, p, count, exact_end),
-        finalists if sampled and not weights else None,
-        played,
-        len(weights) or budget,
-    )
+    before = [p for p in candidates if not _before_last(position, p)]
+    if len(before) == len(candidates):
+        margins = _margins(
+            itertools.chain([position], worlds),
+            candidates,
+            lambda w, p: _pair_value(w, p, count, exact_end),
+            finalists if sampled and not weights else None,
+            played,
+            len(weights) or budget,
+        )
+    else:
+        # a pair leaving the next player a turn that can end the game: its finish is chosen once
+        # for the worlds the mover cannot tell apart, so every world is needed at once
+        every = [position, *worlds]
+        margins = _margins(every, before, lambda w, p: _pair_value(w, p, count, exact_end), None, played)
+        for pair in candidates:
+            if pair not in margins:
+                margins[pair] = _before_last_margins(every, weights, pair, count)
+        margins = {pair: margins[pair] for pair in candidates}
     ends = all(empties_deck(position, pair) for pair in candidates)
     return _sampled(margins, weights, sampled, exact=not sampled and ends)
 
