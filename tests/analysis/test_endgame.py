@@ -16,10 +16,11 @@ from arbo_notation.analysis.endgame import best_final, draw_pairs, ending_turn, 
 from arbo_notation.analysis.game import situation_at
 from arbo_notation.analysis.listed import listed_decks
 from arbo_notation.analysis.sampling import Unseen
-from arbo_notation.analysis.search import _exact_finishes, judge_draws
+from arbo_notation.analysis.search import Situation, _exact_finishes, judge_draws, judge_finish
+from arbo_notation.analysis.turns import _drawn_cards, _played_sources
 from arbo_notation.engine.cards import Card, Coord
 from arbo_notation.engine.greedy import play_greedy_turn
-from arbo_notation.engine.lean import FROM_DECK, Cards, LeanPosition, ORIGIN_CELL, margin
+from arbo_notation.engine.lean import FROM_DECK, Cards, LeanPosition, ORIGIN_CELL, cell_of, margin
 from arbo_notation.engine.scoring import PlayerPosition, score_totals
 from arbo_notation.notation.writer import format_game
 from arbo_notation.play.simulate import simulate_game
@@ -138,3 +139,109 @@ def test_drawing_the_last_two_cards_is_valued_as_a_brute_force_over_every_deal(s
     judged = judge_draws(situation, (FROM_DECK, FROM_DECK), 48, random.Random(0))
     assert not judged.sampled  # the 36 decks listed, Ben's hand the rest
     assert judged.values[(FROM_DECK, FROM_DECK)] == pytest.approx(brute_draws(situation, len(situation.species)))
+
+
+def test_drawing_from_the_piles_to_keep_the_game_going_is_valued_with_the_exact_reply():
+    # Ana: Ma1 Ma2 in a row (a path of 2 from a 1: 3 points); Ben: Oa1 Oa2 (3). Ana holds Ca5 Ca6,
+    # Ben Wi5 Wi6 (known to her); the deck's last card is Oa7 (the one unseen card); Ana's pile
+    # holds Wi2, Ben's Ma7.
+    c = Card.parse
+    species = ("Ma", "Oa", "Ca", "Wi", "Dw", "Bs")
+    situation = Situation(
+        players=("Ana", "Ben"),
+        species=species,
+        mover="Ana",
+        hand=(c("Ca5"), c("Ca6")),
+        arboretums={
+            "Ana": {Coord(0, 0): c("Ma1"), Coord(1, 0): c("Ma2")},
+            "Ben": {Coord(0, 0): c("Oa1"), Coord(1, 0): c("Oa2")},
+        },
+        piles={"Ana": (c("Wi2"),), "Ben": (c("Ma7"),)},
+        known={"Ben": (c("Wi5"), c("Wi6"))},
+        unseen=Unseen({"Ana": 0, "Ben": 0}, 1, (c("Oa7"),), {c("Oa7"): frozenset({None})}),
+    )
+    judged = judge_draws(situation, None, 48, random.Random(0))
+    assert not judged.sampled
+    # the deck and Ben's pile end the game: Ma7 on Ma2 (Ma1 Ma2 Ma7: 4, nobody holds a maple),
+    # Oa7 kept takes Ben's right to the oaks: 4 - 0
+    # the deck and her own pile: no maple to plant, Oa7 kept: 3 - 0
+    # both piles keep the game going (the deck's Oa7 left to Ben): Ana's best is Ma7 on Ma2 (4;
+    # keeping Ma7 would score 3 only), then Ben's exact best reply draws Oa7 and plants it on Oa2
+    # (4, nobody then holding an oak): 4 - 4
+    assert judged.values == {(FROM_DECK, 0): 3.0, (FROM_DECK, 1): 4.0, (0, 1): 0.0}
+    assert judged.best() == (FROM_DECK, 1)
+
+
+def brute_margins(situation, deck: tuple[Card, ...], drawn: tuple[Card, ...]) -> dict[tuple[int, int, int], int]:
+    """The margin of every legal finish of the mover's last turn (lean ints), ``drawn`` in hand
+    and Ben holding the unseen cards not in ``deck``, by the engine's scoring."""
+    code = Cards(situation.species).code
+    other = next(p for p in situation.players if p != situation.mover)
+    hand = list(situation.hand) + list(drawn)
+    theirs = tuple(c for c in situation.unseen.cards if c not in deck) + tuple(situation.known.get(other, ()))
+    arb = situation.arboretums[situation.mover]
+    cells = sorted(
+        {Coord(c.x + dx, c.y + dy) for c in arb for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))} - arb.keys()
+    ) or [Coord(0, 0)]
+    found = {}
+    for card in hand:
+        for cell in cells:
+            for discard in hand:
+                if discard is card:
+                    continue
+                kept = tuple(c for c in hand if c is not card and c is not discard)
+                scores = score_totals(
+                    situation.species,
+                    [
+                        PlayerPosition(situation.mover, {**arb, cell: card}, kept),
+                        PlayerPosition(other, situation.arboretums[other], theirs),
+                    ],
+                )
+                found[(code(card), cell_of(cell), code(discard))] = scores[situation.mover] - scores[other]
+    return found
+
+
+@pytest.mark.slow
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000))
+def test_the_loss_of_a_last_turn_equals_a_brute_force_over_every_finish_and_deal(seed):
+    # a 2-player game's last turn: each pair of draws ending the game is worth the mean, over every
+    # deck in order (Ben holding the rest), of the best finish once the draws are seen; the
+    # played draws' finishes are each worth their margin; the loss is what the best of each
+    # decision gains over the played one
+    record = simulate_game(PLAYERS[:2], seed)
+    tree = arbo.replay(arbo.parse_games(format_game(record))[0])
+    node = list(tree.mainline())[-1]
+    situation = situation_at(node.parent, node.turn.player)
+    assert situation is not None
+    assume(situation.unseen.deck_size <= 2)
+    draws = judge_draws(situation, None, 48, random.Random(0))
+    decks = list(itertools.permutations(situation.unseen.cards, situation.unseen.deck_size))
+    ending = {}
+    for pair in draws.values:
+        if sum(s == FROM_DECK for s in pair) < situation.unseen.deck_size:
+            continue
+        best = []
+        for deck in decks:
+            piles = {p: list(c) for p, c in situation.piles.items()}
+            order = list(deck)
+            drawn = tuple(order.pop() if s == FROM_DECK else piles[situation.players[s]].pop() for s in pair)
+            best.append(max(brute_margins(situation, deck, drawn).values()))
+        ending[pair] = sum(best) / len(best)
+        assert draws.values[pair] == pytest.approx(ending[pair])
+    assert ending  # the deck can always be emptied
+    played = _played_sources(situation, node.turn)
+    assume(played in ending)
+    drawn = _drawn_cards(situation, node.turn)
+    assert drawn is not None
+    after = situation.after_draws(drawn)
+    finishes = judge_finish(after, None, 48, random.Random(0))
+    brute = brute_margins(after, (), ())
+    assert finishes.exact and finishes.values == brute
+    code = Cards(situation.species).code
+    turn = node.turn
+    finish = (code(turn.plant.card), cell_of(turn.plant.coord), code(turn.discard))
+    engine_loss = max(draws.values[p] for p in ending) - draws.values[played]
+    engine_loss += max(finishes.values.values()) - finishes.values[finish]
+    brute_loss = max(ending.values()) - ending[played] + max(brute.values()) - brute[finish]
+    assert engine_loss == pytest.approx(brute_loss)
