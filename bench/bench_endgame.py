@@ -18,8 +18,9 @@ going, the next player plays the game's last turn best: the best for their own m
 of draws that empties the deck and every finish, their draws chosen knowing the world (assumed:
 the mean over what they cannot see is not affordable there); a reply that would prolong the game
 again is not considered, and a pair of the mover after which no reply can end the game is left out.
-In such lines the mover's finish is the best of the ``--candidates`` finishes best for them as if the
-game ended after the turn (and the one played). At three and four players each possible deck's
+In such lines the mover's finish is the best of the ``--candidates`` finishes best for them on average
+as if the game ended after the turn, the greedy bot's and the one played (``search.py``'s candidates
+there), chosen once for the worlds the mover cannot tell apart. At three and four players each possible deck's
 other hands are dealt ``--deals`` times at random (the hands' splits are too many to list).
 
 Run ``PYTHONPATH=$PWD python bench/bench_endgame.py --reference ref.json -j 2`` on a tree, then
