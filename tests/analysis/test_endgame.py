@@ -17,7 +17,8 @@ from arbo_notation.analysis.game import situation_at
 from arbo_notation.analysis.listed import listed_decks
 from arbo_notation.analysis.sampling import Unseen
 from arbo_notation.analysis.search import Situation, _exact_finishes, judge_draws, judge_finish
-from arbo_notation.analysis.turns import _drawn_cards, _played_sources
+from arbo_notation.analysis.game import tasks
+from arbo_notation.analysis.turns import _drawn_cards, _played_sources, glyph_for, judge_turn
 from arbo_notation.engine.cards import Card, Coord
 from arbo_notation.engine.greedy import play_greedy_turn
 from arbo_notation.engine.lean import FROM_DECK, Cards, LeanPosition, ORIGIN_CELL, cell_of, margin
@@ -245,3 +246,16 @@ def test_the_loss_of_a_last_turn_equals_a_brute_force_over_every_finish_and_deal
     engine_loss += max(finishes.values.values()) - finishes.values[finish]
     brute_loss = max(ending.values()) - ending[played] + max(brute.values()) - brute[finish]
     assert engine_loss == pytest.approx(brute_loss)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [3, 11])
+def test_a_listed_last_turn_keeps_its_glyph_whatever_the_seed(seed):
+    # at two players the last turn's worlds are listed (the deck's one or two cards in every
+    # order, Ben's hand the rest): nothing is sampled, so another seed changes nothing
+    record = simulate_game(PLAYERS[:2], seed)
+    tree = arbo.replay(arbo.parse_games(format_game(record))[0])
+    last = list(tree.mainline())[-1].number
+    judged = [judge_turn(task).to_json() for seed_of in (0, 1) for _, task in tasks(tree, turns=[last], seed=seed_of)]
+    assert judged[0] == judged[1]
+    assert judged[0]["glyph"] == glyph_for(judged[0]["loss"])
