@@ -382,10 +382,10 @@ def game_of(players: int, index: int):
     return arbo.replay(arbo.parse_games(format_game(record))[0])
 
 
-def measured_turns(players: int, games: int) -> list[tuple[int, int, str]]:
+def measured_turns(players: int, games: int, second: bool = True) -> list[tuple[int, int, str]]:
     """(players, game, which) for each measured turn: every last turn; at two players the
-    second-to-last too."""
-    kinds = ["last", "second"] if players == 2 else ["last"]
+    second-to-last too (unless not ``second``)."""
+    kinds = ["last", "second"] if players == 2 and second else ["last"]
     return [(players, index, kind) for index in range(games) for kind in kinds]
 
 
@@ -442,9 +442,13 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=24, help="hands dealt per deck at 3 and 4 players")
     parser.add_argument("--candidates", type=int, default=12, help="finishes valued when the game goes on")
     parser.add_argument("--reference", type=Path, help="a file keeping the reference's losses between runs")
+    parser.add_argument("--last-only", action="store_true", help="the last turns only (not the second-to-last)")
     parser.add_argument("-j", "--jobs", type=int, default=2)
     args = parser.parse_args()
-    jobs = measured_turns(2, args.games) + measured_turns(3, args.games_more) + measured_turns(4, args.games_more)
+    second = not args.last_only
+    jobs = (
+        measured_turns(2, args.games, second) + measured_turns(3, args.games_more) + measured_turns(4, args.games_more)
+    )
     kept: dict[str, float | None] = {}
     if args.reference and args.reference.exists():
         kept = json.loads(args.reference.read_text())
@@ -454,8 +458,8 @@ def main() -> None:
         found = pool.map(reference_task, [(*job, args.deals, args.candidates) for job in wanted])
         for job, loss in zip(wanted, found, strict=True):
             kept["/".join(map(str, job))] = loss
-        if args.reference:
-            args.reference.write_text(json.dumps(kept, indent=0))
+            if args.reference:  # each turn kept as it comes: a stopped run goes on from there
+                args.reference.write_text(json.dumps(kept, indent=0))
         print(f"reference: {len(wanted)} turns in {time.perf_counter() - start:.0f} s", file=sys.stderr)
         start = time.perf_counter()
         valued = [job for job in jobs if kept["/".join(map(str, job))] is not None]
