@@ -28,6 +28,9 @@ from arbo_notation.engine.lean import FROM_DECK, Cards, LeanPosition, cell_of, m
 from arbo_notation.engine.greedy import choose_finish as greedy_finish
 from arbo_notation.analysis.policy import link, play_out, ranked_discards, ranked_plantings
 from arbo_notation.analysis.sampling import Unseen
+from arbo_notation.analysis import endgame
+from arbo_notation.analysis.endgame import canonical, draw_pairs, empties_deck, near_end
+from arbo_notation.analysis.listed import deck_splits, listed_decks
 
 #: Plantings the policy proposes for a finish, and discards tried with each.
 PLANTINGS_TRIED = 4
@@ -36,9 +39,12 @@ DISCARDS_TRIED = 2
 PILES_TRIED = 2
 
 #: A pair of draw sources: a seat's pile, FROM_DECK, or None for a skipped draw.
-Sources = tuple[int | None, int | None]
+Sources = endgame.Sources
 #: A finish: the card planted, its cell, the card discarded (lean ints).
-Finish = tuple[int, int, int]
+Finish = endgame.Finish
+#: Near the end, every legal finish of a turn that ends the game is a candidate when there are at
+#: most this many (the last turns have some tens to a few hundred).
+ALL_FINISHES_CAP = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +120,11 @@ class Judgement:
     #: candidate -> its margin in each sampled world, in the worlds' order (empty when exact);
     #: an array of ints, 4 bytes a world, for the gain's standard error (the worlds are not kept)
     margins: Mapping = dataclasses.field(default_factory=dict)
+    #: each world's weight, in the worlds' order, when the worlds are listed with their
+    #: probabilities (empty: sampled, equally likely)
+    weights: Sequence[float] = ()
+    #: False when every world that counts was listed: the values hold no sampling error
+    sampled: bool = True
 
     def best(self):
         """The best candidate played in every world (the first met among equals: the played one
@@ -125,40 +136,26 @@ class Judgement:
         """How much better ``candidate`` is than ``over``: the mean of their difference world by
         world, and that mean's standard error (0 when exact, or for a single world)."""
         gain = self.values[candidate] - self.values[over]
-        if self.exact or len(self.margins.get(candidate, ())) < 2:
+        if self.exact or not self.sampled or len(self.margins.get(candidate, ())) < 2:
             return gain, 0.0
         diffs = [a - b for a, b in zip(self.margins[candidate], self.margins[over], strict=False)]
+        if self.weights:
+            # weighted worlds (a listed deck, its hands dealt at random): the weighted mean's
+            # standard error, over the effective number of worlds
+            weights = self.weights[: len(diffs)]
+            total = sum(weights)
+            mean = sum(w * d for w, d in zip(weights, diffs, strict=True)) / total
+            variance = sum(w * (d - mean) ** 2 for w, d in zip(weights, diffs, strict=True)) / total
+            effective = total**2 / sum(w * w for w in weights)
+            return gain, (variance / max(1.0, effective - 1)) ** 0.5
         mean = sum(diffs) / len(diffs)
         variance = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)
         return gain, (variance / len(diffs)) ** 0.5
 
 
-def draw_pairs(position: LeanPosition) -> list[Sources]:
-    """Every distinct pair of draws the mover may make (draws from two different places commute)."""
-    pairs: dict[tuple, Sources] = {}
-    firsts: Sequence[int | None] = position.sources() or [None]
-    for first in firsts:
-        probe = position.copy()
-        probe.draw(first)
-        seconds: Sequence[int | None] = probe.sources() or [None]
-        for second in seconds:
-            key = (first, second) if first == second else tuple(sorted((first, second), key=_source_key))
-            pairs.setdefault(key, (first, second))
-    return list(pairs.values())
-
-
-def _source_key(source: int | None) -> int:
-    return -2 if source is None else source
-
-
-def canonical(pair: Sources) -> tuple:
-    first, second = pair
-    return pair if first == second else tuple(sorted(pair, key=_source_key))
-
-
 def draw_candidates(position: LeanPosition, played: Sources | None) -> list[Sources]:
     """The pairs worth judging: the played one first, then those drawing from the deck or the
-    best-linking piles."""
+    best-linking piles; near the end of the game, every pair."""
     seat = position.current
     cells = position.frontier(seat)
     links = sorted(
@@ -170,6 +167,8 @@ def draw_candidates(position: LeanPosition, played: Sources | None) -> list[Sour
         reverse=True,
     )
     allowed = {FROM_DECK, None} | {owner for link, owner in links[:PILES_TRIED]}
+    if near_end(position):
+        allowed |= set(range(position.seats))
     chosen: list[Sources] = []
     if played is not None:
         chosen.append(played)
@@ -183,9 +182,14 @@ def draw_candidates(position: LeanPosition, played: Sources | None) -> list[Sour
 
 def finish_candidates(position: LeanPosition, played: Finish | None) -> list[Finish]:
     """The finishes worth judging: the played one first, the greedy bot's, then the light
-    player's best plantings, each with its best discards."""
+    player's best plantings, each with its best discards; every legal one when the turn ends
+    the game (at most ALL_FINISHES_CAP of them)."""
     seat = position.current
     chosen: list[Finish] = [played] if played is not None else []
+    if not position.deck:
+        every = all_finishes(position)
+        if len(every) <= ALL_FINISHES_CAP:
+            return chosen + [f for f in every if f != played]
     greedy_choice = greedy_finish(position)
     if greedy_choice not in chosen:
         chosen.append(greedy_choice)
@@ -211,14 +215,39 @@ def all_finishes(position: LeanPosition) -> list[Finish]:
     return [(card, cell, discard) for card in hand for cell in cells for discard in hand if discard != card]
 
 
-def _finish_value(position: LeanPosition, finish: Finish, species_count: int) -> int:
+class _FinalTable:
+    """The margins of every finish of a game-ending turn in the world last asked about (the
+    candidates of a decision are valued world by world, so one table serves them all)."""
+
+    def __init__(self, species_count: int) -> None:
+        self.species_count = species_count
+        self.world: LeanPosition | None = None  # held, so that it is not another world's id
+        self.margins: dict[Finish, int] = {}
+
+    def __call__(self, position: LeanPosition, finish: Finish) -> int:
+        if position is not self.world:
+            self.world = position
+            seat = position.current
+            self.margins = {f: margin(s, seat) for f, s in endgame.final_finishes(position, self.species_count).items()}
+        return self.margins[finish]
+
+
+def _rest_of_game(position: LeanPosition, species_count: int, exact_end: bool) -> list[int]:
+    """The final scores once the game is played out by the rollout policy; with ``exact_end``,
+    every turn that can end the game is played exactly (endgame.play_out)."""
+    if exact_end:
+        return endgame.play_out(position, species_count)
+    play_out(position)
+    return totals(position, species_count)
+
+
+def _finish_value(position: LeanPosition, finish: Finish, species_count: int, exact_end: bool = False) -> int:
     probe = position.copy()
     probe.finish(*finish)
-    play_out(probe)
-    return margin(totals(probe, species_count), position.current)
+    return margin(_rest_of_game(probe, species_count, exact_end), position.current)
 
 
-def _pair_value(position: LeanPosition, pair: Sources, species_count: int) -> int:
+def _pair_value(position: LeanPosition, pair: Sources, species_count: int, exact_end: bool = False) -> int:
     """The margin after these draws, the turn finished by the greedy bot and the game played out;
     when the draws empty the deck, the turn is the game's last and the mover, who then knows
     every card (their hand; the unseen ones are the other hands'), finishes it best."""
@@ -228,13 +257,83 @@ def _pair_value(position: LeanPosition, pair: Sources, species_count: int) -> in
     if not probe.deck:
         return _exact_best_finish(probe, species_count)
     probe.finish(*greedy_finish(probe))
-    play_out(probe)
-    return margin(totals(probe, species_count), position.current)
+    return margin(_rest_of_game(probe, species_count, exact_end), position.current)
+
+
+#: Finishes judged, besides the greedy bot's, when the next player's turn can end the game: the
+#: best of them as if the game ended with the mover's turn (the next player's exact reply is
+#: valued for each, in every world).
+BEFORE_LAST_FINISHES = 12
+
+
+def _before_last(position: LeanPosition, pair: Sources) -> bool:
+    """Whether the mover's draws leave the next player a turn that can end the game (and this one
+    does not end it)."""
+    left = len(position.deck) - sum(source == FROM_DECK for source in pair)
+    return 0 < left <= endgame.ENDING_DECK
+
+
+def before_last_finishes(
+    probes: Sequence[LeanPosition], weights: Sequence[float], species_count: int, limit: int = BEFORE_LAST_FINISHES
+) -> list[Finish]:
+    """The finishes worth judging when the next player's turn can end the game: the ``limit``
+    best over ``probes`` (worlds the mover cannot tell apart, their draws in hand) as if the game
+    ended with this turn, then the greedy bot's."""
+    seat = probes[0].current
+    proxy: dict[Finish, float] = {}
+    total = sum(weights) if weights else len(probes)
+    for index, probe in enumerate(probes):
+        weight = (weights[index] if weights else 1.0) / total
+        for finish, scores in endgame.final_finishes(probe, species_count).items():
+            proxy[finish] = proxy.get(finish, 0.0) + weight * margin(scores, seat)
+    # equal means (many cells score alike) in the finishes' order, whatever their sums' rounding
+    chosen = sorted(proxy, key=lambda f: (-round(proxy[f], 6), f))[:limit]
+    greedy_choice = greedy_finish(probes[0])
+    return chosen if greedy_choice in chosen else [*chosen, greedy_choice]
+
+
+def _before_last_margins(
+    worlds: Sequence[LeanPosition], weights: Sequence[float], pair: Sources, species_count: int
+) -> array:
+    """The mover's margin in each world after ``pair``, a turn that leaves the next player one that
+    can end the game: in each group of worlds the mover cannot tell apart once the draws are seen,
+    the finish best on average over the group (of :func:`before_last_finishes`), the rest of the
+    game played out exactly (endgame.play_out: the next player's best end)."""
+    seat = worlds[0].current
+    probes: list[LeanPosition] = []
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for index, world in enumerate(worlds):
+        probe = world.copy()
+        seen = []
+        for source in pair:
+            card = probe.draw(source)
+            if source == FROM_DECK and card is not None:
+                seen.append(card)
+        probes.append(probe)
+        groups.setdefault(tuple(sorted(seen)), []).append(index)
+    found = array("i", [0] * len(worlds))
+    for members in groups.values():
+        group = [probes[i] for i in members]
+        group_weights = [weights[i] for i in members] if weights else []
+        best: tuple[float, list[int]] | None = None
+        for finish in before_last_finishes(group, group_weights, species_count):
+            values = []
+            for probe in group:
+                played = probe.copy()
+                played.finish(*finish)
+                values.append(margin(endgame.play_out(played, species_count), seat))
+            mean = sum((group_weights[i] if group_weights else 1.0) * v for i, v in enumerate(values))
+            if best is None or mean > best[0]:
+                best = (mean, values)
+        assert best is not None
+        for i, value in zip(members, best[1], strict=True):
+            found[i] = value
+    return found
 
 
 def _exact_best_finish(position: LeanPosition, species_count: int) -> int:
     """The best margin over every legal finish of a turn that ends the game."""
-    return max(_exact_finishes(position, species_count).values())
+    return margin(endgame.best_final(position, species_count)[1], position.current)
 
 
 def _exact_finishes(position: LeanPosition, species_count: int) -> dict[Finish, int]:
@@ -251,68 +350,109 @@ def judge_finish(
     situation: Situation, played: Finish | None, budget: int, rng: random.Random, finalists: int | None = None
 ) -> Judgement:
     """Values of the finishes (the draws in hand): exact when the game ends with this turn in
-    the one world the mover's knowledge allows, else Monte Carlo over ``budget`` worlds (with
-    ``finalists``, only that many and the played one in every world: see :func:`_margins`)."""
+    the one world the mover's knowledge allows, else Monte Carlo over the listed worlds of a small
+    deck or ``budget`` sampled ones (with ``finalists``, only that many and the played one in
+    every sampled world: see :func:`_margins`)."""
     cards = Cards(situation.species)
     count = len(situation.species)
-    unique = situation.unseen.unique() is not None
-    if unique:
+    if situation.unseen.unique() is not None:
         position = situation.world(cards, None)
         if not position.deck:
-            exact = _exact_finishes(position, count)
-            ahead = [played] if played in exact else []  # the played one first: it wins ties
-            return Judgement({f: float(exact[f]) for f in ahead + [f for f in exact if f != played]}, 1, True)
-        worlds, budget = iter([position]), 1
-    else:
-        worlds = sampled_worlds(situation, cards, rng, budget)
+            table = endgame.final_finishes(position, count)
+            exact = {f: margin(s, position.current) for f, s in table.items()}
+            leading = [played] if played in exact else []  # the played one first: it wins ties
+            return Judgement({f: float(exact[f]) for f in leading + [f for f in exact if f != played]}, 1, True)
+    worlds, weights, sampled = _worlds(situation, cards, rng, budget)
     first = next(worlds)
     candidates = finish_candidates(first, played)
-    return _sampled(
-        _margins(
-            itertools.chain([first], worlds),
-            candidates,
-            lambda w, f: _finish_value(w, f, count),
-            finalists,
-            played,
-            budget,
-        )
+    exact_end = near_end(first)
+    if 0 < len(first.deck) <= endgame.ENDING_DECK:
+        # the next player's turn can end the game: the finishes best as if it ended now are
+        # candidates too (their values are the next player's exact best reply)
+        every = [first, *worlds]
+        worlds = iter(every[1:])
+        candidates += [f for f in before_last_finishes(every, weights, count) if f not in candidates]
+    final = _FinalTable(count)
+
+    def value(world: LeanPosition, finish: Finish) -> int:
+        if not world.deck:
+            return final(world, finish)
+        return _finish_value(world, finish, count, exact_end)
+
+    margins = _margins(
+        itertools.chain([first], worlds),
+        candidates,
+        value,
+        finalists if sampled and not weights else None,
+        played,
+        len(weights) or budget,
     )
+    return _sampled(margins, weights, sampled, exact=not sampled and not first.deck)
 
 
 def judge_draws(
     situation: Situation, played: Sources | None, budget: int, rng: random.Random, finalists: int | None = None
 ) -> Judgement:
     """Values of the pairs of draws at the start of a turn, the turn finished by the policy (or,
-    when the one world is known and every pair ends the game, by the best finish exactly);
-    ``finalists`` as for :func:`judge_finish`."""
+    when the draws empty the deck, by the best finish exactly); ``finalists`` as for
+    :func:`judge_finish`."""
     cards = Cards(situation.species)
     count = len(situation.species)
-    if situation.unseen.unique() is not None:
-        position = situation.world(cards, None)
-        candidates = draw_candidates(position, played)
-        if len(position.deck) <= 2 and all(_empties_deck(position, pair) for pair in candidates):
-            values = {}
-            for pair in candidates:
-                probe = position.copy()
-                probe.draw(pair[0])
-                probe.draw(pair[1])
-                values[pair] = float(_exact_best_finish(probe, count))
-            return Judgement(values, 1, True)
-        worlds, budget = iter([position]), 1
-    else:
-        worlds = sampled_worlds(situation, cards, rng, budget)
-        position = next(worlds)
-        candidates = draw_candidates(position, played)
-    return _sampled(
-        _margins(
+    worlds, weights, sampled = _worlds(situation, cards, rng, budget)
+    position = next(worlds)
+    candidates = draw_candidates(position, played)
+    exact_end = near_end(position)
+    before = [p for p in candidates if not _before_last(position, p)]
+    if len(before) == len(candidates):
+        margins = _margins(
             itertools.chain([position], worlds),
             candidates,
-            lambda w, p: _pair_value(w, p, count),
-            finalists,
+            lambda w, p: _pair_value(w, p, count, exact_end),
+            finalists if sampled and not weights else None,
             played,
-            budget,
+            len(weights) or budget,
         )
-    )
+    else:
+        # a pair leaving the next player a turn that can end the game: its finish is chosen once
+        # for the worlds the mover cannot tell apart, so every world is needed at once
+        every = [position, *worlds]
+        margins = _margins(every, before, lambda w, p: _pair_value(w, p, count, exact_end), None, played)
+        for pair in candidates:
+            if pair not in margins:
+                margins[pair] = _before_last_margins(every, weights, pair, count)
+        margins = {pair: margins[pair] for pair in candidates}
+    ends = all(empties_deck(position, pair) for pair in candidates)
+    return _sampled(margins, weights, sampled, exact=not sampled and ends)
+
+
+def _worlds(
+    situation: Situation, cards: Cards, rng: random.Random, budget: int
+) -> tuple[Iterator[LeanPosition], list[float], bool]:
+    """The worlds of a decision: the one world when the mover's knowledge allows one; every
+    possible content of a small deck (listed.py), each with its hands' one split or some dealt
+    at random, with their weights; else ``budget`` sampled worlds. And whether any was sampled."""
+    if situation.unseen.unique() is not None:
+        return iter([situation.world(cards, None)]), [], False
+    decks = listed_decks(situation.unseen)
+    if decks is None:
+        return sampled_worlds(situation, cards, rng, budget), [], True
+    plan = []
+    weights: list[float] = []
+    for deck, chance in decks:
+        rest, deals = deck_splits(situation.unseen, deck, budget, len(decks))
+        plan.append((deck, rest, deals))
+        weights += [chance / deals] * deals
+    sampled = any(rest.unique() is None for _, rest, _ in plan)
+
+    def listed() -> Iterator[LeanPosition]:
+        for deck, rest, deals in plan:
+            fixed = dataclasses.replace(situation, unseen=rest)
+            for _ in range(deals):
+                position = fixed.world(cards, None if rest.unique() is not None else rng)
+                position.deck = [cards.code(c) for c in deck]
+                yield position
+
+    return listed(), weights, sampled
 
 
 def sampled_worlds(situation: Situation, cards: Cards, rng: random.Random, budget: int) -> Iterator[LeanPosition]:
@@ -351,15 +491,17 @@ def _margins(
     return margins
 
 
-def _sampled(margins: Mapping) -> Judgement:
-    """Each candidate's value is its mean margin; a candidate dropped after the heats keeps the
-    mean of the worlds it was played in (and cannot be :meth:`Judgement.best`)."""
+def _sampled(margins: Mapping, weights: Sequence[float] = (), sampled: bool = True, exact: bool = False) -> Judgement:
+    """Each candidate's value is its mean margin (weighted by the worlds' probabilities when they
+    are listed); a candidate dropped after the heats keeps the mean of the worlds it was played in
+    (and cannot be :meth:`Judgement.best`)."""
     worlds = max(len(m) for m in margins.values())
-    return Judgement({c: sum(m) / len(m) for c, m in margins.items()}, worlds, False, dict(margins))
-
-
-def _empties_deck(position: LeanPosition, pair: Sources) -> bool:
-    return sum(source == FROM_DECK for source in pair) >= len(position.deck)
+    if weights:
+        total = sum(weights)
+        values = {c: sum(w * x for w, x in zip(weights, m, strict=True)) / total for c, m in margins.items()}
+    else:
+        values = {c: sum(m) / len(m) for c, m in margins.items()}
+    return Judgement(values, worlds, exact, dict(margins), tuple(weights), sampled)
 
 
 __all__ = [

@@ -40,8 +40,8 @@ def peak(judge, situation, budget: int) -> tuple[int, int]:
 @pytest.mark.parametrize("judge", [search.judge_draws, search.judge_finish], ids=["draws", "finish"])
 def test_memory_grows_by_the_margins_alone_with_the_budget(situation, judge, monkeypatch):
     # valued at no cost (the rollouts' own caches are bounded apart): what is left is the worlds
-    monkeypatch.setattr(search, "_finish_value", lambda table, finish, count: 0)
-    monkeypatch.setattr(search, "_pair_value", lambda table, pair, count: 0)
+    monkeypatch.setattr(search, "_finish_value", lambda table, finish, count, *_: 0)
+    monkeypatch.setattr(search, "_pair_value", lambda table, pair, count, *_: 0)
     small, _ = peak(judge, situation, 500)
     large, candidates = peak(judge, situation, 5000)
     # 4 bytes a world and candidate, and an array's spare room; a listed world was some 1,600 bytes

@@ -1,0 +1,320 @@
+"""The end of a game solved exactly on a lean world: every finish of a game-ending turn, the best
+draws of a turn that can end the game, and a short max-n lookahead of the turns before it.
+
+A turn that ends the game is scored in parts, each computed once: the mover's path points
+depend only on the card planted and its cell (the best path of a species is the old best or one
+through the new cell), the rights to score only on the hand kept (the planted and the discarded
+card removed), the other players' points on nothing the mover does but through the rights. So the
+hundreds of finishes cost a handful of path searches, not hundreds of full scorings.
+
+In a world every card is placed, so a player's choice among draws is judged knowing the deck's
+order there (the world's hidden truth, not the player's view): docs/ANALYSIS.md says so.
+"""
+
+from __future__ import annotations
+
+from arbo_notation.engine.greedy import choose_finish as greedy_finish
+from arbo_notation.engine.greedy import play_greedy_turn
+from arbo_notation.engine.lean import FROM_DECK, STEPS, LeanPosition, margin, rights, species_points, totals
+from arbo_notation.engine.totals import SAME_SPECIES_MIN_LENGTH
+from arbo_notation.analysis.policy import GREEDY_ROUNDS, play_policy_turn
+
+#: A pair of draw sources: a seat's pile, FROM_DECK, or None for a skipped draw.
+Sources = tuple[int | None, int | None]
+#: A finish: the card planted, its cell, the card discarded (lean ints).
+Finish = tuple[int, int, int]
+
+#: A turn can end the game when the deck holds at most this many cards (two draws).
+ENDING_DECK = 2
+#: Turns of a rollout, after the decision, that may prolong the game (a pair of draws from the
+#: piles that leaves cards in the deck) when they could end it; beyond them, a turn that can end
+#: the game ends it, as well as it can. None: each such turn costs some ten exact finishes.
+LOOKAHEAD = 0
+
+
+def near_end(position: LeanPosition) -> bool:
+    """Whether the game ends within about a round (two cards a seat left in the deck): the
+    decisions whose rollouts end exactly (an exact end costs several rollouts' time, so the
+    decisions far from it keep the light end, whose error their sampling noise drowns)."""
+    return len(position.deck) <= 2 * position.seats
+
+
+def _source_key(source: int | None) -> int:
+    return -2 if source is None else source
+
+
+def canonical(pair: Sources) -> tuple:
+    first, second = pair
+    return pair if first == second else tuple(sorted(pair, key=_source_key))
+
+
+def draw_pairs(position: LeanPosition) -> list[Sources]:
+    """Every distinct pair of draws the mover may make (draws from two different places commute)."""
+    pairs: dict[tuple, Sources] = {}
+    firsts: list[int | None] = [*position.sources()] or [None]
+    for first in firsts:
+        probe = position.copy()
+        probe.draw(first)
+        seconds: list[int | None] = [*probe.sources()] or [None]
+        for second in seconds:
+            pairs.setdefault(canonical((first, second)), (first, second))
+    return list(pairs.values())
+
+
+def empties_deck(position: LeanPosition, pair: Sources) -> bool:
+    return sum(source == FROM_DECK for source in pair) >= len(position.deck)
+
+
+# -- one game-ending turn -------------------------------------------------------------------------
+
+
+#: A part of a path from a tree, going down in value (toward the path's start) or up (toward its
+#: end): (species of the far card, cards, bonus of the far card, the species of every card of the
+#: part when they share one, else -1).
+Part = tuple[int, int, int, int]
+
+
+def _parts_from(arb: dict[int, int], cell: int, down: bool) -> list[Part]:
+    """Every part of a path from the tree at ``cell`` (itself a part of one card)."""
+    found: list[Part] = []
+
+    def walk(at: int, card: int, length: int, uniform: int) -> None:
+        bonus = (1 if (card & 7) == 0 else 0) if down else (2 if (card & 7) == 7 else 0)
+        found.append((card >> 3, length, bonus, uniform))
+        for step in STEPS:
+            nxt = arb.get(at + step)
+            if nxt is None or ((nxt & 7) >= (card & 7) if down else (nxt & 7) <= (card & 7)):
+                continue
+            walk(at + step, nxt, length + 1, uniform if nxt >> 3 == uniform else -1)
+
+    walk(cell, arb[cell], 1, arb[cell] >> 3)
+    return found
+
+
+class PathParts:
+    """The parts of paths from each tree of one arboretum, found once and shared by every card
+    tried on every free cell (a path through a new tree is a part down from one neighbour, the
+    new tree, and a part up from another)."""
+
+    __slots__ = ("arb", "downs", "ups")
+
+    def __init__(self, arb: dict[int, int]) -> None:
+        self.arb = arb
+        self.downs: dict[int, list[Part]] = {}
+        self.ups: dict[int, list[Part]] = {}
+
+    def _side(self, cell: int, card: int, down: bool) -> list[Part]:
+        value, species = card & 7, card >> 3
+        bonus = (1 if value == 0 else 0) if down else (2 if value == 7 else 0)
+        parts: list[Part] = [(species, 1, bonus, species)]
+        memo = self.downs if down else self.ups
+        for step in STEPS:
+            other = self.arb.get(cell + step)
+            if other is None or ((other & 7) >= value if down else (other & 7) <= value):
+                continue
+            if cell + step not in memo:
+                memo[cell + step] = _parts_from(self.arb, cell + step, down)
+            for far, length, far_bonus, uniform in memo[cell + step]:
+                parts.append((far, length + 1, far_bonus, species if uniform == species else -1))
+        return parts
+
+    def through(self, cell: int, card: int) -> dict[int, int]:
+        """The best points of each species' path through ``cell`` once ``card`` is planted there."""
+        downs = self._side(cell, card, True)
+        ups = self._side(cell, card, False)
+        best: dict[int, int] = {}
+        if len(downs) == 1 and len(ups) == 1:
+            return best
+        for s, down_length, start_bonus, down_uniform in downs:
+            for e, up_length, end_bonus, up_uniform in ups:
+                if e != s:
+                    continue
+                length = down_length + up_length - 1
+                if length < 2:
+                    continue
+                points = length + start_bonus + end_bonus
+                if down_uniform == s and up_uniform == s and length >= SAME_SPECIES_MIN_LENGTH:
+                    points += length
+                if points > best.get(s, 0):
+                    best[s] = points
+        return best
+
+
+def paths_through(arb: dict[int, int], cell: int, card: int) -> dict[int, int]:
+    """The best points of each species' path through ``cell`` once ``card`` is planted there."""
+    return PathParts(arb).through(cell, card)
+
+
+def _species_rights(hands: list[list[int]], species: int) -> list[bool]:
+    """Each seat's right to score one species (RULES.md, The right to score): lean.rights for one
+    species, since a finish changes the mover's hand in two species at most."""
+    held = [[c for c in hand if c >> 3 == species] for hand in hands]
+    if not any(held):
+        return [True] * len(hands)
+    ones = {seat for seat, cards in enumerate(held) if any(c & 7 == 0 for c in cards)}
+    sums = [
+        sum((8 if not (ones - {seat}) else 0) if c & 7 == 7 else (c & 7) + 1 for c in cards)
+        for seat, cards in enumerate(held)
+    ]
+    top = max(sums)
+    return [total == top for total in sums]
+
+
+def _scored_parts(
+    position: LeanPosition, species_count: int
+) -> tuple[
+    list[int],
+    list[int],
+    dict[tuple[int, int], dict[int, int]],
+    dict[tuple[int, int], tuple[list[bool], list[int], int]],
+]:
+    """The parts of a game-ending turn's scores: the hand (sorted), the free cells, the mover's
+    path points per species for each (card, cell), and for each pair of cards leaving the hand
+    the mover's rights, every seat's score but the mover's, and the best of those."""
+    seat = position.current
+    hand = sorted(position.hands[seat])
+    arb = position.arbs[seat]
+    cells = position.frontier(seat)
+    base = species_points(arb)
+    parts = PathParts(arb)
+    planted: dict[tuple[int, int], dict[int, int]] = {}
+    for card in hand:
+        for cell in cells:
+            points = base
+            through = parts.through(cell, card)
+            if through:
+                points = dict(base)
+                for s, p in through.items():
+                    if p > points.get(s, 0):
+                        points[s] = p
+            planted[(card, cell)] = points
+    others = [species_points(position.arbs[o]) if o != seat else {} for o in range(position.seats)]
+    hands = list(position.hands)
+    # the rights of the species the two cards leave untouched are those of the whole hand
+    whole = rights(hands, species_count)
+    columns = [[whole[o][s] for o in range(position.seats)] for s in range(species_count)]
+    by_kept: dict[tuple[int, int], tuple[list[bool], list[int], int]] = {}
+    for i, card in enumerate(hand):
+        for discard in hand[i + 1 :]:
+            hands[seat] = [c for c in hand if c != card and c != discard]
+            changed = {card >> 3: _species_rights(hands, card >> 3)}
+            changed[discard >> 3] = _species_rights(hands, discard >> 3)
+            held = [changed.get(s) or columns[s] for s in range(species_count)]
+            scores = [
+                sum(p for s, p in others[o].items() if held[s][o]) if o != seat else 0 for o in range(position.seats)
+            ]
+            wanted = [held[s][seat] for s in range(species_count)]
+            by_kept[(card, discard)] = (wanted, scores, max(x for o, x in enumerate(scores) if o != seat))
+    return hand, cells, planted, by_kept
+
+
+def final_finishes(position: LeanPosition, species_count: int) -> dict[Finish, list[int]]:
+    """Every legal finish of the current player's turn that ends the game (their draws in hand,
+    the deck empty), with each seat's final score; in the order of ``search.all_finishes``."""
+    seat = position.current
+    hand, cells, planted, by_kept = _scored_parts(position, species_count)
+    found: dict[Finish, list[int]] = {}
+    for card in hand:
+        for cell in cells:
+            points = planted[(card, cell)]
+            for discard in hand:
+                if discard == card:
+                    continue
+                wanted, scores, _ = by_kept[(min(card, discard), max(card, discard))]
+                final = scores[:]
+                final[seat] = sum(p for s, p in points.items() if wanted[s])
+                found[(card, cell, discard)] = final
+    return found
+
+
+def best_final(position: LeanPosition, species_count: int) -> tuple[Finish, list[int]]:
+    """The finish of a game-ending turn best for its mover's margin, and the final scores."""
+    seat = position.current
+    hand, cells, planted, by_kept = _scored_parts(position, species_count)
+    best: tuple[int, Finish, list[int]] | None = None
+    cell_memo: dict[tuple[int, tuple[bool, ...]], tuple[int, int]] = {}
+    for card in hand:
+        # the best cell of a card depends on the discard only through the rights it leaves
+        for discard in hand:
+            if discard == card:
+                continue
+            wanted, scores, other = by_kept[(min(card, discard), max(card, discard))]
+            key = (card, tuple(wanted))
+            if key not in cell_memo:
+                top, where = -1, cells[0]
+                for cell in cells:
+                    mine = sum(p for s, p in planted[(card, cell)].items() if wanted[s])
+                    if mine > top:
+                        top, where = mine, cell
+                cell_memo[key] = (top, where)
+            mine, where = cell_memo[key]
+            value = mine - other
+            if best is None or value > best[0]:
+                best = (value, (card, where, discard), scores)
+    assert best is not None
+    value, finish, scores = best
+    final = scores[:]
+    final[seat] = value + max(score for o, score in enumerate(scores) if o != seat)
+    return finish, final
+
+
+# -- the turns that can end the game ----------------------------------------------------------------
+
+
+def play_out(
+    position: LeanPosition, species_count: int, lookahead: int = LOOKAHEAD, greedy_turns: int | None = None
+) -> list[int]:
+    """Each seat's final score once the game is played out: by the greedy bot for
+    ``greedy_turns`` turns (default: the rollout's greedy rounds), the light player after them,
+    and every turn that can end the game (the deck at most ENDING_DECK) by :func:`ending_turn`."""
+    if greedy_turns is None:
+        greedy_turns = GREEDY_ROUNDS[position.seats] * position.seats
+    while not position.over:
+        if len(position.deck) <= ENDING_DECK:
+            return ending_turn(position, species_count, lookahead, greedy_turns)
+        if greedy_turns > 0:
+            play_greedy_turn(position)
+            greedy_turns -= 1
+        else:
+            play_policy_turn(position)
+    return totals(position, species_count)
+
+
+def ending_turn(position: LeanPosition, species_count: int, lookahead: int = 0, greedy_turns: int = 0) -> list[int]:
+    """The final scores after the current player's turn, which can end the game, and the rest of
+    the game: each pair of draws that empties the deck is finished exactly; with ``lookahead``,
+    each pair that keeps the game going is finished by the greedy bot and the others reply by
+    the same rule (``lookahead - 1``). The player takes the pair best for their own margin."""
+    seat = position.current
+    best: list[int] | None = None
+    for pair in draw_pairs(position):
+        ends = empties_deck(position, pair)
+        if not ends and lookahead <= 0:
+            continue
+        probe = position.copy()
+        probe.draw(pair[0])
+        probe.draw(pair[1])
+        if ends:
+            scores = best_final(probe, species_count)[1]
+        else:
+            probe.finish(*greedy_finish(probe))
+            scores = play_out(probe, species_count, lookahead - 1, max(0, greedy_turns - 1))
+        if best is None or margin(scores, seat) > margin(best, seat):
+            best = scores
+    assert best is not None  # a deck of one or two cards can always be emptied
+    return best
+
+
+__all__ = [
+    "ENDING_DECK",
+    "LOOKAHEAD",
+    "best_final",
+    "canonical",
+    "draw_pairs",
+    "empties_deck",
+    "ending_turn",
+    "final_finishes",
+    "near_end",
+    "paths_through",
+    "play_out",
+]
