@@ -39,13 +39,15 @@ def main() -> None:
 
 def _run(args: list[str]) -> int | str | None:
     """Run the command ``arbo ARGS``: a plain check here, anything else by the typer app."""
-    # deferred: direct.py loads check.py and the checker's files layer (~3 ms): importing this
-    # package for its app loads no command's module (tests/test_packaging.py)
-    from arbo_notation.cli.direct import run_direct
+    if args[:1] == ["check"]:
+        # deferred: direct.py loads check.py and the checker's modules (some 80 ms of `arbo bot`'s
+        # start-up, which needs none of them): importing this package for its app loads no
+        # command's module (tests/test_packaging.py), and only a check reads it
+        from arbo_notation.cli.direct import run_direct
 
-    status = run_direct(args)
-    if status is not None:
-        return status
+        status = run_direct(args)
+        if status is not None:
+            return status
     # deferred: typer (~40 ms), which a plain check never loads (cli/direct.py)
     from arbo_notation.cli.application import app
 

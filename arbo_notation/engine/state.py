@@ -357,7 +357,7 @@ class Game:
 
     def unlocated_cards(self) -> set[Card]:
         """The cards in play whose place is not known: they fill hidden slots and the unknown deck."""
-        return set(self.config.cards) - self._located
+        return set(_cards_in_play(self.config.species) - self._located)
 
     def where_is(self, card: Card) -> str:
         """Where a card is known to be, in words ('' when unknown)."""

@@ -24,6 +24,7 @@ complete matching puts it there. A card that every matching puts in one hand is 
 
 from __future__ import annotations
 
+import functools
 from collections import deque
 from weakref import WeakKeyDictionary
 from dataclasses import dataclass, field, replace
@@ -193,15 +194,14 @@ class Knowledge:
 
     def to_json(self) -> dict:
         """The knowledge as plain JSON data (cards as their notation)."""
+        unseen = sorted(self.unseen, key=card_order)
+        named = functools.cache(lambda where: sorted(("deck" if p is None else p) for p in where))
         return {
             "view": {"seat": self.view.seat, "omniscient": self.view.omniscient, "hindsight": self.view.hindsight},
             "hands": {p: {"known": [str(c) for c in h.known], "unknown": h.unknown} for p, h in self.hands.items()},
             "deck_size": self.deck_size,
-            "unseen": [str(c) for c in sorted(self.unseen, key=card_order)],
-            "places": {
-                str(c): sorted(("deck" if p is None else p) for p in self.places[c])
-                for c in sorted(self.unseen, key=card_order)
-            },
+            "unseen": [str(c) for c in unseen],
+            "places": {str(c): list(named(self.places[c])) for c in unseen},
             "rights": [
                 {"player": r.player, "species": r.species, "status": r.status.value, "low": r.low, "high": r.high}
                 for r in self.rights.values()
@@ -593,30 +593,44 @@ def _rights(
     hands: Mapping[str, HandKnowledge],
     places: Mapping[Card, frozenset[str | None]],
 ) -> dict[tuple[str, str], Right]:
-    # Each player's candidates (unseen cards the hand may hold), by species; who holds each card known.
-    candidates: dict[str, dict[str, list[Card]]] = {p: {} for p in players}
+    # The values of each player's known cards and of its candidates (unseen cards the hand may
+    # hold), by species; how many candidates each has in all; who holds each card known. Values,
+    # not cards, and gathered once for every species: a referee asks this of every request's view.
+    known: dict[str, dict[str, list[int]]] = {p: {} for p in players}
+    candidates: dict[str, dict[str, list[int]]] = {p: {} for p in players}
     counts = dict.fromkeys(players, 0)
     for card, where in places.items():
         for player in where:
             if player is not None:
-                candidates[player].setdefault(card.species, []).append(card)
+                candidates[player].setdefault(card.species, []).append(card.value)
                 counts[player] += 1
-    holder = {card: player for player, hand in hands.items() for card in hand.known}
+    holder: dict[Card, str] = {}
+    for player in players:
+        for card in hands[player].known:
+            known[player].setdefault(card.species, []).append(card.value)
+            holder[card] = player
     rights: dict[tuple[str, str], Right] = {}
     for species in species_codes:
         ones = Card(species, MIN_VALUE)
-        one_holders = {holder[ones]} if ones in holder else {p for p in places.get(ones, ()) if p is not None}
-        ranges = {
-            p: _sum_range(p, species, hands[p], candidates[p].get(species, []), counts[p], one_holders, ones in holder)
+        one_known = ones in holder
+        one_holders = {holder[ones]} if one_known else {p for p in places.get(ones, ()) if p is not None}
+        ranges = [
+            _sum_range(
+                known[p].get(species, ()),
+                candidates[p].get(species, ()),
+                hands[p].unknown,
+                counts[p],
+                eight_low_zero=bool(one_holders - {p}),  # an opponent may hold the 1
+                eight_high_zero=one_known and p not in one_holders,  # an opponent holds it
+            )
             for p in players
-        }
-        for player in players:
-            low, high = ranges[player]
-            best_rival_high = max(ranges[q][1] for q in players if q != player)
-            best_rival_low = max(ranges[q][0] for q in players if q != player)
-            if low >= best_rival_high:
+        ]
+        for seat, player in enumerate(players):
+            low, high = ranges[seat]
+            rivals = ranges[:seat] + ranges[seat + 1 :]
+            if low >= max(rival[1] for rival in rivals):
                 status = Certainty.CERTAIN
-            elif high < best_rival_low:
+            elif high < max(rival[0] for rival in rivals):
                 status = Certainty.IMPOSSIBLE
             else:
                 status = Certainty.POSSIBLE
@@ -625,33 +639,26 @@ def _rights(
 
 
 def _sum_range(
-    player: str,
-    species: str,
-    hand: HandKnowledge,
-    same: Sequence[Card],
+    known: Sequence[int],
+    same: Sequence[int],
+    slots: int,
     candidates: int,
-    one_holders: set[str],
-    one_known: bool,
+    *,
+    eight_low_zero: bool,
+    eight_high_zero: bool,
 ) -> tuple[int, int]:
-    """The lowest and highest hand sum the player may have in the species: the known cards, and
-    the unknown ones filled with as few or as many of the species' ``same`` candidates as they
-    may be (an 8 is 0 when an opponent holds the 1)."""
-    rivals_may = bool(one_holders - {player})
-    rivals_must = one_known and player not in one_holders
-
-    def worth(card: Card, lowest: bool) -> int:
-        if card.value != MAX_VALUE:
-            return card.value
-        cancelled = rivals_may if lowest else rivals_must
-        return 0 if cancelled else MAX_VALUE
-
-    known = [c for c in hand.known if c.species == species]
-    slots = hand.unknown
-    fewest = max(0, slots - (candidates - len(same)))
-    low_values = sorted(worth(c, True) for c in same)
-    high_values = sorted((worth(c, False) for c in same), reverse=True)
-    low = sum(worth(c, True) for c in known) + sum(low_values[:fewest])
-    high = sum(worth(c, False) for c in known) + sum(high_values[: min(slots, len(same))])
+    """The lowest and highest hand sum a player may have in a species: its ``known`` cards'
+    values, and its ``slots`` unknown cards filled with as few or as many of the species' ``same``
+    candidates (values) as they may be, of its ``candidates`` in all; an 8 counts 0 at the lowest
+    (or the highest) when ``eight_low_zero`` (``eight_high_zero``)."""
+    total = sum(known)
+    low = total - MAX_VALUE if eight_low_zero and MAX_VALUE in known else total
+    high = total - MAX_VALUE if eight_high_zero and MAX_VALUE in known else total
+    fewest = max(0, slots - (candidates - len(same)))  # the slots the other candidates cannot fill
+    if fewest:
+        low += sum(sorted(0 if v == MAX_VALUE and eight_low_zero else v for v in same)[:fewest])
+    if slots and same:
+        high += sum(sorted((0 if v == MAX_VALUE and eight_high_zero else v for v in same), reverse=True)[:slots])
     return low, high
 
 

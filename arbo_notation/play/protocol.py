@@ -22,8 +22,6 @@ from arbo_notation.engine.cards import Card
 from arbo_notation.engine.scoring import PlayerPosition
 from arbo_notation.engine.state import Game, GameConfig, Phase, Setup
 from arbo_notation.errors import ArboError
-from arbo_notation.game.knowledge import View, knowledge_of_table
-from arbo_notation.notation.structured.position import Position, position_to_data
 
 #: The protocol's version, said in the first message.
 PROTOCOL_VERSION = 1
@@ -122,6 +120,11 @@ class SeatTable:
     def view(self) -> Message:
         """The seat's position: what `arbo state --as SEAT --json` prints for the seat's own record
         of the game so far (other hands as hidden counts, the seat's knowledge)."""
+        # deferred: the knowledge and the position's data (~40 ms of start-up) are the referee's;
+        # a bot served here (`arbo bot`) never makes a view
+        from arbo_notation.game.knowledge import View, knowledge_of_table
+        from arbo_notation.notation.structured.position import Position, position_to_data
+
         game = self.game
         players, hidden = [], {}
         for name in game.players:

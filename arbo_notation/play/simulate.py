@@ -18,8 +18,6 @@ from arbo_notation.engine.totals import PlayerPosition
 from arbo_notation.engine.state import Game, GameConfig, Setup
 from arbo_notation.errors import ArboError
 from arbo_notation.notation.model import Draw, DrawKind, GameRecord, Header, Result, Reveal, Turn
-from arbo_notation.analysis.bot import EngineBot
-from arbo_notation.analysis.turns import DEFAULT_BUDGET
 from arbo_notation.runtime.workers import in_order, jobs_for, worker_pool
 
 #: Seat names of simulated games, in seat order.
@@ -39,6 +37,10 @@ BOT_NAMES = tuple(sorted([*BOTS, "engine"]))
 def make_player(name: str, budget: int | None = None) -> Bot:
     """A bot by name; ``budget`` is the engine bot's sampled worlds per decision."""
     if name == "engine":
+        # deferred: the analysis engine (~30 ms of start-up), which `arbo bot greedy` never loads
+        from arbo_notation.analysis.bot import EngineBot
+        from arbo_notation.analysis.turns import DEFAULT_BUDGET
+
         return EngineBot(budget or DEFAULT_BUDGET)
     return make_bot(name)
 
