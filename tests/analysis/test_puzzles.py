@@ -33,30 +33,32 @@ def found() -> list[P.Puzzle]:
 
 
 def test_the_flagged_turns_are_the_mistakes_of_the_notes():
-    assert [node.number for node in P.flagged(analysed_tree())] == [11, 13, 15, 17, 18]
-    assert [node.number for node in P.flagged(analysed_tree(), "Ben")] == [18]
+    assert [node.number for node in P.flagged(analysed_tree())] == [6, 16, 18]
+    assert [node.number for node in P.flagged(analysed_tree(), "Ben")] == [6, 16, 18]
+    assert [node.number for node in P.flagged(analysed_tree(), "Ana")] == []  # her marks are ?! alone
 
 
 @pytest.mark.slow
 def test_of_every_flagged_turn_one_keeps(found):
-    """Turns 11 to 17 have finishes within 2 points of the best; turn 18's best leads by 4."""
+    """Turns 6 and 18 have finishes within 2 points of the best (0.3 and 1.0); turn 16's leads by 2.5."""
     assert list(P.find_puzzles(analysed_tree(), source="analysed.arb")) == found
 
 
 def test_the_puzzle_keeps_with_its_values(found):
     [puzzle] = found
-    assert (puzzle.player, puzzle.turn, puzzle.draws) == ("Ben", 18, "d:Ca2 d:Ja2")
-    assert (puzzle.answer, puzzle.played) == ("Ma6@-3,0 /Ca2", "Ca2@-2,-2 /Ja2")
+    assert (puzzle.player, puzzle.turn, puzzle.draws) == ("Ben", 16, "d:Bs3 d:Ja1")
+    assert (puzzle.answer, puzzle.played) == ("Bs3@-3,0 /Ja1", "Ja1@0,-2 /Bs3")
     assert puzzle.values == {
-        "Ma6@-3,0 /Ca2": 1.0,
-        "Ma6@-3,0 /Ja2": -3.0,
-        "Ca2@-2,-2 /Ja2": -8.0,
-        "Dw7@-1,-2 /Ca2": -8.0,
-        "Ja2@-1,-2 /Ca2": -9.0,
-        "Ja7@-1,-2 /Ca2": -9.0,
+        "Bs3@-3,0 /Ja1": 1.7,
+        "Bs3@-3,0 /Cb1": -0.83,
+        "Ma6@-3,0 /Bs3": -4.33,
+        "Cb1@0,-2 /Bs3": -4.68,
+        "Ma6@-3,0 /Bs7": -4.88,
+        "Cb1@0,-2 /Bs7": -5.45,
+        "Ja1@0,-2 /Bs3": -5.6,
     }
-    assert (puzzle.margin, puzzle.budget, puzzle.seed, puzzle.exact) == (4.0, 192, "0/1/18", False)
-    assert (puzzle.source, puzzle.themes) == ("analysed.arb game 1 turn 18", ("blunder",))
+    assert (puzzle.margin, puzzle.budget, puzzle.seed, puzzle.exact) == (2.54, 192, "0/1/16", False)
+    assert (puzzle.source, puzzle.themes) == ("analysed.arb game 1 turn 16", ("blunder",))
 
 
 def test_the_rule_wants_a_clear_lead_and_a_mistake_played():
@@ -81,31 +83,31 @@ def test_the_puzzle_file_is_valid_and_reads_back(found, tmp_path):
     assert back.id == found[0].id
     assert format_games([back.written()]) == text
     assert record.header.perspective == "Ben" and set(record.header.hands) == {"Ben"}
-    assert record.header.deck is None and len(record.turns) == 17 and record.result is None
+    assert record.header.deck is None and len(record.turns) == 15 and record.result is None
     assert all(d.card is None for t in record.turns if t.player == "Ana" for d in t.draws if d.owner is None)
 
 
 def test_answers_are_judged_from_the_stored_values_or_by_the_engine(found):
     puzzle = found[0]
-    assert str(P.verdict(puzzle, "Ma6@-3,0 /Ca2")) == "right: Ma6@-3,0 /Ca2 is worth +1.00"
-    assert str(P.verdict(puzzle, "d:Ca2 d:Ja2 Ma6@-3,0 /Ja2")) == (
-        "wrong: Ma6@-3,0 /Ja2 is worth -3.00; the best, Ma6@-3,0 /Ca2, +1.00"
+    assert str(P.verdict(puzzle, "Bs3@-3,0 /Ja1")) == "right: Bs3@-3,0 /Ja1 is worth +1.70"
+    assert str(P.verdict(puzzle, "d:Bs3 d:Ja1 Bs3@-3,0 /Cb1")) == (
+        "wrong: Bs3@-3,0 /Cb1 is worth -0.83; the best, Bs3@-3,0 /Ja1, +1.70"
     )
-    judged = P.verdict(puzzle, "Ma6@-3,0 /Ja7")  # not stored: the engine, same worlds
-    assert (judged.value, judged.right) == (-3.0, False)
+    judged = P.verdict(puzzle, "Bs3@-3,0 /Ja7")  # not stored: the engine, same worlds
+    assert (judged.value, judged.right) == (-3.92, False)
     with pytest.raises(P.PuzzleError):
-        P.verdict(puzzle, "Ma6")
+        P.verdict(puzzle, "Bs3")
     with pytest.raises(P.ArboError):
-        P.verdict(puzzle, "Ma6@5,5 /Ca2")  # no tree next to it
+        P.verdict(puzzle, "Bs3@5,5 /Ja1")  # no tree next to it
 
 
 def test_the_completions_offer_what_is_legal(found):
     puzzle = found[0]
     position = P.position_of(puzzle.record, puzzle.player, puzzle.draws)
-    assert P.answer_completions(position, "Ma").choices == ("Ma6@",)
-    assert "Ma6@-3,0 " in P.answer_completions(position, "Ma6@").choices
-    assert P.answer_completions(position, "Ma6@-3,0 /J").choices == ("/Ja2 ", "/Ja7 ")
-    assert P.answer_completions(position, "Ma6@9,9 ").problem
+    assert P.answer_completions(position, "Bs").choices == ("Bs3@", "Bs7@")
+    assert "Bs3@-3,0 " in P.answer_completions(position, "Bs3@").choices
+    assert P.answer_completions(position, "Bs3@-3,0 /J").choices == ("/Ja1 ", "/Ja7 ")
+    assert P.answer_completions(position, "Bs3@9,9 ").problem
 
 
 def brute_force_best(tree, node) -> int:

@@ -188,16 +188,16 @@ def analysed_pair(tmp_path_factory) -> Path:
 
 def test_points_lost_and_accuracy_are_pooled_over_the_analysed_games(analysed_pair):
     players = {p["player"]: p for p in stats_json(analysed_pair)["players"]}
-    # Ana: 20 turns, 14.7 + 3.5 = 18.2 points lost (0.91 a turn); turn accuracies 100 * exp(-loss / 3.5)
-    # sum to 679.11 in a.arb and 9 * 100 + 36.79 in b.arb: (679.11 + 936.79) / 20 = 80.80%
-    # Ben: 18 turns, 22.2 points lost (1.23 a turn); (575.38 + 9 * 100) / 18 = 81.97%
+    # Ana: 20 turns, 14.4 + 3.5 = 17.9 points lost (0.89 a turn); turn accuracies 100 * exp(-loss / 3.5)
+    # sum to 678.96 in a.arb and 9 * 100 + 36.79 in b.arb: (678.96 + 936.79) / 20 = 80.79%
+    # Ben: 18 turns, 23.8 points lost (1.32 a turn); (519.83 + 9 * 100) / 18 = 78.88%
     assert [(p["judged"], p["mean_points_lost"], p["accuracy"]) for p in (players["Ana"], players["Ben"])] == [
-        (20, 0.91, 80.8),
-        (18, 1.23, 82.0),
+        (20, 0.89, 80.8),
+        (18, 1.32, 78.9),
     ]
     text = run("stats", analysed_pair).stdout.split("\n\n")[1]
     assert text.split("\n")[:3] == [
         "player  games  wins  win rate  mean score  turns judged  points lost a turn  accuracy  best game",
-        f"Ana         2     2    100.0%        12.0            20                0.91     80.8%  12 ({analysed_pair / 'a.arb'}, game 1)",
-        f"Ben         2     0      0.0%         4.0            18                1.23     82.0%  4 ({analysed_pair / 'a.arb'}, game 1)",
+        f"Ana         2     2    100.0%        12.0            20                0.89     80.8%  12 ({analysed_pair / 'a.arb'}, game 1)",
+        f"Ben         2     0      0.0%         4.0            18                1.32     78.9%  4 ({analysed_pair / 'a.arb'}, game 1)",
     ]

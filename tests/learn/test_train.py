@@ -31,23 +31,23 @@ def train(*args: str, answers: str = ""):
 
 def test_a_scripted_session_keeps_the_history_and_asks_the_missed_first(puzzle_file, tmp_path):
     db = tmp_path / "train.sqlite"
-    wrong = train(str(puzzle_file), "--plain", "--db", str(db), answers="Ma6\nMa6@-3,0 /Ja2\n")
+    wrong = train(str(puzzle_file), "--plain", "--db", str(db), answers="Bs3\nBs3@-3,0 /Cb1\n")
     assert wrong.exit_code == 0
     lines = wrong.stdout.splitlines()
-    assert lines[0].startswith("Puzzle 1 of 1 (") and lines[0].endswith("analysed.arb game 1 turn 18; new)")
-    assert "  hand:    Bs7 Ca2 Ca6 Ca7 Cb1 Dw7 Ja2 Ja7 Ma6" in lines
+    assert lines[0].startswith("Puzzle 1 of 1 (") and lines[0].endswith("analysed.arb game 1 turn 16; new)")
+    assert "  hand:    Bs3 Bs7 Ca6 Ca7 Cb1 Dw7 Ja1 Ja7 Ma6" in lines
     assert lines[-3:] == [
-        "answer> wrong: Ma6@-3,0 /Ja2 is worth -3.00; the best, Ma6@-3,0 /Ca2, +1.00",
+        "answer> wrong: Bs3@-3,0 /Cb1 is worth -0.83; the best, Bs3@-3,0 /Ja1, +1.70",
         "",
         "0 of 1 right",
     ]
-    assert "not an answer: an answer is a planting and a discard, such as Ma3@0,1 /Oa5, not 'Ma6'" in wrong.stdout
+    assert "not an answer: an answer is a planting and a discard, such as Ma3@0,1 /Oa5, not 'Bs3'" in wrong.stdout
     with sqlite3.connect(db) as connection:
-        assert connection.execute("SELECT answer, right FROM attempts").fetchall() == [("Ma6@-3,0 /Ja2", 0)]
+        assert connection.execute("SELECT answer, right FROM attempts").fetchall() == [("Bs3@-3,0 /Cb1", 0)]
         assert connection.execute("SELECT box FROM puzzles").fetchall() == [(1,)]
-    again = train(str(puzzle_file), "--plain", "--db", str(db), answers="Ma6@-3,0 /Ca2\n")
+    again = train(str(puzzle_file), "--plain", "--db", str(db), answers="Bs3@-3,0 /Ja1\n")
     assert again.stdout.splitlines()[0].endswith("; box 1)")  # the missed one, asked again at once
-    assert again.stdout.splitlines()[-3:] == ["answer> right: Ma6@-3,0 /Ca2 is worth +1.00", "", "1 of 1 right"]
+    assert again.stdout.splitlines()[-3:] == ["answer> right: Bs3@-3,0 /Ja1 is worth +1.70", "", "1 of 1 right"]
     done = train(str(puzzle_file), "--plain", "--db", str(db))
     assert done.stdout.startswith("nothing due: the next puzzle is due ")
     stats = train(str(puzzle_file), "--stats", "--db", str(db))
@@ -98,7 +98,7 @@ def test_a_file_of_no_puzzles_and_a_corrupt_history_are_one_message(puzzle_file,
 
 def test_the_history_goes_to_the_user_data_dir_by_default(puzzle_file, tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    result = train(str(puzzle_file), "--plain", answers="Ma6@-3,0 /Ca2\n")
+    result = train(str(puzzle_file), "--plain", answers="Bs3@-3,0 /Ja1\n")
     assert result.exit_code == 0
     assert (tmp_path / "data" / "arbo" / "train.sqlite").is_file()
 
@@ -117,7 +117,7 @@ def test_the_examples_of_commands_md_print_what_they_show(tmp_path, monkeypatch)
     monkeypatch.chdir(tmp_path)
     made = runner.invoke(app, blocks[0].split()[1:])
     assert (made.exit_code, made.stderr) == (0, shown[0])
-    train("puzzles.arb", "--plain", "--db", "train.sqlite", answers="Ma6@-3,0 /Ja2\n")
-    train("puzzles.arb", "--plain", "--db", "train.sqlite", answers="Ma6@-3,0 /Ca2\n")
+    train("puzzles.arb", "--plain", "--db", "train.sqlite", answers="Bs3@-3,0 /Cb1\n")
+    train("puzzles.arb", "--plain", "--db", "train.sqlite", answers="Bs3@-3,0 /Ja1\n")
     stats = runner.invoke(app, blocks[1].split()[1:])
     assert (stats.exit_code, stats.stdout) == (0, shown[1])

@@ -50,22 +50,21 @@ def test_a_puzzle_answered_with_completion_in_a_terminal(size, tmp_path):
     tmux(socket, "-f", os.devnull, "new-session", "-d", "-s", "arbo", "-x", str(width), "-y", str(height), command)
     try:
         screen = wait_for(socket, "Tab ▸")
-        assert "arbo train  │  puzzle 1 of 1 · analysed.arb game 1 turn 18 · new" in screen
-        assert "Your hand: Bs7 Ca2 Ca6 Ca7 Cb1 Dw7 Ja2 Ja7 Ma6" in screen
-        assert "Ben to play turn 18, having drawn d:Ca2 d:Ja2" in screen
-        tmux(socket, "send-keys", "-t", "arbo", "-l", "Ma")
+        assert "arbo train  │  puzzle 1 of 1 · analysed.arb game 1 turn 16 · new" in screen
+        assert "Your hand: Bs3 Bs7 Ca6 Ca7 Cb1 Dw7 Ja1 Ja7 Ma6" in screen
+        assert "Ben to play turn 16, having drawn d:Bs3 d:Ja1" in screen
+        tmux(socket, "send-keys", "-t", "arbo", "-l", "Bs3")
         tmux(socket, "send-keys", "-t", "arbo", "Tab")
-        tmux(socket, "send-keys", "-t", "arbo", "-l", "--", "-3,0 /C")
-        tmux(socket, "send-keys", "-t", "arbo", "Tab")
-        screen = wait_for(socket, "Ma6@-3,0 /Ca2")
+        tmux(socket, "send-keys", "-t", "arbo", "-l", "--", "-3,0 /Ja1")
+        screen = wait_for(socket, "Bs3@-3,0 /Ja1")
         tmux(socket, "send-keys", "-t", "arbo", "Enter")
-        screen = wait_for(socket, "right: Ma6@-3,0 /Ca2 is worth +1.00")
+        screen = wait_for(socket, "right: Bs3@-3,0 /Ja1 is worth +1.70")
         assert [line for line in screen.splitlines() if line.strip()][-1].strip().startswith("Tab Complete")
         tmux(socket, "send-keys", "-t", "arbo", "Enter")
         wait_for(socket, "1 of 1 right")
         tmux(socket, "send-keys", "-t", "arbo", "C-q")
         assert "exit status 0" in wait_for(socket, "exit status")
         with sqlite3.connect(db) as connection:
-            assert connection.execute("SELECT answer, right FROM attempts").fetchall() == [("Ma6@-3,0 /Ca2", 1)]
+            assert connection.execute("SELECT answer, right FROM attempts").fetchall() == [("Bs3@-3,0 /Ja1", 1)]
     finally:
         subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True)
