@@ -13,7 +13,9 @@ import typer
 from arbo_notation.analysis.accuracy import Accuracy, note_loss, summarise
 from arbo_notation.analysis.game import tasks, what_if
 from arbo_notation.analysis.turns import DEFAULT_BUDGET, TurnEvaluation, judge_turn
+from arbo_notation.engine.cards import Card
 from arbo_notation.errors import ArboError, NotationErrors
+from arbo_notation.game.knowledge import Hypothesis
 from arbo_notation.game.tree import SetupError, load_tree
 from arbo_notation.notation.engine_notes import EngineNote, annotate
 from arbo_notation.notation.reading.reader import parse
@@ -151,6 +153,12 @@ def analyse(
         metavar="TURN",
         help='What if: judge TURN (such as "d d Ma3@0,1 /Oa5") beside turn N (--turn), in the same worlds; prints both.',
     ),
+    supposed: Optional[List[str]] = typer.Option(
+        None,
+        "--suppose",
+        metavar="PLAYER:CARD",
+        help="With --try: judge both supposing CARD, unseen by the mover, in PLAYER's hand (repeat for more).",
+    ),
 ) -> None:
     """Judge each turn of a recorded game from what its mover knew, and mark the mistakes.
 
@@ -172,7 +180,11 @@ def analyse(
         arbo analyse club.arb --game 2 --as Ana --json | jq '.turns[] | select(.glyph)'
 
         arbo analyse game.arb --turn 5 --try "d d Ma3@0,1 /Oa5"
+
+        arbo analyse game.arb --turn 5 --try "d d Ma3@0,1 /Oa5" --suppose Ben:Oa7
     """
+    if supposed and try_text is None:
+        fail("--suppose needs --try: a hypothetical is judged in a what-if", EXIT_USAGE)
     if try_text is not None:
         if turn is None:
             fail("--try needs --turn N: the turn it is tried in place of", EXIT_USAGE)
@@ -181,7 +193,8 @@ def analyse(
                 "--try prints the two judgements and writes no record: it takes no --in-place, --out or --as",
                 EXIT_USAGE,
             )
-        _what_if(file, game_number or 1, turn, try_text, budget or DEFAULT_BUDGET, seed, as_json)
+        hypotheses = [_hypothesis(text) for text in supposed or []]
+        _what_if(file, game_number or 1, turn, try_text, budget or DEFAULT_BUDGET, seed, as_json, hypotheses)
         return
     if in_place and out is not None:
         fail("--in-place and --out exclude each other", EXIT_USAGE)
@@ -269,7 +282,27 @@ def analyse(
         raise typer.Exit(EXIT_INVALID)
 
 
-def _what_if(file: str, game_number: int, number: int, text: str, budget: int, seed: str, as_json: bool) -> None:
+def _hypothesis(text: str) -> Hypothesis:
+    """``--suppose PLAYER:CARD`` read; a usage error for anything else."""
+    player, colon, card = text.partition(":")
+    try:
+        if not colon or not player.strip():
+            raise ArboError("expected PLAYER:CARD")
+        return Hypothesis(player.strip(), Card.parse(card.strip()))
+    except ArboError as error:
+        fail(f"--suppose {text!r}: {error} (such as Ben:Ma3)", EXIT_USAGE)
+
+
+def _what_if(
+    file: str,
+    game_number: int,
+    number: int,
+    text: str,
+    budget: int,
+    seed: str,
+    as_json: bool,
+    hypotheses: list[Hypothesis],
+) -> None:
     """`--try`: the tried turn judged beside turn ``number``, printed; exit 1 for a try that is
     illegal there or a turn that cannot be judged."""
     records = _records(file)
@@ -286,12 +319,14 @@ def _what_if(file: str, game_number: int, number: int, text: str, budget: int, s
     except IndexError as error:
         fail(f"game {game_number}: {error}", EXIT_USAGE)
     try:
-        judgement = what_if(node, text, budget=budget, seed=seed)
+        judgement = what_if(node, text, budget=budget, seed=seed, hypotheses=hypotheses)
     except ArboError as error:
         fail(f"--try {text!r}: {error}")
     if as_json:
-        typer.echo(json.dumps(judgement.to_json(), indent=2))
+        typer.echo(json.dumps({**judgement.to_json(), "supposed": [str(h) for h in hypotheses]}, indent=2))
     else:
+        if hypotheses:
+            typer.echo(f"supposing {', '.join(str(h) for h in hypotheses)} (a hypothetical: the record is unchanged)")
         for line in judgement.lines():
             typer.echo(line)
 

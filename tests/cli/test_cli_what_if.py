@@ -7,7 +7,12 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from arbo_notation.analysis.game import what_if
 from arbo_notation.cli import app
+from arbo_notation.engine.cards import Card
+from arbo_notation.game.knowledge import Hypothesis
+from arbo_notation.game.tree import load_tree
+from arbo_notation.notation.reading.reader import parse
 
 runner = CliRunner()
 SAMPLE = str(Path(__file__).resolve().parents[2] / "samples" / "two-player-omniscient.arb")
@@ -58,3 +63,36 @@ def test_a_turn_the_game_does_not_reach_is_a_usage_error():
     result = run("analyse", SAMPLE, "--turn", "99", "--try", "d d Bs8@-2,0 /Ma3")
     assert result.exit_code == 2
     assert result.stderr.startswith("arbo: game 1: the main line has ")
+
+
+def test_a_hypothetical_judges_both_turns_as_the_library_does_under_it():
+    args = ("analyse", SAMPLE, "--turn", "5", "--try", "d d Bs8@-2,0 /Ma3", "-b", "4", "--seed", "3")
+    supposed = run(*args, "--suppose", "Ben:Ja7", "--suppose", "Ben:Ca1", "--json")
+    assert supposed.exit_code == 0, supposed.output
+    judged = json.loads(supposed.stdout)
+    assert judged["supposed"] == ["Ja7 in Ben's hand", "Ca1 in Ben's hand"]
+    [record] = parse(Path(SAMPLE).read_text(encoding="utf-8"), SAMPLE)
+    hypotheses = [Hypothesis("Ben", Card.parse("Ja7")), Hypothesis("Ben", Card.parse("Ca1"))]
+    expected = what_if(load_tree(record).node(5), "d d Bs8@-2,0 /Ma3", budget=4, seed="3", hypotheses=hypotheses)
+    assert {k: v for k, v in judged.items() if k != "supposed"} == json.loads(json.dumps(expected.to_json()))
+    text = run(*args, "--suppose", "Ben:Ja7").stdout.splitlines()
+    assert text[0] == "supposing Ja7 in Ben's hand (a hypothetical: the record is unchanged)"
+
+
+def test_a_hypothetical_the_view_rules_out_or_malformed_is_one_message():
+    args = ("analyse", SAMPLE, "--turn", "5", "--try", "d d Bs8@-2,0 /Ma3", "-b", "4")
+    on_table = run(*args, "--suppose", "Ben:Ma4")
+    assert (on_table.exit_code, on_table.stderr) == (
+        1,
+        "arbo: --try 'd d Bs8@-2,0 /Ma3': Ma4 cannot be supposed in Ben's hand: it is on the table as Ana's seat knows\n",
+    )
+    malformed = run(*args, "--suppose", "Ja7")
+    assert (malformed.exit_code, malformed.stderr) == (
+        2,
+        "arbo: --suppose 'Ja7': expected PLAYER:CARD (such as Ben:Ma3)\n",
+    )
+    alone = run("analyse", SAMPLE, "--turn", "5", "--suppose", "Ben:Ja7")
+    assert (alone.exit_code, alone.stderr) == (
+        2,
+        "arbo: --suppose needs --try: a hypothetical is judged in a what-if\n",
+    )
