@@ -7,13 +7,16 @@ mover knew comes from the knowledge model (``arbo_notation.game.knowledge``) of 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable, Iterable, Iterator, Sequence
 
 from arbo_notation.engine.actions import Skip
 from arbo_notation.engine.cards import Planting
 from arbo_notation.errors import ArboError, RuleError
 from arbo_notation.game.knowledge import Hypothesis, View, knowledge, suppose
-from arbo_notation.notation.model import Draw, DrawKind, Turn
+from arbo_notation.notation.engine_notes import EngineNote
+from arbo_notation.notation.model import Draw, DrawKind, GameRecord, Turn, Variation
+from arbo_notation.game.replay import LinePath
 from arbo_notation.game.tree import GameTree, Node
 from arbo_notation.analysis.sampling import Unseen
 from arbo_notation.analysis.search import Situation
@@ -161,6 +164,42 @@ def _drawn_elsewhere(turn: Turn, hypotheses: Sequence[Hypothesis]) -> None:
                 f"{hypothesis.card} cannot be in {hypothesis.player}'s hand: "
                 f"{turn.player} draws it from the deck at turn {turn.number}"
             )
+
+
+def tried_note(judgement: TryJudgement) -> EngineNote:
+    """The engine's note of the tried turn, as `arbo analyse` writes one on a judged turn."""
+    tried = judgement.tried
+    value = round(tried.played_value, 1)
+    flagged = tried.glyph is not None
+    return EngineNote(
+        value=value,
+        samples=tried.samples,
+        exact=tried.exact,
+        glyph=tried.glyph,
+        best=tried.best if flagged else None,
+        gain=round(round(tried.best_value, 1) - value, 1) if flagged else 0.0,
+    )
+
+
+def add_variation(record: GameRecord, path: LinePath, index: int, turn: Turn) -> tuple[GameRecord, LinePath]:
+    """The record with ``turn`` as a new one-turn variation of the turn of index ``index`` (0-based)
+    of the line ``path``, and the new variation's path; nothing else of the record changes."""
+
+    def into(turns: tuple[Turn, ...], path: LinePath) -> tuple[tuple[Turn, ...], LinePath]:
+        if not path:
+            replaced = turns[index]
+            number = len(replaced.variations)
+            added = replace(replaced, variations=(*replaced.variations, Variation((turn,))))
+            return (*turns[:index], added, *turns[index + 1 :]), ((index, number),)
+        (at, which), rest = path[0], path[1:]
+        holder = turns[at]
+        variations = list(holder.variations)
+        inner, tail = into(variations[which].turns, rest)
+        variations[which] = replace(variations[which], turns=inner)
+        return (*turns[:at], replace(holder, variations=tuple(variations)), *turns[at + 1 :]), ((at, which), *tail)
+
+    turns, new_path = into(record.turns, path)
+    return replace(record, turns=turns), new_path
 
 
 def analyse(

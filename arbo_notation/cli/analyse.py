@@ -11,13 +11,14 @@ from typing import List, Optional
 import typer
 
 from arbo_notation.analysis.accuracy import Accuracy, note_loss, summarise
-from arbo_notation.analysis.game import tasks, what_if
+from arbo_notation.analysis.game import add_variation, tasks, tried_note, tried_turn, what_if
 from arbo_notation.analysis.turns import DEFAULT_BUDGET, TurnEvaluation, judge_turn
 from arbo_notation.engine.cards import Card
 from arbo_notation.errors import ArboError, NotationErrors
 from arbo_notation.game.knowledge import Hypothesis
 from arbo_notation.game.tree import SetupError, load_tree
-from arbo_notation.notation.engine_notes import EngineNote, annotate
+from arbo_notation.notation.engine_notes import EngineNote, annotate, with_note
+from arbo_notation.notation.model import GameRecord
 from arbo_notation.notation.reading.reader import parse
 from arbo_notation.notation.writer import format_games
 from arbo_notation.runtime.atomic import rewrite_unchanged, write_atomic
@@ -151,7 +152,7 @@ def analyse(
         None,
         "--try",
         metavar="TURN",
-        help='What if: judge TURN (such as "d d Ma3@0,1 /Oa5") beside turn N (--turn), in the same worlds; prints both.',
+        help='What if: judge TURN (such as "d d Ma3@0,1 /Oa5") beside turn N (--turn), in the same worlds; prints both. With -o or --in-place, the record is written with TURN as a variation of turn N.',
     ),
     supposed: Optional[List[str]] = typer.Option(
         None,
@@ -182,28 +183,33 @@ def analyse(
         arbo analyse game.arb --turn 5 --try "d d Ma3@0,1 /Oa5"
 
         arbo analyse game.arb --turn 5 --try "d d Ma3@0,1 /Oa5" --suppose Ben:Oa7
+
+        arbo analyse game.arb --turn 5 --try "d d Ma3@0,1 /Oa5" --in-place
     """
     if supposed and try_text is None:
         fail("--suppose needs --try: a hypothetical is judged in a what-if", EXIT_USAGE)
     if try_text is not None:
         if turn is None:
             fail("--try needs --turn N: the turn it is tried in place of", EXIT_USAGE)
-        if in_place or out is not None or players:
-            fail(
-                "--try prints the two judgements and writes no record: it takes no --in-place, --out or --as",
-                EXIT_USAGE,
-            )
-        hypotheses = [_hypothesis(text) for text in supposed or []]
-        _what_if(file, game_number or 1, turn, try_text, budget or DEFAULT_BUDGET, seed, as_json, hypotheses)
-        return
+        if players:
+            fail("--try judges the mover of turn N: it takes no --as", EXIT_USAGE)
     if in_place and out is not None:
         fail("--in-place and --out exclude each other", EXIT_USAGE)
     if in_place and file == "-":
         fail("--in-place cannot rewrite standard input", EXIT_USAGE)
     if out is not None and is_an_input(out, [file]) is not None:
         in_place, out = True, None  # -o FILE rewrites FILE: as --in-place does, never over a turn recorded meanwhile
-    if in_place:
-        read = fingerprint_of(file)  # before the reading: a turn recorded after it is not written over
+    read = (
+        fingerprint_of(file) if in_place else None
+    )  # before the reading: a turn recorded after it is not written over
+    if try_text is not None and turn is not None:
+        hypotheses = [_hypothesis(text) for text in supposed or []]
+        games = _what_if(file, game_number or 1, turn, try_text, budget or DEFAULT_BUDGET, seed, as_json, hypotheses)
+        destination = file if in_place else out
+        if destination is not None:
+            _write(destination, format_games(games), read)
+            typer.echo(f"written: {destination} (the try as a variation of turn {turn})", err=True)
+        return
     records = _records(file)
     if game_number is not None and game_number > len(records):
         fail(
@@ -261,13 +267,7 @@ def analyse(
         )
     destination = file if in_place else out
     if destination is not None:
-        try:
-            if in_place:
-                rewrite_unchanged(destination, text, read)
-            else:
-                write_atomic(destination, text)
-        except OSError as error:
-            fail(not_rewritten(destination, error))
+        _write(destination, text, read)
     elif not as_json:
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -280,6 +280,18 @@ def analyse(
         )
     if failed:
         raise typer.Exit(EXIT_INVALID)
+
+
+def _write(destination: str, text: str, read: bytes | None) -> None:
+    """The record written to ``destination``: a new copy renamed over it; with ``read`` (the
+    fingerprint of the file as it was read, for --in-place) refused when it changed since."""
+    try:
+        if read is not None:
+            rewrite_unchanged(destination, text, read)
+        else:
+            write_atomic(destination, text)
+    except OSError as error:
+        fail(not_rewritten(destination, error))
 
 
 def _hypothesis(text: str) -> Hypothesis:
@@ -302,9 +314,11 @@ def _what_if(
     seed: str,
     as_json: bool,
     hypotheses: list[Hypothesis],
-) -> None:
+) -> list[GameRecord]:
     """`--try`: the tried turn judged beside turn ``number``, printed; exit 1 for a try that is
-    illegal there or a turn that cannot be judged."""
+    illegal there or a turn that cannot be judged. Answers the file's games with the try added as
+    a variation of the turn (its engine note with it, unless judged under hypotheticals, whose
+    value holds only under them), as the replayer's W writes it."""
     records = _records(file)
     if game_number > len(records):
         fail(
@@ -320,6 +334,7 @@ def _what_if(
         fail(f"game {game_number}: {error}", EXIT_USAGE)
     try:
         judgement = what_if(node, text, budget=budget, seed=seed, hypotheses=hypotheses)
+        tried = tried_turn(node, text)
     except ArboError as error:
         fail(f"--try {text!r}: {error}")
     if as_json:
@@ -329,6 +344,10 @@ def _what_if(
             typer.echo(f"supposing {', '.join(str(h) for h in hypotheses)} (a hypothetical: the record is unchanged)")
         for line in judgement.lines():
             typer.echo(line)
+    kept = tried if hypotheses else with_note(tried, tried_note(judgement))
+    games = list(records)
+    games[game_number - 1] = add_variation(records[game_number - 1], (), number - 1, kept)[0]
+    return games
 
 
 def register(app: typer.Typer) -> None:

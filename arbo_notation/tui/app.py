@@ -707,7 +707,8 @@ class ReplayApp(App[None]):
         if tried is None:
             return
         # deferred: loaded already by action_what_if, which pushed the screen this answers
-        from arbo_notation.tui.whatif import add_variation, judgement_text
+        from arbo_notation.analysis.game import add_variation
+        from arbo_notation.tui.whatif import judgement_text
 
         model, played = self.model, self.model.cursor
         node = model.node_at(played)

@@ -8,7 +8,7 @@ to the record in memory as a variation of the turn (:func:`add_variation`), whic
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.text import Text
@@ -20,15 +20,14 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, LoadingIndicator, Static
 from textual.worker import get_current_worker
 
-from arbo_notation.analysis.game import tried_turn, what_if
+from arbo_notation.analysis.game import tried_note, tried_turn, what_if
 from arbo_notation.analysis.turns import TryJudgement
 from arbo_notation.engine.state import Game
 from arbo_notation.errors import ArboError, visible
 from arbo_notation.game.knowledge import Hypothesis
-from arbo_notation.game.replay import LinePath
 from arbo_notation.game.tree import Node
-from arbo_notation.notation.engine_notes import EngineNote, with_note
-from arbo_notation.notation.model import GameRecord, Turn, Variation
+from arbo_notation.notation.engine_notes import with_note
+from arbo_notation.notation.model import Turn
 from arbo_notation.record.choices import Completions, Phase, completions
 
 
@@ -61,42 +60,6 @@ class Tried:
 
     turn: Turn
     judgement: TryJudgement
-
-
-def tried_note(judgement: TryJudgement) -> EngineNote:
-    """The engine's note of the tried turn, as `arbo analyse` writes one on a judged turn."""
-    tried = judgement.tried
-    value = round(tried.played_value, 1)
-    flagged = tried.glyph is not None
-    return EngineNote(
-        value=value,
-        samples=tried.samples,
-        exact=tried.exact,
-        glyph=tried.glyph,
-        best=tried.best if flagged else None,
-        gain=round(round(tried.best_value, 1) - value, 1) if flagged else 0.0,
-    )
-
-
-def add_variation(record: GameRecord, path: LinePath, index: int, turn: Turn) -> tuple[GameRecord, LinePath]:
-    """The record with ``turn`` as a new one-turn variation of the turn of index ``index`` (0-based)
-    of the line ``path``, and the new variation's path; nothing else of the record changes."""
-
-    def into(turns: tuple[Turn, ...], path: LinePath) -> tuple[tuple[Turn, ...], LinePath]:
-        if not path:
-            replaced = turns[index]
-            number = len(replaced.variations)
-            added = replace(replaced, variations=(*replaced.variations, Variation((turn,))))
-            return (*turns[:index], added, *turns[index + 1 :]), ((index, number),)
-        (at, which), rest = path[0], path[1:]
-        holder = turns[at]
-        variations = list(holder.variations)
-        inner, tail = into(variations[which].turns, rest)
-        variations[which] = replace(variations[which], turns=inner)
-        return (*turns[:at], replace(holder, variations=tuple(variations)), *turns[at + 1 :]), ((at, which), *tail)
-
-    turns, new_path = into(record.turns, path)
-    return replace(record, turns=turns), new_path
 
 
 class TryInput(Input):

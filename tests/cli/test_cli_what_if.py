@@ -7,12 +7,14 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from arbo_notation.analysis.game import what_if
+from arbo_notation.analysis.game import add_variation, tried_note, tried_turn, what_if
 from arbo_notation.cli import app
 from arbo_notation.engine.cards import Card
 from arbo_notation.game.knowledge import Hypothesis
 from arbo_notation.game.tree import load_tree
+from arbo_notation.notation.engine_notes import note_of, with_note
 from arbo_notation.notation.reading.reader import parse
+from arbo_notation.notation.writer import format_games
 
 runner = CliRunner()
 SAMPLE = str(Path(__file__).resolve().parents[2] / "samples" / "two-player-omniscient.arb")
@@ -55,8 +57,47 @@ def test_an_illegal_try_is_bad_input_said_in_a_players_words():
 def test_try_without_turn_or_with_a_record_to_write_is_a_usage_error(tmp_path):
     result = run("analyse", SAMPLE, "--try", "d d Bs8@-2,0 /Ma3")
     assert (result.exit_code, result.stderr) == (2, "arbo: --try needs --turn N: the turn it is tried in place of\n")
-    result = run("analyse", SAMPLE, "--turn", "5", "--try", "d d Bs8@-2,0 /Ma3", "-o", str(tmp_path / "x.arb"))
-    assert result.exit_code == 2 and "writes no record" in result.stderr
+    result = run("analyse", SAMPLE, "--turn", "5", "--try", "d d Bs8@-2,0 /Ma3", "--as", "Ana")
+    assert (result.exit_code, result.stderr) == (2, "arbo: --try judges the mover of turn N: it takes no --as\n")
+    assert not list(tmp_path.iterdir())
+
+
+def _with_try(record, text: str, *, note: bool, **judging):
+    """The record as the replayer's W writes it after trying ``text`` at turn 5."""
+    node = load_tree(record).node(5)
+    tried = tried_turn(node, text)
+    if note:
+        tried = with_note(tried, tried_note(what_if(node, text, **judging)))
+    return add_variation(record, (), 4, tried)[0]
+
+
+def test_a_try_is_written_into_the_record_as_a_variation_on_request(tmp_path):
+    out = tmp_path / "tried.arb"
+    text = "Ben d Bs8@-2,0 /Ma3"
+    result = run("analyse", SAMPLE, "--turn", "5", "--try", text, "-b", "4", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0].startswith("turn 5, Ana: expected final margin")  # the judgement still printed
+    assert result.stderr == f"written: {out} (the try as a variation of turn 5)\n"
+    [record] = parse(Path(SAMPLE).read_text(encoding="utf-8"), SAMPLE)
+    expected = _with_try(record, text, note=True, budget=4, seed="0")
+    assert out.read_text(encoding="utf-8") == format_games([expected])
+    [written] = parse(out.read_text(encoding="utf-8"), str(out))
+    [variation] = written.turns[4].variations
+    assert str(variation.turns[0].draws[0]) == "Ben:Bs3"
+    assert note_of(variation.turns[0]) is not None  # its value, as arbo analyse notes a turn
+
+
+def test_in_place_tries_add_up_and_a_hypothetical_leaves_no_note(tmp_path):
+    copy = tmp_path / "game.arb"
+    copy.write_text(Path(SAMPLE).read_text(encoding="utf-8"), encoding="utf-8")
+    first = run("analyse", str(copy), "--turn", "5", "--try", "Ben d Bs8@-2,0 /Ma3", "-b", "4", "--in-place")
+    second = run("analyse", str(copy), "-t", "5", "--try", "d d Bs8@-2,0 /Ma3", "-b", "4", "-i", "--suppose", "Ben:Ja7")
+    assert (first.exit_code, second.exit_code) == (0, 0), first.output + second.output
+    [record] = parse(Path(SAMPLE).read_text(encoding="utf-8"), SAMPLE)
+    once = _with_try(record, "Ben d Bs8@-2,0 /Ma3", note=True, budget=4, seed="0")
+    twice = _with_try(once, "d d Bs8@-2,0 /Ma3", note=False)
+    assert copy.read_text(encoding="utf-8") == format_games([twice])
+    assert [note_of(v.turns[0]) is None for v in twice.turns[4].variations] == [False, True]
 
 
 def test_a_turn_the_game_does_not_reach_is_a_usage_error():

@@ -20,7 +20,8 @@ from arbo_notation.notation.writer import format_games
 from arbo_notation.present.navigation import ReplayModel
 from arbo_notation.runtime.atomic import fingerprint
 from arbo_notation.tui.app import ReplayApp
-from arbo_notation.tui.whatif import WhatIfScreen, add_variation
+from arbo_notation.analysis.game import add_variation
+from arbo_notation.tui.whatif import WhatIfScreen
 from tests.tui_support import screen_lines
 from tests.tui.test_tui_terminal import tmux, wait_for
 
