@@ -141,7 +141,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     try:
-        import chess  # noqa: F401
+        import chess  # noqa: F401 (only whether it is installed)
     except ImportError:
         raise SystemExit("python-chess is needed: pip install -e '.[bench]'") from None
     print(f"simulating {args.games} four-player games ...", file=sys.stderr)

@@ -239,7 +239,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     try:
-        import chess  # noqa: F401
+        import chess  # noqa: F401 (only whether it is installed)
     except ImportError:
         raise SystemExit("python-chess is needed: pip install -e '.[bench]'") from None
     print(

@@ -226,7 +226,7 @@ def main() -> None:
         f"{plain_turns / min(plain_times):,.0f} turns/s"
     )
     try:
-        import chess  # noqa: F401
+        import chess  # noqa: F401 (only whether it is installed)
     except ImportError:
         print("python-chess is not installed: no comparison")
         return

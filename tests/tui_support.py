@@ -14,7 +14,7 @@ FOUR_PLAYER = FIXTURES / "four-player.arb"
 
 sys.path.insert(0, str(FIXTURES))
 # The builders the .arb fixtures were written from: imported once the path is set, re-exported.
-import make_fixtures  # noqa: E402, F401
+import make_fixtures  # noqa: E402, F401 (below the path it is found on; re-exported)
 
 
 @lru_cache(maxsize=None)

@@ -383,8 +383,8 @@ class ReplayApp(App[None]):
     TITLE = "arbo replay"
     ENABLE_COMMAND_PALETTE = False
     # Textual declares the breakpoints instance attributes, so they cannot be ClassVars.
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (90, "-medium"), (120, "-wide")]  # noqa: RUF012
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]  # noqa: RUF012
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (90, "-medium"), (120, "-wide")]  # noqa: RUF012 (Textual declares it a plain list)
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]  # noqa: RUF012 (Textual declares it a plain list)
 
     BINDINGS: ClassVar[list[BindingType]] = list(KEYS)
 

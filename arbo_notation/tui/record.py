@@ -167,7 +167,7 @@ class RecordApp(App[None]):
     TITLE = "arbo record"
     ENABLE_COMMAND_PALETTE = False
     # Textual declares the breakpoints instance attributes, so they cannot be ClassVars.
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # noqa: RUF012
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # noqa: RUF012 (Textual declares it a plain list)
 
     CSS = """
     Screen { layout: vertical; }

@@ -11,6 +11,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from arbo_notation.engine.cards import Card, Coord
+from arbo_notation.engine.scoring import PlayerPosition, score_position
+from arbo_notation.present.report import render_sheet, sheet_to_json, winner_line
 from arbo_notation.cli import app
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples" / "positions"
@@ -255,10 +258,6 @@ def test_help_shows_an_example():
 
 
 # -- the report itself ---------------------------------------------------------------------------------
-
-from arbo_notation.engine.cards import Card, Coord  # noqa: E402
-from arbo_notation.engine.scoring import PlayerPosition, score_position  # noqa: E402
-from arbo_notation.present.report import render_sheet, sheet_to_json, winner_line  # noqa: E402
 
 
 def player(name: str, trees: str, hand: str = "") -> PlayerPosition:

@@ -280,7 +280,10 @@ def test_the_fast_path_ends_the_game_when_the_deck_runs_out_on_a_first_draw():
     setup = Setup(
         deck=tuple(Card("Ja", v) for v in range(1, 9)) + (C("Dw8"),), hands=hands, discards={"Ben": (C("Ca8"),)}
     )
-    deck = lambda card: (None, C(card))  # noqa: E731
+
+    def deck(card: str):
+        return (None, C(card))
+
     turns = [
         (1, "Ana", deck("Ja1"), deck("Ja2"), C("Ca1"), ORIGIN, C("Ca2")),
         (2, "Ben", deck("Ja3"), deck("Ja4"), C("Dw1"), ORIGIN, C("Dw2")),

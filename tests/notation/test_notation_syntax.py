@@ -383,7 +383,7 @@ def test_read_games_errors(tmp_path):
 
 def test_not_text_is_an_arbo_error():
     with pytest.raises(ArboError):
-        parse(b"---")  # type: ignore[arg-type]
+        parse(b"---")  # type: ignore[arg-type]  # bytes on purpose: the reader must refuse them
 
 
 # ------------------------------------------------------------------------------------------------
