@@ -4,7 +4,9 @@
 
 exports samples/four-players.arb with `arbo export`, opens the page after turn 20 in Debian's
 headless Chromium (through playwright, as the browser tests do) and writes page-phone.png
-(360x800) and page-desktop.png (1280x900) into FOLDER (default: docs/).
+(360x800) and page-desktop.png (1280x900) into FOLDER (default: docs/); then exports
+samples/analysed.arb and writes its margin graph, with the accuracy under it, as
+analysed-margins.png (the graph's box at a desktop's width).
 """
 
 from __future__ import annotations
@@ -18,10 +20,12 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "samples" / "four-players.arb"
 FRAGMENT = "#turn=20"
 SHOTS = {"page-phone.png": (360, 800), "page-desktop.png": (1280, 900)}
+ANALYSED = ROOT / "samples" / "analysed.arb"
+MARGINS = "analysed-margins.png"
 
 
-def export(page: Path) -> None:
-    command = [sys.executable, "-m", "arbo_notation", "export", str(SAMPLE), "--to", "html", "-o", str(page)]
+def export(page: Path, sample: Path = SAMPLE) -> None:
+    command = [sys.executable, "-m", "arbo_notation", "export", str(sample), "--to", "html", "-o", str(page)]
     subprocess.run(command, check=True, capture_output=True)
 
 
@@ -37,6 +41,13 @@ def screenshots(folder: Path, browser) -> list[Path]:
             page.screenshot(path=str(folder / name))
             written.append(folder / name)
             page.close()
+        analysed = Path(work) / "analysed.html"
+        export(analysed, ANALYSED)
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(analysed.as_uri())
+        page.locator("#margin-box").screenshot(path=str(folder / MARGINS))
+        written.append(folder / MARGINS)
+        page.close()
     return written
 
 

@@ -246,10 +246,12 @@ def test_the_docs_screenshots_are_made_by_their_script(browser, tmp_path):
 
     script = runpy.run_path(str(ROOT / "docs" / "screenshots.py"))
     written = script["screenshots"](tmp_path, browser)
-    assert [path.name for path in written] == ["page-phone.png", "page-desktop.png"]
-    assert [Image.open(path).size for path in written] == [(360, 800), (1280, 900)]
+    assert [path.name for path in written] == ["page-phone.png", "page-desktop.png", "analysed-margins.png"]
+    assert [Image.open(path).size for path in written[:2]] == [(360, 800), (1280, 900)]
     for name, size in (("page-phone.png", (360, 800)), ("page-desktop.png", (1280, 900))):
         assert Image.open(ROOT / "docs" / name).size == size  # the committed ones, made so
+    # the margin graph's box: as wide as the page's column, and the committed one made so
+    assert Image.open(written[2]).size == Image.open(ROOT / "docs" / "analysed-margins.png").size
     page = (ROOT / "docs" / "COMMANDS.md").read_text(encoding="utf-8")
     assert "](page-phone.png)" in page and "python docs/screenshots.py" in page
 
