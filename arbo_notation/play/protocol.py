@@ -33,9 +33,13 @@ _ACT_START = '{"type":"act",'
 Message = dict[str, Any]
 
 
+#: The encoder of every message, made once (json.dumps with these options makes one a call).
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
 def encode(message: Message) -> bytes:
     """A message as the line that carries it (UTF-8, compact, ending with a newline)."""
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode("utf-8") + b"\n"
+    return (_ENCODER.encode(message) + "\n").encode("utf-8")
 
 
 def hello() -> Message:
@@ -59,7 +63,7 @@ def event(player: str, action: Action | str) -> Message:
     return {"type": "event", "player": player, "action": str(action)}
 
 
-def act(phase: Phase, legal: Sequence[Action], view: Message) -> Message:
+def act(phase: Phase, legal: Sequence[Action | str], view: Message) -> Message:
     return {"type": "act", "phase": phase.value, "legal": [str(action) for action in legal], "view": view}
 
 
