@@ -6,17 +6,22 @@
    reused). Medians over the rounds, the two alternated in each round so that a busy spell of the
    machine slows them alike; wall time and CPU time (this process and its bots) per game; the
    added cost is the match's over the one process's, less one.
+   With ``--against TREE`` (another checkout, such as the code before a change), each round times
+   both trees, one after the other, each in a process of its own whose bots run that tree's code
+   (PYTHONPATH), so that a change is measured before and after in one run.
 2. A duplicate match of greedy against random, 2 players, on every core (-j 0): its wall time.
 
-    python bench/bench_match.py [--games 40] [--rounds 3] [--duplicate-games 1000]
+    python bench/bench_match.py [--games 40] [--rounds 3] [--duplicate-games 1000] [--against TREE]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -48,29 +53,112 @@ def as_a_match(games: int, seed: str) -> tuple[float, float]:
     return time.perf_counter() - wall, _cpu() - cpu  # the bots are reaped: their CPU is counted
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=40, help="games per round of the protocol's cost")
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--duplicate-games", type=int, default=1000, help="games of the duplicate match (0: none)")
-    options = parser.parse_args()
-
-    rows = {"one process": [], "match": []}
-    for round_number in range(options.rounds):
+def in_this_process(games: int, rounds: int) -> None:
+    """The one process and the match of this tree, alternated in every round, in this process."""
+    rows: dict[str, list[tuple[float, float]]] = {"one process": [], "match": []}
+    for round_number in range(rounds):
         seed = f"bench{round_number}"
-        rows["one process"].append(one_process(options.games, seed))
-        rows["match"].append(as_a_match(options.games, seed))
-    print(f"the protocol's cost: {options.games} games of greedy against greedy, median of {options.rounds} rounds")
+        rows["one process"].append(one_process(games, seed))
+        rows["match"].append(as_a_match(games, seed))
+    print(f"the protocol's cost: {games} games of greedy against greedy, median of {rounds} rounds")
     medians = {}
     for name, timings in rows.items():
-        wall = statistics.median(t[0] for t in timings) / options.games * 1000
-        cpu = statistics.median(t[1] for t in timings) / options.games * 1000
+        wall = statistics.median(t[0] for t in timings) / games * 1000
+        cpu = statistics.median(t[1] for t in timings) / games * 1000
         medians[name] = (wall, cpu)
         print(f"  {name:12} {wall:7.1f} ms a game (wall)  {cpu:7.1f} ms a game (CPU, bots included)")
     added_wall = medians["match"][0] / medians["one process"][0] - 1
     added_cpu = medians["match"][1] / medians["one process"][1] - 1
     print(f"  added by the protocol: {added_wall:+.0%} wall, {added_cpu:+.0%} CPU")
     print(f"  load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+
+
+#: One measure in a process of its own, with whichever tree PYTHONPATH puts first (this script's
+#: own functions, written with what every tree since the match has: play_match, simulate_game).
+MEASURE = """
+import json, resource, sys, time
+from arbo_notation.play.match import match_tasks, play_match
+from arbo_notation.play.simulate import game_seed, simulate_game
+kind, games, seed = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+def cpu():
+    own, bots = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + bots.ru_utime + bots.ru_stime
+def run(games, seed):
+    if kind == "one process":
+        for index in range(1, games + 1):
+            simulate_game(("Ana", "Ben"), game_seed(seed, index), ["greedy"])
+    else:  # its bots started, and ended once it is over
+        list(play_match(match_tasks(["greedy", "greedy"], games, seed), jobs=1))
+run(1, "warm")  # untimed: the modules either loads when first used
+wall, used = time.perf_counter(), cpu()
+run(games, seed)
+print(json.dumps([time.perf_counter() - wall, cpu() - used]))
+"""
+
+
+def measured_in(tree: str, kind: str, games: int, seed: str) -> tuple[float, float]:
+    """Wall and CPU time of ``kind`` ("one process" or "match") run with ``tree``'s code: the
+    measuring process's and its bots' (their start-up included), after an untimed game of the
+    same kind (the modules loaded when first used, as in a round after the first in one process)."""
+    environment = {**os.environ, "PYTHONPATH": tree}
+    done = subprocess.run(
+        [sys.executable, "-c", MEASURE, kind, str(games), seed],
+        env=environment,
+        cwd=tree,  # the bots' `python -m` puts their working directory first on their path
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    wall, cpu = json.loads(done.stdout)
+    return wall, cpu
+
+
+def compare(trees: list[str], games: int, rounds: int) -> None:
+    """Each tree's one process and match, alternated in every round; medians, and the added cost."""
+    for tree in trees:  # untimed: compiles each tree's bytecode, as an installed arbo has it
+        measured_in(tree, "match", 2, "warm")
+    rows: dict[tuple[str, str], list[tuple[float, float]]] = {
+        (t, k): [] for t in trees for k in ("one process", "match")
+    }
+    for round_number in range(rounds):
+        seed = f"bench{round_number}"
+        for tree in trees:
+            for kind in ("one process", "match"):
+                rows[(tree, kind)].append(measured_in(tree, kind, games, seed))
+    print(f"the protocol's cost: {games} games of greedy against greedy, median of {rounds} rounds, trees alternated")
+    for tree in trees:
+        medians = {}
+        for kind in ("one process", "match"):
+            timings = rows[(tree, kind)]
+            medians[kind] = [statistics.median(t[i] for t in timings) / games * 1000 for i in (0, 1)]
+        added = [
+            statistics.median(
+                m[i] / o[i] - 1 for m, o in zip(rows[(tree, "match")], rows[(tree, "one process")], strict=True)
+            )
+            for i in (0, 1)
+        ]
+        print(f"  {tree}")
+        for kind, (wall, cpu) in medians.items():
+            print(f"    {kind:12} {wall:7.1f} ms a game (wall)  {cpu:7.1f} ms a game (CPU, bots included)")
+        print(f"    added by the protocol (median of the rounds' own): {added[0]:+.0%} wall, {added[1]:+.0%} CPU")
+    print(f"  load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=40, help="games per round of the protocol's cost")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--duplicate-games", type=int, default=1000, help="games of the duplicate match (0: none)")
+    parser.add_argument(
+        "--against", action="append", default=[], metavar="TREE", help="another source tree, timed in the same rounds"
+    )
+    options = parser.parse_args()
+
+    if options.against:
+        here = str(Path(__file__).resolve().parent.parent)
+        compare([here, *options.against], options.games, options.rounds)
+    else:
+        in_this_process(options.games, options.rounds)
 
     if options.duplicate_games:
         games = options.duplicate_games

@@ -48,7 +48,15 @@ def _run(args: list[str]) -> int | str | None:
         status = run_direct(args)
         if status is not None:
             return status
-    # deferred: typer (~40 ms), which a plain check never loads (cli/direct.py)
+    if args[:1] == ["bot"]:
+        # deferred: as above; a bot `arbo match` starts is run without typer (cli/bot_direct.py)
+        from arbo_notation.cli.bot_direct import plain_bot_arguments, run_bot
+
+        bot = plain_bot_arguments(args)
+        if bot is not None:
+            run_bot(bot)
+            return EXIT_OK
+    # deferred: typer (~40 ms), which a plain check or bot never loads (cli/direct.py, cli/bot_direct.py)
     from arbo_notation.cli.application import app
 
     app()

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Optional
 
 import typer
 
 from arbo_notation.cli.bounds import MOST_BUDGET
 from arbo_notation.cli.usage import one_of, whole_number
-from arbo_notation.play.protocol import serve
-from arbo_notation.play.simulate import make_player
+from arbo_notation.cli.bot_direct import NAMES, BotArguments, run_bot
 
 HELP = """Run a built-in bot as a program that speaks the bot protocol (docs/PROTOCOL.md).
 
@@ -26,9 +24,6 @@ Examples:
 
     arbo match "arbo bot greedy" "python mybot.py" --games 10 --out games/
 """
-
-#: The built-in bots by the names the command takes.
-NAMES = ("engine", "greedy", "random")
 
 
 def register(app: typer.Typer) -> None:
@@ -46,15 +41,4 @@ def register(app: typer.Typer) -> None:
         ),
         seed: str = typer.Option("0", "--seed", "-s", metavar="SEED", help="Seed of the bot's random choices."),
     ) -> None:
-
-        def log(text: str) -> None:
-            print(f"arbo bot {name}: {text}", file=sys.stderr, flush=True)
-
-        def write(line: bytes) -> None:
-            sys.stdout.buffer.write(line)
-            sys.stdout.buffer.flush()
-
-        try:
-            serve(lambda: make_player(name, budget), sys.stdin, write, name=f"arbo {name}", seed=seed, log=log)
-        except (BrokenPipeError, KeyboardInterrupt):
-            pass
+        run_bot(BotArguments(name, budget, seed))

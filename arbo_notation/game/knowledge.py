@@ -24,7 +24,6 @@ complete matching puts it there. A card that every matching puts in one hand is 
 
 from __future__ import annotations
 
-import functools
 from collections import deque
 from weakref import WeakKeyDictionary
 from dataclasses import dataclass, field, replace
@@ -195,13 +194,15 @@ class Knowledge:
     def to_json(self) -> dict:
         """The knowledge as plain JSON data (cards as their notation)."""
         unseen = sorted(self.unseen, key=card_order)
-        named = functools.cache(lambda where: sorted(("deck" if p is None else p) for p in where))
+        unseen_names = [str(c) for c in unseen]
+        # each set of places named once: a seat's own table has one for all its unseen cards
+        named = {where: sorted("deck" if p is None else p for p in where) for where in set(self.places.values())}
         return {
             "view": {"seat": self.view.seat, "omniscient": self.view.omniscient, "hindsight": self.view.hindsight},
             "hands": {p: {"known": [str(c) for c in h.known], "unknown": h.unknown} for p, h in self.hands.items()},
             "deck_size": self.deck_size,
-            "unseen": [str(c) for c in unseen],
-            "places": {str(c): list(named(self.places[c])) for c in unseen},
+            "unseen": unseen_names,
+            "places": {name: list(named[self.places[c]]) for name, c in zip(unseen_names, unseen, strict=True)},
             "rights": [
                 {"player": r.player, "species": r.species, "status": r.status.value, "low": r.low, "high": r.high}
                 for r in self.rights.values()

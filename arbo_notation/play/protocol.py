@@ -27,13 +27,19 @@ from arbo_notation.errors import ArboError
 PROTOCOL_VERSION = 1
 #: The longest line either side reads, in bytes with its newline: a longer one is a fault.
 LINE_LIMIT = 64 * 1024
+#: How a request begins as :func:`encode` writes it (serve() answers such a line unread).
+_ACT_START = '{"type":"act",'
 
 Message = dict[str, Any]
 
 
+#: The encoder of every message, made once (json.dumps with these options makes one a call).
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
 def encode(message: Message) -> bytes:
     """A message as the line that carries it (UTF-8, compact, ending with a newline)."""
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode("utf-8") + b"\n"
+    return (_ENCODER.encode(message) + "\n").encode("utf-8")
 
 
 def hello() -> Message:
@@ -57,7 +63,7 @@ def event(player: str, action: Action | str) -> Message:
     return {"type": "event", "player": player, "action": str(action)}
 
 
-def act(phase: Phase, legal: Sequence[Action], view: Message) -> Message:
+def act(phase: Phase, legal: Sequence[Action | str], view: Message) -> Message:
     return {"type": "act", "phase": phase.value, "legal": [str(action) for action in legal], "view": view}
 
 
@@ -164,6 +170,13 @@ def serve(
         if not line.strip():
             continue
         try:
+            if table is not None and line.startswith(_ACT_START):
+                # A request as arbo's referee writes it, to a bot that keeps its own table: answered
+                # without reading the line, whose view (some 2.3 KB) this bot never reads. Reading
+                # it was most of the bot's JSON: serve() on one seat's 30 games of a greedy match,
+                # 6.5 ms of CPU a game before, 5.6 after (bench/README.md, "the bot protocol's cost")
+                write(encode({"action": _choice(bot, table, rng, line, log)}))
+                continue
             message = json.loads(line)
             kind = message.get("type") if isinstance(message, dict) else None
             if kind == "hello":
@@ -188,8 +201,11 @@ def serve(
             log(f"message skipped ({error}): {line.strip()[:200]}")
 
 
-def _choice(bot: Bot, table: SeatTable | None, rng: random.Random, message: Message, log: Callable[[str], None]) -> str:
-    """The bot's answer to an ``act``: its choice, or the first legal action when it has none."""
+def _choice(
+    bot: Bot, table: SeatTable | None, rng: random.Random, request: Message | str, log: Callable[[str], None]
+) -> str:
+    """The bot's answer to an ``act`` (the message, or its line not yet read): its choice, or the
+    request's first legal action when it has none."""
     if table is not None:
         try:
             return str(bot.choose(table.game, rng))
@@ -197,4 +213,5 @@ def _choice(bot: Bot, table: SeatTable | None, rng: random.Random, message: Mess
             log(f"the bot could not choose ({error}): the first legal action is played")
     else:
         log("asked to act outside a game: the first legal action is played")
+    message = json.loads(request) if isinstance(request, str) else request
     return str(message["legal"][0])

@@ -383,8 +383,9 @@ class _Game:
         bot = self.bots[seat]
         if bot is not None:
             try:
-                answer = bot.request(protocol.act(table.game.phase, legal, table.view()), self.move_time)
-                return judge(answer, legal, table), True
+                shown = [str(action) for action in legal]  # written in the request, then matched
+                answer = bot.request(protocol.act(table.game.phase, shown, table.view()), self.move_time)
+                return judge(answer, legal, table, shown), True
             except BotFault as error:
                 action = self.fallback.choose(table.game, self.rng)
                 self.fault(seat, error, action)
@@ -460,9 +461,9 @@ def greet(bot: BotProcess, seconds: float) -> str:
     return str(said.get("name") or "")
 
 
-def judge(answer: bytes, legal: Sequence[Action], table: SeatTable) -> Action:
-    """The action a bot's answer names, when it is one of ``legal``; BotFault otherwise. A draw
-    from a pile may name its owner alone (``Ben`` for ``Ben:Oa5``)."""
+def judge(answer: bytes, legal: Sequence[Action], table: SeatTable, shown: Sequence[str] | None = None) -> Action:
+    """The action a bot's answer names, when it is one of ``legal`` (written as ``shown``, when
+    given); BotFault otherwise. A draw from a pile may name its owner alone (``Ben`` for ``Ben:Oa5``)."""
     try:
         message = json.loads(answer)
     except ValueError:
@@ -471,9 +472,8 @@ def judge(answer: bytes, legal: Sequence[Action], table: SeatTable) -> Action:
     if not isinstance(text, str):
         raise BotFault(FaultKind.MALFORMED, 'answered with no "action" text', answer)
     text = text.strip()
-    for action in legal:
-        shown = str(action)
-        if shown == text or (isinstance(action, Draw) and action.owner == text):
+    for action, written in zip(legal, shown or [str(action) for action in legal], strict=True):
+        if written == text or (isinstance(action, Draw) and action.owner == text):
             return action
     raise BotFault(FaultKind.ILLEGAL, f"played {text!r}, {_why_illegal(text, table)}", answer)
 

@@ -11,7 +11,9 @@ from typer.testing import CliRunner
 from arbo_notation.cli import app
 from arbo_notation.notation.model import Draw, DrawKind
 from arbo_notation.notation.writer import format_game
-from arbo_notation.play.protocol import SeatTable, as_seen_by, perform
+from arbo_notation.engine.bots import GreedyBot
+from arbo_notation.errors import ArboError
+from arbo_notation.play.protocol import SeatTable, as_seen_by, encode, perform, serve
 from arbo_notation.play.simulate import simulate_game
 from arbo_notation.engine.actions import turn_actions
 
@@ -46,3 +48,49 @@ def test_the_view_is_state_as_the_seat_of_its_own_record(tmp_path, players, seat
     for other in (p for p in table.view()["players"] if p["name"] != seat):
         assert set(other["hand"]) <= discarded  # only cards seen taken from a pile
         assert len(other["hand"]) + other["hidden"] == 7
+
+
+GAME = {
+    "type": "game",
+    "game": "g1",
+    "seat": "Ana",
+    "players": ["Ana", "Ben"],
+    "species": ["Ca", "Dw", "Ja", "Ma", "Oa", "Wi"],
+    "hand": ["Ca1", "Ca2", "Ca3", "Dw1", "Dw2", "Dw3", "Ja1"],
+}
+ACT = {"type": "act", "phase": "draw", "legal": ["Ben", "d"], "view": {"not": "read"}}
+
+
+class Stuck(GreedyBot):
+    """A bot that cannot choose: serve() plays the request's first legal action."""
+
+    def choose(self, game, rng):
+        raise ArboError("lost")
+
+
+def served(make, lines) -> tuple[list[dict], list[str]]:
+    answers: list[bytes] = []
+    logged: list[str] = []
+    serve(make, lines, answers.append, name="test", log=logged.append)
+    return [json.loads(line) for line in answers], logged
+
+
+@pytest.mark.parametrize("spelling", ["arbo", "spaced"])
+def test_serve_answers_a_request_however_spelt_and_reads_legal_only_when_its_bot_cannot_choose(spelling):
+    # arbo's referee writes compact lines (encode), which serve() answers unread; another referee's
+    # spacing is read whole: the same answers either way
+    write = (lambda m: encode(m).decode()) if spelling == "arbo" else (lambda m: json.dumps(m) + "\n")
+    lines = [write(m) for m in ({"type": "hello", "protocol": 1}, GAME, ACT, ACT)]
+    assert lines[2].startswith('{"type":"act",') == (spelling == "arbo")
+    answers, logged = served(GreedyBot, lines)
+    assert answers == [{"type": "hello", "name": "test", "author": "arbo"}, {"action": "d"}, {"action": "d"}]
+    assert logged == []
+    if spelling == "arbo":  # unread indeed: a request cut short is answered all the same
+        assert served(GreedyBot, [*lines[:2], lines[2][:40] + "\n"])[0][1:] == [{"action": "d"}]
+    answers, logged = served(Stuck, lines)
+    assert answers[1:] == [{"action": "Ben"}, {"action": "Ben"}]
+    assert logged == ["the bot could not choose (lost): the first legal action is played"] * 2
+    # a request without legal actions, or a line that only begins as one, is skipped, said in the log
+    answers, logged = served(Stuck, [*lines[:2], '{"type":"act", "phase": "draw"}\n', '{"type":"act",\n'])
+    assert answers[1:] == []
+    assert [text.split(" (")[0] for text in logged] == ["the bot could not choose", "message skipped"] * 2

@@ -1,0 +1,65 @@
+"""`arbo bot` run straight from plain arguments, without loading typer, as cli/direct.py runs `arbo check`.
+
+`arbo match` starts each of its built-in bots as `python -m arbo_notation bot NAME --seed SEED`, in
+every worker and again after a fault stopped one, and typer's import was some 40 ms of the bot's
+120 ms of start-up (bench/README.md, "the bot protocol's cost"). That plain form (a bot's name as
+the command lists it, `--seed SEED` or none) is read here; anything else (`--budget`, `-s`, help,
+a misspelt name, a shell's completion request) is left to the typer app, which reads all of them.
+tests/cli/test_cli_bot_direct.py holds this reading to typer's.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+#: The built-in bots by the names the command takes.
+NAMES = ("engine", "greedy", "random")
+
+
+@dataclass(frozen=True, slots=True)
+class BotArguments:
+    """What `arbo bot` runs: the bot's name, the engine's budget (None: its default), the seed."""
+
+    name: str
+    budget: int | None = None
+    seed: str = "0"
+
+
+def plain_bot_arguments(args: Sequence[str], environ: Mapping[str, str] = os.environ) -> BotArguments | None:
+    """The arguments of ``arbo ARGS`` when it is `arbo bot NAME [--seed SEED]`, else None (for typer)."""
+    if len(args) not in (2, 4) or args[0] != "bot" or args[1] not in NAMES or _completing(environ):
+        return None
+    if len(args) == 2:
+        return BotArguments(args[1])
+    if args[2] != "--seed" or args[3].startswith("-"):
+        return None
+    return BotArguments(args[1], seed=args[3])
+
+
+def _completing(environ: Mapping[str, str]) -> bool:
+    """Whether a shell asks for completions (click's ``_ARBO_COMPLETE``, whatever the program's name)."""
+    return any(key.startswith("_") and key.endswith("_COMPLETE") for key in environ)
+
+
+def run_bot(arguments: BotArguments) -> None:
+    """Serve the bot on standard input and output until ``quit`` or the end of the input; its log
+    on standard error. A referee that stops reading, or Ctrl-C, ends it quietly."""
+    from arbo_notation.play.protocol import serve
+    from arbo_notation.play.simulate import make_player
+
+    name, budget = arguments.name, arguments.budget
+
+    def log(text: str) -> None:
+        print(f"arbo bot {name}: {text}", file=sys.stderr, flush=True)
+
+    def write(line: bytes) -> None:
+        sys.stdout.buffer.write(line)
+        sys.stdout.buffer.flush()
+
+    try:
+        serve(lambda: make_player(name, budget), sys.stdin, write, name=f"arbo {name}", seed=arguments.seed, log=log)
+    except (BrokenPipeError, KeyboardInterrupt):
+        pass

@@ -1,0 +1,120 @@
+"""`arbo bot` run without typer (cli/bot_direct.py): it reads a command line as the typer app reads
+it, or leaves it to the app; and the bot it runs answers exactly as the app's."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import itertools
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+import typer
+import typer.main
+
+from arbo_notation.cli import app
+from arbo_notation.cli.bot_direct import BotArguments, plain_bot_arguments
+from arbo_notation.cli.usage import UsageError
+from arbo_notation.play.protocol import encode
+
+
+def typer_reading(tokens: list[str]) -> BotArguments | None:
+    """What the typer app reads from ``arbo bot TOKENS``: the arguments, or None for a usage error
+    or the help (which it prints and ends)."""
+    command = typer.main.get_command(app).commands["bot"]
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        try:
+            context = command.make_context("bot", list(tokens))
+        except (UsageError, typer.Exit, SystemExit):
+            return None
+    params = context.params
+    return BotArguments(params["name"], params["budget"], params["seed"])
+
+
+# Tokens of every kind: the names, seeds, and what only typer reads or refuses.
+TOKENS = ["greedy", "random", "engine", "Greedy", "greed", "--seed", "-s", "--seed=3", "3", "", "-3", "s e", "--budget"]
+TOKENS += ["8", "--help", "-h", "--", "-x", "bot"]
+
+
+def test_every_command_line_of_up_to_four_tokens_read_here_is_read_as_typer_reads_it():
+    read_here = 0
+    for size in range(5):
+        for tokens in itertools.product(TOKENS, repeat=size):
+            direct = plain_bot_arguments(["bot", *tokens], environ={})
+            if direct is not None:
+                read_here += 1
+                assert direct == typer_reading(list(tokens)), tokens
+    assert read_here == 3 + 3 * 10  # a name alone, or with --seed and one of the 10 tokens not an option
+
+
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        (["bot", "greedy"], BotArguments("greedy")),
+        (["bot", "random", "--seed", "7"], BotArguments("random", seed="7")),
+        (["bot", "engine", "--seed", "s e"], BotArguments("engine", seed="s e")),
+        (["bot", "greedy", "-s", "7"], None),
+        (["bot", "greedy", "--seed=7"], None),
+        (["bot", "engine", "--budget", "8"], None),
+        (["bot", "--seed", "7", "greedy"], None),
+        (["bot", "greedy", "--seed", "-7"], None),
+        (["bot", "Greedy"], None),
+        (["bot", "greedy", "--help"], None),
+        (["bot"], None),
+        (["check", "greedy"], None),
+    ],
+)
+def test_the_plain_forms_are_read_here_and_the_rest_left_to_typer(args, expected):
+    assert plain_bot_arguments(args, environ={}) == expected
+    assert plain_bot_arguments(args, environ={"_ARBO_COMPLETE": "bash_complete"}) is None
+
+
+def arbo(*args: str, stdin: str) -> subprocess.CompletedProcess:
+    env = {key: value for key, value in os.environ.items() if not key.endswith("_COMPLETE")}
+    return subprocess.run(
+        [sys.executable, "-m", "arbo_notation", *args], input=stdin, capture_output=True, text=True, env=env, timeout=60
+    )
+
+
+def test_the_bot_run_here_answers_and_ends_as_the_apps():
+    game = {
+        "type": "game",
+        "game": "g",
+        "seat": "Ana",
+        "players": ["Ana", "Ben"],
+        "species": ["Ca", "Dw", "Ja", "Ma", "Oa", "Wi"],
+        "hand": ["Ca1", "Ca2", "Ca3", "Dw1", "Dw2", "Dw3", "Ja1"],
+    }
+    act = {"type": "act", "phase": "draw", "legal": ["d"], "view": {}}
+    messages = [{"type": "hello", "protocol": 1}, game, act, {"type": "event", "player": "Ana", "action": "d:Oa5"}]
+    messages += [act, {"type": "event", "player": "Ana", "action": "d:Oa6"}, {**act, "phase": "plant"}]
+    stdin = "".join(encode(m).decode() for m in messages) + "not json\n"
+    direct = arbo("bot", "random", "--seed", "4", stdin=stdin)
+    through_typer = arbo("bot", "random", "-s", "4", stdin=stdin)  # -s is typer's alone to read
+    assert (direct.returncode, direct.stdout, direct.stderr) == (
+        through_typer.returncode,
+        through_typer.stdout,
+        through_typer.stderr,
+    )
+    answers = [json.loads(line) for line in direct.stdout.splitlines()]
+    assert answers[:3] == [{"type": "hello", "name": "arbo random", "author": "arbo"}, {"action": "d"}, {"action": "d"}]
+    assert answers[3]["action"].endswith("@0,0") and len(answers) == 4
+    assert (
+        direct.returncode == 0
+        and direct.stderr == "arbo bot random: message skipped (Expecting value: line 1 column 1 (char 0)): not json\n"
+    )
+
+
+def test_a_plain_bot_never_imports_typer():
+    script = (
+        "import sys; sys.argv = ['arbo', 'bot', 'greedy', '--seed', '3']\n"
+        "from arbo_notation.cli import main\n"
+        "try:\n    main()\nexcept SystemExit as end:\n    print(end.code, 'typer' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], input='{"type":"quit"}\n', capture_output=True, text=True, timeout=60
+    )
+    assert done.stdout == "0 False\n", done.stderr
