@@ -47,6 +47,8 @@ def _completing(environ: Mapping[str, str]) -> bool:
 def run_bot(arguments: BotArguments) -> None:
     """Serve the bot on standard input and output until ``quit`` or the end of the input; its log
     on standard error. A referee that stops reading, or Ctrl-C, ends it quietly."""
+    # deferred: cli/bot.py imports this module when the command is registered, and a command's
+    # registration loads none of its modules (tests/test_packaging.py)
     from arbo_notation.play.protocol import serve
     from arbo_notation.play.simulate import make_player
 
