@@ -47,8 +47,8 @@ def _completing(environ: Mapping[str, str]) -> bool:
 def run_bot(arguments: BotArguments) -> None:
     """Serve the bot on standard input and output until ``quit`` or the end of the input; its log
     on standard error. A referee that stops reading, or Ctrl-C, ends it quietly."""
-    # deferred: cli/bot.py imports this module when the command is registered, and a command's
-    # registration loads none of its modules (tests/test_packaging.py)
+    # deferred: arbo's start-up imports this module to read any `arbo bot ...` line; one typer
+    # then runs (`--help`, a misspelt name) does not load the protocol and the bots
     from arbo_notation.play.protocol import serve
     from arbo_notation.play.simulate import make_player
 
