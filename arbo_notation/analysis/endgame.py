@@ -30,6 +30,12 @@ ENDING_DECK = 2
 #: piles that leaves cards in the deck) when they could end it; beyond them, a turn that can end
 #: the game ends it, as well as it can. None: each such turn costs some ten exact finishes.
 LOOKAHEAD = 0
+#: Turns of a rollout that may leave the next player a turn that can end the game (the deck
+#: ENDING_DECK + 1 to 2 * ENDING_DECK cards) played as their mover's best reply: the pair of
+#: draws best for their own margin, each finished by the greedy bot and followed by the next
+#: player's exact end. One: the reply to a decision that keeps the game going (the one that
+#: values it); later ones are the greedy bot's, since each costs some ten exact ends.
+REPLIES = 1
 
 
 def near_end(position: LeanPosition) -> bool:
@@ -262,16 +268,23 @@ def best_final(position: LeanPosition, species_count: int) -> tuple[Finish, list
 
 
 def play_out(
-    position: LeanPosition, species_count: int, lookahead: int = LOOKAHEAD, greedy_turns: int | None = None
+    position: LeanPosition,
+    species_count: int,
+    lookahead: int = LOOKAHEAD,
+    greedy_turns: int | None = None,
+    replies: int = REPLIES,
 ) -> list[int]:
     """Each seat's final score once the game is played out: by the greedy bot for
     ``greedy_turns`` turns (default: the rollout's greedy rounds), the light player after them,
-    and every turn that can end the game (the deck at most ENDING_DECK) by :func:`ending_turn`."""
+    every turn that can end the game (the deck at most ENDING_DECK) by :func:`ending_turn`, and
+    the first ``replies`` turns that can leave the next player such a turn by :func:`best_reply`."""
     if greedy_turns is None:
         greedy_turns = GREEDY_ROUNDS[position.seats] * position.seats
     while not position.over:
         if len(position.deck) <= ENDING_DECK:
             return ending_turn(position, species_count, lookahead, greedy_turns)
+        if replies > 0 and len(position.deck) <= 2 * ENDING_DECK:
+            return best_reply(position, species_count, lookahead, greedy_turns, replies - 1)
         if greedy_turns > 0:
             play_greedy_turn(position)
             greedy_turns -= 1
@@ -298,17 +311,40 @@ def ending_turn(position: LeanPosition, species_count: int, lookahead: int = 0, 
             scores = best_final(probe, species_count)[1]
         else:
             probe.finish(*greedy_finish(probe))
-            scores = play_out(probe, species_count, lookahead - 1, max(0, greedy_turns - 1))
+            scores = play_out(probe, species_count, lookahead - 1, max(0, greedy_turns - 1), 0)
         if best is None or margin(scores, seat) > margin(best, seat):
             best = scores
     assert best is not None  # a deck of one or two cards can always be emptied
     return best
 
 
+def best_reply(
+    position: LeanPosition, species_count: int, lookahead: int = 0, greedy_turns: int = 0, replies: int = 0
+) -> list[int]:
+    """The final scores after the current player's turn, which may leave the next player one that
+    can end the game, and the rest of the game: each pair of draws finished by the greedy bot and
+    the game played out (the next player's end exactly); the player takes the pair best for their
+    own margin, as :func:`ending_turn` does."""
+    seat = position.current
+    best: list[int] | None = None
+    for pair in draw_pairs(position):
+        probe = position.copy()
+        probe.draw(pair[0])
+        probe.draw(pair[1])
+        probe.finish(*greedy_finish(probe))
+        scores = play_out(probe, species_count, lookahead, max(0, greedy_turns - 1), replies)
+        if best is None or margin(scores, seat) > margin(best, seat):
+            best = scores
+    assert best is not None  # draw_pairs gives at least the pair of skipped draws
+    return best
+
+
 __all__ = [
     "ENDING_DECK",
     "LOOKAHEAD",
+    "REPLIES",
     "best_final",
+    "best_reply",
     "canonical",
     "draw_pairs",
     "empties_deck",

@@ -73,24 +73,24 @@ def test_an_unflagged_turn_s_loss_is_in_its_note():
 def test_the_figures_of_the_analysed_sample_come_from_its_notes():
     (record,) = parse(SAMPLE.read_text(), str(SAMPLE))
     ana, ben = of_record(record)
-    # Ana lost 1.3 1.5 2.5 1.0 3.0 1.4 1.5 0 1.2 1.0; Ben 2.1 0.5 3.3 2.2 1.9 0 0 6.8 7.0
+    # Ana lost 1.3 1.5 2.5 1.0 3.0 1.4 1.5 0 2.4 1.0; Ben 2.1 0.5 3.3 2.2 1.9 0 0 4.4 4.0
     assert ana.to_json() == {
         "player": "Ana",
         "turns": 10,
-        "points_lost": 14.4,
-        "mean_points_lost": 1.44,
-        "accuracy": 67.9,
-        "?!": 4,
+        "points_lost": 15.6,
+        "mean_points_lost": 1.56,
+        "accuracy": 65.8,
+        "?!": 5,
         "?": 0,
         "??": 0,
     }
     assert ben.to_json() == {
         "player": "Ben",
         "turns": 9,
-        "points_lost": 23.8,
-        "mean_points_lost": 2.64,
-        "accuracy": 57.8,
+        "points_lost": 18.4,
+        "mean_points_lost": 2.04,
+        "accuracy": 61.4,
         "?!": 3,
-        "?": 1,
-        "??": 2,
+        "?": 3,
+        "??": 0,
     }

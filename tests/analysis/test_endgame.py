@@ -12,7 +12,16 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import arbo_notation as arbo
-from arbo_notation.analysis.endgame import best_final, draw_pairs, ending_turn, final_finishes
+from arbo_notation.analysis.endgame import (
+    ENDING_DECK,
+    best_final,
+    best_reply,
+    canonical,
+    draw_pairs,
+    ending_turn,
+    final_finishes,
+    play_out,
+)
 from arbo_notation.analysis.game import situation_at
 from arbo_notation.analysis.listed import listed_decks
 from arbo_notation.analysis.sampling import Unseen
@@ -20,7 +29,7 @@ from arbo_notation.analysis.search import Situation, _exact_finishes, judge_draw
 from arbo_notation.analysis.game import tasks
 from arbo_notation.analysis.turns import _drawn_cards, _played_sources, glyph_for, judge_turn
 from arbo_notation.engine.cards import Card, Coord
-from arbo_notation.engine.greedy import play_greedy_turn
+from arbo_notation.engine.greedy import choose_finish, choose_source, play_greedy_turn
 from arbo_notation.engine.lean import FROM_DECK, Cards, LeanPosition, ORIGIN_CELL, cell_of, margin
 from arbo_notation.engine.scoring import PlayerPosition, score_totals
 from arbo_notation.notation.writer import format_game
@@ -171,6 +180,48 @@ def test_drawing_from_the_piles_to_keep_the_game_going_is_valued_with_the_exact_
     # (4, nobody then holding an oak): 4 - 4
     assert judged.values == {(FROM_DECK, 0): 3.0, (FROM_DECK, 1): 4.0, (0, 1): 0.0}
     assert judged.best() == (FROM_DECK, 1)
+
+
+def world_before_last(players: int, seed: int) -> tuple[LeanPosition, int]:
+    """A simulated world played by the greedy bot to a turn that may leave the next player one
+    that can end the game (the deck 3 or 4 cards), at its start."""
+    record = simulate_game(PLAYERS[:players], seed)
+    situation = situation_at(arbo.replay(arbo.parse_games(format_game(record))[0]).root, record.turns[0].player)
+    assert situation is not None
+    cards = Cards(situation.species)
+    world = situation.world(cards, random.Random(seed))
+    while len(world.deck) > 2 * ENDING_DECK:
+        play_greedy_turn(world)
+    return world, len(cards.species)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(2, 4), st.integers(0, 10_000))
+def test_the_best_reply_is_the_best_pair_of_draws_and_never_worse_than_greedys_turn(players, seed):
+    world, count = world_before_last(players, seed)
+    assert ENDING_DECK < len(world.deck) <= 2 * ENDING_DECK
+    seat = world.current
+    replied = best_reply(world, count)
+    # each pair of draws finished by the greedy bot, the rest played out (the next end exact)
+    lines = {}
+    for pair in draw_pairs(world):
+        probe = world.copy()
+        probe.draw(pair[0])
+        probe.draw(pair[1])
+        probe.finish(*choose_finish(probe))
+        lines[canonical(pair)] = play_out(probe, count, 0, 0, 0)
+    assert margin(replied, seat) == max(margin(scores, seat) for scores in lines.values())
+    assert replied in lines.values()
+    # the greedy bot's own turn is one of those lines: the reply is never worse for its player
+    greedy = world.copy()
+    first = choose_source(greedy)
+    greedy.draw(first)
+    second = choose_source(greedy)
+    greedy.draw(second)
+    greedy.finish(*choose_finish(greedy))
+    greedy_line = play_out(greedy, count, 0, 0, 0)
+    assert greedy_line == lines[canonical((first, second))]
+    assert margin(replied, seat) >= margin(greedy_line, seat)
 
 
 def brute_margins(situation, deck: tuple[Card, ...], drawn: tuple[Card, ...]) -> dict[tuple[int, int, int], int]:

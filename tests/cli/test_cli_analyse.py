@@ -297,6 +297,6 @@ def test_the_summary_of_the_analysed_sample_is_what_its_notes_say(monkeypatch):
     assert result.exit_code == 0, result.output
     assert result.stdout == Path(SAMPLE).read_text()
     assert result.stderr == (
-        "Ana: 10 turns analysed, mean loss 1.44 points a turn, ?! 4, ? 0, ?? 0, accuracy 67.9%\n"
-        "Ben: 9 turns analysed, mean loss 2.64 points a turn, ?! 3, ? 1, ?? 2, accuracy 57.8%\n"
+        "Ana: 10 turns analysed, mean loss 1.56 points a turn, ?! 5, ? 0, ?? 0, accuracy 65.8%\n"
+        "Ben: 9 turns analysed, mean loss 2.04 points a turn, ?! 3, ? 3, ?? 0, accuracy 61.4%\n"
     )

@@ -37,7 +37,7 @@ def test_a_scripted_session_keeps_the_history_and_asks_the_missed_first(puzzle_f
     assert lines[0].startswith("Puzzle 1 of 1 (") and lines[0].endswith("analysed.arb game 1 turn 16; new)")
     assert "  hand:    Bs3 Bs7 Ca6 Ca7 Cb1 Dw7 Ja1 Ja7 Ma6" in lines
     assert lines[-3:] == [
-        "answer> wrong: Bs3@-3,0 /Cb1 is worth -0.83; the best, Bs3@-3,0 /Ja1, +1.70",
+        "answer> wrong: Bs3@-3,0 /Cb1 is worth -7.85; the best, Bs3@-3,0 /Ja1, -5.30",
         "",
         "0 of 1 right",
     ]
@@ -47,7 +47,7 @@ def test_a_scripted_session_keeps_the_history_and_asks_the_missed_first(puzzle_f
         assert connection.execute("SELECT box FROM puzzles").fetchall() == [(1,)]
     again = train(str(puzzle_file), "--plain", "--db", str(db), answers="Bs3@-3,0 /Ja1\n")
     assert again.stdout.splitlines()[0].endswith("; box 1)")  # the missed one, asked again at once
-    assert again.stdout.splitlines()[-3:] == ["answer> right: Bs3@-3,0 /Ja1 is worth +1.70", "", "1 of 1 right"]
+    assert again.stdout.splitlines()[-3:] == ["answer> right: Bs3@-3,0 /Ja1 is worth -5.30", "", "1 of 1 right"]
     done = train(str(puzzle_file), "--plain", "--db", str(db))
     assert done.stdout.startswith("nothing due: the next puzzle is due ")
     stats = train(str(puzzle_file), "--stats", "--db", str(db))

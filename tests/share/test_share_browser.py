@@ -373,20 +373,21 @@ def test_an_analysed_game_gives_each_players_accuracy_and_marks_its_flagged_turn
         assert tab.page.is_visible("#accuracy")
         rows = tab.page.eval_on_selector_all("#accuracy li", "es => es.map(e => e.textContent)")
         assert rows == [
-            "Ana: 67.9%, 1.44 points lost a turn over 10 turns judged (?! 4, ? 0, ?? 0)",
-            "Ben: 57.8%, 2.64 points lost a turn over 9 turns judged (?! 3, ? 1, ?? 2)",
+            "Ana: 65.8%, 1.56 points lost a turn over 10 turns judged (?! 5, ? 0, ?? 0)",
+            "Ben: 61.4%, 2.04 points lost a turn over 9 turns judged (?! 3, ? 3, ?? 0)",
         ]
         assert tab.text("#accuracy-rule").startswith("Accuracy: a turn's accuracy is 100·exp(-points lost / 3.5)")
         marks = tab.page.eval_on_selector_all(
             "#margin-graph .glyph-mark", "es => es.map(e => [Number(e.dataset.index), e.textContent])"
         )
         assert marks == [
-            [2, "?!"], [3, "?!"], [5, "?!"], [6, "?"], [8, "?!"], [9, "?!"], [10, "?!"], [13, "?!"], [16, "??"], [18, "??"]
+            [2, "?!"], [3, "?!"], [5, "?!"], [6, "?"], [8, "?!"], [9, "?!"], [10, "?!"], [13, "?!"], [16, "?"],
+            [17, "?!"], [18, "?"]
         ]  # fmt: skip
         rings = tab.page.evaluate(
             "['2', '6', '18'].map(i => getComputedStyle(document.querySelector("
             "`#margin-graph circle[data-index='${i}']`)).stroke)"
         )
-        assert rings == ["rgb(86, 180, 233)", "rgb(230, 159, 0)", "rgb(223, 83, 83)"]  # ?!, ?, ??
+        assert rings == ["rgb(86, 180, 233)", "rgb(230, 159, 0)", "rgb(230, 159, 0)"]  # ?!, ?, ?
         assert "points lost" in tab.page.text_content("#margin-graph circle[data-index='4'] title")
         assert tab.errors == []

@@ -58,7 +58,7 @@ def test_a_puzzle_answered_with_completion_in_a_terminal(size, tmp_path):
         tmux(socket, "send-keys", "-t", "arbo", "-l", "--", "-3,0 /Ja1")
         screen = wait_for(socket, "Bs3@-3,0 /Ja1")
         tmux(socket, "send-keys", "-t", "arbo", "Enter")
-        screen = wait_for(socket, "right: Bs3@-3,0 /Ja1 is worth +1.70")
+        screen = wait_for(socket, "right: Bs3@-3,0 /Ja1 is worth -5.30")
         assert [line for line in screen.splitlines() if line.strip()][-1].strip().startswith("Tab Complete")
         tmux(socket, "send-keys", "-t", "arbo", "Enter")
         wait_for(socket, "1 of 1 right")
