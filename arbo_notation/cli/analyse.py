@@ -199,9 +199,8 @@ def analyse(
         fail("--in-place cannot rewrite standard input", EXIT_USAGE)
     if out is not None and is_an_input(out, [file]) is not None:
         in_place, out = True, None  # -o FILE rewrites FILE: as --in-place does, never over a turn recorded meanwhile
-    read = (
-        fingerprint_of(file) if in_place else None
-    )  # before the reading: a turn recorded after it is not written over
+    # the file's fingerprint before the reading: a turn recorded after it is not written over
+    read = fingerprint_of(file) if in_place else None
     if try_text is not None and turn is not None:
         hypotheses = [_hypothesis(text) for text in supposed or []]
         games = _what_if(file, game_number or 1, turn, try_text, budget or DEFAULT_BUDGET, seed, as_json, hypotheses)
@@ -341,7 +340,9 @@ def _what_if(
         typer.echo(json.dumps({**judgement.to_json(), "supposed": [str(h) for h in hypotheses]}, indent=2))
     else:
         if hypotheses:
-            typer.echo(f"supposing {', '.join(str(h) for h in hypotheses)} (a hypothetical: the record is unchanged)")
+            typer.echo(
+                f"supposing {', '.join(str(h) for h in hypotheses)} (a hypothetical: never written into the record)"
+            )
         for line in judgement.lines():
             typer.echo(line)
     kept = tried if hypotheses else with_note(tried, tried_note(judgement))

@@ -117,7 +117,7 @@ def test_a_hypothetical_judges_both_turns_as_the_library_does_under_it():
     expected = what_if(load_tree(record).node(5), "d d Bs8@-2,0 /Ma3", budget=4, seed="3", hypotheses=hypotheses)
     assert {k: v for k, v in judged.items() if k != "supposed"} == json.loads(json.dumps(expected.to_json()))
     text = run(*args, "--suppose", "Ben:Ja7").stdout.splitlines()
-    assert text[0] == "supposing Ja7 in Ben's hand (a hypothetical: the record is unchanged)"
+    assert text[0] == "supposing Ja7 in Ben's hand (a hypothetical: never written into the record)"
 
 
 def test_a_hypothetical_the_view_rules_out_or_malformed_is_one_message():
