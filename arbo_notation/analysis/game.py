@@ -166,19 +166,24 @@ def _drawn_elsewhere(turn: Turn, hypotheses: Sequence[Hypothesis]) -> None:
             )
 
 
-def tried_note(judgement: TryJudgement) -> EngineNote:
-    """The engine's note of the tried turn, as `arbo analyse` writes one on a judged turn."""
-    tried = judgement.tried
-    value = round(tried.played_value, 1)
-    flagged = tried.glyph is not None
+def engine_note(evaluation: TurnEvaluation) -> EngineNote:
+    """The engine's note of a judged turn, as `arbo analyse` writes it on the turn."""
+    flagged = evaluation.glyph is not None
+    value = round(evaluation.played_value, 1)
     return EngineNote(
         value=value,
-        samples=tried.samples,
-        exact=tried.exact,
-        glyph=tried.glyph,
-        best=tried.best if flagged else None,
-        gain=round(round(tried.best_value, 1) - value, 1) if flagged else 0.0,
+        samples=evaluation.samples,
+        exact=evaluation.exact,
+        glyph=evaluation.glyph,
+        best=evaluation.best if flagged else None,
+        # the loss as the difference of the rounded values, so the figures shown add up
+        gain=round(round(evaluation.best_value, 1) - value, 1),
     )
+
+
+def tried_note(judgement: TryJudgement) -> EngineNote:
+    """The engine's note of the tried turn, as `arbo analyse` writes one on a judged turn."""
+    return engine_note(judgement.tried)
 
 
 def add_variation(record: GameRecord, path: LinePath, index: int, turn: Turn) -> tuple[GameRecord, LinePath]:

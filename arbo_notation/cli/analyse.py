@@ -11,13 +11,13 @@ from typing import List, Optional
 import typer
 
 from arbo_notation.analysis.accuracy import Accuracy, note_loss, summarise
-from arbo_notation.analysis.game import add_variation, tasks, tried_note, tried_turn, what_if
+from arbo_notation.analysis.game import add_variation, engine_note, tasks, tried_note, tried_turn, what_if
 from arbo_notation.analysis.turns import DEFAULT_BUDGET, TurnEvaluation, judge_turn
 from arbo_notation.engine.cards import Card
 from arbo_notation.errors import ArboError, NotationErrors
 from arbo_notation.game.knowledge import Hypothesis
 from arbo_notation.game.tree import SetupError, load_tree
-from arbo_notation.notation.engine_notes import EngineNote, annotate, with_note
+from arbo_notation.notation.engine_notes import annotate, with_note
 from arbo_notation.notation.model import GameRecord
 from arbo_notation.notation.reading.reader import parse
 from arbo_notation.notation.writer import format_games
@@ -72,24 +72,10 @@ def _run(found: list, jobs: int, progress: bool) -> list[TurnEvaluation]:
     return results
 
 
-def _note(evaluation: TurnEvaluation) -> EngineNote:
-    flagged = evaluation.glyph is not None
-    value = round(evaluation.played_value, 1)
-    return EngineNote(
-        value=value,
-        samples=evaluation.samples,
-        exact=evaluation.exact,
-        glyph=evaluation.glyph,
-        best=evaluation.best if flagged else None,
-        # the loss as the difference of the rounded values, so the figures shown add up
-        gain=round(round(evaluation.best_value, 1) - value, 1),
-    )
-
-
 def summary(evaluations: list[TurnEvaluation], players: tuple[str, ...]) -> list[Accuracy]:
     """Per player: their judged turns summed up from the losses the notes state (to tenths), so
     the figures are those the replayer, the page and `arbo stats` read back from the record."""
-    return summarise(((e.player, note_loss(_note(e)), e.glyph) for e in evaluations), players)
+    return summarise(((e.player, note_loss(engine_note(e)), e.glyph) for e in evaluations), players)
 
 
 def summary_json(row: Accuracy) -> dict:
@@ -254,7 +240,7 @@ def analyse(
             fail(str(error))
         evaluations.extend(results)
         seats.extend(p for p in record.header.players if p not in seats)
-        notes = {node.index - 1: _note(e) for (node, _), e in zip(found, results, strict=False)}
+        notes = {node.index - 1: engine_note(e) for (node, _), e in zip(found, results, strict=False)}
         annotated[index] = annotate(record, notes, clear=turn is None and not players)
     text = format_games(annotated)
     rows = summary(evaluations, tuple(seats))

@@ -247,12 +247,12 @@ def test_a_game_with_a_rule_error_is_judged_up_to_it_and_the_error_reported():
 def test_the_loss_shown_is_the_difference_of_the_values_shown():
     """Rounded apart, 0.646 - 0.124 gave a loss of 0.52 beside values 0.65 and 0.12 (issue 34)."""
     from arbo_notation.analysis.turns import TurnEvaluation
-    from arbo_notation.cli.analyse import _note
+    from arbo_notation.analysis.game import engine_note
 
     judged = TurnEvaluation(1, 3, "Ana", "d d Ca8@1,0 /Wi2", 0.124, "d d Ja6@0,1 /Wi2", 3.646, 3.522, "?", 48, False)
     shown = judged.to_json()
     assert (shown["played_value"], shown["best_value"], shown["loss"]) == (0.12, 3.65, 3.53)
-    note = _note(judged)
+    note = engine_note(judged)
     assert (note.value, note.gain) == (0.1, 3.5)  # the comment: +0.1, 3.5 points better (3.6 - 0.1)
     assert str(note) == "arbo: (?) +0.1 (48 samples); better d d Ja6@0,1 /Wi2, 3.5 points better"
 
