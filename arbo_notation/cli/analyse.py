@@ -26,7 +26,7 @@ from arbo_notation.runtime.workers import ending_with_the_workers, in_order, job
 from arbo_notation.cli.fmt import fingerprint_of, not_rewritten
 from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, is_an_input, read_input
 from arbo_notation.cli.bounds import MOST_BUDGET, MOST_GAMES, MOST_JOBS, MOST_TURNS
-from arbo_notation.cli.usage import whole_number
+from arbo_notation.cli.usage import a_path, whole_number
 
 #: From this many turns to judge, a terminal gets a progress bar on stderr.
 PROGRESS_FROM = 4
@@ -94,7 +94,9 @@ def summary_json(row: Accuracy) -> dict:
 
 def analyse(
     file: str = typer.Argument(..., metavar="FILE", help="A record file ('-' reads standard input)."),
-    out: Optional[str] = typer.Option(None, "--out", "-o", metavar="OUT", help="Write the annotated record to OUT."),
+    out: Optional[str] = typer.Option(
+        None, "--out", "-o", metavar="OUT", parser=a_path("--out"), help="Write the annotated record to OUT."
+    ),
     in_place: bool = typer.Option(
         False, "--in-place", "-i", help="Rewrite FILE annotated (a new copy renamed over it)."
     ),

@@ -12,7 +12,7 @@ from arbo_notation.cli.bot_direct import NAMES, BotArguments, run_bot
 
 HELP = """Run a built-in bot as a program that speaks the bot protocol (docs/PROTOCOL.md).
 
-The bot reads one JSON message a line on standard input and answers one a line on standard output; its standard error is its log. It plays any number of games, one after another, until it reads {"type": "quit"} or its input ends. It keeps its seat's own game from the messages, and sees only what its seat sees. `arbo match` starts the built-in bots this way; other referees may too.
+The bot reads one JSON message a line on standard input and answers one a line on standard output; its standard error is its log. It plays any number of games, one after another, until it reads {"type": "quit"} or its input ends. A line it cannot use (over 64 KiB, not UTF-8, not JSON, an unknown message) is skipped and said in one line on standard error (docs/PROTOCOL.md, "Hostile input to `arbo bot`"). It keeps its seat's own game from the messages, and sees only what its seat sees. `arbo match` starts the built-in bots this way; other referees may too.
 
 BOT is random (a uniform choice among the legal actions), greedy (builds paths and guards its rights) or engine (the analysis engine, --budget sampled worlds a decision). With the same --seed, a bot makes the same choices in the same game (its random numbers are seeded with SEED and the game's id).
 

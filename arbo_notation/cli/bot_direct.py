@@ -15,6 +15,8 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+#: The longest line of a bot's log: a message quotes at most OUTSIDE_LIMIT characters of its input.
+LOG_LIMIT = 1000
 #: The built-in bots by the names the command takes.
 NAMES = ("engine", "greedy", "random")
 
@@ -49,19 +51,22 @@ def run_bot(arguments: BotArguments) -> None:
     on standard error. A referee that stops reading, or Ctrl-C, ends it quietly."""
     # deferred: arbo's start-up imports this module to read any `arbo bot ...` line; one typer
     # then runs (`--help`, a misspelt name) does not load the protocol and the bots
-    from arbo_notation.play.protocol import serve
+    from arbo_notation.notation.outside import safe_text
+    from arbo_notation.play.protocol import read_lines, serve
     from arbo_notation.play.simulate import make_player
 
     name, budget = arguments.name, arguments.budget
 
     def log(text: str) -> None:
-        print(f"arbo bot {name}: {text}", file=sys.stderr, flush=True)
+        # what the referee sent is quoted safely in the text already; this holds the whole line
+        print(f"arbo bot {name}: {safe_text(text, LOG_LIMIT)}", file=sys.stderr, flush=True)
 
     def write(line: bytes) -> None:
         sys.stdout.buffer.write(line)
         sys.stdout.buffer.flush()
 
     try:
-        serve(lambda: make_player(name, budget), sys.stdin, write, name=f"arbo {name}", seed=arguments.seed, log=log)
+        lines = read_lines(sys.stdin.buffer, log)  # bytes: the locale's encoding is not the protocol's
+        serve(lambda: make_player(name, budget), lines, write, name=f"arbo {name}", seed=arguments.seed, log=log)
     except (BrokenPipeError, KeyboardInterrupt):
         pass

@@ -29,7 +29,7 @@ from arbo_notation.cli.common import (
     write_data,
 )
 from arbo_notation.cli.bounds import MOST_GAMES
-from arbo_notation.cli.usage import one_of, whole_number
+from arbo_notation.cli.usage import a_path, one_of, whole_number
 
 
 class Format(str, Enum):
@@ -150,6 +150,7 @@ def convert(
         "--output",
         "-o",
         metavar="DIR",
+        parser=a_path("--output"),
         help="For --to parquet: the folder of the tables (created; an earlier export there is replaced whole, "
         "a folder holding other files refused).",
     ),

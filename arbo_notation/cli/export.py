@@ -17,7 +17,7 @@ from arbo_notation.share.svg import position_diagram, render_diagram
 from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, fail, refuse_writing_over_input
 from arbo_notation.cli.sharing import Loaded, load_games, viewer_for, write_output
 from arbo_notation.cli.bounds import MOST_GAMES
-from arbo_notation.cli.usage import whole_number
+from arbo_notation.cli.usage import a_path, whole_number
 
 HELP = """Export a recorded game as one HTML file that replays it in any browser, with nothing to install and nothing fetched from the network.
 
@@ -52,7 +52,12 @@ def export(
         ..., "--to", metavar="FORMAT", help="What to make: html, a page that replays the game."
     ),
     out: Optional[str] = typer.Option(
-        None, "--out", "-o", metavar="OUT.html", help="The file to write (default: standard output)."
+        None,
+        "--out",
+        "-o",
+        metavar="OUT.html",
+        parser=a_path("--out"),
+        help="The file to write (default: standard output).",
     ),
     game_number: Optional[int] = typer.Option(
         None,

@@ -13,7 +13,7 @@ import typer
 from arbo_notation.cli.bounds import MOST_GAMES, MOST_JOBS
 from arbo_notation.cli.common import text_table, EXIT_INVALID, EXIT_USAGE, echo_error, echo_text, fail
 from arbo_notation.cli.ratings import leaderboard
-from arbo_notation.cli.usage import one_of, whole_number
+from arbo_notation.cli.usage import a_path, one_of, whole_number
 from arbo_notation.errors import ArboError
 from arbo_notation.play.match import (
     BotSummary,
@@ -150,7 +150,14 @@ def register(app: typer.Typer) -> None:
         games: int = typer.Option(
             ..., "--games", "-n", metavar="N", parser=whole_number("--games", 1, MOST_GAMES), help="How many games."
         ),
-        out: str = typer.Option(..., "--out", "-o", metavar="DIR", help="The folder for game-0001.arb, ... (created)."),
+        out: str = typer.Option(
+            ...,
+            "--out",
+            "-o",
+            metavar="DIR",
+            parser=a_path("--out"),
+            help="The folder for game-0001.arb, ... (created).",
+        ),
         seed: str = typer.Option("0", "--seed", "-s", metavar="SEED", help="Seed of the deals and of the bots."),
         duplicate: bool = typer.Option(False, "--duplicate", help="Play each deal once per rotation of the seats."),
         until_decided: bool = typer.Option(

@@ -12,6 +12,7 @@ from arbo_notation.notation.reading.reader import parse
 from arbo_notation.notation.writer import format_games
 from arbo_notation.runtime.atomic import write_atomic
 from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, is_an_input, read_input
+from arbo_notation.cli.usage import a_path
 
 
 def merge(
@@ -21,6 +22,7 @@ def merge(
         "--out",
         "-o",
         metavar="OUT.arb",
+        parser=a_path("--out"),
         help="The new file to write (default: standard output); never a file already there.",
     ),
 ) -> None:

@@ -15,11 +15,14 @@ from arbo_notation.notation.writer import format_games
 from arbo_notation.runtime.atomic import write_atomic
 from arbo_notation.runtime.sources import records_under
 from arbo_notation.cli.common import EXIT_INVALID, echo_error, echo_text, fail, read_input, refuse_writing_over_input
+from arbo_notation.cli.usage import a_path
 
 
 def puzzles(
     paths: List[str] = typer.Argument(..., metavar="FILE|DIR...", help="Analysed records, and folders of them."),
-    out: str = typer.Option(..., "--out", "-o", metavar="OUT", help="Write the puzzles to OUT (a .arb file)."),
+    out: str = typer.Option(
+        ..., "--out", "-o", metavar="OUT", parser=a_path("--out"), help="Write the puzzles to OUT (a .arb file)."
+    ),
     player: Optional[str] = typer.Option(None, "--player", "-p", metavar="PLAYER", help="Only PLAYER's turns."),
     seed: str = typer.Option("0", "--seed", "-s", metavar="SEED", help="Seed: the same seed gives the same puzzles."),
 ) -> None:

@@ -26,7 +26,7 @@ from arbo_notation.share.svg import position_diagram, render_diagram
 from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, fail, refuse_writing_over_input
 from arbo_notation.cli.sharing import load_games, viewer_for, write_output
 from arbo_notation.cli.bounds import MOST_GAMES, MOST_TURNS
-from arbo_notation.cli.usage import number_between, whole_number
+from arbo_notation.cli.usage import a_path, number_between, whole_number
 
 HELP = """Draw one position of a recorded game as an SVG diagram for forums, blogs and documents, or as a PNG picture for chat; or the whole game as an animated GIF.
 
@@ -68,6 +68,7 @@ def render(
         "--out",
         "-o",
         metavar="OUT",
+        parser=a_path("--out"),
         help="The file to write, .svg or .png (.gif, .webp or .apng with --game-animation; default: standard output).",
     ),
     turn: Optional[int] = typer.Option(

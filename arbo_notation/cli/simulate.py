@@ -17,7 +17,7 @@ from arbo_notation.play.simulate import BOT_NAMES, simulate_jobs, simulate_run
 from arbo_notation.runtime.atomic import write_atomic
 from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, echo_text, fail
 from arbo_notation.cli.bounds import MOST_BUDGET, MOST_GAMES, MOST_JOBS
-from arbo_notation.cli.usage import one_of, whole_number
+from arbo_notation.cli.usage import a_path, one_of, whole_number
 
 #: From this many games on, a terminal gets a progress bar on stderr.
 PROGRESS_FROM = 20
@@ -146,6 +146,7 @@ def simulate(
         "--out",
         "-o",
         metavar="DIR|FILE.arb|-",
+        parser=a_path("--out"),
         help="A directory for game-0001.arb, ... (created), a FILE.arb of all the games, or '-' for stdout. "
         "A file already there is never written over.",
     ),

@@ -84,6 +84,18 @@ def one_of(option: str, choices: Sequence[str], make: Callable[[str], Any] = str
     return parse
 
 
+def a_path(option: str) -> Callable[[Any], Any]:
+    """A parser of a path for ``option``: any text but an empty one, which names no file (a
+    folder made of '' would be the current one, a file '' cannot be opened)."""
+
+    def parse(text: Any) -> Any:
+        if isinstance(text, str) and not text.strip():
+            raise typer.BadParameter(f"{option} takes a path, not {text!r}")
+        return text
+
+    return parse
+
+
 # -- the commands' help and errors ------------------------------------------------------------
 
 

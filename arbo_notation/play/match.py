@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from arbo_notation.collection.ratings import Outcome, Rating, rate
 from arbo_notation.errors import ArboError
+from arbo_notation.notation.outside import safe_text
 from arbo_notation.notation.writer import format_game
 from arbo_notation.play.referee import BotFault, BotProcess, FaultKind, ending_with_the_bots, referee_game
 from arbo_notation.play.simulate import game_seed, make_player
@@ -81,11 +82,12 @@ def command_of(bot: str, seed: str = "0") -> tuple[str, ...]:
 
 
 def labels(bots: Sequence[str]) -> tuple[str, ...]:
-    """Each bot's name in records, summaries and ratings: as given, numbered when given twice."""
-    names: list[str] = []
-    for bot in bots:
-        name = " ".join(bot.split())
-        count = sum(1 for earlier in bots[: len(names)] if " ".join(earlier.split()) == name)
+    """Each bot's name in records, summaries and ratings: as given (its spaces made single, text
+    from outside made safe, notation/outside.py), numbered when given twice."""
+    given = [safe_text(" ".join(bot.split())) for bot in bots]
+    names = []
+    for at, name in enumerate(given):
+        count = given[:at].count(name)
         names.append(name if count == 0 else f"{name} #{count + 1}")
     return tuple(names)
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, BinaryIO
 
 from arbo_notation.engine.actions import Action, Discard, Draw, Plant, Skip
 from arbo_notation.engine.bots import Bot
@@ -22,6 +22,7 @@ from arbo_notation.engine.cards import Card
 from arbo_notation.engine.scoring import PlayerPosition
 from arbo_notation.engine.state import Game, GameConfig, Phase, Setup
 from arbo_notation.errors import ArboError
+from arbo_notation.notation.outside import quoted, safe_text
 
 #: The protocol's version, said in the first message.
 PROTOCOL_VERSION = 1
@@ -149,9 +150,23 @@ class SeatTable:
 # -- a bot served over the protocol (`arbo bot`) ------------------------------------------------
 
 
+def read_lines(stream: BinaryIO, log: Callable[[str], None]) -> Iterator[bytes]:
+    """The lines of ``stream`` (bytes, newline kept), each read at most LINE_LIMIT bytes at a time:
+    a longer line is never held whole, but read past, logged and skipped, as the referee refuses one."""
+    while line := stream.readline(LINE_LIMIT):
+        if line.endswith(b"\n") or len(line) < LINE_LIMIT:
+            yield line
+            continue
+        size = len(line)
+        while (rest := stream.readline(LINE_LIMIT)) and not rest.endswith(b"\n"):
+            size += len(rest)
+        size += len(rest)
+        log(f"message skipped (a line of more than {LINE_LIMIT:,} bytes): {quoted(line, whole=size)}")
+
+
 def serve(
     make: Callable[[], Bot],
-    lines: Iterable[str],
+    lines: Iterable[str | bytes],
     write: Callable[[bytes], None],
     *,
     name: str,
@@ -160,13 +175,19 @@ def serve(
 ) -> None:
     """Answer the referee's ``lines`` with ``write`` until ``quit`` or the end of the input: a new
     bot of ``make`` per game, its random numbers seeded with ``seed`` and the game's id (the same
-    game, the same choices, whichever process plays it). A message it cannot use is logged and
-    skipped; asked to act when its bot cannot choose (no game, a table it lost track of), it plays
-    the first legal action and logs why."""
+    game, the same choices, whichever process plays it). A message it cannot use (not UTF-8, not
+    JSON, nested too deep, not a message it knows, an ``act`` with no legal action to fall back on)
+    is logged, quoted safely, and skipped: no answer (docs/PROTOCOL.md). Asked to act when its bot
+    cannot choose (no game, a table it lost track of), it plays the first legal action and logs why."""
     table: SeatTable | None = None
     bot = make()
     rng = random.Random(seed)
-    for line in lines:
+    for read in lines:
+        try:
+            line = read.decode("utf-8") if isinstance(read, bytes) else read  # JSON text is UTF-8
+        except UnicodeDecodeError as error:
+            log(f"message skipped (not UTF-8: byte {error.start + 1} of the line): {quoted(read.strip())}")
+            continue
         if not line.strip():
             continue
         try:
@@ -196,22 +217,28 @@ def serve(
             elif kind == "quit":
                 return
             else:
-                log(f"message skipped: {line.strip()[:200]}")
-        except (ArboError, ValueError, KeyError, TypeError) as error:
-            log(f"message skipped ({error}): {line.strip()[:200]}")
+                log(f"message skipped: {quoted(line.strip())}")
+        except RecursionError:  # json reads nested arrays and objects recursively
+            log(f"message skipped (nested too deep to read): {quoted(line.strip())}")
+        except (ArboError, ValueError, KeyError, TypeError, IndexError) as error:
+            log(f"message skipped ({safe_text(str(error))}): {quoted(line.strip())}")
 
 
 def _choice(
     bot: Bot, table: SeatTable | None, rng: random.Random, request: Message | str, log: Callable[[str], None]
 ) -> str:
     """The bot's answer to an ``act`` (the message, or its line not yet read): its choice, or the
-    request's first legal action when it has none."""
+    request's first legal action when it has none (ArboError when the request gives none)."""
     if table is not None:
         try:
             return str(bot.choose(table.game, rng))
         except ArboError as error:
-            log(f"the bot could not choose ({error}): the first legal action is played")
+            why = f"the bot could not choose ({safe_text(str(error))})"
     else:
-        log("asked to act outside a game: the first legal action is played")
+        why = "asked to act outside a game"
     message = json.loads(request) if isinstance(request, str) else request
-    return str(message["legal"][0])
+    legal = message.get("legal") if isinstance(message, dict) else None
+    if not isinstance(legal, list) or not legal or not isinstance(legal[0], str):
+        raise ArboError(f'{why}, and the "act" gives no legal action to play')
+    log(f"{why}: the first legal action is played")
+    return legal[0]

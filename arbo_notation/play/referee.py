@@ -25,13 +25,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import Enum
 
-from arbo_notation.engine.actions import Action, Discard, Draw, Plant, Skip
+from arbo_notation.engine.actions import Action, Discard, Draw, Plant, Skip, parse_action
 from arbo_notation.engine.bots import Bot
 from arbo_notation.engine.cards import Planting, default_species_for
 from arbo_notation.engine.scoring import PlayerPosition, score_position
 from arbo_notation.engine.state import Game, GameConfig, Setup
 from arbo_notation.errors import ArboError, RuleError
 from arbo_notation.notation.model import Comment, Draw as RecordDraw, DrawKind, GameRecord, Header, Result, Reveal, Turn
+from arbo_notation.notation.outside import OUTSIDE_LIMIT, quoted, safe_text
 from arbo_notation.play import protocol
 from arbo_notation.play.protocol import LINE_LIMIT, SeatTable, as_seen_by, perform
 from arbo_notation.play.simulate import DEFAULT_PLAYERS
@@ -45,8 +46,9 @@ STARTUP_SECONDS = 5.0
 MOST_PENDING = 4 << 20
 #: What a pipe holds on Linux: messages are queued up to this before they are written unasked.
 PIPE_BYTES = 1 << 16
-#: How much of what a bot sent a fault quotes.
-QUOTED = 80
+#: The longest fault comment: the texts from outside it quotes are bounded (OUTSIDE_LIMIT each),
+#: so only a caller's text would reach this.
+FAULT_LIMIT = 8 * OUTSIDE_LIMIT
 #: How long a bot told to quit has to end before it is killed, in seconds.
 QUIT_SECONDS = 1.0
 
@@ -73,22 +75,6 @@ class BotFault(Exception):
         self.kind, self.detail, self.sent = kind, detail, sent
 
 
-def quoted(sent: bytes) -> str:
-    """What a bot sent, cut to QUOTED characters and made printable for a record's comment:
-    anything but printable ASCII (and the braces that would close a comment) as an escape."""
-    text = sent[: QUOTED * 4].decode("utf-8", "replace")
-    shown = "".join(map(_printable, text[:QUOTED]))
-    cut = len(text) > QUOTED or len(sent) > QUOTED * 4
-    return f'"{shown}"' + (f"... ({len(sent):,} bytes)" if cut else "")
-
-
-def _printable(char: str) -> str:
-    if " " <= char <= "~" and char not in "{}\\":
-        return char
-    code = ord(char)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
-
-
 @dataclass(frozen=True, slots=True)
 class Fault:
     """A fault of the bot of ``seat``: of what kind, what it sent (quoted), in words."""
@@ -99,10 +85,13 @@ class Fault:
     sent: str = ""
 
     def comment(self, bot: str, fallback: str, played: Action | None) -> str:
+        """The fault in words, for the record: each text from outside in it (the bot's label, what
+        it sent) already made safe, and the whole made safe again (which leaves such text as it is)."""
         said = f"; it sent {self.sent}" if self.sent else ""
         then = f"; {fallback} played {played}" if played is not None else ""
         stop = f"; stopped, {fallback} plays {self.seat}'s seat to the end" if self.kind.stops else ""
-        return f"fault ({self.kind.value}): {self.seat}'s bot ({bot}) {self.detail}{said}{then}{stop}"
+        text = f"fault ({self.kind.value}): {self.seat}'s bot ({bot}) {self.detail}{said}{then}{stop}"
+        return safe_text(text, FAULT_LIMIT)
 
 
 # -- a bot's process --------------------------------------------------------------------------------
@@ -337,7 +326,7 @@ class _Game:
         self.setup = Setup.shuffled(self.config, deal_seed)
         self.truth = Game(self.config, self.setup)
         self.tables = {p: SeatTable(p, players, self.config.species, self.setup.hands[p]) for p in players}
-        self.game_id, self.labels = game_id, tuple(labels)
+        self.game_id, self.labels = game_id, tuple(map(safe_text, labels))
         self.bots: list[BotProcess | None] = list(bots)
         self.fallback, self.fallback_name = fallback, fallback_name
         self.move_time = move_time
@@ -450,24 +439,28 @@ class _Game:
 
 
 def greet(bot: BotProcess, seconds: float) -> str:
-    """Say hello to a bot and return the name it answers with; BotFault for no hello."""
+    """Say hello to a bot and return the name it answers with (made safe to show); BotFault for no hello."""
     answer = bot.request(protocol.hello(), seconds)
-    try:
-        said = json.loads(answer)
-    except ValueError:
-        said = None
+    said = _json(answer)
     if not isinstance(said, dict) or said.get("type") != "hello":
         raise BotFault(FaultKind.MALFORMED, "did not answer hello with a hello", answer)
-    return str(said.get("name") or "")
+    return safe_text(str(said.get("name") or ""))
+
+
+def _json(answer: bytes) -> object:
+    """A bot's answer read as JSON; BotFault (malformed) for one that is not, or nests too deep."""
+    try:
+        return json.loads(answer)
+    except ValueError:  # UnicodeDecodeError too: JSON text is UTF-8
+        raise BotFault(FaultKind.MALFORMED, "answered with no JSON object", answer) from None
+    except RecursionError:  # json reads nested arrays and objects recursively
+        raise BotFault(FaultKind.MALFORMED, "answered with JSON nested too deep to read", answer) from None
 
 
 def judge(answer: bytes, legal: Sequence[Action], table: SeatTable, shown: Sequence[str] | None = None) -> Action:
     """The action a bot's answer names, when it is one of ``legal`` (written as ``shown``, when
     given); BotFault otherwise. A draw from a pile may name its owner alone (``Ben`` for ``Ben:Oa5``)."""
-    try:
-        message = json.loads(answer)
-    except ValueError:
-        raise BotFault(FaultKind.MALFORMED, "answered with no JSON object", answer) from None
+    message = _json(answer)
     text = message.get("action") if isinstance(message, dict) else None
     if not isinstance(text, str):
         raise BotFault(FaultKind.MALFORMED, 'answered with no "action" text', answer)
@@ -475,16 +468,22 @@ def judge(answer: bytes, legal: Sequence[Action], table: SeatTable, shown: Seque
     for action, written in zip(legal, shown or [str(action) for action in legal], strict=True):
         if written == text or (isinstance(action, Draw) and action.owner == text):
             return action
-    raise BotFault(FaultKind.ILLEGAL, f"played {text!r}, {_why_illegal(text, table)}", answer)
+    # what it sent is the action, quoted once (not the whole answer again)
+    raise BotFault(FaultKind.ILLEGAL, f"played {quoted(text)}, {_why_illegal(text, table)}")
 
 
 def _why_illegal(text: str, table: SeatTable) -> str:
-    """Why an action is not legal, in a player's words (the engine's), tried on a copy of the table."""
+    """Why an action is not legal, in a player's words (the engine's), tried on a copy of the table.
+    Text that is no action is not quoted again: the engine's words then name only what it read."""
+    try:
+        parse_action(text)
+    except ArboError:
+        return "which is no action (a draw is d, d:Ma3, a player's name or -; a planting Ma3@0,1; a discard /Oa5)"
     try:
         probe = table.game.copy()
         perform(probe, probe.parse_action(text))
     except (RuleError, ArboError) as error:
-        return str(error)
+        return safe_text(str(error))
     return "not one of the legal actions it was given"
 
 

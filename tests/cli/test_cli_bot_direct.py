@@ -104,7 +104,63 @@ def test_the_bot_run_here_answers_and_ends_as_the_apps():
     assert answers[3]["action"].endswith("@0,0") and len(answers) == 4
     assert (
         direct.returncode == 0
-        and direct.stderr == "arbo bot random: message skipped (Expecting value: line 1 column 1 (char 0)): not json\n"
+        and direct.stderr
+        == 'arbo bot random: message skipped (Expecting value: line 1 column 1 (char 0)): "not json"\n'
+    )
+
+
+def test_hostile_input_is_skipped_with_one_safe_line_each_and_never_read_whole():
+    # under a strict locale, whose encoding is not the protocol's UTF-8
+    env = {key: value for key, value in os.environ.items() if not key.endswith("_COMPLETE")}
+    env.pop("PYTHONIOENCODING", None)
+    env.update(LC_ALL="C", PYTHONUTF8="0")
+    bot = subprocess.Popen(
+        [sys.executable, "-m", "arbo_notation", "bot", "random"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    assert bot.stdin is not None and bot.stdout is not None
+    hello = encode({"type": "hello", "protocol": 1})
+    long_line = b'{"type":"event","action":"' + b"x" * (128 << 20) + b'"}\n'
+    try:
+        bot.stdin.write(b"[" * 1000 + b"\n")
+        bot.stdin.write(b'{"type":"act","phase":"plant","legal":[],"view":{}}\n')
+        bot.stdin.write(b'{"type":"hello\xff\x1b[2J"}\n')
+        bot.stdin.write(long_line)
+        bot.stdin.write(hello)
+        bot.stdin.flush()
+        assert json.loads(bot.stdout.readline())["type"] == "hello"  # all of it read, and skipped
+        status = open(f"/proc/{bot.pid}/status", encoding="ascii").read()
+        peak = int(status.split("VmHWM:")[1].split()[0]) << 10
+        bot.stdin.write(encode({"type": "quit"}))
+        bot.stdin.close()
+        assert bot.wait(60) == 0
+    finally:
+        bot.kill()
+        bot.wait()
+    assert peak < (100 << 20)  # a 128 MB line, never held whole
+    assert bot.stdout.read() == b""
+    # stderr's encoding is ASCII under this locale: U+FFFD comes as Python's backslash escape
+    log = bot.stderr.read().decode("ascii").splitlines()  # type: ignore[union-attr]  # piped above
+    assert [line.split(" (")[0] for line in log] == ["arbo bot random: message skipped"] * 4
+    assert (
+        log[0]
+        == 'arbo bot random: message skipped (nested too deep to read): "' + "[" * 200 + '"... (1,000 characters)'
+    )
+    assert log[1] == (
+        'arbo bot random: message skipped (asked to act outside a game, and the "act" gives no legal action to play): '
+        '"{\\"type\\":\\"act\\",\\"phase\\":\\"plant\\",\\"legal\\":[],\\"view\\":{\\u007d\\u007d"'
+    )
+    assert (
+        log[2]
+        == 'arbo bot random: message skipped (not UTF-8: byte 15 of the line): "{\\"type\\":\\"hello\\ufffd\\u001b[2J\\"\\u007d"'
+    )
+    assert log[3] == (
+        'arbo bot random: message skipped (a line of more than 65,536 bytes): "{\\"type\\":\\"event\\",\\"action\\":\\"'
+        + "x" * 167
+        + f'"... ({len(long_line):,} bytes)'
     )
 
 

@@ -347,6 +347,32 @@ def test_errors_are_in_arbos_words(args, stderr):
     assert (result.exit_code, result.stderr) == (2, stderr)
 
 
+@pytest.mark.parametrize(
+    ("command", "option"),
+    [
+        (["match", "greedy", "random", "--games", "1"], "--out"),
+        (["analyse", str(CLEAN), "--budget", "4"], "--out"),
+        (["render", str(CLEAN)], "--out"),
+        (["export", str(CLEAN), "--to", "html"], "--out"),
+        (["simulate", "--games", "1", "--players", "2"], "--out"),
+        (["merge", str(CLEAN), str(CLEAN)], "--out"),
+        (["convert", str(CLEAN), "--to", "parquet"], "--output"),
+        (["puzzles", str(SAMPLES / "analysed.arb")], "--out"),
+    ],
+)
+def test_an_empty_path_is_a_usage_error_and_nothing_is_written(tmp_path, monkeypatch, command, option):
+    # '' once made `match --out ""` write its games into the current folder
+    monkeypatch.chdir(tmp_path)
+    for given in (option, "-o"):
+        result = run(*command, given, "")
+        name = command[0]
+        assert (result.exit_code, result.stderr) == (
+            2,
+            f"arbo: {option} takes a path, not '' (see 'arbo {name} --help')\n",
+        )
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_version_is_the_packages():
     version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
     result = run("--version")

@@ -125,3 +125,37 @@ def test_no_bot_outlives_arbo_sent_sigterm_mid_match(tmp_path, jobs):
         time.sleep(0.1)
     assert processes_running(str(script)) == []
     assert not [p for p in (tmp_path / "g").iterdir() if p.name.startswith(".")]  # no half-written file
+
+
+def test_a_bot_command_line_of_any_bytes_gives_records_check_accepts(tmp_path):
+    # a brace, quotes, a control character, a line break and a byte that is not UTF-8, in the
+    # command line of a bot that answers with an illegal action (so the label is in a fault too)
+    script = write_bot(tmp_path)
+    command = " ".join(bot_command(script, "illegal", 10)).encode() + b" '{x}' '\"q\"' '\x1b[2J' 'a\nb' \xff"
+    out = tmp_path / "g"
+    done = subprocess.run(
+        [*ARBO, "match", command, "greedy", "--games", "2", "--out", str(out), "-j", "1"],
+        capture_output=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 0, done.stderr
+    label = " ".join(bot_command(script, "illegal", 10)) + " '{x\\u007d' '\"q\"' '\\u001b[2J' 'a b' \ufffd"
+    assert f"{label} ".encode() in done.stdout and b"\x1b" not in done.stdout + done.stderr
+    checked = arbo("check", str(out))
+    assert checked.returncode == 0 and "2 games: 2 valid, 0 invalid" in checked.stdout + checked.stderr
+    record = (out / "game-0001.arb").read_text(encoding="utf-8")
+    assert f"{{fault (illegal): Ana's bot ({label}) played " in record
+
+
+def test_an_empty_out_is_a_usage_error_not_the_current_folder(tmp_path):
+    done = subprocess.run(
+        [*ARBO, "match", "greedy", "random", "--games", "1", "--out", ""],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=60,
+    )
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.startswith("arbo: --out takes a path, not ''")
+    assert list(tmp_path.iterdir()) == []

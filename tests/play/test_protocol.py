@@ -90,7 +90,11 @@ def test_serve_answers_a_request_however_spelt_and_reads_legal_only_when_its_bot
     answers, logged = served(Stuck, lines)
     assert answers[1:] == [{"action": "Ben"}, {"action": "Ben"}]
     assert logged == ["the bot could not choose (lost): the first legal action is played"] * 2
-    # a request without legal actions, or a line that only begins as one, is skipped, said in the log
+    # a request without legal actions, or a line that only begins as one, is skipped, said once in the log
     answers, logged = served(Stuck, [*lines[:2], '{"type":"act", "phase": "draw"}\n', '{"type":"act",\n'])
     assert answers[1:] == []
-    assert [text.split(" (")[0] for text in logged] == ["the bot could not choose", "message skipped"] * 2
+    assert logged[0] == (
+        'message skipped (the bot could not choose (lost), and the "act" gives no legal action to play): '
+        '"{\\"type\\":\\"act\\", \\"phase\\": \\"draw\\"\\u007d"'
+    )
+    assert [text.split(" (")[0] for text in logged] == ["message skipped"] * 2

@@ -16,7 +16,8 @@ from arbo_notation.engine.cards import Card
 from arbo_notation.notation.writer import format_game
 from arbo_notation.play import referee
 from arbo_notation.play.protocol import LINE_LIMIT, SeatTable, encode
-from arbo_notation.play.referee import BotProcess, FaultKind, quoted, referee_game
+from arbo_notation.notation.outside import OUTSIDE_LIMIT, quoted
+from arbo_notation.play.referee import BotProcess, FaultKind, referee_game
 from arbo_notation.play.simulate import simulate_game
 from tests.play.bots_support import bot_command, docs_bot, processes_running, write_bot
 
@@ -92,7 +93,7 @@ def test_a_flood_is_never_read_whole_and_its_quote_is_short_and_printable(tmp_pa
         bad.kill()
     assert caught.value.kind is FaultKind.FLOOD
     assert len(caught.value.sent) < 2 * LINE_LIMIT
-    assert quoted(caught.value.sent) == '"' + "x" * 80 + f'"... ({len(caught.value.sent):,} bytes)'
+    assert quoted(caught.value.sent) == '"' + "x" * OUTSIDE_LIMIT + f'"... ({len(caught.value.sent):,} bytes)'
 
 
 def test_writing_to_a_bot_that_never_reads_never_blocks_the_referee(tmp_path):
@@ -111,10 +112,6 @@ def test_writing_to_a_bot_that_never_reads_never_blocks_the_referee(tmp_path):
     assert "bytes unread" in caught.value.detail
     assert time.monotonic() - started < 10
     assert processes_running(str(script)) == []
-
-
-def test_quoted_makes_text_printable_and_keeps_comments_closed():
-    assert quoted(b"\x1b[31m{x}\xff") == '"\\x1b[31m\\x7bx\\x7d\\ufffd"'
 
 
 def test_a_bot_that_cannot_start_is_a_fault_not_a_crash(tmp_path):
