@@ -222,7 +222,8 @@ def play_match(tasks: Iterable[GameTask], jobs: int = 1, scheduler: str | None =
 
 @dataclass(frozen=True, slots=True)
 class Estimate:
-    """A mean and its 95% interval (normal; None when fewer than two units give no spread)."""
+    """A mean and its 95% interval (None when fewer than two units give no spread): normal for
+    scores and margins (:meth:`of`), Wilson's for shares (:meth:`of_shares`)."""
 
     mean: float
     low: float | None
@@ -238,6 +239,32 @@ class Estimate:
         spread = math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
         half = Z95 * spread / math.sqrt(len(values))
         return cls(mean, mean - half, mean + half)
+
+    @classmethod
+    def of_shares(cls, values: Sequence[float]) -> "Estimate":
+        """The mean of shares (each in [0, 1]: a game's win, a deal's share of the points) and its
+        95% Wilson score interval, which never leaves [0, 1]. Its sample size is the effective one,
+        n p(1-p) / v (v the values' variance, over n), as for survey data with a design effect: for
+        wins and losses alone (v = p(1-p)) the textbook Wilson interval of k wins in n games;
+        narrower when the values vary less than wins and losses would (a share of the points).
+        No interval below two values, as :meth:`of`."""
+        if len(values) < 2:
+            return cls.of(values)
+        n = len(values)
+        mean = sum(values) / n
+        variance = sum((v - mean) ** 2 for v in values) / n
+        bernoulli = mean * (1 - mean)
+        if bernoulli <= 0:  # every value 0, or every value 1: the Wilson interval of 0 (or n) wins in n
+            size = float(n)
+        elif variance <= 0:  # the same share every time, inside (0, 1): nothing spreads
+            return cls(mean, mean, mean)
+        else:
+            size = n * bernoulli / variance  # at least n: values in [0, 1] vary at most p(1-p)
+        z2 = Z95 * Z95
+        centre = (mean + z2 / (2 * size)) / (1 + z2 / size)
+        half = Z95 / (1 + z2 / size) * math.sqrt(bernoulli / size + z2 / (4 * size * size))
+        # the interval holds the mean and lies in [0, 1]: the bounds guard float rounding only
+        return cls(mean, max(0.0, min(mean, centre - half)), min(1.0, max(mean, centre + half)))
 
     def to_json(self) -> dict:
         return {"mean": None if math.isnan(self.mean) else self.mean, "low": self.low, "high": self.high}
@@ -331,7 +358,7 @@ def summarise(names: Sequence[str], outcomes: Sequence[GameOutcome]) -> MatchSum
                 scores.append(sum(s) / len(s))
                 margins.append(sum(m) / len(m))
         summaries.append(
-            BotSummary(name, games, won, Estimate.of(wins), Estimate.of(scores), Estimate.of(margins), faults)
+            BotSummary(name, games, won, Estimate.of_shares(wins), Estimate.of(scores), Estimate.of(margins), faults)
         )
     share = score_share(units) if len(names) == 2 else None
     ratings = rate(Outcome(tuple(names[who] for who in o.seating), o.scores) for o in outcomes)
@@ -345,7 +372,7 @@ def score_share(units: Iterable[Sequence[GameOutcome]]) -> Estimate:
         mine = sum(o.scores[o.seating.index(0)] for o in unit)
         theirs = sum(o.scores[o.seating.index(1)] for o in unit)
         shares.append(0.5 if mine + theirs == 0 else mine / (mine + theirs))
-    return Estimate.of(shares)
+    return Estimate.of_shares(shares)
 
 
 def is_decided(share: Estimate | None, units: int) -> bool:
