@@ -11,7 +11,7 @@ from typing import Generator, Iterator, List, Optional
 import typer
 
 from arbo_notation.cli.bounds import MOST_GAMES, MOST_JOBS
-from arbo_notation.cli.common import text_table, EXIT_INVALID, EXIT_USAGE, echo_error, echo_text, fail
+from arbo_notation.cli.common import plural, text_table, EXIT_INVALID, EXIT_USAGE, echo_error, echo_text, fail
 from arbo_notation.cli.ratings import leaderboard
 from arbo_notation.cli.usage import a_path, one_of, whole_number
 from arbo_notation.errors import ArboError
@@ -41,9 +41,9 @@ HELP = """Let bot programs play seeded games under a referee, write every game a
 
 Each BOT is a built-in bot (random, greedy, engine: run as `arbo bot NAME`) or a command line that starts a program speaking the bot protocol (docs/PROTOCOL.md), such as "python mybot.py"; two to four BOTs, one per seat. The referee sends each seat only what it sees, asks it for every action with the list of legal ones, and checks each answer. Game k seats the bots rotated k-1 places, so each bot starts as often as the others; deal k is dealt as `arbo simulate` deals game k of the same --seed. With --duplicate each deal is played once per rotation of the seats (--games a multiple of the seats), so every bot plays every seat of every deal.
 
-Faults never stop a match: an illegal or malformed answer, no answer within --move-time, a bot that exits, a line over 64 KiB, a bot that stops reading. Each is counted against its bot and written as a comment in the record, with what the bot sent; the --fallback bot plays that action. A bot that timed out, exited, flooded or stopped reading is killed, the fallback plays its seat to the end of the game, and it is started again for its next game. No bot process outlives the match, however it ends. A bot's standard error is not kept.
+Faults never stop a match: an illegal or malformed answer, no answer within --move-time, a bot that exits, a line over 64 KiB, a bot that stops reading. Each is counted against its bot and written as a comment in the record, with what the bot sent; the --fallback bot plays that action. A bot that timed out, exited, flooded or stopped reading is killed, the fallback plays its seat to the end of the game, and it is started again for its next game. A seat the fallback chose an action for in more than half its turns is forfeited: that game is counted in the bots' games, forfeits and faults, in no win, estimate, share or rating, and its header says `forfeited` (so `arbo ratings` skips it too). No bot process outlives the match, however it ends. A bot's standard error is not kept.
 
-Every game is written to DIR as game-0001.arb, ... (an omniscient record that `arbo check` finds valid; the header's `bots` names each seat's bot); a file already there is never written over. The summary, on stdout: for each bot its games, wins (a shared win counts as a share), mean score, mean margin (its score less the best other score) and faults, with 95% intervals (per deal with --duplicate); with two bots, the first bot's share of their points and its interval; the bots' OpenSkill ratings (as `arbo ratings` rates). --until-decided stops once the share's interval leaves 50% (after 10 deals at least). Faults do not change the exit status.
+Every game is written to DIR as game-0001.arb, ... (an omniscient record that `arbo check` finds valid; the header's `bots` names each seat's bot); a file already there is never written over. The summary, on stdout: for each bot (named by its command line, the name it gave in its hello beside it) its games, wins (a shared win counts as a share), mean score, mean margin (its score less the best other score), forfeits and faults, with 95% intervals (per deal with --duplicate; Wilson score intervals for the win rate and the share, which stay within 0-100%, normal ones for the score and the margin); with two bots, the first bot's share of their points and its interval; the bots' OpenSkill ratings (as `arbo ratings` rates). --until-decided stops once the share's interval leaves 50% (after 10 deals at least). Faults do not change the exit status.
 
 Examples:
 
@@ -76,25 +76,31 @@ def render(summary: MatchSummary, out: str) -> str:
         faults = sum(bot.faults.values())
         kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(bot.faults.items()))
         return [
-            bot.name,
+            bot.name + (f" (hello: {bot.hello})" if bot.hello and bot.hello != bot.name else ""),
             str(bot.games),
             f"{bot.wins:g}",
             _estimate(bot.win_rate, 1, percent=True),
             _estimate(bot.score),
             _estimate(bot.margin),
+            str(bot.forfeits),
             f"{faults}" + (f" ({kinds})" if kinds else ""),
         ]
 
-    head = ["bot", "games", "wins", "win %", "score", "margin", "faults"]
+    head = ["bot", "games", "wins", "win %", "score", "margin", "forfeits", "faults"]
     parts = [
         f"{summary.games} game{'s' if summary.games != 1 else ''} written to {out}; 95% intervals in brackets\n",
-        text_table(head, [row(bot) for bot in summary.bots], "lrrrrrl"),
+        text_table(head, [row(bot) for bot in summary.bots], "lrrrrrrl"),
     ]
-    if summary.share is not None:
+    if summary.forfeited:
+        parts[0] += (
+            f"{plural(summary.forfeited, 'game')} forfeited (a bot's seat played by the fallback in more than half "
+            "its turns): counted in games, forfeits and faults only, not in wins, scores, shares or ratings\n"
+        )
+    if summary.share is not None and summary.units:
         first, second = summary.bots[0].name, summary.bots[1].name
         verdict = " (decided)" if summary.decided else ""
         parts.append(f"{first}'s share of the points against {second}: {_estimate(summary.share, 1, True)}%{verdict}\n")
-    parts.append(leaderboard(summary.ratings))
+    parts.append(leaderboard(summary.ratings) if summary.ratings else "no ratings: every game was forfeited\n")
     return "\n".join(parts)
 
 

@@ -8,6 +8,7 @@ from typing import List
 import typer
 
 from arbo_notation.cli.common import plural, text_table, EXIT_INVALID, EXIT_OK, corpus_progress, echo_text
+from arbo_notation.cli.usage import one_of
 from arbo_notation.collection.ratings import CollectionRatings, Rating, rate_collection
 from arbo_notation.runtime.sources import records_under
 
@@ -15,6 +16,8 @@ from arbo_notation.runtime.sources import records_under
 HELP = """Rate the players of a collection of games: bots and people alike, at tables of two to four.
 
 FILE... are records (.arb) and folders (their .arb files at any depth). Every finished game is rated with OpenSkill's Plackett-Luce model (the openskill package, with its defaults: a new player is rated 25 with an uncertainty of 25/3), a game at a time in the order of the header's date (games without a date first), then the file's path, then the game's number, whatever the order the files are given in. A player's rank in a game is their place by final score; equal scores share a rank.
+
+A game `arbo match` wrote names each seat's bot in its header's `bots`: such a game rates the bots (as the match's own ratings do), not the seats' names (Ana, Ben...), which every match reuses; --by player rates the names anyway. A game whose header's `forfeited` names a seat (the fallback bot played it for more than half its turns) is counted apart and not rated.
 
 The table, best first: each player's rating (mu), its uncertainty (sigma), the conservative rating (mu - 3 sigma: the leaderboard's order, which a player climbs by playing) and the number of games rated. --history adds each player's rating after each of their games.
 
@@ -31,14 +34,16 @@ Examples:
 
 
 def _not_rated(rated: CollectionRatings) -> list[str]:
-    return [f"{rated.invalid:,} invalid"] * bool(rated.invalid) + [f"{rated.unfinished:,} unfinished"] * bool(
-        rated.unfinished
-    )
+    counts = (("invalid", rated.invalid), ("unfinished", rated.unfinished), ("forfeited", rated.forfeited))
+    return [f"{count:,} {what}" for what, count in counts if count]
 
 
 def summary(rated: CollectionRatings) -> str:
-    """The first line: how many games were read, and how many of them rated."""
-    return ", ".join([f"{plural(rated.games, 'game')}: {rated.rated:,} rated", *_not_rated(rated)]) + "\n"
+    """The first line: how many games were read, how many of them rated, and whether bots were."""
+    line = ", ".join([f"{plural(rated.games, 'game')}: {rated.rated:,} rated", *_not_rated(rated)])
+    if rated.by_bot:
+        line += f" ({rated.by_bot:,} by the bots of their header's `bots`; --by player rates the seats)"
+    return line + "\n"
 
 
 def nothing_rated(files: list[str], rated: CollectionRatings) -> str:
@@ -85,13 +90,20 @@ def register(app: typer.Typer) -> None:
         files: List[str] = typer.Argument(..., metavar="FILE|DIR...", help="Records (.arb) and folders of them."),
         as_json: bool = typer.Option(False, "--json", help="Print the ratings as JSON."),
         with_history: bool = typer.Option(False, "--history", help="Each player's rating after each of their games."),
+        by: str = typer.Option(
+            "bot",
+            "--by",
+            metavar="bot|player",
+            parser=one_of("--by", ("bot", "player"), str),
+            help="Rate the bots a game's header names in `bots` (arbo match's records), or the players' names.",
+        ),
     ) -> None:
 
         def say(text: str) -> None:
             echo_text(text, err=True)
 
         with corpus_progress(records_under(files, keep_empty=False), "rating") as advance:
-            rated = rate_collection(files, say=say, advance=advance)
+            rated = rate_collection(files, by=by, say=say, advance=advance)
         if as_json:
             typer.echo(json.dumps(rated.to_json(with_history), indent=2, ensure_ascii=False))
         elif rated.ratings:

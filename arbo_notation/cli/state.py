@@ -38,10 +38,11 @@ def load_tree(path: str, game_number: int) -> GameTree:
 
 def position_data(game, seen: Mapping[str, HandKnowledge] | None = None) -> dict:
     """The position format that `arbo score` reads; players with unseen cards carry a 'hidden' count,
-    and a position before the end of the game says ``game_over: false``. ``seen``: the hands as a
+    a position before the end of the game says ``game_over: false``, and the table's facts follow
+    (add_table: the discard piles, the turn, the player to move, the deck's size). ``seen``: the hands as a
     seat sees them (--as), in place of the record's."""
     # deferred: the position writer (~7 ms more, PyYAML among it) loads only for --json
-    from arbo_notation.notation.structured.position import Position, position_to_data
+    from arbo_notation.notation.structured.position import Position, add_table, position_to_data
 
     players = []
     hidden = {}
@@ -58,7 +59,7 @@ def position_data(game, seen: Mapping[str, HandKnowledge] | None = None) -> dict
     for entry in data["players"]:
         if entry["name"] in hidden:
             entry["hidden"] = hidden[entry["name"]]
-    return data
+    return add_table(data, game)
 
 
 def no_turn(game_number: int, legal: int, recorded: int, wanted: int, errors) -> NoReturn:

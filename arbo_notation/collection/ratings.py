@@ -9,6 +9,7 @@ club knows the order of. ``rate`` rates any sequence of results (`arbo match` gi
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
@@ -140,19 +141,25 @@ class CollectionRatings:
     unfinished: int = 0
     unreadable: tuple[str, ...] = ()
     problems: int = 0  # text before a file's first header that is no game
+    forfeited: int = 0  # finished games whose header's `forfeited` names a seat (`arbo match`)
+    by: str = "bot"  # what was rated where a header's `bots` names each seat's bot: "bot" or "player"
+    by_bot: int = 0  # the games rated by their bots' names
 
     @property
     def games(self) -> int:
         """Every game read."""
-        return self.rated + self.invalid + self.unfinished
+        return self.rated + self.invalid + self.unfinished + self.forfeited
 
     def to_json(self, history: bool = False) -> dict:
         return {
             "model": "PlackettLuce",  # openskill's, with its defaults (docs/DATA.md)
+            "by": self.by,
             "games": self.games,
             "rated": self.rated,
+            "rated_by_bot": self.by_bot,
             "invalid": self.invalid,
             "unfinished": self.unfinished,
+            "forfeited": self.forfeited,
             "unreadable": list(self.unreadable),
             "players": [rating.to_json(history) for rating in self.ratings],
         }
@@ -173,12 +180,33 @@ def final_scores(rows: GameRows) -> tuple[int, ...] | None:
     return None
 
 
+def match_keys(rows: GameRows) -> tuple[tuple[str, ...] | None, bool]:
+    """What `arbo match` writes in a game's header: each seat's bot in seat order (None unless the
+    header's ``bots`` names a different bot, a text, for every player) and whether a seat was
+    forfeited (its ``forfeited`` names one: the fallback bot played it, docs/PROTOCOL.md)."""
+    extra = rows.game[_COLUMN["extra"]]
+    if not extra:
+        return None, False
+    keys = json.loads(extra)
+    players = rows.game[_COLUMN["players"]] or ()
+    named = keys.get("bots")
+    bots = [named.get(p) for p in players] if isinstance(named, dict) else []
+    texts = tuple(bot for bot in bots if isinstance(bot, str) and bot.strip())
+    forfeited = keys.get("forfeited")
+    whole = bool(texts) and len(texts) == len(players) and len(set(texts)) == len(texts)
+    return texts if whole else None, bool(forfeited) and isinstance(forfeited, list)
+
+
 @dataclass(slots=True)
 class _Finished:
-    """The sink load_files fills: the finished games' outcomes, and how many were not."""
+    """The sink load_files fills: the finished games' outcomes (each seat named by its bot where
+    ``by_bot`` and the header names them), and how many were not rated."""
 
+    by_bot: bool = True
     outcomes: list[Outcome] = field(default_factory=list)
     unfinished: int = 0
+    forfeited: int = 0
+    rated_by_bot: int = 0
 
     def add(self, rows: GameRows) -> None:
         if not rows.valid:
@@ -187,9 +215,17 @@ class _Finished:
         if scores is None:
             self.unfinished += 1
             return
+        bots, forfeited = match_keys(rows)
+        if forfeited:
+            self.forfeited += 1
+            return
         game = rows.game
         where = GameRef(game[_COLUMN["file"]], rows.number, game[_COLUMN["date"]])
-        self.outcomes.append(Outcome(tuple(game[_COLUMN["players"]]), scores, where))
+        players = tuple(game[_COLUMN["players"]])
+        if self.by_bot and bots is not None:
+            players = bots
+            self.rated_by_bot += 1
+        self.outcomes.append(Outcome(players, scores, where))
 
 
 def played_order(outcome: Outcome) -> tuple:
@@ -203,11 +239,15 @@ def played_order(outcome: Outcome) -> tuple:
 def rate_collection(
     paths: Sequence[str],
     *,
+    by: str = "bot",
     say: Callable[[str], None] | None = None,
     advance: Callable[[int], None] | None = None,
 ) -> CollectionRatings:
     """The ratings of the games of the records and folders given (a folder's .arb files at any
     depth), in the order of their dates, paths and numbers, whatever the order of ``paths``.
+    ``by`` "bot": a game whose header's ``bots`` names each seat's bot (`arbo match`'s records)
+    rates those bots, as the match rated them; "player": the players' names, always. A game with
+    a forfeited seat (the header's ``forfeited``) is counted apart and not rated.
 
     ``say(text)`` hears of each game not rated for being invalid and of each file that cannot be
     read; ``advance(chars)`` of the text read. Never raises for bad input."""
@@ -217,9 +257,19 @@ def rate_collection(
         if say is not None:
             say(f"{rows.error} (game {rows.number}, not rated)")
 
-    finished = _Finished()
+    if by not in ("bot", "player"):
+        raise ArboError(f"ratings are by bot or by player, not {by!r}")
+    finished = _Finished(by_bot=by == "bot")
     tally = load_files(files, finished, with_turns=False, invalid=invalid, problem=say, advance=advance)
     ratings = rate(sorted(finished.outcomes, key=played_order))
     return CollectionRatings(
-        ratings, len(finished.outcomes), tally.invalid, finished.unfinished, tuple(tally.unreadable), tally.problems
+        ratings,
+        len(finished.outcomes),
+        tally.invalid,
+        finished.unfinished,
+        tuple(tally.unreadable),
+        tally.problems,
+        finished.forfeited,
+        by,
+        finished.rated_by_bot,
     )

@@ -60,7 +60,9 @@ class GameTask:
 @dataclass(frozen=True, slots=True)
 class GameOutcome:
     """A game played: its number and deal, the record's text, who sat where (indexes into the
-    match's bots), the scores and each seat's faults (kinds) in seat order."""
+    match's bots), the scores and each seat's faults (kinds) in seat order; whether each seat was
+    forfeited (played by the fallback, referee.is_forfeit) and the name each seat's bot gave in
+    its hello (cut to NAME_SHOWN, None for none)."""
 
     number: int
     deal: int
@@ -68,12 +70,23 @@ class GameOutcome:
     seating: tuple[int, ...]
     scores: tuple[int, ...]
     faults: tuple[tuple[FaultKind, ...], ...]
+    forfeited: tuple[bool, ...] = ()
+    said: tuple[str | None, ...] = ()
+
+    @property
+    def counted(self) -> bool:
+        """Whether the game counts in the summary's figures and ratings: no seat was forfeited."""
+        return not any(self.forfeited)
+
+
+def is_built_in(bot: str) -> bool:
+    return bot.strip().lower() in BUILT_IN
 
 
 def command_of(bot: str, seed: str = "0") -> tuple[str, ...]:
     """The command line of a bot: a built-in name runs `arbo bot NAME --seed SEED` with this
     Python; anything else is a command line, split as a shell splits it (no shell runs it)."""
-    if bot.strip().lower() in BUILT_IN:
+    if is_built_in(bot):
         return (sys.executable, "-m", "arbo_notation", "bot", bot.strip().lower(), "--seed", seed)
     words = tuple(shlex.split(bot))
     if not words:
@@ -173,7 +186,23 @@ def play_task(task: GameTask) -> GameOutcome:
     for seat, bot in enumerate(started):
         if isinstance(bot, BotFault):  # it could not be started: one fault, its seat played by the fallback
             faults[seat] = (bot.kind, *faults[seat])
-    return GameOutcome(task.number, task.deal, text, task.seating, played.scores, tuple(faults))
+    said = tuple(
+        shown_name(bot.name) if isinstance(bot, BotProcess) and not is_built_in(task.bots[index]) else None
+        for bot, index in zip(started, task.seating, strict=True)
+    )  # a built-in bot's hello name is arbo's own: its label says it already
+    return GameOutcome(task.number, task.deal, text, task.seating, played.scores, tuple(faults), played.forfeited, said)
+
+
+#: The longest hello name the summary shows, in characters (a longer one is cut, "..." after it).
+NAME_SHOWN = 40
+
+
+def shown_name(name: str | None) -> str | None:
+    """A bot's hello name as the summary shows it: on one line, escaped as every text from a bot
+    is (notation/outside.py), at most NAME_SHOWN characters; None for no name."""
+    if not name or not name.strip():
+        return None
+    return safe_text(" ".join(name[: NAME_SHOWN * 4].split()), NAME_SHOWN)
 
 
 def play_span(tasks: Sequence[GameTask]) -> list[GameOutcome]:
@@ -224,14 +253,17 @@ def play_match(tasks: Iterable[GameTask], jobs: int = 1, scheduler: str | None =
 
 @dataclass(frozen=True, slots=True)
 class Estimate:
-    """A mean and its 95% interval (normal; None when fewer than two units give no spread)."""
+    """A mean and its 95% interval (None when fewer than two units give no spread): normal for
+    scores and margins (:meth:`of`), Wilson's for shares (:meth:`of_shares`)."""
 
     mean: float
     low: float | None
     high: float | None
 
     @classmethod
-    def of(cls, values: Sequence[float]) -> "Estimate":
+    def of(cls, values: Sequence[float], lowest: float = -math.inf) -> "Estimate":
+        """The mean and its normal interval, cut at ``lowest`` where the mean cannot be lower (a
+        score): an interval met with the values the mean can take covers it as often."""
         if not values:
             return cls(math.nan, None, None)
         mean = sum(values) / len(values)
@@ -239,7 +271,33 @@ class Estimate:
             return cls(mean, None, None)
         spread = math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
         half = Z95 * spread / math.sqrt(len(values))
-        return cls(mean, mean - half, mean + half)
+        return cls(mean, max(lowest, mean - half), mean + half)
+
+    @classmethod
+    def of_shares(cls, values: Sequence[float]) -> "Estimate":
+        """The mean of shares (each in [0, 1]: a game's win, a deal's share of the points) and its
+        95% Wilson score interval, which never leaves [0, 1]. Its sample size is the effective one,
+        n p(1-p) / v (v the values' variance, over n), as for survey data with a design effect: for
+        wins and losses alone (v = p(1-p)) the textbook Wilson interval of k wins in n games;
+        narrower when the values vary less than wins and losses would (a share of the points).
+        No interval below two values, as :meth:`of`."""
+        if len(values) < 2:
+            return cls.of(values)
+        n = len(values)
+        mean = sum(values) / n
+        variance = sum((v - mean) ** 2 for v in values) / n
+        bernoulli = mean * (1 - mean)
+        if bernoulli <= 0:  # every value 0, or every value 1: the Wilson interval of 0 (or n) wins in n
+            size = float(n)
+        elif variance <= 0:  # the same share every time, inside (0, 1): nothing spreads
+            return cls(mean, mean, mean)
+        else:
+            size = n * bernoulli / variance  # at least n: values in [0, 1] vary at most p(1-p)
+        z2 = Z95 * Z95
+        centre = (mean + z2 / (2 * size)) / (1 + z2 / size)
+        half = Z95 / (1 + z2 / size) * math.sqrt(bernoulli / size + z2 / (4 * size * size))
+        # the interval holds the mean and lies in [0, 1]: the bounds guard float rounding only
+        return cls(mean, max(0.0, min(mean, centre - half)), min(1.0, max(mean, centre + half)))
 
     def to_json(self) -> dict:
         return {"mean": None if math.isnan(self.mean) else self.mean, "low": self.low, "high": self.high}
@@ -248,7 +306,10 @@ class Estimate:
 @dataclass(frozen=True, slots=True)
 class BotSummary:
     """One bot's games, wins (a shared win counted as a share), scores, margins (its score less
-    the best other), faults by kind; the estimates are per game, or per deal in a duplicate match."""
+    the best other), faults by kind; the estimates are per game, or per deal in a duplicate match.
+    ``games`` counts every game it sat at; ``counted`` those without a forfeit (GameOutcome.counted),
+    the only ones its wins and estimates count; ``forfeits`` the games its own seat was forfeited;
+    ``hello`` the name it gave in its hello (shown_name), if any."""
 
     name: str
     games: int
@@ -257,11 +318,17 @@ class BotSummary:
     score: Estimate
     margin: Estimate
     faults: dict[str, int]
+    counted: int = 0
+    forfeits: int = 0
+    hello: str | None = None
 
     def to_json(self) -> dict:
         return {
             "bot": self.name,
+            "hello_name": self.hello,
             "games": self.games,
+            "counted": self.counted,
+            "forfeits": self.forfeits,
             "wins": self.wins,
             "win_rate": self.win_rate.to_json(),
             "score": self.score.to_json(),
@@ -274,13 +341,15 @@ class BotSummary:
 @dataclass(frozen=True, slots=True)
 class MatchSummary:
     """A match's summary: each bot's, the first bot's score share against the second (two bots),
-    whether that share's interval has left 50%, and the bots' ratings."""
+    whether that share's interval has left 50%, and the bots' ratings; ``forfeited`` games (a
+    seat forfeited) count in none of them."""
 
     games: int
     bots: tuple[BotSummary, ...]
     share: Estimate | None
     ratings: tuple[Rating, ...]
     units: int = 0  # the samples of the estimates: deals in a duplicate match, else games
+    forfeited: int = 0
 
     @property
     def decided(self) -> bool:
@@ -289,6 +358,7 @@ class MatchSummary:
     def to_json(self) -> dict:
         return {
             "games": self.games,
+            "forfeited": self.forfeited,
             "bots": [bot.to_json() for bot in self.bots],
             "share": None if self.share is None else self.share.to_json(),
             "decided": self.decided,
@@ -298,26 +368,33 @@ class MatchSummary:
 
 def summarise(names: Sequence[str], outcomes: Sequence[GameOutcome]) -> MatchSummary:
     """The summary of the games played; estimates per deal (the mean of its games) when a deal
-    was played more than once, so that the games of one deal count as the one sample they are."""
-    by_deal: dict[int, list[GameOutcome]] = {}
-    for outcome in outcomes:
-        by_deal.setdefault(outcome.deal, []).append(outcome)
-    units = list(by_deal.values())
+    was played more than once, so that the games of one deal count as the one sample they are.
+    A game with a forfeited seat is counted apart: in each bot's games and faults, in the
+    forfeits of the bot whose seat it was, in no win, estimate, share or rating."""
+    units = _units(outcomes)
     summaries = []
     for index, name in enumerate(names):
         wins: list[float] = []
         scores: list[float] = []
         margins: list[float] = []
-        games = 0
+        games = forfeits = 0
         won = 0.0
         faults: dict[str, int] = {}
+        said = (o.said[o.seating.index(index)] for o in outcomes if o.said)
+        hello = next((given for given in said if given), None)
+        for outcome in outcomes:
+            for seat, who in enumerate(outcome.seating):
+                if who == index:
+                    games += 1
+                    forfeits += bool(outcome.forfeited) and outcome.forfeited[seat]
+                    for kind in outcome.faults[seat]:
+                        faults[kind.value] = faults.get(kind.value, 0) + 1
         for unit in units:
             w, s, m = [], [], []
             for outcome in unit:
                 for seat, who in enumerate(outcome.seating):
                     if who != index:
                         continue
-                    games += 1
                     mine = outcome.scores[seat]
                     others = [score for other, score in enumerate(outcome.scores) if other != seat]
                     best = max(outcome.scores)
@@ -326,18 +403,27 @@ def summarise(names: Sequence[str], outcomes: Sequence[GameOutcome]) -> MatchSum
                     w.append(part)
                     s.append(mine)
                     m.append(mine - max(others))
-                    for kind in outcome.faults[seat]:
-                        faults[kind.value] = faults.get(kind.value, 0) + 1
             if w:
                 wins.append(sum(w) / len(w))
                 scores.append(sum(s) / len(s))
                 margins.append(sum(m) / len(m))
-        summaries.append(
-            BotSummary(name, games, won, Estimate.of(wins), Estimate.of(scores), Estimate.of(margins), faults)
-        )
+        rates = (Estimate.of_shares(wins), Estimate.of(scores, lowest=0.0), Estimate.of(margins))
+        counted = sum(map(len, units))  # every bot sits at every game of a match
+        summaries.append(BotSummary(name, games, won, *rates, faults, counted, forfeits, hello))
     share = score_share(units) if len(names) == 2 else None
-    ratings = rate(Outcome(tuple(names[who] for who in o.seating), o.scores) for o in outcomes)
-    return MatchSummary(len(outcomes), tuple(summaries), share, ratings, len(units))
+    ratings = rate(Outcome(tuple(names[who] for who in o.seating), o.scores) for o in outcomes if o.counted)
+    forfeited = sum(not o.counted for o in outcomes)
+    return MatchSummary(len(outcomes), tuple(summaries), share, ratings, len(units), forfeited)
+
+
+def _units(outcomes: Iterable[GameOutcome]) -> list[list[GameOutcome]]:
+    """The samples of the estimates: the counted games grouped by deal (a game each, but in a
+    duplicate match), in the order played."""
+    by_deal: dict[int, list[GameOutcome]] = {}
+    for outcome in outcomes:
+        if outcome.counted:
+            by_deal.setdefault(outcome.deal, []).append(outcome)
+    return list(by_deal.values())
 
 
 def score_share(units: Iterable[Sequence[GameOutcome]]) -> Estimate:
@@ -347,7 +433,7 @@ def score_share(units: Iterable[Sequence[GameOutcome]]) -> Estimate:
         mine = sum(o.scores[o.seating.index(0)] for o in unit)
         theirs = sum(o.scores[o.seating.index(1)] for o in unit)
         shares.append(0.5 if mine + theirs == 0 else mine / (mine + theirs))
-    return Estimate.of(shares)
+    return Estimate.of_shares(shares)
 
 
 def is_decided(share: Estimate | None, units: int) -> bool:
@@ -361,5 +447,4 @@ def decided_so_far(outcomes: Sequence[GameOutcome], seats: int, duplicate: bool)
     """Whether the whole deals of a two-bot match played so far decide it (--until-decided)."""
     size = seats if duplicate else 1
     whole = len(outcomes) - len(outcomes) % size
-    units = [outcomes[start : start + size] for start in range(0, whole, size)]
-    return is_decided(score_share(units), len(units))
+    return is_decided(score_share(units := _units(outcomes[:whole])), len(units))

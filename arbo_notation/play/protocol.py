@@ -126,11 +126,12 @@ class SeatTable:
 
     def view(self) -> Message:
         """The seat's position: what `arbo state --as SEAT --json` prints for the seat's own record
-        of the game so far (other hands as hidden counts, the seat's knowledge)."""
+        of the game so far (other hands as hidden counts, the discard piles, the turn, the player
+        to move, the deck's size, the seat's knowledge); protocol.schema.json gives its shape."""
         # deferred: the knowledge and the position's data (~40 ms of start-up) are the referee's;
         # a bot served here (`arbo bot`) never makes a view
         from arbo_notation.game.knowledge import View, knowledge_of_table
-        from arbo_notation.notation.structured.position import Position, position_to_data
+        from arbo_notation.notation.structured.position import Position, add_table, position_to_data
 
         game = self.game
         players, hidden = [], {}
@@ -143,6 +144,7 @@ class SeatTable:
         for entry in data["players"]:
             if entry["name"] in hidden:
                 entry["hidden"] = hidden[entry["name"]]
+        add_table(data, game)
         data["knowledge"] = knowledge_of_table(game, View.of_seat(self.seat)).to_json()
         return data
 

@@ -292,11 +292,19 @@ def ending_with_the_bots() -> Iterator[None]:
 
 @dataclass(frozen=True, slots=True)
 class Played:
-    """A game refereed: its omniscient record, the scores in seat order, each seat's faults."""
+    """A game refereed: its omniscient record, the scores in seat order, each seat's faults, and
+    whether each seat was forfeited (:func:`is_forfeit`)."""
 
     record: GameRecord
     scores: tuple[int, ...]
     faults: tuple[tuple[Fault, ...], ...]
+    forfeited: tuple[bool, ...] = ()
+
+
+def is_forfeit(fallback_turns: int, turns: int) -> bool:
+    """Whether a seat is forfeited: the fallback chose an action in more than half of its turns,
+    so that the game's result is the fallback's more than its bot's (docs/PROTOCOL.md)."""
+    return 2 * fallback_turns > turns
 
 
 def _record_draw(action: Action) -> RecordDraw:
@@ -388,13 +396,16 @@ class _Game:
         turns: list[Turn] = []
         before = self.notes
         self.notes = []
+        fallback_turns = dict.fromkeys(players, 0)
         while not truth.is_over:
             mover = truth.current_player
             seat = truth.config.seat(mover)
             number = truth.turn_number
             done: list[Action] = []
+            by_bot = True
             while True:
-                action, _ = self.choose(seat)
+                action, chosen = self.choose(seat)
+                by_bot = by_bot and chosen
                 played = perform(truth, action)
                 done.append(played)
                 for other, player in enumerate(players):
@@ -403,6 +414,7 @@ class _Game:
                     self.tell(other, protocol.event(mover, seen))
                 if isinstance(played, Discard):
                     break
+            fallback_turns[mover] += not by_bot
             first, second, plant, discard = done
             assert isinstance(plant, Plant) and isinstance(discard, Discard)  # (the phases' order)
             turns.append(
@@ -416,17 +428,22 @@ class _Game:
                 )
             )
             self.notes = []
+        seat_turns = {p: sum(turn.player == p for turn in turns) for p in players}
+        forfeited = [p for p in players if is_forfeit(fallback_turns[p], seat_turns[p])]
         hands = truth.final_hands()
         sheet = score_position(self.config.species, [PlayerPosition(p, truth.arboretum(p), hands[p]) for p in players])
         scores = {p.name: p.total for p in sheet.players}
         for seat in range(len(players)):
             self.tell(seat, protocol.end(self.game_id, scores))
+        extra: dict[str, object] = {"bots": dict(zip(players, self.labels, strict=True))}
+        if forfeited:  # the seats the fallback played (is_forfeit), which `arbo ratings` leaves unrated
+            extra["forfeited"] = forfeited
         header = Header(
             players=players,
             species=self.config.species,
             deck=self.setup.deck,
             hands={p: tuple(sorted(self.setup.hands[p])) for p in players},
-            extra={"bots": dict(zip(players, self.labels, strict=True))},
+            extra=extra,
         )
         record = GameRecord(
             header=header,
@@ -435,7 +452,12 @@ class _Game:
             reveals=tuple(Reveal(p, hands[p]) for p in players),
             result=Result(scores=tuple(scores.items()), comments=tuple(self.notes)),
         )
-        return Played(record, tuple(scores[p] for p in players), tuple(tuple(self.faults[p]) for p in players))
+        return Played(
+            record,
+            tuple(scores[p] for p in players),
+            tuple(tuple(self.faults[p]) for p in players),
+            tuple(p in forfeited for p in players),
+        )
 
 
 def greet(bot: BotProcess, seconds: float) -> str:
@@ -514,5 +536,6 @@ __all__ = [
     "Played",
     "end_bots",
     "ending_with_the_bots",
+    "is_forfeit",
     "referee_game",
 ]

@@ -45,7 +45,8 @@ def test_the_text_summary_and_a_misbehaving_bot_counted(tmp_path):
     assert lines[0] == f"2 games written to {tmp_path / 'g'}; 95% intervals in brackets"
     row = next(line for line in lines if line.startswith(bad))
     assert row.endswith("illegal)") and " 0 (" not in row
-    assert "share of the points against greedy" in done.stdout
+    # illegal from its 11th answer on: the fallback played most of its turns, so both games are forfeits
+    assert lines[1].startswith("2 games forfeited") and "share of the points against greedy" not in done.stdout
     assert "fault (illegal)" in (tmp_path / "g" / "game-0001.arb").read_text()
 
 
@@ -159,3 +160,53 @@ def test_an_empty_out_is_a_usage_error_not_the_current_folder(tmp_path):
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr.startswith("arbo: --out takes a path, not ''")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_bot_that_answers_illegally_every_time_forfeits_and_is_not_credited(tmp_path):
+    script = write_bot(tmp_path)
+    bad = " ".join(bot_command(script, "illegal", 0))
+    out = tmp_path / "g"
+    done = arbo("match", bad, "greedy", "--games", "2", "--out", str(out), "-j", "1", "--json")
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["forfeited"] == 2
+    first, second = summary["bots"]
+    assert (first["games"], first["counted"], first["forfeits"], first["wins"]) == (2, 0, 2, 0)
+    assert (second["games"], second["counted"], second["forfeits"], second["wins"]) == (2, 0, 0, 0)
+    assert first["win_rate"]["mean"] is None and summary["share"]["mean"] is None
+    assert first["faults_by_kind"].keys() == {"illegal"} and first["hello_name"] == "illegal"
+    assert summary["ratings"] == []  # the fallback's games rate nobody
+    records = sorted(out.iterdir())
+    assert "forfeited: [Ana]" in records[0].read_text() and "forfeited: [Ben]" in records[1].read_text()
+    assert arbo("check", str(out)).returncode == 0
+    rated = arbo("ratings", str(out))
+    assert rated.returncode == 0 and "(2 games read: 2 forfeited)" in rated.stderr
+    text = arbo("match", bad, "greedy", "--games", "2", "--out", str(tmp_path / "t"), "-j", "1")
+    lines = text.stdout.splitlines()
+    assert lines[1].startswith("2 games forfeited (a bot's seat played by the fallback in more than half its turns)")
+    row = next(line for line in lines if line.startswith(bad))
+    assert row.split()[len(bad.split()) :][:8] == ["(hello:", "illegal)", "2", "0", "-", "-", "-", "2"]
+    assert lines[-1] == "no ratings: every game was forfeited" and "share of the points" not in text.stdout
+
+
+HOSTILE_NAME = """
+import json, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "hello":
+        print(json.dumps({"type": "hello", "name": "\\x1b[2J\\u202e" + "evil " * 40}), flush=True)
+    elif message["type"] == "act":
+        print(json.dumps({"action": message["legal"][0]}), flush=True)
+    elif message["type"] == "quit":
+        break
+"""
+
+
+def test_the_hello_name_is_shown_beside_the_command_escaped_and_cut(tmp_path):
+    (tmp_path / "named.py").write_text(HOSTILE_NAME, encoding="utf-8")
+    command = f"{sys.executable} {tmp_path / 'named.py'}"
+    done = arbo("match", command, "random", "--games", "2", "--out", str(tmp_path / "g"), "-j", "1", "--json")
+    shown = json.loads(done.stdout)["bots"][0]["hello_name"]
+    assert shown == "\\u001b[2J\\u202eevil evil evil evil ev..."  # 40 characters, escaped as JSON
+    text = arbo("match", command, "random", "--games", "2", "--out", str(tmp_path / "t"), "-j", "1")
+    assert f"{command} (hello: {shown})" in text.stdout and "\x1b" not in text.stdout

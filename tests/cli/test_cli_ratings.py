@@ -52,7 +52,11 @@ def test_history_lists_each_players_games(tmp_path: Path):
 def test_json_for_scripts(tmp_path: Path):
     (tmp_path / "g.arb").write_text(game({"Ana": 30, "Ben": 20}) + UNFINISHED, encoding="utf-8")
     plain = json.loads(run(tmp_path, "--json").stdout)
-    assert plain.keys() == {"model", "games", "rated", "invalid", "unfinished", "unreadable", "players"}
+    assert plain.keys() == {
+        *("model", "by", "games", "rated", "rated_by_bot", "invalid", "unfinished", "forfeited", "unreadable"),
+        "players",
+    }
+    assert (plain["by"], plain["rated_by_bot"], plain["forfeited"]) == ("bot", 0, 0)
     assert (plain["model"], plain["games"], plain["rated"], plain["unfinished"]) == ("PlackettLuce", 2, 1, 1)
     ana = plain["players"][0]
     assert ana.keys() == {"player", "mu", "sigma", "ordinal", "games"}
@@ -145,3 +149,25 @@ def test_openskill_is_loaded_by_ratings_alone():
         assert done.stdout.splitlines()[-1] == str(loaded), args
     done = subprocess.run([sys.executable, "-c", script, "ratings", sample], capture_output=True, text=True, check=True)
     assert done.stdout.splitlines()[-1] == "True"  # the test sees openskill's import where it is
+
+
+def test_ratings_of_a_matchs_folder_are_the_matchs_own(tmp_path: Path):
+    out = tmp_path / "m"
+    played = subprocess.run(
+        [sys.executable, "-m", "arbo_notation", "match", "greedy", "random", "--games", "4", "--seed", "2"]
+        + ["--out", str(out), "-j", "1", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert played.returncode == 0, played.stderr
+    own = json.loads(played.stdout)["ratings"]
+    rated = run(out, "--json")
+    assert rated.exit_code == 0
+    data = json.loads(rated.stdout)
+    assert (data["by"], data["rated"], data["rated_by_bot"]) == ("bot", 4, 4)
+    assert data["players"] == own and [p["player"] for p in own] == ["greedy", "random"]
+    text = run(out)
+    assert text.stdout.startswith("4 games: 4 rated (4 by the bots of their header's `bots`; --by player rates")
+    seats = json.loads(run(out, "--json", "--by", "player").stdout)
+    assert {p["player"] for p in seats["players"]} == {"Ana", "Ben"} and seats["rated_by_bot"] == 0

@@ -158,3 +158,44 @@ def test_a_result_that_cannot_be_rated_is_an_arbo_error(outcome: Outcome):
 
 def test_nothing_rated_is_no_rating():
     assert rate([]) == ()
+
+
+def match_game(scores: dict[str, int], bots: str, more: str = "") -> str:
+    """A finished game as `arbo match` heads it: each seat's bot in ``bots`` (a YAML mapping)."""
+    return game(scores).replace("---\n\n", f"bots: {bots}\n{more}---\n\n", 1)
+
+
+def test_a_matchs_records_rate_the_bots_and_by_player_the_seats(tmp_path: Path):
+    (tmp_path / "m.arb").write_text(
+        match_game({"Ana": 30, "Ben": 20}, "{Ana: greedy, Ben: python bot.py}")
+        + match_game({"Ana": 25, "Ben": 10}, "{Ana: python bot.py, Ben: greedy}")
+        + game({"Ana": 5, "Cleo": 9}),  # no bots: its players are rated
+        encoding="utf-8",
+    )
+    by_bot = rate_collection([str(tmp_path)])
+    assert (by_bot.rated, by_bot.by_bot, by_bot.by) == (3, 2, "bot")
+    expected = by_hand(
+        [
+            ("m.arb", 1, ("greedy", "python bot.py"), (30, 20)),
+            ("m.arb", 2, ("python bot.py", "greedy"), (25, 10)),
+            ("m.arb", 3, ("Ana", "Cleo"), (5, 9)),
+        ]
+    )
+    assert {r.name: (r.mu, r.sigma, r.games) for r in by_bot.ratings} == pytest.approx(expected)
+    by_player = rate_collection([str(tmp_path)], by="player")
+    assert (by_player.rated, by_player.by_bot) == (3, 0)
+    assert {r.name for r in by_player.ratings} == {"Ana", "Ben", "Cleo"}
+    with pytest.raises(ArboError, match="by bot or by player"):
+        rate_collection([str(tmp_path)], by="seat")
+
+
+def test_a_forfeited_game_is_not_rated_and_a_bots_header_that_names_no_two_bots_rates_the_players(tmp_path: Path):
+    (tmp_path / "m.arb").write_text(
+        match_game({"Ana": 30, "Ben": 20}, "{Ana: greedy, Ben: bad}", "forfeited: [Ben]\n")
+        + match_game({"Ana": 25, "Ben": 10}, "{Ana: greedy, Ben: greedy}")  # two seats, one name: the seats
+        + match_game({"Ana": 25, "Ben": 10}, "{Ana: greedy}"),  # a seat unnamed: the seats
+        encoding="utf-8",
+    )
+    rated = rate_collection([str(tmp_path)])
+    assert (rated.games, rated.rated, rated.forfeited, rated.by_bot) == (3, 2, 1, 0)
+    assert {r.name: r.games for r in rated.ratings} == {"Ana": 2, "Ben": 2}

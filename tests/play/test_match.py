@@ -6,6 +6,7 @@ import math
 import sys
 
 import pytest
+from hypothesis import given, strategies as st
 
 from arbo_notation.checking.games import check_text
 from arbo_notation.notation.reading.reader import parse
@@ -111,3 +112,41 @@ def test_a_match_on_two_workers_gives_the_records_of_one(tmp_path):
     shared = [o.text for o in play_match(tasks, jobs=2)]
     assert alone == shared
     assert processes_running("arbo_notation bot random --seed 3") == []
+
+
+# Wilson's 95% interval of k wins in n games, as the tables give it (z = 1.96): 1 of 40, 39 of
+# 40, 1 of 2. The normal interval of before gave [-0.024, 0.074], [0.926, 1.024], [-0.480, 1.480].
+@pytest.mark.parametrize(
+    ("wins", "games", "low", "high"),
+    [(1, 40, 0.004427, 0.128814), (39, 40, 0.871186, 0.995573), (1, 2, 0.094531, 0.905469), (0, 5, 0.0, 0.434482)],
+)
+def test_a_win_rate_has_wilsons_interval(wins, games, low, high):
+    rate = Estimate.of_shares([1.0] * wins + [0.0] * (games - wins))
+    assert rate.mean == pytest.approx(wins / games)
+    assert (rate.low, rate.high) == (pytest.approx(low, abs=5e-7), pytest.approx(high, abs=5e-7))
+
+
+def test_shares_that_vary_less_than_wins_have_a_narrower_interval_inside_the_bounds():
+    # four deals' shares of the points: mean .525, variance (over n) .003125, so the effective
+    # sample size is 4 * .525 * .475 / .003125 = 319.2 deals
+    shares = Estimate.of_shares([0.55, 0.6, 0.45, 0.5])
+    size, z2 = 4 * 0.525 * 0.475 / 0.003125, 1.959964**2
+    centre = (0.525 + z2 / (2 * size)) / (1 + z2 / size)
+    half = 1.959964 / (1 + z2 / size) * math.sqrt(0.525 * 0.475 / size + z2 / (4 * size**2))
+    assert (shares.low, shares.high) == (pytest.approx(centre - half), pytest.approx(centre + half))
+    assert Estimate.of_shares([0.5, 0.5, 0.5]) == Estimate(0.5, 0.5, 0.5)
+    assert Estimate.of_shares([1.0]).low is None
+
+
+@given(st.lists(st.floats(0, 1) | st.sampled_from([0.0, 0.5, 1.0]), min_size=2, max_size=60))
+def test_every_share_interval_lies_in_0_100_and_holds_its_mean(values):
+    shares = Estimate.of_shares(values)
+    assert shares.low is not None and shares.high is not None
+    assert 0.0 <= shares.low <= shares.mean <= shares.high <= 1.0
+
+
+def test_the_summary_of_one_win_in_forty_stays_within_0_100():
+    games = [outcome(n, n, (0, 1), (30, 20) if n == 1 else (10, 30)) for n in range(1, 41)]
+    a, b = summarise(("A", "B"), games).bots
+    assert (a.win_rate.low, a.win_rate.high) == (pytest.approx(0.004427, abs=5e-7), pytest.approx(0.128814, abs=5e-7))
+    assert (b.win_rate.low, b.win_rate.high) == (pytest.approx(0.871186, abs=5e-7), pytest.approx(0.995573, abs=5e-7))

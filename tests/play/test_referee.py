@@ -17,7 +17,7 @@ from arbo_notation.notation.writer import format_game
 from arbo_notation.play import referee
 from arbo_notation.play.protocol import LINE_LIMIT, SeatTable, encode
 from arbo_notation.notation.outside import OUTSIDE_LIMIT, quoted
-from arbo_notation.play.referee import BotProcess, FaultKind, referee_game
+from arbo_notation.play.referee import BotProcess, FaultKind, is_forfeit, referee_game
 from arbo_notation.play.simulate import simulate_game
 from tests.play.bots_support import bot_command, docs_bot, processes_running, write_bot
 
@@ -44,7 +44,9 @@ def test_a_game_of_the_fallback_alone_is_the_greedy_simulation_of_the_deal():
     simulated = simulate_game(("Ana", "Ben"), "7:1", ["greedy"])
     assert played.record.turns == simulated.turns
     assert played.scores == tuple(score for _, score in simulated.result.scores)
-    assert played.record.header.extra == {"bots": {"Ana": "bot0", "Ben": "bot1"}}
+    # every seat the fallback's: both forfeited, named in the header (docs/PROTOCOL.md)
+    assert played.record.header.extra == {"bots": {"Ana": "bot0", "Ben": "bot1"}, "forfeited": ["Ana", "Ben"]}
+    assert played.forfeited == (True, True)
     assert valid(format_game(played.record))
 
 
@@ -207,3 +209,27 @@ def test_a_seat_is_never_told_a_card_of_another_hand_or_of_the_deck(monkeypatch,
     )
     assert all(w.messages > 50 for w in watchers)
     assert played.faults == ((),) * seats
+
+
+def test_a_seat_is_forfeited_when_the_fallback_played_in_more_than_half_its_turns(tmp_path):
+    assert (is_forfeit(4, 8), is_forfeit(5, 9), is_forfeit(0, 0)) == (False, True, False)
+    script = write_bot(tmp_path)
+    good = BotProcess([sys.executable, str(docs_bot(tmp_path))])
+    clean = BotProcess(bot_command(script, "none"))
+    try:
+        baseline = play([clean, good])
+    finally:
+        clean.close()
+    turns = sum(turn.player == "Ana" for turn in baseline.record.turns)
+    late = BotProcess(bot_command(script, "illegal", 4 * (turns - 1)))  # illegal in its last turn only
+    early = BotProcess(bot_command(script, "illegal", 3))  # illegal from its first turn's discard on
+    try:
+        kept, lost = play([late, good]), play([early, good])
+    finally:
+        for bot in (good, late, early):
+            bot.close()
+    assert baseline.forfeited == (False, False) and "forfeited" not in baseline.record.header.extra
+    assert len(kept.faults[0]) == 4 and kept.forfeited == (False, False)
+    assert "forfeited" not in kept.record.header.extra
+    assert lost.forfeited == (True, False) and lost.record.header.extra["forfeited"] == ["Ana"]
+    assert valid(format_game(lost.record))

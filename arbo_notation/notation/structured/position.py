@@ -26,12 +26,15 @@ import functools
 import json
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from arbo_notation.engine.cards import Card, Coord, is_species_code
 from arbo_notation.engine.scoring import PlayerPosition, ScoreSheet, score_position
 from arbo_notation.errors import PositionError
 from arbo_notation.engine.lexicon import MAX_COORDINATE_DIGITS, MAX_NAME_LENGTH, SPECIES
+
+if TYPE_CHECKING:
+    from arbo_notation.engine.state import Game
 
 MAX_PLAYERS = 4
 
@@ -39,10 +42,13 @@ MAX_PLAYERS = 4
 Fault = Callable[[str], PositionError]
 _CARDISH_RE = re.compile(rf"({SPECIES})([0-9]+)\Z")
 _TOP_KEYS = ("species", "players")
-# game_over false: taken before the end of the game; knowledge: what a point of view knows there
-# (`arbo state --json` writes it, scoring does not read it)
-_OPTIONAL_TOP_KEYS = ("game_over", "knowledge")
-_PLAYER_KEYS = ("name", "trees", "hand", "hidden")  # hidden: unseen cards (`arbo state --json`)
+# game_over false: taken before the end of the game; knowledge: what a point of view knows there;
+# the table's facts of table_data (`arbo state --json` and the bot protocol's view write them,
+# scoring does not read them)
+_TABLE_KEYS = ("turn", "to_move", "phase", "draws_taken", "deck_size")
+_OPTIONAL_TOP_KEYS = ("game_over", "knowledge", *_TABLE_KEYS)
+# hidden: unseen cards; discard: the pile, bottom first (`arbo state --json`; not scored)
+_PLAYER_KEYS = ("name", "trees", "hand", "hidden", "discard")
 
 
 @dataclass(frozen=True, slots=True)
@@ -401,6 +407,22 @@ def position_to_data(position: Position) -> dict[str, Any]:
     }
     if not position.game_over:
         data["game_over"] = False
+    return data
+
+
+def add_table(data: dict[str, Any], game: Game) -> dict[str, Any]:
+    """Add to a position's data (position_to_data's, of ``game``'s players) what the table shows
+    besides: each player's discard pile (bottom first, the top last), the turn in progress (the
+    last once the game is over), the player to move, the phase and the draws taken in it (None,
+    None and 0 once over), the deck's size. Returns ``data``."""
+    over = game.is_over
+    for entry in data["players"]:
+        entry["discard"] = [str(card) for card in game.discard_pile(entry["name"])]
+    data["turn"] = game.turn_number
+    data["to_move"] = None if over else game.current_player
+    data["phase"] = None if over else game.phase.value
+    data["draws_taken"] = 0 if over else game.draws_taken
+    data["deck_size"] = game.deck_size
     return data
 
 

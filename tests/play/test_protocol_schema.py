@@ -1,0 +1,165 @@
+"""The protocol's JSON Schema (arbo_notation/play/protocol.schema.json) against what a real referee
+sends a real bot in a real match, the view's discard piles and turn against the events, and a
+request with `-` as the only legal draw."""
+
+from __future__ import annotations
+
+import functools
+import json
+import subprocess
+import sys
+import textwrap
+from importlib import resources
+from pathlib import Path
+from types import SimpleNamespace
+
+import jsonschema
+import pytest
+
+from arbo_notation.engine.actions import Skip
+from arbo_notation.engine.bots import GreedyBot
+from arbo_notation.engine.state import Phase
+from arbo_notation.play import referee
+from arbo_notation.play.referee import BotProcess
+
+SCHEMA = json.loads(resources.files("arbo_notation.play").joinpath("protocol.schema.json").read_text("utf-8"))
+
+#: A bot that writes every line it reads, and every answer, to the file it is given; it plays the
+#: first legal action.
+SPY = textwrap.dedent(
+    """
+    import json, sys
+    log = open(sys.argv[1], "a", encoding="utf-8")
+    for line in sys.stdin:
+        log.write(json.dumps({"got": line}) + "\\n")
+        message = json.loads(line)
+        answer = None
+        if message["type"] == "hello":
+            answer = {"type": "hello", "name": "spy", "author": "the tests"}
+        elif message["type"] == "act":
+            answer = {"action": message["legal"][0]}
+        if answer is not None:
+            log.write(json.dumps({"sent": answer}) + "\\n")
+            log.flush()
+            print(json.dumps(answer), flush=True)
+        if message["type"] == "quit":
+            break
+    """
+)
+
+
+@functools.cache
+def validator(name: str) -> jsonschema.protocols.Validator:
+    """A validator of one message of the schema's $defs (the schema itself checked first)."""
+    jsonschema.Draft202012Validator.check_schema(SCHEMA)
+    return jsonschema.Draft202012Validator({"$defs": SCHEMA["$defs"], "$ref": f"#/$defs/{name}"})
+
+
+def problems(name: str, message: object) -> list[str]:
+    return [error.message for error in validator(name).iter_errors(message)]
+
+
+@pytest.fixture(scope="module")
+def spied(tmp_path_factory) -> tuple[list[dict], list[dict], Path]:
+    """What a spy bot got and sent in a match of two games against greedy, and the match's folder."""
+    folder = tmp_path_factory.mktemp("spy")
+    (folder / "spy.py").write_text(SPY, encoding="utf-8")
+    log = folder / "log.jsonl"
+    command = f"{sys.executable} {folder / 'spy.py'} {log}"
+    done = subprocess.run(
+        [sys.executable, "-m", "arbo_notation", "match", command, "greedy", "--games", "2", "--out", str(folder / "m")]
+        + ["-j", "1", "--seed", "4"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    got = [json.loads(line["got"]) for line in lines if "got" in line]
+    sent = [line["sent"] for line in lines if "sent" in line]
+    return got, sent, folder / "m"
+
+
+def test_every_message_the_referee_sends_and_the_bot_answers_is_the_schemas(spied):
+    got, sent, _ = spied
+    framing = [m["type"] for m in got if m["type"] not in ("event", "act")]
+    assert framing == ["hello", "game", "end", "game", "end", "quit"]
+    assert {m["type"] for m in got} == {"hello", "game", "event", "act", "end", "quit"}
+    whole = jsonschema.Draft202012Validator(SCHEMA)
+    for message in got:
+        assert problems(message["type"], message) == [], message
+        assert whole.is_valid(message)
+    assert problems("hello_answer", sent[0]) == []
+    assert all(problems("action_answer", answer) == [] for answer in sent[1:])
+
+
+def test_the_view_holds_the_discard_piles_the_turn_and_the_deck_as_the_events_made_them(spied):
+    got, _, _ = spied
+    piles: dict[str, list[str]] = {}
+    turn = 1
+    asked = 0
+    for message in got:
+        kind = message["type"]
+        if kind == "game":
+            piles, turn, seat = {p: [] for p in message["players"]}, 1, message["seat"]
+        elif kind == "event":
+            action = message["action"]
+            if action.startswith("/"):
+                piles[message["player"]].append(action[1:])
+                turn += 1
+            elif ":" in action and not action.startswith("d:"):
+                owner, card = action.split(":")
+                assert piles[owner].pop() == card
+        elif kind == "act":
+            asked += 1
+            view = message["view"]
+            assert {p["name"]: p["discard"] for p in view["players"]} == piles
+            assert (view["turn"], view["to_move"], view["phase"]) == (turn, seat, message["phase"])
+            assert view["deck_size"] == view["knowledge"]["deck_size"]
+            if message["phase"] == "draw":
+                assert view["draws_taken"] in (0, 1)
+    assert asked > 60 and any(pile for pile in piles.values())
+
+
+def test_state_as_a_seat_prints_a_view_of_the_schema(spied):
+    _, _, folder = spied
+    record = str(folder / "game-0001.arb")
+    for turn in ("0", "7"):
+        shown = subprocess.run(
+            [sys.executable, "-m", "arbo_notation", "state", record, "--turn", turn, "--as", "Ben", "--json"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        view = json.loads(shown.stdout)
+        assert problems("view", view) == []
+        assert view["turn"] == int(turn) + 1 and view["to_move"] == ("Ana", "Ben")[int(turn) % 2]
+
+
+def test_the_schema_refuses_a_view_without_its_piles_and_a_key_it_does_not_name(spied):
+    got, _, _ = spied
+    view = next(m for m in got if m["type"] == "act")["view"]
+    unpiled = {**view, "players": [{k: v for k, v in p.items() if k != "discard"} for p in view["players"]]}
+    assert problems("view", unpiled) == ["'discard' is a required property"] * len(view["players"])
+    assert problems("view", {**view, "score": 3}) == ["Additional properties are not allowed ('score' was unexpected)"]
+    assert problems("event", {"type": "event", "player": "Ben", "action": "Zz9@0,0"}) != []
+
+
+def test_a_bot_is_asked_when_the_only_legal_draw_is_a_skip(tmp_path):
+    """The referee asks for every action, a skipped draw too (legal: ["-"]): a turn is always four
+    requests, as docs/PROTOCOL.md says."""
+    (tmp_path / "spy.py").write_text(SPY, encoding="utf-8")
+    log = tmp_path / "log.jsonl"
+    bot = BotProcess([sys.executable, str(tmp_path / "spy.py"), str(log)])
+    try:
+        game = referee._Game("1", "7:1", [bot, None], ["spy", "b"], GreedyBot(), "greedy", 10.0)
+        game.start()
+        skip_only = SimpleNamespace(legal_actions=lambda: [Skip()], phase=Phase.DRAW)
+        game.tables["Ana"] = SimpleNamespace(game=skip_only, view=lambda: {})  # the seat's table at a skip
+        assert game.choose(0) == (Skip(), True)
+    finally:
+        bot.close()
+    lines = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    asked = next(at for at in range(len(lines) - 1, -1, -1) if '"act"' in lines[at].get("got", ""))
+    assert json.loads(lines[asked]["got"]) == {"type": "act", "phase": "draw", "legal": ["-"], "view": {}}
+    assert lines[asked + 1]["sent"] == {"action": "-"}
