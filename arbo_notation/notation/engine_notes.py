@@ -20,9 +20,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from arbo_notation.notation.bounds import budget_fault, points_fault
-from arbo_notation.notation.model import Comment, GameRecord, Turn
+
+if TYPE_CHECKING:  # the records' model is loaded by whoever has records: a clean `arbo check` never does
+    from arbo_notation.notation.model import Comment, GameRecord, Turn
 
 #: The marker that tells the engine's comments apart from a person's.
 ENGINE_MARK = "arbo:"
@@ -58,6 +61,8 @@ class EngineNote:
         return text
 
     def comment(self) -> Comment:
+        from arbo_notation.notation.model import Comment  # deferred: see the imports
+
         return Comment(str(self))
 
 
