@@ -239,6 +239,7 @@ class Code(StrEnum):
     UNFINISHED = "unfinished"
     REVEAL = "reveal"
     RESULT = "result"
+    NOTE = "note"  # an engine's note whose numbers are past the bounds of their options
 
     @property
     def about_a_turn(self) -> bool:

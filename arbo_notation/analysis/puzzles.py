@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import random
 from dataclasses import dataclass, replace
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from arbo_notation.analysis.game import situation_at
 from arbo_notation.analysis.search import Finish, Judgement, Situation, judge_finish
@@ -22,10 +22,11 @@ from arbo_notation.analysis.turns import BLUNDER, DEFAULT_BUDGET, MISTAKE
 from arbo_notation.engine.actions import Discard, Draw, Plant, Skip, parse_action
 from arbo_notation.engine.cards import Card, card_order
 from arbo_notation.engine.lean import Cards, cell_of, coord_of
-from arbo_notation.engine.state import Game
+from arbo_notation.engine.state import Game, Phase
 from arbo_notation.errors import ArboError
 from arbo_notation.game.tree import GameTree, Node, load_tree
-from arbo_notation.notation.engine_notes import note_of, without_notes
+from arbo_notation.notation.bounds import MOST_BUDGET, MOST_TURNS, budget_fault, points_fault
+from arbo_notation.notation.engine_notes import is_engine_comment, note_of, without_notes
 from arbo_notation.notation.model import Comment, DrawKind, GameRecord, Turn
 from arbo_notation.notation.views import partial_record
 from arbo_notation.notation.writer import format_game
@@ -209,19 +210,27 @@ def position_of(record: GameRecord, player: str, draws: str) -> Position:
     piles = {p: list(situation.piles[p]) for p in situation.players}
     drawn: list[tuple[str | None, Card]] = []
     for word in draws.split():
-        draw = parse_action(word)
-        if isinstance(draw, Skip):
-            game.push(draw)
-            continue
-        if not isinstance(draw, Draw):
-            raise PuzzleError(f"{word!r} is no draw")
-        if draw.owner is None:
+        try:
+            draw = parse_action(word)
+        except ArboError as error:
+            raise PuzzleError(f"its draw {word!r} is no draw: {error}") from None
+        if not isinstance(draw, (Draw, Skip)):
+            raise PuzzleError(f"its draw {word!r} is no draw")
+        if isinstance(draw, Draw) and draw.owner is None:
             if draw.card is None:
                 raise PuzzleError("a puzzle's deck draw names its card")
             drawn.append((None, draw.card))
-        else:
-            drawn.append((draw.owner, piles[draw.owner].pop()))
-        game.push(draw)
+        elif isinstance(draw, Draw) and draw.owner is not None:
+            pile = piles.get(draw.owner)
+            if not pile:
+                raise PuzzleError(f"its draw {word!r} takes from a pile that is empty or no player's")
+            drawn.append((draw.owner, pile.pop()))
+        try:
+            game.push(draw)
+        except ArboError as error:
+            raise PuzzleError(f"its draw {word!r} cannot be made: {error}") from None
+    if game.phase is not Phase.PLANT:
+        raise PuzzleError(f"its draws {draws!r} are not a turn's two draws")
     return Position(situation.after_draws(drawn), game)
 
 
@@ -306,27 +315,55 @@ def flagged(tree: GameTree, player: str | None = None) -> Iterator[Node]:
 
 
 def analysed(record: GameRecord) -> bool:
-    return any(note_of(turn) is not None for turn in record.turns)
+    """Whether the engine has annotated the record's main line (its notes in bounds or not)."""
+    return any(is_engine_comment(comment) for turn in record.turns for comment in turn.comments_after)
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A flagged turn to judge as a puzzle: what a worker process needs, the record and the turn."""
+
+    record: GameRecord
+    number: int  # the turn's number on the main line
+    budget: int
+    seed: str
+    source: str
+
+
+def candidates(tree: GameTree, *, player: str | None = None, seed: str = "0", source: str = "") -> Iterator[Candidate]:
+    """The flagged turns of an analysed game, each to be judged at :data:`BUDGET_FACTOR` times the
+    analysis's budget (at most --budget's bound, which a puzzle's budget is held to)."""
+    for node in flagged(tree, player):
+        turn = node.turn
+        note = note_of(turn) if turn is not None else None
+        assert turn is not None and note is not None, "flagged yields annotated turns"
+        budget = min(MOST_BUDGET, BUDGET_FACTOR * (DEFAULT_BUDGET if note.exact else note.samples))
+        where = f"{source} game {tree.record.index} turn {node.number}".strip()
+        yield Candidate(tree.record, node.number, budget, f"{seed}/{tree.record.index}/{node.number}", where)
+
+
+def judge_candidate(candidate: Candidate, tree: GameTree | None = None) -> Puzzle | None:
+    """The candidate's puzzle when it keeps (:func:`keeps`), else None; ``tree``: the record's,
+    when at hand (a worker process loads it)."""
+    tree = tree or load_tree(candidate.record)
+    node = tree.node(candidate.number)
+    turn = node.turn
+    assert turn is not None, "a candidate is a turn"
+    try:
+        puzzle, judgement = puzzle_at(tree, node, budget=candidate.budget, seed=candidate.seed, source=candidate.source)
+    except PuzzleError:
+        return None  # the mover's hand is not known there (a seat record's other seats)
+    cards = Cards(tree.record.header.species)
+    played = (cards.code(turn.plant.card), cell_of(turn.plant.coord), cards.code(turn.discard))
+    return puzzle if keeps(judgement, played) else None
 
 
 def find_puzzles(tree: GameTree, *, player: str | None = None, seed: str = "0", source: str = "") -> Iterator[Puzzle]:
     """The puzzles of an analysed game: its flagged turns that keep (:func:`keeps`) when judged
     again at :data:`BUDGET_FACTOR` times the analysis's budget."""
-    for node in flagged(tree, player):
-        turn = node.turn
-        note = note_of(turn) if turn is not None else None
-        assert turn is not None and note is not None, "flagged yields annotated turns"
-        budget = BUDGET_FACTOR * (DEFAULT_BUDGET if note.exact else note.samples)
-        where = f"{source} game {tree.record.index} turn {node.number}".strip()
-        try:
-            puzzle, judgement = puzzle_at(
-                tree, node, budget=budget, seed=f"{seed}/{tree.record.index}/{node.number}", source=where
-            )
-        except PuzzleError:
-            continue  # the mover's hand is not known there (a seat record's other seats)
-        cards = Cards(tree.record.header.species)
-        played = (cards.code(turn.plant.card), cell_of(turn.plant.coord), cards.code(turn.discard))
-        if keeps(judgement, played):
+    for candidate in candidates(tree, player=player, seed=seed, source=source):
+        puzzle = judge_candidate(candidate, tree)
+        if puzzle is not None:
             yield puzzle
 
 
@@ -334,32 +371,66 @@ def find_puzzles(tree: GameTree, *, player: str | None = None, seed: str = "0", 
 
 
 def read_puzzle(record: GameRecord) -> Puzzle:
-    """The puzzle a record holds (its ``puzzle`` header key). PuzzleError when it holds none."""
+    """The puzzle a record holds (its ``puzzle`` header key), its numbers within the bounds of
+    their options and its draws in hand at its position. PuzzleError, naming the game and the
+    file, when it holds none or a fault."""
     data = record.header.extra.get(KEY)
+    where = f"game {record.index} of {record.file}"
     if not isinstance(data, dict):
-        raise PuzzleError(f"game {record.index} of {record.file} is no puzzle: its header has no '{KEY}' key")
+        raise PuzzleError(f"{where} is no puzzle: its header has no '{KEY}' key")
     try:
-        values = {str(k): float(v) for k, v in data["values"].items()}
         puzzle = Puzzle(
             record=replace(record, header=replace(record.header, extra=_without(record.header.extra, KEY))),
-            player=str(data["player"]),
-            turn=int(data["turn"]),
-            draws=str(data["draws"]),
-            answer=str(data["answer"]),
-            played=str(data["played"]),
-            values=values,
-            margin=float(data["margin"]),
-            budget=int(data["budget"]),
-            seed=str(data["seed"]),
-            exact=bool(data["exact"]),
-            source=str(data.get("source", "")),
-            themes=tuple(str(t) for t in data.get("themes", ())),
+            player=_text(data["player"]),
+            turn=_bounded(data["turn"], "turn", _turn_fault),
+            draws=_text(data["draws"]),
+            answer=_text(data["answer"]),
+            played=_text(data["played"]),
+            values={_text(k): float(_bounded(v, f"value of {k}", points_fault)) for k, v in data["values"].items()},
+            margin=float(_bounded(data["margin"], "margin", points_fault)),
+            budget=_bounded(data["budget"], "budget", budget_fault),
+            seed=_text(data["seed"]),
+            exact=_flag(data["exact"]),
+            source=_text(data.get("source", "")),
+            themes=tuple(_text(t) for t in data.get("themes", ())),
         )
-    except (KeyError, TypeError, ValueError, AttributeError) as error:
-        raise PuzzleError(f"game {record.index} of {record.file}: the '{KEY}' key lacks or mangles {error}") from None
-    if puzzle.answer not in values:
-        raise PuzzleError(f"game {record.index} of {record.file}: the puzzle's answer has no value")
+    except KeyError as error:
+        raise PuzzleError(f"{where}: the '{KEY}' key has no {error}") from None
+    except (PuzzleError, TypeError, AttributeError) as error:
+        raise PuzzleError(f"{where}: the '{KEY}' key: {error}") from None
+    if puzzle.answer not in puzzle.values:
+        raise PuzzleError(f"{where}: the puzzle's answer has no value")
+    try:
+        position_of(puzzle.record, puzzle.player, puzzle.draws)
+    except PuzzleError as error:
+        raise PuzzleError(f"{where}: {error}") from None
     return puzzle
+
+
+def _text(value: object) -> str:
+    if isinstance(value, (dict, list)):
+        raise PuzzleError(f"expected a text, found {type(value).__name__} {str(value)[:40]!r}")
+    return str(value)
+
+
+def _flag(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise PuzzleError(f"'exact' is true or false, not {str(value)[:40]!r}")
+    return value
+
+
+def _turn_fault(value: object) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MOST_TURNS:
+        return f"a turn is a whole number from 1 to {MOST_TURNS}, as --turn takes"
+    return None
+
+
+def _bounded(value: Any, name: str, fault_of: Callable[[object], str | None]) -> Any:
+    """``value`` when ``fault_of`` finds nothing wrong with it; else PuzzleError naming it."""
+    fault = fault_of(value)
+    if fault is not None:
+        raise PuzzleError(f"its {name} is {repr(value)[:40]}: {fault}")
+    return value
 
 
 @dataclass(frozen=True, slots=True)

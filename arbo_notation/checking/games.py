@@ -21,6 +21,7 @@ from arbo_notation.engine.totals import score_totals
 from arbo_notation.engine.state import Game
 from arbo_notation.engine.actions import KnownTurn
 from arbo_notation.errors import Diagnostic, RuleError
+from arbo_notation.notation.engine_notes import may_hold_note_faults
 from arbo_notation.notation.reading import scanner
 from arbo_notation.notation.reading.split import GameText, SourceLines, stream_games
 from arbo_notation.game.facts import end_faults, game_for, result_faults, result_line_faults, table_faults
@@ -189,7 +190,8 @@ def check_game(
     sure = True
     if quick and header is not None:
         moves = scanner.read_moves(text, file, line, header)
-        if moves is not None and plays_cleanly(moves):
+        # the moves hold no comments: a game that may hold a faulty engine's note is replayed
+        if moves is not None and plays_cleanly(moves) and not may_hold_note_faults(text):
             check.replayed += 1
             check.replayed_valid += 1
             return None, []

@@ -25,7 +25,7 @@ from arbo_notation.runtime.atomic import rewrite_unchanged, write_atomic
 from arbo_notation.runtime.workers import ending_with_the_workers, in_order, jobs_for, worker_pool
 from arbo_notation.cli.fmt import fingerprint_of, not_rewritten
 from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, is_an_input, read_input
-from arbo_notation.cli.bounds import MOST_BUDGET, MOST_GAMES, MOST_JOBS, MOST_TURNS
+from arbo_notation.cli.bounds import LEAST_BUDGET, MOST_BUDGET, MOST_GAMES, MOST_JOBS, MOST_TURNS
 from arbo_notation.cli.usage import a_path, whole_number
 
 #: From this many turns to judge, a terminal gets a progress bar on stderr.
@@ -110,7 +110,7 @@ def analyse(
         "--budget",
         "-b",
         metavar="N",
-        parser=whole_number("--budget", 1, MOST_BUDGET),
+        parser=whole_number("--budget", LEAST_BUDGET, MOST_BUDGET),
         help="Sampled worlds per decision (default 48; see docs/ANALYSIS.md).",
     ),
     seed: str = typer.Option("0", "--seed", "-s", metavar="SEED", help="Seed: the same seed gives the same output."),

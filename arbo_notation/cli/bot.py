@@ -6,7 +6,7 @@ from typing import Optional
 
 import typer
 
-from arbo_notation.cli.bounds import MOST_BUDGET
+from arbo_notation.cli.bounds import LEAST_BUDGET, MOST_BUDGET
 from arbo_notation.cli.usage import one_of, whole_number
 from arbo_notation.cli.bot_direct import NAMES, BotArguments, run_bot
 
@@ -36,7 +36,7 @@ def register(app: typer.Typer) -> None:
             None,
             "--budget",
             metavar="N",
-            parser=whole_number("--budget", 1, MOST_BUDGET),
+            parser=whole_number("--budget", LEAST_BUDGET, MOST_BUDGET),
             help="The engine bot's sampled worlds per decision (default 48; docs/ANALYSIS.md).",
         ),
         seed: str = typer.Option("0", "--seed", "-s", metavar="SEED", help="Seed of the bot's random choices."),

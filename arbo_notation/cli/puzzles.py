@@ -3,19 +3,48 @@
 from __future__ import annotations
 
 import os
-from typing import List, Optional
+import sys
+from contextlib import ExitStack
+from typing import Iterator, List, Optional
 
 import typer
 
-from arbo_notation.analysis.puzzles import Puzzle, analysed, find_puzzles
-from arbo_notation.errors import ArboError, NotationErrors
+from arbo_notation.analysis.puzzles import Candidate, Puzzle, analysed, candidates, judge_candidate
+from arbo_notation.errors import ArboError, Code, NotationErrors
 from arbo_notation.game.tree import SetupError, load_tree
 from arbo_notation.notation.reading.reader import parse
 from arbo_notation.notation.writer import format_games
 from arbo_notation.runtime.atomic import write_atomic
 from arbo_notation.runtime.sources import records_under
+from arbo_notation.runtime.workers import ending_with_the_workers, in_order, jobs_for, worker_pool
+from arbo_notation.cli.bounds import MOST_JOBS
 from arbo_notation.cli.common import EXIT_INVALID, echo_error, echo_text, fail, read_input, refuse_writing_over_input
-from arbo_notation.cli.usage import a_path
+from arbo_notation.cli.usage import a_path, whole_number
+
+
+def _judged(found: list[Candidate], jobs: int) -> list[Puzzle | None]:
+    """Each candidate judged, in order, in this process or a pool (the same puzzles either way: each
+    is seeded by itself), a progress bar on stderr when it is a terminal. A TERM, a HUP or a
+    Ctrl-C ends the run at once, workers and all, with the signal's status."""
+    workers = jobs_for(jobs, len(found))
+    results: list[Puzzle | None] = []
+    with ExitStack() as stack:
+        if sys.stderr.isatty():
+            bar = stack.enter_context(typer.progressbar(length=len(found), label="judging", file=sys.stderr))
+        else:
+            bar = None
+        stream: Iterator[Puzzle | None]
+        if workers <= 1:
+            stack.enter_context(ending_with_the_workers())
+            stream = map(judge_candidate, found)
+        else:
+            pool = stack.enter_context(worker_pool(workers, "puzzle search"))
+            stream = in_order(pool, judge_candidate, found, workers * 2)
+        for result in stream:
+            results.append(result)
+            if bar is not None:
+                bar.update(1)
+    return results
 
 
 def puzzles(
@@ -25,6 +54,14 @@ def puzzles(
     ),
     player: Optional[str] = typer.Option(None, "--player", "-p", metavar="PLAYER", help="Only PLAYER's turns."),
     seed: str = typer.Option("0", "--seed", "-s", metavar="SEED", help="Seed: the same seed gives the same puzzles."),
+    jobs: int = typer.Option(
+        0,
+        "--jobs",
+        "-j",
+        metavar="N",
+        parser=whole_number("--jobs", 0, MOST_JOBS),
+        help="Worker processes: 0 (the default) uses every core this process may run on; -j 1 works in this process. Same output.",
+    ),
 ) -> None:
     """Pick puzzles from analysed games: the turns where one finish is clearly best.
 
@@ -43,8 +80,7 @@ def puzzles(
     """
     files = records_under(paths, keep_empty=False)
     refuse_writing_over_input(out, files)
-    found: list[Puzzle] = []
-    seen: set[str] = set()
+    found: list[Candidate] = []
     any_analysed = False
     failed = False
     for path in files:
@@ -65,24 +101,30 @@ def puzzles(
                 continue
             any_analysed = True
             try:
-                tree = load_tree(record)
+                tree = load_tree(record, text.split("\n"))
             except SetupError as error:
                 for diagnostic in error.diagnostics:
                     echo_text(diagnostic.show(), err=True)
                 failed = True
                 continue
-            source = os.path.basename(name)
-            for puzzle in find_puzzles(tree, player=player, seed=seed, source=source):
-                if puzzle.id not in seen:
-                    seen.add(puzzle.id)
-                    found.append(puzzle)
+            faults = [d for d in tree.diagnostics if d.code is Code.NOTE]
+            if faults:  # a note past the bounds of --budget: the game is not judged at all
+                for diagnostic in faults:
+                    echo_text(diagnostic.show(), err=True)
+                failed = True
+                continue
+            found += candidates(tree, player=player, seed=seed, source=os.path.basename(name))
     if not any_analysed:
         fail(f"no analysed game in {', '.join(paths)}: run `arbo analyse` on the games first")
+    kept: dict[str, Puzzle] = {}
+    for puzzle in _judged(found, jobs):
+        if puzzle is not None:
+            kept.setdefault(puzzle.id, puzzle)
     try:
-        write_atomic(out, format_games([p.written() for p in found]))
+        write_atomic(out, format_games([p.written() for p in kept.values()]))
     except OSError as error:
         fail(f"{out}: {error.strerror or error}")
-    echo_text(f"arbo: {len(found)} puzzle{'s' if len(found) != 1 else ''} written to {out}", err=True)
+    echo_text(f"arbo: {len(kept)} puzzle{'s' if len(kept) != 1 else ''} written to {out}", err=True)
     if failed:
         raise typer.Exit(EXIT_INVALID)
 

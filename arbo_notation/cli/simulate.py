@@ -16,7 +16,7 @@ from arbo_notation.notation.writer import format_game
 from arbo_notation.play.simulate import BOT_NAMES, simulate_jobs, simulate_run
 from arbo_notation.runtime.atomic import write_atomic
 from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, echo_text, fail
-from arbo_notation.cli.bounds import MOST_BUDGET, MOST_GAMES, MOST_JOBS
+from arbo_notation.cli.bounds import LEAST_BUDGET, MOST_BUDGET, MOST_GAMES, MOST_JOBS
 from arbo_notation.cli.usage import a_path, one_of, whole_number
 
 #: From this many games on, a terminal gets a progress bar on stderr.
@@ -183,7 +183,7 @@ def simulate(
         None,
         "--budget",
         metavar="N",
-        parser=whole_number("--budget", 1, MOST_BUDGET),
+        parser=whole_number("--budget", LEAST_BUDGET, MOST_BUDGET),
         help="The engine bot's sampled worlds per decision (default 48; docs/ANALYSIS.md).",
     ),
     scheduler: Optional[str] = typer.Option(

@@ -12,10 +12,11 @@ import typer
 
 from arbo_notation.analysis.puzzles import Puzzle, PuzzleError, position_of, read_puzzle, verdict
 from arbo_notation.errors import ArboError, NotationErrors
-from arbo_notation.learn.history import History, HistoryError, default_path
+from arbo_notation.learn.history import History, HistoryError, NoHistory, default_path, empty_stats
 from arbo_notation.notation.reading.reader import parse
 from arbo_notation.present.board import render_game
 from arbo_notation.cli.common import EXIT_USAGE, echo_error, echo_text, fail, read_input
+from arbo_notation.cli.usage import a_path
 
 
 def read_puzzles(path: str, player: str | None) -> list[Puzzle]:
@@ -85,15 +86,38 @@ def _summary(asked: int, right: int) -> None:
         echo_text(f"{right} of {asked} right")
 
 
+def _warn(message: str) -> None:
+    echo_text(f"arbo: {message}", err=True)
+
+
+def _stats(path: Path, puzzles: list[Puzzle] | None) -> None:
+    """Print the progress over the puzzles (None: all the history's), reading the history only."""
+    ids = None if puzzles is None else [p.id for p in puzzles]
+    try:
+        with History(path, create=False, warn=_warn) as history:
+            lines = history.stats(ids, time.time()).lines()
+    except NoHistory:
+        _warn(f"no puzzle history at {path} yet: every puzzle is new")
+        lines = empty_stats(len(ids or ())).lines()
+    for line in lines:
+        echo_text(line)
+
+
 def train(
     ctx: typer.Context,
     file: Optional[str] = typer.Argument(None, metavar="FILE", help="A puzzle file that `arbo puzzles` wrote."),
     player: Optional[str] = typer.Option(None, "--player", "-p", metavar="PLAYER", help="Only PLAYER's puzzles."),
     plain: bool = typer.Option(False, "--plain", help="No terminal UI: read an answer a line from standard input."),
-    db: Optional[Path] = typer.Option(
-        None, "--db", metavar="PATH", help="The history file (default $XDG_DATA_HOME/arbo/train.sqlite)."
+    db: Optional[str] = typer.Option(
+        None,
+        "--db",
+        metavar="PATH",
+        parser=a_path("--db"),
+        help="The history file (default $XDG_DATA_HOME/arbo/train.sqlite).",
     ),
-    stats: bool = typer.Option(False, "--stats", help="Print the progress over FILE's puzzles (or all) and exit."),
+    stats: bool = typer.Option(
+        False, "--stats", help="Print the progress over FILE's puzzles (or all) and exit; never makes a history."
+    ),
 ) -> None:
     """Ask the puzzles of a file, the missed and due ones first, and keep the history.
 
@@ -117,14 +141,13 @@ def train(
         )
         raise typer.Exit(EXIT_USAGE)
     puzzles = read_puzzles(file, player) if file is not None else None
+    path = Path(db) if db is not None else default_path()
     try:
-        with History(db or default_path()) as history:
-            if stats:
-                ids = None if puzzles is None else [p.id for p in puzzles]
-                for line in history.stats(ids, time.time()).lines():
-                    echo_text(line)
-                return
-            assert puzzles is not None, "FILE is given unless --stats"
+        if stats:
+            _stats(path, puzzles)
+            return
+        assert puzzles is not None, "FILE is given unless --stats"
+        with History(path, warn=_warn) as history:
             if plain:
                 plain_session(puzzles, history)
                 return

@@ -18,7 +18,8 @@ from arbo_notation.engine.totals import PlayerPosition, score_totals
 from arbo_notation.engine.state import Game
 from arbo_notation.engine.actions import KnownTurn
 from arbo_notation.errors import Code, Diagnostic, RuleError, Severity, TurnError
-from arbo_notation.notation.model import Draw, DrawKind, GameRecord, Pos, Turn, Variation
+from arbo_notation.notation.engine_notes import is_engine_comment, note_fault
+from arbo_notation.notation.model import Comment, Draw, DrawKind, GameRecord, Pos, Turn, Variation
 from arbo_notation.game.facts import (
     HEADER,
     RESULT,
@@ -552,6 +553,7 @@ def replay_game(
                 return score_parts(sheet, player)
 
             _report_faults(record, result_faults(totals, claimed, header.result, explain), report)
+    _report_note_faults(record.turns, report)
     if trace is not None:
         if outcome.final is not None:
             trace.last = game.copy()  # the end, with the hands revealed at scoring
@@ -559,6 +561,39 @@ def replay_game(
         if outcome.final is None:  # an illegal turn has left ``game`` half played
             outcome.final = outcome.lines[MAIN].states[-1]
     return outcome
+
+
+def _report_note_faults(turns: Sequence[Turn], report: _Reporter) -> None:
+    """The engine's notes of a line and its variations whose numbers are past their bounds, each
+    where its comment stands (else where its turn does)."""
+    for turn in turns:
+        for comment in turn.comments_before + turn.comments_after:
+            if is_engine_comment(comment):
+                fault = note_fault(comment.text)
+                if fault is not None:
+                    report(
+                        Code.NOTE,
+                        fault,
+                        _comment_pos(report.lines, turn, comment),
+                        turn=turn.number,
+                        player=turn.player,
+                    )
+        for variation in turn.variations:
+            _report_note_faults(variation.turns, report)
+
+
+def _comment_pos(lines: Sequence[str] | None, turn: Turn, comment: Comment) -> Pos | None:
+    """Where a turn's comment is written: the first place of its text from the turn's line on
+    (a comment before the turn stands on the lines just above it)."""
+    if lines is None or turn.pos is None:
+        return turn.pos
+    first = turn.pos.line
+    for number in (first, first + 1, first - 1, first + 2, first - 2):
+        if 0 < number <= len(lines):
+            column = lines[number - 1].find(comment.text)
+            if column >= 0:
+                return Pos(number, column + 1)
+    return turn.pos
 
 
 def score_game(game: Game) -> ScoreSheet:

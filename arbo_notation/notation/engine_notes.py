@@ -11,15 +11,21 @@ and the better turn::
                                               the engine added none to the turn
     {arbo: +2.4 (48 samples); 0.4 points lost}  an unflagged turn that lost a little
 
-Taking the engine's annotations off a turn removes its comments and the glyph it added.
+Taking the engine's annotations off a turn removes its comments and the glyph it added. Its
+numbers have the bounds of their options (notation/bounds.py): a note past them is no note to
+the readers here, and a fault that `arbo check` reports where it stands (:func:`note_fault`).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
-from arbo_notation.notation.model import Comment, GameRecord, Turn
+from arbo_notation.notation.bounds import budget_fault, points_fault
+
+if TYPE_CHECKING:  # the records' model is loaded by whoever has records: a clean `arbo check` never does
+    from arbo_notation.notation.model import Comment, GameRecord, Turn
 
 #: The marker that tells the engine's comments apart from a person's.
 ENGINE_MARK = "arbo:"
@@ -55,6 +61,8 @@ class EngineNote:
         return text
 
     def comment(self) -> Comment:
+        from arbo_notation.notation.model import Comment  # deferred: see the imports
+
         return Comment(str(self))
 
 
@@ -62,10 +70,43 @@ def is_engine_comment(comment: Comment) -> bool:
     return comment.text.startswith(ENGINE_MARK)
 
 
-def read_note(comment: Comment) -> EngineNote | None:
-    """The engine's note in a comment; None for a person's comment (or one it cannot read)."""
-    match = _NOTE_RE.match(comment.text) if is_engine_comment(comment) else None
+#: Where an engine's note may stand in a record's text: from each ``arbo:`` to the end of its
+#: line or its ``}`` (a note is one line: its pattern holds no line break).
+_NOTE_IN_TEXT = re.compile(r"(?=(arbo: [^}\n]*))")
+
+
+def note_fault(text: str) -> str | None:
+    """What is wrong with the numbers of an engine's note (a comment's text), past the bounds of
+    their options; None for a note within them, or a comment that is no note of the engine's."""
+    match = _NOTE_RE.match(text)
     if match is None:
+        return None
+    if match["samples"] is not None:
+        samples = int(match["samples"])
+        fault = budget_fault(samples)
+        if fault is not None:
+            return f"the engine's note says {samples} samples: {fault}"
+    for name in ("value", "gain", "lost"):
+        if match[name] is not None:
+            fault = points_fault(float(match[name]))
+            if fault is not None:
+                return f"the engine's note says {match[name]} points: {fault}"
+    return None
+
+
+def may_hold_note_faults(text: str) -> bool:
+    """Whether a record's text may hold an engine's note with a :func:`note_fault`: never false
+    when one does (a quick look for checks that skip reading the comments)."""
+    if ENGINE_MARK not in text:
+        return False
+    return any(note_fault(match[1].rstrip()) is not None for match in _NOTE_IN_TEXT.finditer(text))
+
+
+def read_note(comment: Comment) -> EngineNote | None:
+    """The engine's note in a comment; None for a person's comment (or one it cannot read, its
+    numbers past their bounds among them)."""
+    match = _NOTE_RE.match(comment.text) if is_engine_comment(comment) else None
+    if match is None or note_fault(comment.text) is not None:
         return None
     exact = match["exact"] is not None
     return EngineNote(

@@ -121,3 +121,162 @@ def test_the_examples_of_commands_md_print_what_they_show(tmp_path, monkeypatch)
     train("puzzles.arb", "--plain", "--db", "train.sqlite", answers="Bs3@-3,0 /Ja1\n")
     stats = runner.invoke(app, blocks[1].split()[1:])
     assert (stats.exit_code, stats.stdout) == (0, shown[1])
+
+
+# -- hand-edited and corrupt files (issue 45, points 14, 15, 8 and 19) --------------------------
+
+
+def edited(puzzle_file: Path, tmp_path: Path, old: str, new: str) -> Path:
+    text = puzzle_file.read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / "edited.arb"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    "old, new, message",
+    [
+        (
+            "budget: 192",
+            "budget: 0",
+            "its budget is 0: a budget is a whole number of sampled worlds from 1 to 100000, as --budget takes",
+        ),
+        (
+            "budget: 192",
+            "budget: -5",
+            "its budget is -5: a budget is a whole number of sampled worlds from 1 to 100000, as --budget takes",
+        ),
+        (
+            "budget: 192",
+            "budget: 1000000000",
+            "its budget is 1000000000: a budget is a whole number of sampled worlds from 1 to 100000, as --budget takes",
+        ),
+        (
+            "budget: 192",
+            "budget: '48'",
+            "its budget is '48': a budget is a whole number of sampled worlds from 1 to 100000, as --budget takes",
+        ),
+        (
+            "'Bs3@-3,0 /Cb1': -7.85",
+            "'Bs3@-3,0 /Cb1': .nan",
+            "its value of Bs3@-3,0 /Cb1 is nan: points are a number from -9999 to 9999",
+        ),
+        ("margin: 2.56", "margin: -.inf", "its margin is -inf: points are a number from -9999 to 9999"),
+        (
+            "turn: 16",
+            "turn: 100000000000",
+            "its turn is 100000000000: a turn is a whole number from 1 to 1000, as --turn takes",
+        ),
+        ("exact: false", "exact: maybe", "'exact' is true or false, not 'maybe'"),
+    ],
+)
+def test_a_puzzle_number_past_its_option_bounds_is_one_message(puzzle_file, tmp_path, old, new, message):
+    path = edited(puzzle_file, tmp_path, old, new)
+    for args in (["--plain"], ["--stats"]):
+        result = train(str(path), *args, "--db", str(tmp_path / "h.sqlite"), answers="Bs3@-3,0 /Ja1\n")
+        assert (result.exit_code, result.stderr) == (1, f"arbo: game 1 of {path}: the 'puzzle' key: {message}\n")
+
+
+@pytest.mark.parametrize(
+    "draws, message",
+    [
+        (
+            "d:Zz9 d:Ja1",
+            "its draw 'd:Zz9' is no draw: 'd:Zz9' is no action: a draw is d, d:Ma3, a player's name (Ben, "
+            "Ben:Oa5) or -; a planting Ma3@0,1; a discard /Oa5",
+        ),
+        (
+            "d:Bs8 d:Bs8",
+            "its draw 'd:Bs8' cannot be made: Ben cannot draw Bs8 from the deck: Bs8 is already planted in Ana's arboretum at 0,0",
+        ),
+        ("d:Bs3", "its draws 'd:Bs3' are not a turn's two draws"),
+        ("Zed:Ma1 d:Bs3", "its draw 'Zed:Ma1' takes from a pile that is empty or no player's"),
+    ],
+)
+def test_a_puzzle_whose_draws_cannot_be_made_is_one_message(puzzle_file, tmp_path, draws, message):
+    path = edited(puzzle_file, tmp_path, "draws: d:Bs3 d:Ja1", f"draws: {draws}")
+    result = train(str(path), "--plain", "--db", str(tmp_path / "h.sqlite"), answers="Bs3@-3,0 /Ja1\n")
+    assert (result.exit_code, result.stderr) == (1, f"arbo: game 1 of {path}: {message}\n")
+
+
+def history_with_row(path: Path, box: str, due: str) -> Path:
+    """A valid SQLite history made by hand, without the constraints arbo's schema has, holding one row."""
+    with sqlite3.connect(path) as connection:
+        connection.executescript(
+            "CREATE TABLE puzzles (id TEXT PRIMARY KEY, box, due);"
+            "CREATE TABLE attempts (puzzle TEXT, at REAL, answer TEXT, right INTEGER);"
+        )
+        connection.execute(f"INSERT INTO puzzles VALUES ('2659e4053466', {box}, {due})")
+    connection.close()
+    return path
+
+
+@pytest.mark.parametrize(
+    "box, due, fault",
+    [
+        ("-10", "0", "box -10, not 1 to 5"),
+        ("'abc'", "0", "box 'abc', not 1 to 5"),
+        ("NULL", "0", "box None, not 1 to 5"),
+        ("1", "'yesterday'", "due 'yesterday', not a time"),
+        ("1", "NULL", "due None, not a time"),
+        ("1", "1e300", "due 1e+300, not a time"),
+    ],
+)
+def test_a_corrupt_history_row_is_asked_as_new_and_said(puzzle_file, tmp_path, box, due, fault):
+    db = history_with_row(tmp_path / "h.sqlite", box, due)
+    said = f"arbo: {db}: puzzle 2659e4053466's row is corrupt ({fault}): it is asked as new\n"
+    stats = train(str(puzzle_file), "--stats", "--db", str(db))
+    assert (stats.exit_code, stats.stderr) == (0, said)
+    assert stats.stdout.startswith("puzzles: 1, tried 0, new 1, due now 0\n")
+    every = train("--stats", "--db", str(db))
+    assert (every.exit_code, every.stderr) == (0, said)
+    session = train(str(puzzle_file), "--plain", "--db", str(db), answers="Bs3@-3,0 /Ja1\n")
+    assert (session.exit_code, session.stderr) == (0, said)
+    assert session.stdout.splitlines()[0].endswith("; new)")
+    assert session.stdout.splitlines()[-1] == "1 of 1 right"
+    with sqlite3.connect(db) as connection:  # the answer wrote the row whole again
+        assert connection.execute("SELECT box FROM puzzles").fetchall() == [(2,)]
+    connection.close()
+
+
+def test_a_locked_history_is_one_message(puzzle_file, tmp_path, monkeypatch):
+    from arbo_notation.learn import history
+
+    monkeypatch.setattr(history, "WAIT_SECONDS", 0.1)
+    db = tmp_path / "h.sqlite"
+    History(db).close()
+    holder = sqlite3.connect(db)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        result = train(str(puzzle_file), "--plain", "--db", str(db), answers="Bs3@-3,0 /Ja1\n")
+    finally:
+        holder.close()
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"arbo: {db}: cannot be used as the puzzle history: database is locked\n",
+    )
+    assert "Puzzle 1" not in result.stdout  # said before the first question, not after the answer
+
+
+def test_stats_never_make_a_history(puzzle_file, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    default = tmp_path / "data" / "arbo" / "train.sqlite"
+    bare = train("--stats")
+    assert (bare.exit_code, bare.stderr) == (0, f"arbo: no puzzle history at {default} yet: every puzzle is new\n")
+    assert bare.stdout == "puzzles: 0, tried 0, new 0, due now 0\nattempts: 0, right 0 (-)\n" + "".join(
+        f"box {n}: 0\n" for n in range(1, 6)
+    )
+    of_file = train(str(puzzle_file), "--stats", "--db", str(tmp_path / "none.sqlite"))
+    assert of_file.exit_code == 0 and of_file.stdout.startswith("puzzles: 1, tried 0, new 1, due now 0\n")
+    assert not (tmp_path / "data").exists() and not (tmp_path / "none.sqlite").exists()
+
+
+@pytest.mark.parametrize("args", [["--stats", "--db", ""], ["--plain", "--db", ""]])
+def test_an_empty_history_path_is_a_usage_error(puzzle_file, tmp_path, monkeypatch, args):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    result = train(str(puzzle_file), *args, answers="Bs3@-3,0 /Ja1\n")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("arbo: --db takes a path, not ''")
+    assert list(tmp_path.iterdir()) == []

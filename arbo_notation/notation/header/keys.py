@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeGuard, TypeVar, ca
 
 from arbo_notation.engine.cards import CARD_RE, Card, is_species_code, value_fault
 from arbo_notation.engine.lexicon import MAX_NAME_LENGTH, MAX_POINTS_DIGITS, NAME_SHAPE, RESERVED_NAMES
+from arbo_notation.notation.bounds import MOST_POINTS
 from arbo_notation.errors import ArboError, HeaderFault, Pos
 from arbo_notation.notation.header import yamlwords
 
@@ -42,7 +43,7 @@ MAX_HEADER_TEXT = 4000
 #: The largest whole number of an unknown key, as a 64-bit number holds it (19 digits).
 MAX_HEADER_NUMBER = 2**63 - 1
 #: The highest score, as on the result line (lexicon.MAX_POINTS_DIGITS digits).
-MAX_SCORE = 10**MAX_POINTS_DIGITS - 1
+MAX_SCORE = MOST_POINTS
 LINE_WIDTH = 80
 #: What a value type's to_data answers for a value the mapping leaves out.
 OMIT = object()
