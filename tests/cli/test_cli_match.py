@@ -260,3 +260,24 @@ def test_a_bot_that_cannot_start_or_fails_its_hello_stops_the_match_before_its_f
     assert lines[0].endswith("; no game was played")
     assert not (tmp_path / "m2").exists()
     assert processes_running(str(script)) == []
+
+
+@pytest.mark.parametrize("mode", ["on", "auto", "off"])
+def test_where_no_sandbox_can_be_made_on_fails_auto_says_so_off_is_silent(tmp_path, mode):
+    environment = {**os.environ, "PATH": str(tmp_path)}  # no bwrap on the PATH
+    out = tmp_path / "g"
+    done = subprocess.run(
+        [*ARBO, "match", "greedy", "random", "--games", "2", "--out", str(out), "-j", "1", "--sandbox", mode],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=environment,
+    )
+    missing = "bubblewrap is not installed (its program bwrap; Debian's package bubblewrap)"
+    if mode == "on":
+        assert done.returncode == 1 and done.stdout == "" and not out.exists()
+        assert done.stderr == f"arbo: --sandbox on: bots cannot run in a sandbox here: {missing}\n"
+    else:
+        assert done.returncode == 0 and len(list(out.iterdir())) == 2
+        note = f"arbo: the bots run without a sandbox: {missing}. They can reach arbo's command line"
+        assert done.stderr.startswith(note) if mode == "auto" else done.stderr == ""
