@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import sys
 from pathlib import Path
 from typing import Generator, Iterator, List, Optional
@@ -26,9 +27,12 @@ from arbo_notation.play.match import (
     labels,
     match_tasks,
     play_match,
+    start_failure,
+    start_failure_here,
     summarise,
 )
 from arbo_notation.runtime.atomic import write_atomic
+from arbo_notation.runtime.sandbox import MODES, SandboxUnavailable, sandboxed, unavailable
 from arbo_notation.runtime.workers import jobs_for
 
 
@@ -39,7 +43,11 @@ MOST_MOVE_TIME = 3600.0
 
 HELP = """Let bot programs play seeded games under a referee, write every game as a record, and say which bot is better.
 
-Each BOT is a built-in bot (random, greedy, engine: run as `arbo bot NAME`) or a command line that starts a program speaking the bot protocol (docs/PROTOCOL.md), such as "python mybot.py"; two to four BOTs, one per seat. The referee sends each seat only what it sees, asks it for every action with the list of legal ones, and checks each answer. Game k seats the bots rotated k-1 places, so each bot starts as often as the others; deal k is dealt as `arbo simulate` deals game k of the same --seed. With --duplicate each deal is played once per rotation of the seats (--games a multiple of the seats), so every bot plays every seat of every deal.
+Each BOT is a built-in bot (random, greedy, engine: run as `arbo bot NAME`) or a command line that starts a program speaking the bot protocol (docs/PROTOCOL.md), such as "python mybot.py"; two to four BOTs, one per seat. The referee sends each seat only what it sees, asks it for every action with the list of legal ones, and checks each answer. Game k seats the bots rotated k-1 places, so each bot starts as often as the others; with --seed SEED deal k is dealt as `arbo simulate` deals game k of the same --seed, and the same SEED gives the same records; without it the deals follow a secret drawn for the match. No bot is told the seed or can derive a deal. With --duplicate each deal is played once per rotation of the seats (--games a multiple of the seats), so every bot plays every seat of every deal.
+
+Each bot is first started once and greeted: a bot that cannot start, or does not answer hello with a hello, stops the match before its first game (one message naming it, exit status 1, nothing written).
+
+Each bot runs in a sandbox (bubblewrap's bwrap; --sandbox auto, the default, where the system allows it, else with a note on stderr; on: or fail; off: never): its own PID, mount and network namespaces, no network, the file system read-only, a private /tmp, the records' folder hidden. docs/PROTOCOL.md says what a bot can reach.
 
 Faults never stop a match: an illegal or malformed answer, no answer within --move-time, a bot that exits, a line over 64 KiB, a bot that stops reading. Each is counted against its bot and written as a comment in the record, with what the bot sent; the --fallback bot plays that action. A bot that timed out, exited, flooded or stopped reading is killed, the fallback plays its seat to the end of the game, and it is started again for its next game. A seat the fallback chose an action for in more than half its turns is forfeited: that game is counted in the bots' games, forfeits and faults, in no win, estimate, share or rating, and its header says `forfeited` (so `arbo ratings` skips it too). No bot process outlives the match, however it ends. A bot's standard error is not kept.
 
@@ -105,7 +113,7 @@ def render(summary: MatchSummary, out: str) -> str:
 
 
 def _files(out: Path, games: int) -> list[Path]:
-    """The games' files in ``out`` (created), refusing a folder that holds one of them already."""
+    """The games' files in ``out`` (made by :func:`_make_folder`), refusing a folder that holds one of them already."""
     if out.exists() and not out.is_dir():
         fail(f"{out}: exists and is not a directory")
     width = max(4, len(str(games)))
@@ -113,11 +121,32 @@ def _files(out: Path, games: int) -> list[Path]:
     there = next((path for path in names if os.path.lexists(path)), None) if out.is_dir() else None
     if there is not None:
         fail(f"{there}: exists, and arbo match writes new files only: remove it, or give another folder")
+    return names
+
+
+def _make_folder(out: Path) -> None:
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         fail(f"{out}: cannot create the directory ({error.strerror})")
-    return names
+
+
+def _sandbox(mode: str, scheduler: str | None) -> None:
+    """Fail for --sandbox on where no sandbox can be made; say so on stderr when auto runs the
+    bots without one. On a cluster each worker decides for its own bots."""
+    if scheduler is not None:
+        return
+    try:
+        if sandboxed(mode) or mode == "off":
+            return
+    except SandboxUnavailable as error:
+        fail(str(error))
+    echo_text(
+        f"arbo: the bots run without a sandbox: {unavailable()}. They can reach arbo's command line "
+        "and environment, the records written so far and, where the system lets them, arbo's memory "
+        "(docs/PROTOCOL.md); --sandbox off runs them so without this note",
+        err=True,
+    )
 
 
 def _with_progress(outcomes: Iterator[GameOutcome], total: int) -> Generator[GameOutcome, None, None]:
@@ -164,7 +193,14 @@ def register(app: typer.Typer) -> None:
             parser=a_path("--out"),
             help="The folder for game-0001.arb, ... (created).",
         ),
-        seed: str = typer.Option("0", "--seed", "-s", metavar="SEED", help="Seed of the deals and of the bots."),
+        seed: Optional[str] = typer.Option(
+            None,
+            "--seed",
+            "-s",
+            metavar="SEED",
+            help="Seed of the deals and of the built-in bots (default: a secret drawn for the match). "
+            "A bot can guess a seed that is easy to guess: keep it long and secret.",
+        ),
         duplicate: bool = typer.Option(False, "--duplicate", help="Play each deal once per rotation of the seats."),
         until_decided: bool = typer.Option(
             False, "--until-decided", help="Stop once the score share's interval leaves 50% (two bots)."
@@ -192,6 +228,13 @@ def register(app: typer.Typer) -> None:
             help="Games played at once: 0 (the default) one per core; 1 plays in this process.",
         ),
         as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+        sandbox: str = typer.Option(
+            "auto",
+            "--sandbox",
+            metavar="auto|on|off",
+            parser=one_of("--sandbox", MODES, str),
+            help="Run each bot in a sandbox (bubblewrap): auto where the system allows it, on or fail, off.",
+        ),
         scheduler: Optional[str] = typer.Option(
             None,
             "--scheduler",
@@ -214,7 +257,23 @@ def register(app: typer.Typer) -> None:
         except (ArboError, ValueError) as error:
             fail(str(error), EXIT_USAGE)
         names = _files(Path(out), games)
-        options = MatchOptions(seed=seed, move_time=move_time, fallback=fallback)
+        _sandbox(sandbox, scheduler)
+        seed = secrets.token_hex(16) if seed is None else seed
+        hidden = (os.path.abspath(out),)
+        options = MatchOptions(seed=seed, move_time=move_time, fallback=fallback, sandbox=sandbox, hidden=hidden)
+        try:
+            if scheduler is None:
+                why = start_failure(bots, options)
+            else:
+                # deferred: Dask's distributed loads only for --scheduler
+                from arbo_notation.runtime.cluster import on_cluster
+
+                why = next(on_cluster(scheduler, start_failure_here, [(tuple(bots), options)], "match"))
+        except ArboError as error:  # a cluster unreachable or not installed
+            fail(str(error))
+        if why is not None:
+            fail(f"{why}; no game was played")
+        _make_folder(Path(out))
         tasks = match_tasks(bots, games, seed, duplicate=duplicate, options=options)
         workers = jobs_for(jobs, games)
         outcomes: list[GameOutcome] = []

@@ -1,5 +1,12 @@
 """A match between bot programs: seeded deals, seats rotated, games refereed, a summary with intervals.
 
+No bot can derive a deal: the deals follow the match's seed (a secret drawn for the match unless
+the user gives one), which no bot is told. A built-in bot's random numbers follow a seed of its
+own, a keyed hash of the match's seed (:func:`bot_seed`), which gives the match's seed away to
+no one; the game message names the game by its number alone. Each bot runs in the sandbox
+(runtime/sandbox.py) where the system allows it, out of reach of the referee's command line and
+memory and of the records written so far.
+
 A game is one task, :class:`GameTask` (its deal's seed, the bots of the match and who sits where,
 the options), that :func:`play_task` turns into a :class:`GameOutcome` (its record's text, the
 scores, each seat's faults): a picklable function of picklable values, so that any pool of
@@ -11,8 +18,11 @@ task is a span of games whose bot processes end with it (:func:`play_span`).
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import math
 import shlex
+import shutil
 import sys
 import threading
 from collections.abc import Iterable, Iterator, Sequence
@@ -20,10 +30,20 @@ from dataclasses import dataclass, field
 
 from arbo_notation.collection.ratings import Outcome, Rating, rate
 from arbo_notation.errors import ArboError
-from arbo_notation.notation.outside import safe_text
+from arbo_notation.notation.outside import quoted, safe_text
 from arbo_notation.notation.writer import format_game
-from arbo_notation.play.referee import BotFault, BotProcess, FaultKind, ending_with_the_bots, referee_game
+from arbo_notation.play.referee import (
+    STARTUP_SECONDS,
+    BotFault,
+    BotProcess,
+    FaultKind,
+    ending_with_the_bots,
+    greet,
+    referee_game,
+)
 from arbo_notation.play.simulate import game_seed, make_player
+from arbo_notation.runtime.descendants import ending_with_descendants
+from arbo_notation.runtime.sandbox import SandboxUnavailable, confined, sandboxed
 from arbo_notation.runtime.workers import in_order, worker_pool
 
 #: The bots `arbo match` knows by name (each run as `arbo bot NAME`).
@@ -37,11 +57,15 @@ Z95 = 1.959964
 
 @dataclass(frozen=True, slots=True)
 class MatchOptions:
-    """What every game of a match shares: the seed of its bots, the time a move may take, the fallback."""
+    """What every game of a match shares: the match's seed (the key of its built-in bots' seeds,
+    never given to a bot), the time a move may take, the fallback, the sandbox's mode
+    (runtime/sandbox.py's MODES) and the folders hidden from the bots in it (the records')."""
 
     seed: str = "0"
     move_time: float = 10.0
     fallback: str = "greedy"
+    sandbox: str = "auto"
+    hidden: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,9 +107,18 @@ def is_built_in(bot: str) -> bool:
     return bot.strip().lower() in BUILT_IN
 
 
+def bot_seed(seed: str, index: int) -> str:
+    """The seed of the match's built-in bot ``index``: a keyed hash (HMAC-SHA-256) of the bot's
+    place with the match's ``seed`` as key, so that a bot that reads it learns nothing of the
+    match's seed, and the same match seed gives the same choices."""
+    key = seed.encode("utf-8", "surrogateescape")
+    return hmac.new(key, f"bot {index}".encode("ascii"), hashlib.sha256).hexdigest()[:32]
+
+
 def command_of(bot: str, seed: str = "0") -> tuple[str, ...]:
     """The command line of a bot: a built-in name runs `arbo bot NAME --seed SEED` with this
-    Python; anything else is a command line, split as a shell splits it (no shell runs it)."""
+    Python (SEED: the bot's own, :func:`bot_seed`); anything else is a command line, split as a
+    shell splits it (no shell runs it)."""
     if is_built_in(bot):
         return (sys.executable, "-m", "arbo_notation", "bot", bot.strip().lower(), "--seed", seed)
     words = tuple(shlex.split(bot))
@@ -138,6 +171,55 @@ def _processes() -> dict[tuple[tuple[str, ...], int], BotProcess]:
     return _THREAD.processes
 
 
+def start_bot(bots: Sequence[str], index: int, options: MatchOptions) -> BotProcess | BotFault:
+    """A new process of the match's bot ``index``, in the sandbox as ``options.sandbox`` says;
+    a BotFault (EXITED) when it cannot be started."""
+    command = command_of(bots[index], bot_seed(options.seed, index))
+    try:
+        if sandboxed(options.sandbox):
+            command = confined(command, options.hidden)
+    except SandboxUnavailable as error:
+        return BotFault(FaultKind.EXITED, f"could not be started ({error})")
+    try:
+        return BotProcess(command)
+    except BotFault as fault:
+        return fault
+
+
+def start_failure(bots: Sequence[str], options: MatchOptions) -> str | None:
+    """Why the match cannot begin, in words (None: it can): each bot started once and greeted,
+    the first that cannot start or does not answer hello with a hello named, and why."""
+    with ending_with_descendants(), ending_with_the_bots():
+        return start_failure_here((tuple(bots), options))
+
+
+def start_failure_here(match: tuple[tuple[str, ...], MatchOptions]) -> str | None:
+    """:func:`start_failure` of a match's ``(bots, options)``, its bots ended by it alone and no
+    process-wide state changed: a task for a Dask worker, whose other threads play other games."""
+    bots, options = match
+    names = labels(bots)
+    started: list[BotProcess] = []
+    try:
+        for index, bot in enumerate(bots):
+            program = command_of(bot)[0]
+            if shutil.which(program) is None:
+                return f"the bot {names[index]!r} cannot start: no program {program!r} (not found, or not executable)"
+            process = start_bot(bots, index, options)
+            if isinstance(process, BotFault):
+                return f"the bot {names[index]!r} cannot start: it {process.detail}"
+            started.append(process)
+        for name, process in zip(names, started, strict=True):
+            try:
+                greet(process, max(options.move_time, STARTUP_SECONDS))
+            except BotFault as fault:
+                said = f"; it sent {quoted(fault.sent)}" if fault.sent else ""
+                return f"the bot {name!r} failed its hello: it {fault.detail}{said}"
+    finally:
+        for process in started:
+            process.close()
+    return None
+
+
 def _bot_process(task: GameTask, index: int) -> BotProcess | BotFault:
     """The bot process of the match's bot ``index``: the one running, or a new one."""
     global _FINALIZER_SET
@@ -151,11 +233,9 @@ def _bot_process(task: GameTask, index: int) -> BotProcess | BotFault:
 
         multiprocessing.util.Finalize(None, close_bots, exitpriority=10)
         _FINALIZER_SET = True
-    try:
-        started = BotProcess(command_of(task.bots[index], task.options.seed))
-    except BotFault as fault:
-        return fault
-    _processes()[key] = started
+    started = start_bot(task.bots, index, task.options)
+    if isinstance(started, BotProcess):
+        _processes()[key] = started
     return started
 
 
@@ -171,26 +251,22 @@ def play_task(task: GameTask) -> GameOutcome:
     """Play one game of a match with this process's bot processes (started when needed)."""
     names = labels(task.bots)
     started = [_bot_process(task, index) for index in task.seating]
-    bots = [bot if isinstance(bot, BotProcess) else None for bot in started]
     played = referee_game(
         str(task.number),
         task.deal_seed,
-        bots,
+        started,
         [names[index] for index in task.seating],
         fallback=make_player(task.options.fallback),
         fallback_name=task.options.fallback,
         move_time=task.options.move_time,
     )
     text = format_game(played.record)
-    faults = [tuple(fault.kind for fault in seat) for seat in played.faults]
-    for seat, bot in enumerate(started):
-        if isinstance(bot, BotFault):  # it could not be started: one fault, its seat played by the fallback
-            faults[seat] = (bot.kind, *faults[seat])
+    faults = tuple(tuple(fault.kind for fault in seat) for seat in played.faults)
     said = tuple(
         shown_name(bot.name) if isinstance(bot, BotProcess) and not is_built_in(task.bots[index]) else None
         for bot, index in zip(started, task.seating, strict=True)
     )  # a built-in bot's hello name is arbo's own: its label says it already
-    return GameOutcome(task.number, task.deal, text, task.seating, played.scores, tuple(faults), played.forfeited, said)
+    return GameOutcome(task.number, task.deal, text, task.seating, played.scores, faults, played.forfeited, said)
 
 
 #: The longest hello name the summary shows, in characters (a longer one is cut, "..." after it).
@@ -229,7 +305,8 @@ def spans(tasks: Iterable[GameTask], size: int = GAMES_PER_SPAN) -> Iterator[tup
 def play_match(tasks: Iterable[GameTask], jobs: int = 1, scheduler: str | None = None) -> Iterator[GameOutcome]:
     """The outcome of each task, in order: played here (``jobs`` 1), by ``jobs`` worker
     processes, or by the workers of the Dask cluster whose scheduler is at ``scheduler``; no bot
-    process outlives the run, however it ends (on a cluster: its task)."""
+    process, nor any process a bot starts, outlives the run, however it ends (on a cluster: its
+    task; there a bot's children that leave its process group end with it in the sandbox only)."""
     if scheduler is not None:
         # deferred: Dask's distributed (~0.9 s, an optional extra) loads only for --scheduler
         from arbo_notation.runtime.cluster import on_cluster
@@ -237,7 +314,7 @@ def play_match(tasks: Iterable[GameTask], jobs: int = 1, scheduler: str | None =
         for span in on_cluster(scheduler, play_span, spans(tasks), "match"):
             yield from span
         return
-    with ending_with_the_bots():
+    with ending_with_descendants(), ending_with_the_bots():
         if jobs <= 1:
             try:
                 yield from map(play_task, tasks)

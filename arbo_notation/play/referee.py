@@ -36,6 +36,7 @@ from arbo_notation.notation.outside import OUTSIDE_LIMIT, quoted, safe_text
 from arbo_notation.play import protocol
 from arbo_notation.play.protocol import LINE_LIMIT, SeatTable, as_seen_by, perform
 from arbo_notation.play.simulate import DEFAULT_PLAYERS
+from arbo_notation.runtime.descendants import end_descendants
 from arbo_notation.runtime.workers import ending_signals
 
 #: How long a bot just started has to answer ``hello``, at the least, in seconds (an interpreter's
@@ -275,6 +276,7 @@ def ending_with_the_bots() -> Iterator[None]:
 
     def end(number: int, frame: object) -> None:
         end_bots()
+        end_descendants()  # the bots' children that left their process group (runtime/descendants.py)
         signal.signal(number, signal.SIG_DFL)
         os.kill(os.getpid(), number)
 
@@ -323,7 +325,7 @@ class _Game:
         self,
         game_id: str,
         deal_seed: str,
-        bots: Sequence[BotProcess | None],
+        bots: Sequence[BotProcess | BotFault | None],
         labels: Sequence[str],
         fallback: Bot,
         fallback_name: str,
@@ -335,7 +337,8 @@ class _Game:
         self.truth = Game(self.config, self.setup)
         self.tables = {p: SeatTable(p, players, self.config.species, self.setup.hands[p]) for p in players}
         self.game_id, self.labels = game_id, tuple(map(safe_text, labels))
-        self.bots: list[BotProcess | None] = list(bots)
+        self.bots: list[BotProcess | None] = [None if isinstance(bot, BotFault) else bot for bot in bots]
+        self.unstarted = {seat: bot for seat, bot in enumerate(bots) if isinstance(bot, BotFault)}
         self.fallback, self.fallback_name = fallback, fallback_name
         self.move_time = move_time
         self.rng = random.Random(f"{deal_seed}/fallback")
@@ -363,6 +366,8 @@ class _Game:
 
     def start(self) -> None:
         players, species = self.config.players, self.config.species
+        for seat, error in self.unstarted.items():
+            self.fault(seat, error)
         for seat, bot in enumerate(self.bots):
             if bot is not None and not bot.greeted:
                 bot.greeted = True
@@ -512,7 +517,7 @@ def _why_illegal(text: str, table: SeatTable) -> str:
 def referee_game(
     game_id: str,
     deal_seed: str,
-    bots: Sequence[BotProcess | None],
+    bots: Sequence[BotProcess | BotFault | None],
     labels: Sequence[str],
     *,
     fallback: Bot,
@@ -520,7 +525,8 @@ def referee_game(
     move_time: float,
 ) -> Played:
     """Referee one game dealt with ``deal_seed`` between ``bots`` (one per seat, in seat order;
-    None: the fallback plays that seat), each named in the record by its ``label``. A bot stopped
+    None: the fallback plays that seat; a BotFault: the bot could not be started, a fault written
+    in the record, and the fallback plays its seat), each named in the record by its ``label``. A bot stopped
     for a fault is killed and its place set to None: ``bots`` is not changed, the caller sees it
     by ``BotProcess.running``."""
     if not 2 <= len(bots) <= 4 or len(labels) != len(bots):

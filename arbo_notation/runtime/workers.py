@@ -9,8 +9,8 @@ Design, in short:
   initializer, which then checks that the parent is still the one that forked it: a parent that
   died before the prctl would be missed); elsewhere a thread of the worker watches its parent.
   So no worker is left holding the caller's pipes (``arbo simulate ... | cat`` ends).
-* While the pool works, SIGINT, SIGTERM, SIGHUP and SIGQUIT kill the workers and then the
-  parent by the same signal (the status a shell shows as 128 + N), without a traceback. Workers
+* While the pool works, SIGINT, SIGTERM, SIGHUP and SIGQUIT kill the workers (and, under
+  runtime/descendants.py's block, every process they started) and then the parent by the same signal (the status a shell shows as 128 + N), without a traceback. Workers
   ignore SIGINT: a Ctrl-C reaches the whole terminal group and is the parent's to handle.
 * A submit may fork a worker: it runs with those signals held back (``WorkerPool.submit``), so a
   signal never lands between the fork and the pool's record of the new worker.
@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 
 from arbo_notation.errors import ArboError
+from arbo_notation.runtime.descendants import end_descendants
 from arbo_notation.runtime.gcpause import frozen_for_workers
 
 # signal, threading and multiprocessing are imported by the functions that need them: a command
@@ -139,6 +140,7 @@ def ending_with_the_workers() -> Iterator[None]:
 
     def end(number: int, frame) -> None:
         end_workers()
+        end_descendants()  # the workers' bots and their children (runtime/descendants.py)
         signal.signal(number, signal.SIG_DFL)
         os.kill(os.getpid(), number)
 

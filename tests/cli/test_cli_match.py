@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
+import re
+import os
 import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
-from tests.play.bots_support import bot_command, processes_running, write_bot
+from tests.play.bots_support import bot_command, cheating_bot, forking_bot, processes_running, write_bot
 
 ARBO = [sys.executable, "-m", "arbo_notation"]
 
@@ -34,6 +37,15 @@ def test_a_match_writes_valid_records_and_a_json_summary(tmp_path):
     assert checked.returncode == 0 and "4 games: 4 valid, 0 invalid" in checked.stdout + checked.stderr
     again = arbo("match", "greedy", "random", "--games", "4", "--out", str(out))
     assert again.returncode == 1 and "exists, and arbo match writes new files only" in again.stderr
+    # the same --seed, the same records, byte for byte; without it, a secret: other deals
+    same = arbo("match", "greedy", "random", "--games", "4", "--seed", "5", "--out", str(tmp_path / "same"))
+    assert same.returncode == 0, same.stderr
+    assert [p.read_bytes() for p in sorted(out.iterdir())] == [
+        p.read_bytes() for p in sorted((tmp_path / "same").iterdir())
+    ]
+    drawn = arbo("match", "greedy", "random", "--games", "4", "--out", str(tmp_path / "drawn"))
+    assert drawn.returncode == 0, drawn.stderr
+    assert (out / "game-0001.arb").read_text() != (tmp_path / "drawn" / "game-0001.arb").read_text()
 
 
 def test_the_text_summary_and_a_misbehaving_bot_counted(tmp_path):
@@ -210,3 +222,147 @@ def test_the_hello_name_is_shown_beside_the_command_escaped_and_cut(tmp_path):
     assert shown == "\\u001b[2J\\u202eevil evil evil evil ev..."  # 40 characters, escaped as JSON
     text = arbo("match", command, "random", "--games", "2", "--out", str(tmp_path / "t"), "-j", "1")
     assert f"{command} (hello: {shown})" in text.stdout and "\x1b" not in text.stdout
+
+
+def _children_of(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            if entry.isdigit() and Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[1] == str(pid):
+                found.append(int(entry))
+        except OSError:
+            continue
+    return found
+
+
+def _gone(marker: str, seconds: float = 5) -> bool:
+    deadline = time.monotonic() + seconds
+    while processes_running(marker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return processes_running(marker) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("ending", "leaves", "sandbox"),
+    [
+        ("SIGTERM", False, "off"),
+        ("SIGINT", False, "off"),
+        ("worker killed", False, "off"),
+        ("until decided", False, "off"),
+        ("normal end", True, "off"),  # its child left the bot's process group
+        ("SIGTERM", True, "on"),
+    ],
+)
+def test_no_child_of_a_bot_outlives_a_match_on_two_workers(tmp_path, ending, leaves, sandbox):
+    forking = forking_bot(tmp_path, leaves=leaves, slow=0.0 if ending in ("until decided", "normal end") else 0.05)
+    marker = f"child-of {tmp_path}"
+    games = {"until decided": "400", "normal end": "4"}.get(ending, "60")
+    args = ["match", forking, "greedy", "--games", games, "--out", str(tmp_path / "g"), "-j", "2"]
+    args += ["--sandbox", sandbox] + (["--until-decided"] if ending == "until decided" else [])
+    match = subprocess.Popen([*ARBO, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        if ending in ("until decided", "normal end"):
+            out, err = match.communicate(timeout=300)
+            assert match.returncode == 0, err
+            assert ("(decided)" in out) == (ending == "until decided")
+        else:
+            deadline = time.monotonic() + 60
+            while len(processes_running(marker)) < 2 and time.monotonic() < deadline:
+                time.sleep(0.1)  # the preflight's bot and child end first; each worker's then start
+            assert len(processes_running(marker)) >= 2
+            if ending == "worker killed":
+                arbo_line = Path(f"/proc/{match.pid}/cmdline").read_bytes()
+                workers = [
+                    pid for pid in _children_of(match.pid) if Path(f"/proc/{pid}/cmdline").read_bytes() == arbo_line
+                ]
+                os.kill(workers[0], signal.SIGKILL)
+                _, err = match.communicate(timeout=60)
+                assert match.returncode == 1 and "a worker process ended before its work was done" in err
+            else:
+                match.send_signal(getattr(signal, ending))
+                assert match.wait(30) == -getattr(signal, ending)
+    finally:
+        match.kill()
+    assert _gone(marker)
+    assert _gone(str(tmp_path / "forking.py"))
+
+
+def _cheated(out: Path) -> list[str]:
+    return sorted({word for game in out.iterdir() for word in re.findall(r"cheat:\w+:\d+", game.read_text())})
+
+
+@pytest.mark.slow
+def test_a_bot_cannot_rebuild_the_deals_in_the_sandbox_nor_from_a_drawn_secret(tmp_path):
+    cheat = cheating_bot(tmp_path)
+    common = [cheat, "greedy", "--games", "4", "-j", "1"]
+    # unsandboxed, with the seed on arbo's command line, the bot rebuilds every deal: the cheat is real
+    done = arbo("match", *common, "--seed", "secret42", "--out", str(tmp_path / "open"), "--sandbox", "off")
+    assert done.returncode == 0, done.stderr
+    assert _cheated(tmp_path / "open") == ["cheat:secret42:2", "cheat:secret42:3", "cheat:secret42:4"]
+    # in the sandbox it sees neither arbo's command line nor its pid: its parent is the sandbox's first process
+    match = subprocess.Popen(
+        [*ARBO, "match", *common, "--seed", "secret42", "--out", str(tmp_path / "boxed"), "--sandbox", "on"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    out, err = match.communicate(timeout=120)
+    assert match.returncode == 0, err
+    assert _cheated(tmp_path / "boxed") == []
+    saw = re.search(r"saw ppid=(\d+) pids=([\d,]+)", (tmp_path / "boxed" / "game-0001.arb").read_text())
+    assert saw is not None and saw.group(1) == "1"
+    assert str(match.pid) not in saw.group(2).split(",") and len(saw.group(2).split(",")) <= 3
+    # unsandboxed without --seed: the deals follow a secret no process's command line holds
+    done = arbo("match", *common, "--out", str(tmp_path / "secret"), "--sandbox", "off")
+    assert done.returncode == 0, done.stderr
+    assert _cheated(tmp_path / "secret") == []
+    assert "saw ppid=" in (tmp_path / "secret" / "game-0001.arb").read_text()
+
+
+@pytest.mark.parametrize(
+    ("program", "said"),
+    [
+        ("nosuchprog", "the bot 'nosuchprog' cannot start: no program 'nosuchprog' (not found, or not executable)"),
+        ("exit", "failed its hello: it exited (status 3)"),
+        ("garbage", 'failed its hello: it answered with no JSON object; it sent "not a hello"'),
+        pytest.param("mute", "failed its hello: it did not answer within 5 s", marks=pytest.mark.slow),
+    ],
+)
+def test_a_bot_that_cannot_start_or_fails_its_hello_stops_the_match_before_its_first_game(tmp_path, program, said):
+    script = tmp_path / "unready.py"
+    script.write_text(
+        "import sys, time\n"
+        "if sys.argv[1] == 'exit': sys.exit(3)\n"
+        "if sys.argv[1] == 'garbage': print('not a hello', flush=True)\n"
+        "time.sleep(600)\n"
+    )
+    bot = program if program == "nosuchprog" else f"{sys.executable} {script} {program}"
+    done = arbo("match", bot, "greedy", "--games", "2", "--out", str(tmp_path / "m2"), "--move-time", "1")
+    assert done.returncode == 1 and done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"arbo: the bot {bot!r} ") and said in lines[0], done.stderr
+    assert lines[0].endswith("; no game was played")
+    assert not (tmp_path / "m2").exists()
+    assert processes_running(str(script)) == []
+
+
+@pytest.mark.parametrize("mode", ["on", "auto", "off"])
+def test_where_no_sandbox_can_be_made_on_fails_auto_says_so_off_is_silent(tmp_path, mode):
+    environment = {**os.environ, "PATH": str(tmp_path)}  # no bwrap on the PATH
+    out = tmp_path / "g"
+    done = subprocess.run(
+        [*ARBO, "match", "greedy", "random", "--games", "2", "--out", str(out), "-j", "1", "--sandbox", mode],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=environment,
+    )
+    missing = "bubblewrap is not installed (its program bwrap; Debian's package bubblewrap)"
+    if mode == "on":
+        assert done.returncode == 1 and done.stdout == "" and not out.exists()
+        assert done.stderr == f"arbo: --sandbox on: bots cannot run in a sandbox here: {missing}\n"
+    else:
+        assert done.returncode == 0 and len(list(out.iterdir())) == 2
+        note = f"arbo: the bots run without a sandbox: {missing}. They can reach arbo's command line"
+        assert done.stderr.startswith(note) if mode == "auto" else done.stderr == ""

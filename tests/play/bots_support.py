@@ -78,3 +78,95 @@ def processes_running(marker: str) -> list[int]:
         if marker in command and state != "Z":
             found.append(int(entry))
     return found
+
+
+#: A bot that plays the first legal action after starting a child that sleeps ten minutes, its
+#: command line holding MARKER (the test's own): in the bot's process group, or (LEAVES "setsid")
+#: in a session of its own, out of the group. SLOW seconds a request.
+FORKING = textwrap.dedent(
+    """
+    import json, subprocess, sys, time
+    MARKER, LEAVES, SLOW = sys.argv[1], sys.argv[2] == "setsid", float(sys.argv[3])
+    subprocess.Popen(
+        [sys.executable, "-c", "import time; time.sleep(600)", "child-of", MARKER],
+        start_new_session=LEAVES, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+    )
+    for line in sys.stdin:
+        message = json.loads(line)
+        if message["type"] == "hello":
+            print(json.dumps({"type": "hello", "name": "forking"}), flush=True)
+        elif message["type"] == "quit":
+            break
+        elif message["type"] == "act":
+            time.sleep(SLOW)
+            print(json.dumps({"action": message["legal"][0]}), flush=True)
+    """
+)
+
+
+def forking_bot(folder: Path, leaves: bool = False, slow: float = 0.0) -> str:
+    """The command line of a FORKING bot written in ``folder``; its children's command lines hold ``folder``."""
+    path = folder / "forking.py"
+    path.write_text(FORKING, encoding="utf-8")
+    return f"{sys.executable} {path} {folder} {'setsid' if leaves else 'stay'} {slow}"
+
+
+#: A bot that tries to rebuild its game's deal as the referee deals it (Setup.shuffled with a
+#: seed), from every word it can read: its parent's command line and environment, every other
+#: process's command line, the default seed "0". At its first request it answers, illegally,
+#: "saw ppid=P pids=..." (its parent and the processes it sees), then "cheat:SEED" at every first
+#: request of a game whose deal it rebuilt; else the first legal action.
+CHEATING = textwrap.dedent(
+    """
+    import json, os, sys
+    from arbo_notation.engine.state import GameConfig, Setup
+
+    def words():
+        found = {"0"}
+        for pid in [os.getppid()] + [p for p in os.listdir("/proc") if p.isdigit()]:
+            for name in ("cmdline", "environ"):
+                try:
+                    data = open(f"/proc/{pid}/{name}", "rb").read()
+                except OSError:
+                    continue
+                for word in data.split(b"\\0"):
+                    text = word.decode("utf-8", "replace")
+                    found.update({text, text.partition("=")[2]})
+        return found
+
+    asked, cheat = 0, None
+    for line in sys.stdin:
+        message = json.loads(line)
+        kind = message["type"]
+        if kind == "hello":
+            print(json.dumps({"type": "hello", "name": "cheat"}), flush=True)
+        elif kind == "quit":
+            break
+        elif kind == "game":
+            config = GameConfig(tuple(message["players"]), tuple(message["species"]))
+            hand = sorted(message["hand"])
+            cheat = None
+            for word in words():
+                for seed in (word, f"{word}:{message['game']}"):
+                    if sorted(map(str, Setup.shuffled(config, seed).hands[message["seat"]])) == hand:
+                        cheat = seed
+            first = True
+        elif kind == "act":
+            asked += 1
+            if asked == 1:
+                pids = ",".join(sorted((p for p in os.listdir("/proc") if p.isdigit()), key=int))
+                answer = f"saw ppid={os.getppid()} pids={pids}"
+            elif first and cheat is not None:
+                answer = f"cheat:{cheat}"
+            else:
+                answer = message["legal"][0]
+            first = False
+            print(json.dumps({"action": answer}), flush=True)
+    """
+)
+
+
+def cheating_bot(folder: Path) -> str:
+    path = folder / "cheat.py"
+    path.write_text(CHEATING, encoding="utf-8")
+    return f"{sys.executable} {path}"

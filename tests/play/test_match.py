@@ -14,6 +14,7 @@ from arbo_notation.play.match import (
     Estimate,
     GameOutcome,
     MatchOptions,
+    bot_seed,
     command_of,
     decided_so_far,
     labels,
@@ -49,6 +50,16 @@ def test_labels_number_a_bot_given_twice_and_commands_split_as_a_shell_does():
     assert labels(["greedy", "greedy", "python  my bot.py"]) == ("greedy", "greedy #2", "python my bot.py")
     assert command_of("greedy", "3")[-4:] == ("bot", "greedy", "--seed", "3")
     assert command_of("python 'my bot.py' --fast") == ("python", "my bot.py", "--fast")
+
+
+def test_a_built_in_bot_is_seeded_by_a_keyed_hash_of_the_match_seed_never_by_the_seed():
+    import hashlib
+    import hmac
+
+    assert bot_seed("secret42", 0) == hmac.new(b"secret42", b"bot 0", hashlib.sha256).hexdigest()[:32]
+    seeds = {bot_seed(seed, index) for seed in ("secret42", "secret43") for index in range(4)}
+    assert len(seeds) == 8 and all(len(seed) == 32 and "secret" not in seed for seed in seeds)
+    assert bot_seed("\udcff", 1) == hmac.new(b"\xff", b"bot 1", hashlib.sha256).hexdigest()[:32]
 
 
 def outcome(number, deal, seating, scores, faults=None):
@@ -102,7 +113,7 @@ def test_a_match_of_two_bot_processes_and_the_docs_bot(tmp_path):
         mine = next(t for t in record.turns if record.header.extra["bots"][t.player] == first)
         assert str(mine.draws[0]).startswith("d:")
     assert processes_running(str(tmp_path)) == []
-    assert processes_running("arbo_notation bot greedy --seed 7") == []
+    assert processes_running(f"arbo_notation bot greedy --seed {bot_seed('7', 0)}") == []
 
 
 @pytest.mark.slow
@@ -111,7 +122,7 @@ def test_a_match_on_two_workers_gives_the_records_of_one(tmp_path):
     alone = [o.text for o in play_match(tasks, jobs=1)]
     shared = [o.text for o in play_match(tasks, jobs=2)]
     assert alone == shared
-    assert processes_running("arbo_notation bot random --seed 3") == []
+    assert processes_running(f"arbo_notation bot random --seed {bot_seed('3', 1)}") == []
 
 
 # Wilson's 95% interval of k wins in n games, as the tables give it (z = 1.96): 1 of 40, 39 of
@@ -150,3 +161,17 @@ def test_the_summary_of_one_win_in_forty_stays_within_0_100():
     a, b = summarise(("A", "B"), games).bots
     assert (a.win_rate.low, a.win_rate.high) == (pytest.approx(0.004427, abs=5e-7), pytest.approx(0.128814, abs=5e-7))
     assert (b.win_rate.low, b.win_rate.high) == (pytest.approx(0.871186, abs=5e-7), pytest.approx(0.995573, abs=5e-7))
+
+
+@pytest.mark.parametrize("sandbox", ["off", "on"])
+def test_a_bot_that_cannot_be_started_in_a_game_is_a_fault_written_in_the_record(tmp_path, sandbox):
+    options = MatchOptions(seed="1", sandbox=sandbox)
+    tasks = match_tasks([str(tmp_path / "gone"), "random"], 2, "1", options=options)
+    outcomes = list(play_match(tasks, jobs=1))
+    for o in outcomes:
+        seat = o.seating.index(0)
+        assert o.faults[seat] == (FaultKind.EXITED,) and o.faults[1 - seat] == ()
+        seat_name = ("Ana", "Ben")[seat]
+        how = "could not be started (No such file or directory)" if sandbox == "off" else "exited (status 1)"
+        assert f"{{fault (exited): {seat_name}'s bot ({tmp_path / 'gone'}) {how}" in o.text
+        assert errors(o.text) == []
