@@ -9,7 +9,6 @@ from typing import List, Optional
 import typer
 
 from arbo_notation.collection.rows import expand_paths, load_files
-from arbo_notation.collection.stats import compute, connect, load_export
 from arbo_notation.errors import ArboError
 from arbo_notation.cli.common import plural, text_table, EXIT_INVALID, corpus_progress, echo_error, echo_text
 from arbo_notation.cli.usage import one_of
@@ -44,9 +43,11 @@ def _say(text: str) -> None:
 
 def gather(paths: list[str], by: Optional[str]) -> tuple[list, int]:
     """The statistics of the paths' games, and the exit status their reading gave."""
-    # deferred: pyarrow (~90 ms) is optional: imported here, inside the command's ArboError
-    # handling, its absence is one message (collection/parquet.py raises ArboError)
+    # deferred: pyarrow and duckdb are the optional 'data' extra: imported here, inside the
+    # command's ArboError handling, their absence is one message (collection/parquet.py and
+    # connect raise ArboError), and `arbo stats --help` or a usage error never needs them
     from arbo_notation.collection.parquet import DuckDBCorpus, is_export
+    from arbo_notation.collection.stats import compute, connect, load_export
 
     connection = connect()
     corpus = DuckDBCorpus(connection, tables=("games", "scores"))
