@@ -12,6 +12,7 @@ import pytest
 
 from arbo_notation.cli.application import COMMANDS
 from arbo_notation.collection.rows import NEEDS_DATA_EXTRA
+from arbo_notation.runtime.cluster import NEEDS_CLUSTER_EXTRA
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = str(ROOT / "samples" / "annotated.arb")
@@ -97,6 +98,22 @@ def test_bare_stats_on_a_plain_install_is_a_usage_error(tmp_path: Path):
     assert done.returncode == 2
     assert done.stderr.startswith("Usage: arbo stats [OPTIONS] FILE|DIR...\n")
     assert "missing argument FILE|DIR" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "args, made",
+    [
+        (["match", "greedy", "random", "--games", "2", "--out", "m"], "m"),
+        (["simulate", "-p", "2", "-n", "2", "--out", "s"], "s"),
+        (["simulate", "-p", "2", "-n", "2", "--out", "s.arb"], "s.arb"),
+        (["simulate", "-p", "2", "-n", "2", "--to", "parquet", "--out", "t"], "t"),
+    ],
+)
+def test_scheduler_without_the_cluster_extra_names_it_and_makes_nothing(args: list[str], made: str, tmp_path: Path):
+    done = plain_arbo(*args, "--scheduler", "tcp://127.0.0.1:8786", cwd=tmp_path)
+    assert done.stderr == f"arbo: {NEEDS_CLUSTER_EXTRA}\n"
+    assert (done.returncode, done.stdout) == (1, "")
+    assert not (tmp_path / made).exists()
 
 
 @pytest.mark.parametrize(
