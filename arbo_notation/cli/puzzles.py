@@ -14,7 +14,15 @@ from arbo_notation.notation.reading.reader import parse
 from arbo_notation.notation.writer import format_games
 from arbo_notation.runtime.atomic import write_atomic
 from arbo_notation.runtime.sources import records_under
-from arbo_notation.cli.common import EXIT_INVALID, echo_error, echo_text, fail, read_input, refuse_writing_over_input
+from arbo_notation.cli.common import (
+    EXIT_INVALID,
+    echo_error,
+    echo_text,
+    fail,
+    read_input,
+    refuse_writing_over_input,
+    say_skipped,
+)
 
 
 def puzzles(
@@ -38,7 +46,7 @@ def puzzles(
 
         arbo puzzles club/ -o ana.arb --player Ana
     """
-    files = records_under(paths, keep_empty=False)
+    files = records_under(paths, keep_empty=False, skipped=say_skipped)
     refuse_writing_over_input(out, files)
     found: list[Puzzle] = []
     seen: set[str] = set()

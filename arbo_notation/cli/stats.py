@@ -10,7 +10,15 @@ import typer
 
 from arbo_notation.collection.rows import expand_paths, load_files
 from arbo_notation.errors import ArboError
-from arbo_notation.cli.common import plural, text_table, EXIT_INVALID, corpus_progress, echo_error, echo_text
+from arbo_notation.cli.common import (
+    plural,
+    text_table,
+    EXIT_INVALID,
+    corpus_progress,
+    echo_error,
+    echo_text,
+    say_skipped,
+)
 from arbo_notation.cli.usage import one_of
 
 HELP = """Count a collection of games: per player, per seat and per species.
@@ -52,7 +60,7 @@ def gather(paths: list[str], by: Optional[str]) -> tuple[list, int]:
     connection = connect()
     corpus = DuckDBCorpus(connection, tables=("games", "scores"))
     exports = [Path(p) for p in paths if p != "-" and Path(p).is_dir() and is_export(Path(p))]
-    records = expand_paths([p for p in paths if Path(p) not in exports or p == "-"])
+    records = expand_paths([p for p in paths if Path(p) not in exports or p == "-"], skipped=say_skipped)
     with corpus_progress(records, "counting") as advance:
         tally = load_files(records, corpus, with_turns=False, invalid=_say_invalid, problem=_say, advance=advance)
     corpus.close()
