@@ -17,7 +17,7 @@ from arbo_notation.errors import Severity, visible
 from arbo_notation.runtime.sources import records_under
 from arbo_notation.runtime.workers import WorkerLost
 from arbo_notation.cli.bounds import MOST_JOBS
-from arbo_notation.cli.common import EXIT_INVALID, EXIT_OK
+from arbo_notation.cli.common import EXIT_INVALID, EXIT_OK, say_skipped
 
 if TYPE_CHECKING:
     import typer
@@ -67,7 +67,9 @@ def run_check(arguments: CheckArguments) -> int:
     """Check the files as `arbo check` does, print the findings (stderr) and the summary or the
     JSON (stdout), and return the exit status: 1 when any game is invalid or a file cannot be read."""
     try:
-        summaries = check_files(records_under(list(arguments.files)), arguments.jobs, progress=sys.stderr.isatty())
+        summaries = check_files(
+            records_under(list(arguments.files), skipped=say_skipped), arguments.jobs, progress=sys.stderr.isatty()
+        )
     except WorkerLost as error:
         _say(visible(f"arbo: {error}", "\n"), err=True)
         return EXIT_INVALID

@@ -62,6 +62,12 @@ def echo_text(text: str, *, err: bool = False, nl: bool = True) -> None:
     stream.flush()
 
 
+def say_skipped(path: str, what: str) -> None:
+    """The line on stderr for an entry of a folder that is not a regular file, left out of the
+    folder's records (runtime/sources.records_under): every command that reads folders says it so."""
+    echo_text(f"arbo: {path}: skipped: {what}, not a regular file", err=True)
+
+
 def write_data(text: str) -> None:
     """Write record text to standard output exactly as it is, UTF-8, whether that is a terminal,
     a pipe or a file (click's echo strips colour sequences when it is not a terminal: a record

@@ -26,6 +26,7 @@ from arbo_notation.cli.common import (
     echo_text,
     fail,
     read_input,
+    say_skipped,
     write_data,
 )
 from arbo_notation.cli.bounds import MOST_GAMES
@@ -202,7 +203,7 @@ def export_parquet(paths: list[str], out: Path, *, games_per_part: int, quiet: b
     # deferred: the corpus's rows (~40 ms) load only for --to parquet
     from arbo_notation.collection.rows import expand_paths, load_files
 
-    files = expand_paths(paths)
+    files = expand_paths(paths, skipped=say_skipped)
     try:
         # deferred: pyarrow (~90 ms) loads only for --to parquet; ArboError when it is not installed
         from arbo_notation.collection.parquet import WRITE_ERRORS, ParquetCorpus, write_failure

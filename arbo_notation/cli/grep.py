@@ -17,7 +17,7 @@ from arbo_notation.notation.reading import scanner
 from arbo_notation.notation.reading.faults import unclosed_error
 from arbo_notation.notation.reading.reader import read_game_text
 from arbo_notation.notation.reading.split import GameText
-from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, echo_text, fail
+from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, echo_text, fail, say_skipped
 
 HELP = """Print the games that match, as records: pipe them into fmt, export, replay - or another grep.
 
@@ -86,7 +86,7 @@ def run(paths: list[str], filters: Filters, *, listed: bool, duplicates: bool) -
     found = Duplicates()
     status = 0
     printed = 0
-    for path in expand_paths(paths):
+    for path in expand_paths(paths, skipped=say_skipped):
         name = display_name(path)
         try:
             for piece in file_pieces(path):

@@ -149,6 +149,17 @@ def _sandbox(mode: str, scheduler: str | None) -> None:
     )
 
 
+def _check_scheduler(address: str) -> None:
+    """Exit 1 with one message unless the cluster extra is installed and a scheduler answers."""
+    # deferred: Dask's distributed (~0.9 s, an optional extra) loads only for --scheduler
+    from arbo_notation.runtime.cluster import check_scheduler
+
+    try:
+        check_scheduler(address)
+    except ArboError as error:
+        fail(str(error))
+
+
 def _with_progress(outcomes: Iterator[GameOutcome], total: int) -> Generator[GameOutcome, None, None]:
     if total < PROGRESS_FROM or not sys.stderr.isatty():
         yield from outcomes
@@ -256,6 +267,8 @@ def register(app: typer.Typer) -> None:
                 command_of(bot)
         except (ArboError, ValueError) as error:
             fail(str(error), EXIT_USAGE)
+        if scheduler is not None:
+            _check_scheduler(scheduler)  # before the folder is made: a run that cannot start leaves none
         names = _files(Path(out), games)
         _sandbox(sandbox, scheduler)
         seed = secrets.token_hex(16) if seed is None else seed

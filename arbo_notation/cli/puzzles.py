@@ -18,7 +18,15 @@ from arbo_notation.runtime.atomic import write_atomic
 from arbo_notation.runtime.sources import records_under
 from arbo_notation.runtime.workers import ending_with_the_workers, in_order, jobs_for, worker_pool
 from arbo_notation.cli.bounds import MOST_JOBS
-from arbo_notation.cli.common import EXIT_INVALID, echo_error, echo_text, fail, read_input, refuse_writing_over_input
+from arbo_notation.cli.common import (
+    EXIT_INVALID,
+    echo_error,
+    echo_text,
+    fail,
+    read_input,
+    refuse_writing_over_input,
+    say_skipped,
+)
 from arbo_notation.cli.usage import a_path, whole_number
 
 
@@ -78,7 +86,7 @@ def puzzles(
 
         arbo puzzles club/ -o ana.arb --player Ana
     """
-    files = records_under(paths, keep_empty=False)
+    files = records_under(paths, keep_empty=False, skipped=say_skipped)
     refuse_writing_over_input(out, files)
     found: list[Candidate] = []
     any_analysed = False

@@ -7,7 +7,15 @@ from typing import List
 
 import typer
 
-from arbo_notation.cli.common import plural, text_table, EXIT_INVALID, EXIT_OK, corpus_progress, echo_text
+from arbo_notation.cli.common import (
+    plural,
+    text_table,
+    EXIT_INVALID,
+    EXIT_OK,
+    corpus_progress,
+    echo_text,
+    say_skipped,
+)
 from arbo_notation.cli.usage import one_of
 from arbo_notation.collection.ratings import CollectionRatings, Rating, rate_collection
 from arbo_notation.runtime.sources import records_under
@@ -102,7 +110,7 @@ def register(app: typer.Typer) -> None:
         def say(text: str) -> None:
             echo_text(text, err=True)
 
-        with corpus_progress(records_under(files, keep_empty=False), "rating") as advance:
+        with corpus_progress(records_under(files, keep_empty=False, skipped=say_skipped), "rating") as advance:
             rated = rate_collection(files, by=by, say=say, advance=advance)
         if as_json:
             typer.echo(json.dumps(rated.to_json(with_history), indent=2, ensure_ascii=False))

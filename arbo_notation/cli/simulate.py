@@ -226,6 +226,11 @@ def simulate(
         fail("--to parquet writes tables in a directory: give --out DIR", EXIT_USAGE)
     play = _Play(players, games, seed, names, house_discards, event, jobs, budget, scheduler)
     try:
+        if scheduler is not None:
+            # deferred: Dask's distributed (~0.9 s, an optional extra) loads only for --scheduler
+            from arbo_notation.runtime.cluster import check_scheduler
+
+            check_scheduler(scheduler)  # before a folder or file is made: a run that cannot start leaves none
         what = ""
         if to is Target.parquet:
             written, size = _write_parquet(Path(out), play.run(_rows_then(seed)))

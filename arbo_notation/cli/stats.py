@@ -9,9 +9,16 @@ from typing import List, Optional
 import typer
 
 from arbo_notation.collection.rows import expand_paths, load_files
-from arbo_notation.collection.stats import compute, connect, load_export
 from arbo_notation.errors import ArboError
-from arbo_notation.cli.common import plural, text_table, EXIT_INVALID, corpus_progress, echo_error, echo_text
+from arbo_notation.cli.common import (
+    plural,
+    text_table,
+    EXIT_INVALID,
+    corpus_progress,
+    echo_error,
+    echo_text,
+    say_skipped,
+)
 from arbo_notation.cli.usage import one_of
 
 HELP = """Count a collection of games: per player, per seat and per species.
@@ -44,14 +51,16 @@ def _say(text: str) -> None:
 
 def gather(paths: list[str], by: Optional[str]) -> tuple[list, int]:
     """The statistics of the paths' games, and the exit status their reading gave."""
-    # deferred: pyarrow (~90 ms) is optional: imported here, inside the command's ArboError
-    # handling, its absence is one message (collection/parquet.py raises ArboError)
+    # deferred: pyarrow and duckdb are the optional 'data' extra: imported here, inside the
+    # command's ArboError handling, their absence is one message (collection/parquet.py and
+    # connect raise ArboError), and `arbo stats --help` or a usage error never needs them
     from arbo_notation.collection.parquet import DuckDBCorpus, is_export
+    from arbo_notation.collection.stats import compute, connect, load_export
 
     connection = connect()
     corpus = DuckDBCorpus(connection, tables=("games", "scores"))
     exports = [Path(p) for p in paths if p != "-" and Path(p).is_dir() and is_export(Path(p))]
-    records = expand_paths([p for p in paths if Path(p) not in exports or p == "-"])
+    records = expand_paths([p for p in paths if Path(p) not in exports or p == "-"], skipped=say_skipped)
     with corpus_progress(records, "counting") as advance:
         tally = load_files(records, corpus, with_turns=False, invalid=_say_invalid, problem=_say, advance=advance)
     corpus.close()

@@ -454,10 +454,11 @@ def _score_rows(file: str, game: int, sheet: ScoreSheet) -> Iterator[tuple]:
 # -- the games of files and folders --------------------------------------------------------------
 
 
-def expand_paths(paths: Iterable[str]) -> list[str]:
+def expand_paths(paths: Iterable[str], skipped: Callable[[str, str], object] | None = None) -> list[str]:
     """The record files of the paths given (sources.records_under: a folder's .arb files at any
-    depth, sorted; a folder without one adds no game)."""
-    return records_under(list(paths), keep_empty=False)
+    depth, sorted, its regular files only, ``skipped`` told of the others; a folder without one
+    adds no game)."""
+    return records_under(list(paths), keep_empty=False, skipped=skipped)
 
 
 def file_pieces(path: str) -> Iterator[str | GameText]:

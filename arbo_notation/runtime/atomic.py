@@ -352,11 +352,21 @@ class FileChanged(OSError):
 
 def fingerprint(path: str | os.PathLike[str]) -> bytes:
     """What a file holds, as a digest of its bytes: taken before a file is read, and compared by
-    rewrite_unchanged before it is written back. OSError when it cannot be read."""
+    rewrite_unchanged before it is written back. OSError when it cannot be read, or is no regular
+    file: only a regular file is ever written back, and the bytes of a FIFO would be taken from its
+    reader (opening one never waits for a writer)."""
     import hashlib
 
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", os.fspath(path))
+        handle = open(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
     digest = hashlib.sha256()
-    with open(path, "rb") as handle:
+    with handle:
         while block := handle.read(_CHUNK):
             digest.update(block)
     return digest.digest()

@@ -6,20 +6,24 @@ be importable there. Results come back in the tasks' order, with a bounded numbe
 A worker that dies takes its tasks with it: the scheduler runs them again on another worker
 (a task is a seeded game, so the rerun gives the same result), and a task whose workers died
 again and again (Dask's ``distributed.scheduler.allowed-failures``) ends the run with the local
-pool's message, :class:`~arbo_notation.runtime.workers.WorkerLost`. A Ctrl-C (or SIGTERM, SIGHUP)
-closes the client, which cancels the tasks not begun, and ends arbo by that signal; the workers
-are not arbo's to end.
+pool's message, :class:`~arbo_notation.runtime.workers.WorkerLost`. A scheduler that goes away
+ends the run with one message, and a scheduler with no worker for WORKER_SECONDS too. A Ctrl-C (or
+SIGTERM, SIGHUP) closes the client, which cancels the tasks not begun, and ends arbo by that
+signal; the workers are not arbo's to end.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import socket
 import sys
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import CancelledError
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
@@ -29,8 +33,15 @@ from arbo_notation.runtime.workers import WorkerLost, ending_signals
 if TYPE_CHECKING:
     from distributed import Client
 
-#: How long the scheduler has to answer, in seconds.
-CONNECT_SECONDS = 10.0
+#: How long the scheduler has to answer, in seconds: docs/COMMANDS.md promises the message within
+#: 10 s of arbo's start, which with Dask's import takes a second or two (three on a busy machine).
+CONNECT_SECONDS = 7.0
+#: How long a run waits for a worker, in seconds: at its start, or when every worker has left.
+WORKER_SECONDS = 30.0
+#: How long a client closing has, in seconds (its default is twice the connect timeout).
+CLOSE_SECONDS = 5.0
+#: How often a run waiting for a result asks the scheduler whether it still has a worker.
+_POLL_SECONDS = 1.0
 #: Tasks in flight per thread of the cluster's workers: enough to keep them busy between the
 #: results this process takes in order, few enough that memory holds a few results.
 IN_FLIGHT_PER_THREAD = 2
@@ -58,6 +69,9 @@ def _probe(address: str) -> None:
         host, port = get_address_host_port(address)
     except (ValueError, TypeError, NotImplementedError) as error:
         raise ArboError(f"--scheduler {address}: not a Dask scheduler's address ({error})") from None
+    # one deadline for both steps: a port that accepts and then says nothing is reported in
+    # CONNECT_SECONDS, not in the sum of two time-outs
+    deadline = time.monotonic() + CONNECT_SECONDS
     try:  # a port nobody listens on is said at once (Dask would try again until its timeout)
         socket.create_connection((host, port), timeout=CONNECT_SECONDS).close()
     except TimeoutError:
@@ -65,12 +79,13 @@ def _probe(address: str) -> None:
     except OSError as error:
         raise _unreachable(address, error.strerror or str(error)) from None
 
-    async def greet() -> None:
-        comm = await connect(address, timeout=CONNECT_SECONDS)
+    async def greet(seconds: float) -> None:
+        comm = await connect(address, timeout=seconds)
         await comm.close()
 
+    left = max(0.1, deadline - time.monotonic())
     try:
-        asyncio.run(asyncio.wait_for(greet(), CONNECT_SECONDS + 1))
+        asyncio.run(asyncio.wait_for(greet(left), left))
     except (TimeoutError, asyncio.TimeoutError):
         raise _unreachable(address, f"no answer within {CONNECT_SECONDS:g} s") from None
     except OSError as error:
@@ -79,28 +94,60 @@ def _probe(address: str) -> None:
         raise _unreachable(address, f"what answers is no Dask scheduler: {type(error).__name__}") from None
 
 
+def _distributed() -> None:
+    """Import Dask's distributed; ArboError naming the extra when it is not installed."""
+    try:
+        # deferred: Dask's distributed (~0.9 s, and an optional extra) loads only for --scheduler
+        import distributed  # noqa: F401  # imported for its absence, said here, before any work
+    except ImportError:
+        raise ArboError(NEEDS_CLUSTER_EXTRA) from None
+
+
+def check_scheduler(address: str) -> None:
+    """ArboError unless Dask's distributed is installed and a scheduler answers at ``address``:
+    for a command to call before it makes a folder or a file, so a run that cannot start leaves
+    nothing behind."""
+    _distributed()
+    _probe(address)
+
+
+@contextmanager
+def _dask_quiet() -> Iterator[None]:
+    """Dask's own log lines held back for the block: a scheduler lost is said once, by arbo, not
+    as Dask's reconnection tracebacks. Its loggers are set back after."""
+    # Dask's configuration gives some of its loggers a level of their own (distributed.client):
+    # each is quieted, and the ones made later inherit the quiet of "distributed"
+    names = ["distributed"] + [name for name in logging.root.manager.loggerDict if name.startswith("distributed.")]
+    before = {name: logging.getLogger(name).level for name in names}
+    for name in names:
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        for name, level in before.items():
+            logging.getLogger(name).setLevel(level)
+
+
 @contextmanager
 def cluster_client(address: str) -> Iterator[Client]:
     """A client of the scheduler at ``address`` for the block, closed with it; ArboError when
     distributed is missing or no scheduler answers within CONNECT_SECONDS."""
-    try:
-        # deferred: Dask's distributed (~0.9 s, and an optional extra) loads only for --scheduler
-        from distributed import Client
-    except ImportError:
-        raise ArboError(NEEDS_CLUSTER_EXTRA) from None
+    _distributed()
+    from distributed import Client  # deferred: as _distributed's import
+
     _probe(address)
-    try:
-        client = Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
-    except (OSError, TimeoutError) as error:
-        raise _unreachable(address, str(error)) from None
-    try:
-        yield client
-    finally:
-        client.close()
-
-
-#: How long a client closing on a signal has, in seconds (its default is twice the connect timeout).
-CLOSE_SECONDS = 5.0
+    with _dask_quiet():
+        try:
+            client = Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
+        except (OSError, TimeoutError) as error:
+            raise _unreachable(address, str(error)) from None
+        try:
+            yield client
+        finally:
+            try:
+                client.close(timeout=CLOSE_SECONDS)
+            except (OSError, TimeoutError, RuntimeError):
+                pass  # the scheduler gone: there is nothing left to close
 
 
 @contextmanager
@@ -128,21 +175,74 @@ def _ending_with_the_client(client: Client) -> Iterator[None]:
             signal.signal(number, handler)
 
 
+class SchedulerLost(ArboError):
+    """The scheduler went away while a run waited for its results."""
+
+    def __init__(self, address: str, run: str) -> None:
+        super().__init__(
+            f"the Dask scheduler at {address} went away: the {run} stopped "
+            "(what was written before is whole); start the scheduler again, and run it again"
+        )
+
+
+class NoWorker(ArboError):
+    """The scheduler had no worker for WORKER_SECONDS."""
+
+    def __init__(self, address: str) -> None:
+        super().__init__(
+            f"the Dask scheduler at {address} has no worker (waited {WORKER_SECONDS:g} s): "
+            f"start one (dask worker {address}), and run it again"
+        )
+
+
+def _workers_within(client: Client, address: str, seconds: float) -> None:
+    """Return once the scheduler has a worker; NoWorker after ``seconds`` without one."""
+    try:
+        client.wait_for_workers(1, timeout=seconds)
+    except TimeoutError:
+        raise NoWorker(address) from None
+
+
+def _result(client: Client, future, address: str):
+    """The future's result, asking the scheduler every _POLL_SECONDS whether a worker is left to
+    run it: NoWorker once it has had none for WORKER_SECONDS (a task may take long; a task no
+    worker can run would be waited for forever)."""
+    alone_since: float | None = None
+    while True:
+        try:
+            return future.result(timeout=_POLL_SECONDS)
+        except TimeoutError:
+            pass
+        if client.nthreads():
+            alone_since = None
+            continue
+        alone_since = alone_since if alone_since is not None else time.monotonic()
+        _workers_within(client, address, max(0.1, WORKER_SECONDS - (time.monotonic() - alone_since)))
+
+
 def on_cluster(address: str, work: Callable, tasks: Iterable, run: str) -> Iterator:
     """``work(task)`` of each task, in order, done by the workers of the Dask cluster whose
-    scheduler is at ``address``; ``run`` names what has no result when workers are lost."""
-    # deferred: with cluster_client's import of distributed
-    from distributed import KilledWorker
-
+    scheduler is at ``address``; ``run`` names what has no result when workers are lost, or the
+    scheduler, or when it has no worker for WORKER_SECONDS."""
     with cluster_client(address) as client, _ending_with_the_client(client):
-        window = max(1, sum(client.nthreads().values())) * IN_FLIGHT_PER_THREAD
+        # deferred: with cluster_client's import of distributed, which names the extra when missing
+        from distributed import KilledWorker
+        from distributed.client import ClosedClientError
+        from distributed.comm import CommClosedError
+
         pending: deque = deque()  # closing the client cancels what is still pending
         try:
+            _workers_within(client, address, WORKER_SECONDS)
+            window = max(1, sum(client.nthreads().values())) * IN_FLIGHT_PER_THREAD
             for task in tasks:
                 pending.append(client.submit(work, task, pure=False))
                 if len(pending) >= window:
-                    yield pending.popleft().result()
+                    yield _result(client, pending.popleft(), address)
             while pending:
-                yield pending.popleft().result()
+                yield _result(client, pending.popleft(), address)
         except KilledWorker:
             raise WorkerLost(run) from None
+        except (CancelledError, ClosedClientError, CommClosedError):
+            # the futures cancelled, the client closed or its connection lost: each is how Dask
+            # says the scheduler went away (a task's own error, even an OSError, goes on as it is)
+            raise SchedulerLost(address, run) from None

@@ -5,8 +5,10 @@ from __future__ import annotations
 import codecs
 import errno
 import os
+import select
 import stat
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from typing import BinaryIO
 
 from arbo_notation.errors import ArboError, NotationError, NotationErrors
@@ -15,26 +17,56 @@ from arbo_notation.errors import ArboError, NotationError, NotationErrors
 RECORD_SUFFIX = ".arb"
 
 
-def records_under(paths: list[str] | tuple[str, ...], *, keep_empty: bool = True) -> list[str]:
+def records_under(
+    paths: list[str] | tuple[str, ...], *, keep_empty: bool = True, skipped: Callable[[str, str], object] | None = None
+) -> list[str]:
     """The record files of the paths given, as linters read a folder: each file as given (``-``
     included), and for a folder its .arb files at any depth, sorted by path, hidden files and
     folders left out. A folder without one stays in the list, so that reading it says so (check:
-    it was given to be checked), unless ``keep_empty`` is false (a collection: it holds no games)."""
+    it was given to be checked), unless ``keep_empty`` is false (a collection: it holds no games).
+    A folder gives its regular files only (a link to one included): ``skipped(path, what)`` is
+    told of each other entry named as a record (a FIFO, whose reading would wait for a writer
+    for ever, a device, a socket)."""
     files: list[str] = []
     for path in paths:
         if path == "-" or not os.path.isdir(path):
             files.append(path)
             continue
-        found = []
+        found, passed_over = [], []
         for folder, subfolders, names in os.walk(path):
             subfolders[:] = [name for name in subfolders if not name.startswith(".")]
-            found += [
-                os.path.join(folder, name)
-                for name in names
-                if name.endswith(RECORD_SUFFIX) and not name.startswith(".")
-            ]
+            for name in names:
+                if not name.endswith(RECORD_SUFFIX) or name.startswith("."):
+                    continue
+                entry = os.path.join(folder, name)
+                what = _not_a_regular_file(entry)
+                if what is None:
+                    found.append(entry)
+                else:
+                    passed_over.append((entry, what))
+        if skipped is not None:
+            for entry, what in sorted(passed_over):
+                skipped(entry, what)
         files += sorted(found) or ([path] if keep_empty else [])
     return files
+
+
+def _not_a_regular_file(path: str) -> str | None:
+    """What ``path`` is when it is no regular file (nor a link to one), else None. A path that
+    cannot be looked at (a broken link) counts as a file: its reading says what is wrong."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a special file"
 
 
 def _unreadable(name: str, error: OSError) -> ArboError:
@@ -65,12 +97,62 @@ def _refuse_device(fd: int, mode: int, name: str) -> None:
         raise ArboError(f"{name}: is a device, not a record file (it may never end)")
 
 
+#: How long a FIFO named to be read may wait for a program to open it for writing, in seconds.
+FIFO_WRITER_SECONDS = 2.0
+
+
+def _open_to_read(path: str | os.PathLike[str], name: str) -> tuple[int, bytes]:
+    """A descriptor of the file at ``path``, blocking, and what was read of it already (a FIFO's
+    first bytes). Opening never waits: a FIFO that no program opens for writing within
+    FIFO_WRITER_SECONDS is refused (ArboError), and a device is opened only to be refused."""
+    fd = os.open(path, _READ_FLAGS | getattr(os, "O_NONBLOCK", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISREG(mode):
+            return fd, b""  # (O_NONBLOCK means nothing to a regular file)
+        early = _written_to(fd, name) if stat.S_ISFIFO(mode) else b""
+        os.set_blocking(fd, True)
+        return fd, early
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _written_to(fd: int, name: str) -> bytes:
+    """The first bytes of a FIFO opened without waiting, or b"" once a writer is there with none
+    yet (or has gone, leaving it empty); ArboError when no writer comes."""
+    deadline = time.monotonic() + FIFO_WRITER_SECONDS
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    while True:
+        try:
+            data = os.read(fd, BLOCK_SIZE)
+        except BlockingIOError:
+            return b""  # a writer holds it open: reading waits for it as for any pipe
+        if data:
+            return data
+        # nothing and no writer: none came yet, or one came and went (the poll says so: a hang-up)
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise ArboError(
+                f"{name}: is a FIFO that no program writes to (waited {FIFO_WRITER_SECONDS:g} s), not a record file"
+            )
+        if any(events & select.POLLHUP for _, events in poller.poll(min(left, 0.05) * 1000)):
+            return b""
+
+
 def read_bytes(path: str | os.PathLike[str]) -> bytes:
     """The bytes of a file; ArboError saying plainly why they cannot be read."""
     try:
-        with open(path, "rb") as stream:
+        fd, early = _open_to_read(path, str(path))
+        try:
+            stream = open(fd, "rb")
+        except OSError:
+            os.close(fd)  # (a folder: open refuses the descriptor and leaves it open)
+            raise
+        with stream:
             refuse_endless(stream, str(path))
-            return stream.read()
+            return early + stream.read()
     except OSError as error:
         raise _unreadable(str(path), error) from None
 
@@ -124,11 +206,11 @@ def text_blocks(path: str | os.PathLike[str], size: int = BLOCK_SIZE, *, normali
     """
     name = str(path)
     try:
-        fd = os.open(path, _READ_FLAGS)
+        fd, early = _open_to_read(path, name)
     except OSError as error:
         raise _unreadable(name, error) from None
     try:
-        first, whole = _first_block(fd, name, size)
+        first, whole = (early, False) if early else _first_block(fd, name, size)
     except OSError as error:
         os.close(fd)
         raise _unreadable(name, error) from None

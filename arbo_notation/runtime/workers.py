@@ -28,7 +28,6 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 
 from arbo_notation.errors import ArboError
-from arbo_notation.runtime.descendants import end_descendants
 from arbo_notation.runtime.gcpause import frozen_for_workers
 
 # signal, threading and multiprocessing are imported by the functions that need them: a command
@@ -133,6 +132,9 @@ def ending_with_the_workers() -> Iterator[None]:
     main thread may set handlers; elsewhere nothing changes."""
     import signal
     import threading
+
+    # deferred: it imports signal, which a check of a few games in one process does without
+    from arbo_notation.runtime.descendants import end_descendants
 
     if threading.current_thread() is not threading.main_thread():
         yield

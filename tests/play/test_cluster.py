@@ -1,10 +1,12 @@
 """--scheduler: simulate and match on a Dask cluster the tests start (a scheduler and two workers on
-127.0.0.1), the same bytes as a local run; the messages of a cluster missing or unreachable."""
+127.0.0.1), the same bytes as a local run; the messages of a cluster missing, unreachable, silent,
+without a worker, or killed mid-match."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -137,3 +139,100 @@ def test_without_the_extra_the_message_names_it(monkeypatch):
             pass
     assert str(raised.value) == NEEDS_CLUSTER_EXTRA
     assert "pip install 'arbo-notation[cluster]'" in NEEDS_CLUSTER_EXTRA
+
+
+def start_dask(tmp_path: Path, *args: str, name: str) -> subprocess.Popen:
+    """A `dask scheduler` or `dask worker` process (``name``), its log in tmp_path/NAME.log."""
+    log = (tmp_path / f"{name}.log").open("wb")
+    module = {"scheduler": "distributed.cli.dask_scheduler", "worker": "distributed.cli.dask_worker"}[name]
+    return subprocess.Popen([sys.executable, "-m", module, *args], stdout=log, stderr=log, cwd=tmp_path)
+
+
+def scheduler_address(tmp_path: Path, process: subprocess.Popen) -> str:
+    """The address the scheduler started by start_dask says it listens at."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and process.poll() is None:
+        said = re.search(r"Scheduler at:\s+(tcp://\S+)", (tmp_path / "scheduler.log").read_text())
+        if said:
+            return said.group(1)
+        time.sleep(0.1)
+    raise AssertionError((tmp_path / "scheduler.log").read_text())
+
+
+def end(*processes: subprocess.Popen) -> None:
+    for process in processes:
+        if process.poll() is None:
+            process.kill()
+        process.wait(timeout=30)
+
+
+@pytest.mark.slow
+def test_a_scheduler_killed_mid_match_is_one_message_and_the_records_written_stay_whole(tmp_path):
+    scheduler = start_dask(tmp_path, "--host", "127.0.0.1", "--port", "0", "--no-dashboard", name="scheduler")
+    worker = None
+    try:
+        address = scheduler_address(tmp_path, scheduler)
+        worker = start_dask(tmp_path, address, "--nthreads", "1", "--no-nanny", "--no-dashboard", name="worker")
+        games = tmp_path / "games"
+        run = subprocess.Popen(
+            [sys.executable, "-m", "arbo_notation", "match", "greedy", "random", "-n", "2000", "--seed", "k"]
+            + ["--scheduler", address, "--out", str(games)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=ROOT,
+        )
+        deadline = time.monotonic() + 90
+        while not (games / "game-0017.arb").exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        scheduler.kill()
+        out, err = run.communicate(timeout=60)
+    finally:
+        end(scheduler, *([worker] if worker else []))
+    assert err.decode() == (
+        f"arbo: the Dask scheduler at {address} went away: the match stopped (what was written before is whole); "
+        "start the scheduler again, and run it again\n"
+    )
+    assert (run.returncode, out) == (1, b"")
+    written = sorted(games.iterdir())
+    assert 17 <= len(written) < 2000
+    assert [path.name for path in written] == [f"game-{n:04d}.arb" for n in range(1, len(written) + 1)]
+    check = arbo("check", "-q", str(games))
+    assert (check.returncode, check.stderr) == (0, b"")
+
+
+@pytest.mark.slow
+def test_a_scheduler_with_no_worker_is_waited_for_a_bounded_time_then_said(tmp_path):
+    scheduler = start_dask(tmp_path, "--host", "127.0.0.1", "--port", "0", "--no-dashboard", name="scheduler")
+    try:
+        address = scheduler_address(tmp_path, scheduler)
+        started = time.monotonic()
+        done = arbo(
+            "match", "greedy", "random", "-n", "2", "--out", str(tmp_path / "m"), "--scheduler", address, timeout=60
+        )
+        took = time.monotonic() - started
+    finally:
+        end(scheduler)
+    assert done.stderr.decode() == (
+        f"arbo: the Dask scheduler at {address} has no worker (waited {cluster.WORKER_SECONDS:g} s): "
+        f"start one (dask worker {address}), and run it again\n"
+    )
+    assert (done.returncode, done.stdout) == (1, b"")
+    assert cluster.WORKER_SECONDS <= took < cluster.WORKER_SECONDS + 15
+
+
+@pytest.mark.slow
+def test_a_port_that_accepts_and_says_nothing_is_reported_within_the_documented_10_s(tmp_path):
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)  # connections are accepted by the kernel, and never answered
+        address = f"tcp://127.0.0.1:{silent.getsockname()[1]}"
+        started = time.monotonic()
+        done = arbo("match", "greedy", "random", "-n", "2", "--out", str(tmp_path / "m"), "--scheduler", address)
+        took = time.monotonic() - started
+    assert done.stderr.decode() == (
+        f"arbo: no Dask scheduler answers at {address} (no answer within {cluster.CONNECT_SECONDS:g} s): "
+        "start one, or give its address\n"
+    )
+    assert done.returncode == 1
+    assert took < 10
+    assert not (tmp_path / "m").exists()
