@@ -11,7 +11,15 @@ from typing import List, Optional
 import typer
 
 from arbo_notation.analysis.accuracy import Accuracy, note_loss, summarise
-from arbo_notation.analysis.game import add_variation, engine_note, tasks, tried_note, tried_turn, what_if
+from arbo_notation.analysis.game import (
+    TryMismatch,
+    add_variation,
+    engine_note,
+    tasks,
+    tried_note,
+    tried_turn,
+    what_if,
+)
 from arbo_notation.analysis.turns import DEFAULT_BUDGET, TurnEvaluation, judge_turn
 from arbo_notation.engine.cards import Card
 from arbo_notation.errors import ArboError, NotationErrors
@@ -300,8 +308,8 @@ def _what_if(
     as_json: bool,
     hypotheses: list[Hypothesis],
 ) -> list[GameRecord]:
-    """`--try`: the tried turn judged beside turn ``number``, printed; exit 1 for a try that is
-    illegal there or a turn that cannot be judged. Answers the file's games with the try added as
+    """`--try`: the tried turn judged beside turn ``number``, printed; exit 2 for a try of another
+    turn (TryMismatch), 1 for a try that is illegal there or a turn that cannot be judged. Answers the file's games with the try added as
     a variation of the turn (its engine note with it, unless judged under hypotheticals, whose
     value holds only under them), as the replayer's W writes it."""
     records = _records(file)
@@ -320,6 +328,8 @@ def _what_if(
     try:
         judgement = what_if(node, text, budget=budget, seed=seed, hypotheses=hypotheses)
         tried = tried_turn(node, text)
+    except TryMismatch as error:  # a try of another turn: the asker's slip, as --as Nobody is
+        fail(f"--try {text!r}: {error}", EXIT_USAGE)
     except ArboError as error:
         fail(f"--try {text!r}: {error}")
     if as_json:

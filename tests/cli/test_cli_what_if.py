@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from typer.testing import CliRunner
 
 from arbo_notation.analysis.game import add_variation, tried_note, tried_turn, what_if
@@ -25,7 +27,9 @@ def run(*args: str):
 
 
 def test_the_played_turn_is_judged_as_analyse_judges_it():
-    tried = run("analyse", SAMPLE, "--turn", "5", "--try", "Ben d Bs8@-2,0 /Ma3", "-b", "4", "--seed", "3", "--json")
+    tried = run(
+        "analyse", SAMPLE, "--turn", "5", "--try", "Ana Ben d Bs8@-2,0 /Ma3", "-b", "4", "--seed", "3", "--json"
+    )
     analysed = run("analyse", SAMPLE, "--turn", "5", "-b", "4", "--seed", "3", "--json", "-j", "1")
     assert tried.exit_code == 0, tried.output
     judgement = json.loads(tried.stdout)
@@ -54,6 +58,32 @@ def test_an_illegal_try_is_bad_input_said_in_a_players_words():
     assert result.stdout == ""
 
 
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("Ben d d Bs8@-2,0 /Ma3", "turn 5 is Ana's, not Ben's"),
+        (
+            "Ben d Bs8@-2,0 /Ma3",
+            "turn 5 is Ana's, and 'Ben' first reads as Ana drawing from Ben's pile: write "
+            "'Ana Ben d Bs8@-2,0 /Ma3' for that, or a turn of Ana's such as 'd d Ma3@0,1 /Oa5'",
+        ),
+        ("99. Ana d d Bs8@-2,0 /Ma3", "the try is numbered 99, but it is tried in place of turn 5"),
+        (
+            "d d Bs8@-2,0 /Ma3 !",
+            "a try carries no glyph (!): the engine judges it; a glyph of yours goes on a turn of the record",
+        ),
+    ],
+)
+def test_a_try_of_another_turn_is_a_usage_error_as_another_player_is(tmp_path, text, words):
+    """Issue 45, points 8 and 19: each was judged (exit 0) or refused as bad data (exit 1); like
+    --as Nobody they are the asker's slip: exit 2, nothing judged, nothing written."""
+    out = tmp_path / "tried.arb"
+    result = run("analyse", SAMPLE, "--turn", "5", "--try", text, "-b", "4", "-o", str(out))
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", f"arbo: --try {text!r}: {words}\n")
+    assert not out.exists()
+    assert run("analyse", SAMPLE, "--as", "Nobody").exit_code == 2
+
+
 def test_try_without_turn_or_with_a_record_to_write_is_a_usage_error(tmp_path):
     result = run("analyse", SAMPLE, "--try", "d d Bs8@-2,0 /Ma3")
     assert (result.exit_code, result.stderr) == (2, "arbo: --try needs --turn N: the turn it is tried in place of\n")
@@ -73,7 +103,7 @@ def _with_try(record, text: str, *, note: bool, **judging):
 
 def test_a_try_is_written_into_the_record_as_a_variation_on_request(tmp_path):
     out = tmp_path / "tried.arb"
-    text = "Ben d Bs8@-2,0 /Ma3"
+    text = "Ana Ben d Bs8@-2,0 /Ma3"
     result = run("analyse", SAMPLE, "--turn", "5", "--try", text, "-b", "4", "-o", str(out))
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[0].startswith("turn 5, Ana: expected final margin")  # the judgement still printed
@@ -90,11 +120,11 @@ def test_a_try_is_written_into_the_record_as_a_variation_on_request(tmp_path):
 def test_in_place_tries_add_up_and_a_hypothetical_leaves_no_note(tmp_path):
     copy = tmp_path / "game.arb"
     copy.write_text(Path(SAMPLE).read_text(encoding="utf-8"), encoding="utf-8")
-    first = run("analyse", str(copy), "--turn", "5", "--try", "Ben d Bs8@-2,0 /Ma3", "-b", "4", "--in-place")
+    first = run("analyse", str(copy), "--turn", "5", "--try", "Ana Ben d Bs8@-2,0 /Ma3", "-b", "4", "--in-place")
     second = run("analyse", str(copy), "-t", "5", "--try", "d d Bs8@-2,0 /Ma3", "-b", "4", "-i", "--suppose", "Ben:Ja7")
     assert (first.exit_code, second.exit_code) == (0, 0), first.output + second.output
     [record] = parse(Path(SAMPLE).read_text(encoding="utf-8"), SAMPLE)
-    once = _with_try(record, "Ben d Bs8@-2,0 /Ma3", note=True, budget=4, seed="0")
+    once = _with_try(record, "Ana Ben d Bs8@-2,0 /Ma3", note=True, budget=4, seed="0")
     twice = _with_try(once, "d d Bs8@-2,0 /Ma3", note=False)
     assert copy.read_text(encoding="utf-8") == format_games([twice])
     assert [note_of(v.turns[0]) is None for v in twice.turns[4].variations] == [False, True]
