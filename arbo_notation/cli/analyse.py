@@ -196,7 +196,8 @@ def analyse(
     # the file's fingerprint before the reading: a turn recorded after it is not written over
     read = fingerprint_of(file) if in_place else None
     if try_text is not None and turn is not None:
-        hypotheses = [_hypothesis(text) for text in supposed or []]
+        # the same --suppose twice is one fact: supposed once, said once
+        hypotheses = list(dict.fromkeys(_hypothesis(text) for text in supposed or []))
         games = _what_if(file, game_number or 1, turn, try_text, budget or DEFAULT_BUDGET, seed, as_json, hypotheses)
         destination = file if in_place else out
         if destination is not None:
@@ -298,6 +299,23 @@ def _hypothesis(text: str) -> Hypothesis:
         fail(f"--suppose {text!r}: {error} (such as Ben:Ma3)", EXIT_USAGE)
 
 
+def _refuse_unknown_species(hypotheses: list[Hypothesis], species: tuple[str, ...]) -> None:
+    """A usage error for a --suppose whose card is of no species in play; a code in the wrong case
+    (``ja7``: case matters, as in the record) is told with the card meant."""
+    for hypothesis in hypotheses:
+        code = hypothesis.card.species
+        if code in species:
+            continue
+        given = f"--suppose '{hypothesis.player}:{hypothesis.card}'"
+        meant = [s for s in species if s.lower() == code.lower()]
+        if meant:
+            fail(
+                f"{given}: no species is written {code} (case matters): write {hypothesis.player}:{meant[0]}{hypothesis.card.value}",
+                EXIT_USAGE,
+            )
+        fail(f"{given}: {code} is not a species in play ({', '.join(species)})", EXIT_USAGE)
+
+
 def _what_if(
     file: str,
     game_number: int,
@@ -325,6 +343,7 @@ def _what_if(
         fail(str(error))
     except IndexError as error:
         fail(f"game {game_number}: {error}", EXIT_USAGE)
+    _refuse_unknown_species(hypotheses, node.position.config.species)
     try:
         judgement = what_if(node, text, budget=budget, seed=seed, hypotheses=hypotheses)
         tried = tried_turn(node, text)

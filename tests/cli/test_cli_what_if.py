@@ -148,6 +148,9 @@ def test_a_hypothetical_judges_both_turns_as_the_library_does_under_it():
     assert {k: v for k, v in judged.items() if k != "supposed"} == json.loads(json.dumps(expected.to_json()))
     text = run(*args, "--suppose", "Ben:Ja7").stdout.splitlines()
     assert text[0] == "supposing Ja7 in Ben's hand (a hypothetical: never written into the record)"
+    # the same --suppose twice is one fact, supposed and said once (issue 45, point 19)
+    twice = run(*args, "--suppose", "Ben:Ja7", "--suppose", "Ben:Ja7")
+    assert (twice.exit_code, twice.stdout.splitlines()) == (0, text)
 
 
 def test_a_hypothetical_the_view_rules_out_or_malformed_is_one_message():
@@ -156,6 +159,17 @@ def test_a_hypothetical_the_view_rules_out_or_malformed_is_one_message():
     assert (on_table.exit_code, on_table.stderr) == (
         1,
         "arbo: --try 'd d Bs8@-2,0 /Ma3': Ma4 cannot be supposed in Ben's hand: it is on the table as Ana's seat knows\n",
+    )
+    # issue 45, point 19: a code in the wrong case was refused as a card "on the table"
+    wrong_case = run(*args, "--suppose", "Ben:ja7")
+    assert (wrong_case.exit_code, wrong_case.stderr) == (
+        2,
+        "arbo: --suppose 'Ben:ja7': no species is written ja (case matters): write Ben:Ja7\n",
+    )
+    not_in_play = run(*args, "--suppose", "Ben:Zz7")
+    assert (not_in_play.exit_code, not_in_play.stderr) == (
+        2,
+        "arbo: --suppose 'Ben:Zz7': Zz is not a species in play (Bs, Ca, Cb, Dw, Ja, Ma)\n",
     )
     malformed = run(*args, "--suppose", "Ja7")
     assert (malformed.exit_code, malformed.stderr) == (
