@@ -28,7 +28,7 @@ from arbo_notation.game.tree import SetupError, load_tree
 from arbo_notation.notation.engine_notes import annotate, with_note
 from arbo_notation.notation.model import GameRecord
 from arbo_notation.notation.reading.reader import parse
-from arbo_notation.notation.writer import format_games
+from arbo_notation.notation.writer import format_games_over
 from arbo_notation.runtime.atomic import rewrite_unchanged, write_atomic
 from arbo_notation.runtime.workers import ending_with_the_workers, in_order, jobs_for, worker_pool
 from arbo_notation.cli.fmt import fingerprint_of, not_rewritten
@@ -40,10 +40,11 @@ from arbo_notation.cli.usage import whole_number
 PROGRESS_FROM = 4
 
 
-def _records(path: str):
+def _records(path: str) -> tuple[str, list[GameRecord]]:
+    """The text of the record file and its games (its header comments are in the text alone)."""
     try:
         text, name = read_input(path)
-        return parse(text, name)
+        return text, parse(text, name)
     except NotationErrors as error:
         for single in error.errors:
             echo_error(single)
@@ -198,13 +199,15 @@ def analyse(
     if try_text is not None and turn is not None:
         # the same --suppose twice is one fact: supposed once, said once
         hypotheses = list(dict.fromkeys(_hypothesis(text) for text in supposed or []))
-        games = _what_if(file, game_number or 1, turn, try_text, budget or DEFAULT_BUDGET, seed, as_json, hypotheses)
+        was_read, games = _what_if(
+            file, game_number or 1, turn, try_text, budget or DEFAULT_BUDGET, seed, as_json, hypotheses
+        )
         destination = file if in_place else out
         if destination is not None:
-            _write(destination, format_games(games), read)
+            _write(destination, format_games_over(games, *was_read), read)
             typer.echo(f"written: {destination} (the try as a variation of turn {turn})", err=True)
         return
-    records = _records(file)
+    source, records = _records(file)
     if game_number is not None and game_number > len(records):
         fail(
             f"{file} holds {len(records)} game{'s' if len(records) != 1 else ''}; there is no game {game_number}",
@@ -251,7 +254,7 @@ def analyse(
         seats.extend(p for p in record.header.players if p not in seats)
         notes = {node.index - 1: engine_note(e) for (node, _), e in zip(found, results, strict=False)}
         annotated[index] = annotate(record, notes, clear=turn is None and not players)
-    text = format_games(annotated)
+    text = format_games_over(annotated, source, records)
     rows = summary(evaluations, tuple(seats))
     if as_json:
         typer.echo(
@@ -325,12 +328,13 @@ def _what_if(
     seed: str,
     as_json: bool,
     hypotheses: list[Hypothesis],
-) -> list[GameRecord]:
+) -> tuple[tuple[str, list[GameRecord]], list[GameRecord]]:
     """`--try`: the tried turn judged beside turn ``number``, printed; exit 2 for a try of another
     turn (TryMismatch), 1 for a try that is illegal there or a turn that cannot be judged. Answers the file's games with the try added as
     a variation of the turn (its engine note with it, unless judged under hypotheticals, whose
-    value holds only under them), as the replayer's W writes it."""
-    records = _records(file)
+    value holds only under them), as the replayer's W writes it; and the text and games read,
+    for format_games_over."""
+    source, records = _records(file)
     if game_number > len(records):
         fail(
             f"{file} holds {len(records)} game{'s' if len(records) != 1 else ''}; there is no game {game_number}",
@@ -363,7 +367,7 @@ def _what_if(
     kept = tried if hypotheses else with_note(tried, tried_note(judgement))
     games = list(records)
     games[game_number - 1] = add_variation(records[game_number - 1], (), number - 1, kept)[0]
-    return games
+    return (source, records), games
 
 
 def register(app: typer.Typer) -> None:

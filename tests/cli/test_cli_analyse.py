@@ -300,3 +300,17 @@ def test_the_summary_of_the_analysed_sample_is_what_its_notes_say(monkeypatch):
         "Ana: 10 turns analysed, mean loss 1.56 points a turn, ?! 5, ? 0, ?? 0, accuracy 65.8%\n"
         "Ben: 9 turns analysed, mean loss 2.04 points a turn, ?! 3, ? 3, ?? 0, accuracy 61.4%\n"
     )
+
+
+def test_in_place_keeps_the_header_comments(tmp_path):
+    """Issue 45, point 19: the user's notes in the header survive `analyse --in-place`."""
+    path = tmp_path / "game.arb"
+    source = Path(__file__).resolve().parents[2] / "samples" / "two-player-omniscient.arb"
+    text = source.read_text(encoding="utf-8").replace("---\n", "---\n# played at the club, notes by Ana\n", 1)
+    path.write_text(text, encoding="utf-8")
+    result = run("analyse", str(path), "--turn", "5", "-b", "4", "-j", "1", "--in-place")
+    assert result.exit_code == 0, result.output
+    written = path.read_text(encoding="utf-8")
+    assert written.splitlines()[:2] == ["---", "# played at the club, notes by Ana"]
+    assert written.split("\n---\n", 1)[0] == text.split("\n---\n", 1)[0]
+    assert note_of(parse(written, str(path))[0].turns[4]) is not None

@@ -181,3 +181,37 @@ def test_a_hypothetical_the_view_rules_out_or_malformed_is_one_message():
         2,
         "arbo: --suppose needs --try: a hypothetical is judged in a what-if\n",
     )
+
+
+def _commented(path: Path) -> list[str]:
+    """samples/two-player-omniscient.arb at ``path``, its header holding the user's notes: the
+    comment lines (one before a key, one inside the deck's list, one after the last key) and an
+    inline one."""
+    text = Path(SAMPLE).read_text(encoding="utf-8")
+    notes = ["# from Ana's scoresheet", "  # the deck as the dealer wrote it", "# checked twice"]
+    text = text.replace("event: Club night\n", f"{notes[0]}\nevent: Club night  # the Tuesday one\n", 1)
+    text = text.replace("deck: [", f"deck:\n{notes[1]}\n  [", 1)
+    text = text.replace("\n---\n1. ", f"\n{notes[2]}\n---\n1. ", 1)
+    path.write_text(text, encoding="utf-8")
+    return [*notes, "event: Club night  # the Tuesday one"]
+
+
+@pytest.mark.parametrize("where", ["--in-place", "-o"])
+def test_a_try_written_into_the_record_keeps_the_header_comments(tmp_path, where):
+    """Issue 45, point 19: --in-place wrote the canonical header, which has no comments, and the
+    user's notes in it were lost."""
+    copy = tmp_path / "game.arb"
+    notes = _commented(copy)
+    before = copy.read_text(encoding="utf-8")
+    out = copy if where == "--in-place" else tmp_path / "tried.arb"
+    args = ["--in-place"] if where == "--in-place" else ["-o", str(out)]
+    result = run("analyse", str(copy), "--turn", "5", "--try", "d d Ma5@-2,0 /Ca6", "-b", "4", *args)
+    assert result.exit_code == 0, result.output
+    written = out.read_text(encoding="utf-8")
+    header = written.split("\n---\n", 1)[0] + "\n---\n"
+    assert header == before.split("\n---\n", 1)[0] + "\n---\n"  # as written, every line
+    assert all(note in header.splitlines() for note in notes)
+    [record] = parse(written, str(out))
+    assert str(record.turns[4].variations[-1].turns[0].draws[0]) == "d:Ma3"
+    again = run("analyse", str(out), "--turn", "5", "--try", "d d Ma5@-2,0 /Ca6", "-b", "4", "--in-place")
+    assert again.exit_code == 0 and out.read_text(encoding="utf-8").startswith(header)

@@ -89,6 +89,18 @@ def test_the_record_is_not_written_over_when_the_file_changed_meanwhile(tmp_path
     assert app._tries == 1  # still to write
 
 
+def test_w_keeps_the_header_comments(tmp_path):
+    """The user's notes in the header survive W, as they survive `arbo analyse --try --in-place`."""
+    path = annotated_file(tmp_path)
+    text = path.read_text(encoding="utf-8").replace("---\n", "---\n# notes by Ana\n", 1)
+    path.write_text(text, encoding="utf-8")
+    _, app = asyncio.run(try_at(path, 5, [*"d d Ca5@0,1 /Bs3"]))
+    assert app._tries == 0  # written
+    written = path.read_text(encoding="utf-8")
+    assert written.split("\n---\n", 1)[0] == text.split("\n---\n", 1)[0]
+    assert written.splitlines()[1] == "# notes by Ana"
+
+
 def test_an_illegal_try_is_refused_in_a_players_words_and_the_screen_stays(tmp_path):
     path = tmp_path / "game.arb"
     shutil.copy(SAMPLES / "annotated.arb", path)
