@@ -32,7 +32,7 @@ from arbo_notation.notation.writer import format_games_over
 from arbo_notation.runtime.atomic import rewrite_unchanged, write_atomic
 from arbo_notation.runtime.workers import ending_with_the_workers, in_order, jobs_for, worker_pool
 from arbo_notation.cli.fmt import fingerprint_of, not_rewritten
-from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, is_an_input, read_input
+from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, is_an_input, read_input, say_wrote
 from arbo_notation.cli.bounds import MOST_BUDGET, MOST_GAMES, MOST_JOBS, MOST_TURNS
 from arbo_notation.cli.usage import whole_number
 
@@ -205,7 +205,7 @@ def analyse(
         destination = file if in_place else out
         if destination is not None:
             _write(destination, format_games_over(games, *was_read), read)
-            typer.echo(f"written: {destination} (the try as a variation of turn {turn})", err=True)
+            say_wrote(destination, f"the try as a variation of turn {turn}")
         return
     source, records = _records(file)
     if game_number is not None and game_number > len(records):
@@ -265,6 +265,7 @@ def analyse(
     destination = file if in_place else out
     if destination is not None:
         _write(destination, text, read)
+        say_wrote(destination, f"{len(evaluations)} turn{'s' if len(evaluations) != 1 else ''} judged")
     elif not as_json:
         sys.stdout.write(text)
         sys.stdout.flush()

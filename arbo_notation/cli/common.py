@@ -62,6 +62,12 @@ def echo_text(text: str, *, err: bool = False, nl: bool = True) -> None:
     stream.flush()
 
 
+def say_wrote(path: str | os.PathLike[str], what: str = "") -> None:
+    """The one line a command gives on stderr for a file or folder it wrote: ``arbo: wrote PATH``,
+    then what it holds in brackets (tests/cli/test_cli_conventions.py holds every command to it)."""
+    echo_text(f"arbo: wrote {os.fspath(path)}{f' ({what})' if what else ''}", err=True)
+
+
 def write_data(text: str) -> None:
     """Write record text to standard output exactly as it is, UTF-8, whether that is a terminal,
     a pipe or a file (click's echo strips colour sequences when it is not a terminal: a record

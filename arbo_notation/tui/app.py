@@ -753,7 +753,7 @@ class ReplayApp(App[None]):
             self.notify(f"{path}: not written: {reason}", severity="error", markup=False)
             return
         self._tries = 0
-        self.notify(f"written: {path}", timeout=3, markup=False)
+        self.notify(f"wrote {path}", timeout=3, markup=False)
 
     @on(MoveList.Jump)
     def jump(self, message: MoveList.Jump) -> None:

@@ -107,7 +107,7 @@ def test_a_try_is_written_into_the_record_as_a_variation_on_request(tmp_path):
     result = run("analyse", SAMPLE, "--turn", "5", "--try", text, "-b", "4", "-o", str(out))
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[0].startswith("turn 5, Ana: expected final margin")  # the judgement still printed
-    assert result.stderr == f"written: {out} (the try as a variation of turn 5)\n"
+    assert result.stderr == f"arbo: wrote {out} (the try as a variation of turn 5)\n"
     [record] = parse(Path(SAMPLE).read_text(encoding="utf-8"), SAMPLE)
     expected = _with_try(record, text, note=True, budget=4, seed="0")
     assert out.read_text(encoding="utf-8") == format_games([expected])

@@ -183,7 +183,7 @@ def test_the_what_if_board_in_a_real_terminal(tmp_path, size):
         assert "turn 5, Ana: expected final margin (48 sampled worlds, the same for both)" in screen
         assert "W writes the try" in screen
         tmux(socket, "send-keys", "-t", "arbo", "W")
-        wait_for(socket, "written:")
+        wait_for(socket, "wrote")
         tmux(socket, "send-keys", "-t", "arbo", "q")
         assert "exit status 0" in wait_for(socket, "exit status")
     finally:
