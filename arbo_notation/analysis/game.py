@@ -8,6 +8,7 @@ mover knew comes from the knowledge model (``arbo_notation.game.knowledge``) of 
 from __future__ import annotations
 
 from dataclasses import replace
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Callable, Iterable, Iterator, Sequence
 
 from arbo_notation.engine.actions import Draw as DrawAction, Skip, TurnActions, parse_turn_text
@@ -202,18 +203,25 @@ def _drawn_elsewhere(turn: Turn, hypotheses: Sequence[Hypothesis]) -> None:
 
 
 def engine_note(evaluation: TurnEvaluation) -> EngineNote:
-    """The engine's note of a judged turn, as `arbo analyse` writes it on the turn."""
-    flagged = evaluation.glyph is not None
-    value = round(evaluation.played_value, 1)
+    """The engine's note of a judged turn, as `arbo analyse` writes it on the turn: its value and
+    its loss as --json gives them (to hundredths: TurnEvaluation.to_json), to tenths. One
+    rounding for both, so a note never says 0.7 points where --json says 0.77, nor 3.0 points
+    beside the ?! that --json's 2.94 earns."""
+    shown = evaluation.to_json()
     return EngineNote(
-        value=value,
+        value=to_tenths(shown["played_value"]),
         samples=evaluation.samples,
         exact=evaluation.exact,
         glyph=evaluation.glyph,
-        best=evaluation.best if flagged else None,
-        # the loss as the difference of the rounded values, so the figures shown add up
-        gain=round(round(evaluation.best_value, 1) - value, 1),
+        best=evaluation.best if evaluation.glyph is not None else None,
+        gain=to_tenths(shown["loss"]),
     )
+
+
+def to_tenths(figure: float) -> float:
+    """A figure shown to hundredths, to tenths, halves away from zero as written (0.25 -> 0.3:
+    the float 0.25 is exact, but 0.35 is not, and round() would give 0.3 for one, 0.4 for the other)."""
+    return float(Decimal(repr(figure)).quantize(Decimal("0.1"), ROUND_HALF_UP))
 
 
 def tried_note(judgement: TryJudgement) -> EngineNote:
