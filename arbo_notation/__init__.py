@@ -2,7 +2,7 @@
 
     import arbo_notation as arbo
 
-    games = arbo.read_games("club.arb")      # a path -> list[GameRecord] (parse_games: a text)
+    games = arbo.read_games("club.arb")      # a path or an open file -> list[GameRecord] (parse_games: a text)
     tree = arbo.replay(games[0])              # GameTree: the record replayed once, variations too
     for node in tree.mainline():              # the root (setup), then one node per legal turn
         node.turn, node.position, node.variations, node.comments, node.glyphs

@@ -29,13 +29,14 @@ PathArg = Union[str, "os.PathLike[str]"]
 OpenFile = Union[IO[str], IO[bytes]]
 
 
-def read_games(path: PathArg) -> list[GameRecord]:
-    """Every game of the record file at ``path`` (``"-"``: standard input).
+def read_games(source: PathArg | OpenFile) -> list[GameRecord]:
+    """Every game of the record file at ``source``: a path (``"-"``: standard input) or an open
+    file, text or binary, read to its end.
 
     Raises ``NotationErrors`` (every syntax error of the file, each located) when any game
     cannot be read, and ``ArboError`` when the file cannot be read.
     """
-    text, name = _read_path(path)
+    text, name = _read_source(source)
     return parse_games(text, name)
 
 
@@ -52,9 +53,7 @@ def read_games_from(file: OpenFile) -> list[GameRecord]:
 
     Raises ``NotationErrors`` as ``read_games`` does (text that is not UTF-8 included).
     """
-    name = _file_name(file)
-    data = file.read()
-    return parse_games(decode(data, name) if isinstance(data, bytes) else data, name)
+    return parse_games(*_read_file(file))
 
 
 def iter_games(
@@ -93,17 +92,44 @@ def iter_games(
             yield record
 
 
-def _read_path(path: PathArg | OpenFile) -> tuple[str, str]:
-    """The text of the file at ``path`` ('-': standard input) and the name its messages give;
-    ArboError for anything else, an open file included (read_games_from reads one)."""
+def _read_source(source: PathArg | OpenFile) -> tuple[str, str]:
+    """The text of a path ('-': standard input) or of an open file, and the name its messages
+    give. An open file is what the readers took from the first (as python-chess's read_game
+    does); only a str is never guessed to be a record's text (that is parse_games's)."""
+    if isinstance(source, (str, os.PathLike)):
+        return _read_path(source)
+    if hasattr(source, "read"):
+        return _read_file(source)
+    raise ArboError(f"expected a path or an open file, not {type(source).__name__}")
+
+
+def _read_path(path: PathArg) -> tuple[str, str]:
+    """The text of the file at ``path`` ('-': standard input) and the name its messages give."""
     if path == "-":
         import sys
 
         refuse_endless(sys.stdin.buffer, "<stdin>")
         return decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>"
-    if not isinstance(path, (str, os.PathLike)):
-        raise ArboError(f"expected a path, not {type(path).__name__} (an open file: read_games_from)")
     return read_text(path)
+
+
+def _read_file(file: OpenFile) -> tuple[str, str]:
+    """The text of an open file read to its end, and its name: bytes decoded as a path's are
+    (NotationErrors at a byte that is not UTF-8); a text file that cannot be read or decoded
+    raises ArboError, never a bare OSError or UnicodeDecodeError."""
+    name = _file_name(file)
+    try:
+        data = file.read()
+    except UnicodeDecodeError as error:  # a text file opened with an encoding its bytes break
+        bad = error.object[error.start]
+        raise ArboError(f"{name}: the file is not {error.encoding} text: byte 0x{bad:02x} cannot be read") from None
+    except (OSError, ValueError) as error:  # ValueError: a closed file
+        raise ArboError(f"{name}: cannot be read ({getattr(error, 'strerror', None) or error})") from None
+    if isinstance(data, bytes):
+        return decode(data, name), name
+    if not isinstance(data, str):
+        raise ArboError(f"{name}: read() gave {type(data).__name__}, not text or bytes")
+    return data, name
 
 
 def _file_name(file: OpenFile) -> str:
@@ -189,32 +215,28 @@ def check(source: PathArg | OpenFile) -> FileCheck:
     diagnostic, and text that is not UTF-8 a located ``syntax`` one.
     """
     try:
-        if isinstance(source, (str, os.PathLike)) or not hasattr(source, "read"):
-            text, name = _read_path(source)
-        else:
-            name = _file_name(source)
-            data = source.read()
-            text = decode(data, name) if isinstance(data, bytes) else data
+        text, name = _read_source(source)
     except NotationErrors as error:
         name = error.errors[0].file
         unreadable = FileCheck(name, syntax=[Diagnostic.from_notation_error(e) for e in error.errors])
         unreadable.invalid_games = 1
         return unreadable
     except ArboError as error:
-        name = str(source)
+        name = str(getattr(source, "name", "<stream>")) if hasattr(source, "read") else str(source)
         unreadable = FileCheck(name, syntax=[Diagnostic(Code.FILE, str(error).removeprefix(f"{name}: "), name)])
         unreadable.invalid_games = 1
         return unreadable
     return check_text(text, name)
 
 
-def load_game(path: PathArg, number: int = 1) -> GameTree:
-    """Game ``number`` (1-based) of the record file at ``path``, replayed into its tree.
+def load_game(source: PathArg | OpenFile, number: int = 1) -> GameTree:
+    """Game ``number`` (1-based) of the record file at ``source`` (a path or an open file, as
+    ``read_games`` takes), replayed into its tree.
 
     Syntax errors of other games are not this game's business; its own raise ``NotationErrors``.
     Raises ``GameNotFound`` (an ``ArboError``) when the source holds no such game.
     """
-    text, name = _read_path(path)
+    text, name = _read_source(source)
     return game_tree(text, name, number)
 
 

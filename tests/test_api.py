@@ -62,12 +62,74 @@ def test_a_path_is_never_taken_for_a_text_nor_a_text_for_a_path(tmp_path, monkey
     assert arbo.read_games(named)[0].file == named
     with pytest.raises(arbo.ArboError, match="no such file"):
         arbo.read_games(text)  # a text given as a path is a (missing) file, not read as a record
-    with pytest.raises(arbo.ArboError, match="expected a path, not StringIO"):
-        arbo.read_games(io.StringIO(text))
+    assert [str(t) for t in arbo.read_games(io.StringIO(text))[0].turns] == ["Ana d d Ma3@0,0 /Oa5"]
+    with pytest.raises(arbo.ArboError, match="expected a path or an open file, not bytes"):
+        arbo.read_games(text.encode())
     with pytest.raises(arbo.ArboError, match="expected an open file, not str"):
         arbo.read_games_from(text)
     with pytest.raises(arbo.ArboError, match="expected a path or an open file, not bytes"):
         list(arbo.iter_games(text.encode()))
+
+
+RECORD = "---\nplayers: [Ana, Ben]\nspecies: [Ca, Dw, Ja, Ma, Oa, Wi]\n---\n1. Ana d d Ma3@0,0 /Oa5\n2. Ben d d Ca1@0,0 /Wi8\n"
+
+
+def _sources(path: Path) -> dict:
+    """Every kind of source read_games took since the library first shipped, each opening ``path``."""
+    return {
+        "text file": lambda: open(path, encoding="utf-8"),
+        "binary file": lambda: open(path, "rb"),
+        "StringIO": lambda: io.StringIO(path.read_text(encoding="utf-8")),
+        "BytesIO": lambda: io.BytesIO(path.read_bytes()),
+        "Path": lambda: path,
+        "str path": lambda: str(path),
+    }
+
+
+def _read(path: Path, kind: str, reader):
+    source = _sources(path)[kind]()
+    try:
+        return reader(source)
+    finally:
+        if hasattr(source, "close"):
+            source.close()
+
+
+@pytest.mark.parametrize("kind", list(_sources(Path("x"))))
+def test_read_games_takes_a_path_or_an_open_file(tmp_path, kind):
+    # issue 45, point 5: documented from the first (as python-chess's read_game takes a file),
+    # an open file is read again; only a str is never taken for a record's text
+    path = tmp_path / "club.arb"
+    path.write_text(RECORD, encoding="utf-8")
+    games = _read(path, kind, arbo.read_games)
+    assert [[str(turn) for turn in game.turns] for game in games] == [["Ana d d Ma3@0,0 /Oa5", "Ben d d Ca1@0,0 /Wi8"]]
+    named = str(path) if kind in ("text file", "binary file", "Path", "str path") else "<stream>"
+    assert games[0].file == named
+    assert _read(path, kind, lambda source: arbo.load_game(source, 1)).end().number == 2
+    checked = _read(path, kind, arbo.check)
+    assert (checked.file, checked.valid, checked.replayed) == (named, True, 1)
+
+
+@pytest.mark.parametrize("kind", ["binary file", "BytesIO", "Path"])
+def test_bytes_that_are_not_utf8_fail_alike_from_a_path_or_a_file(tmp_path, kind):
+    path = tmp_path / "bad.arb"
+    path.write_bytes(RECORD.encode().replace(b"Ana d d", b"Ana \xff d"))
+    with pytest.raises(arbo.NotationErrors) as caught:
+        arbo.read_games(_sources(path)[kind]())
+    (error,) = caught.value.errors
+    assert (error.line, error.column, error.message) == (5, 8, "the file is not UTF-8 text: byte 0xff cannot be read")
+
+
+def test_an_open_file_that_cannot_be_read_raises_arbo_error(tmp_path):
+    path = tmp_path / "bad.arb"
+    path.write_bytes(b"---\n\xff\n")
+    with open(path, encoding="utf-8") as opened, pytest.raises(arbo.ArboError) as caught:
+        arbo.read_games(opened)
+    assert str(caught.value) == f"{path}: the file is not utf-8 text: byte 0xff cannot be read"
+    opened = open(path, "rb")
+    opened.close()
+    with pytest.raises(arbo.ArboError, match=r"bad.arb: cannot be read \(read of closed file\)"):
+        arbo.read_games(opened)
 
 
 def test_read_games_raises_every_syntax_error_located():

@@ -8,11 +8,12 @@ mover knew comes from the knowledge model (``arbo_notation.game.knowledge``) of 
 from __future__ import annotations
 
 from dataclasses import replace
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Callable, Iterable, Iterator, Sequence
 
-from arbo_notation.engine.actions import Skip
+from arbo_notation.engine.actions import Draw as DrawAction, Skip, TurnActions, parse_turn_text
 from arbo_notation.engine.cards import Planting
-from arbo_notation.errors import ArboError, RuleError
+from arbo_notation.errors import ArboError
 from arbo_notation.game.knowledge import Hypothesis, View, knowledge, suppose
 from arbo_notation.notation.engine_notes import EngineNote
 from arbo_notation.notation.model import Draw, DrawKind, GameRecord, Turn, Variation
@@ -89,17 +90,22 @@ def _seed(seed: int | str, game: int, number: int) -> str:
     return f"{seed}/{game}/{number}"
 
 
+class TryMismatch(ArboError):
+    """A try that does not stand in place of its turn as written: another number or player, a
+    glyph, or a first word that reads two ways (a usage error at the command line)."""
+
+
 def tried_turn(node: Node, text: str) -> Turn:
     """``text`` (``d d Ma3@0,1 /Oa5``, its player written or not) played in place of ``node``'s turn,
-    its draws naming the cards they take: ArboError for text that is no turn, RuleError in a
-    player's words for a turn that is illegal there."""
+    its draws naming the cards they take: ArboError for text that is no turn, TryMismatch for a try
+    of another turn (:func:`refuse_a_mismatch`), RuleError in a player's words for a turn that is
+    illegal there."""
     before, turn = node.parent, node.turn
     if before is None or turn is None:
         raise ArboError("the setup is no turn: go to a turn to try another in its place")
     game = before.position
     actions = game.parse_turn(text)
-    if actions.player != turn.player:
-        raise RuleError(f"turn {node.number} is {turn.player}'s, not {actions.player}'s")
+    refuse_a_mismatch(node.number, turn.player, actions, written_player=parse_turn_text(text)[1])
     draws = []
     for action in actions.actions[:2]:
         if isinstance(action, Skip):
@@ -119,6 +125,36 @@ def tried_turn(node: Node, text: str) -> Turn:
     game.plant(plant.card, plant.coord)
     game.discard(discard.card)
     return Turn(turn.player, (draws[0], draws[1]), Planting(plant.card, plant.coord), discard.card, node.number)
+
+
+def refuse_a_mismatch(number: int, mover: str, actions: TurnActions, *, written_player: str | None) -> None:
+    """TryMismatch for a try read as another turn than the one it replaces (``number``, played by
+    ``mover``): a number or a player of another turn; a glyph, which is a judgement, not a turn
+    (the engine's is the try's note); a player left out before the bare name of another player,
+    which reads as a draw from that player's pile while it looks like that player's turn
+    (``Ben d Bs8@-2,0 /Ma3`` on Ana's turn)."""
+    if actions.number is not None and actions.number != number:
+        raise TryMismatch(f"the try is numbered {actions.number}, but it is tried in place of turn {number}")
+    if actions.player != mover:
+        raise TryMismatch(f"turn {number} is {mover}'s, not {actions.player}'s")
+    if actions.glyphs:
+        raise TryMismatch(
+            f"a try carries no glyph ({' '.join(actions.glyphs)}): the engine judges it; "
+            "a glyph of yours goes on a turn of the record"
+        )
+    first = actions.actions[0]
+    if (
+        written_player is None
+        and isinstance(first, DrawAction)
+        and first.card is None
+        and first.owner not in (None, mover)
+    ):
+        spelled = " ".join(str(action) for action in actions.actions)
+        raise TryMismatch(
+            f"turn {number} is {mover}'s, and '{first.owner}' first reads as {mover} drawing from "
+            f"{first.owner}'s pile: write '{mover} {spelled}' for that, or a turn of {mover}'s such as "
+            "'d d Ma3@0,1 /Oa5'"
+        )
 
 
 def try_task(
@@ -167,18 +203,25 @@ def _drawn_elsewhere(turn: Turn, hypotheses: Sequence[Hypothesis]) -> None:
 
 
 def engine_note(evaluation: TurnEvaluation) -> EngineNote:
-    """The engine's note of a judged turn, as `arbo analyse` writes it on the turn."""
-    flagged = evaluation.glyph is not None
-    value = round(evaluation.played_value, 1)
+    """The engine's note of a judged turn, as `arbo analyse` writes it on the turn: its value and
+    its loss as --json gives them (to hundredths: TurnEvaluation.to_json), to tenths. One
+    rounding for both, so a note never says 0.7 points where --json says 0.77, nor 3.0 points
+    beside the ?! that --json's 2.94 earns."""
+    shown = evaluation.to_json()
     return EngineNote(
-        value=value,
+        value=to_tenths(shown["played_value"]),
         samples=evaluation.samples,
         exact=evaluation.exact,
         glyph=evaluation.glyph,
-        best=evaluation.best if flagged else None,
-        # the loss as the difference of the rounded values, so the figures shown add up
-        gain=round(round(evaluation.best_value, 1) - value, 1),
+        best=evaluation.best if evaluation.glyph is not None else None,
+        gain=to_tenths(shown["loss"]),
     )
+
+
+def to_tenths(figure: float) -> float:
+    """A figure shown to hundredths, to tenths, halves away from zero as written (0.25 -> 0.3:
+    the float 0.25 is exact, but 0.35 is not, and round() would give 0.3 for one, 0.4 for the other)."""
+    return float(Decimal(repr(figure)).quantize(Decimal("0.1"), ROUND_HALF_UP))
 
 
 def tried_note(judgement: TryJudgement) -> EngineNote:

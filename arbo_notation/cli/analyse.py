@@ -11,7 +11,15 @@ from typing import List, Optional
 import typer
 
 from arbo_notation.analysis.accuracy import Accuracy, note_loss, summarise
-from arbo_notation.analysis.game import add_variation, engine_note, tasks, tried_note, tried_turn, what_if
+from arbo_notation.analysis.game import (
+    TryMismatch,
+    add_variation,
+    engine_note,
+    tasks,
+    tried_note,
+    tried_turn,
+    what_if,
+)
 from arbo_notation.analysis.turns import DEFAULT_BUDGET, TurnEvaluation, judge_turn
 from arbo_notation.engine.cards import Card
 from arbo_notation.errors import ArboError, NotationErrors
@@ -20,11 +28,11 @@ from arbo_notation.game.tree import SetupError, load_tree
 from arbo_notation.notation.engine_notes import annotate, with_note
 from arbo_notation.notation.model import GameRecord
 from arbo_notation.notation.reading.reader import parse
-from arbo_notation.notation.writer import format_games
+from arbo_notation.notation.writer import format_games_over
 from arbo_notation.runtime.atomic import rewrite_unchanged, write_atomic
 from arbo_notation.runtime.workers import ending_with_the_workers, in_order, jobs_for, worker_pool
 from arbo_notation.cli.fmt import fingerprint_of, not_rewritten
-from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, is_an_input, read_input
+from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, is_an_input, read_input, say_wrote
 from arbo_notation.cli.bounds import LEAST_BUDGET, MOST_BUDGET, MOST_GAMES, MOST_JOBS, MOST_TURNS
 from arbo_notation.cli.usage import a_path, whole_number
 
@@ -32,10 +40,11 @@ from arbo_notation.cli.usage import a_path, whole_number
 PROGRESS_FROM = 4
 
 
-def _records(path: str):
+def _records(path: str) -> tuple[str, list[GameRecord]]:
+    """The text of the record file and its games (its header comments are in the text alone)."""
     try:
         text, name = read_input(path)
-        return parse(text, name)
+        return text, parse(text, name)
     except NotationErrors as error:
         for single in error.errors:
             echo_error(single)
@@ -190,14 +199,17 @@ def analyse(
     # the file's fingerprint before the reading: a turn recorded after it is not written over
     read = fingerprint_of(file) if in_place else None
     if try_text is not None and turn is not None:
-        hypotheses = [_hypothesis(text) for text in supposed or []]
-        games = _what_if(file, game_number or 1, turn, try_text, budget or DEFAULT_BUDGET, seed, as_json, hypotheses)
+        # the same --suppose twice is one fact: supposed once, said once
+        hypotheses = list(dict.fromkeys(_hypothesis(text) for text in supposed or []))
+        was_read, games = _what_if(
+            file, game_number or 1, turn, try_text, budget or DEFAULT_BUDGET, seed, as_json, hypotheses
+        )
         destination = file if in_place else out
         if destination is not None:
-            _write(destination, format_games(games), read)
-            typer.echo(f"written: {destination} (the try as a variation of turn {turn})", err=True)
+            _write(destination, format_games_over(games, *was_read), read)
+            say_wrote(destination, f"the try as a variation of turn {turn}")
         return
-    records = _records(file)
+    source, records = _records(file)
     if game_number is not None and game_number > len(records):
         fail(
             f"{file} holds {len(records)} game{'s' if len(records) != 1 else ''}; there is no game {game_number}",
@@ -244,7 +256,7 @@ def analyse(
         seats.extend(p for p in record.header.players if p not in seats)
         notes = {node.index - 1: engine_note(e) for (node, _), e in zip(found, results, strict=False)}
         annotated[index] = annotate(record, notes, clear=turn is None and not players)
-    text = format_games(annotated)
+    text = format_games_over(annotated, source, records)
     rows = summary(evaluations, tuple(seats))
     if as_json:
         typer.echo(
@@ -255,6 +267,7 @@ def analyse(
     destination = file if in_place else out
     if destination is not None:
         _write(destination, text, read)
+        say_wrote(destination, f"{len(evaluations)} turn{'s' if len(evaluations) != 1 else ''} judged")
     elif not as_json:
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -292,6 +305,23 @@ def _hypothesis(text: str) -> Hypothesis:
         fail(f"--suppose {text!r}: {error} (such as Ben:Ma3)", EXIT_USAGE)
 
 
+def _refuse_unknown_species(hypotheses: list[Hypothesis], species: tuple[str, ...]) -> None:
+    """A usage error for a --suppose whose card is of no species in play; a code in the wrong case
+    (``ja7``: case matters, as in the record) is told with the card meant."""
+    for hypothesis in hypotheses:
+        code = hypothesis.card.species
+        if code in species:
+            continue
+        given = f"--suppose '{hypothesis.player}:{hypothesis.card}'"
+        meant = [s for s in species if s.lower() == code.lower()]
+        if meant:
+            fail(
+                f"{given}: no species is written {code} (case matters): write {hypothesis.player}:{meant[0]}{hypothesis.card.value}",
+                EXIT_USAGE,
+            )
+        fail(f"{given}: {code} is not a species in play ({', '.join(species)})", EXIT_USAGE)
+
+
 def _what_if(
     file: str,
     game_number: int,
@@ -301,12 +331,13 @@ def _what_if(
     seed: str,
     as_json: bool,
     hypotheses: list[Hypothesis],
-) -> list[GameRecord]:
-    """`--try`: the tried turn judged beside turn ``number``, printed; exit 1 for a try that is
-    illegal there or a turn that cannot be judged. Answers the file's games with the try added as
+) -> tuple[tuple[str, list[GameRecord]], list[GameRecord]]:
+    """`--try`: the tried turn judged beside turn ``number``, printed; exit 2 for a try of another
+    turn (TryMismatch), 1 for a try that is illegal there or a turn that cannot be judged. Answers the file's games with the try added as
     a variation of the turn (its engine note with it, unless judged under hypotheticals, whose
-    value holds only under them), as the replayer's W writes it."""
-    records = _records(file)
+    value holds only under them), as the replayer's W writes it; and the text and games read,
+    for format_games_over."""
+    source, records = _records(file)
     if game_number > len(records):
         fail(
             f"{file} holds {len(records)} game{'s' if len(records) != 1 else ''}; there is no game {game_number}",
@@ -319,9 +350,12 @@ def _what_if(
         fail(str(error))
     except IndexError as error:
         fail(f"game {game_number}: {error}", EXIT_USAGE)
+    _refuse_unknown_species(hypotheses, node.position.config.species)
     try:
         judgement = what_if(node, text, budget=budget, seed=seed, hypotheses=hypotheses)
         tried = tried_turn(node, text)
+    except TryMismatch as error:  # a try of another turn: the asker's slip, as --as Nobody is
+        fail(f"--try {text!r}: {error}", EXIT_USAGE)
     except ArboError as error:
         fail(f"--try {text!r}: {error}")
     if as_json:
@@ -336,7 +370,7 @@ def _what_if(
     kept = tried if hypotheses else with_note(tried, tried_note(judgement))
     games = list(records)
     games[game_number - 1] = add_variation(records[game_number - 1], (), number - 1, kept)[0]
-    return games
+    return (source, records), games
 
 
 def register(app: typer.Typer) -> None:

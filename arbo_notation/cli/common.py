@@ -68,6 +68,12 @@ def say_skipped(path: str, what: str) -> None:
     echo_text(f"arbo: {path}: skipped: {what}, not a regular file", err=True)
 
 
+def say_wrote(path: str | os.PathLike[str], what: str = "") -> None:
+    """The one line a command gives on stderr for a file or folder it wrote: ``arbo: wrote PATH``,
+    then what it holds in brackets (tests/cli/test_cli_conventions.py holds every command to it)."""
+    echo_text(f"arbo: wrote {os.fspath(path)}{f' ({what})' if what else ''}", err=True)
+
+
 def write_data(text: str) -> None:
     """Write record text to standard output exactly as it is, UTF-8, whether that is a terminal,
     a pipe or a file (click's echo strips colour sequences when it is not a terminal: a record

@@ -27,6 +27,7 @@ from arbo_notation.cli.common import (
     fail,
     read_input,
     say_skipped,
+    say_wrote,
     write_data,
 )
 from arbo_notation.cli.bounds import MOST_GAMES
@@ -226,11 +227,10 @@ def export_parquet(paths: list[str], out: Path, *, games_per_part: int, quiet: b
             raise
     if not quiet:
         parts = max(1, corpus.part)
-        echo_text(
-            f"wrote {tally.games} game{'' if tally.games == 1 else 's'} ({tally.invalid} invalid) to {out}: "
-            f"games, turns and scores in {parts} part{'' if parts == 1 else 's'} each, "
-            f"{corpus.bytes:,} bytes",
-            err=True,
+        say_wrote(
+            out,
+            f"{tally.games} game{'' if tally.games == 1 else 's'}, {tally.invalid} invalid: "
+            f"games, turns and scores in {parts} part{'' if parts == 1 else 's'} each, {corpus.bytes:,} bytes",
         )
     return EXIT_INVALID if tally.invalid or tally.unreadable or tally.problems else 0
 

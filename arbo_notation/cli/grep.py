@@ -9,6 +9,7 @@ from typing import List, Optional
 import typer
 
 from arbo_notation.checking.games import GameLines
+from arbo_notation.notation.header.keys import is_iso_date
 from arbo_notation.collection.grep import DATE_PREFIX, Duplicates, Filters, knowledge, piece_place, winners_of
 from arbo_notation.collection.rows import display_name, expand_paths, file_pieces
 from arbo_notation.errors import ArboError, NotationErrors
@@ -51,6 +52,9 @@ def _filters(player, won, species, date, event, site) -> Filters:
         fail("--won says who won: give --player NAME too", EXIT_USAGE)
     if date is not None and not DATE_PREFIX.fullmatch(date):
         fail(f"--date is a year, a month or a day (2026, 2026-11, 2026-11-29), not {date!r}", EXIT_USAGE)
+    if date is not None and not is_iso_date(date):
+        # a date no header can hold matches no game: a slip to tell, not an empty answer
+        fail(f"--date {date}: no such date (a year from 1000, a month 01 to 12, a day its month has)", EXIT_USAGE)
     return Filters(players, won, _names(species), date, event, site)
 
 

@@ -11,7 +11,7 @@ from arbo_notation.game.merge import merge as merge_records
 from arbo_notation.notation.reading.reader import parse
 from arbo_notation.notation.writer import format_games
 from arbo_notation.runtime.atomic import write_atomic
-from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, is_an_input, read_input
+from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, is_an_input, read_input, say_wrote
 from arbo_notation.cli.usage import a_path
 
 
@@ -74,6 +74,7 @@ def merge(
         write_atomic(out, text)
     except OSError as error:
         fail(f"cannot write {out}: {error.strerror or error}")
+    say_wrote(out, f"{len(merged)} game{'' if len(merged) == 1 else 's'} merged")
 
 
 def _refuse_to_write_over(out: str, files: list[str]) -> None:

@@ -26,6 +26,7 @@ from arbo_notation.cli.common import (
     read_input,
     refuse_writing_over_input,
     say_skipped,
+    say_wrote,
 )
 from arbo_notation.cli.usage import a_path, whole_number
 
@@ -132,7 +133,7 @@ def puzzles(
         write_atomic(out, format_games([p.written() for p in kept.values()]))
     except OSError as error:
         fail(f"{out}: {error.strerror or error}")
-    echo_text(f"arbo: {len(kept)} puzzle{'s' if len(kept) != 1 else ''} written to {out}", err=True)
+    say_wrote(out, f"{len(kept)} puzzle{'s' if len(kept) != 1 else ''}")
     if failed:
         raise typer.Exit(EXIT_INVALID)
 

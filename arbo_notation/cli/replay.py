@@ -16,7 +16,7 @@ from arbo_notation.errors import ArboError
 from arbo_notation.present.navigation import ReplayModel
 from arbo_notation.runtime.atomic import fingerprint, write_atomic
 from arbo_notation.tui.plaintext import plain_lines
-from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_text, fail
+from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, fail, say_wrote
 from arbo_notation.cli.state import load_tree, no_turn
 from arbo_notation.cli.bounds import MOST_GAMES, MOST_TURNS
 from arbo_notation.cli.usage import whole_number
@@ -189,7 +189,7 @@ def replay(
         except OSError as error:
             fail(f"{screenshot}: cannot be written ({error.strerror})")
         if not quiet:
-            echo_text(f"wrote {screenshot}", err=True)
+            say_wrote(screenshot, "SVG")
     elif not interactive:
         _show(errors)
         for line in plain_lines(model, start=turn or 0, knowledge=knowledge):

@@ -13,7 +13,7 @@ from arbo_notation.notation.reading.reader import parse_all
 from arbo_notation.runtime.atomic import write_atomic
 from arbo_notation.runtime.gcpause import gc_paused
 from arbo_notation.runtime.sources import normalise
-from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, echo_text, fail, read_input
+from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, echo_text, fail, read_input, say_wrote
 
 if TYPE_CHECKING:
     from arbo_notation.share.html import UnreadGame
@@ -120,7 +120,7 @@ def write_output(data: str | bytes, out: str | None, what: str = "") -> None:
     except OSError as error:
         fail(f"{out}: cannot be written ({error.strerror or error})", EXIT_INVALID)
     size = len(data) if isinstance(data, bytes) else len(data.encode("utf-8"))
-    echo_text(f"arbo: wrote {out} ({', '.join(part for part in (what, _size(size)) if part)})", err=True)
+    say_wrote(out, ", ".join(part for part in (what, _size(size)) if part))
 
 
 def _size(count: int) -> str:

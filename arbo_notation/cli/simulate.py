@@ -15,7 +15,7 @@ from arbo_notation.notation.model import GameRecord
 from arbo_notation.notation.writer import format_game
 from arbo_notation.play.simulate import BOT_NAMES, simulate_jobs, simulate_run
 from arbo_notation.runtime.atomic import write_atomic
-from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, echo_text, fail
+from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, say_wrote
 from arbo_notation.cli.bounds import LEAST_BUDGET, MOST_BUDGET, MOST_GAMES, MOST_JOBS
 from arbo_notation.cli.usage import a_path, one_of, whole_number
 
@@ -234,7 +234,7 @@ def simulate(
         what = ""
         if to is Target.parquet:
             written, size = _write_parquet(Path(out), play.run(_rows_then(seed)))
-            what = f" as Parquet tables (games, turns, scores: {size:,} bytes)"
+            what = f" as Parquet tables: games, turns, scores, {size:,} bytes"
         elif out == "-":
             _write_stdout(play.run(_text))
             return
@@ -243,7 +243,7 @@ def simulate(
         else:
             written = _write_dir(Path(out), play.run(_text), games)
         if not quiet:
-            echo_text(f"wrote {written} game{'' if written == 1 else 's'} to {out}{what}", err=True)
+            say_wrote(out, f"{written} game{'' if written == 1 else 's'}{what}")
     except ArboError as error:
         echo_error(error)
         raise typer.Exit(EXIT_INVALID) from None

@@ -485,6 +485,13 @@ class Game:
         if card in hand:
             del hand[card]
             return
+        self._refuse_from_hand(player, card, verb, cell)
+        self._hidden[player] -= 1
+        self._located.add(card)
+
+    def _refuse_from_hand(self, player: str, card: Card, verb: str, cell: Coord | None = None) -> None:
+        """RuleError when ``card``, not among the hand's known cards, cannot be one of its hidden
+        ones: what the card is comes before where it goes (a species not in play is said first)."""
         doing = f"{verb} {card}" if cell is None else f"{verb} {card} at ({cell})"
         if card.species not in self.config.species:
             raise RuleError(
@@ -495,8 +502,6 @@ class Game:
             reason = f"it is {where}" if where else f"it is not in {player}'s hand"
             raise RuleError(f"{player} cannot {doing}: {reason}")
         self._check_new_card(card, doing)
-        self._hidden[player] -= 1
-        self._located.add(card)
 
     def plant(self, card: Card, coord: Coord) -> None:
         """Plant a card from the hand: the first at 0,0, each later one next to a tree, on an empty cell."""
@@ -506,6 +511,9 @@ class Game:
         arb = self._arbs[player]
         x, y = coord.x, coord.y
         cells = self._cells[player]
+        hand = self._hands[player]
+        if card not in hand:  # the card is refused before its place (Zz1@0,0: Zz, not the cell)
+            self._refuse_from_hand(player, card, "plant", coord)
         if (x, y) in cells:
             raise RuleError(f"{player} cannot plant {card} at ({coord}): {arb[coord]} already grows there")
         if not cells:
@@ -515,7 +523,6 @@ class Game:
                 )
         elif not ((x + 1, y) in cells or (x - 1, y) in cells or (x, y + 1) in cells or (x, y - 1) in cells):
             raise RuleError(f"{player} cannot plant {card} at ({coord}): none of {player}'s trees is adjacent")
-        hand = self._hands[player]
         if card in hand:  # a known card: _take_from_hand's first case, inlined
             del hand[card]
         else:

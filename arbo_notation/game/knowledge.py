@@ -429,14 +429,19 @@ class Hypothesis:
 def suppose(known: Knowledge, hypotheses: Iterable[Hypothesis]) -> Knowledge:
     """What the view would know were each hypothetical true: the card known in that hand, one
     unknown card fewer there, no longer unseen; the rights follow. ArboError, in a player's words,
-    for a card the view's knowledge does not allow in that hand."""
+    for a card the view's knowledge does not allow in that hand. The same hypothetical given twice
+    is one fact supposed once."""
     hands = dict(known.hands)
     places = dict(known.places)
-    for hypothesis in hypotheses:
+    supposed: dict[Card, str] = {}
+    for hypothesis in dict.fromkeys(hypotheses):
         player, card = hypothesis.player, hypothesis.card
         if player not in hands:
             raise ArboError(f"{player} is not a player of this game ({', '.join(hands)})")
         hand = hands[player]
+        if card in supposed:
+            raise ArboError(f"{card} cannot be supposed in {player}'s hand: it is supposed in {supposed[card]}'s")
+        supposed[card] = player
         if card not in places:
             where = next((p for p, h in hands.items() if card in h.known), None)
             seen = f"it is known in {where}'s hand" if where is not None else "it is on the table"

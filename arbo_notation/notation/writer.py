@@ -12,19 +12,21 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from arbo_notation.errors import ArboError
 from arbo_notation.notation.header.keys import check_header, format_header, is_player_name
 from arbo_notation.notation.model import GLYPHS, Comment, Draw, DrawKind, GameRecord, Result, Reveal, Turn, Variation
+from arbo_notation.notation.reading.split import cut_games, normalise
 
-__all__ = ["check_writable", "format_game", "format_games", "format_turn", "renumber"]
+__all__ = ["check_writable", "format_game", "format_games", "format_games_over", "format_turn", "renumber"]
 
 INDENT = "  "
 _GLYPH_RE = re.compile(r"\$[0-9]+\Z")
 # A line of a {comment} that would stand alone as '---' once written: not its first line (after
 # '{') nor its last (before '}'), so '{---}' and '{a\n---}' are fine, as the reader takes them.
 _HEADER_LINE_IN_TEXT = re.compile(r"\n---[ \t]*\n")
+_CLOSING_HEADER_LINE = re.compile(r"\n---[ \t]*(?:\n|\Z)")
 
 
 # ------------------------------------------------------------------------------------------------
@@ -280,3 +282,32 @@ def format_game(game: GameRecord) -> str:
 def format_games(games: Iterable[GameRecord]) -> str:
     """Several games, one blank line between them."""
     return "\n".join(format_game(game) for game in games)
+
+
+def format_games_over(games: Sequence[GameRecord], source: str, read: Sequence[GameRecord]) -> str:
+    """``games`` written back over ``source``, the text ``read`` was parsed from (a command that
+    rewrites a record: analyse, the replayer's W): as format_games, but a game whose header is
+    the one read keeps that header as the source wrote it when it holds a ``#``. YAML drops its
+    comments and the canonical form has none (`arbo fmt`), yet they are the user's notes, which
+    a command that only adds to the record must not lose."""
+    text = normalise(source)
+    _, chunks = cut_games(text)
+    written = []
+    for index, game in enumerate(games):
+        canonical = format_game(game)
+        if index < len(chunks) and index < len(read) and read[index].header == game.header:
+            kept = _header_as_written(text, chunks[index].start, chunks[index].end)
+            header = format_header(game.header)
+            if kept is not None and "#" in kept and canonical.startswith(header):
+                canonical = kept + canonical[len(header) :]
+        written.append(canonical)
+    return "\n".join(written)
+
+
+def _header_as_written(text: str, start: int, end: int) -> str | None:
+    """The header block of the game at ``start``, both '---' lines included, as the text holds it."""
+    closing = _CLOSING_HEADER_LINE.search(text, start + 3, end)
+    if closing is None:
+        return None
+    block = text[start : closing.end()]
+    return block if block.endswith("\n") else block + "\n"

@@ -734,14 +734,16 @@ class ReplayApp(App[None]):
             return
         # deferred: the record's reader and writer (80-130 ms, measured as above) load only to write the tries
         from arbo_notation.notation.reading.reader import parse
-        from arbo_notation.notation.writer import format_games
+        from arbo_notation.notation.writer import format_games_over
 
         path, record = self.source, self.model.record
         try:
             with open(path, encoding="utf-8") as handle:
-                games = parse(handle.read(), path)
+                text = handle.read()
+            read = parse(text, path)
+            games = list(read)
             games[record.index - 1] = record
-            rewrite_unchanged(path, format_games(games), self.read)
+            rewrite_unchanged(path, format_games_over(games, text, read), self.read)
             self.read = fingerprint(path)
         except (OSError, ArboError, IndexError) as error:
             if isinstance(error, FileChanged):
@@ -751,7 +753,7 @@ class ReplayApp(App[None]):
             self.notify(f"{path}: not written: {reason}", severity="error", markup=False)
             return
         self._tries = 0
-        self.notify(f"written: {path}", timeout=3, markup=False)
+        self.notify(f"wrote {path}", timeout=3, markup=False)
 
     @on(MoveList.Jump)
     def jump(self, message: MoveList.Jump) -> None:

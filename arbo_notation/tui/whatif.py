@@ -107,6 +107,7 @@ class WhatIfScreen(ModalScreen[Tried | None]):
         self.turn = turn
         self.session = TrySession(node.parent.position, turn.player)
         self.completions = Completions(0, ())
+        self._completed_text = ""  # the text self.completions answer
         self.selected = 0
 
     def compose(self) -> ComposeResult:
@@ -126,6 +127,7 @@ class WhatIfScreen(ModalScreen[Tried | None]):
 
     def _complete_for(self, text: str) -> None:
         self.completions = completions(self.session, text)
+        self._completed_text = text
         self.selected = 0
         self._show_choices()
 
@@ -145,8 +147,12 @@ class WhatIfScreen(ModalScreen[Tried | None]):
         self.query_one("#try-choices", Static).update(text)
 
     def complete(self, step: int) -> None:
-        """Tab (``step`` 0): the chosen completion into the line; ↑ ↓: another one."""
+        """Tab (``step`` 0): the chosen completion into the line; ↑ ↓: another one. Both answer the
+        text as it stands: keys typed in a burst reach the line before their changes reach this
+        screen, so the completions may still be those of an older text (as the recorder's line)."""
         entry = self._entry
+        if entry.value != self._completed_text:
+            self._complete_for(entry.value)
         if step:
             count = len(self.completions.choices)
             if count:
@@ -162,7 +168,8 @@ class WhatIfScreen(ModalScreen[Tried | None]):
 
     @on(Input.Changed, "#try-entry")
     def changed(self, event: Input.Changed) -> None:
-        self._complete_for(event.value)
+        if event.value == self._entry.value and event.value != self._completed_text:  # else stale, or done
+            self._complete_for(event.value)
 
     @on(Input.Submitted, "#try-entry")
     def submitted(self, event: Input.Submitted) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from arbo_notation.analysis.game import situation_at, tasks, tried_turn, what_if
+from arbo_notation.analysis.game import TryMismatch, situation_at, tasks, tried_turn, what_if
 from arbo_notation.analysis.turns import judge_turn
 from arbo_notation.engine.cards import Card
 from arbo_notation.errors import ArboError, RuleError
@@ -26,7 +26,7 @@ def tree():
 
 
 # Turn 5 of the sample is Ana's "d:Ma3 d:Ca2 Bs8@-2,0 /Ma3": tries with the same draws and with others.
-TRIES = ["d d Ma3@0,1 /Bs8", "d:Ma3 d:Ca2 Ma5@0,1 /Ca6", "Ben d Bs8@-2,0 /Ma3", "Ana d Ma4@0,1 /Ca6"]
+TRIES = ["d d Ma3@0,1 /Bs8", "d:Ma3 d:Ca2 Ma5@0,1 /Ca6", "Ana Ben d Bs8@-2,0 /Ma3", "Ana d Ma4@0,1 /Ca6"]
 
 
 @pytest.mark.parametrize("text", TRIES)
@@ -56,7 +56,7 @@ def test_the_figures_of_a_try_add_up(tree, text):
 
 
 def test_the_tried_turn_names_the_cards_its_draws_take(tree):
-    turn = tried_turn(tree.node(5), "Ben d Bs8@-2,0 /Ma3")
+    turn = tried_turn(tree.node(5), "Ana Ben d Bs8@-2,0 /Ma3")
     assert turn.notation() == "Ana Ben:Bs3 d:Ma3 Bs8@-2,0 /Ma3"
     assert turn.number == 5
 
@@ -66,7 +66,11 @@ def test_the_tried_turn_names_the_cards_its_draws_take(tree):
     [
         ("d d Ma3@-1,0 /Bs8", RuleError, "Ana cannot plant Ma3 at (-1,0): Ma2 already grows there"),
         ("d d Bs8@-2,0 /Oa5", RuleError, "Ana cannot discard Oa5: Oa is not a species in play"),
-        ("Ben d d Bs8@-2,0 /Ma3", RuleError, "turn 5 is Ana's, not Ben's"),
+        ("Ben d d Bs8@-2,0 /Ma3", TryMismatch, "turn 5 is Ana's, not Ben's"),
+        ("99. Ana d d Bs8@-2,0 /Ma3", TryMismatch, "the try is numbered 99, but it is tried in place of turn 5"),
+        ("d d Bs8@-2,0 /Ma3 !", TryMismatch, "a try carries no glyph (!): the engine judges it"),
+        ("5. d d Bs8@-2,0 /Ma3 ?", TryMismatch, "a try carries no glyph (?): the engine judges it"),
+        ("Ben d Bs8@-2,0 /Ma3", TryMismatch, "write 'Ana Ben d Bs8@-2,0 /Ma3' for that, or a turn of Ana's"),
         ("d d Bs8@-2,0", ArboError, ""),
     ],
 )

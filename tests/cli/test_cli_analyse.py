@@ -253,8 +253,32 @@ def test_the_loss_shown_is_the_difference_of_the_values_shown():
     shown = judged.to_json()
     assert (shown["played_value"], shown["best_value"], shown["loss"]) == (0.12, 3.65, 3.53)
     note = engine_note(judged)
-    assert (note.value, note.gain) == (0.1, 3.5)  # the comment: +0.1, 3.5 points better (3.6 - 0.1)
+    assert (note.value, note.gain) == (0.1, 3.5)  # the comment: +0.1, 3.5 points better (3.53 to tenths)
     assert str(note) == "arbo: (?) +0.1 (48 samples); better d d Ja6@0,1 /Wi2, 3.5 points better"
+
+
+@pytest.mark.parametrize(
+    "played, best, shown, note",
+    [
+        # issue 45, point 8: the note said 0.7 (4.5 - 3.8) where --json said 0.77
+        (3.764, 4.534, (3.76, 4.53, 0.77), (3.8, 0.8)),
+        # turn 9 of samples/analysed.arb: the note said 3.0 points better beside the ?! of 2.94
+        (5.521, 8.459, (5.52, 8.46, 2.94), (5.5, 2.9)),
+        (-5.749, -3.6, (-5.75, -3.6, 2.15), (-5.8, 2.2)),  # halves away from zero, as written
+    ],
+)
+def test_a_note_states_the_figures_of_the_json_to_tenths(played, best, shown, note):
+    from arbo_notation.analysis.turns import TurnEvaluation, glyph_for
+    from arbo_notation.analysis.game import engine_note
+
+    loss = best - played
+    judged = TurnEvaluation(
+        1, 3, "Ana", "d d Ca8@1,0 /Wi2", played, "d d Ja6@0,1 /Wi2", best, loss, glyph_for(loss), 48, False
+    )
+    figures = judged.to_json()
+    assert (figures["played_value"], figures["best_value"], figures["loss"]) == shown
+    written = engine_note(judged)
+    assert (written.value, written.gain) == note
 
 
 @pytest.mark.slow
@@ -297,6 +321,20 @@ def test_the_summary_of_the_analysed_sample_is_what_its_notes_say(monkeypatch):
     assert result.exit_code == 0, result.output
     assert result.stdout == Path(SAMPLE).read_text()
     assert result.stderr == (
-        "Ana: 10 turns analysed, mean loss 1.56 points a turn, ?! 5, ? 0, ?? 0, accuracy 65.8%\n"
+        "Ana: 10 turns analysed, mean loss 1.56 points a turn, ?! 5, ? 0, ?? 0, accuracy 65.7%\n"
         "Ben: 9 turns analysed, mean loss 2.04 points a turn, ?! 3, ? 3, ?? 0, accuracy 61.4%\n"
     )
+
+
+def test_in_place_keeps_the_header_comments(tmp_path):
+    """Issue 45, point 19: the user's notes in the header survive `analyse --in-place`."""
+    path = tmp_path / "game.arb"
+    source = Path(__file__).resolve().parents[2] / "samples" / "two-player-omniscient.arb"
+    text = source.read_text(encoding="utf-8").replace("---\n", "---\n# played at the club, notes by Ana\n", 1)
+    path.write_text(text, encoding="utf-8")
+    result = run("analyse", str(path), "--turn", "5", "-b", "4", "-j", "1", "--in-place")
+    assert result.exit_code == 0, result.output
+    written = path.read_text(encoding="utf-8")
+    assert written.splitlines()[:2] == ["---", "# played at the club, notes by Ana"]
+    assert written.split("\n---\n", 1)[0] == text.split("\n---\n", 1)[0]
+    assert note_of(parse(written, str(path))[0].turns[4]) is not None

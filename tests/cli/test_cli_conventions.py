@@ -518,11 +518,57 @@ def test_replay_help_says_what_the_ui_does_with_rule_errors():
 # -- runs that write files say what they wrote -------------------------------------------------
 
 
+SEATS = [str(SAMPLES / "seats" / name) for name in ("ana.arb", "ben.arb", "cleo.arb")]
+#: Each command that writes a file or a folder, and what its line says in brackets.
+WRITERS = {
+    "analyse -o": (["analyse", str(CLEAN), "--turn", "5", "-b", "2", "-j", "1", "-o", "{out}"], "1 turn judged"),
+    "analyse --try -o": (
+        ["analyse", str(CLEAN), "--turn", "5", "--try", "d d Ma5@-2,0 /Ca6", "-b", "2", "-o", "{out}"],
+        "the try as a variation of turn 5",
+    ),
+    "merge -o": (["merge", *SEATS, "-o", "{out}"], "1 game merged"),
+    "replay --screenshot": (
+        ["replay", str(CLEAN), "--turn", "2", "--size", "80x24", "--screenshot", "{out}.svg"],
+        "SVG",
+    ),
+    "render -o": (["render", str(CLEAN), "--turn", "2", "-o", "{out}.svg"], "SVG, "),
+    "export -o": (["export", str(CLEAN), "--to", "html", "-o", "{out}.html"], "HTML page, "),
+    "simulate --out": (["simulate", "--players", "2", "--games", "2", "--seed", "1", "--out", "{out}"], "2 games"),
+}
+
+
+@pytest.mark.parametrize("command", list(WRITERS))
+def test_every_command_that_writes_a_file_says_so_in_one_style(tmp_path, command):
+    """Issue 45, point 8: 'arbo: wrote X', 'wrote X', 'written: X' and nothing said it before;
+    now every one says cli.common.say_wrote's line (analyse then its summary)."""
+    args, what = WRITERS[command]
+    out = str(tmp_path / "out")
+    args = [arg.replace("{out}", out) for arg in args]
+    written = next(arg for arg in args if arg.startswith(out))
+    result = run(*args)
+    assert result.exit_code == 0, result.output
+    last = result.stderr.splitlines()[-1] if command != "analyse -o" else result.stderr.splitlines()[0]
+    assert last.startswith(f"arbo: wrote {written} ({what}") and last.endswith(")")
+    assert Path(written).exists()
+
+
+def test_no_command_words_a_written_file_its_own_way():
+    """The line is cli.common.say_wrote's alone: no other 'wrote X' or 'written: X' in cli/."""
+    own_ways = re.compile(r"""f?["'](?:arbo: )?(?:wrote \{|written: )""")
+    found = [
+        f"{path.name}:{number}"
+        for path in sorted((ROOT / "arbo_notation" / "cli").glob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if own_ways.search(line) and "def say_wrote" not in line and path.name != "common.py"
+    ]
+    assert found == []
+
+
 def test_simulate_into_a_directory_says_how_many_games_it_wrote(tmp_path):
     out = tmp_path / "games"
     result = run("simulate", "--players", "2", "--games", "3", "--seed", "1", "--out", str(out))
     assert result.exit_code == 0
-    assert result.stderr == f"wrote 3 games to {out}\n"
+    assert result.stderr == f"arbo: wrote {out} (3 games)\n"
     assert len(list(out.iterdir())) == 3
     quiet = run("simulate", "--players", "2", "--games", "1", "--seed", "1", "--out", str(tmp_path / "more"), "-q")
     assert (quiet.exit_code, quiet.stderr) == (0, "")
@@ -557,7 +603,7 @@ def test_a_screenshot_says_where_it_went(tmp_path):
     out = tmp_path / "shot.svg"
     result = run("replay", str(CLEAN), "--turn", "2", "--size", "80x24", "--screenshot", str(out))
     assert result.exit_code == 0
-    assert result.stderr == f"wrote {out}\n"
+    assert result.stderr == f"arbo: wrote {out} (SVG)\n"
     quiet = run("replay", str(CLEAN), "--turn", "2", "--size", "80x24", "--screenshot", str(out), "--quiet")
     assert (quiet.exit_code, quiet.stderr) == (0, "")
     assert out.read_text(encoding="utf-8").startswith("<svg")

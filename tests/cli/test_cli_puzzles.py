@@ -42,7 +42,7 @@ def test_a_note_past_the_budget_bounds_is_one_message_at_once(tmp_path, samples)
         f"{path}:{LINE}:38: error: the engine's note says {samples} samples: a budget is a whole number of "
         "sampled worlds from 1 to 100000, as --budget takes [note]"
     )
-    assert result.stderr.splitlines()[-1] == f"arbo: 0 puzzles written to {out}"
+    assert result.stderr.splitlines()[-1] == f"arbo: wrote {out} (0 puzzles)"
     assert "Traceback" not in result.stderr
 
 
@@ -52,8 +52,8 @@ def test_jobs_give_the_puzzles_of_one_process(tmp_path):
     one, two = tmp_path / "one.arb", tmp_path / "two.arb"
     alone = arbo("puzzles", str(path), "-o", str(one), "-j", "1")
     shared = arbo("puzzles", str(path), "-o", str(two), "--jobs", "2")
-    assert (alone.returncode, alone.stderr) == (0, f"arbo: 1 puzzle written to {one}\n")
-    assert (shared.returncode, shared.stderr) == (0, f"arbo: 1 puzzle written to {two}\n")
+    assert (alone.returncode, alone.stderr) == (0, f"arbo: wrote {one} (1 puzzle)\n")
+    assert (shared.returncode, shared.stderr) == (0, f"arbo: wrote {two} (1 puzzle)\n")
     assert one.read_text(encoding="utf-8") == two.read_text(encoding="utf-8")
     assert "  budget: 48\n" in one.read_text(encoding="utf-8")  # four times the notes' 12
 
@@ -61,7 +61,7 @@ def test_jobs_give_the_puzzles_of_one_process(tmp_path):
 def test_a_terminal_sees_the_progress_and_a_pipe_does_not(tmp_path):
     path = with_samples(tmp_path, "2", line=None)
     piped = arbo("puzzles", str(path), "-o", str(tmp_path / "a.arb"), "-j", "1")
-    assert (piped.returncode, piped.stderr) == (0, f"arbo: 0 puzzles written to {tmp_path / 'a.arb'}\n")
+    assert (piped.returncode, piped.stderr) == (0, f"arbo: wrote {tmp_path / 'a.arb'} (0 puzzles)\n")
     leader, follower = os.openpty()
     try:
         shown = subprocess.run(

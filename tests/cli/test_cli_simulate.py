@@ -116,7 +116,7 @@ def test_simulate_out_a_file_arb_writes_every_game_into_it(tmp_path):
     out = tmp_path / "games.arb"
     result = run("simulate", "-p", "2", "-n", "3", "-s", "5", "-j", "1", "--out", str(out))
     assert result.exit_code == 0, result.output
-    assert result.stderr == f"wrote 3 games to {out}\n"
+    assert result.stderr == f"arbo: wrote {out} (3 games)\n"
     assert out.read_text() == format_games(list(simulate_games(2, 3, "5")))
     assert run("simulate", "-p", "2", "-n", "3", "-s", "5", "--out", "-").stdout == out.read_text()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["games.arb"]

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from typer.testing import CliRunner
 
 from arbo_notation.analysis.game import add_variation, tried_note, tried_turn, what_if
@@ -25,7 +27,9 @@ def run(*args: str):
 
 
 def test_the_played_turn_is_judged_as_analyse_judges_it():
-    tried = run("analyse", SAMPLE, "--turn", "5", "--try", "Ben d Bs8@-2,0 /Ma3", "-b", "4", "--seed", "3", "--json")
+    tried = run(
+        "analyse", SAMPLE, "--turn", "5", "--try", "Ana Ben d Bs8@-2,0 /Ma3", "-b", "4", "--seed", "3", "--json"
+    )
     analysed = run("analyse", SAMPLE, "--turn", "5", "-b", "4", "--seed", "3", "--json", "-j", "1")
     assert tried.exit_code == 0, tried.output
     judgement = json.loads(tried.stdout)
@@ -54,6 +58,32 @@ def test_an_illegal_try_is_bad_input_said_in_a_players_words():
     assert result.stdout == ""
 
 
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("Ben d d Bs8@-2,0 /Ma3", "turn 5 is Ana's, not Ben's"),
+        (
+            "Ben d Bs8@-2,0 /Ma3",
+            "turn 5 is Ana's, and 'Ben' first reads as Ana drawing from Ben's pile: write "
+            "'Ana Ben d Bs8@-2,0 /Ma3' for that, or a turn of Ana's such as 'd d Ma3@0,1 /Oa5'",
+        ),
+        ("99. Ana d d Bs8@-2,0 /Ma3", "the try is numbered 99, but it is tried in place of turn 5"),
+        (
+            "d d Bs8@-2,0 /Ma3 !",
+            "a try carries no glyph (!): the engine judges it; a glyph of yours goes on a turn of the record",
+        ),
+    ],
+)
+def test_a_try_of_another_turn_is_a_usage_error_as_another_player_is(tmp_path, text, words):
+    """Issue 45, points 8 and 19: each was judged (exit 0) or refused as bad data (exit 1); like
+    --as Nobody they are the asker's slip: exit 2, nothing judged, nothing written."""
+    out = tmp_path / "tried.arb"
+    result = run("analyse", SAMPLE, "--turn", "5", "--try", text, "-b", "4", "-o", str(out))
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", f"arbo: --try {text!r}: {words}\n")
+    assert not out.exists()
+    assert run("analyse", SAMPLE, "--as", "Nobody").exit_code == 2
+
+
 def test_try_without_turn_or_with_a_record_to_write_is_a_usage_error(tmp_path):
     result = run("analyse", SAMPLE, "--try", "d d Bs8@-2,0 /Ma3")
     assert (result.exit_code, result.stderr) == (2, "arbo: --try needs --turn N: the turn it is tried in place of\n")
@@ -73,11 +103,11 @@ def _with_try(record, text: str, *, note: bool, **judging):
 
 def test_a_try_is_written_into_the_record_as_a_variation_on_request(tmp_path):
     out = tmp_path / "tried.arb"
-    text = "Ben d Bs8@-2,0 /Ma3"
+    text = "Ana Ben d Bs8@-2,0 /Ma3"
     result = run("analyse", SAMPLE, "--turn", "5", "--try", text, "-b", "4", "-o", str(out))
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[0].startswith("turn 5, Ana: expected final margin")  # the judgement still printed
-    assert result.stderr == f"written: {out} (the try as a variation of turn 5)\n"
+    assert result.stderr == f"arbo: wrote {out} (the try as a variation of turn 5)\n"
     [record] = parse(Path(SAMPLE).read_text(encoding="utf-8"), SAMPLE)
     expected = _with_try(record, text, note=True, budget=4, seed="0")
     assert out.read_text(encoding="utf-8") == format_games([expected])
@@ -90,11 +120,11 @@ def test_a_try_is_written_into_the_record_as_a_variation_on_request(tmp_path):
 def test_in_place_tries_add_up_and_a_hypothetical_leaves_no_note(tmp_path):
     copy = tmp_path / "game.arb"
     copy.write_text(Path(SAMPLE).read_text(encoding="utf-8"), encoding="utf-8")
-    first = run("analyse", str(copy), "--turn", "5", "--try", "Ben d Bs8@-2,0 /Ma3", "-b", "4", "--in-place")
+    first = run("analyse", str(copy), "--turn", "5", "--try", "Ana Ben d Bs8@-2,0 /Ma3", "-b", "4", "--in-place")
     second = run("analyse", str(copy), "-t", "5", "--try", "d d Bs8@-2,0 /Ma3", "-b", "4", "-i", "--suppose", "Ben:Ja7")
     assert (first.exit_code, second.exit_code) == (0, 0), first.output + second.output
     [record] = parse(Path(SAMPLE).read_text(encoding="utf-8"), SAMPLE)
-    once = _with_try(record, "Ben d Bs8@-2,0 /Ma3", note=True, budget=4, seed="0")
+    once = _with_try(record, "Ana Ben d Bs8@-2,0 /Ma3", note=True, budget=4, seed="0")
     twice = _with_try(once, "d d Bs8@-2,0 /Ma3", note=False)
     assert copy.read_text(encoding="utf-8") == format_games([twice])
     assert [note_of(v.turns[0]) is None for v in twice.turns[4].variations] == [False, True]
@@ -118,6 +148,9 @@ def test_a_hypothetical_judges_both_turns_as_the_library_does_under_it():
     assert {k: v for k, v in judged.items() if k != "supposed"} == json.loads(json.dumps(expected.to_json()))
     text = run(*args, "--suppose", "Ben:Ja7").stdout.splitlines()
     assert text[0] == "supposing Ja7 in Ben's hand (a hypothetical: never written into the record)"
+    # the same --suppose twice is one fact, supposed and said once (issue 45, point 19)
+    twice = run(*args, "--suppose", "Ben:Ja7", "--suppose", "Ben:Ja7")
+    assert (twice.exit_code, twice.stdout.splitlines()) == (0, text)
 
 
 def test_a_hypothetical_the_view_rules_out_or_malformed_is_one_message():
@@ -126,6 +159,17 @@ def test_a_hypothetical_the_view_rules_out_or_malformed_is_one_message():
     assert (on_table.exit_code, on_table.stderr) == (
         1,
         "arbo: --try 'd d Bs8@-2,0 /Ma3': Ma4 cannot be supposed in Ben's hand: it is on the table as Ana's seat knows\n",
+    )
+    # issue 45, point 19: a code in the wrong case was refused as a card "on the table"
+    wrong_case = run(*args, "--suppose", "Ben:ja7")
+    assert (wrong_case.exit_code, wrong_case.stderr) == (
+        2,
+        "arbo: --suppose 'Ben:ja7': no species is written ja (case matters): write Ben:Ja7\n",
+    )
+    not_in_play = run(*args, "--suppose", "Ben:Zz7")
+    assert (not_in_play.exit_code, not_in_play.stderr) == (
+        2,
+        "arbo: --suppose 'Ben:Zz7': Zz is not a species in play (Bs, Ca, Cb, Dw, Ja, Ma)\n",
     )
     malformed = run(*args, "--suppose", "Ja7")
     assert (malformed.exit_code, malformed.stderr) == (
@@ -137,3 +181,37 @@ def test_a_hypothetical_the_view_rules_out_or_malformed_is_one_message():
         2,
         "arbo: --suppose needs --try: a hypothetical is judged in a what-if\n",
     )
+
+
+def _commented(path: Path) -> list[str]:
+    """samples/two-player-omniscient.arb at ``path``, its header holding the user's notes: the
+    comment lines (one before a key, one inside the deck's list, one after the last key) and an
+    inline one."""
+    text = Path(SAMPLE).read_text(encoding="utf-8")
+    notes = ["# from Ana's scoresheet", "  # the deck as the dealer wrote it", "# checked twice"]
+    text = text.replace("event: Club night\n", f"{notes[0]}\nevent: Club night  # the Tuesday one\n", 1)
+    text = text.replace("deck: [", f"deck:\n{notes[1]}\n  [", 1)
+    text = text.replace("\n---\n1. ", f"\n{notes[2]}\n---\n1. ", 1)
+    path.write_text(text, encoding="utf-8")
+    return [*notes, "event: Club night  # the Tuesday one"]
+
+
+@pytest.mark.parametrize("where", ["--in-place", "-o"])
+def test_a_try_written_into_the_record_keeps_the_header_comments(tmp_path, where):
+    """Issue 45, point 19: --in-place wrote the canonical header, which has no comments, and the
+    user's notes in it were lost."""
+    copy = tmp_path / "game.arb"
+    notes = _commented(copy)
+    before = copy.read_text(encoding="utf-8")
+    out = copy if where == "--in-place" else tmp_path / "tried.arb"
+    args = ["--in-place"] if where == "--in-place" else ["-o", str(out)]
+    result = run("analyse", str(copy), "--turn", "5", "--try", "d d Ma5@-2,0 /Ca6", "-b", "4", *args)
+    assert result.exit_code == 0, result.output
+    written = out.read_text(encoding="utf-8")
+    header = written.split("\n---\n", 1)[0] + "\n---\n"
+    assert header == before.split("\n---\n", 1)[0] + "\n---\n"  # as written, every line
+    assert all(note in header.splitlines() for note in notes)
+    [record] = parse(written, str(out))
+    assert str(record.turns[4].variations[-1].turns[0].draws[0]) == "d:Ma3"
+    again = run("analyse", str(out), "--turn", "5", "--try", "d d Ma5@-2,0 /Ca6", "-b", "4", "--in-place")
+    assert again.exit_code == 0 and out.read_text(encoding="utf-8").startswith(header)

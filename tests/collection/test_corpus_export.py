@@ -47,7 +47,7 @@ def test_the_export_read_back_gives_the_counts_scores_and_winners_of_score_json(
     files = [corpus / "two.arb", corpus / "more.arb"]
     done = run("convert", *files, "--to", "parquet", "-o", tmp_path / "t")
     assert done.exit_code == 0, done.output
-    assert "wrote 10 games (0 invalid)" in done.stderr
+    assert "(10 games, 0 invalid: " in done.stderr
     games = str(tmp_path / "t" / "games" / "*.parquet")
     scores = str(tmp_path / "t" / "scores" / "*.parquet")
     for path in files:
@@ -148,7 +148,7 @@ def test_a_record_with_invalid_games_exports_them_flagged_and_says_so(tmp_path):
     turns = pq.read_table(tmp_path / "t" / "turns").to_pylist()
     stopped = [t for t in turns if t["game"] == 2]
     assert stopped and not stopped[-1]["legal"] and stopped[-1]["score"] is None
-    assert "wrote 3 games (2 invalid)" in done.stderr
+    assert "(3 games, 2 invalid: " in done.stderr
 
 
 def test_the_parts_read_as_one_table_and_hold_the_same_games_in_every_table(corpus, tmp_path):
@@ -231,7 +231,7 @@ def test_simulate_to_parquet_writes_the_tables_the_export_of_its_records_writes(
     run("convert", tmp_path / "sims.arb", "--to", "parquet", "-o", tmp_path / "exported")
     done = run("simulate", "-p", "3", "-n", "4", "--seed", "9", "--out", tmp_path / "direct", "--to", "parquet")
     assert done.exit_code == 0, done.output
-    assert "wrote 4 games to" in done.stderr and "as Parquet tables" in done.stderr
+    assert done.stderr.startswith("arbo: wrote ") and "(4 games as Parquet tables: " in done.stderr
     for table, key in (("games", "game"), ("turns", "game, turn"), ("scores", "game, seat, species")):
         direct = sql(
             f"SELECT * EXCLUDE (file{', line' if table == 'games' else ''}) "

@@ -50,7 +50,7 @@ def corpus(tmp_path) -> Path:
 def test_the_export_keeps_every_game_and_flags_the_ones_with_numbers_past_the_limits(corpus, tmp_path):
     done = runner.invoke(app, ["convert", str(corpus), "--to", "parquet", "-o", str(tmp_path / "t")])
     assert done.exit_code == 1 and "Traceback" not in done.output
-    assert "wrote 4 games (3 invalid)" in done.stderr
+    assert "(4 games, 3 invalid: " in done.stderr
     games = pq.read_table(tmp_path / "t" / "games").to_pylist()
     by_file = {Path(row["file"]).name: row for row in games}
     assert sorted(by_file) == ["digits.arb", "far.arb", "good.arb", "result.arb"]

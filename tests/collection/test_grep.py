@@ -109,6 +109,22 @@ def test_options_that_do_not_fit_are_usage_errors(club):
     assert date.exit_code == 2 and "--date is a year, a month or a day" in date.stderr
 
 
+@pytest.mark.parametrize("date", ["2026-13", "2026-00", "2026-02-30", "2026-11-31", "0999"])
+def test_a_date_that_does_not_exist_is_a_usage_error(club, date):
+    """Issue 45, point 8: 2026-13 was taken, and matched nothing, silently."""
+    result = run("grep", club, "--date", date)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"arbo: --date {date}: no such date (a year from 1000, a month 01 to 12, a day its month has)\n"
+    )
+
+
+@pytest.mark.parametrize("date", ["2026", "2026-11", "2024-02-29"])
+def test_a_real_date_is_taken(club, date):
+    result = run("grep", club, "--date", date, "--list")
+    assert (result.exit_code, result.stderr) == (0, "")  # no match is no error
+
+
 def test_a_game_that_cannot_be_read_is_named_when_the_filter_needs_it(club, tmp_path):
     shutil.copy(SAMPLES / "invalid" / "bad-card-value.arb", tmp_path / "bad.arb")
     header_only = run("grep", tmp_path / "bad.arb", "--player", "Ana", "--list")

@@ -88,6 +88,11 @@ def test_later_trees_must_touch_a_tree_orthogonally_on_an_empty_cell():
         game.plant(C("Ma2"), Coord(1, 1))  # diagonal
     with rule_error("Ana cannot plant Ma2 at (0,0): Ma1 already grows there"):
         game.plant(C("Ma2"), ORIGIN)
+    # what the card is comes before where it goes (issue 45, point 8: Zz1@0,0 was told the cell)
+    with rule_error("Ana cannot plant Zz1 at (0,0): Zz is not a species in play (Ca, Dw, Ja, Ma, Oa, Wi)"):
+        game.plant(C("Zz1"), ORIGIN)
+    with rule_error("Ana cannot plant Oa1 at (0,0): it is planted in Ben's arboretum at 0,0"):
+        game.plant(C("Oa1"), ORIGIN)
     assert game.plant_cells() == [Coord(-1, 0), Coord(0, -1), Coord(0, 1), Coord(1, 0)]
     game.plant(C("Ma2"), Coord(0, -1))
     game.discard(C("Ma6"))

@@ -62,7 +62,7 @@ def test_the_last_unknown_card_of_a_hand_takes_the_hand_out_of_every_place(cleo)
             [("Ben", "Bs2"), ("Ben", "Bs4"), ("Ben", "Bs6"), ("Ben", "Ca6")],
             "Ben's hand holds no card unknown to Cleo's seat: nothing to suppose there",
         ),
-        ([("Dev", "Bs2"), ("Ana", "Bs2")], "Bs2 cannot be supposed in Ana's hand: it is known in Dev's hand"),
+        ([("Dev", "Bs2"), ("Ana", "Bs2")], "Bs2 cannot be supposed in Ana's hand: it is supposed in Dev's"),
         ([("Eve", "Bs2")], "Eve is not a player of this game (Ana, Ben, Cleo, Dev)"),
     ],
 )
@@ -70,6 +70,12 @@ def test_an_impossible_hypothetical_is_refused_saying_why(cleo, hypotheses, mess
     with pytest.raises(ArboError) as error:
         suppose(cleo, [Hypothesis(player, Card.parse(card)) for player, card in hypotheses])
     assert str(error.value).startswith(message)
+
+
+def test_the_same_hypothetical_twice_is_supposed_once(cleo):
+    # issue 45, point 19: the second was refused as "known in Dev's hand", which it was only supposed
+    once = [Hypothesis("Dev", Card.parse("Bs2"))]
+    assert suppose(cleo, once * 2) == suppose(cleo, once)
 
 
 def test_no_hypothetical_changes_nothing(cleo):

@@ -21,12 +21,21 @@ runner = CliRunner()
 def puzzle_file(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("puzzles") / "puzzles.arb"
     result = runner.invoke(app, ["puzzles", str(ANALYSED), "-o", str(out), "--player", "Ben"])
-    assert (result.exit_code, result.stderr) == (0, f"arbo: 1 puzzle written to {out}\n")
+    assert (result.exit_code, result.stderr) == (0, f"arbo: wrote {out} (1 puzzle)\n")
     return out
 
 
 def train(*args: str, answers: str = ""):
     return runner.invoke(app, ["train", *args], input=answers)
+
+
+def test_an_answer_of_no_species_in_play_is_told_so_before_its_cell(puzzle_file, tmp_path):
+    """Issue 45, point 8: Zz1@0,0 was answered "Ja5 already grows there" (Ben's tree at 0,0)."""
+    result = train(str(puzzle_file), "--plain", "--db", str(tmp_path / "t.sqlite"), answers="Zz1@0,0 /Ja1\n")
+    assert (
+        "answer> not an answer: Ben cannot plant Zz1 at (0,0): Zz is not a species in play (Bs, Ca, Cb, Dw, Ja, Ma)"
+        in result.stdout.splitlines()
+    )
 
 
 def test_a_scripted_session_keeps_the_history_and_asks_the_missed_first(puzzle_file, tmp_path):

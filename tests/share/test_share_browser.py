@@ -373,7 +373,7 @@ def test_an_analysed_game_gives_each_players_accuracy_and_marks_its_flagged_turn
         assert tab.page.is_visible("#accuracy")
         rows = tab.page.eval_on_selector_all("#accuracy li", "es => es.map(e => e.textContent)")
         assert rows == [
-            "Ana: 65.8%, 1.56 points lost a turn over 10 turns judged (?! 5, ? 0, ?? 0)",
+            "Ana: 65.7%, 1.56 points lost a turn over 10 turns judged (?! 5, ? 0, ?? 0)",
             "Ben: 61.4%, 2.04 points lost a turn over 9 turns judged (?! 3, ? 3, ?? 0)",
         ]
         assert tab.text("#accuracy-rule").startswith("Accuracy: a turn's accuracy is 100·exp(-points lost / 3.5)")

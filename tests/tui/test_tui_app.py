@@ -348,7 +348,7 @@ async def test_a_screenshot_folder_named_like_markup_is_shown_as_written(tmp_pat
 ANALYSED = "samples/analysed.arb"
 ANALYSED_LINES = [
     "Points lost and accuracy, from the engine's notes:",
-    "  Ana: accuracy 65.8%, 1.56 points lost a turn over 10 turns judged (?! 5, ? 0, ?? 0)",
+    "  Ana: accuracy 65.7%, 1.56 points lost a turn over 10 turns judged (?! 5, ? 0, ?? 0)",
     "  Ben: accuracy 61.4%, 2.04 points lost a turn over 9 turns judged (?! 3, ? 3, ?? 0)",
     "  (a turn's accuracy is 100·exp(-points lost / 3.5), a player's the mean of their turns')",
 ]

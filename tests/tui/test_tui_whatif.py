@@ -89,6 +89,18 @@ def test_the_record_is_not_written_over_when_the_file_changed_meanwhile(tmp_path
     assert app._tries == 1  # still to write
 
 
+def test_w_keeps_the_header_comments(tmp_path):
+    """The user's notes in the header survive W, as they survive `arbo analyse --try --in-place`."""
+    path = annotated_file(tmp_path)
+    text = path.read_text(encoding="utf-8").replace("---\n", "---\n# notes by Ana\n", 1)
+    path.write_text(text, encoding="utf-8")
+    _, app = asyncio.run(try_at(path, 5, [*"d d Ca5@0,1 /Bs3"]))
+    assert app._tries == 0  # written
+    written = path.read_text(encoding="utf-8")
+    assert written.split("\n---\n", 1)[0] == text.split("\n---\n", 1)[0]
+    assert written.splitlines()[1] == "# notes by Ana"
+
+
 def test_an_illegal_try_is_refused_in_a_players_words_and_the_screen_stays(tmp_path):
     path = tmp_path / "game.arb"
     shutil.copy(SAMPLES / "annotated.arb", path)
@@ -106,6 +118,40 @@ def test_an_illegal_try_is_refused_in_a_players_words_and_the_screen_stays(tmp_p
 
     screen = "\n".join(asyncio.run(run()))
     assert "✗ Ana cannot plant Ca5 at (0,0): " in screen
+
+
+@pytest.mark.parametrize(
+    "keys, completed",
+    [
+        ([*"d d Ca5@", "tab"], "d d Ca5@-2,0 "),
+        ([*"d d C", "tab"], "d d Ca1@"),
+        ([*"d d ", "tab", "tab", "down", "tab"], "d d Bs3@-2,0 /Ca1 "),
+    ],
+)
+def test_tab_completes_the_text_as_it_stands_however_fast_it_was_typed(tmp_path, keys, completed):
+    """Issue 45, point 6: keys that come in a burst reach the line before their changes reach the
+    screen; Tab took the candidates of the text before them (``d:Ja1 `` for each of these)."""
+    from textual import events
+    from textual.widgets import Input
+
+    path = tmp_path / "game.arb"
+    shutil.copy(SAMPLES / "annotated.arb", path)
+
+    async def run() -> str:
+        [record] = parse(path.read_text(encoding="utf-8"), str(path))
+        model = ReplayModel(load_tree(record))
+        model.goto(5)
+        app = ReplayApp(model, source=str(path), read=fingerprint(path), budget=2)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.press("w")
+            await pilot.pause()
+            entry = app.screen.query_one("#try-entry", Input)
+            for key in keys:  # all at once, before any is handled: no pause for a Changed to land
+                entry.post_message(events.Key(key, {"tab": "\t", "down": None}.get(key, key)))
+            await pilot.pause()
+            return entry.value
+
+    assert asyncio.run(run()) == completed
 
 
 @pytest.mark.slow
@@ -137,7 +183,7 @@ def test_the_what_if_board_in_a_real_terminal(tmp_path, size):
         assert "turn 5, Ana: expected final margin (48 sampled worlds, the same for both)" in screen
         assert "W writes the try" in screen
         tmux(socket, "send-keys", "-t", "arbo", "W")
-        wait_for(socket, "written:")
+        wait_for(socket, "wrote")
         tmux(socket, "send-keys", "-t", "arbo", "q")
         assert "exit status 0" in wait_for(socket, "exit status")
     finally:

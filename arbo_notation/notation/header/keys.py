@@ -120,7 +120,7 @@ def _text(key: str, value: object) -> str | None:
     return text
 
 
-def _is_iso_date(text: str) -> bool:
+def is_iso_date(text: str) -> bool:
     """YYYY (1000 to 9999, as a year written bare), YYYY-MM, or YYYY-MM-DD of a real day: what
     the writer writes bare and reads back the same ('2024-02-30' is no date: YAML cannot build it)."""
     if not ISO_DATE_RE.match(text):
@@ -575,7 +575,7 @@ class IsoDate(ValueType["str | None"]):
             return value.isoformat()
         if isinstance(value, int) and not isinstance(value, bool) and 1000 <= value <= 9999:
             return str(value)
-        if isinstance(value, str) and _is_iso_date(value):
+        if isinstance(value, str) and is_iso_date(value):
             return value
         raise HeaderFault(f"'{key}' must be an ISO date such as 2026-11-29, found {_show(value)}", key, str(value))
 
@@ -584,7 +584,7 @@ class IsoDate(ValueType["str | None"]):
 
     def read(self, text: str) -> str:
         """A date written bare (YYYY, YYYY-MM or a real YYYY-MM-DD), kept as written."""
-        if not _is_iso_date(text) or yamlwords.value_of(text) is yamlwords.NOT_READ:
+        if not is_iso_date(text) or yamlwords.value_of(text) is yamlwords.NOT_READ:
             raise NotWritten
         return text
 
