@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
-from contextlib import ExitStack
 from typing import List, Optional
 
 import typer
@@ -30,9 +28,17 @@ from arbo_notation.notation.model import GameRecord
 from arbo_notation.notation.reading.reader import parse
 from arbo_notation.notation.writer import format_games_over
 from arbo_notation.runtime.atomic import rewrite_unchanged, write_atomic
-from arbo_notation.runtime.workers import ending_with_the_workers, in_order, jobs_for, worker_pool
 from arbo_notation.cli.fmt import fingerprint_of, not_rewritten
-from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, is_an_input, read_input, say_wrote
+from arbo_notation.cli.common import (
+    EXIT_INVALID,
+    EXIT_USAGE,
+    echo_error,
+    fail,
+    is_an_input,
+    judged_in_order,
+    read_input,
+    say_wrote,
+)
 from arbo_notation.cli.bounds import LEAST_BUDGET, MOST_BUDGET, MOST_GAMES, MOST_JOBS, MOST_TURNS
 from arbo_notation.cli.usage import a_path, whole_number
 
@@ -51,34 +57,6 @@ def _records(path: str) -> tuple[str, list[GameRecord]]:
         raise typer.Exit(EXIT_INVALID) from None
     except ArboError as error:  # missing or unreadable: one message
         fail(str(error))
-
-
-def _run(found: list, jobs: int, progress: bool) -> list[TurnEvaluation]:
-    """Judge the tasks, in their order, in this process or a pool (the same results either way).
-    A TERM, a HUP or a Ctrl-C ends the run at once, workers and all, with the signal's status."""
-    turns = [task for _, task in found]
-    workers = jobs_for(jobs, len(turns))
-    results: list[TurnEvaluation] = []
-    bar = None
-    if progress and len(turns) >= PROGRESS_FROM and sys.stderr.isatty():
-        bar = typer.progressbar(length=len(turns), label="analysing", file=sys.stderr)
-        bar.__enter__()
-    try:
-        with ExitStack() as stack:
-            if workers <= 1:
-                stack.enter_context(ending_with_the_workers())
-                stream: Iterator[TurnEvaluation] = map(judge_turn, turns)
-            else:
-                pool = stack.enter_context(worker_pool(workers, "analysis"))
-                stream = in_order(pool, judge_turn, turns, workers * 2)
-            for result in stream:
-                results.append(result)
-                if bar is not None:
-                    bar.update(1)
-    finally:
-        if bar is not None:
-            bar.__exit__(None, None, None)
-    return results
 
 
 def summary(evaluations: list[TurnEvaluation], players: tuple[str, ...]) -> list[Accuracy]:
@@ -249,7 +227,9 @@ def analyse(
             )
             continue
         try:
-            results = _run(found, jobs, progress=True)
+            results = judged_in_order(
+                judge_turn, [task for _, task in found], jobs, run="analysis", label="analysing", least=PROGRESS_FROM
+            )
         except ArboError as error:  # a worker lost
             fail(str(error))
         evaluations.extend(results)

@@ -9,10 +9,14 @@ import errno
 import io
 import os
 import sys
-from typing import NoReturn
+from collections.abc import Callable, Iterator, Sequence
+from typing import NoReturn, TypeVar
 
 from arbo_notation.errors import ArboError, NotationError, visible
 from arbo_notation.runtime.sources import decode, read_text, refuse_endless
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 EXIT_OK = 0
 EXIT_INVALID = 1
@@ -161,6 +165,40 @@ def corpus_progress(files: list[str], label: str):
             yield progress.update
 
     return bar()
+
+
+def judged_in_order(
+    judge: Callable[[T], R], items: Sequence[T], jobs: int, *, run: str, label: str, least: int = 1
+) -> list[R]:
+    """``judge`` of each item, in order, in this process (``jobs`` 1) or a pool of workers (the
+    same results either way; a worker lost: WorkerLost naming the ``run``), with a progress bar
+    labelled ``label`` on stderr when it is a terminal and there are ``least`` items or more. A TERM, a HUP or a Ctrl-C ends the run at once,
+    workers and all, with the signal's status (analyse and puzzles judge so)."""
+    import contextlib
+
+    import typer
+
+    # deferred: the pool's modules (multiprocessing) only for the commands that judge
+    from arbo_notation.runtime.workers import ending_with_the_workers, in_order, jobs_for, worker_pool
+
+    workers = jobs_for(jobs, len(items))
+    results: list[R] = []
+    with contextlib.ExitStack() as stack:
+        bar = None
+        if len(items) >= least and sys.stderr.isatty():
+            bar = stack.enter_context(typer.progressbar(length=len(items), label=label, file=sys.stderr))
+        stream: Iterator[R]
+        if workers <= 1:
+            stack.enter_context(ending_with_the_workers())
+            stream = map(judge, items)
+        else:
+            pool = stack.enter_context(worker_pool(workers, run))
+            stream = in_order(pool, judge, items, workers * 2)
+        for result in stream:
+            results.append(result)
+            if bar is not None:
+                bar.update(1)
+    return results
 
 
 def text_table(head: list[str], rows: list[list[str]], align: str) -> str:

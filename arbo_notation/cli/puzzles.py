@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import os
-import sys
-from contextlib import ExitStack
-from typing import Iterator, List, Optional
+from typing import List, Optional
 
 import typer
 
@@ -16,44 +14,19 @@ from arbo_notation.notation.reading.reader import parse
 from arbo_notation.notation.writer import format_games
 from arbo_notation.runtime.atomic import write_atomic
 from arbo_notation.runtime.sources import records_under
-from arbo_notation.runtime.workers import ending_with_the_workers, in_order, jobs_for, worker_pool
 from arbo_notation.cli.bounds import MOST_JOBS
 from arbo_notation.cli.common import (
     EXIT_INVALID,
     echo_error,
     echo_text,
     fail,
+    judged_in_order,
     read_input,
     refuse_writing_over_input,
     say_skipped,
     say_wrote,
 )
 from arbo_notation.cli.usage import a_path, whole_number
-
-
-def _judged(found: list[Candidate], jobs: int) -> list[Puzzle | None]:
-    """Each candidate judged, in order, in this process or a pool (the same puzzles either way: each
-    is seeded by itself), a progress bar on stderr when it is a terminal. A TERM, a HUP or a
-    Ctrl-C ends the run at once, workers and all, with the signal's status."""
-    workers = jobs_for(jobs, len(found))
-    results: list[Puzzle | None] = []
-    with ExitStack() as stack:
-        if sys.stderr.isatty():
-            bar = stack.enter_context(typer.progressbar(length=len(found), label="judging", file=sys.stderr))
-        else:
-            bar = None
-        stream: Iterator[Puzzle | None]
-        if workers <= 1:
-            stack.enter_context(ending_with_the_workers())
-            stream = map(judge_candidate, found)
-        else:
-            pool = stack.enter_context(worker_pool(workers, "puzzle search"))
-            stream = in_order(pool, judge_candidate, found, workers * 2)
-        for result in stream:
-            results.append(result)
-            if bar is not None:
-                bar.update(1)
-    return results
 
 
 def puzzles(
@@ -126,7 +99,7 @@ def puzzles(
     if not any_analysed:
         fail(f"no analysed game in {', '.join(paths)}: run `arbo analyse` on the games first")
     kept: dict[str, Puzzle] = {}
-    for puzzle in _judged(found, jobs):
+    for puzzle in judged_in_order(judge_candidate, found, jobs, run="puzzle search", label="judging"):
         if puzzle is not None:
             kept.setdefault(puzzle.id, puzzle)
     try:

@@ -219,17 +219,25 @@ def test_a_terminal_gets_a_progress_bar_and_the_same_results(game_file, capsys, 
     import sys
 
     from arbo_notation.analysis.game import tasks
-    from arbo_notation.cli.analyse import PROGRESS_FROM, _run
+    from arbo_notation.analysis.turns import judge_turn
+    from arbo_notation.cli.analyse import PROGRESS_FROM
+    from arbo_notation.cli.common import judged_in_order
     from arbo_notation.game.tree import load_tree
 
     (record,) = parse(game_file.read_text())
-    found = tasks(load_tree(record), budget=1, turns=range(1, PROGRESS_FROM + 1))
-    quiet = _run(found, 1, progress=False)
-    assert "analysing" not in capsys.readouterr().err
+    turns = [task for _, task in tasks(load_tree(record), budget=1, turns=range(1, PROGRESS_FROM + 1))]
+
+    def judged(items):
+        return judged_in_order(judge_turn, items, 1, run="analysis", label="analysing", least=PROGRESS_FROM)
+
+    quiet = judged(turns)
+    assert "analysing" not in capsys.readouterr().err  # not a terminal
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
-    shown = _run(found, 1, progress=True)
+    shown = judged(turns)
     assert shown == quiet and len(shown) == PROGRESS_FROM
     assert "analysing" in capsys.readouterr().err
+    assert judged(turns[:-1]) == quiet[:-1]
+    assert "analysing" not in capsys.readouterr().err  # too few to show a bar
 
 
 def test_a_game_with_a_rule_error_is_judged_up_to_it_and_the_error_reported():
