@@ -52,7 +52,7 @@ def _with_progress(records: Iterator, total: int, label: str) -> Iterator:
 
 
 def _write_dir(out: Path, texts: Iterable[tuple[int, str]], total: int) -> int:
-    """Write each game's text as game-NNNN.arb in ``out`` (created); how many were written. A
+    """Write each game's text as game-NNNN.arb in ``out`` (created with the first); how many were written. A
     file of that name already there is never written over (refused before any game is played)."""
     if out.exists() and not out.is_dir():
         fail(f"{out}: exists and is not a directory")
@@ -60,12 +60,13 @@ def _write_dir(out: Path, texts: Iterable[tuple[int, str]], total: int) -> int:
     names = [out / f"game-{index:0{width}d}.arb" for index in range(1, total + 1)]
     if out.is_dir():
         _refuse_existing(next((path for path in names if os.path.lexists(path)), None), "folder")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        fail(f"{out}: cannot create the directory ({error.strerror})")
     written = 0
     for index, text in texts:
+        if not written:  # made with the first game: a run that ends before it (no Dask worker) leaves none
+            try:
+                out.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                fail(f"{out}: cannot create the directory ({error.strerror})")
         path = names[index - 1]
         _refuse_existing(path if os.path.lexists(path) else None, "folder")  # made meanwhile by another
         try:

@@ -202,22 +202,29 @@ def test_a_scheduler_killed_mid_match_is_one_message_and_the_records_written_sta
 
 @pytest.mark.slow
 def test_a_scheduler_with_no_worker_is_waited_for_a_bounded_time_then_said(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+
     scheduler = start_dask(tmp_path, "--host", "127.0.0.1", "--port", "0", "--no-dashboard", name="scheduler")
     try:
         address = scheduler_address(tmp_path, scheduler)
+        commands = [
+            ("match", "greedy", "random", "-n", "2", "--out", str(tmp_path / "m"), "--scheduler", address),
+            ("simulate", "-p", "2", "-n", "2", "--out", str(tmp_path / "s"), "--scheduler", address),
+        ]
         started = time.monotonic()
-        done = arbo(
-            "match", "greedy", "random", "-n", "2", "--out", str(tmp_path / "m"), "--scheduler", address, timeout=60
-        )
+        with ThreadPoolExecutor(2) as both:  # match and simulate wait side by side
+            runs = list(both.map(lambda command: arbo(*command, timeout=60), commands))
         took = time.monotonic() - started
     finally:
         end(scheduler)
-    assert done.stderr.decode() == (
-        f"arbo: the Dask scheduler at {address} has no worker (waited {cluster.WORKER_SECONDS:g} s): "
-        f"start one (dask worker {address}), and run it again\n"
-    )
-    assert (done.returncode, done.stdout) == (1, b"")
+    for done in runs:
+        assert done.stderr.decode() == (
+            f"arbo: the Dask scheduler at {address} has no worker (waited {cluster.WORKER_SECONDS:g} s): "
+            f"start one (dask worker {address}), and run it again\n"
+        )
+        assert (done.returncode, done.stdout) == (1, b"")
     assert cluster.WORKER_SECONDS <= took < cluster.WORKER_SECONDS + 15
+    assert not (tmp_path / "m").exists() and not (tmp_path / "s").exists()  # a run that played nothing made nothing
 
 
 @pytest.mark.slow
