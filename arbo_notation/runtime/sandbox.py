@@ -21,6 +21,8 @@ import subprocess
 import sys
 from collections.abc import Sequence
 
+from arbo_notation.errors import ArboError
+
 #: What --sandbox takes: auto (the sandbox where the system allows it), on (or fail), off.
 MODES = ("auto", "on", "off")
 #: How long the probe of bubblewrap may take, in seconds.
@@ -44,7 +46,7 @@ _ISOLATION = (
 )
 
 
-class SandboxUnavailable(Exception):
+class SandboxUnavailable(ArboError):
     """The sandbox was asked for (--sandbox on) where the system cannot make it."""
 
 
