@@ -29,7 +29,8 @@ def test_analyse_j0_starts_a_worker_per_usable_core_not_per_core_of_the_machine(
     import concurrent.futures
 
     from arbo_notation.analysis.game import tasks
-    from arbo_notation.cli.analyse import _run
+    from arbo_notation.analysis.turns import judge_turn
+    from arbo_notation.cli.common import judged_in_order
     from arbo_notation.notation.reading.reader import parse
     from arbo_notation.game.tree import load_tree
 
@@ -43,12 +44,12 @@ def test_analyse_j0_starts_a_worker_per_usable_core_not_per_core_of_the_machine(
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", pool)
     monkeypatch.setattr(os, "cpu_count", lambda: 64)
     (record,) = parse(open(ROOT / "samples" / "two-player-omniscient.arb", encoding="utf-8").read())
-    found = tasks(load_tree(record), budget=1, turns=[1, 2, 3])
+    found = [task for _, task in tasks(load_tree(record), budget=1, turns=[1, 2, 3])]
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0})
-    alone = _run(found, 0, progress=False)
+    alone = judged_in_order(judge_turn, found, 0, run="analysis", label="analysing")
     assert started == []  # one usable core: this process
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
-    assert _run(found, 0, progress=False) == alone and started == [2]
+    assert judged_in_order(judge_turn, found, 0, run="analysis", label="analysing") == alone and started == [2]
 
 
 PARENT = """
