@@ -6,8 +6,9 @@ and memory (the match's seed, the deals), the other bots, the records written so
 its own processes only (its PID namespace, its own /proc), has no network (its own network
 namespace, loopback alone), a minimal /dev, a private empty /tmp, and the rest of the file system
 read-only; the folders the caller names (the records' folder) are hidden under an empty one. The
-bot's working directory is the caller's, and the /tmp folders holding it, its program or a file
-its command names are bound back, read-only, so that a program kept under /tmp still runs. The
+bot's working directory is the caller's, and the /tmp folders holding it, its program, a file
+its command names or a folder of arbo's import path are bound back, read-only, so that a program
+kept under /tmp still runs. The
 kernel ends the whole namespace when the sandbox's first process dies, and that process dies
 with its parent (``--die-with-parent``).
 """
@@ -101,9 +102,11 @@ def confined(command: Sequence[str], hidden: Sequence[str] = ()) -> tuple[str, .
 
 
 def _tmp_folders(command: Sequence[str]) -> list[str]:
-    """The folders right under /tmp that hold the working directory, the command's program or a
-    file the command names (a script, a virtual environment's Python): bound back into the sandbox."""
-    paths = [os.getcwd(), *command]
+    """The folders right under /tmp that hold the working directory, the command's program, a
+    file the command names (a script, a virtual environment's Python) or a folder of this
+    process's import path (a built-in bot imports arbo as arbo does, from a checkout under /tmp
+    say): bound back into the sandbox."""
+    paths = [os.getcwd(), *command, *sys.path]
     found = shutil.which(command[0]) if command else None
     if found:
         paths.append(found)
