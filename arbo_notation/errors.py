@@ -46,7 +46,9 @@ def visible(text: str, keep: str = "") -> str:
 
     The one sanitiser of record text on its way to a screen: `check`'s source excerpts, the
     replayer, `state`, `render` and the messages all show text through it; `fmt` and `convert`
-    write records as they are and do not."""
+    write records as they are and do not. Text from outside arbo (a bot's answer, its command
+    line), on its way into a record, goes through notation/outside.py instead: bounded, and
+    escaped so that a record can hold it."""
     if text.isprintable():
         return text
     return "".join(
