@@ -15,7 +15,7 @@ from enum import Enum
 from types import MappingProxyType
 from typing import NamedTuple
 
-from arbo_notation.errors import RuleError
+from arbo_notation.errors import PositionError, RuleError
 from arbo_notation.engine.actions import (
     Action,
     ActionError,
@@ -30,7 +30,11 @@ from arbo_notation.engine.actions import (
     turn_actions,
 )
 from arbo_notation.engine.cards import HAND_SIZE, ORIGIN, Card, Coord, card_order, full_deck, is_species_code
+from arbo_notation.engine.position import HandView as HandView  # its home is engine/position.py
+from arbo_notation.engine.position import Phase as Phase
+from arbo_notation.engine.position import Position, SeatPosition, frontier
 from arbo_notation.engine.totals import PlayerPosition
+from arbo_notation.engine.view import SeatView, view_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,13 +137,6 @@ def _placed_rightly(setup: Setup, players: tuple[str, ...], in_play: frozenset[C
     return located if len(located) == len(placed) and located <= in_play else None
 
 
-class Phase(Enum):
-    DRAW = "draw"
-    PLANT = "plant"
-    DISCARD = "discard"
-    OVER = "over"
-
-
 # The phases as plain names: an Enum member looked up on its class costs a descriptor call (about
 # 60 ns on Python 3.11), and the hot actions below test the phase several times a turn.
 _DRAW, _PLANT, _DISCARD, _OVER = Phase.DRAW, Phase.PLANT, Phase.DISCARD, Phase.OVER
@@ -164,17 +161,6 @@ class DrawSource:
 DECK = DrawSource(DrawSourceKind.DECK)
 
 
-@dataclass(frozen=True, slots=True)
-class HandView:
-    """What is known of a hand: the known cards (sorted) and how many are hidden."""
-
-    known: tuple[Card, ...]
-    hidden: int
-
-    def __len__(self) -> int:
-        return len(self.known) + self.hidden
-
-
 class Game:
     """A table in play. Actions raise RuleError, said in a player's words, and leave the state as it was."""
 
@@ -192,7 +178,6 @@ class Game:
         "_phase",
         "_draws_taken",
         "_turn",
-        "_revealed",
         "_stack",
     )
 
@@ -200,20 +185,21 @@ class Game:
         setup = setup or _NO_SETUP
         self.config = config
         players = config.players
-        self._hands: dict[str, dict[Card, None]] = {}
+        self._hands: dict[str, dict[Card, bool | None]] = {}
         self._hidden: dict[str, int] = {}
         self._discards: dict[str, list[Card]] = {}
         self._arbs: dict[str, dict[Coord, Card]] = {}
         self._cells: dict[str, set[tuple[int, int]]] = {}  # for adjacency
         for player in players:
             # A hand is a dict used as an ordered set: membership and removal go by hash and
-            # identity, where a list would call Card's comparison for every card it passes.
+            # identity, where a list would call Card's comparison for every card it passes. A
+            # card's value is True when every player saw it come into the hand (taken from a
+            # discard pile, or revealed): what the others' views show of the hand.
             self._hands[player] = {}
             self._hidden[player] = HAND_SIZE
             self._discards[player] = []
             self._arbs[player] = {}
             self._cells[player] = set()
-        self._revealed: set[str] = set()
         self._stack: list[tuple[Action | KnownTurn, _Undo]] = []  # push(), push_known_turn()
         in_play = _cards_in_play(config.species)
         located = _placed_rightly(setup, players, in_play)
@@ -288,9 +274,146 @@ class Game:
         other._phase = self._phase
         other._draws_taken = self._draws_taken
         other._turn = self._turn
-        other._revealed = set(self._revealed)
         other._stack = list(self._stack)  # (its entries are never changed: shared safely)
         return other
+
+    # -- positions and views -----------------------------------------------------------------
+
+    def position(self) -> Position:
+        """The table now as a value: ``str()`` is its line, ``to_json()`` its JSON (see
+        engine/position.py); ``Game.from_position`` sets a table up from either."""
+        deck = self.deck_cards()
+        return Position(
+            self.config.species,
+            tuple(
+                SeatPosition(
+                    player,
+                    tuple(sorted(self._arbs[player].items())),
+                    tuple(self._discards[player]),
+                    tuple(sorted(self._hands[player], key=card_order)),
+                    frozenset(card for card, shown in self._hands[player].items() if shown),
+                    self._hidden[player],
+                )
+                for player in self.config.players
+            ),
+            self._deck_count,
+            deck if deck is not None or self._deck_count else (),
+            self._turn,
+            self.current_player,
+            self._phase,
+            self._draws_taken,
+        )
+
+    def view(self, seat: str | None = None) -> SeatView:
+        """What ``seat`` knows of the table (engine/view.py): its own hand, the cards it saw the
+        others take from discard piles, every pile and tree, the deck's size. The player to move
+        by default; None for a spectator, who sees no hand but the cards shown."""
+        return view_of(self.position(), self.current_player if seat is None else seat)
+
+    def public_view(self) -> SeatView:
+        """The table as a spectator sees it: every hand hidden but the cards shown."""
+        return view_of(self.position(), None)
+
+    @classmethod
+    def from_position(cls, position: Position | str) -> "Game":
+        """A table set up as ``position`` (a Position or its line) says; PositionError saying what
+        is impossible in it (a card twice, a hand of the wrong size, a tree standing alone)."""
+        if isinstance(position, str):
+            position = Position.parse(position)
+        try:
+            config = GameConfig(position.players, position.species)
+        except RuleError as error:
+            raise PositionError(str(error)) from None
+        if position.to_move not in position.players:
+            raise PositionError(f"{position.to_move} is to move but is no player ({', '.join(position.players)})")
+        in_play = _cards_in_play(config.species)
+        game = cls(config)
+        located: set[Card] = set()
+
+        def locate(cards: Iterable[Card], where: str) -> None:
+            for card in cards:
+                if card not in in_play:
+                    raise PositionError(
+                        f"{card} {where} is not a card of this game (species: {' '.join(config.species)})"
+                    )
+                if card in located:
+                    raise PositionError(f"{card} {where} is placed twice in the position")
+                located.add(card)
+
+        mover = config.players.index(position.to_move)
+        for seat in position.seats:
+            player = seat.player
+            locate((card for _, card in seat.trees), f"in {player}'s arboretum")
+            locate(seat.pile, f"on {player}'s discard pile")
+            locate(seat.hand, f"in {player}'s hand")
+            trees = dict(seat.trees)
+            if trees and (ORIGIN not in trees or not _connected(trees)):
+                raise PositionError(f"{player}'s trees do not grow from (0,0) each next to another")
+            due = HAND_SIZE + {Phase.PLANT: 2, Phase.DISCARD: 1}.get(position.phase, position.draws_taken)
+            wanted = due if player == position.to_move and position.phase is not Phase.OVER else HAND_SIZE
+            # (a draw is skipped only once the deck is empty, the mover holding fewer then)
+            short = wanted - HAND_SIZE if position.deck_size == 0 and player == position.to_move else 0
+            if not wanted - short <= seat.hand_size <= wanted:
+                raise PositionError(
+                    f"{player} holds {seat.hand_size} cards; {wanted} are due at this point of the turn"
+                )
+            game._arbs[player] = trees
+            game._cells[player] = {(cell.x, cell.y) for cell in trees}
+            game._discards[player] = list(seat.pile)
+            game._hands[player] = {card: card in seat.shown for card in seat.hand}
+            game._hidden[player] = seat.hidden
+        if position.deck is not None:
+            locate(position.deck, "in the deck")
+            game._deck = list(reversed(position.deck))
+        else:
+            game._deck = None
+        hidden = sum(seat.hidden for seat in position.seats) + (position.deck_size if position.deck is None else 0)
+        if len(located) + hidden != len(in_play):
+            raise PositionError(
+                f"the position places {len(located) + hidden} cards (hidden ones counted); "
+                f"the species in play have {len(in_play)}"
+            )
+        if position.phase is Phase.OVER and position.deck_size:
+            raise PositionError("the game is over only once the deck is empty")
+        if position.phase is Phase.DRAW and not position.draws_taken and not position.deck_size:
+            raise PositionError("a turn starts only while the deck holds a card: with none, the game is over")
+        game._located = located
+        game._deck_count = position.deck_size
+        game._current = mover
+        game._turn = position.turn
+        game._phase = position.phase
+        game._draws_taken = position.draws_taken
+        return game
+
+    def __eq__(self, other: object) -> bool:
+        """Two games are equal when their positions are (the moves that led there aside, as
+        python-chess compares boards)."""
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self.position() == other.position()
+
+    __hash__ = None  # type: ignore[assignment]  # a game changes: it is no key
+
+    def __repr__(self) -> str:
+        return f"Game.from_position({str(self.position())!r})"
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` may be pushed now: pushed and taken back, the rules written once."""
+        try:
+            self.push(action)
+        except (RuleError, ActionError):
+            return False
+        self.pop()
+        return True
+
+    def outcome(self) -> "Outcome | None":
+        """The scores and winners once the game is over and every hand is known; None before."""
+        if self._phase is not _OVER or self.hidden_players():
+            return None
+        from arbo_notation.engine.scoring import score_position  # the sheet: only at the end
+
+        sheet = score_position(self.config.species, self.end_table())
+        return Outcome(sheet.totals(), sheet.winners)
 
     # -- queries ---------------------------------------------------------------------------
 
@@ -383,11 +506,7 @@ class Game:
 
     def plant_cells(self, player: str | None = None) -> list[Coord]:
         """The empty cells where the player may plant: 0,0 first, then next to a planted tree."""
-        arb = self._arbs[player or self.current_player]
-        if not arb:
-            return [ORIGIN]
-        cells = {n for coord in arb for n in coord.neighbours() if n not in arb}
-        return sorted(cells)
+        return frontier(self._arbs[player or self.current_player])
 
     # -- actions ---------------------------------------------------------------------------
 
@@ -465,7 +584,7 @@ class Game:
         if card is not None and card != top:
             raise RuleError(f"{player} cannot draw {card} from {whose} discard pile: its top card is {top}")
         pile.pop()
-        self._hands[player][top] = None
+        self._hands[player][top] = True  # taken in every player's sight
         self._draws_taken += 1  # _after_draw, inlined
         if self._draws_taken == 2:
             self._phase = _PLANT
@@ -595,7 +714,7 @@ class Game:
                 if not pile or (named is not None and named is not pile[-1]):
                     break
                 got = pile.pop()
-                hand[got] = None
+                hand[got] = owner is not None  # a card from a discard pile is taken in sight
             elif not left or (named is not None and (named not in in_play or named in located)):
                 break
             else:
@@ -614,7 +733,7 @@ class Game:
                     left += _undraw(owner, pile, got, hand, hidden, player, located)
                     break
                 got2 = pile2.pop()
-                hand[got2] = None
+                hand[got2] = owner2 is not None
             elif not left or (named is not None and (named not in in_play or named in located)):
                 left += _undraw(owner, pile, got, hand, hidden, player, located)
                 break
@@ -888,7 +1007,7 @@ class Game:
         planted = coord if coord is not None and coord not in self._arbs[player] else None
         return _Undo(
             player,
-            tuple(self._hands[player]),
+            tuple(self._hands[player].items()),
             self._hidden[player],
             fresh,
             tops,
@@ -898,7 +1017,7 @@ class Game:
 
     def _restore(self, undo: "_Undo") -> None:
         player = undo.player
-        self._hands[player] = dict.fromkeys(undo.hand)
+        self._hands[player] = dict(undo.hand)
         self._hidden[player] = undo.hidden
         self._located.difference_update(undo.fresh)
         for owner, size, top in undo.tops:
@@ -925,8 +1044,7 @@ class Game:
         cards = list(cards)
         known = self._hands[player]
         if not self._hidden[player] and len(cards) == len(known) and known.keys() == set(cards):
-            self._hands[player] = dict.fromkeys(cards)  # the hand known whole: what _reveal_checked does
-            self._revealed.add(player)
+            self._hands[player] = dict.fromkeys(cards, True)  # the hand known whole: what _reveal_checked does
             return
         self._reveal_checked(player, cards)
 
@@ -948,9 +1066,8 @@ class Game:
             if card in self._located:
                 raise RuleError(f"{player} reveals {card}, but it is {self.where_is(card)}")
         self._located.update(new)
-        self._hands[player] = dict.fromkeys(cards)
+        self._hands[player] = dict.fromkeys(cards, True)  # shown to every player
         self._hidden[player] = 0
-        self._revealed.add(player)
 
     # -- the end ----------------------------------------------------------------------------
 
@@ -991,7 +1108,7 @@ class _Undo(NamedTuple):
     arbo_notation/__init__.py on a check's start-up.)"""
 
     player: str
-    hand: tuple[Card, ...]
+    hand: tuple[tuple[Card, bool | None], ...]
     hidden: int
     fresh: tuple[Card, ...]
     tops: tuple[tuple[str | None, int, tuple[Card, ...]], ...]
@@ -1003,7 +1120,7 @@ def _undraw(
     owner: str | None,
     pile: list[Card] | None,
     got: Card | None,
-    hand: dict[Card, None],
+    hand: dict[Card, bool | None],
     hidden: dict[str, int],
     player: str,
     located: set[Card],
@@ -1018,3 +1135,23 @@ def _undraw(
         located.discard(got)
         del hand[got]
     return owner is None
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended: each player's ``scores`` and the ``winners`` (more than one on a tie the
+    tie-breaks leave)."""
+
+    scores: Mapping[str, int]
+    winners: tuple[str, ...]
+
+
+def _connected(trees: Mapping[Coord, Card]) -> bool:
+    """Whether every tree is reached from (0,0) through trees next to each other."""
+    seen, todo = {ORIGIN}, [ORIGIN]
+    while todo:
+        for cell in todo.pop().neighbours():
+            if cell in trees and cell not in seen:
+                seen.add(cell)
+                todo.append(cell)
+    return len(seen) == len(trees)

@@ -35,6 +35,7 @@ def snapshot(game: Game) -> tuple:
         game.deck_cards(),
         tuple((p, game.hand(p), game.discard_pile(p), tuple(sorted(game.arboretum(p).items()))) for p in game.players),
         frozenset(c for c in full_deck(game.config.species) if game.is_located(c)),
+        game.position(),  # with the cards each player saw the others take from piles
     )
 
 
@@ -337,6 +338,6 @@ def test_revealing_a_hand_known_whole_leaves_the_game_as_the_card_by_card_checks
         checked._reveal_checked(player, cards)
         assert snapshot(quick) == snapshot(checked)
         assert list(quick._hands[player]) == list(checked._hands[player]) == cards  # in the order revealed
-        assert quick._revealed == checked._revealed == game._revealed | {player}
+        assert quick.view(None).shown(player) == checked.view(None).shown(player) == tuple(sorted(cards))
         game.reveal(player, cards)
     assert not game.hidden_players()
