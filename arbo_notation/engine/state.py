@@ -410,7 +410,8 @@ class Game:
         """The scores and winners once the game is over and every hand is known; None before."""
         if self._phase is not _OVER or self.hidden_players():
             return None
-        from arbo_notation.engine.scoring import score_position  # the sheet: only at the end
+        # deferred: the score sheet (its best paths), needed only once a game is over
+        from arbo_notation.engine.scoring import score_position
 
         sheet = score_position(self.config.species, self.end_table())
         return Outcome(sheet.totals(), sheet.winners)
