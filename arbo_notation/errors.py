@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
-from typing import TypeVar
+from typing import Any, TypeVar
 
 _Kept = TypeVar("_Kept", bound=BaseException)
 
@@ -286,7 +286,7 @@ class Diagnostic:
             text += "\n" + caret_excerpt(self.source_line, self.column or 1)
         return text
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "code": self.code,
             "severity": str(self.severity),

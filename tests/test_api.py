@@ -4,6 +4,7 @@ tree, score, check, load_game."""
 from __future__ import annotations
 
 import io
+import os
 import json
 import subprocess
 import sys
@@ -433,3 +434,46 @@ def test_a_tree_nobody_walks_is_freed_when_dropped_and_a_held_node_keeps_its_tre
         assert [n.number for n in end.tree.mainline()][-1] == end.number == len(record.turns)
     finally:
         gc.enable()
+
+
+def test_a_users_mypy_sees_the_real_types(tmp_path):
+    """py.typed and the TYPE_CHECKING imports beside the lazy loader: to a user's mypy, `arbo.Game` is
+    the class and `arbo.read_games` a typed function, a wrong call and a misspelt name are errors."""
+    user = tmp_path / "user.py"
+    user.write_text(
+        "import arbo_notation as arbo\n"
+        "reveal_type(arbo.Game)\n"
+        "reveal_type(arbo.read_games)\n"
+        "reveal_type(arbo.Draw().owner)\n"
+        "arbo.read_games(42)\n"
+        "arbo.Gmae\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "--no-error-summary",
+            "--cache-dir",
+            str(tmp_path / "cache"),
+            "user.py",
+        ],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},  # this checkout, searched as site-packages are: py.typed counts
+        capture_output=True,
+        text=True,
+    )
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith('user.py:2: note: Revealed type is "def (config: arbo_notation.engine.state.GameConfig')
+    assert lines[0].endswith('-> arbo_notation.engine.state.Game"')
+    assert lines[1].startswith('user.py:3: note: Revealed type is "def (source: str | os.PathLike[str] |')
+    assert lines[1].endswith('-> list[arbo_notation.notation.model.GameRecord]"')
+    assert lines[2:] == [
+        'user.py:4: note: Revealed type is "str | None"',
+        'user.py:5: error: Argument 1 to "read_games" has incompatible type "int"; expected '
+        '"str | PathLike[str] | IO[str] | IO[bytes]"  [arg-type]',
+        'user.py:6: error: Module has no attribute "Gmae"  [attr-defined]',
+    ]
+    assert done.returncode == 1

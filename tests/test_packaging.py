@@ -19,6 +19,17 @@ def test_the_wheel_carries_the_grammar_beside_the_parser():
     assert force == {"grammar/arbo.lark": "arbo_notation/notation/arbo.lark"}
 
 
+def test_the_wheel_carries_the_typed_marker():
+    """PEP 561: without arbo_notation/py.typed a user's mypy treats the package as untyped (Any). The
+    wheel takes the package folder whole: nothing in its build configuration may leave the marker out."""
+    assert (ROOT / "arbo_notation" / "py.typed").is_file()
+    wheel = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["hatch"]["build"]["targets"]["wheel"]
+    assert wheel["packages"] == ["arbo_notation"]
+    assert not {"exclude", "only-include", "sources"} & set(wheel)
+    ignored = subprocess.run(["git", "check-ignore", "-q", "arbo_notation/py.typed"], cwd=ROOT)
+    assert ignored.returncode != 0  # hatch leaves out what .gitignore names
+
+
 def test_a_package_laid_out_as_the_wheel_parses_without_the_repository(tmp_path: Path):
     site = tmp_path / "site"
     shutil.copytree(ROOT / "arbo_notation", site / "arbo_notation", ignore=shutil.ignore_patterns("__pycache__"))

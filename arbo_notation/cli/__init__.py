@@ -8,12 +8,19 @@ tests/cli/test_cli_direct.py): typer's import is some 40 ms of a command's start
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 from arbo_notation.runtime.lazy import lazy_exports
 from arbo_notation.cli.common import EXIT_INVALID, EXIT_OK, drop_stdout, hold_closed_stdout, unwritable_output
 
-_lazy_names, __getattr__, __dir__ = lazy_exports(__name__, {"application": ("COMMANDS", "HELP", "app")})
+_EXPORTS = {"application": ("COMMANDS", "HELP", "app")}
 __all__ = ["main", "COMMANDS", "HELP", "app"]
+
+if TYPE_CHECKING:
+    # What a type checker reads instead of the lazy loader (as in arbo_notation/__init__.py)
+    from arbo_notation.cli.application import COMMANDS as COMMANDS, HELP as HELP, app as app
+else:
+    _lazy_names, __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 
 def main() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import List, Optional
+from typing import Any, List, Optional
 
 import typer
 
@@ -65,7 +65,7 @@ def summary(evaluations: list[TurnEvaluation], players: tuple[str, ...]) -> list
     return summarise(((e.player, note_loss(engine_note(e)), e.glyph) for e in evaluations), players)
 
 
-def summary_json(row: Accuracy) -> dict:
+def summary_json(row: Accuracy) -> dict[str, Any]:
     """A summary row of --json: the keys of before (mean_loss, the glyph counts), then
     points_lost and accuracy."""
     figures = row.to_json()

@@ -10,10 +10,13 @@ import io
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from typing import NoReturn, TypeVar
+from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 from arbo_notation.errors import ArboError, NotationError, visible
 from arbo_notation.runtime.sources import decode, read_text, refuse_endless
+
+if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -148,7 +151,7 @@ def unwritable_output(error: OSError) -> None:
 PROGRESS_FROM_BYTES = 16 << 20
 
 
-def corpus_progress(files: list[str], label: str):
+def corpus_progress(files: list[str], label: str) -> AbstractContextManager[Callable[[int], None] | None]:
     """A context giving ``advance(chars)`` to a progress bar on stderr when it is a terminal and
     the files are big, else None."""
     import contextlib
@@ -160,7 +163,7 @@ def corpus_progress(files: list[str], label: str):
     import typer
 
     @contextlib.contextmanager
-    def bar():
+    def bar() -> Iterator[Callable[[int], None]]:
         with typer.progressbar(length=size, label=label, file=sys.stderr) as progress:
             yield progress.update
 

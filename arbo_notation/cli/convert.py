@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path, PurePath
-from typing import Iterable, Iterator, List, Optional
+from typing import TYPE_CHECKING, Iterable, Iterator, List, Optional
 
 import typer
 
 from arbo_notation.errors import ArboError, NotationError, NotationErrors
 from arbo_notation.notation.model import GameRecord
 from arbo_notation.notation.reading.reader import parse_all, read_pieces
-from arbo_notation.notation.reading.split import stream_games
+from arbo_notation.notation.reading.split import GameText, stream_games
 from arbo_notation.notation.structured import convert as structured
 from arbo_notation.notation.structured.stream import NotStreamable, json_games, json_pieces, yaml_games, yaml_pieces
 from arbo_notation.notation.writer import format_game, format_games
@@ -32,6 +32,9 @@ from arbo_notation.cli.common import (
 )
 from arbo_notation.cli.bounds import MOST_GAMES
 from arbo_notation.cli.usage import a_path, one_of, whole_number
+
+if TYPE_CHECKING:
+    from arbo_notation.collection.rows import GameRows  # loaded with --to parquet (export_parquet)
 
 
 class Format(str, Enum):
@@ -84,7 +87,7 @@ def _target_names(incomplete: str) -> list[str]:
     return [name for name in TARGET_NAMES if name.startswith(incomplete)]
 
 
-def _arb_games(pieces: Iterator, name: str) -> Iterator[GameRecord]:
+def _arb_games(pieces: Iterator[str | GameText], name: str) -> Iterator[GameRecord]:
     """The records of .arb text cut into games, a game at a time; NotationErrors at the end, with
     every syntax error, when there is any (the games before it were given already)."""
     errors: list[NotationError] = []
@@ -96,7 +99,7 @@ def _arb_games(pieces: Iterator, name: str) -> Iterator[GameRecord]:
         raise NotationErrors(errors)
 
 
-def _streamed_games(path: str, name: str, form: Format) -> Iterator:
+def _streamed_games(path: str, name: str, form: Format) -> Iterator[GameRecord]:
     """The games of a file read a game at a time (NotStreamable: read it whole instead)."""
     if form is Format.arb:
         return _arb_games(stream_games(text_blocks(path)), name)
@@ -105,7 +108,7 @@ def _streamed_games(path: str, name: str, form: Format) -> Iterator:
     return yaml_games(text_blocks(path, normalised=False), name)
 
 
-def _pieces(games: Iterable, form: Format) -> Iterator[str]:
+def _pieces(games: Iterable[GameRecord], form: Format) -> Iterator[str]:
     """write_records(games, form), a game at a time."""
     if form is Format.json:
         return json_pieces(games)
@@ -239,7 +242,7 @@ def _say(text: str) -> None:
     echo_text(text, err=True)  # it may quote the record: no terminal commands from it
 
 
-def _say_invalid(rows) -> None:
+def _say_invalid(rows: GameRows) -> None:
     echo_text(f"{rows.error} (game {rows.number}, exported with valid = false)", err=True)
 
 

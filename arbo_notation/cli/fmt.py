@@ -10,7 +10,7 @@ import typer
 
 from arbo_notation.errors import ArboError, NotationError, NotationErrors
 from arbo_notation.notation.reading.reader import parse_all, read_pieces
-from arbo_notation.notation.reading.split import stream_games
+from arbo_notation.notation.reading.split import GameText, stream_games
 from arbo_notation.notation.writer import format_game, format_games
 from arbo_notation.runtime.atomic import FileBusy, FileChanged, LockRefused, fingerprint, rewrite_unchanged
 from arbo_notation.runtime.gcpause import gc_paused
@@ -28,7 +28,7 @@ def canonical_text(text: str, name: str) -> str:
     return format_games(outcome.games)
 
 
-def _sources(path: str) -> tuple[str, Iterator, Callable[[], Iterator[str]]]:
+def _sources(path: str) -> tuple[str, Iterator[str | GameText], Callable[[], Iterator[str]]]:
     """A file's name, its games as stream_games cuts them, and its text as read (for --check)."""
     if path == "-":
         text, name = read_input(path)
@@ -36,7 +36,7 @@ def _sources(path: str) -> tuple[str, Iterator, Callable[[], Iterator[str]]]:
     return path, stream_games(text_blocks(path)), lambda: text_blocks(path, normalised=False)
 
 
-def format_file(name: str, pieces: Iterator, out: Spool) -> list[NotationError]:
+def format_file(name: str, pieces: Iterator[str | GameText], out: Spool) -> list[NotationError]:
     """Write the canonical form of a file's games into ``out``, a game at a time (as
     canonical_text gives it whole); the syntax errors, when there are any (then ``out`` is not
     to be used)."""

@@ -4,13 +4,13 @@ the games recorded more than once."""
 from __future__ import annotations
 
 import sys
-from typing import List, Optional
+from typing import Any, List, Optional
 
 import typer
 
 from arbo_notation.checking.games import GameLines
 from arbo_notation.notation.header.keys import is_iso_date
-from arbo_notation.collection.grep import DATE_PREFIX, Duplicates, Filters, knowledge, piece_place, winners_of
+from arbo_notation.collection.grep import DATE_PREFIX, Duplicates, Filters, Place, knowledge, piece_place, winners_of
 from arbo_notation.collection.rows import display_name, expand_paths, file_pieces
 from arbo_notation.errors import ArboError, NotationErrors
 from arbo_notation.notation.model import GameRecord, Header
@@ -46,7 +46,14 @@ def _names(values: list[str] | None) -> tuple[str, ...]:
     return tuple(name.strip() for value in values or [] for name in value.split(",") if name.strip())
 
 
-def _filters(player, won, species, date, event, site) -> Filters:
+def _filters(
+    player: list[str] | None,
+    won: bool,
+    species: list[str] | None,
+    date: str | None,
+    event: str | None,
+    site: str | None,
+) -> Filters:
     players = _names(player)
     if won and not players:
         fail("--won says who won: give --player NAME too", EXIT_USAGE)
@@ -141,12 +148,12 @@ def run(paths: list[str], filters: Filters, *, listed: bool, duplicates: bool) -
     return status
 
 
-def _knowledge(places) -> tuple[dict, int]:
+def _knowledge(places: set[Place]) -> tuple[dict[Place, tuple[Any, ...]], int]:
     """The knowledge of the games at the places, read again; and the exit status of reading them."""
     wanted: dict[str, set[int]] = {}
     for place in places:
         wanted.setdefault(place.file, set()).add(place.game)
-    known = {}
+    known: dict[Place, tuple[Any, ...]] = {}  # collection/grep.py's knowledge(): a tuple of what a record knows
     for name, games in wanted.items():
         try:
             for piece in file_pieces("-" if name == "<stdin>" else name):

@@ -14,7 +14,15 @@ import typer
 
 from arbo_notation.errors import caret_excerpt, visible
 from arbo_notation.present.report import render_sheet
-from arbo_notation.record.session import EntryError, OptionMismatch, Phase, RecordingError, open_session
+from arbo_notation.record.session import (
+    Accepted,
+    EntryError,
+    OptionMismatch,
+    Phase,
+    RecordingError,
+    RecordingSession,
+    open_session,
+)
 from arbo_notation.runtime.atomic import FileBusy, LockRefused, held_for_writing
 from arbo_notation.cli.new import iso_date, parse_names, parse_players, parse_seat, parse_species, text_option
 from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, fail
@@ -91,7 +99,18 @@ def record(
         )
 
 
-def _record(file, table, chosen, seat, species_names, event, site, when, seed, plain) -> None:
+def _record(
+    file: str,
+    table: tuple[str, ...] | None,
+    chosen: tuple[str, ...] | None,
+    seat: str | None,
+    species_names: dict[str, str],
+    event: str | None,
+    site: str | None,
+    when: str | None,
+    seed: str | None,
+    plain: bool,
+) -> None:
     """Record into ``file``, held for this process, on the screen or from lines of standard input."""
     try:
         session = open_session(
@@ -150,7 +169,9 @@ def _decoded(raw: bytes) -> str | None:
         return None
 
 
-def record_lines(session, lines: Iterable[str | None], out: IO[str], err: IO[str], *, prompts: bool = False) -> int:
+def record_lines(
+    session: RecordingSession, lines: Iterable[str | None], out: IO[str], err: IO[str], *, prompts: bool = False
+) -> int:
     """Take entries line by line: each accepted one answered on ``out`` with ``ok`` and the lines
     written, each refused one on ``err`` as `arbo check` shows an error. When the input ends, a
     hand the record already determines is revealed (as the screen fills it in), and if the
@@ -161,7 +182,7 @@ def record_lines(session, lines: Iterable[str | None], out: IO[str], err: IO[str
         stream.write(visible(text, "\n") + "\n")  # a resumed record's text sends the terminal no commands
         stream.flush()
 
-    def answer(accepted) -> None:
+    def answer(accepted: Accepted) -> None:
         for written in accepted.lines:
             say(f"ok {'undo ' if accepted.kind == 'undo' else ''}{written}", out)
 
@@ -171,7 +192,9 @@ def record_lines(session, lines: Iterable[str | None], out: IO[str], err: IO[str
             line = session.reveal_prefill(player)
             if len(line.split()) - 2 != len(session.game.hand(player)):
                 return  # cards nobody saw: for the table to say
-            answer(session.enter(line))
+            accepted = session.enter(line)
+            assert accepted is not None  # (a reveal line is never blank)
+            answer(accepted)
 
     refused = 0
     if prompts:

@@ -8,11 +8,11 @@ from __future__ import annotations
 import os
 import re
 import sys
-from typing import Any, Optional
+from typing import Any, Iterable, Optional
 
 import typer
 
-from arbo_notation.errors import ArboError
+from arbo_notation.errors import ArboError, Diagnostic
 from arbo_notation.present.navigation import ReplayModel
 from arbo_notation.runtime.atomic import fingerprint, write_atomic
 from arbo_notation.tui.plaintext import plain_lines
@@ -106,7 +106,7 @@ def _load(file: str, game_number: int) -> ReplayModel:
         fail(str(error))
 
 
-def _screenshot(model, size: tuple[int, int], knowledge: bool = False) -> str:
+def _screenshot(model: ReplayModel, size: tuple[int, int], knowledge: bool = False) -> str:
     """Render the replayer at the model's position headlessly (the knowledge panel open, if
     asked); the SVG text."""
     import asyncio
@@ -205,7 +205,7 @@ def replay(
     raise typer.Exit(EXIT_INVALID if errors else 0)
 
 
-def _show(errors) -> None:
+def _show(errors: Iterable[Diagnostic]) -> None:
     for diagnostic in errors:
         typer.echo(diagnostic.show(), err=True)
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Iterable, Iterator, Optional
 
 import typer
 
-from arbo_notation.errors import ArboError, Severity
-from arbo_notation.notation.reading.split import stream_games
+from arbo_notation.errors import ArboError, Diagnostic, Severity
+from arbo_notation.notation.reading.split import GameText, stream_games
 from arbo_notation.present.report import render_sheet, sheet_to_json
 from arbo_notation.runtime.sources import normalise, text_blocks
 from arbo_notation.runtime.spool import Spool
@@ -17,6 +17,7 @@ from arbo_notation.cli.usage import whole_number
 
 if TYPE_CHECKING:
     from arbo_notation.engine.scoring import ScoreSheet
+    from arbo_notation.game.replay import GameReplay
 
 HELP = """Score a game: rights, best paths, totals and the winner.
 
@@ -92,7 +93,7 @@ class _Sheets:
             self.out.write(render_sheet(sheet, title=title))
         self.count += 1
 
-    def pieces(self, single: bool):
+    def pieces(self, single: bool) -> Iterator[str]:
         """The text to print: each sheet, or (JSON) the list of them or the one sheet alone."""
         if self.as_json and single:
             yield self.alone + "\n"
@@ -105,7 +106,7 @@ class _Sheets:
         self.out.close()
 
 
-def score_record(pieces, name: str, game: int | None, sheets: _Sheets) -> bool:
+def score_record(pieces: Iterable[str | GameText], name: str, game: int | None, sheets: _Sheets) -> bool:
     """Replay a record's games (as stream_games cuts them) a game at a time and score its valid
     finished games (or game number ``game`` alone) into ``sheets``; say whether every game asked
     for was valid. Diagnostics go to stderr once every game is read, in the order of the file;
@@ -114,12 +115,12 @@ def score_record(pieces, name: str, game: int | None, sheets: _Sheets) -> bool:
     # deferred: the checker (~20 ms) loads only for a record, not a position
     from arbo_notation.checking.games import check_games
 
-    syntax: list = []
-    findings: list = []
+    syntax: list[Diagnostic] = []
+    findings: list[Diagnostic] = []
     unfinished: list[int] = []
     unrevealed: list[int] = []
 
-    def each(replay, found) -> None:
+    def each(replay: GameReplay | None, found: list[Diagnostic]) -> None:
         if game is not None:
             found = [d for d in found if d.game == game]
         (findings if replay is not None else syntax).extend(found)
@@ -153,15 +154,15 @@ def score_record(pieces, name: str, game: int | None, sheets: _Sheets) -> bool:
     return valid
 
 
-def _record_pieces(file: str):
-    """The games of a record file a game at a time (None: not a record, but a position, whose
+def _record_pieces(file: str) -> tuple[Iterator[str | GameText] | str, str]:
+    """The games of a record file a game at a time (a text: not a record, but a position, whose
     text is given instead), and the name to show."""
     if file != "-" and file.endswith(".arb"):
-        return stream_games(text_blocks(file)), None, file
+        return stream_games(text_blocks(file)), file
     text, name = read_input(file)
     if is_record(text, name):
-        return stream_games([normalise(text)]), None, name
-    return None, text, name
+        return stream_games([normalise(text)]), name
+    return text, name
 
 
 def register(app: typer.Typer) -> None:
@@ -185,8 +186,9 @@ def register(app: typer.Typer) -> None:
         valid = True
         sheets = None
         try:
-            pieces, text, name = _record_pieces(file)
-            if pieces is not None:
+            pieces, name = _record_pieces(file)
+            output: Iterator[str]
+            if not isinstance(pieces, str):
                 sheets = _Sheets(name, as_json)
                 valid = score_record(pieces, name, game, sheets)
                 if not sheets.count:  # the diagnostics said why
@@ -195,7 +197,7 @@ def register(app: typer.Typer) -> None:
             else:
                 if game is not None and game != 1:  # a position is one game's
                     fail(f"{name} is a position, of one game; there is no game {game}", EXIT_USAGE)
-                output = iter([_position_output(score_position_text(text, name), name, as_json)])
+                output = iter([_position_output(score_position_text(pieces, name), name, as_json)])
             for piece in output:
                 echo_text(piece, nl=False)  # the sheet's title is the file's name
         except ArboError as error:

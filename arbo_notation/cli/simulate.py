@@ -6,7 +6,7 @@ import os
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Iterable, Iterator, List, Optional
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, List, Optional, TypeVar, cast
 
 import typer
 
@@ -18,6 +18,11 @@ from arbo_notation.runtime.atomic import write_atomic
 from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, say_wrote
 from arbo_notation.cli.bounds import LEAST_BUDGET, MOST_BUDGET, MOST_GAMES, MOST_JOBS
 from arbo_notation.cli.usage import a_path, one_of, whole_number
+
+if TYPE_CHECKING:
+    from arbo_notation.collection.rows import GameRows  # loaded with --parquet (_rows_then)
+
+T = TypeVar("T")
 
 #: From this many games on, a terminal gets a progress bar on stderr.
 PROGRESS_FROM = 20
@@ -41,7 +46,7 @@ def _bot_names(values: list[str] | None, players: int) -> list[str]:
     return names
 
 
-def _with_progress(records: Iterator, total: int, label: str) -> Iterator:
+def _with_progress(records: Iterator[T], total: int, label: str) -> Iterator[T]:
     if total < PROGRESS_FROM or not sys.stderr.isatty():
         yield from records
         return
@@ -108,7 +113,7 @@ def _write_stdout(texts: Iterable[tuple[int, str]]) -> None:
     sys.stdout.flush()
 
 
-def _write_parquet(out: Path, rows: Iterable) -> tuple[int, int]:
+def _write_parquet(out: Path, rows: Iterable[GameRows]) -> tuple[int, int]:
     """The games' rows as Parquet tables in ``out``; how many games were written, in how many bytes."""
     # deferred: pyarrow (~90 ms) loads only for --parquet; ArboError when it is not installed
     from arbo_notation.collection.parquet import WRITE_ERRORS, ParquetCorpus, write_failure
@@ -270,7 +275,7 @@ class _Play:
         self.scheduler = scheduler
         self.jobs = simulate_jobs(games, jobs)
 
-    def run(self, then) -> Iterator:
+    def run(self, then: Callable[[GameRecord], T]) -> Iterator[T]:
         """``then(record)`` of each game, in order, with a progress bar on a terminal."""
         made = simulate_run(
             self.players,
@@ -284,14 +289,15 @@ class _Play:
             budget=self.budget,
             scheduler=self.scheduler,
         )
-        return _with_progress(made, self.games, "simulating")
+        # simulate_run gives what ``then`` made, typed ``object`` there (play/simulate.py)
+        return _with_progress(cast("Iterator[T]", made), self.games, "simulating")
 
 
 def _text(record: GameRecord) -> tuple[int, str]:
     return record.index, format_game(record)
 
 
-def _rows_then(seed: str):
+def _rows_then(seed: str) -> Callable[[GameRecord], GameRows]:
     import functools
 
     # deferred: the corpus's rows (~40 ms) load only for --parquet

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import typer
 
@@ -32,7 +33,7 @@ def species_text() -> str:
     return "\n".join(lines) + "\n"
 
 
-def species_data() -> dict:
+def species_data() -> dict[str, Any]:
     return {
         "renegade": [{"code": s.code, "name": s.name} for s in DEFAULT_SPECIES],
         "zman": [{"code": s.code, "name": s.name} for s in ZMAN_SPECIES],

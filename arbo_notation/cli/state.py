@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
-from typing import Mapping, NoReturn, Optional
+from typing import Any, Iterable, Mapping, NoReturn, Optional
 
 import typer
 
 from arbo_notation.api import GameNotFound, game_tree
+from arbo_notation.engine.state import Game
 from arbo_notation.engine.totals import PlayerPosition
-from arbo_notation.errors import ArboError, NotationErrors, visible
+from arbo_notation.errors import ArboError, Diagnostic, NotationErrors, visible
 from arbo_notation.game.knowledge import HandKnowledge, View
 from arbo_notation.game.tree import GameTree, SetupError
 from arbo_notation.present.board import render_game
@@ -36,7 +37,7 @@ def load_tree(path: str, game_number: int) -> GameTree:
         raise typer.Exit(EXIT_INVALID) from None
 
 
-def position_data(game, seen: Mapping[str, HandKnowledge] | None = None) -> dict:
+def position_data(game: Game, seen: Mapping[str, HandKnowledge] | None = None) -> dict[str, Any]:
     """The position format that `arbo score` reads; players with unseen cards carry a 'hidden' count,
     a position before the end of the game says ``game_over: false``, and the table's facts follow
     (add_table: the discard piles, the turn, the player to move, the deck's size). ``seen``: the hands as a
@@ -62,7 +63,7 @@ def position_data(game, seen: Mapping[str, HandKnowledge] | None = None) -> dict
     return add_table(data, game)
 
 
-def no_turn(game_number: int, legal: int, recorded: int, wanted: int, errors) -> NoReturn:
+def no_turn(game_number: int, legal: int, recorded: int, wanted: int, errors: Iterable[Diagnostic]) -> NoReturn:
     """Leave saying there is no position after turn ``wanted``: a usage error (exit 2) past the
     record's end, bad data (exit 1, after the ``errors``) when an illegal turn stops the game before it."""
     if wanted > recorded:

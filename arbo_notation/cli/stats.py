@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
-from arbo_notation.collection.rows import expand_paths, load_files
+from arbo_notation.collection.rows import GameRows, expand_paths, load_files
 from arbo_notation.errors import ArboError
 from arbo_notation.cli.common import (
     plural,
@@ -20,6 +20,9 @@ from arbo_notation.cli.common import (
     say_skipped,
 )
 from arbo_notation.cli.usage import one_of
+
+if TYPE_CHECKING:
+    from arbo_notation.collection.stats import Group, PlayerStats, Stats  # loaded by gather (pyarrow, duckdb)
 
 HELP = """Count a collection of games: per player, per seat and per species.
 
@@ -41,7 +44,7 @@ Examples:
 """
 
 
-def _say_invalid(rows) -> None:
+def _say_invalid(rows: GameRows) -> None:
     echo_text(f"{rows.error} (game {rows.number}, not counted)", err=True)
 
 
@@ -49,7 +52,7 @@ def _say(text: str) -> None:
     echo_text(text, err=True)
 
 
-def gather(paths: list[str], by: Optional[str]) -> tuple[list, int]:
+def gather(paths: list[str], by: Optional[str]) -> tuple[list[Stats], int]:
     """The statistics of the paths' games, and the exit status their reading gave."""
     # deferred: pyarrow and duckdb are the optional 'data' extra: imported here, inside the
     # command's ArboError handling, their absence is one message (collection/parquet.py and
@@ -83,14 +86,14 @@ def _number(value: float | None) -> str:
     return "-" if value is None else f"{value:.1f}"
 
 
-def _judged(player: dict) -> list[str]:
+def _judged(player: PlayerStats) -> list[str]:
     """A player's turns judged, points lost a turn and accuracy (dashes when none is judged)."""
     if not player["judged"]:
         return ["0", "-", "-"]
     return [str(player["judged"]), f"{player['mean_points_lost']:.2f}", f"{player['accuracy']:.1f}%"]
 
 
-def render(stats, title: str | None = None) -> str:
+def render(stats: Stats, title: str | None = None) -> str:
     """One group's tables as text."""
     total = stats.games + stats.invalid + stats.unscored
     line = f"{plural(total, 'game')}: {stats.games:,} counted"
@@ -158,7 +161,7 @@ def render(stats, title: str | None = None) -> str:
     return "\n".join(parts)
 
 
-def _group_title(by: str, value) -> str:
+def _group_title(by: str, value: Group) -> str:
     if by == "players":
         return f"{value} players"
     return f"{by}: {value}" if value != "" else f"{by}: (none)"

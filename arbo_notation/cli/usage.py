@@ -15,6 +15,9 @@ from typer.models import ParameterInfo
 from arbo_notation.errors import visible
 from arbo_notation.cli.common import EXIT_OK, EXIT_USAGE, drop_stdout
 
+# click's values (a context, a parameter, a command, a formatter) are Any here: typer runs on a
+# copy of click of its own (typer._click from 0.29), whose names are not typer's public API.
+
 #: The exception family of a usage error, whichever click typer runs on.
 UsageError: type[Exception] = typer.BadParameter.__mro__[1]
 
@@ -187,7 +190,7 @@ def _plain_parser(annotation: Any, option: str) -> Callable[[Any], Any]:
     return lambda value: value
 
 
-def _tidy(params: list, parsers: dict[str, Callable[[Any], Any]] | None = None) -> list:
+def _tidy(params: list[Any], parsers: dict[str, Callable[[Any], Any]] | None = None) -> list[Any]:
     """Show flags without a type and arguments by their metavar only; read each value with its
     parser in ``parsers`` (by name; as read without one), never with pydantic."""
     for param in params:
@@ -210,9 +213,9 @@ def _hint(error: Any) -> str:
     param = getattr(error, "param", None)
     if param is not None:
         if getattr(param, "param_type_name", "") == "argument":
-            return param.metavar or param.name.upper()
+            return str(param.metavar or param.name.upper())
         names = [o for o in param.opts if o.startswith("--")] or list(param.opts)
-        return names[0] if names else param.name
+        return str(names[0] if names else param.name)
     hint = getattr(error, "param_hint", None)
     if isinstance(hint, (list, tuple)):
         hint = hint[0] if hint else None
@@ -269,7 +272,7 @@ class ArboCommand(TyperCommand):
     #: The parsers of the command's parameters, by name (ArboApp.command sets them).
     parsers: ClassVar[dict[str, Callable[[Any], Any]]] = {}
 
-    def get_params(self, ctx: Any) -> list:
+    def get_params(self, ctx: Any) -> list[Any]:
         return _tidy(super().get_params(ctx), self.parsers)
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
@@ -294,7 +297,7 @@ class Listing:
         return TyperCommand(None, help=self.help, short_help=self.short_help).get_short_help_str(limit)
 
 
-class LazyCommands(MutableMapping):
+class LazyCommands(MutableMapping[str, Any]):
     """A group's commands by name, each built by ``load(name)`` when first looked up: the names
     are known at once (for suggestions on a typo), the commands' modules imported when needed."""
 
@@ -369,7 +372,7 @@ class ArboGroup(TyperGroup):
             with formatter.section("Commands"):
                 formatter.write_dl([(name, entry.get_short_help_str(limit)) for name, entry in entries])
 
-    def get_params(self, ctx: Any) -> list:
+    def get_params(self, ctx: Any) -> list[Any]:
         return _tidy(super().get_params(ctx))
 
     def make_context(self, *args: Any, **kwargs: Any) -> Any:

@@ -11,13 +11,17 @@ from __future__ import annotations
 import os
 import re
 import secrets
+from contextlib import ExitStack
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from arbo_notation.collection.rows import NEEDS_DATA_EXTRA, SCHEMA, SCHEMA_VERSION, TABLES, GameRows
 from arbo_notation.errors import ArboError
 from arbo_notation.runtime.atomic import FileBusy, LockRefused, held_for_writing, synced
+
+if TYPE_CHECKING:
+    from duckdb import DuckDBPyConnection  # `arbo stats` makes one (collection/stats.py)
 
 try:
     import pyarrow as pa
@@ -68,7 +72,7 @@ class TableBuffer:
         self.columns: list[list[Any]] = [[] for _ in self.schema]
         self.rows = 0
 
-    def add(self, rows: Iterable[tuple]) -> None:
+    def add(self, rows: Iterable[tuple[object, ...]]) -> None:
         columns = self.columns
         for row in rows:
             for column, value in zip(columns, row, strict=True):
@@ -214,10 +218,8 @@ _NEW_CURRENT = re.compile(r"\.current-[0-9a-f]{16}\.tmp")
 _OLD_HIDDEN = re.compile(r"\.(" + "|".join(TABLES) + r")\.(partial|old)")
 
 
-def _hold(out: Path):
+def _hold(out: Path) -> ExitStack:
     """The export held for this process (an ExitStack to close), or ArboError when another holds it."""
-    from contextlib import ExitStack
-
     stack = ExitStack()
     try:
         stack.enter_context(held_for_writing(out))
@@ -460,7 +462,9 @@ class DuckDBCorpus:
     """A corpus loaded into tables of an in-memory DuckDB database, a row group at a time, with
     the schema of the export (so that `arbo stats` counts what the export writes)."""
 
-    def __init__(self, connection, tables: tuple[str, ...] = TABLES, games_per_group: int = GAMES_PER_GROUP) -> None:
+    def __init__(
+        self, connection: DuckDBPyConnection, tables: tuple[str, ...] = TABLES, games_per_group: int = GAMES_PER_GROUP
+    ) -> None:
         self.connection = connection
         self.tables = tables
         self.games_per_group = games_per_group

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from arbo_notation.collection.rows import SCHEMA, GameRows, expand_paths, load_files
 from arbo_notation.errors import ArboError
@@ -34,7 +34,7 @@ class GameRef:
     def __str__(self) -> str:
         return f"{self.file} (game {self.game})"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"file": self.file, "game": self.game, "date": self.date}
 
 
@@ -63,7 +63,7 @@ class Step:
     mu: float
     sigma: float
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "game": None if self.game is None else self.game.to_json(),
             "rank": self.rank,
@@ -88,8 +88,8 @@ class Rating:
         """The conservative rating, mu - 3 sigma (OpenSkill's ordinal): the leaderboard's order."""
         return self.mu - 3 * self.sigma
 
-    def to_json(self, history: bool = False) -> dict:
-        data: dict = {"player": self.name, "mu": self.mu, "sigma": self.sigma, "ordinal": self.ordinal}
+    def to_json(self, history: bool = False) -> dict[str, Any]:
+        data: dict[str, Any] = {"player": self.name, "mu": self.mu, "sigma": self.sigma, "ordinal": self.ordinal}
         data["games"] = self.games
         if history:
             data["history"] = [step.to_json() for step in self.history]
@@ -150,7 +150,7 @@ class CollectionRatings:
         """Every game read."""
         return self.rated + self.invalid + self.unfinished + self.forfeited
 
-    def to_json(self, history: bool = False) -> dict:
+    def to_json(self, history: bool = False) -> dict[str, Any]:
         return {
             "model": "PlackettLuce",  # openskill's, with its defaults (docs/DATA.md)
             "by": self.by,
@@ -228,7 +228,7 @@ class _Finished:
         self.outcomes.append(Outcome(players, scores, where))
 
 
-def played_order(outcome: Outcome) -> tuple:
+def played_order(outcome: Outcome) -> tuple[bool, str, str, int]:
     """An outcome's place in the order the games are rated: by date (undated first), path, number."""
     where = outcome.game
     if where is None:

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from arbo_notation.analysis.accuracy import Accuracy
 from arbo_notation.collection.parquet import export_tables, names_itself, part_batches, schema_version_of
 from arbo_notation.collection.rows import NEEDS_DATA_EXTRA, SCHEMA_VERSION
 from arbo_notation.errors import ArboError
+
+if TYPE_CHECKING:
+    from duckdb import DuckDBPyConnection
 
 #: What --by groups the games by: the SQL of the group's value, over the table ``games``.
 GROUPINGS = {
@@ -77,19 +80,59 @@ ORDER BY grouped, scored / games DESC, mean_points DESC NULLS LAST, species
 """
 
 
+#: A group's value: its event or date (text, '' for none), or its number of players; None without --by.
+Group = str | int | None
+
+
+class BestGame(TypedDict):
+    score: int
+    file: str
+    game: int
+
+
+class PlayerStats(TypedDict):
+    """A player's line (its JSON object in `arbo stats --json`)."""
+
+    player: str
+    games: int
+    wins: int
+    win_rate: float
+    mean_score: float | None
+    best: BestGame
+    judged: int  # turns judged by the analysis
+    mean_points_lost: float | None  # None: no turn judged
+    accuracy: float | None
+
+
+class SeatStats(TypedDict):
+    seat: int  # 1: the start player
+    games: int
+    wins: int
+    win_rate: float
+
+
+class SpeciesStats(TypedDict):
+    species: str
+    games: int  # games it was in play
+    scored: int  # games someone scored it
+    scored_rate: float
+    paths: int  # paths scored
+    mean_points: float | None  # of a path scored; None: none scored
+
+
 @dataclass(slots=True)
 class Stats:
     """The statistics of one group of games (all of them, without --by)."""
 
-    value: Any  # the group's event, date or number of players; None without --by
+    value: Group  # the group's event, date or number of players; None without --by
     games: int = 0  # counted: valid and scored
     invalid: int = 0
     unscored: int = 0  # valid, but unfinished or with a hand unknown
-    players: list[dict] = field(default_factory=list)
-    seats: list[dict] = field(default_factory=list)
-    species: list[dict] = field(default_factory=list)
+    players: list[PlayerStats] = field(default_factory=list)
+    seats: list[SeatStats] = field(default_factory=list)
+    species: list[SpeciesStats] = field(default_factory=list)
 
-    def to_json(self, grouped: bool = False) -> dict:
+    def to_json(self, grouped: bool = False) -> dict[str, Any]:
         data: dict[str, Any] = {"group": self.value} if grouped else {}
         data.update(
             games=self.games,
@@ -102,7 +145,7 @@ class Stats:
         return data
 
 
-def connect():
+def connect() -> DuckDBPyConnection:
     """A new DuckDB database in memory (ArboError when duckdb is not installed)."""
     try:
         import duckdb
@@ -111,7 +154,7 @@ def connect():
     return duckdb.connect(":memory:")
 
 
-def load_export(connection, folder: Path) -> int:
+def load_export(connection: DuckDBPyConnection, folder: Path) -> int:
     """Add the games and scores of an export's folder to the tables (made by DuckDBCorpus); how
     many of its games are invalid. DuckDB reads the list of its part files, or pyarrow does when
     a path holds a character DuckDB would take for a pattern (a folder's name is a name, never a
@@ -150,7 +193,7 @@ def load_export(connection, folder: Path) -> int:
     unmatched = "SELECT count(*) FROM scores ANTI JOIN games USING (file, game)"
     if connection.execute(unmatched).fetchall()[0][0]:  # as an export of arbo 0.1 stopped mid-swap left it
         raise ArboError(f"{folder}: its games and scores tables are of two different exports; export the records again")
-    return connection.execute(invalid).fetchall()[0][0] - before
+    return int(connection.execute(invalid).fetchall()[0][0] - before)
 
 
 def _rate(part: int, whole: int) -> float:
@@ -161,11 +204,11 @@ def _mean(value: float | None) -> float | None:
     return None if value is None else round(value, 2)
 
 
-def compute(connection, by: str | None = None) -> list[Stats]:
+def compute(connection: DuckDBPyConnection, by: str | None = None) -> list[Stats]:
     """The statistics of the tables ``games`` and ``scores``: one Stats, or one per group."""
     group = GROUPINGS[by] if by else "NULL"
     counted = _COUNTED.format(group=group)
-    groups: dict[Any, Stats] = {}
+    groups: dict[Group, Stats] = {}
     for value, games, invalid, unscored in connection.execute(_OVERVIEW.format(group=group)).fetchall():
         groups[value] = Stats(value, games, invalid, unscored)
     if not groups:
@@ -202,5 +245,6 @@ def compute(connection, by: str | None = None) -> list[Stats]:
     return list(groups.values())
 
 
-def _rows(connection, query: str, counted: str) -> Iterable[tuple]:
+def _rows(connection: DuckDBPyConnection, query: str, counted: str) -> list[tuple[Any, ...]]:
+    """The rows of a query over the counted games (DuckDB's values: Any)."""
     return connection.execute(query.format(counted=counted)).fetchall()

@@ -17,7 +17,7 @@ import os
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from arbo_notation.errors import ArboError
 
@@ -126,7 +126,9 @@ class History:
     def close(self) -> None:
         self._db.close()
 
-    def _query(self, sql: str, parameters: Sequence[object] = ()) -> list[tuple]:
+    def _query(self, sql: str, parameters: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+        """The rows, as SQLite gives them (Any: the file is outside arbo's hands, so a value read
+        for a puzzle's box and due time is checked, by _row_fault)."""
         try:
             return self._db.execute(sql, parameters).fetchall()
         except sqlite3.Error as error:

@@ -239,13 +239,8 @@ def held_for_writing(path: str | os.PathLike[str]) -> Iterator[None]:
     name: anything else there raises LockRefused and nothing is touched. Where no lock file can
     be made because the folder cannot be written (nothing could be written there either) or the
     system has no flock, the block runs unheld."""
-    try:
-        import fcntl
-    except ImportError:  # not a POSIX system
-        yield
-        return
     name = lock_path(path)
-    fd = _acquire(fcntl, name, os.fspath(path))
+    fd = _acquire(name, os.fspath(path))
     if fd is None:
         yield
         return
@@ -296,8 +291,14 @@ def _same_file(fd: int, name: str) -> bool:
     return (info.st_dev, info.st_ino) == (held.st_dev, held.st_ino)
 
 
-def _acquire(fcntl, name: str, path: str) -> int | None:
-    """The descriptor of the lock file ``name``, locked; None when it cannot be made."""
+def _acquire(name: str, path: str) -> int | None:
+    """The descriptor of the lock file ``name``, locked; None when it cannot be made (or the
+    system has no flock)."""
+    try:
+        import fcntl
+    except ImportError:  # not a POSIX system
+        return None
+
     while True:
         try:
             existing = os.lstat(name)

@@ -25,13 +25,17 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import CancelledError
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from types import FrameType
+from typing import TYPE_CHECKING, TypeVar
 
 from arbo_notation.errors import ArboError
 from arbo_notation.runtime.workers import WorkerLost, ending_signals
 
 if TYPE_CHECKING:
-    from distributed import Client
+    from distributed import Client, Future
+
+Task = TypeVar("Task")
+Result = TypeVar("Result")
 
 #: How long the scheduler has to answer, in seconds: docs/COMMANDS.md promises the message within
 #: 10 s of arbo's start, which with Dask's import takes a second or two (three on a busy machine).
@@ -63,7 +67,8 @@ def _probe(address: str) -> None:
     import asyncio
 
     # deferred: with the client below (distributed, ~0.9 s), only for --scheduler
-    from distributed.comm import connect, get_address_host_port
+    from distributed.comm.addressing import get_address_host_port
+    from distributed.comm.core import connect
 
     try:
         host, port = get_address_host_port(address)
@@ -158,7 +163,7 @@ def _ending_with_the_client(client: Client) -> Iterator[None]:
         yield
         return
 
-    def end(number: int, frame: object) -> None:
+    def end(number: int, frame: FrameType | None) -> None:
         try:
             client.close(timeout=CLOSE_SECONDS)
         except (OSError, TimeoutError, RuntimeError):
@@ -203,7 +208,7 @@ def _workers_within(client: Client, address: str, seconds: float) -> None:
         raise NoWorker(address) from None
 
 
-def _result(client: Client, future, address: str):
+def _result(client: Client, future: Future[Result], address: str) -> Result:
     """The future's result, asking the scheduler every _POLL_SECONDS whether a worker is left to
     run it: NoWorker once it has had none for WORKER_SECONDS (a task may take long; a task no
     worker can run would be waited for forever)."""
@@ -220,7 +225,7 @@ def _result(client: Client, future, address: str):
         _workers_within(client, address, max(0.1, WORKER_SECONDS - (time.monotonic() - alone_since)))
 
 
-def on_cluster(address: str, work: Callable, tasks: Iterable, run: str) -> Iterator:
+def on_cluster(address: str, work: Callable[[Task], Result], tasks: Iterable[Task], run: str) -> Iterator[Result]:
     """``work(task)`` of each task, in order, done by the workers of the Dask cluster whose
     scheduler is at ``address``; ``run`` names what has no result when workers are lost, or the
     scheduler, or when it has no worker for WORKER_SECONDS."""
@@ -228,9 +233,9 @@ def on_cluster(address: str, work: Callable, tasks: Iterable, run: str) -> Itera
         # deferred: with cluster_client's import of distributed, which names the extra when missing
         from distributed import KilledWorker
         from distributed.client import ClosedClientError
-        from distributed.comm import CommClosedError
+        from distributed.comm.core import CommClosedError
 
-        pending: deque = deque()  # closing the client cancels what is still pending
+        pending: deque[Future[Result]] = deque()  # closing the client cancels what is still pending
         try:
             _workers_within(client, address, WORKER_SECONDS)
             window = max(1, sum(client.nthreads().values())) * IN_FLIGHT_PER_THREAD

@@ -26,9 +26,18 @@ import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from types import FrameType
+from typing import TYPE_CHECKING, TypeVar, TypeVarTuple
 
 from arbo_notation.errors import ArboError
 from arbo_notation.runtime.gcpause import frozen_for_workers
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor, Future  # imported when a pool is made (threading, logging)
+
+Task = TypeVar("Task")
+Result = TypeVar("Result")
+Arguments = TypeVarTuple("Arguments")
 
 # signal, threading and multiprocessing are imported by the functions that need them: a command
 # run in one process (a check of a few games, most often) does without them.
@@ -140,7 +149,7 @@ def ending_with_the_workers() -> Iterator[None]:
         yield
         return
 
-    def end(number: int, frame) -> None:
+    def end(number: int, frame: FrameType | None) -> None:
         end_workers()
         end_descendants()  # the workers' bots and their children (runtime/descendants.py)
         signal.signal(number, signal.SIG_DFL)
@@ -157,10 +166,10 @@ def ending_with_the_workers() -> Iterator[None]:
 class WorkerPool:
     """A pool of worker processes whose submits hold back the ending signals (see the module)."""
 
-    def __init__(self, executor) -> None:
+    def __init__(self, executor: Executor) -> None:
         self._executor = executor
 
-    def submit(self, work: Callable, *arguments: object):
+    def submit(self, work: Callable[[*Arguments], Result], *arguments: *Arguments) -> Future[Result]:
         """``work(*arguments)`` in a worker: a future. A submit may fork a worker: a signal
         handled between the fork and the pool's record of the process would end every other
         worker and leave that one running, holding the caller's pipes. The threads a submit
@@ -206,10 +215,10 @@ def worker_pool(jobs: int, run: str) -> Iterator[WorkerPool]:
         raise WorkerLost(run) from None
 
 
-def in_order(pool: WorkerPool, work: Callable, tasks: Iterable, window: int) -> Iterator:
+def in_order(pool: WorkerPool, work: Callable[[Task], Result], tasks: Iterable[Task], window: int) -> Iterator[Result]:
     """``work(task)`` of each task, in order, done by the pool's workers; at most ``window``
     tasks in flight, so memory holds a few results whatever the number of tasks."""
-    pending: deque = deque()
+    pending: deque[Future[Result]] = deque()
     for task in tasks:
         pending.append(pool.submit(work, task))
         if len(pending) >= window:

@@ -16,7 +16,7 @@ from arbo_notation.notation.model import Comment
 from arbo_notation.game.replay import Line, LinePath
 from arbo_notation.present.report import winner_line
 from arbo_notation.game.tree import GameTree
-from arbo_notation.present.navigation import HIDDEN, Cursor, ReplayModel, glyph_meaning, seen_notation
+from arbo_notation.present.navigation import HIDDEN, Cursor, PlayerView, ReplayModel, glyph_meaning, seen_notation
 from arbo_notation.game.knowledge import Knowledge, View
 from arbo_notation.analysis.accuracy import ACCURACY_RULE, of_record
 from arbo_notation.notation.engine_notes import note_of
@@ -240,7 +240,7 @@ class _Builder:
             self.sheets.append(sheet_data(sheet))
         return self._sheet_ids[key]
 
-    def unscored(self, cursor: Cursor, views: list) -> str:
+    def unscored(self, cursor: Cursor, views: list[PlayerView]) -> str:
         reason = self.model.unscored_reason(cursor)
         if reason:
             return reason

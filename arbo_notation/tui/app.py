@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
@@ -41,6 +41,9 @@ from arbo_notation.tui.widgets import (
     legend_text,
     species_styles,
 )
+
+if TYPE_CHECKING:
+    from arbo_notation.tui.whatif import Tried  # the module loads with its first what-if (action_what_if)
 
 KEYS_HELP = """\
 [b]Moving[/b]
@@ -159,7 +162,7 @@ class HelpScreen(ModalScreen[None]):
             yield Static(legend_text(self.species))
             yield Static(Text("any key closes this help", style="dim italic"))
 
-    def on_key(self, event) -> None:
+    def on_key(self, event: events.Key) -> None:
         event.stop()
         self.dismiss()
 
@@ -310,9 +313,11 @@ class ScoringScreen(Screen[None]):
                         yield PathsPanel(model, sheet, player)
         yield KeyBar(SCORING_KEYS)
 
-    def _table(self, sheet: ScoreSheet) -> DataTable:
+    def _table(self, sheet: ScoreSheet) -> DataTable[Text | str]:
         compact = self._compact = self._fits_compact_only()
-        table: DataTable = DataTable(id="score-table", cursor_type="none", zebra_stripes=True, header_height=2)
+        table: DataTable[Text | str] = DataTable(
+            id="score-table", cursor_type="none", zebra_stripes=True, header_height=2
+        )
         table.add_column(Text("species\n" + (f"({RIGHT_MARK} right to score)" if compact else "")), key="species")
         for player in sheet.players:
             name = player.name
@@ -701,7 +706,7 @@ class ReplayApp(App[None]):
         self.notify("hypotheticals cleared", timeout=2)
         self._show()
 
-    def _tried(self, tried) -> None:
+    def _tried(self, tried: Tried | None) -> None:
         """The what-if judged: the try becomes a variation of the turn (in memory) and the cursor
         steps into it, the judgement shown under the board there and at the turn played."""
         if tried is None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -83,7 +83,7 @@ class PickInput(Input):
 
     KEYS: ClassVar[dict[str, int]] = {"tab": 0, "up": -1, "down": 1}
 
-    async def _on_key(self, event) -> None:
+    async def _on_key(self, event: events.Key) -> None:
         step = self.KEYS.get(event.key)
         screen = self.screen
         if step is None or not isinstance(screen, SupposeScreen):

@@ -11,7 +11,8 @@ from arbo_notation.analysis.accuracy import ACCURACY_RULE, of_record
 from arbo_notation.present.board import knowledge_lines, render_game
 from arbo_notation.errors import visible
 from arbo_notation.notation.model import Comment, Turn
-from arbo_notation.present.navigation import MAIN, Cursor, Line, ReplayModel, seen_notation
+from arbo_notation.game.replay import MAIN, Line
+from arbo_notation.present.navigation import Cursor, ReplayModel, seen_notation
 from arbo_notation.present.report import render_sheet
 
 

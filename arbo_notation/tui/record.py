@@ -12,7 +12,7 @@ from typing import ClassVar
 
 from rich.highlighter import Highlighter
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal
@@ -147,7 +147,7 @@ class EntryInput(Input):
         if isinstance(app, RecordApp):
             app.complete_entry()
 
-    async def _on_key(self, event) -> None:
+    async def _on_key(self, event: events.Key) -> None:
         step = self.KEYS.get(event.key)
         app = self.app
         if step is None or not isinstance(app, RecordApp):

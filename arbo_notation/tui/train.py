@@ -7,7 +7,7 @@ import time
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
@@ -27,7 +27,7 @@ class AnswerInput(Input):
     KEYS: ClassVar[dict[str, int]] = {"tab": 0, "up": -1, "down": 1}
     BINDINGS: ClassVar[list[BindingType]] = [Binding("tab", "complete", "Complete", key_display="Tab")]
 
-    async def _on_key(self, event) -> None:
+    async def _on_key(self, event: events.Key) -> None:
         step = self.KEYS.get(event.key)
         app = self.app
         if step is None or not isinstance(app, TrainApp):

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -68,7 +68,7 @@ class TryInput(Input):
 
     KEYS: ClassVar[dict[str, int]] = {"tab": 0, "up": -1, "down": 1}
 
-    async def _on_key(self, event) -> None:
+    async def _on_key(self, event: events.Key) -> None:
         step = self.KEYS.get(event.key)
         screen = self.screen
         if step is None or not isinstance(screen, WhatIfScreen):

@@ -9,16 +9,17 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import ClassVar, Iterable, Mapping, Sequence
+from typing import ClassVar, Iterable, Iterator, Mapping, Self, Sequence
 
 from rich.style import Style
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.markup import escape
 from textual.message import Message
 from textual.reactive import reactive, var
-from textual.geometry import Region
+from textual.geometry import Region, Size
 from textual.widget import Widget
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
@@ -229,8 +230,8 @@ class ArboretumGrid(Widget):
     highlight: reactive[frozenset[Coord] | None] = reactive(None)
     shift: reactive[tuple[int, int]] = reactive((0, 0))
 
-    def __init__(self, species: tuple[str, ...], *, fit: bool = True, **kwargs) -> None:
-        super().__init__(**kwargs)
+    def __init__(self, species: tuple[str, ...], *, fit: bool = True, id: str | None = None) -> None:
+        super().__init__(id=id)
         self.styles_by_species = species_styles(species)
         self.fit = fit
         self.set_class(not fit, "-natural")
@@ -254,11 +255,11 @@ class ArboretumGrid(Widget):
             window=self.window(),
         )
 
-    def get_content_width(self, container, viewport) -> int:
+    def get_content_width(self, container: Size, viewport: Size) -> int:
         arboretum = dict(self.trees)
         return grid_window(arboretum).width(_label_width(arboretum)) if arboretum else 14
 
-    def get_content_height(self, container, viewport, width: int) -> int:
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return len(grid_window(dict(self.trees)).ys) + 1 if self.trees else 1
 
     def _scroll(self, dx: int, dy: int) -> bool:
@@ -273,19 +274,19 @@ class ArboretumGrid(Widget):
             self.shift = shift
         return True
 
-    def on_mouse_scroll_down(self, event) -> None:
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
         if self._scroll(0, 1):
             event.stop()
 
-    def on_mouse_scroll_up(self, event) -> None:
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
         if self._scroll(0, -1):
             event.stop()
 
-    def on_mouse_scroll_right(self, event) -> None:
+    def on_mouse_scroll_right(self, event: events.MouseScrollRight) -> None:
         if self._scroll(1, 0):
             event.stop()
 
-    def on_mouse_scroll_left(self, event) -> None:
+    def on_mouse_scroll_left(self, event: events.MouseScrollLeft) -> None:
         if self._scroll(-1, 0):
             event.stop()
 
@@ -320,8 +321,8 @@ class CardsLine(Widget):
     full: reactive[bool] = reactive(False)
     hidden: reactive[bool] = reactive(False)
 
-    def __init__(self, label: str, species: tuple[str, ...], *, pile: bool = False, **kwargs) -> None:
-        super().__init__(**kwargs)
+    def __init__(self, label: str, species: tuple[str, ...], *, pile: bool = False, id: str | None = None) -> None:
+        super().__init__(id=id)
         self.label = label
         self.pile = pile
         self.styles_by_species = species_styles(species)
@@ -373,7 +374,7 @@ class CardsLine(Widget):
     def render(self) -> Text:
         return Text("\n").join(self.lines(self.size.width or 80))
 
-    def get_content_height(self, container, viewport, width: int) -> int:
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         self._rows = len(self.lines(width))
         return self._rows
 
@@ -396,8 +397,8 @@ class PlayerPanel(Vertical):
     #: While a border's title changes, which border line alone to repaint (True: the top).
     _repaint_line: bool | None = None
 
-    def __init__(self, player: str, species: tuple[str, ...], **kwargs) -> None:
-        super().__init__(**kwargs)
+    def __init__(self, player: str, species: tuple[str, ...], *, id: str | None = None) -> None:
+        super().__init__(id=id)
         self.player = player
         self.species = species
         self.border_title = player
@@ -441,7 +442,7 @@ class PlayerPanel(Vertical):
                 self.border_subtitle = f"{trees} tree{'s' if trees != 1 else ''}"
 
     @contextmanager
-    def _border_line(self, *, top: bool):
+    def _border_line(self, *, top: bool) -> Iterator[None]:
         """While a border's title changes, a repaint of that line alone (not of the whole panel,
         which would composite every line of the cards and the arboretum again)."""
         self._repaint_line = top
@@ -450,13 +451,14 @@ class PlayerPanel(Vertical):
         finally:
             self._repaint_line = None
 
-    def refresh(self, *regions: Region, **options) -> "PlayerPanel":
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Self:
         line = self._repaint_line
-        if line is not None and not regions and not options and self.is_mounted and self.outer_size.height:
+        plain = repaint and not layout and not recompose
+        if line is not None and not regions and plain and self.is_mounted and self.outer_size.height:
             offset = self.content_offset
             y = -offset.y if line else self.outer_size.height - 1 - offset.y
             regions = (Region(-offset.x, y, self.outer_size.width, 1),)
-        return super().refresh(*regions, **options)
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
     def watch_full_pile(self, full: bool) -> None:
         self.pile_line.full = full
@@ -485,9 +487,9 @@ class MoveList(OptionList):
     # that does not scroll the list changes two rows).
     highlighted: reactive[int | None] = reactive(None, repaint=False)
 
-    def __init__(self, rows: tuple[MoveRow, ...], **kwargs) -> None:
+    def __init__(self, rows: tuple[MoveRow, ...], *, id: str | None = None) -> None:
         self.rows = rows
-        super().__init__(*self._make_options(rows), **kwargs)
+        super().__init__(*self._make_options(rows), id=id)
         self.border_title = "Moves"
 
     def _make_options(self, rows: tuple[MoveRow, ...]) -> list[Option]:
@@ -649,8 +651,8 @@ class KeyBar(Widget):
     """
     GAP = 2  # spaces between two hints; one before the first
 
-    def __init__(self, hints: Sequence[KeyHint], **kwargs) -> None:
-        super().__init__(**kwargs)
+    def __init__(self, hints: Sequence[KeyHint]) -> None:
+        super().__init__()
         self.hints = tuple(hints)
 
     def fitted(self, width: int) -> tuple[KeyHint, ...]:
@@ -684,7 +686,7 @@ class KeyBar(Widget):
         text.overflow = "ellipsis"
         return text
 
-    def on_click(self, event) -> None:
+    def on_click(self, event: events.Click) -> None:
         for start, end, hint in self._spans():
             if start <= event.x < end:
                 event.stop()
