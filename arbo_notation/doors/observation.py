@@ -19,6 +19,7 @@ Pure Python: ``fill`` writes into any zeroed buffer that takes item assignment (
 
 from __future__ import annotations
 
+import math
 from typing import Protocol
 
 from arbo_notation.doors.actions import ActionIds
@@ -62,16 +63,19 @@ class ViewTensor:
         at = 0
         for name, shape in self.pieces:
             self._offset[name] = at
-            size = 1
-            for length in shape:
-                size *= length
-            at += size
+            at += math.prod(shape)
         self.size = at
         self._species_index = {code: index for index, code in enumerate(ids.species)}
 
-    def fill(self, view: SeatView, out: Buffer, start: int = 0) -> None:
-        """Write ``view`` into ``out[start : start + size]``, which must hold zeros."""
+    def span(self, name: str) -> tuple[int, int]:
+        """Where a piece lies in the vector: its first place and the place after its last."""
+        shape = dict(self.pieces)[name]
+        return self._offset[name], self._offset[name] + math.prod(shape)
+
+    def fill(self, view: SeatView, out: Buffer) -> None:
+        """Write ``view`` into ``out[:size]``, which must hold zeros."""
         ids, offset = self.ids, self._offset
+        start = 0
         cards = len(ids.cards)
         seat_of = {player: index for index, player in enumerate(ids.players)}
         position = view.position

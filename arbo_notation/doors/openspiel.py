@@ -26,7 +26,7 @@ liars_poker.py):
 
 from __future__ import annotations
 
-import functools
+import math
 import random
 from typing import Any
 
@@ -120,10 +120,6 @@ class _Table:
         # OpenSpiel clones a Python state by deepcopy: the game's own copy is the quick one
         game = None if self.game is None else self.game.copy()
         return _Table(self.config, [list(hand) for hand in self.dealt], game, self.drawing)
-
-    @property
-    def dealing(self) -> bool:
-        return self.game is None
 
     def position(self) -> Position:
         """The whole table; during the deal, the first turn's with each hand's cards dealt so far
@@ -304,12 +300,12 @@ class ArboretumObserver:
         pieces = list(self.view_tensor.pieces)
         if self.perfect_recall:
             pieces += [("dealt", (players, cards)), ("turns", (most_turns(players, cards), self._turn_size))]
-        self.tensor = np.zeros(sum(_size(shape) for _, shape in pieces), np.float32)
+        self.tensor = np.zeros(sum(math.prod(shape) for _, shape in pieces), np.float32)
         self.dict: dict[str, Any] = {}
         at = 0
         for name, shape in pieces:
-            self.dict[name] = self.tensor[at : at + _size(shape)].reshape(shape)
-            at += _size(shape)
+            self.dict[name] = self.tensor[at : at + math.prod(shape)].reshape(shape)
+            at += math.prod(shape)
 
     def _looker(self, player: int) -> int | None:
         if self.private == pyspiel.PrivateInfoType.SINGLE_PLAYER:
@@ -379,10 +375,6 @@ class ScoresNowEvaluator(Evaluator):
     def prior(self, state: ArboretumState) -> list[tuple[int, float]]:
         legal = state.legal_actions()
         return [(action, 1.0 / len(legal)) for action in legal]
-
-
-def _size(shape: tuple[int, ...]) -> int:
-    return functools.reduce(lambda a, b: a * b, shape, 1)
 
 
 pyspiel.register_game(_GAME_TYPE, ArboretumGame)

@@ -412,7 +412,7 @@ class Game:
         """The scores and winners once the game is over and every hand is known; None before."""
         if self._phase is not _OVER or self.hidden_players():
             return None
-        from arbo_notation.engine.scoring import score_position  # the sheet: only at the end
+        from arbo_notation.engine.scoring import score_position  # deferred: the score sheet, wanted only at the end
 
         sheet = score_position(self.config.species, self.end_table())
         return Outcome(sheet.totals(), sheet.winners)

@@ -9,8 +9,12 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pyspiel
+import pytest
 
 import arbo_notation as arbo
+import arbo_notation.doors.openspiel  # registers python_arboretum
+from arbo_notation.doors.actions import ActionIds, door_config
 from arbo_notation.doors.pettingzoo import env
 from arbo_notation.engine.actions import Draw
 
@@ -24,6 +28,15 @@ def door_bot(folder: Path) -> Path:
     path = folder / "door_bot.py"
     path.write_text(section.split("```python\n", 1)[1].split("```", 1)[0], encoding="utf-8")
     return path
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_both_doors_number_actions_one_way(players):
+    game = pyspiel.load_game("python_arboretum", {"players": players})
+    table = env(players=players)
+    assert game.ids == table.ids == ActionIds.of(door_config(players))
+    assert game.num_distinct_actions() == table.action_space("player_0").n
+    assert game.observation_tensor_size() == table.view_tensor.size
 
 
 def test_the_adapter_plays_a_match_against_the_random_bot_without_a_fault(tmp_path):

@@ -51,10 +51,9 @@ def random_state(players: int, seed: int, moves: int) -> ArboretumState:
     return state
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_openspiel_s_random_simulation_test_passes_with_serialization(players):
-    pyspiel.random_sim_test(load(players), num_sims=2, serialize=True, verbose=False)
+    pyspiel.random_sim_test(load(players), num_sims=3, serialize=True, verbose=False)
 
 
 @pytest.mark.parametrize(("players", "cards", "turns"), [(2, 48, 33), (3, 64, 42), (4, 80, 51)])
