@@ -29,6 +29,7 @@ LAYERS = {
     "play": 6,
     "share": 6,
     "api": 7,
+    "doors": 7,
     "": 7,
     "tui": 7,
     "cli": 8,

@@ -363,6 +363,8 @@ class Game:
             game._hands[player] = {card: card in seat.shown for card in seat.hand}
             game._hidden[player] = seat.hidden
         if position.deck is not None:
+            if len(position.deck) != position.deck_size:
+                raise PositionError(f"the deck holds {position.deck_size} cards, but {len(position.deck)} are listed")
             locate(position.deck, "in the deck")
             game._deck = list(reversed(position.deck))
         else:
