@@ -23,7 +23,7 @@ from enum import Enum
 from typing import Any
 
 from arbo_notation.engine.cards import ORIGIN, Card, Coord, card_order
-from arbo_notation.engine.lexicon import CARD, COORDINATE, NAME, SPECIES
+from arbo_notation.engine.lexicon import CARD, COORDINATE, NAME, SPECIES, TURN_DIGITS
 from arbo_notation.errors import PositionError
 
 
@@ -160,17 +160,20 @@ class Position:
 
     @classmethod
     def parse(cls, text: str) -> "Position":
-        """Read a position's line; PositionError saying which field is wrong and why."""
-        if not isinstance(text, str) or "\n" in text.strip():
+        """Read a position's line (grammar/arbo.lark's ``position``, spaces and tabs free around
+        the words); PositionError saying which field is wrong and why."""
+        line = text.strip(" \t\n") if isinstance(text, str) else "\n"
+        if "\n" in line:
             raise PositionError("a position is one line of text")
-        fields = [field.strip() for field in text.strip().split("|")]
-        if len(fields) < 5:
+        fields = _FIELD_SEP.split(line)
+        if not 5 <= len(fields) <= 7:
+            found = f"{len(fields)} field{'s' if len(fields) != 1 else ''}"
             raise PositionError(
-                "a position is: species | a field per player | deck | turn, player and what is due "
-                f"(found {len(fields)} field{'s' if len(fields) != 1 else ''})"
+                "a position is: species | a field for each of 2 to 4 players | deck | turn, player and "
+                f"what is due (found {found})"
             )
-        species = tuple(fields[0].split())
-        if not species or not all(_SPECIES.fullmatch(code) for code in species):
+        species = tuple(_WORDS.split(fields[0]))
+        if not all(_SPECIES.fullmatch(code) for code in species):
             raise PositionError(f"the first field lists the species in play (Ca Dw Ja ...), not {fields[0]!r}")
         seats = tuple(_seat(field) for field in fields[1:-2])
         deck_size, deck = _deck(fields[-2])
@@ -178,13 +181,17 @@ class Position:
         return cls(species, seats, deck_size, deck, turn, to_move, phase, draws)
 
 
+# The separators of a line, as the grammar's FIELD_SEP, PART_SEP and SPACE: only spaces and tabs.
+_FIELD_SEP = re.compile(r"[ \t]*\|[ \t]*")
+_PART_SEP = re.compile(r"[ \t]+/[ \t]+")
+_WORDS = re.compile(r"[ \t]+")
 _SPECIES = re.compile(SPECIES)
-_SEAT = re.compile(rf"(?P<player>{NAME}):(?P<parts>.*)\Z")
+_SEAT = re.compile(rf"(?P<player>{NAME}):[ \t]*(?P<parts>.*)\Z")
 _TREE = re.compile(rf"(?P<card>{CARD})@(?P<x>{COORDINATE}),(?P<y>{COORDINATE})\Z")
 _CARD = re.compile(rf"{CARD}\Z")
 _HIDDEN = re.compile(r"\?(?P<count>[0-9]{1,2})\Z")
-_DECK = re.compile(r"deck (?P<size>[0-9]{1,3})(?P<cards>(?: \S+)*)\Z")
-_DUE_FIELD = re.compile(rf"(?P<turn>[0-9]{{1,4}})\. (?P<player>{NAME}) (?P<due>\S+)\Z")
+_DECK = re.compile(r"deck[ \t]+(?P<size>[0-9]{1,3})(?P<cards>(?:[ \t]+[^ \t]+)*)\Z")
+_DUE_FIELD = re.compile(rf"(?P<turn>{TURN_DIGITS})\.[ \t]+(?P<player>{NAME})[ \t]+(?P<due>[^ \t]+)\Z")
 
 
 def _card(word: str, where: str) -> Card:
@@ -198,8 +205,8 @@ def _seat(field: str) -> SeatPosition:
     if match is None:
         raise PositionError(f"a player's field is 'Name: trees / pile / hand', not {field!r}")
     player = match["player"]
-    parts = [part.split() for part in match["parts"].split(" / ")]
-    if len(parts) != 3 or any(not part for part in parts):
+    parts = [_WORDS.split(part) for part in _PART_SEP.split(match["parts"])]
+    if len(parts) != 3 or any(part == [""] for part in parts):
         raise PositionError(f"{player}'s field has three parts, trees / pile / hand, each '-' when empty: {field!r}")
     trees_words, pile_words, hand_words = (part if part != ["-"] else [] for part in parts)
     trees: dict[Coord, Card] = {}
@@ -208,7 +215,7 @@ def _seat(field: str) -> SeatPosition:
         if tree is None:
             raise PositionError(f"{player}'s trees: {word!r} is no tree (a tree is written Ma3@0,1)")
         cell = Coord(int(tree["x"]), int(tree["y"]))
-        if cell in trees:
+        if cell in trees:  # (beyond the grammar, as a deck's count)
             raise PositionError(f"{player}'s trees: two trees stand at ({cell})")
         trees[cell] = Card.parse(tree["card"])
     pile = tuple(_card(word, f"{player}'s discard pile") for word in pile_words)
@@ -232,12 +239,12 @@ def _deck(field: str) -> tuple[int, tuple[Card, ...] | None]:
     if match is None:
         raise PositionError(f"the deck's field is 'deck N', then its N cards top first when known, not {field!r}")
     size = int(match["size"])
-    words = match["cards"].split()
-    if not words:
+    if not match["cards"]:
         return size, None if size else ()
-    if len(words) != size:
-        raise PositionError(f"the deck holds {size} cards, but {len(words)} are listed")
-    return size, tuple(_card(word, "the deck") for word in words)
+    cards = tuple(_card(word, "the deck") for word in _WORDS.split(match["cards"])[1:])
+    if len(cards) != size:  # (beyond the grammar, as two trees on one cell)
+        raise PositionError(f"the deck holds {size} cards, but {len(cards)} are listed")
+    return size, cards
 
 
 def _due(field: str) -> tuple[int, str, Phase, int]:
