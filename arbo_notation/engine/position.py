@@ -4,7 +4,7 @@ A position is to a game of Arboretum what FEN is to chess: ``Game.position()`` g
 ``Game.from_position()`` sets a table up from it, and a record may start from one (its header's
 ``position:`` key). ``str()`` is its line::
 
-    Ca Dw Ja Ma Oa Wi | Ana: Ma3@0,0 / Oa5 / Ca1 +Ja4 ?5 | Ben: - / - / ?7 | deck 20 | 2. Ben draw1
+    Ca Dw Ja Ma Oa Wi | Ana: Ma3@0,0 / Oa5 / Ca1 +Ja4 ?5 | Ben: - / - / ?7 | deck 32 | 2. Ben draw1
 
 The fields, parted by `` | ``: the species in play; each player in seat order, as their name, a
 colon and three parts parted by `` / ``: their trees (``card@x,y``, by cell), their discard pile
@@ -23,7 +23,19 @@ from enum import Enum
 from typing import Any
 
 from arbo_notation.engine.cards import ORIGIN, Card, Coord, card_order
-from arbo_notation.engine.lexicon import CARD, COORDINATE, NAME, SPECIES, TURN_DIGITS
+from arbo_notation.engine.lexicon import (
+    CARD,
+    COORDINATE,
+    DECK_SIZE,
+    DUE_WORDS,
+    FIELD_SEP,
+    HIDDEN_CARDS,
+    NAME,
+    PART_SEP,
+    SPECIES,
+    TURN_DIGITS,
+    WORD_SEP,
+)
 from arbo_notation.errors import PositionError
 
 
@@ -81,13 +93,13 @@ class SeatPosition:
 
 
 #: What is due, as the position's last field writes it: the phase and the draws taken.
-_DUE_WORDS = {
-    (Phase.DRAW, 0): "draw1",
-    (Phase.DRAW, 1): "draw2",
-    (Phase.PLANT, 2): "plant",
-    (Phase.DISCARD, 2): "discard",
-    (Phase.OVER, 0): "over",
-}
+_DUE_WORDS = dict(
+    zip(
+        ((Phase.DRAW, 0), (Phase.DRAW, 1), (Phase.PLANT, 2), (Phase.DISCARD, 2), (Phase.OVER, 0)),
+        DUE_WORDS,
+        strict=True,
+    )
+)
 _DUE = {word: due for due, word in _DUE_WORDS.items()}
 
 
@@ -114,12 +126,16 @@ class Position:
                 return seat
         raise PositionError(f"{player} is not a player of this position ({', '.join(self.players)})")
 
+    @property
+    def due(self) -> str:
+        """What is due, as the line's last word: draw1, draw2, plant, discard or over."""
+        return _DUE_WORDS[(self.phase, self.draws_taken)]
+
     def __str__(self) -> str:
         deck = f"deck {self.deck_size}"
         if self.deck is not None and self.deck:
             deck += " " + " ".join(map(str, self.deck))
-        due = _DUE_WORDS[(self.phase, self.draws_taken)]
-        fields = [" ".join(self.species), *map(str, self.seats), deck, f"{self.turn}. {self.to_move} {due}"]
+        fields = [" ".join(self.species), *map(str, self.seats), deck, f"{self.turn}. {self.to_move} {self.due}"]
         return " | ".join(fields)
 
     def to_json(self) -> dict[str, Any]:
@@ -181,17 +197,18 @@ class Position:
         return cls(species, seats, deck_size, deck, turn, to_move, phase, draws)
 
 
-# The separators of a line, as the grammar's FIELD_SEP, PART_SEP and SPACE: only spaces and tabs.
-_FIELD_SEP = re.compile(r"[ \t]*\|[ \t]*")
-_PART_SEP = re.compile(r"[ \t]+/[ \t]+")
-_WORDS = re.compile(r"[ \t]+")
+# The pieces of a line, as the grammar spells them (engine/lexicon.py); the turn's number is read
+# whole and held to 1 and more here, to say so.
+_FIELD_SEP = re.compile(FIELD_SEP)
+_PART_SEP = re.compile(PART_SEP)
+_WORDS = re.compile(WORD_SEP)
 _SPECIES = re.compile(SPECIES)
-_SEAT = re.compile(rf"(?P<player>{NAME}):[ \t]*(?P<parts>.*)\Z")
+_SEAT = re.compile(rf"(?P<player>{NAME}):(?:{WORD_SEP})?(?P<parts>.*)\Z")
 _TREE = re.compile(rf"(?P<card>{CARD})@(?P<x>{COORDINATE}),(?P<y>{COORDINATE})\Z")
 _CARD = re.compile(rf"{CARD}\Z")
-_HIDDEN = re.compile(r"\?(?P<count>[0-9]{1,2})\Z")
-_DECK = re.compile(r"deck[ \t]+(?P<size>[0-9]{1,3})(?P<cards>(?:[ \t]+[^ \t]+)*)\Z")
-_DUE_FIELD = re.compile(rf"(?P<turn>{TURN_DIGITS})\.[ \t]+(?P<player>{NAME})[ \t]+(?P<due>[^ \t]+)\Z")
+_HIDDEN = re.compile(rf"{HIDDEN_CARDS}\Z")
+_DECK = re.compile(rf"deck{WORD_SEP}(?P<size>{DECK_SIZE})(?P<cards>(?:{WORD_SEP}[^ \t]+)*)\Z")
+_DUE_FIELD = re.compile(rf"(?P<turn>{TURN_DIGITS})\.{WORD_SEP}(?P<player>{NAME}){WORD_SEP}(?P<due>[^ \t]+)\Z")
 
 
 def _card(word: str, where: str) -> Card:
@@ -223,8 +240,8 @@ def _seat(field: str) -> SeatPosition:
     shown: set[Card] = set()
     hidden = 0
     for index, word in enumerate(hand_words):
-        if (count := _HIDDEN.match(word)) is not None and index == len(hand_words) - 1:
-            hidden = int(count["count"])
+        if index == len(hand_words) - 1 and _HIDDEN.match(word):
+            hidden = int(word[1:])
             continue
         card = _card(word.removeprefix("+"), f"{player}'s hand")
         if word.startswith("+"):
