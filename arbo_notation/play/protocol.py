@@ -127,7 +127,8 @@ class SeatTable:
     def view(self) -> Message:
         """The seat's position: what `arbo state --as SEAT --json` prints for the seat's own record
         of the game so far (other hands as hidden counts, the discard piles, the turn, the player
-        to move, the deck's size, the seat's knowledge); protocol.schema.json gives its shape."""
+        to move, the deck's size, the seat's knowledge, the seat's view as a position's JSON);
+        protocol.schema.json gives its shape."""
         # deferred: the knowledge and the position's data (~40 ms of start-up) are the referee's;
         # a bot served here (`arbo bot`) never makes a view
         from arbo_notation.game.knowledge import View, knowledge_of_table
@@ -146,6 +147,7 @@ class SeatTable:
                 entry["hidden"] = hidden[entry["name"]]
         add_table(data, game)
         data["knowledge"] = knowledge_of_table(game, View.of_seat(self.seat)).to_json()
+        data["position"] = game.view(self.seat).position.to_json()
         return data
 
 
