@@ -127,8 +127,7 @@ class SeatTable:
     def view(self) -> Message:
         """The seat's position: what `arbo state --as SEAT --json` prints for the seat's own record
         of the game so far (other hands as hidden counts, the discard piles, the turn, the player
-        to move, the deck's size, the seat's knowledge, the seat's view as a position's JSON);
-        protocol.schema.json gives its shape."""
+        to move, the deck's size, the seat's knowledge); protocol.schema.json gives its shape."""
         # deferred: the knowledge and the position's data (~40 ms of start-up) are the referee's;
         # a bot served here (`arbo bot`) never makes a view
         from arbo_notation.game.knowledge import View, knowledge_of_table
