@@ -30,11 +30,13 @@ def test_the_readme_snippet_runs_on_every_sample():
             tree = arbo.replay(game)
             nodes = list(tree.mainline())
             assert nodes[0].turn is None and nodes[0].parent is None
-            assert [node.number for node in nodes] == list(range(len(nodes)))
+            # the turns of the game before the record's (those before its position, when it starts from one)
+            start = 0 if game.header.position is None else game.header.position.turn - 1
+            assert [node.number for node in nodes] == list(range(start, start + len(nodes)))
             assert len(nodes) == len(game.turns) + 1  # every sample's main line is legal
             for before, node in zip(nodes, nodes[1:], strict=False):
                 assert node.parent is before and before.next() is node
-                assert node.turn is game.turns[node.number - 1]
+                assert node.turn is game.turns[node.number - start - 1]
             assert tree.end() is nodes[-1]
             assert tree.valid == (not any(d.severity is arbo.Severity.ERROR for d in tree.diagnostics))
 

@@ -7,7 +7,9 @@ The fenced blocks are read from the Markdown; each says what it holds by its inf
   result line), which must read without a syntax error after a header;
 - ```` ```arb invalid ````: a whole record that `arbo check` rejects; when the next block is a
   ```` ```text ```` block that starts with a file name (``club.arb:6:27: error: ...``), it is exactly
-  what `arbo check` writes on stderr for the record saved under that name.
+  what `arbo check` writes on stderr for the record saved under that name;
+- ```` ```position ````, ```` ```position invalid ```` and ```` ```json position ````: a position's
+  line, one refused (with the words of the ```` ```text ```` block after it), a position's JSON.
 
 Every fenced block says its language, so that no record goes unchecked for want of a tag. The
 Python of README.md and docs/API.md runs as doctests; README.md's shell examples run as
@@ -16,6 +18,7 @@ tests/collection/test_data_docs.py runs them (```` ```sh run ````), all but the 
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +27,9 @@ import pytest
 from typer.testing import CliRunner
 
 from arbo_notation.cli import app
+from arbo_notation.engine.position import Position
+from arbo_notation.engine.state import Game
+from arbo_notation.errors import PositionError
 from arbo_notation.notation import parse_all
 from arbo_notation.checking.games import check_text
 
@@ -113,6 +119,34 @@ def test_a_record_in_the_docs_is_what_the_text_says(block: Block, tmp_path: Path
             assert result.stderr == shown.text
     else:
         pytest.fail(f"{block.where}: ```{block.info}: {block.kind}")
+
+
+POSITIONS = [b for b in BLOCKS if b.info.split(" ")[0] == "position" or b.info == "json position"]
+
+
+def test_the_notation_shows_positions_of_every_kind():
+    assert {b.info for b in POSITIONS} == {"position", "position invalid", "json position"}
+
+
+@pytest.mark.parametrize("block", POSITIONS, ids=lambda b: b.where)
+def test_a_position_in_the_docs_is_what_the_text_says(block: Block):
+    """```position``` is a position's line, as str() writes it, of a table a game reaches;
+    ```position invalid``` one Game.from_position refuses with the words of the ```text``` block
+    after it; ```json position``` the JSON of the line before it."""
+    if block.info == "position":
+        line = block.text.strip("\n")
+        assert str(Position.parse(line)) == line
+        assert str(Game.from_position(line).position()) == line
+    elif block.info == "position invalid":
+        with pytest.raises(PositionError) as refused:
+            Game.from_position(block.text.strip("\n"))
+        assert block.after is not None and block.after.info == "text"
+        assert refused.value.message == block.after.text.strip("\n")
+    else:
+        data = json.loads(block.text)
+        before = [b for b in POSITIONS if b.path == block.path and b.line < block.line and b.info == "position"][-1]
+        assert data["text"] == before.text.strip("\n")
+        assert Position.from_json(data).to_json() == data
 
 
 def test_api_md_examples_run_as_doctests(monkeypatch):

@@ -26,7 +26,7 @@ from arbo_notation.game.tree import SetupError, load_tree
 from arbo_notation.notation.engine_notes import annotate, with_note
 from arbo_notation.notation.model import GameRecord
 from arbo_notation.notation.reading.reader import parse
-from arbo_notation.notation.writer import format_games_over
+from arbo_notation.notation.writer import first_turn, format_games_over
 from arbo_notation.runtime.atomic import rewrite_unchanged, write_atomic
 from arbo_notation.cli.fmt import fingerprint_of, not_rewritten
 from arbo_notation.cli.common import (
@@ -204,7 +204,8 @@ def analyse(
         for player in players or ():
             if player not in record.header.players:
                 fail(f"--as {player}: game {index + 1} is played by {', '.join(record.header.players)}", EXIT_USAGE)
-        if turn is not None and turn > len(record.turns):
+        last = first_turn(record) - 1 + len(record.turns)  # a study's turns go on from its position's
+        if turn is not None and turn > last:
             fail(f"game {index + 1} has {len(record.turns)} turns; there is no turn {turn}", EXIT_USAGE)
         try:
             tree = load_tree(record)

@@ -25,7 +25,7 @@ HELP = """Rate the players of a collection of games: bots and people alike, at t
 
 FILE... are records (.arb) and folders (their .arb files at any depth). Every finished game is rated with OpenSkill's Plackett-Luce model (the openskill package, with its defaults: a new player is rated 25 with an uncertainty of 25/3), a game at a time in the order of the header's date (games without a date first), then the file's path, then the game's number, whatever the order the files are given in. A player's rank in a game is their place by final score; equal scores share a rank.
 
-A game `arbo match` wrote names each seat's bot in its header's `bots`: such a game rates the bots (as the match's own ratings do), not the seats' names (Ana, Ben...), which every match reuses; --by player rates the names anyway. A game whose header's `forfeited` names a seat (the fallback bot played it for more than half its turns) is counted apart and not rated.
+A game `arbo match` wrote names each seat's bot in its header's `bots`: such a game rates the bots (as the match's own ratings do), not the seats' names (Ana, Ben...), which every match reuses; --by player rates the names anyway. A game whose header's `forfeited` names a seat (the fallback bot played it for more than half its turns) is counted apart and not rated, as is a game that starts from a position (the header's `position`: a study or a puzzle, no whole game).
 
 The table, best first: each player's rating (mu), its uncertainty (sigma), the conservative rating (mu - 3 sigma: the leaderboard's order, which a player climbs by playing) and the number of games rated. --history adds each player's rating after each of their games.
 
@@ -42,7 +42,12 @@ Examples:
 
 
 def _not_rated(rated: CollectionRatings) -> list[str]:
-    counts = (("invalid", rated.invalid), ("unfinished", rated.unfinished), ("forfeited", rated.forfeited))
+    counts = (
+        ("invalid", rated.invalid),
+        ("unfinished", rated.unfinished),
+        ("forfeited", rated.forfeited),
+        ("from a position", rated.from_position),
+    )
     return [f"{count:,} {what}" for what, count in counts if count]
 
 

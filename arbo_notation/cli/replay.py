@@ -179,7 +179,7 @@ def replay(
             fail(f"--as {as_player}: not a player of this game ({', '.join(model.players)})", EXIT_USAGE)
     errors = model.replay.errors
     if turn is not None and not model.goto(turn):
-        no_turn(game_number, model.main_turns, len(model.record.turns), turn, errors)
+        no_turn(game_number, model.main_turns, len(model.record.turns), turn, errors, model.lines[()].start)
     interactive = screenshot is None and not plain and _is_terminal()
     if screenshot is not None:
         _show(errors)

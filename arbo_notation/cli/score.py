@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 HELP = """Score a game: rights, best paths, totals and the winner.
 
-FILE is a game record (.arb: every finished game is replayed and scored), a position in YAML or JSON (species in play, each player's trees with their cells and the hand revealed at scoring), or '-' to read standard input.
+FILE is a game record (.arb: every finished game is replayed and scored), a position in YAML or JSON (species in play, each player's trees with their cells and the hand revealed at scoring), a position's line (docs/NOTATION.md, "Positions"; every hand known), or '-' to read standard input.
 
 A position taken before the end of the game (`arbo state FILE --turn N --json` marks it `game_over: false`) is scored as if the game ended there, and the report says so; in --json, "game_over" says whether the game was over.
 
@@ -40,7 +40,7 @@ Examples:
 
 
 def score_position_text(text: str, name: str) -> "ScoreSheet":
-    """Read a position (YAML or JSON) and score it (as if the game ended there, when it was not
+    """Read a position (YAML or JSON, or a position's line) and score it (as if the game ended there, when it was not
     over); PositionError when it is bad."""
     # deferred: the position reader (~20 ms, PyYAML among it) loads only for a position, not a record
     from arbo_notation.notation.structured.position import read_position

@@ -63,21 +63,32 @@ def position_data(game: Game, seen: Mapping[str, HandKnowledge] | None = None) -
     return add_table(data, game)
 
 
-def no_turn(game_number: int, legal: int, recorded: int, wanted: int, errors: Iterable[Diagnostic]) -> NoReturn:
-    """Leave saying there is no position after turn ``wanted``: a usage error (exit 2) past the
-    record's end, bad data (exit 1, after the ``errors``) when an illegal turn stops the game before it."""
-    if wanted > recorded:
+def no_turn(
+    game_number: int, legal: int, recorded: int, wanted: int, errors: Iterable[Diagnostic], start: int = 0
+) -> NoReturn:
+    """Leave saying there is no position after turn ``wanted``: a usage error (exit 2) before the
+    record's first position (``start``: the turns before it, when it starts from a position) or past
+    its end, bad data (exit 1, after the ``errors``) when an illegal turn stops the game before it."""
+    if wanted < start:
         fail(
-            f"game {game_number} has {recorded} turn{'s' if recorded != 1 else ''}; "
-            f"there is no position after turn {wanted}",
+            f"game {game_number} starts from a position after turn {start}; there is no position after turn {wanted}",
             EXIT_USAGE,
         )
+    if wanted > start + recorded:
+        fail(f"game {game_number} has {_turns(start, recorded)}; there is no position after turn {wanted}", EXIT_USAGE)
     for diagnostic in errors:
         typer.echo(diagnostic.show(), err=True)
     fail(
-        f"game {game_number} has {legal} legal turn{'s' if legal != 1 else ''} (turn {legal + 1} is illegal); "
+        f"game {game_number} has {_turns(start, legal, 'legal ')} (turn {start + legal + 1} is illegal); "
         f"there is no position after turn {wanted}"
     )
+
+
+def _turns(start: int, count: int, legal: str = "") -> str:
+    """``count`` turns of a record, in words: from turn ``start`` + 1 when it starts from a position."""
+    if not start:
+        return f"{count} {legal}turn{'s' if count != 1 else ''}"
+    return f"{legal}turns {start + 1} to {start + count}" if count else f"no {legal}turn after its position"
 
 
 def state(
@@ -110,9 +121,10 @@ def state(
 
     As text: each arboretum as a grid (x along the top, y up the side), each hand as the view
     knows it (a card seen taken from a pile stays known; unseen cards as ??), the discard piles
-    and the deck. With --json, the position format that `arbo score` reads, so that
-    `arbo state g.arb --json | arbo score --json -` scores the game, with a "knowledge" entry:
-    the view's hands, the unseen cards and where each may be, the rights to score as known.
+    and the deck, then the position's line (docs/NOTATION.md, "Positions"). With --json, the
+    position format that `arbo score` reads, so that `arbo state g.arb --json | arbo score --json -`
+    scores the game, with a "knowledge" entry: the view's hands, the unseen cards and where each
+    may be, the rights to score as known; and a "position" entry: the position's JSON.
 
     Examples:
 
@@ -132,24 +144,31 @@ def state(
     except ArboError as error:
         fail(str(error))
     last = len(replay.states) - 1
-    wanted = last if turn is None else turn
-    if wanted > last and replay.states:
-        no_turn(game_number, last, len(replay.record.turns), wanted, replay.errors)
+    start = tree.lines[()].start  # the turns before the record's first position (one it starts from)
+    wanted = start + last if turn is None else turn
+    if not start <= wanted <= start + last and replay.states:
+        no_turn(game_number, last, len(replay.record.turns), wanted, replay.errors, start)
     for diagnostic in replay.errors:
         typer.echo(diagnostic.show(), err=True)
-    position = replay.states[wanted]  # the last with the hands revealed at scoring
+    position = replay.states[wanted - start]  # the last with the hands revealed at scoring
     header = replay.record.header
     seat = viewer_for(as_player, [tree]) if as_player is not None else header.perspective
-    known = tree.line_nodes(())[wanted].knowledge(View.of_seat(seat) if seat else View.record())
+    known = tree.line_nodes(())[wanted - start].knowledge(View.of_seat(seat) if seat else View.record())
     if as_json:
         data = position_data(position, known.hands if as_player is not None else None)
         data["knowledge"] = known.to_json()
+        # the whole table in one value: as the record knows it, or as the seat of --as does
+        shown_seat = seat if as_player is not None else None
+        data["position"] = (position.view(shown_seat).position if shown_seat else position.position()).to_json()
         typer.echo(json.dumps(data, indent=2))
     else:
         title = " - ".join(x for x in (header.event, header.date) if x) or replay.record.file
         hands = {p: hand.shown() for p, hand in known.hands.items()}
         board = render_game(position, title=f"{title}, game {game_number}, after turn {wanted}", hands=hands)
-        typer.echo(visible(board, "\n"))  # the title is the record's: no terminal commands from it
+        line = position.view(seat).position if seat else position.position()
+        typer.echo(
+            visible(f"{board}\n\nposition: {line}", "\n")
+        )  # the title is the record's: no terminal commands from it
     if replay.errors and turn is None:
         raise typer.Exit(EXIT_INVALID)
 

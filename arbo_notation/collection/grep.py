@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterator
 
+from arbo_notation.engine.view import view_of
 from arbo_notation.notation.reading.split import GameText
 from arbo_notation.notation.model import DrawKind, GameRecord, Header
 from arbo_notation.game.replay import replay_game
@@ -77,8 +78,13 @@ def _digest(parts: list[str]) -> bytes:
 
 
 def _table(header: Header) -> list[str]:
+    """What every seat sees of the table a header sets: the players, the species, the face-up
+    discards, or the position as a spectator sees it."""
     discards = sorted((name, " ".join(map(str, cards))) for name, cards in header.discards.items())
-    return [" ".join(header.players), " ".join(header.species), repr(discards)]
+    table = [" ".join(header.players), " ".join(header.species), repr(discards)]
+    if header.position is not None:
+        table.append(str(view_of(header.position, None)))
+    return table
 
 
 def public_key(record: GameRecord) -> bytes:
@@ -94,11 +100,14 @@ def public_key(record: GameRecord) -> bytes:
 
 
 def record_key(record: GameRecord) -> bytes:
-    """All a record knows of its game: what every seat sees, the deal, each card drawn and the
-    revealed hands; not the rest of the header, the comments, the glyphs or the variations."""
+    """All a record knows of its game: what every seat sees, the deal (or the position), each card
+    drawn and the revealed hands; not the rest of the header, the comments, the glyphs or the
+    variations."""
     header = record.header
     parts = _table(header)
     parts.append(" ".join(map(str, header.deck)) if header.deck is not None else "-")
+    if header.position is not None:
+        parts.append(str(header.position))
     parts += [f"{name}: {' '.join(sorted(map(str, cards)))}" for name, cards in sorted(header.hands.items())]
     parts += [turn.notation() for turn in record.turns]
     parts += [f"reveal {r.player} {' '.join(sorted(map(str, r.cards)))}" for r in record.reveals]

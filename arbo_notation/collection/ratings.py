@@ -144,11 +144,12 @@ class CollectionRatings:
     forfeited: int = 0  # finished games whose header's `forfeited` names a seat (`arbo match`)
     by: str = "bot"  # what was rated where a header's `bots` names each seat's bot: "bot" or "player"
     by_bot: int = 0  # the games rated by their bots' names
+    from_position: int = 0  # finished games that start from a position (a study, a puzzle): no whole game
 
     @property
     def games(self) -> int:
         """Every game read."""
-        return self.rated + self.invalid + self.unfinished + self.forfeited
+        return self.rated + self.invalid + self.unfinished + self.forfeited + self.from_position
 
     def to_json(self, history: bool = False) -> dict[str, Any]:
         return {
@@ -160,6 +161,7 @@ class CollectionRatings:
             "invalid": self.invalid,
             "unfinished": self.unfinished,
             "forfeited": self.forfeited,
+            "from_position": self.from_position,
             "unreadable": list(self.unreadable),
             "players": [rating.to_json(history) for rating in self.ratings],
         }
@@ -207,6 +209,7 @@ class _Finished:
     unfinished: int = 0
     forfeited: int = 0
     rated_by_bot: int = 0
+    from_position: int = 0
 
     def add(self, rows: GameRows) -> None:
         if not rows.valid:
@@ -214,6 +217,10 @@ class _Finished:
         scores = final_scores(rows)
         if scores is None:
             self.unfinished += 1
+            return
+        if rows.game[_COLUMN["position"]] is not None:
+            # a study's end says nothing of a whole game (lichess rates no game from a position)
+            self.from_position += 1
             return
         bots, forfeited = match_keys(rows)
         if forfeited:
@@ -247,7 +254,8 @@ def rate_collection(
     depth), in the order of their dates, paths and numbers, whatever the order of ``paths``.
     ``by`` "bot": a game whose header's ``bots`` names each seat's bot (`arbo match`'s records)
     rates those bots, as the match rated them; "player": the players' names, always. A game with
-    a forfeited seat (the header's ``forfeited``) is counted apart and not rated.
+    a forfeited seat (the header's ``forfeited``) is counted apart and not rated, as is one that
+    starts from a position (the header's ``position``).
 
     ``say(text)`` hears of each game not rated for being invalid and of each file that cannot be
     read; ``advance(chars)`` of the text read. Never raises for bad input."""
@@ -272,4 +280,5 @@ def rate_collection(
         finished.forfeited,
         by,
         finished.rated_by_bot,
+        finished.from_position,
     )

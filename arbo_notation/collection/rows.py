@@ -23,6 +23,7 @@ from arbo_notation.notation.model import DrawKind, GameRecord, Header, Turn
 from arbo_notation.notation.reading import scanner
 from arbo_notation.notation.reading.faults import preamble_error, unclosed_error
 from arbo_notation.notation.reading.reader import read_game_text
+from arbo_notation.notation.writer import first_turn
 from arbo_notation.runtime.sources import read_text, records_under
 from arbo_notation.checking.files import game_pieces
 from arbo_notation.checking.games import GameLines
@@ -30,7 +31,7 @@ from arbo_notation.game.replay import replay_game
 
 #: Raised whenever a column is added, removed, renamed or changes its type or meaning; written in
 #: each Parquet file's metadata as ``arbo.schema_version``.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 def _map(items: Iterable[tuple[Any, Any]]) -> list[tuple[Any, Any]] | None:
@@ -58,6 +59,7 @@ _HEADER_KINDS: dict[str, tuple[str, Callable[[Any], Any]]] = {
         lambda value: _map((name, _cards(cards)) for name, cards in value.items()),
     ),
     "player → score": ("map<string,int32>", lambda value: None if value is None else _map(value.items())),
+    "position": ("string", lambda value: None if value is None else str(value)),
 }
 #: A header key whose column has another name (``result`` is the column of the result line's scores).
 _COLUMN_NAMES = {"result": "header_result"}
@@ -222,8 +224,10 @@ def record_rows(
     first = min(errors, key=lambda d: (d.line or 0, d.column or 0)) if errors else None  # as check orders them
     rows = GameRows(_game_row(file, record, line, first, replay.sheet))
     if with_turns:
+        number = first_turn(record)
         rows.turns = [
-            _turn_row(file, record.index, number, turn, mover_scores) for number, turn in enumerate(record.turns, 1)
+            _turn_row(file, record.index, index, number + index, turn, mover_scores)
+            for index, turn in enumerate(record.turns)
         ]
     if replay.sheet is not None:
         rows.scores = list(_score_rows(file, record.index, replay.sheet))
@@ -410,8 +414,9 @@ def _draw_columns(turn: Turn, index: int) -> tuple:
     return draw.kind.value, draw.owner if draw.kind is DrawKind.DISCARD else None, card
 
 
-def _turn_row(file: str, game: int, number: int, turn: Turn, scores: list[int | None]) -> tuple:
-    legal = number <= len(scores)
+def _turn_row(file: str, game: int, index: int, number: int, turn: Turn, scores: list[int | None]) -> tuple:
+    """The row of the main line's turn of that ``index`` (its ``number`` in the game)."""
+    legal = index < len(scores)
     cell = turn.plant.coord
     return (
         file,
@@ -426,7 +431,7 @@ def _turn_row(file: str, game: int, number: int, turn: Turn, scores: list[int | 
         str(turn.discard),
         list(turn.glyphs),
         legal,
-        scores[number - 1] if legal else None,
+        scores[index] if legal else None,
     )
 
 

@@ -131,3 +131,29 @@ HEADER_BLOCK = r"---[ \t]*\n(?:(?!---[ \t]*(?:\n|\Z))[^\n]*\n)*---[ \t]*(?=\n|\Z
 
 HEADER = rf"(?<![^\n]){HEADER_BLOCK}"
 """A header, its opening '---' at the start of a line (the grammar's HEADER)."""
+
+# -- A position's line (grammar/arbo.lark, "A position") -----------------------------------------
+
+FIELD_SEP = r"[ \t]*\|[ \t]*"
+"""Between two fields of a position: '|', spaces and tabs free around it."""
+
+PART_SEP = r"[ \t]+\/[ \t]+"
+"""Between two parts of a player's field (trees, pile, hand): '/' with spaces or tabs on both sides."""
+
+WORD_SEP = r"[ \t]+"
+"""Between two words of a field: spaces and tabs (the grammar's SPACE)."""
+
+HIDDEN_CARDS = r"\?[0-9]{1,2}+(?![0-9])"
+"""The cards of a hand that are not known, ?N: the hand's last word."""
+
+DECK_SIZE = r"[0-9]{1,3}+(?![0-9])"
+"""How many cards the deck holds."""
+
+POSITION_TURN = rf"(?!0++\.){TURN_DIGITS}\."
+"""The number of the turn a position stands in, from 1, and its dot."""
+
+DUE_WORDS = ("draw1", "draw2", "plant", "discard", "over")
+"""What a position says is due: a first or second draw, a planting, a discard, or nothing (over)."""
+
+DUE_WORD = rf"(?:{'|'.join(DUE_WORDS)})(?![^ \t\n])"
+"""What is due, the last word of a position."""

@@ -4,7 +4,7 @@ A position is to a game of Arboretum what FEN is to chess: ``Game.position()`` g
 ``Game.from_position()`` sets a table up from it, and a record may start from one (its header's
 ``position:`` key). ``str()`` is its line::
 
-    Ca Dw Ja Ma Oa Wi | Ana: Ma3@0,0 / Oa5 / Ca1 +Ja4 ?5 | Ben: - / - / ?7 | deck 20 | 2. Ben draw1
+    Ca Dw Ja Ma Oa Wi | Ana: Ma3@0,0 / Oa5 / Ca1 +Ja4 ?5 | Ben: - / - / ?7 | deck 32 | 2. Ben draw1
 
 The fields, parted by `` | ``: the species in play; each player in seat order, as their name, a
 colon and three parts parted by `` / ``: their trees (``card@x,y``, by cell), their discard pile
@@ -23,7 +23,19 @@ from enum import Enum
 from typing import Any
 
 from arbo_notation.engine.cards import ORIGIN, Card, Coord, card_order
-from arbo_notation.engine.lexicon import CARD, COORDINATE, NAME, SPECIES
+from arbo_notation.engine.lexicon import (
+    CARD,
+    COORDINATE,
+    DECK_SIZE,
+    DUE_WORDS,
+    FIELD_SEP,
+    HIDDEN_CARDS,
+    NAME,
+    PART_SEP,
+    SPECIES,
+    TURN_DIGITS,
+    WORD_SEP,
+)
 from arbo_notation.errors import PositionError
 
 
@@ -81,13 +93,13 @@ class SeatPosition:
 
 
 #: What is due, as the position's last field writes it: the phase and the draws taken.
-_DUE_WORDS = {
-    (Phase.DRAW, 0): "draw1",
-    (Phase.DRAW, 1): "draw2",
-    (Phase.PLANT, 2): "plant",
-    (Phase.DISCARD, 2): "discard",
-    (Phase.OVER, 0): "over",
-}
+_DUE_WORDS = dict(
+    zip(
+        ((Phase.DRAW, 0), (Phase.DRAW, 1), (Phase.PLANT, 2), (Phase.DISCARD, 2), (Phase.OVER, 0)),
+        DUE_WORDS,
+        strict=True,
+    )
+)
 _DUE = {word: due for due, word in _DUE_WORDS.items()}
 
 
@@ -114,12 +126,16 @@ class Position:
                 return seat
         raise PositionError(f"{player} is not a player of this position ({', '.join(self.players)})")
 
+    @property
+    def due(self) -> str:
+        """What is due, as the line's last word: draw1, draw2, plant, discard or over."""
+        return _DUE_WORDS[(self.phase, self.draws_taken)]
+
     def __str__(self) -> str:
         deck = f"deck {self.deck_size}"
         if self.deck is not None and self.deck:
             deck += " " + " ".join(map(str, self.deck))
-        due = _DUE_WORDS[(self.phase, self.draws_taken)]
-        fields = [" ".join(self.species), *map(str, self.seats), deck, f"{self.turn}. {self.to_move} {due}"]
+        fields = [" ".join(self.species), *map(str, self.seats), deck, f"{self.turn}. {self.to_move} {self.due}"]
         return " | ".join(fields)
 
     def to_json(self) -> dict[str, Any]:
@@ -160,17 +176,20 @@ class Position:
 
     @classmethod
     def parse(cls, text: str) -> "Position":
-        """Read a position's line; PositionError saying which field is wrong and why."""
-        if not isinstance(text, str) or "\n" in text.strip():
+        """Read a position's line (grammar/arbo.lark's ``position``, spaces and tabs free around
+        the words); PositionError saying which field is wrong and why."""
+        line = text.strip(" \t\n") if isinstance(text, str) else "\n"
+        if "\n" in line:
             raise PositionError("a position is one line of text")
-        fields = [field.strip() for field in text.strip().split("|")]
-        if len(fields) < 5:
+        fields = _FIELD_SEP.split(line)
+        if not 5 <= len(fields) <= 7:
+            found = f"{len(fields)} field{'s' if len(fields) != 1 else ''}"
             raise PositionError(
-                "a position is: species | a field per player | deck | turn, player and what is due "
-                f"(found {len(fields)} field{'s' if len(fields) != 1 else ''})"
+                "a position is: species | a field for each of 2 to 4 players | deck | turn, player and "
+                f"what is due (found {found})"
             )
-        species = tuple(fields[0].split())
-        if not species or not all(_SPECIES.fullmatch(code) for code in species):
+        species = tuple(_WORDS.split(fields[0]))
+        if not all(_SPECIES.fullmatch(code) for code in species):
             raise PositionError(f"the first field lists the species in play (Ca Dw Ja ...), not {fields[0]!r}")
         seats = tuple(_seat(field) for field in fields[1:-2])
         deck_size, deck = _deck(fields[-2])
@@ -178,13 +197,18 @@ class Position:
         return cls(species, seats, deck_size, deck, turn, to_move, phase, draws)
 
 
+# The pieces of a line, as the grammar spells them (engine/lexicon.py); the turn's number is read
+# whole and held to 1 and more here, to say so.
+_FIELD_SEP = re.compile(FIELD_SEP)
+_PART_SEP = re.compile(PART_SEP)
+_WORDS = re.compile(WORD_SEP)
 _SPECIES = re.compile(SPECIES)
-_SEAT = re.compile(rf"(?P<player>{NAME}):(?P<parts>.*)\Z")
+_SEAT = re.compile(rf"(?P<player>{NAME}):(?:{WORD_SEP})?(?P<parts>.*)\Z")
 _TREE = re.compile(rf"(?P<card>{CARD})@(?P<x>{COORDINATE}),(?P<y>{COORDINATE})\Z")
 _CARD = re.compile(rf"{CARD}\Z")
-_HIDDEN = re.compile(r"\?(?P<count>[0-9]{1,2})\Z")
-_DECK = re.compile(r"deck (?P<size>[0-9]{1,3})(?P<cards>(?: \S+)*)\Z")
-_DUE_FIELD = re.compile(rf"(?P<turn>[0-9]{{1,4}})\. (?P<player>{NAME}) (?P<due>\S+)\Z")
+_HIDDEN = re.compile(rf"{HIDDEN_CARDS}\Z")
+_DECK = re.compile(rf"deck{WORD_SEP}(?P<size>{DECK_SIZE})(?P<cards>(?:{WORD_SEP}[^ \t]+)*)\Z")
+_DUE_FIELD = re.compile(rf"(?P<turn>{TURN_DIGITS})\.{WORD_SEP}(?P<player>{NAME}){WORD_SEP}(?P<due>[^ \t]+)\Z")
 
 
 def _card(word: str, where: str) -> Card:
@@ -198,8 +222,8 @@ def _seat(field: str) -> SeatPosition:
     if match is None:
         raise PositionError(f"a player's field is 'Name: trees / pile / hand', not {field!r}")
     player = match["player"]
-    parts = [part.split() for part in match["parts"].split(" / ")]
-    if len(parts) != 3 or any(not part for part in parts):
+    parts = [_WORDS.split(part) for part in _PART_SEP.split(match["parts"])]
+    if len(parts) != 3 or any(part == [""] for part in parts):
         raise PositionError(f"{player}'s field has three parts, trees / pile / hand, each '-' when empty: {field!r}")
     trees_words, pile_words, hand_words = (part if part != ["-"] else [] for part in parts)
     trees: dict[Coord, Card] = {}
@@ -208,7 +232,7 @@ def _seat(field: str) -> SeatPosition:
         if tree is None:
             raise PositionError(f"{player}'s trees: {word!r} is no tree (a tree is written Ma3@0,1)")
         cell = Coord(int(tree["x"]), int(tree["y"]))
-        if cell in trees:
+        if cell in trees:  # (beyond the grammar, as a deck's count)
             raise PositionError(f"{player}'s trees: two trees stand at ({cell})")
         trees[cell] = Card.parse(tree["card"])
     pile = tuple(_card(word, f"{player}'s discard pile") for word in pile_words)
@@ -216,8 +240,8 @@ def _seat(field: str) -> SeatPosition:
     shown: set[Card] = set()
     hidden = 0
     for index, word in enumerate(hand_words):
-        if (count := _HIDDEN.match(word)) is not None and index == len(hand_words) - 1:
-            hidden = int(count["count"])
+        if index == len(hand_words) - 1 and _HIDDEN.match(word):
+            hidden = int(word[1:])
             continue
         card = _card(word.removeprefix("+"), f"{player}'s hand")
         if word.startswith("+"):
@@ -232,12 +256,12 @@ def _deck(field: str) -> tuple[int, tuple[Card, ...] | None]:
     if match is None:
         raise PositionError(f"the deck's field is 'deck N', then its N cards top first when known, not {field!r}")
     size = int(match["size"])
-    words = match["cards"].split()
-    if not words:
+    if not match["cards"]:
         return size, None if size else ()
-    if len(words) != size:
-        raise PositionError(f"the deck holds {size} cards, but {len(words)} are listed")
-    return size, tuple(_card(word, "the deck") for word in words)
+    cards = tuple(_card(word, "the deck") for word in _WORDS.split(match["cards"])[1:])
+    if len(cards) != size:  # (beyond the grammar, as two trees on one cell)
+        raise PositionError(f"the deck holds {size} cards, but {len(cards)} are listed")
+    return size, cards
 
 
 def _due(field: str) -> tuple[int, str, Phase, int]:

@@ -341,6 +341,10 @@ class Game:
                 located.add(card)
 
         mover = config.players.index(position.to_move)
+        # The mover holds the dealt 7 and the cards drawn this turn, less the one planted; once the
+        # deck is empty a second draw may have been skipped (every pile empty too), one card fewer.
+        holds = HAND_SIZE + {Phase.PLANT: 2, Phase.DISCARD: 1, Phase.OVER: 0}.get(position.phase, position.draws_taken)
+        fewer = 1 if position.deck_size == 0 and position.phase is not Phase.DRAW else 0
         for seat in position.seats:
             player = seat.player
             locate((card for _, card in seat.trees), f"in {player}'s arboretum")
@@ -349,10 +353,7 @@ class Game:
             trees = dict(seat.trees)
             if trees and (ORIGIN not in trees or not _connected(trees)):
                 raise PositionError(f"{player}'s trees do not grow from (0,0) each next to another")
-            due = HAND_SIZE + {Phase.PLANT: 2, Phase.DISCARD: 1}.get(position.phase, position.draws_taken)
-            wanted = due if player == position.to_move and position.phase is not Phase.OVER else HAND_SIZE
-            # (a draw is skipped only once the deck is empty, the mover holding fewer then)
-            short = wanted - HAND_SIZE if position.deck_size == 0 and player == position.to_move else 0
+            wanted, short = (holds, fewer) if player == position.to_move else (HAND_SIZE, 0)
             if not wanted - short <= seat.hand_size <= wanted:
                 raise PositionError(
                     f"{player} holds {seat.hand_size} cards; {wanted} are due at this point of the turn"

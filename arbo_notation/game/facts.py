@@ -14,17 +14,23 @@ from typing import TYPE_CHECKING
 
 from arbo_notation.engine.cards import SPECIES_COUNT_BY_PLAYERS, Card
 from arbo_notation.engine.state import Game, GameConfig, Setup
-from arbo_notation.errors import Code, RuleError, Severity
+from arbo_notation.errors import Code, PositionError, RuleError, Severity
 
 if TYPE_CHECKING:
     from arbo_notation.notation.model import Header
 
 
 def game_for(header: Header) -> Game:
-    """The game a header sets up; RuleError when it describes no legal table."""
+    """The game a header sets up, from its deal or its position; RuleError when it describes no
+    legal table."""
     config = _config(tuple(header.players), tuple(header.species))
     if header.perspective is not None:
         config.seat(header.perspective)
+    if header.position is not None:
+        try:
+            return Game.from_position(header.position)
+        except PositionError as error:
+            raise RuleError(f"the position is no table of a game: {error.message}") from None
     setup = Setup(deck=header.deck, hands=dict(header.hands), discards=dict(header.discards))
     return Game(config, setup)
 

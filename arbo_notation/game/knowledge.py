@@ -218,13 +218,14 @@ class _Tracker:
 
     __slots__ = ("view", "known", "unknown", "deck")
 
-    def __init__(self, view: View, root: Game, dealt: Mapping[str, Sequence[Card]]) -> None:
+    def __init__(self, view: View, root: Game, known: Mapping[str, Sequence[Card]]) -> None:
+        """The view's knowledge at the ``root``: the cards it ``known`` in each hand there."""
         self.view = view
         players = root.players
         self.known: dict[str, set[Card]] = {p: set() for p in players}
         self.unknown: dict[str, int] = {p: len(root.hand(p)) for p in players}
-        for player, cards in dealt.items():
-            if player in self.known and (view.omniscient or view.seat == player):
+        for player, cards in known.items():
+            if player in self.known:
                 self.known[player] = set(cards)
                 self.unknown[player] = max(0, self.unknown[player] - len(cards))
         self.deck = root.deck_size
@@ -326,7 +327,8 @@ def _forward(node: "Node", view: View) -> _Tracker:
         walk = walk.parent
     if walk is None:
         root = path.pop()
-        tracker = _Tracker(View(view.seat, view.omniscient), _table(root), node.tree.record.header.hands)
+        table = _table(root)
+        tracker = _Tracker(View(view.seat, view.omniscient), table, _known_at_root(view, table, node.tree.record))
         carried[key(root)] = tracker
         walk = root
     tracker = carried[key(walk)]
@@ -337,6 +339,17 @@ def _forward(node: "Node", view: View) -> _Tracker:
         carried[key(after)] = tracker
         walk = after
     return tracker.copy()
+
+
+def _known_at_root(view: View, root: Game, record: GameRecord) -> dict[str, tuple[Card, ...]]:
+    """The cards the view knows in each hand at a record's start: the dealt hands it sees; for a
+    record that starts from a position, what the position shows the view's seat (the whole
+    position to the record's view, the cards taken in sight to a spectator)."""
+    if record.header.position is None:
+        hands = record.header.hands
+        return {p: tuple(cards) for p, cards in hands.items() if view.omniscient or view.seat == p}
+    seen = root if view.omniscient else root.view(view.seat) if view.seat is not None else root.public_view()
+    return {p: seen.hand(p).known for p in root.players}
 
 
 def _is_end(node: "Node") -> bool:

@@ -96,6 +96,8 @@ def _merge_headers(first: GameRecord, header: Header, other: GameRecord) -> Head
         raise MergeError(f"{where} give different decks")
     if header.discards and theirs.discards and header.discards != theirs.discards:
         raise MergeError(f"{where} give different face-up discards")
+    if header.position != theirs.position:  # (each seat's own view of it, say: what to join is not told)
+        raise MergeError(f"{where} start from different positions: only records that start alike are merged")
     filled = {}
     for key in ("event", "site", "date", "round", "annotator", "result"):
         mine, yours = getattr(header, key), getattr(theirs, key)

@@ -533,7 +533,7 @@ def replay_game(
         report(Code.SETUP, str(error), header.pos)
         return outcome
     _report_faults(record, table_faults(header), report)
-    trace = _LineTrace(MAIN, record.turns, 0, game.copy()) if keep_states else None
+    trace = _LineTrace(MAIN, record.turns, _turns_before(record, game), game.copy()) if keep_states else None
     outcome.legal_turns = replay_line(game, record.turns, report, hook=hook, trace=trace)
     if record.result is not None and not record.result.unfinished:
         _report_faults(record, result_line_faults(header.players, record.result.scores), report)
@@ -561,6 +561,14 @@ def replay_game(
         if outcome.final is None:  # an illegal turn has left ``game`` half played
             outcome.final = outcome.lines[MAIN].states[-1]
     return outcome
+
+
+def _turns_before(record: GameRecord, first: Game) -> int:
+    """How many turns of the game come before the record's first: none after a deal; after a
+    position, those before its turn (and the turn itself, once the game is over)."""
+    if record.header.position is None:
+        return 0
+    return first.turn_number - (not first.is_over)
 
 
 def _report_note_faults(turns: Sequence[Turn], report: _Reporter) -> None:

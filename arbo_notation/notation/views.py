@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from arbo_notation.engine.view import view_of
 from arbo_notation.notation.model import Draw, DrawKind, GameRecord, Turn
 
 
@@ -12,11 +13,13 @@ def partial_record(record: GameRecord, seated: str | None = None) -> GameRecord:
 
     A spectator (``seated`` None) sees no dealt hand and no card drawn from the deck; a seated
     player also sees their own dealt hand and their own deck draws. Draws from discard piles stay
-    written (they are public), as do the reveals and the result.
+    written (they are public), as do the reveals and the result. A record that starts from a
+    position starts from what the seat (or a spectator) sees of it.
     """
     header = record.header
     hands = {seated: header.hands[seated]} if seated is not None and seated in header.hands else {}
-    partial_header = replace(header, deck=None, hands=hands, perspective=seated)
+    position = None if header.position is None else view_of(header.position, seated).position
+    partial_header = replace(header, deck=None, hands=hands, perspective=seated, position=position)
     turns = tuple(_hide_turn(turn, seated) for turn in record.turns)
     return replace(record, header=partial_header, turns=turns)
 

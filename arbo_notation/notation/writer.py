@@ -144,10 +144,17 @@ def _renumbered(turns: tuple[Turn, ...], first: int) -> tuple[Turn, ...]:
 def renumber(game: GameRecord) -> GameRecord:
     """The record with canonical turn numbers, as format_game writes them.
 
-    The main line counts 1, 2, 3...; a variation's first turn has the number of the turn it
-    replaces and the variation counts on from there.
+    The main line counts 1, 2, 3... (on from the turn of the header's position, when the record
+    starts from one); a variation's first turn has the number of the turn it replaces and the
+    variation counts on from there.
     """
-    return dataclasses.replace(game, turns=_renumbered(game.turns, 1))
+    return dataclasses.replace(game, turns=_renumbered(game.turns, first_turn(game)))
+
+
+def first_turn(game: GameRecord) -> int:
+    """The number of a record's first turn: 1, or the turn of the position it starts from."""
+    position = game.header.position
+    return 1 if position is None else position.turn
 
 
 # ------------------------------------------------------------------------------------------------
@@ -271,7 +278,7 @@ def format_game(game: GameRecord) -> str:
     for line in format_header(game.header).rstrip("\n").split("\n"):
         out.add(line)
     out.comments_own_lines(game.comments, "")
-    _write_turns(out, game.turns, 1, 0)
+    _write_turns(out, game.turns, first_turn(game), 0)
     for reveal in game.reveals:
         _reveal_line(out, reveal)
     if game.result is not None:

@@ -146,6 +146,7 @@ class SeatTable:
                 entry["hidden"] = hidden[entry["name"]]
         add_table(data, game)
         data["knowledge"] = knowledge_of_table(game, View.of_seat(self.seat)).to_json()
+        data["position"] = game.view(self.seat).position.to_json()
         return data
 
 

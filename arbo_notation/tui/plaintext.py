@@ -61,16 +61,16 @@ def _plain_lines(model: ReplayModel, start: int = 0, *, knowledge: bool = False)
     yield model.title()
     view = f"{model.perspective}'s view (other hands hidden)" if model.perspective else "all hands shown"
     yield f"game {record.index} of {record.file}; {len(record.turns)} turns recorded; {view}"
-    start = max(0, min(start, main.legal))
-    for index in range(start, main.legal + 1):
+    first = max(0, min(start - main.start, main.legal))  # ``start`` counts the game's turns, a position's too
+    for index in range(first, main.legal + 1):
         cursor = Cursor(MAIN, index)
         yield ""
         if index == 0:
-            yield "== start of the game =="
+            yield "== start of the game ==" if not main.start else f"== the position after turn {main.start} =="
             yield from _comments(record.comments)
         else:
             turn = main.turns[index - 1]
-            yield f"== {_turn_heading(index, turn, model.perspective)} =="
+            yield f"== {_turn_heading(main.start + index, turn, model.perspective)} =="
             yield from (f"  error: {fault}" for fault in main.faults_of(index - 1))
             yield from _comments(turn.comments_before + turn.comments_after)
             for number in range(len(turn.variations)):

@@ -160,7 +160,9 @@ def test_check_in_parallel_gives_the_same_summary(tmp_path: Path):
     assert serial.stdout == f"{len(paths)} games: {len(paths) - 1} valid, 1 invalid\n"
 
 
-@pytest.mark.parametrize("jobs, cores, expected", [(1000, 2, 2), (1000, 64, 9), (3, 8, 3), (2, 1, None)])
+@pytest.mark.parametrize(
+    "jobs, cores, expected", [(1000, 2, 2), (1000, 64, len(GAME_SAMPLES) + 2), (3, 8, 3), (2, 1, None)]
+)
 def test_workers_are_capped_at_the_cores_and_the_runs_of_games(monkeypatch, jobs, cores, expected):
     """-j 1000 started a thousand processes for eight files (16 times slower than -j 1)."""
     import concurrent.futures

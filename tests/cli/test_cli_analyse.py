@@ -346,3 +346,12 @@ def test_in_place_keeps_the_header_comments(tmp_path):
     assert written.splitlines()[:2] == ["---", "# played at the club, notes by Ana"]
     assert written.split("\n---\n", 1)[0] == text.split("\n---\n", 1)[0]
     assert note_of(parse(written, str(path))[0].turns[4]) is not None
+
+
+def test_a_study_s_turn_is_asked_for_by_its_number_in_the_game():
+    study = str(Path(__file__).resolve().parents[2] / "samples" / "study.arb")
+    judged = run("analyse", study, "--turn", "17", "--budget", "4", "--json")
+    assert judged.exit_code == 0, judged.output
+    assert [(t["turn"], t["player"]) for t in json.loads(judged.stdout)["turns"]] == [(17, "Ana")]
+    past = run("analyse", study, "--turn", "21", "--budget", "4")
+    assert (past.exit_code, past.stderr) == (2, "arbo: game 1 has 5 turns; there is no turn 21\n")

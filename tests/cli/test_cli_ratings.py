@@ -49,14 +49,25 @@ def test_history_lists_each_players_games(tmp_path: Path):
     assert [line.split()[4] for line in ana[1:]] == ["2", "1"]
 
 
+def test_a_game_that_starts_from_a_position_is_counted_apart_and_not_rated(tmp_path: Path):
+    study = (ROOT / "samples" / "study.arb").read_text(encoding="utf-8")
+    (tmp_path / "g.arb").write_text(game({"Ana": 30, "Ben": 20}) + study, encoding="utf-8")
+    result = run(tmp_path, "--json")
+    assert result.exit_code == 0, result.output
+    counts = json.loads(result.stdout)
+    assert (counts["games"], counts["rated"], counts["from_position"]) == (2, 1, 1)
+    assert [(p["player"], p["games"]) for p in counts["players"]] == [("Ana", 1), ("Ben", 1)]
+    assert run(tmp_path).stdout.startswith("2 games: 1 rated, 1 from a position\n")
+
+
 def test_json_for_scripts(tmp_path: Path):
     (tmp_path / "g.arb").write_text(game({"Ana": 30, "Ben": 20}) + UNFINISHED, encoding="utf-8")
     plain = json.loads(run(tmp_path, "--json").stdout)
     assert plain.keys() == {
         *("model", "by", "games", "rated", "rated_by_bot", "invalid", "unfinished", "forfeited", "unreadable"),
-        "players",
+        *("from_position", "players"),
     }
-    assert (plain["by"], plain["rated_by_bot"], plain["forfeited"]) == ("bot", 0, 0)
+    assert (plain["by"], plain["rated_by_bot"], plain["forfeited"], plain["from_position"]) == ("bot", 0, 0, 0)
     assert (plain["model"], plain["games"], plain["rated"], plain["unfinished"]) == ("PlackettLuce", 2, 1, 1)
     ana = plain["players"][0]
     assert ana.keys() == {"player", "mu", "sigma", "ordinal", "games"}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -44,6 +45,29 @@ def test_the_default_is_plain_when_the_output_is_not_a_terminal():
     assert "error: turn 3 (Ana d:Wi6 Ben:Ma3 Ma3@1,0 /Wi6) is illegal" in default.stdout
     assert "its top card is Ma4 [draw]" in default.stderr
     assert default.exit_code == 1
+
+
+def test_plain_numbers_a_record_that_starts_from_a_position_on_from_it():
+    study = str(Path(__file__).resolve().parents[2] / "samples" / "study.arb")
+    out = run(study, "--plain").stdout
+    headings = [line for line in out.splitlines() if line.startswith("== ")]
+    assert headings[:3] == [
+        "== the position after turn 15 ==",
+        "== 16. Ben d:Ma8 d:Ca8 Ca8@-6,0 /Wi3 ==",
+        "== 17. Ana Ana:Ma5 d:Ja1 Ma5@-6,0 /Wi5 ?! ==",
+    ]
+    assert "    17. Ana d:Ja1 d:Ca5 Ca5@-6,0 /Ja1" in out  # the variation, numbered as the turn it replaces
+    later = run(study, "--plain", "--turn", "19").stdout
+    assert [line for line in later.splitlines() if line.startswith("== ")] == [
+        "== 19. Ana d:Ca5 d:Oa5 Ca5@-7,0 /Oa5 ==",
+        "== 20. Ben Ben:Wi5 d:Dw1 Dw1@-1,-2 /Wi5 ==",
+        "== scoring ==",
+    ]
+    before = run(study, "--plain", "--turn", "2")
+    assert (before.exit_code, before.stderr) == (
+        2,
+        "arbo: game 1 starts from a position after turn 15; there is no position after turn 2\n",
+    )
 
 
 def test_plain_from_a_turn_in_one_players_view():

@@ -335,3 +335,26 @@ def test_an_eight_cancelled_by_an_opponents_one_says_why_its_hand_is_0(tmp_path)
     assert data["players"][0]["species"]["Ma"]["eight_cancelled_by"] == "Ben"
     assert "eight_cancelled_by" not in data["players"][1]["species"]["Ma"]
     assert "eight_cancelled_by" not in json.dumps(sheet.to_json())  # arbo score --json is as before
+
+
+#: The end of a game as a position's line (docs/NOTATION.md, "Positions"): every hand known.
+ENDED = (
+    "Ca Dw Wi | Ana: Ca1@0,0 Ca2@1,0 Ca3@2,0 Ca4@3,0 Ca5@4,0 Wi8@5,0 / Dw1 / Dw2 Dw3 Dw4 Dw5 Dw6 Dw7 "
+    "| Ben: Ca6@0,0 Ca7@0,1 Ca8@0,2 Wi1@0,3 / - / Dw8 Wi2 Wi3 Wi4 Wi5 Wi6 Wi7 | deck 0 | 10. Ana over"
+)
+
+
+def test_a_position_s_line_is_scored_once_every_hand_is_known():
+    result = run("score", "-", input=ENDED + "\n")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[-1] == "Ana wins with 11 (Ben 5)."
+    hidden = run("score", "-", input=ENDED.replace("Dw8 Wi2 Wi3 Wi4 Wi5 Wi6 Wi7", "Dw8 ?6"))
+    assert (hidden.exit_code, hidden.stderr) == (
+        1,
+        "arbo: <stdin>: the hands of Ben hold cards nobody knows: every hand must be known to score a position\n",
+    )
+    wrong = run("score", "-", input=ENDED.replace("deck 0", "deck 1"))
+    assert (wrong.exit_code, wrong.stderr) == (
+        1,
+        "arbo: <stdin>: Ana holds 6 cards; 7 are due at this point of the turn\n",  # over with a card left: no skip
+    )

@@ -8,6 +8,9 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from arbo_notation.cli import app
+from arbo_notation.engine.cards import Card
+from arbo_notation.engine.position import Position
+from arbo_notation.engine.state import Game
 
 OMNISCIENT = Path(__file__).resolve().parents[2] / "samples" / "two-player-omniscient.arb"
 
@@ -49,3 +52,51 @@ def test_the_json_of_the_end_still_scores_and_names_no_player_to_move(tmp_path: 
     (tmp_path / "end.json").write_text(end.stdout, encoding="utf-8")
     scored = CliRunner().invoke(app, ["score", str(tmp_path / "end.json"), "--json"])
     assert scored.exit_code == 0, scored.output
+
+
+STUDY = OMNISCIENT.with_name("study.arb")
+
+
+def test_the_json_carries_the_position_as_the_record_knows_it_or_as_the_seat_of_as_does():
+    whole = state_json()["position"]
+    deck = Position.from_json(whole).deck  # the omniscient record knows the deck's order
+    assert deck is not None and deck[:4] == tuple(map(Card.parse, "Bs3 Cb2 Ma3 Ca2".split()))
+    assert whole["text"].endswith(" | 4. Ben draw1") and whole["deck"]["size"] == 30
+    seat = state_json("--as", "Ben")["position"]
+    assert seat["deck"] == {"size": 30, "cards": None}
+    assert [p["hand"]["hidden"] for p in seat["players"]] == [7, 0]  # Ana's hand, as Ben knows it
+    assert Position.from_json(seat) == Game.from_position(whole["text"]).view("Ben").position
+
+
+def test_the_text_ends_with_the_position_s_line_as_the_board_s_view_knows_it():
+    result = CliRunner().invoke(app, ["state", str(OMNISCIENT), "--turn", "3", "--as", "Ana"])
+    assert result.exit_code == 0, result.output
+    line = result.stdout.rstrip("\n").rsplit("\n", 1)[1]
+    assert line.startswith("position: Bs Ca Cb Dw Ja Ma | Ana: ")
+    assert (
+        Position.parse(line.removeprefix("position: "))
+        == Game.from_position(state_json()["position"]["text"]).view("Ana").position
+    )
+
+
+def test_a_record_that_starts_from_a_position_counts_the_turns_of_the_game():
+    def state(*args: str):
+        return CliRunner().invoke(app, ["state", str(STUDY), *args])
+
+    start = state("--turn", "15")
+    assert start.exit_code == 0, start.output
+    assert start.stdout.startswith("Endgame study, game 1, after turn 15\n\nturn 16: Ben to draw; deck: 6 cards\n")
+    assert start.stdout.rstrip("\n").endswith(" | deck 6 Ma8 Ca8 Ja1 Ca5 Oa5 Dw1 | 16. Ben draw1")
+    assert "after turn 20" in state().stdout
+    before = state("--turn", "3")
+    assert (before.exit_code, before.stderr) == (
+        2,
+        "arbo: game 1 starts from a position after turn 15; there is no position after turn 3\n",
+    )
+    after = state("--turn", "21")
+    assert (after.exit_code, after.stderr) == (
+        2,
+        "arbo: game 1 has turns 16 to 20; there is no position after turn 21\n",
+    )
+    data = json.loads(state("--turn", "17", "--json").stdout)
+    assert data["turn"] == 18 and data["position"]["text"].endswith(" | 18. Ben draw1")

@@ -301,6 +301,7 @@ def test_the_header_columns_are_the_header_tables_rows():
         ("deck", "list<string>"),
         ("hands", "map<string,list<string>>"),
         ("discards", "map<string,list<string>>"),
+        ("position", "string"),
         ("header_result", "map<string,int32>"),
     ]
     assert list(dict.fromkeys(c.key for c in HEADER_COLUMNS)) == list(HEADER_KEYS)
@@ -328,3 +329,20 @@ def test_a_new_row_of_the_header_table_gets_its_column():
     odd = replace(ROW_OF_KEY["site"], name="weather", value_type=Cloud())
     with pytest.raises(ArboError, match="'weather' is of the kind 'a cloud'"):
         header_columns(HEADER_KEY_ROWS + (odd,))
+
+
+def test_a_record_that_starts_from_a_position_gives_its_line_and_its_turns_numbered_on_from_it():
+    text = (SAMPLES / "study.arb").read_text(encoding="utf-8")
+    [piece] = [p for p in stream_games([text]) if isinstance(p, GameText)]
+    rows = game_rows("study.arb", piece)
+    game = dict(zip((name for name, _ in SCHEMA["games"]), rows.game, strict=True))
+    assert game["position"] == text.split('position: "')[1].split('"')[0]
+    assert (game["valid"], game["deck"], game["hands"], game["scores"]) == (True, None, None, [13, 16])
+    turns = [dict(zip((name for name, _ in SCHEMA["turns"]), row, strict=True)) for row in rows.turns]
+    assert [(turn["turn"], turn["player"], turn["legal"]) for turn in turns] == [
+        (16, "Ben", True),
+        (17, "Ana", True),
+        (18, "Ben", True),
+        (19, "Ana", True),
+        (20, "Ben", True),
+    ]

@@ -40,6 +40,13 @@ def _terminals(pattern: re.Pattern[str]) -> dict[str, str]:
         ("BRACE_COMMENT", lexicon.BRACE_COMMENT),
         ("LINE_COMMENT", lexicon.LINE_COMMENT),
         ("HEADER", lexicon.HEADER),
+        ("FIELD_SEP", lexicon.FIELD_SEP),
+        ("PART_SEP", lexicon.PART_SEP),
+        ("SPACE", lexicon.WORD_SEP),
+        ("HIDDEN_CARDS", lexicon.HIDDEN_CARDS),
+        ("DECK_SIZE", lexicon.DECK_SIZE),
+        ("POSITION_TURN", lexicon.POSITION_TURN),
+        ("DUE_WORD", lexicon.DUE_WORD),
     ],
 )
 def test_each_regex_terminal_of_the_grammar_is_the_lexicons_rule(terminal: str, rule: str) -> None:

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 
 from arbo_notation.engine.cards import Card
+from arbo_notation.engine.position import Position
 from arbo_notation.errors import HeaderFault
 from arbo_notation.notation.header.keys import (
     CARD_LIST,
@@ -20,6 +21,7 @@ from arbo_notation.notation.header.keys import (
     PLAYER_CARDS,
     PLAYER_REF,
     PLAYER_SCORES,
+    POSITION_LINE,
     TEXT,
     NotWritten,
     ValueType,
@@ -136,6 +138,22 @@ def test_scores_are_whole_numbers_of_the_players():
         PLAYER_SCORES.read("{Ana: 024}")  # YAML 1.1 reads 024 as 20
 
 
+def test_a_position_is_its_line_in_double_quotes():
+    line = "Ca Li | Ana: Ca1@0,0 / Li1 / +Ca2 ?6 | Ben: - / - / ?7 | deck 8 | 2. Ben draw1"
+    assert round_trip(POSITION_LINE, "position", line) == [f'position: "{line}"']
+    assert POSITION_LINE.check("position", line, ()) == Position.parse(line)
+    assert POSITION_LINE.read("'" + line + "'") == Position.parse(line)  # as the safe loader reads it too
+    assert POSITION_LINE.check("position", None, ()) is None and POSITION_LINE.to_data(None) is OMIT
+    assert POSITION_LINE.write("position", None) == []
+    with pytest.raises(HeaderFault, match=r"^'position' must be a position's line in quotes, found a list$"):
+        POSITION_LINE.check("position", ["Ca"], ())
+    with pytest.raises(HeaderFault, match=r"^'position': Ben's field has three parts, trees / pile / hand"):
+        POSITION_LINE.check("position", line.replace("Ben: - / - / ?7", "Ben: - / ?7"), ())
+    for written in (line, '"' + line.replace("deck 8", "deck 2 Li2") + '"', "[Ca]"):
+        with pytest.raises(NotWritten):  # unquoted, a fault, not a text: for the safe loader to read or refuse
+            POSITION_LINE.read(written)
+
+
 def test_each_row_names_its_type_and_the_types_read_only_their_own_form():
     assert [row.kind for row in HEADER_KEY_ROWS] == [
         "text",
@@ -150,9 +168,10 @@ def test_each_row_names_its_type_and_the_types_read_only_their_own_form():
         "list of cards",
         "player → cards",
         "player → cards",
+        "position",
         "player → score",
     ]
-    for value_type in (TEXT, ISO_DATE, NAME_LIST, CODE_LIST, PLAYER_REF, CARD_LIST):
+    for value_type in (TEXT, ISO_DATE, NAME_LIST, CODE_LIST, PLAYER_REF, CARD_LIST, POSITION_LINE):
         with pytest.raises(NotWritten):
             value_type.read_block([("Ana", "1")])
 

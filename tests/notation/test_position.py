@@ -323,3 +323,22 @@ def test_any_text_is_a_position_or_a_position_error(text):
         read_position(text, "fuzz")
     except PositionError as error:
         assert "\n" not in str(error)
+
+
+def test_a_position_s_line_gives_its_trees_and_hands_to_score():
+    line = (
+        "Ca Dw | Ana: Ca1@0,0 Ca2@1,0 / Dw1 / Ca3 Dw2 Dw3 Dw4 Dw5 Dw6 Dw7 | Ben: Ca8@0,0 / - / Ca4 Ca5 Ca6 Ca7 Dw8 "
+        "+Ca2 | deck 0 | 2. Ben over"
+    )
+    with pytest.raises(PositionError, match="Ca2 in Ben's hand is placed twice in the position"):
+        read_position(line)
+    line = line.replace(" +Ca2", " +Ca1").replace("Ca1@0,0 Ca2@1,0", "Ca2@0,0")
+    position = read_position(f"  {line}\n", "end.txt")
+    assert position.species == ("Ca", "Dw") and position.game_over
+    assert position.player("Ana") == PlayerPosition(
+        "Ana", {Coord(0, 0): Card("Ca", 2)}, tuple(map(Card.parse, "Ca3 Dw2 Dw3 Dw4 Dw5 Dw6 Dw7".split()))
+    )
+    assert position.player("Ben").hand == tuple(map(Card.parse, "Ca1 Ca4 Ca5 Ca6 Ca7 Dw8".split()))
+    assert position.score().totals() == {"Ana": 0, "Ben": 0}
+    with pytest.raises(PositionError, match=r"^end.txt: the hands of Ana hold cards nobody knows"):
+        read_position(line.replace("Ca3 Dw2 Dw3 Dw4 Dw5 Dw6 Dw7", "Ca3 ?6"), "end.txt")

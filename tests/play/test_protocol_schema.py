@@ -18,7 +18,8 @@ import pytest
 
 from arbo_notation.engine.actions import Skip
 from arbo_notation.engine.bots import GreedyBot
-from arbo_notation.engine.state import Phase
+from arbo_notation.engine.position import Position
+from arbo_notation.engine.state import Game, Phase
 from arbo_notation.play import referee
 from arbo_notation.play.referee import BotProcess
 
@@ -122,6 +123,33 @@ def test_the_view_holds_the_discard_piles_the_turn_and_the_deck_as_the_events_ma
             if message["phase"] == "draw":
                 assert view["draws_taken"] in (0, 1)
     assert asked > 60 and any(pile for pile in piles.values())
+
+
+def test_the_view_s_position_is_the_seat_s_view_of_the_table_and_says_what_the_view_says(spied):
+    got, _, _ = spied
+    asked = 0
+    for message in got:
+        if message["type"] == "game":
+            seat = message["seat"]
+        elif message["type"] == "act":
+            asked += 1
+            view = message["view"]
+            data = view["position"]
+            position = Position.from_json(data)  # its text and its keys agree
+            assert Game.from_position(data["text"]).view(seat).position == position  # a seat's view, whole
+            players = {p["name"]: p for p in view["players"]}
+            for part in data["players"]:
+                assert part["discards"] == players[part["name"]]["discard"]
+                assert part["hand"]["known"] == sorted(players[part["name"]]["hand"], key=_card_order)
+                assert part["hand"]["hidden"] == players[part["name"]].get("hidden", 0)
+            assert data["deck"] == {"size": view["deck_size"], "cards": None if view["deck_size"] else []}
+            assert (data["turn"], data["to_move"], data["phase"]) == (view["turn"], seat, message["phase"])
+            assert data["draws_taken"] == view["draws_taken"]
+    assert asked > 60
+
+
+def _card_order(text: str) -> tuple[str, int]:
+    return text[:-1], int(text[-1])
 
 
 def test_state_as_a_seat_prints_a_view_of_the_schema(spied):

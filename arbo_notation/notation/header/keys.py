@@ -1,7 +1,7 @@
 """The header's keys as typed rows: each key a name, the type of its value, its meaning and example.
 
 A value type (Text, IsoDate, NameList, CodeList, CodeMap, PlayerRef, CardList, PlayerCards,
-PlayerScores) owns how a value of its kind is checked from YAML or JSON data, given as plain data,
+PositionLine, PlayerScores) owns how a value of its kind is checked from YAML or JSON data, given as plain data,
 written as canonical lines and read back from the writer's lines, as sgfmill's Presenter gives each
 property type one serialiser and one interpreter and a table maps each property to its type.
 
@@ -24,9 +24,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeGuard, TypeVar, cast
 
 from arbo_notation.engine.cards import CARD_RE, Card, is_species_code, value_fault
+from arbo_notation.engine.position import Position
 from arbo_notation.engine.lexicon import MAX_NAME_LENGTH, MAX_POINTS_DIGITS, NAME_SHAPE, RESERVED_NAMES
 from arbo_notation.notation.bounds import MOST_POINTS
-from arbo_notation.errors import ArboError, HeaderFault, Pos
+from arbo_notation.errors import ArboError, HeaderFault, Pos, PositionError
 from arbo_notation.notation.header import yamlwords
 
 if TYPE_CHECKING:
@@ -69,6 +70,7 @@ class Header:
     deck: tuple[Card, ...] | None = None  # the draw pile after the deal, top card first
     hands: dict[str, tuple[Card, ...]] = field(default_factory=dict)  # dealt hands
     discards: dict[str, tuple[Card, ...]] = field(default_factory=dict)  # face up at setup, bottom first
+    position: Position | None = None  # the table the record starts from, in place of a deal
     result: dict[str, int] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     pos: Pos | None = field(default=None, compare=False)
@@ -747,6 +749,40 @@ class PlayerCards(ValueType["dict[str, tuple[Card, ...]]"]):
         return _entries(entries, read_name, read_cards)
 
 
+class PositionLine(ValueType["Position | None"]):
+    """A position's line (engine/position.py), written as YAML text: the line has ': ' in it, so
+    the writer quotes it."""
+
+    kind = "position"
+
+    def check(self, key: str, value: object, among: tuple[str, ...]) -> Position | None:
+        if value is None:
+            return None
+        if not isinstance(value, str):
+            raise HeaderFault(
+                f"'{key}' must be a position's line in quotes, found {_show(value)}", key, _as_item(value)
+            )
+        try:
+            return Position.parse(value)
+        except PositionError as error:
+            raise HeaderFault(f"'{key}': {error.message}", key) from None
+
+    def to_data(self, value: Position | None) -> object:
+        return OMIT if value is None else str(value)
+
+    def write(self, key: str, value: Position | None) -> list[str]:
+        return [] if value is None else [f"{key}: {_block_text(str(value))}"]
+
+    def read(self, text: str) -> Position:
+        line = _read_text(text) if text[0] not in "[{" else None
+        if line is None:
+            raise NotWritten
+        try:
+            return Position.parse(line)
+        except PositionError:
+            raise NotWritten from None
+
+
 class PlayerScores(ValueType["dict[str, int] | None"]):
     """Some of the players' scores, whole numbers of at most MAX_POINTS_DIGITS digits."""
 
@@ -795,6 +831,7 @@ CODE_MAP = CodeMap()
 PLAYER_REF = PlayerRef()
 CARD_LIST = CardList()
 PLAYER_CARDS = PlayerCards()
+POSITION_LINE = PositionLine()
 PLAYER_SCORES = PlayerScores()
 
 
@@ -860,6 +897,12 @@ HEADER_KEY_ROWS: tuple[HeaderKey, ...] = (
         "discards: {Ben: [Wi1]}",
     ),
     HeaderKey(
+        "position",
+        POSITION_LINE,
+        "the table the record starts from, in place of a deal (see [Positions](#positions))",
+        'position: "Ca Dw Ja Ma Oa Wi | Ana: Ma3@0,0 / Oa5 / Ca1 Ja4 ?5 | Ben: - / - / ?7 | deck 32 | 2. Ben draw1"',
+    ),
+    HeaderKey(
         "result", PLAYER_SCORES, "the final scores, when known without a result line", "result: {Ana: 24, Ben: 19}"
     ),
 )
@@ -916,10 +959,51 @@ def header_from_mapping(data: object, pos: Pos | None = None) -> Header:
             refers_to = row.value_type.refers_to
             among = fields[refers_to] if refers_to is not None else ()
             fields[row.name] = row.value_type.check(row.name, data[row.name], among)
+    clash = _clash_with_position(fields)
+    if clash is not None:
+        raise clash
     fields["extra"] = {k: v for k, v in data.items() if k not in ROW_OF_KEY}
     for key, value in fields["extra"].items():
         _check_extra(key, value)
     return Header(pos=pos, **fields)
+
+
+#: The keys of a deal, which a position replaces.
+_DEAL_KEYS = ("deck", "hands", "discards")
+
+
+def _clash_with_position(fields: dict[str, Any]) -> HeaderFault | None:
+    """The fault of a header whose position disagrees with it: other players or species, a key
+    of a deal beside it (the position holds every hand, pile and the deck), or a point in the middle
+    of a turn (a record's turns are whole); None when there is none, or no position."""
+    position: Position | None = fields.get("position")
+    if position is None:
+        return None
+    if position.players != fields["players"]:
+        return HeaderFault(
+            f"'position' seats {', '.join(position.players)}; the players are {', '.join(fields['players'])}",
+            "position",
+        )
+    if position.species != fields["species"]:
+        return HeaderFault(
+            f"'position' has the species {' '.join(position.species)}; the header's are {' '.join(fields['species'])}",
+            "position",
+        )
+    for key in _DEAL_KEYS:
+        if fields.get(key) not in (None, {}):  # (no hands, no discards: what a Header holds by default)
+            return HeaderFault(
+                f"'{key}' gives a deal, but the record starts from its 'position', which holds every hand, "
+                f"pile and the deck: leave '{key}' out",
+                key,
+            )
+    if position.due not in ("draw1", "over"):
+        return HeaderFault(
+            f"'position': a record starts at the start of a turn (draw1) or at the end (over), not at "
+            f"{position.due}: its turns are whole",
+            "position",
+            position.due,
+        )
+    return None
 
 
 #: What an unknown key's value may be made of: what the safe loader builds and the writer writes
@@ -1101,8 +1185,9 @@ def _fields(lines: list[str]) -> dict[str, Any]:
 
 
 def _well_placed(fields: dict[str, Any]) -> bool:
-    """Whether the header has its players and species, and the keys that name them name its own."""
-    if "players" not in fields or "species" not in fields:
+    """Whether the header has its players and species, the keys that name them name its own, and
+    its position (if any) agrees with it."""
+    if "players" not in fields or "species" not in fields or _clash_with_position(fields) is not None:
         return False
     for key, refers_to, names_in in _REFERRING:
         value = fields.get(key)

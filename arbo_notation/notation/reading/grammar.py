@@ -56,10 +56,10 @@ def _strict_available() -> bool:
     return True
 
 
-def _cache_file() -> str | bool:
-    """Where lark keeps the built parser between runs (building it costs about 0.15 s a command):
-    a private folder of the user's cache, never a shared temporary folder, since lark's cache is
-    a pickle. False (no cache) when that folder cannot be made."""
+def _cache_file(start: str = "start") -> str | bool:
+    """Where lark keeps the built parser of the ``start`` rule between runs (building it costs
+    about 0.15 s a command): a private folder of the user's cache, never a shared temporary folder,
+    since lark's cache is a pickle. False (no cache) when that folder cannot be made."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     folder = Path(base) / "arbo"
     try:
@@ -69,7 +69,8 @@ def _cache_file() -> str | bool:
     if not os.access(folder, os.W_OK):
         return False
     python = "".join(map(str, sys.version_info[:2]))
-    return str(folder / f"parser-lark{lark.__version__}-py{python}.cache")
+    rule = "" if start == "start" else f"-{start}"
+    return str(folder / f"parser{rule}-lark{lark.__version__}-py{python}.cache")
 
 
 class GrammarMismatch(Exception):
@@ -120,11 +121,12 @@ def _mismatch(exc: UnexpectedInput) -> GrammarMismatch:
 
 
 class GrammarParser:
-    """The grammar's LALR parser, calling ``transformer``'s methods as it shifts tokens and reduces
-    rules (methods named like terminals run on each such token, the others on each rule; no tree
-    is built). Lark's tokens reach them as strings with ``type``, ``line`` and ``column``."""
+    """The grammar's LALR parser of the ``start`` rule (a file of games; ``position``: a position's
+    line), calling ``transformer``'s methods as it shifts tokens and reduces rules (methods named
+    like terminals run on each such token, the others on each rule; no tree is built). Lark's
+    tokens reach them as strings with ``type``, ``line`` and ``column``."""
 
-    def __init__(self, transformer: Any) -> None:
+    def __init__(self, transformer: Any, start: str = "start") -> None:
         self._lark = lark.Lark(
             grammar_text(),
             parser="lalr",
@@ -132,7 +134,8 @@ class GrammarParser:
             strict=_strict_available(),
             transformer=transformer,
             maybe_placeholders=False,
-            cache=_cache_file(),  # lark checks the grammar's hash: a changed grammar is built anew
+            start=start,
+            cache=_cache_file(start),  # lark checks the grammar's hash: a changed grammar is built anew
         )
 
     def parse(self, text: str) -> Any:
@@ -144,3 +147,14 @@ class GrammarParser:
             raise _mismatch(exc) from None
         except LarkError as exc:  # pragma: no cover - lark reports syntax as UnexpectedInput
             raise GrammarMismatch(1, 1, set(), failure=str(exc)) from None
+
+
+@functools.cache
+def _position_parser() -> GrammarParser:
+    return GrammarParser(None, start="position")
+
+
+def parse_position_line(text: str) -> None:
+    """Read ``text`` by the grammar's ``position`` rule (the reference of engine/position.py's
+    reader): GrammarMismatch where the text leaves the grammar."""
+    _position_parser().parse(text)

@@ -15,6 +15,12 @@ hand revealed at scoring::
 A position taken before the end of the game (as `arbo state --turn N --json` writes one) says so
 with ``game_over: false``; without the key a position is the end of a game.
 
+This is the scoring's input: trees and hands, every hand known. The engine's position
+(engine/position.py: a whole table, piles, deck and turn included, hidden cards as counts) is read
+here too, as its line (``read_position``) and under the key ``position`` that `arbo state --json`
+adds (which the scoring does not read, as it does not read the knowledge and the table's facts):
+its trees and hands are scored, once every hand is known.
+
 The reader checks everything a table could get wrong and raises one PositionError naming the
 fault; the writers give the same shape back (trees sorted by x then y, hands in the given order).
 YAML is read with the safe loader only, without anchors or aliases (notation/safeyaml.py).
@@ -26,15 +32,14 @@ import functools
 import json
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import Any, Callable, Mapping
 
 from arbo_notation.engine.cards import Card, Coord, is_species_code
 from arbo_notation.engine.scoring import PlayerPosition, ScoreSheet, score_position
+from arbo_notation.engine.state import Game
 from arbo_notation.errors import PositionError
 from arbo_notation.engine.lexicon import MAX_COORDINATE_DIGITS, MAX_NAME_LENGTH, SPECIES
 
-if TYPE_CHECKING:
-    from arbo_notation.engine.state import Game
 
 MAX_PLAYERS = 4
 
@@ -46,7 +51,7 @@ _TOP_KEYS = ("species", "players")
 # the table's facts of table_data (`arbo state --json` and the bot protocol's view write them,
 # scoring does not read them)
 _TABLE_KEYS = ("turn", "to_move", "phase", "draws_taken", "deck_size")
-_OPTIONAL_TOP_KEYS = ("game_over", "knowledge", *_TABLE_KEYS)
+_OPTIONAL_TOP_KEYS = ("game_over", "knowledge", "position", *_TABLE_KEYS)
 # hidden: unseen cards; discard: the pile, bottom first (`arbo state --json`; not scored)
 _PLAYER_KEYS = ("name", "trees", "hand", "hidden", "discard")
 
@@ -74,9 +79,35 @@ class Position:
 
 
 def read_position(text: str, file: str = "<string>") -> Position:
-    """Read a position written in YAML or JSON; PositionError with one clear message when it is bad."""
+    """Read a position written in YAML or JSON, or a position's line; PositionError with one clear
+    message when it is bad."""
+    if isinstance(text, str) and _looks_like_a_line(text):
+        return position_from_line(text, file)
     data = _load(text, file)
     return position_from_data(data, file)
+
+
+def _looks_like_a_line(text: str) -> bool:
+    """Whether the text is a position's one line (its fields parted by '|'), not YAML or JSON."""
+    line = text.strip(" \t\n\ufeff")
+    return "|" in line and "\n" not in line and not _looks_like_json(line)
+
+
+def position_from_line(text: str, file: str = "<string>") -> Position:
+    """The trees and hands of a position's line (engine/position.py), for scoring: PositionError
+    when it is no table of a game, or a hand holds cards nobody knows."""
+    try:
+        game = Game.from_position(text.strip(" \t\n\ufeff"))
+    except PositionError as error:
+        raise PositionError(error.message, file=file) from None
+    hidden = game.hidden_players()
+    if hidden:
+        raise PositionError(
+            f"the hands of {', '.join(hidden)} hold cards nobody knows: every hand must be known to score a position",
+            file=file,
+        )
+    players = tuple(PlayerPosition(p, game.arboretum(p), game.hand(p).known) for p in game.players)
+    return Position(game.config.species, players, game_over=game.is_over)
 
 
 def _looks_like_json(text: str) -> bool:
