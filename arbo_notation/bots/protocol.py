@@ -1,0 +1,73 @@
+"""The bot protocol's messages, version 1 (docs/PROTOCOL.md), as both sides write them: the referee
+(play/referee.py) and a bot served (bots/serve.py).
+
+A bot is a program: arbo writes one JSON object a line to its standard input and reads one JSON
+object a line from its standard output. The codec lives here, below both sides, so that the
+serving loop of the bots package and the referee of the play package share it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from arbo_notation.engine.actions import Action, Draw
+from arbo_notation.engine.cards import Card
+from arbo_notation.engine.position import Phase
+
+#: The protocol's version, said in the first message.
+PROTOCOL_VERSION = 1
+#: The longest line either side reads, in bytes with its newline: a longer one is a fault.
+LINE_LIMIT = 64 * 1024
+
+Message = dict[str, Any]
+
+
+#: The encoder of every message, made once (json.dumps with these options makes one a call).
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
+def encode(message: Message) -> bytes:
+    """A message as the line that carries it (UTF-8, compact, ending with a newline)."""
+    return (_ENCODER.encode(message) + "\n").encode("utf-8")
+
+
+def hello() -> Message:
+    return {"type": "hello", "protocol": PROTOCOL_VERSION}
+
+
+def game_message(
+    game_id: str, seat: str, players: Sequence[str], species: Sequence[str], hand: Iterable[Card]
+) -> Message:
+    return {
+        "type": "game",
+        "game": game_id,
+        "seat": seat,
+        "players": list(players),
+        "species": list(species),
+        "hand": [str(card) for card in hand],
+    }
+
+
+def event(player: str, action: Action | str) -> Message:
+    return {"type": "event", "player": player, "action": str(action)}
+
+
+def act(phase: Phase, legal: Sequence[Action | str], view: Message) -> Message:
+    return {"type": "act", "phase": phase.value, "legal": [str(action) for action in legal], "view": view}
+
+
+def end(game_id: str, scores: dict[str, int]) -> Message:
+    return {"type": "end", "game": game_id, "scores": scores}
+
+
+def quit_message() -> Message:
+    return {"type": "quit"}
+
+
+def as_seen_by(action: Action, mover: str, seat: str) -> Action:
+    """``action`` of ``mover`` as ``seat`` sees it: another player's draw from the deck names no card."""
+    if isinstance(action, Draw) and action.owner is None and mover != seat:
+        return Draw()
+    return action
