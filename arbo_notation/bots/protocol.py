@@ -1,9 +1,13 @@
-"""The bot protocol's messages, version 1 (docs/PROTOCOL.md), as both sides write them: the referee
-(play/referee.py) and a bot served (bots/serve.py).
+"""The bot protocol, version 1 (docs/PROTOCOL.md), as both sides share it: its messages, and the
+seat's own game each side keeps (the referee, play/referee.py, and a bot served, bots/serve.py).
 
 A bot is a program: arbo writes one JSON object a line to its standard input and reads one JSON
-object a line from its standard output. The codec lives here, below both sides, so that the
-serving loop of the bots package and the referee of the play package share it.
+object a line from its standard output. Both sides keep a seat's own game the same way
+(:func:`seat_game`): a :class:`~arbo_notation.engine.state.Game` dealt the seat's hand and no
+other card, the deck's order unknown, advanced by the events as the seat sees them
+(:func:`as_seen_by`). A card the seat has not seen is a hidden card of the engine, never a guess:
+the legal actions and the views come from that game, so no message can carry what the seat could
+not see. This module sits below both sides, so that the bots package and the play package share it.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from typing import Any
 from arbo_notation.engine.actions import Action, Draw
 from arbo_notation.engine.cards import Card
 from arbo_notation.engine.position import Phase
+from arbo_notation.engine.state import Game, GameConfig, Setup
 
 #: The protocol's version, said in the first message.
 PROTOCOL_VERSION = 1
@@ -64,6 +69,11 @@ def end(game_id: str, scores: dict[str, int]) -> Message:
 
 def quit_message() -> Message:
     return {"type": "quit"}
+
+
+def seat_game(seat: str, players: Sequence[str], species: Sequence[str], hand: Iterable[Card]) -> Game:
+    """``seat``'s own game: dealt its hand alone, every other card hidden, the deck's order unknown."""
+    return Game(GameConfig(tuple(players), tuple(species)), Setup(hands={seat: tuple(hand)}))
 
 
 def as_seen_by(action: Action, mover: str, seat: str) -> Action:

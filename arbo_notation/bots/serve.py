@@ -1,10 +1,6 @@
-"""A bot served over the bot protocol (`arbo bot`): the seat's own game kept from the messages, and
-the bot asked to act on that game's view of the seat.
-
-The seat's game is an engine :class:`~arbo_notation.engine.state.Game` dealt the seat's hand and
-no other card, the deck's order unknown, advanced by the events as the seat sees them (each
-pushed): a card the seat has not seen is a hidden card of the engine, never a guess, so the bot's
-view (``game.view(seat)``) holds what the seat saw and nothing more.
+"""A bot served over the bot protocol (`arbo bot`): the seat's own game kept from the messages
+(bots/protocol.py's ``seat_game``, each event pushed), and the bot asked to act on that game's view
+of the seat: what the seat saw, and nothing more.
 """
 
 from __future__ import annotations
@@ -15,9 +11,9 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import BinaryIO
 
 from arbo_notation.bots.base import Bot
-from arbo_notation.bots.protocol import LINE_LIMIT, Message, encode
+from arbo_notation.bots.protocol import LINE_LIMIT, Message, encode, seat_game
 from arbo_notation.engine.cards import Card
-from arbo_notation.engine.state import Game, GameConfig, Setup
+from arbo_notation.engine.state import Game
 from arbo_notation.errors import ArboError
 from arbo_notation.notation.outside import quoted, safe_text
 
@@ -26,13 +22,11 @@ from arbo_notation.notation.outside import quoted, safe_text
 _ACT_START = '{"type":"act",'
 
 
-def seat_game(message: Message) -> tuple[str, Game]:
-    """The seat a ``game`` message names and its own game: dealt its hand alone, every other card
-    hidden, the deck's order unknown. ArboError for a message that is none."""
+def seat_game_of(message: Message) -> tuple[str, Game]:
+    """The seat a ``game`` message names and its own game; ArboError for a message that is none."""
     try:
-        seat, hand = message["seat"], tuple(map(Card.parse, message["hand"]))
-        config = GameConfig(tuple(message["players"]), tuple(message["species"]))
-        return seat, Game(config, Setup(hands={seat: hand}))
+        seat = message["seat"]
+        return seat, seat_game(seat, message["players"], message["species"], map(Card.parse, message["hand"]))
     except (KeyError, TypeError) as error:
         raise ArboError(f"a game message gives seat, players, species and hand: {error}") from None
 
@@ -90,7 +84,7 @@ def serve(
             if kind == "hello":
                 write(encode({"type": "hello", "name": name, "author": "arbo"}))
             elif kind == "game":
-                table, bot = seat_game(message), make()
+                table, bot = seat_game_of(message), make()
                 rng = random.Random(f"{seed}/{message.get('game')}")
             elif kind == "event" and table is not None:
                 game, mover = table[1], message["player"]

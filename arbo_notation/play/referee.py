@@ -28,7 +28,7 @@ from enum import Enum
 from arbo_notation.engine.actions import Action, Discard, Draw, Plant, Skip, parse_action
 from arbo_notation.bots import protocol
 from arbo_notation.bots.base import Bot
-from arbo_notation.bots.protocol import LINE_LIMIT, as_seen_by
+from arbo_notation.bots.protocol import LINE_LIMIT, as_seen_by, seat_game
 from arbo_notation.engine.cards import Planting, default_species_for
 from arbo_notation.engine.scoring import PlayerPosition, score_position
 from arbo_notation.engine.state import Game, GameConfig, Setup
@@ -321,7 +321,7 @@ def _record_draw(action: Action) -> RecordDraw:
 
 
 class _Game:
-    """The state of one refereed game: the true table, each seat's bot, the turn so far."""
+    """The state of one refereed game: the true table, each seat's own game and bot, the turn so far."""
 
     def __init__(
         self,
@@ -337,6 +337,8 @@ class _Game:
         self.config = GameConfig(players, default_species_for(len(players)))
         self.setup = Setup.shuffled(self.config, deal_seed)
         self.truth = Game(self.config, self.setup)
+        # what each seat knows, as its bot keeps it (bots/protocol.py): its views, legal actions and requests
+        self.seats = {p: seat_game(p, players, self.config.species, self.setup.hands[p]) for p in players}
         self.game_id, self.labels = game_id, tuple(map(safe_text, labels))
         self.bots: list[BotProcess | None] = [None if isinstance(bot, BotFault) else bot for bot in bots]
         self.unstarted = {seat: bot for seat, bot in enumerate(bots) if isinstance(bot, BotFault)}
@@ -381,13 +383,15 @@ class _Game:
 
     def choose(self, seat: int) -> tuple[Action, bool]:
         """The action of the seat to play, and whether its bot chose it (else the fallback did)."""
-        view = self.truth.view(self.config.players[seat])
+        player = self.config.players[seat]
+        own = self.seats[player]
+        view = own.view(player)
         legal = view.legal_actions()
         bot = self.bots[seat]
         if bot is not None:
             try:
                 shown = [str(action) for action in legal]  # written in the request, then matched
-                answer = bot.request(protocol.act(view.phase, shown, view_message(view)), self.move_time)
+                answer = bot.request(protocol.act(view.phase, shown, view_message(own, player)), self.move_time)
                 return judge(answer, legal, view, shown), True
             except BotFault as error:
                 action = self.fallback.choose(view, self.rng)
@@ -416,7 +420,9 @@ class _Game:
                 truth.push(played)
                 done.append(played)
                 for other, player in enumerate(players):
-                    self.tell(other, protocol.event(mover, as_seen_by(played, mover, player)))
+                    seen = as_seen_by(played, mover, player)
+                    self.seats[player].push(seen)
+                    self.tell(other, protocol.event(mover, seen))
                 if isinstance(played, Discard):
                     break
             fallback_turns[mover] += not by_bot

@@ -4,6 +4,10 @@ answered by the bot on the seat's view, whatever the referee's spelling."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -61,3 +65,40 @@ def test_serve_answers_a_request_however_spelt_and_reads_legal_only_when_its_bot
         '"{\\"type\\":\\"act\\", \\"phase\\": \\"draw\\"\\u007d"'
     )
     assert [text.split(" (")[0] for text in logged] == ["message skipped"] * 2
+
+
+def test_the_served_bot_of_the_api_page_answers_on_its_seats_view(tmp_path):
+    """docs/API.md's program: a bot of one's own served by arbo, as `arbo match` would start it."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "API.md").read_text(encoding="utf-8")
+    body = next(
+        block.split("```", 1)[0]
+        for block in text.split("```python\n")[1:]
+        if block.startswith('"""A bot of the arbo protocol, served by arbo')
+    )
+    program = tmp_path / "first.py"
+    program.write_text(body, encoding="utf-8")
+    messages = [
+        {"type": "hello", "protocol": 1},
+        GAME,
+        {"type": "act", "phase": "draw", "legal": ["d"], "view": {}},
+        {"type": "event", "player": "Ana", "action": "d:Ma3"},  # its own draw, named to it
+        {"type": "act", "phase": "draw", "legal": ["d"], "view": {}},
+        {"type": "event", "player": "Ana", "action": "d:Oa5"},
+        {"type": "act", "phase": "plant", "legal": ["Ca1@0,0"], "view": {}},
+        {"type": "quit"},
+    ]
+    done = subprocess.run(
+        [sys.executable, str(program)],
+        input=b"".join(encode(m) for m in messages),
+        capture_output=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert answers == [
+        {"type": "hello", "name": "first", "author": "arbo"},
+        {"action": "d"},
+        {"action": "d"},
+        {"action": "Ca1@0,0"},  # the lowest card of Ana's hand, at the only cell
+    ]

@@ -158,8 +158,8 @@ def test_a_bot_is_asked_when_the_only_legal_draw_is_a_skip(tmp_path, monkeypatch
         game = referee._Game("1", "7:1", [bot, None], ["spy", "b"], GreedyBot(), "greedy", 10.0)
         game.start()
         skip_only = SimpleNamespace(legal_actions=lambda: [Skip()], phase=Phase.DRAW)
-        game.truth = SimpleNamespace(view=lambda player: skip_only)  # the seat's view at a skip
-        monkeypatch.setattr(referee, "view_message", lambda view: {})
+        game.seats["Ana"] = SimpleNamespace(view=lambda player: skip_only)  # the seat's view at a skip
+        monkeypatch.setattr(referee, "view_message", lambda own, seat: {})
         assert game.choose(0) == (Skip(), True)
     finally:
         bot.close()

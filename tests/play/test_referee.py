@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from arbo_notation.checking.games import check_text
 from arbo_notation.bots import GreedyBot, RandomBot
 from arbo_notation.bots.protocol import LINE_LIMIT, encode
-from arbo_notation.bots.serve import seat_game
+from arbo_notation.bots.serve import seat_game_of
 from arbo_notation.engine.cards import Card
 from arbo_notation.engine.state import Game
 from arbo_notation.notation.writer import format_game
@@ -125,7 +125,7 @@ def test_a_bot_that_cannot_start_is_a_fault_not_a_crash(tmp_path):
 
 
 def test_an_answer_naming_a_piles_owner_alone_is_its_top_card():
-    _, game = seat_game(
+    _, game = seat_game_of(
         {
             "seat": "Ana",
             "players": ["Ana", "Ben"],
@@ -185,7 +185,7 @@ class Watcher:
         leaked = {Card.parse(word) for word in CARD.findall(json.dumps(shown))} & hidden
         assert not leaked, (self.seat, message)
         if message["type"] == "game":
-            _, self.game = seat_game(message)
+            _, self.game = seat_game_of(message)
         elif message["type"] == "event":
             self.game.push(self.game.parse_action(message["action"]))
 
