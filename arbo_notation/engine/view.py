@@ -14,7 +14,6 @@ and random bots never ask for the whole position (bench/README.md, "A bot's view
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from arbo_notation.engine.actions import Action, Discard, Draw, Plant, Skip
@@ -196,8 +195,8 @@ class SeatView:
         return self._part(player).pile
 
     def arboretum(self, player: str) -> Mapping[Coord, Card]:
-        """``player``'s trees by cell (read-only: the view's own)."""
-        return MappingProxyType(self._part(player).trees)
+        """``player``'s trees by cell (a copy)."""
+        return dict(self._part(player).trees)
 
     def plant_cells(self, player: str | None = None) -> list[Coord]:
         """The cells where ``player`` (the player to move by default) may plant, sorted."""
