@@ -8,7 +8,7 @@ from functools import lru_cache
 from arbo_notation.bots.base import Bot, own_hand
 from arbo_notation.engine import greedy
 from arbo_notation.engine.actions import Action, Discard, Draw, DrawAction, Plant, Skip
-from arbo_notation.engine.cards import Card, Coord
+from arbo_notation.engine.cards import Card
 from arbo_notation.engine.lean import FROM_DECK, HIDDEN, Cards, LeanPosition, cell_of, coord_of
 from arbo_notation.engine.position import Phase
 from arbo_notation.engine.view import SeatView
@@ -57,13 +57,12 @@ def lean_position(view: SeatView) -> tuple[LeanPosition, Cards]:
     (by name), so that the greedy bot's ties fall as they would on Cards."""
     hand = own_hand(view)
     cards, code = _encoding(view.species)
-    cell = _CELLS
     me, players = view.seat, view.players
     hands, piles, arbs = [], [], []
     for player in players:
         hands.append([code[card] for card in hand] if player == me else [HIDDEN] * len(view.hand(player)))
         piles.append([code[card] for card in view.discard_pile(player)])
-        arbs.append({cell[coord]: code[card] for coord, card in view.arboretum(player).items()})
+        arbs.append({cell_of(coord): code[card] for coord, card in view.arboretum(player).items()})
     return LeanPosition(hands, [HIDDEN] * view.deck_size, piles, arbs, players.index(me)), cards
 
 
@@ -73,19 +72,3 @@ def _encoding(species: tuple[str, ...]) -> tuple[Cards, dict[Card, int]]:
     code: cards are interned, so reading a code is a plain dict lookup."""
     cards = Cards(tuple(sorted(species)))
     return cards, {cards.card(code): code for code in cards.all_codes()}
-
-
-class _CellCodes(dict[Coord, int]):
-    """Each cell's lean code, remembered as it is first asked for (cells are interned, and a
-    view's trees are read at every decision); emptied when it holds MOST cells."""
-
-    MOST = 1 << 16
-
-    def __missing__(self, coord: Coord) -> int:
-        if len(self) >= self.MOST:
-            self.clear()
-        code = self[coord] = cell_of(coord)
-        return code
-
-
-_CELLS = _CellCodes()

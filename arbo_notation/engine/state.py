@@ -302,17 +302,14 @@ class Game:
             raise ArboError(f"{seat} is not a player of this game ({', '.join(self.config.players)})")
         parts = []
         for player in self.config.players:
-            hand, hidden = self._hands[player], self._hidden[player]
+            hand = self._hands[player]
             shown = [card for card, seen in hand.items() if seen]
-            if player == seat:
-                known, hidden = tuple(hand), hidden
+            if player == seat:  # the seat's own hand, whole; another's, the cards shown and a count
+                known, unknown = tuple(hand), self._hidden[player]
             else:
-                known, hidden = tuple(shown), len(hand) + hidden - len(shown)
-            parts.append(
-                ViewPart(
-                    player, dict(self._arbs[player]), tuple(self._discards[player]), known, frozenset(shown), hidden
-                )
-            )
+                known, unknown = tuple(shown), len(hand) + self._hidden[player] - len(shown)
+            trees, pile = dict(self._arbs[player]), tuple(self._discards[player])
+            parts.append(ViewPart(player, trees, pile, known, frozenset(shown), unknown))
         table = ViewTable(
             self.config.players,
             self.config.species,
