@@ -51,67 +51,49 @@ def two_player(args: tuple[str, str, int, int]) -> float:
 
 class LeanPlayer:
     """A rollout player of the analysis (its decisions on the lean position) as a bot, to measure
-    how well the rollouts play: the light player of policy.py."""
+    how well the rollouts play: the light player of policy.py, choosing on the seat's view."""
 
     def __init__(self, module) -> None:
         self.module = module
         self._discard = None
 
-    def _position(self, game):
+    def _position(self, view):
         from arbo_notation.engine.lean import Cards, LeanPosition, cell_of
-        from arbo_notation.engine.bots import TableView
 
-        view = TableView.of(game)
         cards = Cards(view.species)
-        seat = view.players.index(view.player)
+        seat = view.players.index(view.seat)
         hands = [[] for _ in view.players]  # the others' hands are never read
-        hands[seat] = [cards.code(c) for c in view.hand]
+        hands[seat] = [cards.code(c) for c in view.hand(view.seat).known]
         return (
-            view,
             cards,
             LeanPosition(
                 hands,
                 [0] * view.deck_size,
-                [[cards.code(c) for c in view.discards[p]] for p in view.players],
-                [{cell_of(k): cards.code(v) for k, v in view.arboretums[p].items()} for p in view.players],
+                [[cards.code(c) for c in view.discard_pile(p)] for p in view.players],
+                [{cell_of(k): cards.code(v) for k, v in view.arboretum(p).items()} for p in view.players],
                 seat,
             ),
         )
 
-    def choose(self, game, rng):
-        from arbo_notation.engine.actions import Discard, Plant
-        from arbo_notation.engine.bots import draw_from
-        from arbo_notation.engine.state import Phase
+    def choose(self, view, rng):
+        from arbo_notation.engine.actions import Discard, Draw, Plant, Skip
+        from arbo_notation.engine.lean import FROM_DECK, coord_of
+        from arbo_notation.engine.position import Phase
 
-        if game.phase is Phase.DRAW:
-            return draw_from(game, self.choose_draw(game, rng))
-        if game.phase is Phase.PLANT:
-            return Plant(*self.choose_plant(game, rng))
-        return Discard(self.choose_discard(game, rng))
-
-    def choose_draw(self, game, rng):
-        from arbo_notation.engine.lean import FROM_DECK
-        from arbo_notation.engine.state import DECK, DrawSource, DrawSourceKind
-
-        view, _, position = self._position(game)
-        source = self.module.choose_source(position)
-        if source is None:
-            return None
-        return DECK if source == FROM_DECK else DrawSource(DrawSourceKind.DISCARD, view.players[source])
-
-    def choose_plant(self, game, rng):
-        from arbo_notation.engine.lean import coord_of
-
-        _, cards, position = self._position(game)
-        card, cell, discard = self.module.choose_finish(position)
-        self._discard = cards.card(discard)
-        return cards.card(card), coord_of(cell)
-
-    def choose_discard(self, game, rng):
-        return self._discard
-
-    def watch(self, game, mover) -> None:
-        pass
+        cards, position = self._position(view)
+        if view.phase is Phase.DRAW:
+            source = self.module.choose_source(position)
+            if source is None:
+                return Skip()
+            if source == FROM_DECK:
+                return Draw()
+            owner = view.players[source]
+            return Draw(owner, view.discard_pile(owner)[-1])
+        if view.phase is Phase.PLANT:
+            card, cell, discard = self.module.choose_finish(position)
+            self._discard = cards.card(discard)
+            return Plant(cards.card(card), coord_of(cell))
+        return Discard(self._discard)
 
 
 def rollout_player(args: tuple[str, int]) -> float:
@@ -119,7 +101,7 @@ def rollout_player(args: tuple[str, int]) -> float:
     import random
 
     from arbo_notation.analysis import policy
-    from arbo_notation.engine.bots import GreedyBot, play_bot_turn
+    from arbo_notation.bots import GreedyBot, play_turn
     from arbo_notation.engine.cards import default_species_for
     from arbo_notation.engine.scoring import PlayerPosition, score_position
     from arbo_notation.engine.state import Game, GameConfig, Setup
@@ -132,7 +114,7 @@ def rollout_player(args: tuple[str, int]) -> float:
     seats[mine] = LeanPlayer({"light": policy}[name])
     rng = random.Random(index)
     while not game.is_over:
-        play_bot_turn(seats[config.seat(game.current_player)], game, rng)
+        play_turn(seats[config.seat(game.current_player)], game, rng)
     hands = game.final_hands()
     sheet = score_position(config.species, [PlayerPosition(p, game.arboretum(p), hands[p]) for p in config.players])
     won = sheet.winners
@@ -197,7 +179,7 @@ def main() -> None:
 
         policy.PILE_LINK = args.pile_link
     if args.horizon is not None:
-        import arbo_notation.analysis.bot as bot
+        import arbo_notation.bots.engine_bot as bot
 
         bot.HORIZON = args.horizon
     wanted = args.only or ["rollouts", "random-greedy", "greedy-engine", "table"]

@@ -1,13 +1,13 @@
 """Benchmark: `arbo simulate` games per second, this tree against another checkout, in one run.
 
 Each row is one table size: `python -m arbo_notation simulate -p P -n N --seed S -j 1 --out
-FILE.arb` (the greedy bot at every seat, one core), timed as a whole command for this tree and
+FILE.arb --bot BOT` (the greedy bot at every seat by default, one core), timed as a whole command for this tree and
 for the checkout given with --against, alternating the two in each round so that a busy spell of
 the machine slows them alike. Medians over the rounds; games per second of wall time, and of CPU
 time (user and system: steadier on a shared machine); the ratio is this tree's over the other's.
 Both trees must write the same bytes (the same games): the run stops if they do not.
 
-    python bench/bench_simulate.py --against /work/base [--games 100] [--rounds 5] [--players 2 3 4]
+    python bench/bench_simulate.py --against /work/base [--games 100] [--rounds 5] [--players 2 3 4] [--bot random]
 
 Each command runs once untimed first (bytecode compiled and cached, as an installed arbo runs).
 """
@@ -35,7 +35,7 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def run(tree: str, players: int, games: int, seed: int, out: Path) -> tuple[float, float, bytes]:
+def run(tree: str, players: int, games: int, seed: int, out: Path, bot: str = "greedy") -> tuple[float, float, bytes]:
     """(wall time, CPU time, the file written) of one simulate command of ``tree``'s arbo."""
     out.unlink(missing_ok=True)
     command = [
@@ -53,6 +53,8 @@ def run(tree: str, players: int, games: int, seed: int, out: Path) -> tuple[floa
         "1",
         "--out",
         str(out),
+        "--bot",
+        bot,
     ]
     start, start_cpu = time.perf_counter(), _children_cpu()
     # From the output's folder: `python -m` puts the working folder first on the path, and the
@@ -71,10 +73,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
+    parser.add_argument("--bot", default="greedy", help="the bot at every seat (greedy, random)")
     args = parser.parse_args()
     trees = {"this": HERE, "other": str(Path(args.against).resolve())}
     print(
-        f"simulate -n {args.games} --seed {args.seed} -j 1, {args.rounds} rounds, medians; "
+        f"simulate -n {args.games} --seed {args.seed} --bot {args.bot} -j 1, {args.rounds} rounds, medians; "
         f"this tree {trees['this']}, other {trees['other']}"
     )
     print(
@@ -85,7 +88,8 @@ def main() -> None:
         folder = Path(name)
         for players in args.players:
             written = {
-                key: run(tree, players, args.games, args.seed, folder / f"{key}.arb")[2] for key, tree in trees.items()
+                key: run(tree, players, args.games, args.seed, folder / f"{key}.arb", args.bot)[2]
+                for key, tree in trees.items()
             }  # untimed: bytecode cached
             if written["this"] != written["other"]:
                 raise SystemExit(f"-p {players}: the two trees simulate different games")
@@ -93,7 +97,7 @@ def main() -> None:
             cpu: dict[str, list[float]] = {key: [] for key in trees}
             for _ in range(args.rounds):
                 for key, tree in trees.items():
-                    elapsed, used, _ = run(tree, players, args.games, args.seed, folder / f"{key}.arb")
+                    elapsed, used, _ = run(tree, players, args.games, args.seed, folder / f"{key}.arb", args.bot)
                     wall[key].append(elapsed)
                     cpu[key].append(used)
             rate = {key: args.games / statistics.median(wall[key]) for key in trees}

@@ -108,22 +108,21 @@ def tried_turn(node: Node, text: str) -> Turn:
     refuse_a_mismatch(node.number, turn.player, actions, written_player=parse_turn_text(text)[1])
     draws = []
     for action in actions.actions[:2]:
-        if isinstance(action, Skip):
-            game.skip_draw()
+        played = game.as_played(action)  # the card drawn, named where the record knows it
+        game.push(played)
+        if isinstance(played, Skip):
             draws.append(Draw(DrawKind.SKIP))
-        elif action.owner is None:
-            card = game.draw_from_deck(action.card)
-            if card is None:
+        elif played.owner is None:
+            if played.card is None:
                 raise ArboError(
                     f"the record does not say which card {turn.player} would draw from the deck: name it (d:Ca8)"
                 )
-            draws.append(Draw(DrawKind.DECK, card=card))
+            draws.append(Draw(DrawKind.DECK, card=played.card))
         else:
-            card = game.draw_from_discard(action.owner, action.card)
-            draws.append(Draw(DrawKind.DISCARD, action.owner, card))
+            draws.append(Draw(DrawKind.DISCARD, played.owner, played.card))
     plant, discard = actions.actions[2:]
-    game.plant(plant.card, plant.coord)
-    game.discard(discard.card)
+    game.push(plant)
+    game.push(discard)
     return Turn(turn.player, (draws[0], draws[1]), Planting(plant.card, plant.coord), discard.card, node.number)
 
 

@@ -52,8 +52,8 @@ def run_bot(arguments: BotArguments) -> None:
     # deferred: arbo's start-up imports this module to read any `arbo bot ...` line; one typer
     # then runs (`--help`, a misspelt name) does not load the protocol and the bots
     from arbo_notation.notation.outside import safe_text
-    from arbo_notation.play.protocol import read_lines, serve
-    from arbo_notation.play.simulate import make_player
+    from arbo_notation.bots import make_bot
+    from arbo_notation.bots.serve import read_lines, serve
 
     name, budget = arguments.name, arguments.budget
 
@@ -67,6 +67,6 @@ def run_bot(arguments: BotArguments) -> None:
 
     try:
         lines = read_lines(sys.stdin.buffer, log)  # bytes: the locale's encoding is not the protocol's
-        serve(lambda: make_player(name, budget), lines, write, name=f"arbo {name}", seed=arguments.seed, log=log)
+        serve(lambda: make_bot(name, budget), lines, write, name=f"arbo {name}", seed=arguments.seed, log=log)
     except (BrokenPipeError, KeyboardInterrupt):
         pass

@@ -13,7 +13,8 @@ import typer
 from arbo_notation.errors import ArboError
 from arbo_notation.notation.model import GameRecord
 from arbo_notation.notation.writer import format_game
-from arbo_notation.play.simulate import BOT_NAMES, simulate_jobs, simulate_run
+from arbo_notation.bots import BOT_NAMES
+from arbo_notation.play.simulate import simulate_jobs, simulate_run
 from arbo_notation.runtime.atomic import write_atomic
 from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, echo_error, fail, say_wrote
 from arbo_notation.cli.bounds import LEAST_BUDGET, MOST_BUDGET, MOST_GAMES, MOST_JOBS

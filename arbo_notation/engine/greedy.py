@@ -10,8 +10,8 @@
 
 It decides from what its seat sees (its hand, the arboretums, the piles, the deck's size), never
 another hand nor the deck's order, so a rollout may play it for any seat of a sampled world and
-``bots.GreedyBot`` plays it on a :class:`~arbo_notation.engine.state.Game` with the unseen cards
-HIDDEN. Each arboretum's path tables are made once and shared by every decision that meets it.
+the greedy bot of the bots package plays it on the lean position of a seat's view, the unseen
+cards HIDDEN. Each arboretum's path tables are made once and shared by every decision that meets it.
 Standard library only.
 """
 

@@ -61,8 +61,8 @@ class Cards:
 
 class LeanPosition:
     """A position: hands, the deck (top last), discard piles, arboretums, whose turn. In a
-    rollout's world every card is placed; read for one seat (``bots.GreedyBot``), the cards it
-    cannot see are HIDDEN.
+    rollout's world every card is placed; read from one seat's view (the greedy bot's), the cards
+    it cannot see are HIDDEN.
 
     ``turns_played`` counts whole turns; the game is over when the deck is empty after a turn.
     """

@@ -18,8 +18,10 @@ top first, when their order is known); the turn's number, the player to move and
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
+from operator import attrgetter
 from typing import Any
 
 from arbo_notation.engine.cards import ORIGIN, Card, Coord, card_order
@@ -63,7 +65,19 @@ def frontier(trees: Any) -> list[Coord]:
     (the lean engine's ``frontier_of`` is its fast path, held to it by tests/engine/test_lean.py)."""
     if not trees:
         return [ORIGIN]
-    return sorted({n for cell in trees for n in cell.neighbours() if n not in trees})
+    return sorted({n for cell in trees for n in cell.neighbours() if n not in trees}, key=_by_xy)
+
+
+def sorted_trees(trees: Mapping[Coord, Card]) -> tuple[tuple[Coord, Card], ...]:
+    """An arboretum's trees as a position holds them: (cell, card) pairs, by cell."""
+    cells = sorted(trees, key=_by_xy)
+    return tuple(zip(cells, map(trees.__getitem__, cells), strict=True))
+
+
+#: The order of cells as Coord's ``<`` orders them (x, then y), as a sort key: some four times
+#: faster than sorting by ``<``, a Python method called for every comparison (a bot asks for the
+#: cells where it may plant at every planting).
+_by_xy = attrgetter("x", "y")
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,16 +11,16 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import NamedTuple, overload
 
-from arbo_notation.errors import PositionError, RuleError
+from arbo_notation.errors import ArboError, PositionError, RuleError
 from arbo_notation.engine.actions import (
     Action,
     ActionError,
     Discard,
     Draw,
+    DrawAction,
     KnownTurn,
     Plant,
     Skip,
@@ -32,9 +32,9 @@ from arbo_notation.engine.actions import (
 from arbo_notation.engine.cards import HAND_SIZE, ORIGIN, Card, Coord, card_order, full_deck, is_species_code
 from arbo_notation.engine.position import HandView as HandView  # its home is engine/position.py
 from arbo_notation.engine.position import Phase as Phase
-from arbo_notation.engine.position import Position, SeatPosition, frontier
+from arbo_notation.engine.position import Position, SeatPosition, frontier, sorted_trees
 from arbo_notation.engine.totals import PlayerPosition
-from arbo_notation.engine.view import SeatView, view_of
+from arbo_notation.engine.view import SeatView, ViewPart, ViewTable
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,25 +140,6 @@ def _placed_rightly(setup: Setup, players: tuple[str, ...], in_play: frozenset[C
 # The phases as plain names: an Enum member looked up on its class costs a descriptor call (about
 # 60 ns on Python 3.11), and the hot actions below test the phase several times a turn.
 _DRAW, _PLANT, _DISCARD, _OVER = Phase.DRAW, Phase.PLANT, Phase.DISCARD, Phase.OVER
-
-
-class DrawSourceKind(Enum):
-    DECK = "deck"
-    DISCARD = "discard"
-
-
-@dataclass(frozen=True, slots=True)
-class DrawSource:
-    """Where a draw may come from: the deck, or the top of ``owner``'s discard pile."""
-
-    kind: DrawSourceKind
-    owner: str | None = None
-
-    def __str__(self) -> str:
-        return "the deck" if self.kind is DrawSourceKind.DECK else f"{self.owner}'s discard pile"
-
-
-DECK = DrawSource(DrawSourceKind.DECK)
 
 
 class Game:
@@ -288,7 +269,7 @@ class Game:
             tuple(
                 SeatPosition(
                     player,
-                    tuple(sorted(self._arbs[player].items())),
+                    sorted_trees(self._arbs[player]),
                     tuple(self._discards[player]),
                     tuple(sorted(self._hands[player], key=card_order)),
                     frozenset(card for card, shown in self._hands[player].items() if shown),
@@ -308,11 +289,37 @@ class Game:
         """What ``seat`` knows of the table (engine/view.py): its own hand, the cards it saw the
         others take from discard piles, every pile and tree, the deck's size. The player to move
         by default; None for a spectator, who sees no hand but the cards shown."""
-        return view_of(self.position(), self.current_player if seat is None else seat)
+        return self._view(self.current_player if seat is None else seat)
 
     def public_view(self) -> SeatView:
         """The table as a spectator sees it: every hand hidden but the cards shown."""
-        return view_of(self.position(), None)
+        return self._view(None)
+
+    def _view(self, seat: str | None) -> SeatView:
+        """``view_of(self.position(), seat)``, made of copies of the game's parts, its position made
+        when first asked for (tests/engine/test_view_of_a_game.py holds the two equal)."""
+        if seat is not None and seat not in self._hands:
+            raise ArboError(f"{seat} is not a player of this game ({', '.join(self.config.players)})")
+        parts = []
+        for player in self.config.players:
+            hand = self._hands[player]
+            shown = [card for card, seen in hand.items() if seen]
+            if player == seat:  # the seat's own hand, whole; another's, the cards shown and a count
+                known, unknown = tuple(hand), self._hidden[player]
+            else:
+                known, unknown = tuple(shown), len(hand) + self._hidden[player] - len(shown)
+            trees, pile = dict(self._arbs[player]), tuple(self._discards[player])
+            parts.append(ViewPart(player, trees, pile, known, frozenset(shown), unknown))
+        table = ViewTable(
+            self.config.players,
+            self.config.species,
+            self._deck_count,
+            self._turn,
+            self.config.players[self._current],
+            self._phase,
+            self._draws_taken,
+        )
+        return SeatView.of_parts(seat, tuple(parts), table)
 
     @classmethod
     def from_position(cls, position: Position | str) -> "Game":
@@ -502,12 +509,6 @@ class Game:
             return "in the deck"
         return ""
 
-    def draw_sources(self) -> list[DrawSource]:
-        """Where the current player may draw from now: the deck and every non-empty discard pile."""
-        sources = [DECK] if self._deck_count > 0 else []
-        sources += [DrawSource(DrawSourceKind.DISCARD, p) for p in self.config.players if self._discards[p]]
-        return sources
-
     def plant_cells(self, player: str | None = None) -> list[Coord]:
         """The empty cells where the player may plant: 0,0 first, then next to a planted tree."""
         return frontier(self._arbs[player or self.current_player])
@@ -597,9 +598,11 @@ class Game:
     def skip_draw(self) -> None:
         """Skip a draw: allowed only when the deck and every discard pile are empty (house ruling)."""
         player = self._expect(_DRAW, "skip a draw")
-        sources = self.draw_sources()
-        if sources:
-            raise RuleError(f"{player} cannot skip a draw: a card can still be drawn from {sources[0]}")
+        if self._deck_count:
+            raise RuleError(f"{player} cannot skip a draw: a card can still be drawn from the deck")
+        for owner, pile in self._discards.items():
+            if pile:
+                raise RuleError(f"{player} cannot skip a draw: a card can still be drawn from {owner}'s discard pile")
         self._after_draw()
 
     def _take_from_hand(self, player: str, card: Card, verb: str, cell: Coord | None = None) -> None:
@@ -895,6 +898,19 @@ class Game:
                 moves.append(move)
         return tuple(moves)
 
+    @overload
+    def as_played(self, action: DrawAction) -> DrawAction: ...
+    @overload
+    def as_played(self, action: Action) -> Action: ...
+    def as_played(self, action: Action) -> Action:
+        """``action`` naming the card it would draw, where this game knows it: the deck's top card
+        (a deck whose order is known) or a pile's top card, for a draw that does not name it. What
+        a referee or a simulation writes for the draw once pushed; any other action as it is."""
+        if not isinstance(action, Draw) or action.card is not None:
+            return action
+        pile = self._deck if action.owner is None else self._discards.get(action.owner)
+        return Draw(action.owner, pile[-1]) if pile else action
+
     def push(self, action: Action) -> None:
         """Play one action (a draw, a planting, a discard) by the rules; pop() takes it back.
 
@@ -915,7 +931,7 @@ class Game:
         player = self.config.players[self._current]
         do: Callable[[], object]
         if isinstance(action, Draw):
-            undo = self._undo_of(player, (None if action.owner is None else action.owner,), (action.card,), None)
+            undo = self._undo_of(player, (action.owner,), (action.card,), None)
             if action.owner is None:
                 do = functools.partial(self.draw_from_deck, action.card)
             else:
@@ -999,22 +1015,23 @@ class Game:
         """What moves of ``player`` can change, to put it back: their hand and hidden cards, the
         ``cards`` they may bring to light, the tops of the piles of ``owners`` (None: the deck,
         always kept when known) and the cell ``coord``, and the counters."""
-        fresh = tuple(c for c in cards if c is not None and c not in self._located)
-        owners = {owner for owner in owners if owner in self._discards}
-        owners.add(None)  # the deck
-        tops = tuple(
-            (owner, len(pile), tuple(pile[-2:]))
-            for owner in owners
-            for pile in (self._deck if owner is None else self._discards[owner],)
-            if pile is not None  # (an unknown deck: nothing to keep)
-        )
+        # Written out (no generators): every action pushed makes one, a simulated game's too.
+        located, deck, piles = self._located, self._deck, self._discards
+        fresh = tuple([card for card in cards if card is not None and card not in located])
+        tops: list[tuple[str | None, int, tuple[Card, ...]]] = []
+        if deck is not None:  # (an unknown deck: nothing to keep)
+            tops.append((None, len(deck), tuple(deck[-2:])))
+        for owner in owners:  # (each once: a set, or a single owner)
+            pile = None if owner is None else piles.get(owner)  # (the deck is kept above)
+            if pile is not None:
+                tops.append((owner, len(pile), tuple(pile[-2:])))
         planted = coord if coord is not None and coord not in self._arbs[player] else None
         return _Undo(
             player,
             tuple(self._hands[player].items()),
             self._hidden[player],
             fresh,
-            tops,
+            tuple(tops),
             planted,
             (self._current, self._turn, self._deck_count, self._phase, self._draws_taken),
         )

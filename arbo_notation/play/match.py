@@ -28,6 +28,7 @@ import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+from arbo_notation.bots import BOT_NAMES, make_bot
 from arbo_notation.collection.ratings import Outcome, Rating, rate
 from arbo_notation.errors import ArboError
 from arbo_notation.notation.outside import quoted, safe_text
@@ -41,13 +42,11 @@ from arbo_notation.play.referee import (
     greet,
     referee_game,
 )
-from arbo_notation.play.simulate import game_seed, make_player
+from arbo_notation.play.simulate import game_seed
 from arbo_notation.runtime.descendants import ending_with_descendants
 from arbo_notation.runtime.sandbox import SandboxUnavailable, confined, sandboxed
 from arbo_notation.runtime.workers import in_order, worker_pool
 
-#: The bots `arbo match` knows by name (each run as `arbo bot NAME`).
-BUILT_IN = ("engine", "greedy", "random")
 #: A match decided by --until-decided has played at least this many deals (or games): below it
 #: the interval of a few games is too rough to stop on.
 LEAST_TO_DECIDE = 10
@@ -104,7 +103,7 @@ class GameOutcome:
 
 
 def is_built_in(bot: str) -> bool:
-    return bot.strip().lower() in BUILT_IN
+    return bot.strip().lower() in BOT_NAMES
 
 
 def bot_seed(seed: str, index: int) -> str:
@@ -123,7 +122,7 @@ def command_of(bot: str, seed: str = "0") -> tuple[str, ...]:
         return (sys.executable, "-m", "arbo_notation", "bot", bot.strip().lower(), "--seed", seed)
     words = tuple(shlex.split(bot))
     if not words:
-        raise ArboError(f"a bot is a built-in name ({', '.join(BUILT_IN)}) or a command line, not {bot!r}")
+        raise ArboError(f"a bot is a built-in name ({', '.join(BOT_NAMES)}) or a command line, not {bot!r}")
     return words
 
 
@@ -256,7 +255,7 @@ def play_task(task: GameTask) -> GameOutcome:
         task.deal_seed,
         started,
         [names[index] for index in task.seating],
-        fallback=make_player(task.options.fallback),
+        fallback=make_bot(task.options.fallback),
         fallback_name=task.options.fallback,
         move_time=task.options.move_time,
     )

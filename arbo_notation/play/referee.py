@@ -26,15 +26,17 @@ from dataclasses import dataclass
 from enum import Enum
 
 from arbo_notation.engine.actions import Action, Discard, Draw, Plant, Skip, parse_action
-from arbo_notation.engine.bots import Bot
+from arbo_notation.bots import protocol
+from arbo_notation.bots.base import Bot
+from arbo_notation.bots.protocol import LINE_LIMIT, as_seen_by, seat_game
 from arbo_notation.engine.cards import Planting, default_species_for
 from arbo_notation.engine.scoring import PlayerPosition, score_position
 from arbo_notation.engine.state import Game, GameConfig, Setup
+from arbo_notation.engine.view import SeatView
 from arbo_notation.errors import ArboError, RuleError
 from arbo_notation.notation.model import Comment, Draw as RecordDraw, DrawKind, GameRecord, Header, Result, Reveal, Turn
 from arbo_notation.notation.outside import OUTSIDE_LIMIT, quoted, safe_text
-from arbo_notation.play import protocol
-from arbo_notation.play.protocol import LINE_LIMIT, SeatTable, as_seen_by, perform
+from arbo_notation.play.protocol import view_message
 from arbo_notation.play.simulate import DEFAULT_PLAYERS
 from arbo_notation.runtime.descendants import end_descendants
 from arbo_notation.runtime.workers import ending_signals
@@ -319,7 +321,7 @@ def _record_draw(action: Action) -> RecordDraw:
 
 
 class _Game:
-    """The state of one refereed game: the true table, each seat's table and bot, the turn so far."""
+    """The state of one refereed game: the true table, each seat's own game and bot, the turn so far."""
 
     def __init__(
         self,
@@ -335,7 +337,8 @@ class _Game:
         self.config = GameConfig(players, default_species_for(len(players)))
         self.setup = Setup.shuffled(self.config, deal_seed)
         self.truth = Game(self.config, self.setup)
-        self.tables = {p: SeatTable(p, players, self.config.species, self.setup.hands[p]) for p in players}
+        # what each seat knows, as its bot keeps it (bots/protocol.py): its views, legal actions and requests
+        self.seats = {p: seat_game(p, players, self.config.species, self.setup.hands[p]) for p in players}
         self.game_id, self.labels = game_id, tuple(map(safe_text, labels))
         self.bots: list[BotProcess | None] = [None if isinstance(bot, BotFault) else bot for bot in bots]
         self.unstarted = {seat: bot for seat, bot in enumerate(bots) if isinstance(bot, BotFault)}
@@ -380,19 +383,21 @@ class _Game:
 
     def choose(self, seat: int) -> tuple[Action, bool]:
         """The action of the seat to play, and whether its bot chose it (else the fallback did)."""
-        table = self.tables[self.config.players[seat]]
-        legal = table.game.legal_actions()
+        player = self.config.players[seat]
+        own = self.seats[player]
+        view = own.view(player)
+        legal = view.legal_actions()
         bot = self.bots[seat]
         if bot is not None:
             try:
                 shown = [str(action) for action in legal]  # written in the request, then matched
-                answer = bot.request(protocol.act(table.game.phase, shown, table.view()), self.move_time)
-                return judge(answer, legal, table, shown), True
+                answer = bot.request(protocol.act(view.phase, shown, view_message(own, player)), self.move_time)
+                return judge(answer, legal, view, shown), True
             except BotFault as error:
-                action = self.fallback.choose(table.game, self.rng)
+                action = self.fallback.choose(view, self.rng)
                 self.fault(seat, error, action)
                 return action, False
-        return self.fallback.choose(table.game, self.rng), False
+        return self.fallback.choose(view, self.rng), False
 
     def play(self) -> Played:
         self.start()
@@ -411,11 +416,12 @@ class _Game:
             while True:
                 action, chosen = self.choose(seat)
                 by_bot = by_bot and chosen
-                played = perform(truth, action)
+                played = truth.as_played(action)  # a deck draw names its card: the truth knows the deck
+                truth.push(played)
                 done.append(played)
                 for other, player in enumerate(players):
                     seen = as_seen_by(played, mover, player)
-                    perform(self.tables[player].game, seen)
+                    self.seats[player].push(seen)
                     self.tell(other, protocol.event(mover, seen))
                 if isinstance(played, Discard):
                     break
@@ -484,7 +490,7 @@ def _json(answer: bytes) -> object:
         raise BotFault(FaultKind.MALFORMED, "answered with JSON nested too deep to read", answer) from None
 
 
-def judge(answer: bytes, legal: Sequence[Action], table: SeatTable, shown: Sequence[str] | None = None) -> Action:
+def judge(answer: bytes, legal: Sequence[Action], view: SeatView, shown: Sequence[str] | None = None) -> Action:
     """The action a bot's answer names, when it is one of ``legal`` (written as ``shown``, when
     given); BotFault otherwise. A draw from a pile may name its owner alone (``Ben`` for ``Ben:Oa5``)."""
     message = _json(answer)
@@ -496,19 +502,19 @@ def judge(answer: bytes, legal: Sequence[Action], table: SeatTable, shown: Seque
         if written == text or (isinstance(action, Draw) and action.owner == text):
             return action
     # what it sent is the action, quoted once (not the whole answer again)
-    raise BotFault(FaultKind.ILLEGAL, f"played {quoted(text)}, {_why_illegal(text, table)}")
+    raise BotFault(FaultKind.ILLEGAL, f"played {quoted(text)}, {_why_illegal(text, view)}")
 
 
-def _why_illegal(text: str, table: SeatTable) -> str:
-    """Why an action is not legal, in a player's words (the engine's), tried on a copy of the table.
+def _why_illegal(text: str, view: SeatView) -> str:
+    """Why an action is not legal, in a player's words (the engine's), tried on the seat's own table.
     Text that is no action is not quoted again: the engine's words then name only what it read."""
     try:
         parse_action(text)
     except ArboError:
         return "which is no action (a draw is d, d:Ma3, a player's name or -; a planting Ma3@0,1; a discard /Oa5)"
     try:
-        probe = table.game.copy()
-        perform(probe, probe.parse_action(text))
+        probe = Game.from_position(view.position)  # what the seat knows: every other card hidden
+        probe.push(probe.parse_action(text))
     except (RuleError, ArboError) as error:
         return safe_text(str(error))
     return "not one of the legal actions it was given"

@@ -11,7 +11,7 @@ import random
 from typing import Callable, Iterator, Sequence, TypedDict
 
 from arbo_notation.engine.actions import DrawAction, Skip, TurnActions
-from arbo_notation.engine.bots import BOTS, Bot, make_bot, play_bot_turn
+from arbo_notation.bots import Bot, make_bot, play_turn
 from arbo_notation.engine.cards import Planting, default_species_for
 from arbo_notation.engine.scoring import score_position
 from arbo_notation.engine.totals import PlayerPosition
@@ -30,28 +30,13 @@ def default_players(count: int) -> tuple[str, ...]:
     return DEFAULT_PLAYERS[:count]
 
 
-#: Every bot by name: the engine's own, and the analysis engine playing (``engine``).
-BOT_NAMES = tuple(sorted([*BOTS, "engine"]))
-
-
-def make_player(name: str, budget: int | None = None) -> Bot:
-    """A bot by name; ``budget`` is the engine bot's sampled worlds per decision."""
-    if name == "engine":
-        # deferred: the analysis engine (~30 ms of start-up), which `arbo bot greedy` never loads
-        from arbo_notation.analysis.bot import EngineBot
-        from arbo_notation.analysis.turns import DEFAULT_BUDGET
-
-        return EngineBot(budget or DEFAULT_BUDGET)
-    return make_bot(name)
-
-
 def _bots(names: Sequence[str] | None, seats: int, budget: int | None = None) -> list[Bot]:
     names = list(names) if names else ["greedy"]
     if len(names) == 1:
         names *= seats
     if len(names) != seats:
         raise ArboError(f"{len(names)} bots for {seats} players: give one bot, or one per seat")
-    return [make_player(name, budget) for name in names]
+    return [make_bot(name, budget) for name in names]
 
 
 def _draw(taken: DrawAction) -> Draw:
@@ -94,10 +79,7 @@ def simulate_game(
     turns: list[Turn] = []
     while not game.is_over:
         bot = seated[config.seat(game.current_player)]
-        mover = game.current_player
-        turns.append(_turn(game.turn_number, play_bot_turn(bot, game, rng)))
-        for seat in seated:
-            seat.watch(game, mover)
+        turns.append(_turn(game.turn_number, play_turn(bot, game, rng)))  # the bot chooses on its seat's view
     hands = game.final_hands()
     table = [PlayerPosition(p, game.arboretum(p), hands[p]) for p in config.players]
     sheet = score_position(config.species, table)

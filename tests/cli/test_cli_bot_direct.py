@@ -18,7 +18,7 @@ import typer.main
 from arbo_notation.cli import app
 from arbo_notation.cli.bot_direct import BotArguments, plain_bot_arguments
 from arbo_notation.cli.usage import UsageError
-from arbo_notation.play.protocol import encode
+from arbo_notation.bots.protocol import encode
 
 
 def typer_reading(tokens: list[str]) -> BotArguments | None:

@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from arbo_notation.engine.actions import Draw, Skip
 from arbo_notation.engine.cards import ORIGIN, Card, Coord, default_species_for, full_deck
-from arbo_notation.engine.state import DECK, Game, GameConfig, HandView, Phase, Setup
+from arbo_notation.engine.state import Game, GameConfig, HandView, Phase, Setup
 from arbo_notation.errors import RuleError
 
 SIX = ("Ca", "Dw", "Ja", "Ma", "Oa", "Wi")
@@ -164,7 +165,7 @@ def test_draws_come_from_the_deck_in_its_given_order():
 
 def test_start_players_first_turn_draws_from_the_deck():
     game = two_player_game()
-    assert game.draw_sources() == [DECK]
+    assert [str(a) for a in game.view().legal_actions()] == ["d"]
     with rule_error("Ana cannot draw from Ben's discard pile: it is empty"):
         game.draw_from_discard("Ben")
     with rule_error("Ana cannot draw from their own discard pile: it is empty"):
@@ -177,13 +178,13 @@ def test_draws_may_come_from_any_discard_pile_including_ones_own():
     game = two_player_game()
     turn(game, "Ma1", (0, 0), "Ma7")  # Ana's pile: Ma7
     turn(game, "Oa1", (0, 0), "Oa7")  # Ben's pile: Oa7
-    assert [str(s) for s in game.draw_sources()] == ["the deck", "Ana's discard pile", "Ben's discard pile"]
+    assert [str(a) for a in game.view().legal_actions()] == ["d", "Ana:Ma7", "Ben:Oa7"]
     with rule_error("Ana cannot draw Oa6 from Ben's discard pile: its top card is Oa7"):
         game.draw_from_discard("Ben", C("Oa6"))
     assert game.draw_from_discard("Ana") == C("Ma7")  # her own pile
     assert game.draw_from_discard("Ben", C("Oa7")) == C("Oa7")
     assert game.discard_pile("Ana") == () and game.discard_pile("Ben") == ()
-    assert game.draw_sources() == [DECK]
+    assert game.phase is Phase.PLANT  # two draws taken: the deck alone is left to draw from, next turn
     assert game.deck_size == 34 - 4  # no deck draw this turn
     game.plant(C("Oa7"), Coord(1, 0))
     game.discard(C("Ma7"))
@@ -277,7 +278,7 @@ def test_a_draw_with_nothing_to_draw_is_skipped():
     game._deck.pop(0)  # drop Oa8, the bottom card
     game._deck_count -= 1
     assert game.draw_from_deck() == C("Ma8")
-    assert game.draw_sources() == []
+    assert game.legal_actions() == [Skip()]
     game.skip_draw()
     assert game.phase is Phase.PLANT and len(game.hand("Ana")) == 8
     game.plant(C("Ma8"), ORIGIN)
@@ -320,7 +321,7 @@ def test_house_variant_deals_a_card_onto_every_pile_but_the_start_players(player
     dealt = Setup.shuffled(config, seed="house")
     assert [game.discard_pile(p)[0] for p in names[1:]] == list(dealt.deck[: players - 1])
     assert game.deck_cards() == dealt.deck[players - 1 :]
-    assert len(game.draw_sources()) == players  # the deck and the face-up cards
+    assert len(game.legal_actions()) == players  # the deck and the face-up cards
 
 
 def test_setup_errors():
@@ -545,14 +546,15 @@ def test_random_games_conserve_cards_and_end_when_the_deck_runs_out(players, see
         if not skipped:
             assert all(len(game.hand(p)) == 7 for p in names)
         for _ in range(2):
-            sources = game.draw_sources()
-            if not sources:
+            sources = game.view().legal_actions()
+            if sources == [Skip()]:
                 game.skip_draw()
                 spectator.skip_draw()
                 skipped = True
                 continue
             source = rng.choice(sources)
-            if source == DECK:
+            assert isinstance(source, Draw)
+            if source.owner is None:
                 game.draw_from_deck()
                 spectator.draw_from_deck()
             else:

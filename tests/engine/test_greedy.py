@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arbo_notation.engine import greedy
-from arbo_notation.engine.bots import frontier
+from arbo_notation.engine.position import frontier
 from arbo_notation.engine.cards import Card, Coord, default_species_for, full_deck
 from arbo_notation.engine.lean import Cards, LeanPosition, cell_of, species_points
 from arbo_notation.engine.scoring import best_paths

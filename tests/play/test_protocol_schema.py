@@ -17,7 +17,7 @@ import jsonschema
 import pytest
 
 from arbo_notation.engine.actions import Skip
-from arbo_notation.engine.bots import GreedyBot
+from arbo_notation.bots import GreedyBot
 from arbo_notation.engine.position import Position
 from arbo_notation.engine.state import Game, Phase
 from arbo_notation.play import referee
@@ -176,7 +176,7 @@ def test_the_schema_refuses_a_view_without_its_piles_and_a_key_it_does_not_name(
     assert problems("event", {"type": "event", "player": "Ben", "action": "Zz9@0,0"}) != []
 
 
-def test_a_bot_is_asked_when_the_only_legal_draw_is_a_skip(tmp_path):
+def test_a_bot_is_asked_when_the_only_legal_draw_is_a_skip(tmp_path, monkeypatch):
     """The referee asks for every action, a skipped draw too (legal: ["-"]): a turn is always four
     requests, as docs/PROTOCOL.md says."""
     (tmp_path / "spy.py").write_text(SPY, encoding="utf-8")
@@ -186,7 +186,8 @@ def test_a_bot_is_asked_when_the_only_legal_draw_is_a_skip(tmp_path):
         game = referee._Game("1", "7:1", [bot, None], ["spy", "b"], GreedyBot(), "greedy", 10.0)
         game.start()
         skip_only = SimpleNamespace(legal_actions=lambda: [Skip()], phase=Phase.DRAW)
-        game.tables["Ana"] = SimpleNamespace(game=skip_only, view=lambda: {})  # the seat's table at a skip
+        game.seats["Ana"] = SimpleNamespace(view=lambda player: skip_only)  # the seat's view at a skip
+        monkeypatch.setattr(referee, "view_message", lambda own, seat: {})
         assert game.choose(0) == (Skip(), True)
     finally:
         bot.close()

@@ -11,11 +11,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from arbo_notation.checking.games import check_text
-from arbo_notation.engine.bots import GreedyBot, RandomBot
+from arbo_notation.bots import GreedyBot, RandomBot
+from arbo_notation.bots.protocol import LINE_LIMIT, encode
+from arbo_notation.bots.serve import seat_game_of
 from arbo_notation.engine.cards import Card
+from arbo_notation.engine.state import Game
 from arbo_notation.notation.writer import format_game
 from arbo_notation.play import referee
-from arbo_notation.play.protocol import LINE_LIMIT, SeatTable, encode
 from arbo_notation.notation.outside import OUTSIDE_LIMIT, quoted
 from arbo_notation.play.referee import BotProcess, FaultKind, is_forfeit, referee_game
 from arbo_notation.play.simulate import simulate_game
@@ -123,21 +125,22 @@ def test_a_bot_that_cannot_start_is_a_fault_not_a_crash(tmp_path):
 
 
 def test_an_answer_naming_a_piles_owner_alone_is_its_top_card():
-    table = SeatTable(
-        "Ana",
-        ("Ana", "Ben"),
-        ("Ca", "Dw", "Ja", "Ma", "Oa", "Wi"),
-        map(Card.parse, "Ca1 Ca2 Ca3 Dw1 Dw2 Dw3 Ja1".split()),
+    _, game = seat_game_of(
+        {
+            "seat": "Ana",
+            "players": ["Ana", "Ben"],
+            "species": ["Ca", "Dw", "Ja", "Ma", "Oa", "Wi"],
+            "hand": "Ca1 Ca2 Ca3 Dw1 Dw2 Dw3 Ja1".split(),
+        }
     )
-    for action in ("d", "d", "Ca1@0,0", "/Ca2"):
-        table.play("Ana", action)
-    for action in ("d", "d", "Oa1@0,0", "/Oa2"):
-        table.play("Ben", action)
-    legal = table.game.legal_actions()
+    for action in ("d", "d", "Ca1@0,0", "/Ca2", "d", "d", "Oa1@0,0", "/Oa2"):
+        game.push(game.parse_action(action))
+    view = game.view("Ana")
+    legal = view.legal_actions()
     assert [str(a) for a in legal] == ["d", "Ana:Ca2", "Ben:Oa2"]
-    assert str(referee.judge(encode({"action": "Ben"}), legal, table)) == "Ben:Oa2"
+    assert str(referee.judge(encode({"action": "Ben"}), legal, view)) == "Ben:Oa2"
     with pytest.raises(referee.BotFault, match="Ana cannot draw Oa1 from Ben.s discard pile: its top card is Oa2"):
-        referee.judge(encode({"action": "Ben:Oa1"}), legal, table)
+        referee.judge(encode({"action": "Ben:Oa1"}), legal, view)
 
 
 # -- what a seat is told ---------------------------------------------------------------------------
@@ -151,7 +154,7 @@ class Watcher:
 
     def __init__(self, seat: str, games: list) -> None:
         self.seat, self.games, self.greeted, self.name = seat, games, True, "watcher"
-        self.table: SeatTable | None = None
+        self.game: Game | None = None  # the seat's own: dealt its hand alone
         self.bot = RandomBot()
         self.public: set[Card] = set()
         self.messages = 0
@@ -182,13 +185,15 @@ class Watcher:
         leaked = {Card.parse(word) for word in CARD.findall(json.dumps(shown))} & hidden
         assert not leaked, (self.seat, message)
         if message["type"] == "game":
-            self.table = SeatTable.of(message)
+            _, self.game = seat_game_of(message)
         elif message["type"] == "event":
-            self.table.play(message["player"], message["action"])
+            self.game.push(self.game.parse_action(message["action"]))
 
     def request(self, message, seconds):
         self.send(message)
-        return encode({"action": str(self.bot.choose(self.table.game, self.rng))})
+        view = self.game.view(self.seat)
+        assert message["legal"] == [str(action) for action in view.legal_actions()]
+        return encode({"action": str(self.bot.choose(view, self.rng))})
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

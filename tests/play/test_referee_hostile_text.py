@@ -8,7 +8,7 @@ import textwrap
 import pytest
 
 from arbo_notation.checking.games import check_text
-from arbo_notation.engine.bots import GreedyBot
+from arbo_notation.bots import GreedyBot
 from arbo_notation.notation.reading.reader import parse
 from arbo_notation.notation.writer import format_game
 from arbo_notation.play import referee

@@ -1,4 +1,4 @@
-"""The bots: legal play at every table size, greedy beats random, and no peeking at hidden cards."""
+"""The built-in bots: legal play at every table size, greedy beats random, and no peeking at hidden cards."""
 
 from __future__ import annotations
 
@@ -7,8 +7,10 @@ import statistics
 
 import pytest
 
+from arbo_notation.bots import BOT_NAMES, GreedyBot, RandomBot, make_bot, play_turn
+from arbo_notation.bots.engine_bot import EngineBot
+from arbo_notation.bots.greedy_bot import lean_position
 from arbo_notation.engine.actions import Draw, Plant
-from arbo_notation.engine.bots import GreedyBot, RandomBot, make_bot, play_bot_turn, seen_by_mover
 from arbo_notation.engine.cards import HAND_SIZE, Coord, default_species_for
 from arbo_notation.engine.lean import HIDDEN, cell_of
 from arbo_notation.engine.scoring import PlayerPosition, score_position
@@ -26,14 +28,14 @@ def new_game(players: int, seed: str, house: bool = False) -> Game:
 def play_out(game: Game, seats: list, rng: random.Random) -> list:
     plays = []
     while not game.is_over:
-        plays.append(play_bot_turn(seats[game.players.index(game.current_player)], game, rng))
+        plays.append(play_turn(seats[game.players.index(game.current_player)], game, rng))
         assert len(game.hand(plays[-1].player)) == HAND_SIZE
     return plays
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_bots_play_legal_games_to_the_end(players):
-    # Every action goes through the Game API, which raises RuleError on an illegal move.
+    # Every action is pushed, and Game.push raises RuleError on an illegal one.
     for index in range(6):
         seed = f"legal:{players}:{index}"
         rng = random.Random(seed)
@@ -54,17 +56,15 @@ def test_bots_play_legal_games_to_the_end(players):
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_every_answer_is_one_of_the_legal_actions(players):
-    """Asked phase by phase, as a referee asks, each bot answers one of game.legal_actions() (a
-    deck draw naming no card: the bot cannot see it); pushing it plays the game to the end."""
+    """Asked phase by phase on the mover's view, as a referee asks, each bot answers one of the
+    view's legal actions (a deck draw naming no card: the seat cannot see it); pushing it plays
+    the game to the end."""
     for index, bot in enumerate([GreedyBot(), RandomBot()]):
         game, rng = new_game(players, f"act:{players}:{index}", house=index == 1), random.Random(index)
         while not game.is_over:
-            action = bot.choose(game, rng)
-            legal = game.legal_actions()
-            if isinstance(action, Draw) and action.owner is None:
-                assert action.card is None
-                legal = [Draw() if isinstance(a, Draw) and a.owner is None else a for a in legal]
-            assert action in legal, (str(action), game.phase)
+            view = game.view()
+            action = bot.choose(view, rng)
+            assert action in view.legal_actions(), (str(action), game.phase)
             game.push(action)
         assert game.deck_size == 0
 
@@ -74,13 +74,13 @@ def test_random_bot_is_uniform_among_legal_choices():
     seen_cells: set[Coord] = set()
     rng = random.Random(3)
     for _ in range(6):
-        play_bot_turn(RandomBot(), game, rng)
+        play_turn(RandomBot(), game, rng)
     player = game.current_player
     for _ in range(200):
         probe = game.copy()
-        probe.draw_from_deck()
-        probe.draw_from_deck()
-        planted = RandomBot().choose(probe, rng)
+        probe.push(Draw())
+        probe.push(Draw())
+        planted = RandomBot().choose(probe.view(), rng)
         assert isinstance(planted, Plant)
         card, cell = planted.card, planted.coord
         assert card in probe.hand(player).known and cell in probe.plant_cells()
@@ -113,8 +113,9 @@ def perspective_of(game: Game, player: str, setup: Setup) -> Game:
 
 
 @pytest.mark.parametrize("players", [2, 4])
-def test_greedy_decides_the_same_without_the_hidden_cards(players):
-    """Greedy's choices on the omniscient table equal its choices on the table its player knows."""
+def test_greedy_decides_the_same_on_the_omniscient_table_and_on_the_players_own(players):
+    """Greedy's choices on the seat's view of the omniscient table equal its choices on the seat's
+    view of the table its player keeps (dealt its hand alone, every other card hidden)."""
     config = GameConfig(NAMES[:players], default_species_for(players))
     setup = Setup.shuffled(config, f"blind:{players}", house_discards=True)
     full = Game(config, setup)
@@ -125,25 +126,29 @@ def test_greedy_decides_the_same_without_the_hidden_cards(players):
     while not full.is_over:
         mover = full.current_player
         for _ in range(4):
-            action = bot.choose(full, rng)
+            action = bot.choose(full.view(), rng)
             if mover == me:
-                assert bot.choose(blind, rng) == action
+                assert blind.view(me) == full.view(me)
+                assert bot.choose(blind.view(me), rng) == action
                 decisions += 1
-            if isinstance(action, Draw) and action.owner is None:
-                card = full.draw_from_deck()
-                blind.draw_from_deck(card if mover == me else None)
-            else:
-                full.push(action)
-                blind.push(action)
+            played = full.as_played(action)
+            full.push(played)
+            blind.push(played if mover == me else action)  # another's deck draw stays hidden
     assert decisions >= 10
     assert blind.hidden_players()  # the bot really played without seeing the others' hands
 
 
-def test_a_bot_needs_to_know_its_own_hand():
+def test_a_bot_needs_to_know_its_own_hand_and_to_be_the_mover():
     config = GameConfig(("Ana", "Ben"), default_species_for(2))
     game = Game(config)  # a spectator's table: no hand is known
     with pytest.raises(ArboError, match="unknown"):
-        GreedyBot().choose(game, random.Random(0))
+        GreedyBot().choose(game.view(), random.Random(0))
+    dealt = new_game(2, "mover")
+    for bot in (GreedyBot(), RandomBot(), EngineBot(budget=2)):
+        with pytest.raises(ArboError, match="a bot chooses for the player to move \\(Ana\\), not on Ben's view"):
+            bot.choose(dealt.view("Ben"), random.Random(0))
+        with pytest.raises(ArboError, match="not on a spectator's view"):
+            bot.choose(dealt.public_view(), random.Random(0))
 
 
 def test_bots_are_deterministic_given_the_rng():
@@ -157,18 +162,25 @@ def test_bots_are_deterministic_given_the_rng():
 def test_make_bot():
     assert isinstance(make_bot("greedy"), GreedyBot)
     assert isinstance(make_bot("random"), RandomBot)
-    with pytest.raises(ArboError, match="no bot"):
+    engine = make_bot("engine", 7)
+    assert isinstance(engine, EngineBot) and engine.budget == 7
+    assert make_bot("engine").budget == make_bot("engine", 0).budget == 48  # the analysis's default
+    assert BOT_NAMES == ("engine", "greedy", "random")
+    with pytest.raises(ArboError, match="no bot is called 'clever' \\(known: engine, greedy, random\\)"):
         make_bot("clever")
 
 
 def test_the_greedy_bot_reads_only_what_its_player_sees():
     """The lean position it decides on holds the mover's hand, the piles and the trees; every
-    other hand and the deck are HIDDEN cards, only their sizes told."""
+    other hand (the cards it saw taken from a pile too) and the deck are HIDDEN cards, only their
+    sizes told."""
     game = new_game(3, "seen", house=True)
     rng = random.Random(1)
-    for _ in range(4):
-        play_bot_turn(GreedyBot(), game, rng)
-    position, cards = seen_by_mover(game)
+    view = game.view()
+    while not any(view.shown(p) for p in game.players if p != game.current_player):  # a card seen taken
+        play_turn(RandomBot(), game, rng)  # (the random bot takes from the piles more often)
+        view = game.view()
+    position, cards = lean_position(view)
     me = game.players.index(game.current_player)
     assert position.current == me
     assert [cards.card(c) for c in position.hands[me]] == list(game.hand(game.current_player).known)

@@ -1,0 +1,104 @@
+"""A bot served over the protocol: the seat's own game kept from the messages, each request
+answered by the bot on the seat's view, whatever the referee's spelling."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from arbo_notation.bots import GreedyBot
+from arbo_notation.bots.protocol import encode
+from arbo_notation.bots.serve import serve
+from arbo_notation.errors import ArboError
+
+
+GAME = {
+    "type": "game",
+    "game": "g1",
+    "seat": "Ana",
+    "players": ["Ana", "Ben"],
+    "species": ["Ca", "Dw", "Ja", "Ma", "Oa", "Wi"],
+    "hand": ["Ca1", "Ca2", "Ca3", "Dw1", "Dw2", "Dw3", "Ja1"],
+}
+ACT = {"type": "act", "phase": "draw", "legal": ["Ben", "d"], "view": {"not": "read"}}
+
+
+class Stuck(GreedyBot):
+    """A bot that cannot choose: serve() plays the request's first legal action."""
+
+    def choose(self, view, rng):
+        raise ArboError("lost")
+
+
+def served(make, lines) -> tuple[list[dict], list[str]]:
+    answers: list[bytes] = []
+    logged: list[str] = []
+    serve(make, lines, answers.append, name="test", log=logged.append)
+    return [json.loads(line) for line in answers], logged
+
+
+@pytest.mark.parametrize("spelling", ["arbo", "spaced"])
+def test_serve_answers_a_request_however_spelt_and_reads_legal_only_when_its_bot_cannot_choose(spelling):
+    # arbo's referee writes compact lines (encode), which serve() answers unread; another referee's
+    # spacing is read whole: the same answers either way
+    write = (lambda m: encode(m).decode()) if spelling == "arbo" else (lambda m: json.dumps(m) + "\n")
+    lines = [write(m) for m in ({"type": "hello", "protocol": 1}, GAME, ACT, ACT)]
+    assert lines[2].startswith('{"type":"act",') == (spelling == "arbo")
+    answers, logged = served(GreedyBot, lines)
+    assert answers == [{"type": "hello", "name": "test", "author": "arbo"}, {"action": "d"}, {"action": "d"}]
+    assert logged == []
+    if spelling == "arbo":  # unread indeed: a request cut short is answered all the same
+        assert served(GreedyBot, [*lines[:2], lines[2][:40] + "\n"])[0][1:] == [{"action": "d"}]
+    answers, logged = served(Stuck, lines)
+    assert answers[1:] == [{"action": "Ben"}, {"action": "Ben"}]
+    assert logged == ["the bot could not choose (lost): the first legal action is played"] * 2
+    # a request without legal actions, or a line that only begins as one, is skipped, said once in the log
+    answers, logged = served(Stuck, [*lines[:2], '{"type":"act", "phase": "draw"}\n', '{"type":"act",\n'])
+    assert answers[1:] == []
+    assert logged[0] == (
+        'message skipped (the bot could not choose (lost), and the "act" gives no legal action to play): '
+        '"{\\"type\\":\\"act\\", \\"phase\\": \\"draw\\"\\u007d"'
+    )
+    assert [text.split(" (")[0] for text in logged] == ["message skipped"] * 2
+
+
+def test_the_served_bot_of_the_api_page_answers_on_its_seats_view(tmp_path):
+    """docs/API.md's program: a bot of one's own served by arbo, as `arbo match` would start it."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "API.md").read_text(encoding="utf-8")
+    body = next(
+        block.split("```", 1)[0]
+        for block in text.split("```python\n")[1:]
+        if block.startswith('"""A bot of the arbo protocol, served by arbo')
+    )
+    program = tmp_path / "first.py"
+    program.write_text(body, encoding="utf-8")
+    messages = [
+        {"type": "hello", "protocol": 1},
+        GAME,
+        {"type": "act", "phase": "draw", "legal": ["d"], "view": {}},
+        {"type": "event", "player": "Ana", "action": "d:Ma3"},  # its own draw, named to it
+        {"type": "act", "phase": "draw", "legal": ["d"], "view": {}},
+        {"type": "event", "player": "Ana", "action": "d:Oa5"},
+        {"type": "act", "phase": "plant", "legal": ["Ca1@0,0"], "view": {}},
+        {"type": "quit"},
+    ]
+    done = subprocess.run(
+        [sys.executable, str(program)],
+        input=b"".join(encode(m) for m in messages),
+        capture_output=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert answers == [
+        {"type": "hello", "name": "first", "author": "arbo"},
+        {"action": "d"},
+        {"action": "d"},
+        {"action": "Ca1@0,0"},  # the lowest card of Ana's hand, at the only cell
+    ]
