@@ -48,11 +48,11 @@ import arbo_notation as arbo
 from arbo_notation.analysis.game import situation_at, tasks
 from arbo_notation.analysis.sampling import Unseen
 from arbo_notation.analysis.turns import INACCURACY, judge_turn
+from arbo_notation.engine.actions import Draw
 from arbo_notation.engine.cards import Card, Coord
 from arbo_notation.engine.greedy import choose_finish
 from arbo_notation.engine.lean import Cards, LeanPosition, cell_of, coord_of
 from arbo_notation.engine.scoring import best_paths, rights
-from arbo_notation.notation.model import DrawKind
 from arbo_notation.notation.writer import format_game
 from arbo_notation.play.simulate import simulate_game
 
@@ -330,7 +330,7 @@ def worlds_of(situation, deals: int, rng: random.Random) -> list[tuple[float, Wo
 
 
 def played_pair(turn) -> Pair:
-    words = [None if d.kind is DrawKind.SKIP else DECK if d.kind is DrawKind.DECK else str(d.owner) for d in turn.draws]
+    words = [(d.owner or DECK) if isinstance(d, Draw) else None for d in turn.draws]
     return (words[0], words[1])
 
 
@@ -360,10 +360,10 @@ def reference_loss(node, deals: int, candidates: int) -> float | None:
     drawn: list[tuple[str | None, Card]] = []
     piles = {p: list(c) for p, c in situation.piles.items()}
     for d in turn.draws:
-        if d.kind is DrawKind.DECK:
+        if isinstance(d, Draw) and d.owner is None:
             drawn.append((None, d.card))
-        elif d.kind is DrawKind.DISCARD:
-            drawn.append((str(d.owner), piles[str(d.owner)].pop()))
+        elif isinstance(d, Draw):
+            drawn.append((d.owner, piles[d.owner].pop()))
     after = situation.after_draws(drawn)
     finish = (turn.plant.card, turn.plant.coord, turn.discard)
     finishes = ref.finish_values(worlds_of(after, deals, rng), mover, finish, candidates)

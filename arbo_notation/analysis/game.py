@@ -11,12 +11,11 @@ from dataclasses import replace
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Callable, Iterable, Iterator, Sequence
 
-from arbo_notation.engine.actions import Draw as DrawAction, Skip, TurnActions, parse_turn_text
-from arbo_notation.engine.cards import Planting
+from arbo_notation.engine.actions import Draw, DrawAction, TurnActions, parse_turn_text
 from arbo_notation.errors import ArboError
 from arbo_notation.game.knowledge import Hypothesis, View, knowledge, suppose
 from arbo_notation.notation.engine_notes import EngineNote
-from arbo_notation.notation.model import Draw, DrawKind, GameRecord, Turn, Variation
+from arbo_notation.notation.model import GameRecord, Turn, Variation
 from arbo_notation.game.replay import LinePath
 from arbo_notation.game.tree import GameTree, Node
 from arbo_notation.analysis.sampling import Unseen
@@ -59,11 +58,15 @@ def analysable(
             continue
         if wanted_turns is not None and node.number not in wanted_turns:
             continue
-        if any(d.kind is DrawKind.DECK and d.card is None for d in turn.draws):
+        if any(_unnamed_deck_draw(d) for d in turn.draws):
             continue
         situation = situation_at(node.parent, turn.player)
         if situation is not None:
             yield node, situation
+
+
+def _unnamed_deck_draw(draw: DrawAction) -> bool:
+    return isinstance(draw, Draw) and draw.owner is None and draw.card is None
 
 
 def tasks(
@@ -106,24 +109,19 @@ def tried_turn(node: Node, text: str) -> Turn:
     game = before.position
     actions = game.parse_turn(text)
     refuse_a_mismatch(node.number, turn.player, actions, written_player=parse_turn_text(text)[1])
-    draws = []
+    draws: list[DrawAction] = []
     for action in actions.actions[:2]:
         played = game.as_played(action)  # the card drawn, named where the record knows it
         game.push(played)
-        if isinstance(played, Skip):
-            draws.append(Draw(DrawKind.SKIP))
-        elif played.owner is None:
-            if played.card is None:
-                raise ArboError(
-                    f"the record does not say which card {turn.player} would draw from the deck: name it (d:Ca8)"
-                )
-            draws.append(Draw(DrawKind.DECK, card=played.card))
-        else:
-            draws.append(Draw(DrawKind.DISCARD, played.owner, played.card))
+        if isinstance(played, Draw) and played.owner is None and played.card is None:
+            raise ArboError(
+                f"the record does not say which card {turn.player} would draw from the deck: name it (d:Ca8)"
+            )
+        draws.append(played)
     plant, discard = actions.actions[2:]
     game.push(plant)
     game.push(discard)
-    return Turn(turn.player, (draws[0], draws[1]), Planting(plant.card, plant.coord), discard.card, node.number)
+    return Turn.of(TurnActions(turn.player, (draws[0], draws[1], plant, discard), node.number))
 
 
 def refuse_a_mismatch(number: int, mover: str, actions: TurnActions, *, written_player: str | None) -> None:
@@ -142,12 +140,7 @@ def refuse_a_mismatch(number: int, mover: str, actions: TurnActions, *, written_
             "a glyph of yours goes on a turn of the record"
         )
     first = actions.actions[0]
-    if (
-        written_player is None
-        and isinstance(first, DrawAction)
-        and first.card is None
-        and first.owner not in (None, mover)
-    ):
+    if written_player is None and isinstance(first, Draw) and first.card is None and first.owner not in (None, mover):
         spelled = " ".join(str(action) for action in actions.actions)
         raise TryMismatch(
             f"turn {number} is {mover}'s, and '{first.owner}' first reads as {mover} drawing from "
@@ -164,7 +157,7 @@ def try_task(
     before, turn = node.parent, node.turn
     if before is None or turn is None:
         raise ArboError("the setup is no turn: go to a turn to try another in its place")
-    if any(d.kind is DrawKind.DECK and d.card is None for d in turn.draws):
+    if any(_unnamed_deck_draw(d) for d in turn.draws):
         raise ArboError(f"turn {node.number} cannot be judged: a deck draw of it does not name its card")
     _drawn_elsewhere(turn, hypotheses)
     situation = situation_at(before, turn.player, hypotheses)
@@ -192,7 +185,7 @@ def what_if(
 
 def _drawn_elsewhere(turn: Turn, hypotheses: Sequence[Hypothesis]) -> None:
     """ArboError for a card supposed in a hand that the turn draws from the deck."""
-    drawn = {d.card for d in turn.draws if d.kind is DrawKind.DECK}
+    drawn = {d.card for d in turn.draws if isinstance(d, Draw) and d.owner is None}
     for hypothesis in hypotheses:
         if hypothesis.card in drawn:
             raise ArboError(

@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterator
 from arbo_notation.analysis.game import situation_at
 from arbo_notation.analysis.search import Finish, Judgement, Situation, judge_finish
 from arbo_notation.analysis.turns import BLUNDER, DEFAULT_BUDGET, MISTAKE
-from arbo_notation.engine.actions import Discard, Draw, Plant, Skip, parse_action
+from arbo_notation.engine.actions import Discard, Draw, DrawAction, Plant, Skip, parse_action
 from arbo_notation.engine.cards import Card, card_order
 from arbo_notation.engine.lean import Cards, cell_of, coord_of
 from arbo_notation.engine.state import Game, Phase
@@ -27,7 +27,7 @@ from arbo_notation.errors import ArboError
 from arbo_notation.game.tree import GameTree, Node, load_tree
 from arbo_notation.notation.bounds import MOST_BUDGET, MOST_TURNS, budget_fault, points_fault
 from arbo_notation.notation.engine_notes import is_engine_comment, note_of, without_notes
-from arbo_notation.notation.model import Comment, DrawKind, GameRecord, Turn
+from arbo_notation.notation.model import Comment, GameRecord, Turn
 from arbo_notation.notation.views import partial_record
 from arbo_notation.notation.writer import format_game
 from arbo_notation.record.choices import Completions
@@ -147,18 +147,23 @@ def _own_draws_named(record: GameRecord, node: Node, mover: str) -> tuple[Turn, 
         played = following.turn
         if following.index > node.index or played is None or following.parent is None:
             continue
-        if played.player == mover and any(d.kind is DrawKind.DECK and d.card is None for d in played.draws):
+        if played.player == mover and any(_unnamed_deck_draw(d) for d in played.draws):
             deck = following.parent.position.deck_cards()
             if deck is not None:
-                draws, taken = [], 0
+                draws: list[DrawAction] = []
+                taken = 0
                 for draw in played.draws:
-                    if draw.kind is DrawKind.DECK:
-                        draws.append(draw if draw.card is not None else replace(draw, card=deck[taken]))
+                    if isinstance(draw, Draw) and draw.owner is None:
+                        draws.append(draw if draw.card is not None else Draw(None, deck[taken]))
                         taken += 1
                     else:
                         draws.append(draw)
                 turns[following.index - 1] = replace(played, draws=tuple(draws))
     return tuple(turns)
+
+
+def _unnamed_deck_draw(draw: DrawAction) -> bool:
+    return isinstance(draw, Draw) and draw.owner is None and draw.card is None
 
 
 def _draws_text(turn: Turn) -> str:

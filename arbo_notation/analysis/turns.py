@@ -13,9 +13,10 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from arbo_notation.engine.actions import Draw
 from arbo_notation.engine.cards import Card
 from arbo_notation.errors import ArboError
-from arbo_notation.notation.model import DrawKind, Turn
+from arbo_notation.notation.model import Turn
 from arbo_notation.engine.lean import FROM_DECK, Cards, cell_of, coord_of
 from arbo_notation.analysis.search import Finish, Judgement, Situation, Sources, canonical, judge_draws, judge_finish
 from arbo_notation.analysis.policy import ranked_discards, ranked_plantings
@@ -98,12 +99,12 @@ def moves_text(turn: Turn) -> str:
 def _played_sources(situation: Situation, turn: Turn) -> Sources:
     found: list[int | None] = []
     for draw in turn.draws:
-        if draw.kind is DrawKind.SKIP:
+        if not isinstance(draw, Draw):  # skipped
             found.append(None)
-        elif draw.kind is DrawKind.DECK:
+        elif draw.owner is None:
             found.append(FROM_DECK)
         else:
-            found.append(situation.players.index(str(draw.owner)))
+            found.append(situation.players.index(draw.owner))
     return (found[0], found[1])
 
 
@@ -112,14 +113,14 @@ def _drawn_cards(situation: Situation, turn: Turn) -> list[tuple[str | None, Car
     piles = {p: list(cards) for p, cards in situation.piles.items()}
     drawn: list[tuple[str | None, Card]] = []
     for draw in turn.draws:
-        if draw.kind is DrawKind.SKIP:
+        if not isinstance(draw, Draw):  # skipped
             continue
-        if draw.kind is DrawKind.DECK:
+        if draw.owner is None:
             if draw.card is None:
                 return None
             drawn.append((None, draw.card))
         else:
-            drawn.append((str(draw.owner), piles[str(draw.owner)].pop()))
+            drawn.append((draw.owner, piles[draw.owner].pop()))
     return drawn
 
 

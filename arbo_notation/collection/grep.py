@@ -17,7 +17,8 @@ from typing import Iterator
 
 from arbo_notation.engine.view import view_of
 from arbo_notation.notation.reading.split import GameText
-from arbo_notation.notation.model import DrawKind, GameRecord, Header
+from arbo_notation.engine.actions import Draw
+from arbo_notation.notation.model import GameRecord, Header, draw_kind
 from arbo_notation.game.replay import replay_game
 
 #: What --date takes: a year, a month or a day, as the header writes dates.
@@ -93,7 +94,8 @@ def public_key(record: GameRecord) -> bytes:
     parts = _table(record.header)
     for turn in record.turns:
         draws = " ".join(
-            draw.kind.value if draw.kind is not DrawKind.DISCARD else f"pile {draw.owner}" for draw in turn.draws
+            f"pile {draw.owner}" if isinstance(draw, Draw) and draw.owner is not None else draw_kind(draw)
+            for draw in turn.draws
         )
         parts.append(f"{turn.player} {draws} {turn.plant} /{turn.discard}")
     return _digest(parts)
@@ -121,7 +123,7 @@ def knowledge(record: GameRecord) -> tuple:
     return (
         header.deck,
         {name: sorted(map(str, cards)) for name, cards in header.hands.items()},
-        [draw.card for turn in record.turns for draw in turn.draws],
+        [draw.card if isinstance(draw, Draw) else None for turn in record.turns for draw in turn.draws],
         {reveal.player: sorted(map(str, reveal.cards)) for reveal in record.reveals},
     )
 

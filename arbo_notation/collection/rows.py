@@ -19,7 +19,8 @@ from arbo_notation.engine.state import Game
 from arbo_notation.errors import ArboError, Diagnostic, NotationErrors, Severity
 from arbo_notation.notation.reading.split import GameText, SourceLines
 from arbo_notation.notation.header.keys import HEADER_KEY_ROWS, HeaderKey
-from arbo_notation.notation.model import DrawKind, GameRecord, Header, Turn
+from arbo_notation.engine.actions import Draw
+from arbo_notation.notation.model import GameRecord, Header, Turn, draw_kind
 from arbo_notation.notation.reading import scanner
 from arbo_notation.notation.reading.faults import preamble_error, unclosed_error
 from arbo_notation.notation.reading.reader import read_game_text
@@ -410,8 +411,9 @@ def _draw_columns(turn: Turn, index: int) -> tuple:
     if index >= len(turn.draws):
         return None, None, None
     draw = turn.draws[index]
-    card = None if draw.card is None else str(draw.card)
-    return draw.kind.value, draw.owner if draw.kind is DrawKind.DISCARD else None, card
+    if not isinstance(draw, Draw):
+        return draw_kind(draw), None, None
+    return draw_kind(draw), draw.owner, None if draw.card is None else str(draw.card)
 
 
 def _turn_row(file: str, game: int, index: int, number: int, turn: Turn, scores: list[int | None]) -> tuple:

@@ -16,13 +16,15 @@ from arbo_notation.engine.cards import Card, Coord
 from arbo_notation.engine.lexicon import CARD, COORDINATE, DECK_WORD, GLYPH, NAME, SKIP_DRAW, TURN_DIGITS
 from arbo_notation.errors import ArboError
 
-#: A turn whose cards may all be known: (number, player, first draw, second draw, card planted,
-#: its cell, card discarded). A draw is None when skipped, else (the discard pile's owner, or
-#: None for the deck; the card drawn, or None when not named). The number is the record's (None
-#: when it leaves it out), which the engine does not read: numbering is the record's business
-#: (the replayer's). A plain tuple, not a record: the notation's scanner (its moves sink,
-#: notation/reading/scanner.py) decodes turns into it without building records, and the engine's
-#: fast path (Game.play_known_turns) plays it.
+#: The check's fast-path form of a turn, not a vocabulary of its own (a turn is a TurnActions, and
+#: a record's turn holds the same actions): (number, player, first draw, second draw, card planted,
+#: its cell, card discarded). A draw is None when skipped, else (the discard pile's owner, or None
+#: for the deck; the card drawn, or None when not named). The number is the record's (None when it
+#: leaves it out), which the engine does not read. A plain tuple because the scanner's moves sink
+#: (notation/reading/scanner.py) decodes a check's turns straight into it and Game.play_known_turns
+#: plays it: a TurnActions made for every turn instead costs a check 7% to 16% of its time
+#: (docs/ARCHITECTURE.md, "Fast paths and their references"). TurnActions.known() and
+#: turn_actions() go between the two.
 KnownDraw = tuple[str | None, Card | None] | None
 KnownTurn = tuple[int | None, str, KnownDraw, KnownDraw, Card, Coord, Card]
 
@@ -98,7 +100,7 @@ class TurnActions:
         return " ".join(word for word in words if word)
 
     def known(self) -> KnownTurn:
-        """The turn as the engine's whole-turn path plays it (engine.state.KnownTurn)."""
+        """The turn in the check's fast-path form (KnownTurn), as Game.play_known_turns plays it."""
         first, second, plant, discard = self.actions
         return (self.number, self.player, known_draw(first), known_draw(second), plant.card, plant.coord, discard.card)
 

@@ -200,17 +200,6 @@ _MORE_COORDS: weakref.WeakValueDictionary[tuple[int, int], Coord] = weakref.Weak
 ORIGIN = Coord(0, 0)
 
 
-@dataclass(frozen=True, slots=True)
-class Planting:
-    """A card planted on a cell: ``str()`` gives ``Ma3@1,-2``."""
-
-    card: Card
-    coord: Coord
-
-    def __str__(self) -> str:
-        return f"{self.card}@{self.coord}"
-
-
 def full_deck(species: Iterable[str]) -> list[Card]:
     """Every card of the given species, in species order then value order."""
     return [Card(code, value) for code in species for value in range(MIN_VALUE, MAX_VALUE + 1)]

@@ -30,10 +30,11 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Iterable, Iterator, Mapping, Protocol, Sequence
 
+from arbo_notation.engine.actions import Draw
 from arbo_notation.engine.cards import MAX_VALUE, MIN_VALUE, Card, card_order
 from arbo_notation.engine.state import Game
 from arbo_notation.errors import ArboError
-from arbo_notation.notation.model import DrawKind, GameRecord, Turn
+from arbo_notation.notation.model import GameRecord, Turn
 
 
 class _Line(Protocol):
@@ -271,15 +272,17 @@ def _turn_facts(tracker: _Tracker, before: Game, turn: Turn) -> Iterator[_Fact]:
     piles: dict[str, list[Card]] = {}
     deck: list[Card] | None = None
     for draw in turn.draws:
-        if draw.kind is DrawKind.DISCARD:
-            owner = draw.owner or ""
+        if not isinstance(draw, Draw):  # a skipped draw: nothing taken
+            continue
+        if draw.owner is not None:  # a discard pile
+            owner = draw.owner
             if owner not in piles:
                 piles[owner] = list(before.discard_pile(owner)) if owner in tracker.known else []
             pile = piles[owner]
             card = pile.pop() if pile else draw.card
             if card is not None:
                 tracker.known[player].add(card)
-        elif draw.kind is DrawKind.DECK:
+        else:  # the deck
             if deck is None:
                 deck = list(before.deck_cards() or ())  # top first
             card = deck.pop(0) if deck else draw.card

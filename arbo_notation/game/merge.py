@@ -21,12 +21,11 @@ from dataclasses import replace
 from pathlib import PurePath
 from typing import Sequence
 
+from arbo_notation.engine.actions import Draw, DrawAction
 from arbo_notation.engine.cards import Card
 from arbo_notation.errors import ArboError
 from arbo_notation.notation.model import (
     Comment,
-    Draw,
-    DrawKind,
     GameRecord,
     Header,
     Pos,
@@ -165,8 +164,12 @@ def _merge_turn(records: Sequence[GameRecord], turns: Sequence[Turn]) -> Turn:
     )
 
 
-def _merge_draw(where: str, mine: Draw, theirs: Draw, base: Turn, turn: Turn) -> Draw:
-    if (mine.kind, mine.owner) != (theirs.kind, theirs.owner):
+def _merge_draw(where: str, mine: DrawAction, theirs: DrawAction, base: Turn, turn: Turn) -> DrawAction:
+    if not (isinstance(mine, Draw) and isinstance(theirs, Draw)):  # a skipped draw, on both sides or not
+        if mine != theirs:
+            raise MergeError(f"{where} disagree on a draw: {base.notation()} and {turn.notation()}")
+        return mine
+    if mine.owner != theirs.owner:
         raise MergeError(f"{where} disagree on a draw: {base.notation()} and {turn.notation()}")
     if mine.card is not None and theirs.card is not None and mine.card != theirs.card:
         raise MergeError(f"{where} name different cards drawn: {mine} and {theirs}")
@@ -248,7 +251,7 @@ def _merge_results(records: Sequence[GameRecord]) -> Result | None:
 
 def _deck_from_draws(header: Header, turns: Sequence[Turn]) -> tuple[Card, ...] | None:
     """The deck's order when every card of it was drawn and named; else None."""
-    drawn = [d.card for t in turns for d in t.draws if d.kind is DrawKind.DECK]
+    drawn = [d.card for t in turns for d in t.draws if isinstance(d, Draw) and d.owner is None]
     named = tuple(card for card in drawn if card is not None)
     if len(named) != len(drawn):
         return None
@@ -263,8 +266,8 @@ def _check_deck_draws(records: Sequence[GameRecord], header: Header, turns: Sequ
     seen: dict[Card, str] = {card: f"dealt to {p}" for p, cards in header.hands.items() for card in cards}
     for index, turn in enumerate(turns):
         for draw in turn.draws:
-            if draw.kind is not DrawKind.DECK or draw.card is None:
-                continue
+            if not isinstance(draw, Draw) or draw.owner is not None or draw.card is None:
+                continue  # (a deck draw naming its card is what is looked at)
             if draw.card in seen:
                 places = ", ".join(_at(r, r.turns[index].pos) for r in records)
                 raise MergeError(

@@ -16,10 +16,10 @@ from arbo_notation.engine.cards import Card
 from arbo_notation.engine.scoring import ScoreSheet, score_position
 from arbo_notation.engine.totals import PlayerPosition, score_totals
 from arbo_notation.engine.state import Game
-from arbo_notation.engine.actions import KnownTurn
+from arbo_notation.engine.actions import Draw, DrawAction, KnownTurn, Skip, known_draw
 from arbo_notation.errors import Code, Diagnostic, RuleError, Severity, TurnError
 from arbo_notation.notation.engine_notes import is_engine_comment, note_fault
-from arbo_notation.notation.model import Comment, Draw, DrawKind, GameRecord, Pos, Turn, Variation
+from arbo_notation.notation.model import Comment, GameRecord, Pos, Turn, Variation
 from arbo_notation.game.facts import (
     HEADER,
     RESULT,
@@ -324,16 +324,15 @@ def replay_turn(game: Game, turn: Turn, following: Turn | None = None, *, repair
     drawn: dict[Card, TurnError] = {}  # card -> the repaired draw that named it or drew it
     for index, draw in enumerate(turn.draws):
         try:  # the three kinds of draw told apart here, not in a helper: this is the replay's hot loop
-            kind = draw.kind
-            if kind is _DECK:
-                game.draw_from_deck(draw.card)
-            elif kind is _DISCARD:
-                game.draw_from_discard(draw.owner, draw.card)  # type: ignore[arg-type]  # seat(None): RuleError
-            else:
+            if isinstance(draw, Skip):
                 game.skip_draw()
+            elif draw.owner is None:
+                game.draw_from_deck(draw.card)
+            else:
+                game.draw_from_discard(draw.owner, draw.card)
         except RuleError as rule:
             top = _draws_the_top_instead(game, draw) if repair else None
-            named = draw.card
+            named = draw.card if isinstance(draw, Draw) else None
             if top is None or named is None:  # (a draw naming no card has no top drawn instead: top is None)
                 found.stop = TurnError(Code.DRAW, _draw_message(game, draw, rule), _draw_at(turn, index))
                 return found
@@ -360,7 +359,6 @@ def replay_turn(game: Game, turn: Turn, following: Turn | None = None, *, repair
 
 
 _NO_DOUBTS: Mapping[Card, TurnError] = MappingProxyType({})
-_DECK, _DISCARD = DrawKind.DECK, DrawKind.DISCARD
 
 
 def _stopped(
@@ -385,16 +383,16 @@ def _names_the_next_player(game: Game, following: Turn | None) -> bool:
     return following.player == players[(players.index(game.current_player) + 1) % len(players)]
 
 
-def _draws_the_top_instead(game: Game, draw: Draw) -> Card | None:
+def _draws_the_top_instead(game: Game, draw: DrawAction) -> Card | None:
     """For a draw naming a card that is not the top of its pile (or of a deck the header gives):
     draw the top card and return it. None, drawing nothing, for any other illegal draw."""
-    if draw.card is None:
+    if not isinstance(draw, Draw) or draw.card is None:
         return None
-    if draw.kind is DrawKind.DISCARD:
+    if draw.owner is not None:
         if draw.owner not in game.players or not game.discard_pile(draw.owner):
             return None
         return game.draw_from_discard(draw.owner)
-    if draw.kind is DrawKind.DECK and game.deck_known and game.deck_size:
+    if game.deck_known and game.deck_size:
         return game.draw_from_deck()
     return None
 
@@ -405,10 +403,10 @@ def _draw_at(turn: Turn, index: int) -> Pos | None:
     return (turn.draw_pos(index) if index < 2 else None) or turn.pos
 
 
-def _draw_message(game: Game, draw: Draw, error: RuleError) -> str:
+def _draw_message(game: Game, draw: DrawAction, error: RuleError) -> str:
     """The rules' word on an illegal draw; for a pile of 'dd', who is no player, the likely slip."""
     message = str(error)
-    if draw.kind is DrawKind.DISCARD and draw.owner == "dd" and draw.owner not in game.players:
+    if isinstance(draw, Draw) and draw.owner == "dd" and draw.owner not in game.players:
         message += "; 'dd' is read as a player's name: two draws from the deck are written apart, 'd d'"
     return message
 
@@ -495,23 +493,12 @@ def _plain_turns(turns: Sequence[Turn], index: int, number: int) -> Iterator[Kno
         draws = turn.draws
         if turn.variations or len(draws) != 2 or (turn.number is not None and turn.number != number):
             return
-        first, second = _plain_draw(draws[0]), _plain_draw(draws[1])
-        if first is None or second is None:
+        first, second = known_draw(draws[0]), known_draw(draws[1])
+        if first is None or second is None:  # a skipped draw: replay_turn plays it
             return
         plant = turn.plant
         yield turn.number, turn.player, first, second, plant.card, plant.coord, turn.discard
         number += 1
-
-
-def _plain_draw(draw: Draw) -> tuple[str | None, Card | None] | None:
-    """A draw as the fast path takes it, as replay_turn plays it (the deck, or a player's pile);
-    None for one that replay_turn must play (a skipped draw, a pile of nobody)."""
-    kind = draw.kind
-    if kind is _DECK:
-        return None, draw.card
-    if kind is _DISCARD and draw.owner is not None:
-        return draw.owner, draw.card
-    return None
 
 
 def replay_game(

@@ -34,8 +34,6 @@ _EXPORTS = {
         "GLYPHS",
         "RESERVED_NAMES",
         "Comment",
-        "Draw",
-        "DrawKind",
         "GameRecord",
         "Header",
         "Pos",
@@ -58,8 +56,6 @@ if TYPE_CHECKING:
     from arbo_notation.notation.header.read import read_header as read_header
     from arbo_notation.notation.model import (
         Comment as Comment,
-        Draw as Draw,
-        DrawKind as DrawKind,
         GLYPHS as GLYPHS,
         GameRecord as GameRecord,
         Header as Header,

@@ -1,55 +1,32 @@
-"""The typed records a parsed .arb file yields: header, turns, draws, annotations, variations, end
-(the Header is defined with the table of its keys, header/keys.py, and is one of these names)."""
+"""The typed records a parsed .arb file yields: header, turns, annotations, variations, end (the
+Header is defined with the table of its keys, header/keys.py, and is one of these names). A turn's
+draws and planting are the engine's actions (engine/actions.py): one vocabulary, the record's and
+the engine's."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import TYPE_CHECKING, Iterator
 
-from arbo_notation.engine.cards import Card, Planting
+from arbo_notation.engine.actions import Discard, Draw, DrawAction, Plant, TurnActions, known_draw
+from arbo_notation.engine.cards import Card
 from arbo_notation.errors import Pos
 from arbo_notation.engine.lexicon import RESERVED_NAMES
 from arbo_notation.notation.header.keys import Header  # the header's record, beside the table of its keys
 
 if TYPE_CHECKING:
-    from arbo_notation.engine.actions import KnownDraw, KnownTurn
+    from arbo_notation.engine.actions import KnownTurn
 
 #: Glyphs a turn may carry, as in PGN ($n numeric annotation glyphs are allowed too).
 GLYPHS = ("!!", "??", "!?", "?!", "!", "?")
 
 
-class DrawKind(Enum):
-    DECK = "deck"
-    DISCARD = "discard"
-    SKIP = "skip"  # no card could be drawn at all (house ruling); written '-'
-
-
-@dataclass(frozen=True, slots=True)
-class Draw:
-    """One draw: from the deck (``d``, ``d:Ma3``), a discard pile (``Ana``, ``Ana:Ja2``), or skipped (``-``).
-
-    ``card`` is None when the record does not say which card was drawn. A draw is a value, as a
-    card is (one object may stand for every draw written alike): where it is written is its
-    turn's to say (``Turn.draw_pos``).
-    """
-
-    kind: DrawKind
-    owner: str | None = None  # whose discard pile, for DrawKind.DISCARD
-    card: Card | None = None
-
-    def __str__(self) -> str:
-        if self.kind is DrawKind.SKIP:
-            return "-"
-        base = "d" if self.kind is DrawKind.DECK else str(self.owner)
-        return f"{base}:{self.card}" if self.card is not None else base
-
-    def known(self) -> KnownDraw:
-        """The draw as the engine takes it (engine.actions.KnownDraw): None for '-', else whose pile
-        (None: the deck) and the card named (None: not written)."""
-        if self.kind is DrawKind.SKIP:
-            return None
-        return (None if self.kind is DrawKind.DECK else self.owner, self.card)
+def draw_kind(draw: DrawAction) -> str:
+    """Where a draw takes its card, as the data forms name it (JSON, YAML, the tables): 'deck',
+    'discard' (a player's pile) or 'skip'."""
+    if isinstance(draw, Draw):
+        return "deck" if draw.owner is None else "discard"
+    return "skip"
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,17 +42,20 @@ class Comment:
 
 @dataclass(frozen=True, slots=True)
 class Turn:
-    """One player's turn: two draws, one planting, one discard, plus its annotations.
+    """One player's turn: two draws (``engine.actions.Draw`` or ``Skip``), one planting
+    (``engine.actions.Plant``), the card discarded, plus its annotations.
 
-    ``variations`` are alternative lines that replace this turn and continue from there. ``pos``
-    is where the turn is written (its number, or its player when it has none); a turn stands on
-    one line, and ``columns`` says where on it its parts are: its first and second draw, its
-    planting and the '/' of its discard (``draw_pos``, ``plant_pos``, ``discard_pos``).
+    ``Turn.of(actions)`` makes one of the engine's ``TurnActions``, ``actions`` gives back its four
+    actions. ``variations`` are alternative lines that replace this turn and continue from there.
+    ``pos`` is where the turn is written (its number, or its player when it has none); a turn
+    stands on one line, and ``columns`` says where on it its parts are: its first and second draw,
+    its planting and the '/' of its discard (``draw_pos``, ``plant_pos``, ``discard_pos``). A
+    draw is a value, as a card is: one object may stand for every draw written alike.
     """
 
     player: str
-    draws: tuple[Draw, ...]
-    plant: Planting
+    draws: tuple[DrawAction, ...]  # two (a record built by a program is checked when written)
+    plant: Plant
     discard: Card
     number: int | None = None  # as written; None when the record left it out
     glyphs: tuple[str, ...] = ()
@@ -84,6 +64,41 @@ class Turn:
     variations: tuple["Variation", ...] = ()
     pos: Pos | None = field(default=None, compare=False)
     columns: tuple[int, int, int, int] | None = field(default=None, compare=False, repr=False)
+
+    @classmethod
+    def of(
+        cls,
+        turn: TurnActions,
+        *,
+        comments_before: tuple[Comment, ...] = (),
+        comments_after: tuple[Comment, ...] = (),
+        variations: tuple["Variation", ...] = (),
+    ) -> Turn:
+        """The record of a turn the engine played (its player, four actions, number and glyphs),
+        with these annotations: the one way from the engine's actions to a record's turn."""
+        first, second, plant, discard = turn.actions
+        return cls(
+            turn.player,
+            (first, second),
+            plant,
+            discard.card,
+            turn.number,
+            turn.glyphs,
+            comments_before,
+            comments_after,
+            variations,
+        )
+
+    @property
+    def actions(self) -> tuple[DrawAction, DrawAction, Plant, Discard]:
+        """The turn's four actions, as Game.push plays them: two draws, the planting, the discard."""
+        first, second = self.draws
+        return (first, second, self.plant, Discard(self.discard))
+
+    @property
+    def turn_actions(self) -> TurnActions:
+        """The turn as the engine's value (Turn.of's inverse): player, four actions, number, glyphs."""
+        return TurnActions(self.player, self.actions, self.number, self.glyphs)
 
     def draw_pos(self, index: int) -> Pos | None:
         """Where draw ``index`` (0: the first, 1: the second) is written, when the record was read
@@ -112,18 +127,10 @@ class Turn:
         return f"{self.player} {draws} {self.plant} /{self.discard}"
 
     def known(self) -> KnownTurn:
-        """The turn as the engine plays it (engine.state.KnownTurn, for Game.push_known_turn): its number,
-        player, two draws, the card planted and its cell, the discard."""
+        """The turn in the check's fast-path form (engine.actions.KnownTurn, for Game.push_known_turn)."""
         first, second = self.draws
-        return (
-            self.number,
-            self.player,
-            first.known(),
-            second.known(),
-            self.plant.card,
-            self.plant.coord,
-            self.discard,
-        )
+        plant = self.plant
+        return (self.number, self.player, known_draw(first), known_draw(second), plant.card, plant.coord, self.discard)
 
     def __str__(self) -> str:
         return self.notation()
@@ -195,8 +202,6 @@ __all__ = [
     "GLYPHS",
     "RESERVED_NAMES",
     "Comment",
-    "Draw",
-    "DrawKind",
     "GameRecord",
     "Header",
     "Pos",
@@ -204,4 +209,5 @@ __all__ = [
     "Reveal",
     "Turn",
     "Variation",
+    "draw_kind",
 ]

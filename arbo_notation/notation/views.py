@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from arbo_notation.engine.actions import Draw, DrawAction
 from arbo_notation.engine.view import view_of
-from arbo_notation.notation.model import Draw, DrawKind, GameRecord, Turn
+from arbo_notation.notation.model import GameRecord, Turn
 
 
 def partial_record(record: GameRecord, seated: str | None = None) -> GameRecord:
@@ -30,7 +31,7 @@ def _hide_turn(turn: Turn, seated: str | None) -> Turn:
     return replace(turn, draws=draws, variations=variations)
 
 
-def _hide_draw(draw: Draw, own: bool) -> Draw:
-    if draw.kind is DrawKind.DECK and not own:
-        return replace(draw, card=None)
+def _hide_draw(draw: DrawAction, own: bool) -> DrawAction:
+    if isinstance(draw, Draw) and draw.owner is None and not own:
+        return Draw()  # a deck draw, its card unseen
     return draw

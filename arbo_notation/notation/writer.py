@@ -14,9 +14,10 @@ import dataclasses
 import re
 from typing import Iterable, Sequence
 
+from arbo_notation.engine.actions import Draw, Skip
 from arbo_notation.errors import ArboError
 from arbo_notation.notation.header.keys import check_header, format_header, is_player_name
-from arbo_notation.notation.model import GLYPHS, Comment, Draw, DrawKind, GameRecord, Result, Reveal, Turn, Variation
+from arbo_notation.notation.model import GLYPHS, Comment, GameRecord, Result, Reveal, Turn, Variation
 from arbo_notation.notation.reading.split import cut_games, normalise
 
 __all__ = ["check_writable", "format_game", "format_games", "format_games_over", "format_turn", "renumber"]
@@ -61,17 +62,12 @@ def _check_name(name: object, where: str) -> None:
         )
 
 
-def _check_draw(draw: Draw, where: str) -> None:
-    if draw.kind is DrawKind.SKIP:
-        if draw.owner is not None or draw.card is not None:
-            raise _fault(where, "a skipped draw ('-') has no pile and no card")
-    elif draw.kind is DrawKind.DECK:
-        if draw.owner is not None:
-            raise _fault(where, "a draw from the deck has no owner")
-    elif draw.kind is DrawKind.DISCARD:
-        _check_name(draw.owner, where)
-    else:
-        raise _fault(where, f"unknown draw kind {draw.kind!r}")
+def _check_draw(draw: object, where: str) -> None:
+    if isinstance(draw, Draw):
+        if draw.owner is not None:  # (None: the deck)
+            _check_name(draw.owner, where)
+    elif not isinstance(draw, Skip):
+        raise _fault(where, f"a draw is an engine.actions.Draw or Skip, not {draw!r}")
 
 
 def _check_turns(turns: Iterable[Turn], where: str, depth: int = 0) -> None:

@@ -25,16 +25,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import Enum
 
-from arbo_notation.engine.actions import Action, Discard, Draw, Plant, Skip, parse_action
 from arbo_notation.bots import protocol
 from arbo_notation.bots.base import Bot
 from arbo_notation.bots.protocol import LINE_LIMIT, as_seen_by, seat_game
-from arbo_notation.engine.cards import Planting, default_species_for
+from arbo_notation.engine.actions import Action, Discard, Draw, Plant, Skip, TurnActions, parse_action
+from arbo_notation.engine.cards import default_species_for
 from arbo_notation.engine.scoring import PlayerPosition, score_position
 from arbo_notation.engine.state import Game, GameConfig, Setup
 from arbo_notation.engine.view import SeatView
 from arbo_notation.errors import ArboError, RuleError
-from arbo_notation.notation.model import Comment, Draw as RecordDraw, DrawKind, GameRecord, Header, Result, Reveal, Turn
+from arbo_notation.notation.model import Comment, GameRecord, Header, Result, Reveal, Turn
 from arbo_notation.notation.outside import OUTSIDE_LIMIT, quoted, safe_text
 from arbo_notation.play.protocol import view_message
 from arbo_notation.play.simulate import DEFAULT_PLAYERS
@@ -311,15 +311,6 @@ def is_forfeit(fallback_turns: int, turns: int) -> bool:
     return 2 * fallback_turns > turns
 
 
-def _record_draw(action: Action) -> RecordDraw:
-    if isinstance(action, Skip):
-        return RecordDraw(DrawKind.SKIP)
-    assert isinstance(action, Draw)  # (a turn's first two actions are draws)
-    if action.owner is None:
-        return RecordDraw(DrawKind.DECK, card=action.card)
-    return RecordDraw(DrawKind.DISCARD, owner=action.owner, card=action.card)
-
-
 class _Game:
     """The state of one refereed game: the true table, each seat's own game and bot, the turn so far."""
 
@@ -428,16 +419,9 @@ class _Game:
             fallback_turns[mover] += not by_bot
             first, second, plant, discard = done
             assert isinstance(plant, Plant) and isinstance(discard, Discard)  # (the phases' order)
-            turns.append(
-                Turn(
-                    player=mover,
-                    draws=(_record_draw(first), _record_draw(second)),
-                    plant=Planting(plant.card, plant.coord),
-                    discard=discard.card,
-                    number=number,
-                    comments_after=tuple(self.notes),
-                )
-            )
+            assert isinstance(first, (Draw, Skip)) and isinstance(second, (Draw, Skip))
+            played_turn = TurnActions(mover, (first, second, plant, discard), number)
+            turns.append(Turn.of(played_turn, comments_after=tuple(self.notes)))
             self.notes = []
         seat_turns = {p: sum(turn.player == p for turn in turns) for p in players}
         forfeited = [p for p in players if is_forfeit(fallback_turns[p], seat_turns[p])]

@@ -8,16 +8,16 @@ revealed at the end and the result is the engine's scoring. The same seed gives 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Callable, Iterator, Sequence, TypedDict
 
-from arbo_notation.engine.actions import DrawAction, Skip, TurnActions
 from arbo_notation.bots import Bot, make_bot, play_turn
-from arbo_notation.engine.cards import Planting, default_species_for
+from arbo_notation.engine.cards import default_species_for
 from arbo_notation.engine.scoring import score_position
 from arbo_notation.engine.totals import PlayerPosition
 from arbo_notation.engine.state import Game, GameConfig, Setup
 from arbo_notation.errors import ArboError
-from arbo_notation.notation.model import Draw, DrawKind, GameRecord, Header, Result, Reveal, Turn
+from arbo_notation.notation.model import GameRecord, Header, Result, Reveal, Turn
 from arbo_notation.runtime.workers import in_order, jobs_for, worker_pool
 
 #: Seat names of simulated games, in seat order.
@@ -37,25 +37,6 @@ def _bots(names: Sequence[str] | None, seats: int, budget: int | None = None) ->
     if len(names) != seats:
         raise ArboError(f"{len(names)} bots for {seats} players: give one bot, or one per seat")
     return [make_bot(name, budget) for name in names]
-
-
-def _draw(taken: DrawAction) -> Draw:
-    if isinstance(taken, Skip):
-        return Draw(DrawKind.SKIP)
-    if taken.owner is None:
-        return Draw(DrawKind.DECK, card=taken.card)
-    return Draw(DrawKind.DISCARD, owner=taken.owner, card=taken.card)
-
-
-def _turn(number: int, play: TurnActions) -> Turn:
-    first, second, plant, discard = play.actions
-    return Turn(
-        player=play.player,
-        draws=(_draw(first), _draw(second)),
-        plant=Planting(plant.card, plant.coord),
-        discard=discard.card,
-        number=number,
-    )
 
 
 def simulate_game(
@@ -79,7 +60,8 @@ def simulate_game(
     turns: list[Turn] = []
     while not game.is_over:
         bot = seated[config.seat(game.current_player)]
-        turns.append(_turn(game.turn_number, play_turn(bot, game, rng)))  # the bot chooses on its seat's view
+        number = game.turn_number
+        turns.append(Turn.of(replace(play_turn(bot, game, rng), number=number)))  # chosen on the seat's view
     hands = game.final_hands()
     table = [PlayerPosition(p, game.arboretum(p), hands[p]) for p in config.players]
     sheet = score_position(config.species, table)

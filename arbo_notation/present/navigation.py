@@ -23,12 +23,13 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Iterator
 
+from arbo_notation.engine.actions import Draw, DrawAction
 from arbo_notation.engine.cards import Card, Coord
 from arbo_notation.engine.scoring import ScoreSheet
 from arbo_notation.engine.state import Game
 from arbo_notation.errors import ArboError, Diagnostic, Severity
 from arbo_notation.game.knowledge import Knowledge, View
-from arbo_notation.notation.model import Comment, DrawKind, GameRecord, Header, Turn, Variation
+from arbo_notation.notation.model import Comment, GameRecord, Header, Turn, Variation
 from arbo_notation.game.replay import MAIN, Line, LinePath, score_game
 from arbo_notation.game.tree import GameTree, Node, load_tree
 
@@ -155,10 +156,14 @@ HIDDEN = "??"
 def seen_notation(turn: Turn, viewer: str | None = None) -> str:
     """The turn in notation as ``viewer`` saw it (None: everything): the cards another player drew
     from the deck are not named."""
-    if viewer is None or turn.player == viewer or not any(d.kind is DrawKind.DECK and d.card for d in turn.draws):
+    if viewer is None or turn.player == viewer or not any(_names_a_deck_card(d) for d in turn.draws):
         return turn.notation()
-    draws = tuple(replace(d, card=None) if d.kind is DrawKind.DECK else d for d in turn.draws)
+    draws = tuple(Draw() if _names_a_deck_card(d) else d for d in turn.draws)
     return replace(turn, draws=draws, variations=()).notation()
+
+
+def _names_a_deck_card(draw: DrawAction) -> bool:
+    return isinstance(draw, Draw) and draw.owner is None and draw.card is not None
 
 
 class ReplayModel:

@@ -25,16 +25,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
-from arbo_notation.engine.actions import Skip
-from arbo_notation.engine.cards import Card, HAND_SIZE, Planting, card_order, species_at_random, value_fault
+from arbo_notation.engine.cards import Card, HAND_SIZE, card_order, species_at_random, value_fault
 from arbo_notation.engine.scoring import ScoreSheet
 from arbo_notation.engine.state import Game, GameConfig
 from arbo_notation.record.choices import TURN_NUMBER, Completions, Phase, completions
 from arbo_notation.errors import ArboError, Diagnostic, NotationError, NotationErrors, RuleError, Severity, TurnError
 from arbo_notation.engine.lexicon import MAX_GLYPHS, NAME_SHAPE
 from arbo_notation.runtime.atomic import write_atomic
-from arbo_notation.notation.model import GLYPHS, Comment, DrawKind, GameRecord, Header, Result, Reveal, Turn
-from arbo_notation.notation.model import Draw as RecordDraw
+from arbo_notation.notation.model import GLYPHS, Comment, GameRecord, Header, Result, Reveal, Turn
 from arbo_notation.notation.writer import format_game, format_turn
 from arbo_notation.game.replay import game_for, play_recorded_turn, replay_game, score_game
 from arbo_notation.notation.header.keys import format_header
@@ -56,7 +54,6 @@ __all__ = [
 MOVE_GLYPHS = frozenset(GLYPHS)
 
 _NAME = re.compile(rf"{NAME_SHAPE}\Z")
-_RECORD_SKIP = RecordDraw(DrawKind.SKIP)
 _AT_LINE = re.compile(r"at line [0-9]+ column ([0-9]+)")
 
 
@@ -296,16 +293,7 @@ class RecordingSession:
             return None
         if (read.number is not None and read.number != expected) or len(read.glyphs) > MAX_GLYPHS:
             return None
-        draws = tuple(
-            _RECORD_SKIP
-            if isinstance(d, Skip)
-            else RecordDraw(DrawKind.DECK if d.owner is None else DrawKind.DISCARD, d.owner, d.card)
-            for d in read.actions[:2]
-        )
-        plant, discard = read.actions[2], read.actions[3]
-        turn = Turn(
-            read.player, draws, Planting(plant.card, plant.coord), discard.card, number=expected, glyphs=read.glyphs
-        )
+        turn = Turn.of(dataclasses.replace(read, number=expected))
         try:
             position.push_known_turn(turn.known())
         except RuleError:

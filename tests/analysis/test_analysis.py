@@ -15,10 +15,11 @@ from arbo_notation.engine.lean import Cards, cell_of, margin
 from arbo_notation.analysis.sampling import Unseen
 from arbo_notation.analysis.search import Situation, judge_finish
 from arbo_notation.analysis.turns import TurnTask, judge_turn
-from arbo_notation.engine.cards import Card, Coord, Planting, default_species_for, full_deck
+from arbo_notation.engine.actions import Draw, Plant
+from arbo_notation.engine.cards import Card, Coord, default_species_for, full_deck
 from arbo_notation.engine.scoring import PlayerPosition, score_totals
 from arbo_notation.errors import ArboError
-from arbo_notation.notation.model import Draw, DrawKind, Header, Turn
+from arbo_notation.notation.model import Header, Turn
 from arbo_notation.notation.writer import format_game
 from arbo_notation.play.simulate import simulate_game
 
@@ -73,10 +74,10 @@ def last_turn(ana_trees: str, ben_trees: str, hand: str, deck: str, ben_hand: st
 def turn(draws: str, plant: str, discard: str) -> Turn:
     found = []
     for word in draws.split():
-        found.append(Draw(DrawKind.DECK, card=C(word.split(":")[1])))
+        found.append(Draw(None, C(word.split(":")[1])))
     card, cell = plant.split("@")
     x, y = cell.split(",")
-    return Turn("Ana", tuple(found), Planting(C(card), Coord(int(x), int(y))), C(discard))
+    return Turn("Ana", tuple(found), Plant(C(card), Coord(int(x), int(y))), C(discard))
 
 
 def brute_force(situation: Situation, drawn: tuple[Card, ...], ben_hand: tuple[Card, ...]) -> dict:
@@ -221,7 +222,7 @@ def relabelled(record, mover: str, number: int, seed: int):
     node = next(n for n in tree.mainline() if n.number == number - 1)
     situation = situation_at(node, mover)
     turn_k = record.turns[number - 1]
-    drawn_now = {d.card for d in turn_k.draws if d.kind is DrawKind.DECK}
+    drawn_now = {d.card for d in turn_k.draws if isinstance(d, Draw) and d.owner is None}
     movable = [c for c in situation.unseen.cards if c not in drawn_now]
     shuffled = movable[:]
     random.Random(seed).shuffle(shuffled)
@@ -242,7 +243,7 @@ def relabelled(record, mover: str, number: int, seed: int):
         if t.player == mover:
             turns.append(t)
             continue
-        draws = tuple(Draw(d.kind, d.owner, fix(d.card) if d.kind is DrawKind.DECK else d.card) for d in t.draws)
+        draws = tuple(Draw(None, fix(d.card)) if isinstance(d, Draw) and d.owner is None else d for d in t.draws)
         turns.append(Turn(t.player, draws, t.plant, t.discard, t.number))
     return type(record)(header=new_header, turns=tuple(turns))
 

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from arbo_notation.cli import app
-from arbo_notation.engine.cards import Card, Coord, Planting
-from arbo_notation.notation.model import DrawKind
+from arbo_notation.engine.actions import Draw, Plant
+from arbo_notation.engine.cards import Card, Coord
 from arbo_notation.notation.reading.reader import parse
 from arbo_notation.notation.writer import format_games
 from arbo_notation.checking.games import check_text
@@ -62,7 +62,7 @@ def test_the_spectator_sample_hides_deck_draws_and_resolves_them():
     text = (SAMPLES / "three-player-spectator.arb").read_text()
     [record] = parse(text)
     assert record.header.deck is None and not record.header.hands
-    assert any(d.kind is DrawKind.DECK and d.card is None for t in record.turns for d in t.draws)
+    assert any(d == Draw() for t in record.turns for d in t.draws)  # a deck draw naming no card
     replay = replay_game(record)
     assert replay.valid and replay.sheet is not None
     assert replay.sheet.totals() == record.result.as_dict()
@@ -291,7 +291,7 @@ def _mutate(turn, what: str, value: int):
         return f"{turn.plant.card}@", f"{card}@"
     if what == "coord":
         x, y = turn.plant.coord.x + value % 3 - 1, turn.plant.coord.y + (value // 3) % 3 - 1
-        return str(turn.plant), str(Planting(turn.plant.card, Coord(x, y)))
+        return str(turn.plant), str(Plant(turn.plant.card, Coord(x, y)))
     if what == "discard":
         return f"/{turn.discard}", f"/{card}"
     draw = turn.draws[value % 2]

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from arbo_notation.api import game_tree
 from arbo_notation.cli import app
 from arbo_notation.errors import NotationErrors, Severity
-from arbo_notation.notation.model import DrawKind
+from arbo_notation.engine.actions import Draw
 from arbo_notation.notation.reading.reader import parse, parse_all
 from arbo_notation.notation.views import partial_record
 from arbo_notation.notation.writer import format_games
@@ -438,7 +438,9 @@ def _slip(line: str, record, index: int, kind: str, value: int) -> str | None:
     if kind == "name":
         other = players[(players.index(turn.player) + 1 + value % (len(players) - 1)) % len(players)]
         return line.replace(f". {turn.player} ", f". {other} ", 1)
-    draws = [d for d in turn.draws if d.card is not None and (kind == "deck") == (d.kind is DrawKind.DECK)]
+    draws = [
+        d for d in turn.draws if isinstance(d, Draw) and d.card is not None and (kind == "deck") == (d.owner is None)
+    ]
     if not draws:
         return None
     draw = draws[value % len(draws)]

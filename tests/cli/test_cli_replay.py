@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arbo_notation.cli import app
-from arbo_notation.notation.model import DrawKind
+from arbo_notation.engine.actions import Draw
 from arbo_notation.present.report import render_sheet
 from arbo_notation.game.replay import replay_game
 from tests.tui_support import ANNOTATED, FOUR_PLAYER, four_player
@@ -79,7 +79,7 @@ def test_plain_from_a_turn_in_one_players_view():
     assert tenth.player != "Cleo" and eleventh.player == "Cleo"
     unnamed = tenth.notation()
     for draw in tenth.draws:
-        if draw.kind is DrawKind.DECK:
+        if isinstance(draw, Draw) and draw.owner is None:
             unnamed = unnamed.replace(f"d:{draw.card}", "d", 1)
     assert out.count(f"== 10. {unnamed} ==") == 1  # from after turn 10; others' deck draws unnamed
     assert f"== 11. {eleventh.notation()} ==" in out  # her own draws are named

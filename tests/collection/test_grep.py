@@ -15,7 +15,8 @@ from typer.testing import CliRunner
 from arbo_notation.cli import app
 from arbo_notation.engine.cards import Card
 from arbo_notation.notation.reading.reader import parse
-from arbo_notation.notation.model import Comment, Draw, DrawKind
+from arbo_notation.engine.actions import Draw
+from arbo_notation.notation.model import Comment
 from arbo_notation.notation.writer import format_game
 from arbo_notation.checking.games import check_text
 
@@ -156,7 +157,7 @@ def _from_anas_seat(record):
         if turn.player == "Ana":
             return turn
         return dataclasses.replace(
-            turn, draws=tuple(Draw(DrawKind.DECK) if d.kind is DrawKind.DECK else d for d in turn.draws)
+            turn, draws=tuple(Draw() if isinstance(d, Draw) and d.owner is None else d for d in turn.draws)
         )
 
     header = dataclasses.replace(record.header, deck=None, hands={"Ana": record.header.hands["Ana"]}, perspective="Ana")
@@ -191,7 +192,7 @@ def test_records_of_the_same_turns_that_disagree_on_a_card_are_conflicting(club,
     [game] = parse((club / "two-player-omniscient.arb").read_text())
     turns = list(game.turns)
     first = turns[0]
-    slipped = Draw(DrawKind.DECK, card=Card("Ma", 1))  # 1. Ana d:Ja6 d:Ma7 ... with Ma7 written Ma1
+    slipped = Draw(None, Card("Ma", 1))  # 1. Ana d:Ja6 d:Ma7 ... with Ma7 written Ma1
     turns[0] = dataclasses.replace(first, draws=(first.draws[0], slipped))
     (tmp_path / "slip.arb").write_text(format_game(dataclasses.replace(game, turns=tuple(turns))))
     (tmp_path / "ana.arb").write_text(format_game(_from_anas_seat(game)))

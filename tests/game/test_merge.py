@@ -10,7 +10,8 @@ from typer.testing import CliRunner
 
 import arbo_notation as arbo
 from arbo_notation.cli import app
-from arbo_notation.notation.model import Comment, DrawKind
+from arbo_notation.engine.actions import Draw
+from arbo_notation.notation.model import Comment
 from arbo_notation.notation.views import partial_record
 from arbo_notation.notation.writer import format_game
 from arbo_notation.play.simulate import simulate_game
@@ -101,7 +102,11 @@ def test_a_card_named_two_ways_is_a_located_error():
     ana = replace(ana, file="ana.arb")
     ben = replace(ben, file="ben.arb")
     # Ben names his first deck draw wrongly in his own record: Ana's dealt hand holds that card
-    index = next(i for i, t in enumerate(ben.turns) if t.player == "Ben" and t.draws[0].kind is DrawKind.DECK)
+    index = next(
+        i
+        for i, t in enumerate(ben.turns)
+        if t.player == "Ben" and isinstance(t.draws[0], Draw) and t.draws[0].owner is None
+    )
     wrong = ana.header.hands["Ana"][0]
     turn = ben.turns[index]
     turns = list(ben.turns)

@@ -15,10 +15,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arbo_notation.engine.cards import Card, Coord, Planting
+from arbo_notation.engine.actions import Draw, Plant, Skip
+from arbo_notation.engine.cards import Card, Coord
 from arbo_notation.engine.state import Game
 from arbo_notation.notation.reading.reader import parse_all
-from arbo_notation.notation.model import Draw, DrawKind, GameRecord, Turn
+from arbo_notation.notation.model import GameRecord, Turn
 from arbo_notation.notation.views import partial_record
 from arbo_notation.game.replay import GameReplay, replay_game
 from arbo_notation.play.simulate import simulate_game
@@ -93,22 +94,22 @@ def _slip(turn: Turn, record: GameRecord, rng: random.Random) -> Turn:
     if kind == 2:  # no number
         return replace(turn, number=None)
     if kind == 3:  # a draw from a pile, maybe of nobody, maybe naming a card
-        draw = Draw(DrawKind.DISCARD, rng.choice(players + ("dd",)), rng.choice(cards + [None]))
+        draw = Draw(rng.choice(players + ("dd",)), rng.choice(cards + [None]))
         return replace(turn, draws=(draw, turn.draws[1]) if rng.random() < 0.5 else (turn.draws[0], draw))
     if kind == 4:  # a deck draw naming some card
-        return replace(turn, draws=(turn.draws[0], Draw(DrawKind.DECK, None, rng.choice(cards))))
-    if kind == 5:  # a skipped draw, or a pile of nobody written as a Draw can hold it
-        odd = Draw(DrawKind.SKIP) if rng.random() < 0.5 else Draw(DrawKind.DISCARD)
+        return replace(turn, draws=(turn.draws[0], Draw(None, rng.choice(cards))))
+    if kind == 5:  # a skipped draw, or the pile of nobody named
+        odd = Skip() if rng.random() < 0.5 else Draw("Zed")
         return replace(turn, draws=(odd, turn.draws[1]))
     if kind == 6:  # one draw only (as a Turn can hold it; the notation cannot write it)
         return replace(turn, draws=turn.draws[:1])
     if kind == 7:  # a planting elsewhere, maybe not next to a tree
         cell = Coord(turn.plant.coord.x + rng.choice((-2, -1, 1, 2)), turn.plant.coord.y + rng.choice((-1, 0, 1)))
-        return replace(turn, plant=Planting(turn.plant.card, cell))
+        return replace(turn, plant=Plant(turn.plant.card, cell))
     if kind == 8:  # another card planted or discarded
         card = rng.choice(cards)
         if rng.random() < 0.5:
-            return replace(turn, plant=Planting(card, turn.plant.coord))
+            return replace(turn, plant=Plant(card, turn.plant.coord))
         return replace(turn, discard=card)
     return replace(turn, discard=turn.plant.card)  # the card planted discarded too
 

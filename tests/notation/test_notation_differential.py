@@ -32,7 +32,8 @@ from arbo_notation.notation.reading import scanner
 from arbo_notation.notation.reading.split import cut_games, normalise
 from arbo_notation.notation.reading.scanner import GameMoves, MovesLine, read_turn_lines
 from arbo_notation.notation.reading.reader import SourceLines
-from arbo_notation.notation.model import DrawKind, GameRecord, Turn
+from arbo_notation.engine.actions import Skip
+from arbo_notation.notation.model import GameRecord, Turn
 from arbo_notation.notation.reading.syntax import grammar_refusal, parse_game
 from arbo_notation.notation.reading.faults import _HEADER_BLOCK, _body_faults
 from arbo_notation.notation.views import partial_record
@@ -193,9 +194,9 @@ def mutate(text: str, rng: random.Random) -> str:
 
 
 def _known_draw(draw):
-    if draw.kind is DrawKind.SKIP:
+    if isinstance(draw, Skip):
         return None
-    return (None if draw.kind is DrawKind.DECK else draw.owner, draw.card)
+    return (draw.owner, draw.card)
 
 
 def _known_turn(turn: Turn):

@@ -19,15 +19,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arbo_notation.engine.cards import Card, Coord, Planting
+from arbo_notation.engine.actions import Draw, Plant, Skip
+from arbo_notation.engine.cards import Card, Coord
 from arbo_notation.errors import ArboError
 from arbo_notation.notation import (
     GLYPHS,
     HEADER_KEYS,
     RESERVED_NAMES,
     Comment,
-    Draw,
-    DrawKind,
     GameRecord,
     Header,
     Result,
@@ -100,13 +99,13 @@ glyphs = st.lists(st.one_of(st.sampled_from(GLYPHS), st.integers(0, 300).map(lam
 
 @st.composite
 def draws(draw, players):
-    kind = draw(st.sampled_from(DrawKind))
-    if kind is DrawKind.SKIP:
-        return Draw(DrawKind.SKIP)
+    kind = draw(st.sampled_from(("deck", "discard", "skip")))
+    if kind == "skip":
+        return Skip()
     card = draw(st.none() | cards)
-    if kind is DrawKind.DECK:
-        return Draw(DrawKind.DECK, None, card)
-    return Draw(DrawKind.DISCARD, draw(st.sampled_from(players)), card)
+    if kind == "deck":
+        return Draw(None, card)
+    return Draw(draw(st.sampled_from(players)), card)
 
 
 @st.composite
@@ -114,7 +113,7 @@ def turns(draw, players, depth, first_in_line):
     return Turn(
         player=draw(st.sampled_from(players)),
         draws=(draw(draws(players)), draw(draws(players))),
-        plant=Planting(draw(cards), Coord(draw(st.integers(-30, 30)), draw(st.integers(-30, 30)))),
+        plant=Plant(draw(cards), Coord(draw(st.integers(-30, 30)), draw(st.integers(-30, 30)))),
         discard=draw(cards),
         number=None,
         glyphs=tuple(draw(glyphs)),

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from arbo_notation.notation.reading.scanner import read_turn_lines
-from arbo_notation.notation.model import DrawKind
+from arbo_notation.engine.actions import Skip
 from arbo_notation.notation.reading.reader import parse_all
 from arbo_notation.notation.writer import format_game
 from arbo_notation.checking.games import check_text
@@ -27,9 +27,9 @@ _TEXTS = [format_game(game) for game in _SIMULATED]
 
 def _as_plain(turn) -> tuple:
     def draw(d):
-        if d.kind is DrawKind.SKIP:
+        if isinstance(d, Skip):
             return None
-        return (None if d.kind is DrawKind.DECK else d.owner, d.card)
+        return (d.owner, d.card)
 
     return (
         turn.number,

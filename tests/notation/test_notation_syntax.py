@@ -7,12 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from arbo_notation.engine.cards import Card, Coord, Planting
+from arbo_notation.engine.actions import Draw, Plant, Skip
+from arbo_notation.engine.cards import Card, Coord
 from arbo_notation.errors import ArboError, NotationError, NotationErrors
 from arbo_notation.notation import (
     Comment,
-    Draw,
-    DrawKind,
     Pos,
     Result,
     Reveal,
@@ -64,13 +63,13 @@ def test_club_night_turns_exact():
     (game,) = read_games(FIXTURES / "club-night.arb")
     t1, t2, t3 = game.turns
     assert t1.number == 1 and t1.player == "Ana"
-    assert t1.draws == (Draw(DrawKind.DECK), Draw(DrawKind.DECK))
-    assert t1.plant == Planting(card("Ma3"), Coord(0, 0)) and t1.discard == card("Oa5")
+    assert t1.draws == (Draw(), Draw())
+    assert t1.plant == Plant(card("Ma3"), Coord(0, 0)) and t1.discard == card("Oa5")
     assert t1.glyphs == () and t1.comments_before == () and t1.comments_after == () and t1.variations == ()
     assert (t1.pos, t1.plant_pos, t1.discard_pos) == (Pos(8, 1), Pos(8, 22), Pos(8, 32))
     assert [t1.draw_pos(i) for i in (0, 1)] == [Pos(8, 9), Pos(8, 11)]
 
-    assert t2.draws == (Draw(DrawKind.DECK, None, card("Ja2")), Draw(DrawKind.DISCARD, "Ana"))
+    assert t2.draws == (Draw(None, card("Ja2")), Draw("Ana"))
     assert [t2.draw_pos(i) for i in (0, 1)] == [Pos(9, 9), Pos(9, 15)]
     assert t2.glyphs == ("!",)
     assert t2.comments_after == (C("Ben takes the oak at once"),)
@@ -79,11 +78,11 @@ def test_club_night_turns_exact():
     assert variation.comments_before == () and variation.comments_after == ()
     v1, v2 = variation.turns
     assert (v1.number, v1.player, v1.glyphs, v1.comments_after) == (2, "Ben", ("?!",), (C("the quiet line"),))
-    assert v1.plant == Planting(card("Ja2"), Coord(0, 0)) and v1.pos == Pos(10, 5)
-    assert (v2.number, v2.player, v2.plant, v2.discard) == (3, "Ana", Planting(card("Ma4"), Coord(1, 0)), card("Ca1"))
+    assert v1.plant == Plant(card("Ja2"), Coord(0, 0)) and v1.pos == Pos(10, 5)
+    assert (v2.number, v2.player, v2.plant, v2.discard) == (3, "Ana", Plant(card("Ma4"), Coord(1, 0)), card("Ca1"))
     assert v2.pos == Pos(10, 49) and v2.discard_pos == Pos(10, 68)
 
-    assert t3.draws == (Draw(DrawKind.DISCARD, "Ben", card("Wi7")), Draw(DrawKind.DECK))
+    assert t3.draws == (Draw("Ben", card("Wi7")), Draw())
     assert t3.comments_after == (C("a line comment", line=True),)
 
 
@@ -121,11 +120,11 @@ def test_annotated_fixture_structure():
     assert (a3.number, a3.glyphs) == (3, ("!",))
     (nested,) = a4.variations
     (n4,) = nested.turns
-    assert n4.draws[0] == Draw(DrawKind.DISCARD, "Cleo", card("Rp8"))
+    assert n4.draws[0] == Draw("Cleo", card("Rp8"))
     assert (n4.glyphs, n4.comments_after) == (("??",), (C("loses the 8"),))
     assert a4.plant.coord == Coord(-1, 0) and n4.plant.coord == Coord(0, -1)
     (s3,) = skip_alt.turns
-    assert s3.draws == (Draw(DrawKind.SKIP), Draw(DrawKind.SKIP)) and s3.glyphs == ("$14",)
+    assert s3.draws == (Skip(), Skip()) and s3.glyphs == ("$14",)
     assert t4.glyphs == ("!!",) and t4.comments_before == ()
     # a comment after the last turn (before the reveal lines) belongs to it
     assert t5.comments_after == (C("the end is near"),)
@@ -210,15 +209,15 @@ def test_comment_text_is_stripped_and_may_hold_braces_and_semicolons():
 @pytest.mark.parametrize(
     "token, draw",
     [
-        ("d", Draw(DrawKind.DECK)),
-        ("d:Ma3", Draw(DrawKind.DECK, None, Card("Ma", 3))),
-        ("Ben", Draw(DrawKind.DISCARD, "Ben")),
-        ("Ben:Ja2", Draw(DrawKind.DISCARD, "Ben", Card("Ja", 2))),
-        ("-", Draw(DrawKind.SKIP)),
-        ("dave", Draw(DrawKind.DISCARD, "dave")),
-        ("O'Neil", Draw(DrawKind.DISCARD, "O'Neil")),
-        ("Jean-Luc_2", Draw(DrawKind.DISCARD, "Jean-Luc_2")),
-        ("d:abc8", Draw(DrawKind.DECK, None, Card("abc", 8))),
+        ("d", Draw()),
+        ("d:Ma3", Draw(None, Card("Ma", 3))),
+        ("Ben", Draw("Ben")),
+        ("Ben:Ja2", Draw("Ben", Card("Ja", 2))),
+        ("-", Skip()),
+        ("dave", Draw("dave")),
+        ("O'Neil", Draw("O'Neil")),
+        ("Jean-Luc_2", Draw("Jean-Luc_2")),
+        ("d:abc8", Draw(None, Card("abc", 8))),
     ],
 )
 def test_draw_forms(token, draw):

@@ -9,10 +9,9 @@ import pytest
 from typer.testing import CliRunner
 
 from arbo_notation.cli import app
-from arbo_notation.engine.actions import turn_actions
 from arbo_notation.bots.protocol import as_seen_by, seat_game
+from arbo_notation.engine.actions import Draw
 from arbo_notation.engine.state import Game, GameConfig, Setup
-from arbo_notation.notation.model import Draw, DrawKind
 from arbo_notation.notation.writer import format_game
 from arbo_notation.play.protocol import view_message
 from arbo_notation.play.simulate import simulate_game
@@ -22,7 +21,9 @@ def seat_record(record, seat: str):
     """The record as ``seat`` kept it: its own hand dealt, no deck, others' deck draws unnamed."""
 
     def seen(turn):
-        draws = tuple(Draw(DrawKind.DECK) if d.kind is DrawKind.DECK and turn.player != seat else d for d in turn.draws)
+        draws = tuple(
+            Draw() if isinstance(d, Draw) and d.owner is None and turn.player != seat else d for d in turn.draws
+        )
         return replace(turn, draws=draws)
 
     header = replace(record.header, deck=None, hands={seat: record.header.hands[seat]}, perspective=seat)
@@ -36,9 +37,7 @@ def test_the_view_is_state_as_the_seat_of_its_own_record(tmp_path, players, seat
     truth = Game(GameConfig(header.players, header.species), Setup(deck=header.deck, hands=header.hands))
     own = seat_game(seat, header.players, header.species, header.hands[seat])
     for turn in record.turns[:after]:
-        for action in turn_actions(
-            (None, turn.player, *(d.known() for d in turn.draws), turn.plant.card, turn.plant.coord, turn.discard)
-        ):
+        for action in turn.actions:
             truth.push(action)
             own.push(as_seen_by(action, turn.player, seat))
     assert own.view(seat) == truth.view(seat)  # the seat's own game knows what its view of the truth does

@@ -10,7 +10,8 @@ from arbo_notation.engine.cards import HAND_SIZE, default_species_for
 from arbo_notation.engine.scoring import PlayerPosition, score_position
 from arbo_notation.engine.state import Game, GameConfig, Setup
 from arbo_notation.errors import ArboError
-from arbo_notation.notation.model import DrawKind, GameRecord
+from arbo_notation.engine.actions import Draw
+from arbo_notation.notation.model import GameRecord
 from arbo_notation.notation.writer import format_games
 from arbo_notation.play.simulate import game_seed, simulate_game, simulate_games
 
@@ -24,9 +25,9 @@ def replay(record: GameRecord) -> Game:
         assert turn.player == game.current_player
         assert turn.number == game.turn_number
         for draw in turn.draws:
-            if draw.kind is DrawKind.DECK:
+            if isinstance(draw, Draw) and draw.owner is None:
                 game.draw_from_deck(draw.card)
-            elif draw.kind is DrawKind.DISCARD:
+            elif isinstance(draw, Draw):
                 game.draw_from_discard(draw.owner, draw.card)
             else:
                 game.skip_draw()
@@ -54,7 +55,7 @@ def test_a_record_is_omniscient_and_complete(records):
         assert header.deck is not None
         assert header.date is None and header.event is None  # nothing that changes from run to run
         assert [t.number for t in record.turns] == list(range(1, len(record.turns) + 1))
-        assert all(d.card is not None for t in record.turns for d in t.draws if d.kind is not DrawKind.SKIP)
+        assert all(d.card is not None for t in record.turns for d in t.draws if isinstance(d, Draw))
         assert [r.player for r in record.reveals] == list(header.players)
         assert record.finished
 

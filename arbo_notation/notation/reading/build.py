@@ -14,13 +14,12 @@ import dataclasses
 import re
 from collections.abc import Iterable
 
-from arbo_notation.engine.cards import Coord, Planting
+from arbo_notation.engine.actions import Draw, DrawAction, Plant, Skip
+from arbo_notation.engine.cards import Coord
 from arbo_notation.engine.lexicon import CARD_SHAPE, GLYPH, NAME_SHAPE, REVEAL_WORD
 from arbo_notation.notation.reading.parts import Cards, Run, TooLong
 from arbo_notation.notation.model import (
     Comment,
-    Draw,
-    DrawKind,
     GameRecord,
     Header,
     Result,
@@ -64,42 +63,41 @@ def comment_of(token: str) -> Comment:
     return Comment(token[1:].strip(), line=True)
 
 
-class _Draws(dict[tuple[str, str], tuple[Draw, Draw]]):
+class _Draws(dict[tuple[str, str], tuple[DrawAction, DrawAction]]):
     """The two draws' texts of a turn ('d', 'd:Ma3', 'Ana', 'Ana:Ja2', '-') -> its draws."""
 
     def __init__(self, cards: Cards) -> None:
         super().__init__()
         self.cards = cards
-        self.one: dict[str, Draw] = {}
+        self.one: dict[str, DrawAction] = {}
 
-    def __missing__(self, texts: tuple[str, str]) -> tuple[Draw, Draw]:
+    def __missing__(self, texts: tuple[str, str]) -> tuple[DrawAction, DrawAction]:
         draws = self[texts] = (self.draw(texts[0]), self.draw(texts[1]))
         return draws
 
-    def draw(self, text: str) -> Draw:
+    def draw(self, text: str) -> DrawAction:
         found = self.one.get(text)
         if found is None:
             if text == "-":
-                found = Draw(DrawKind.SKIP)
+                found = Skip()
             else:
                 owner, _, card_text = text.partition(":")
-                card = self.cards[card_text] if card_text else None
-                found = Draw(DrawKind.DECK, None, card) if owner == "d" else Draw(DrawKind.DISCARD, owner, card)
+                found = Draw(None if owner == "d" else owner, self.cards[card_text] if card_text else None)
             self.one[text] = found
         return found
 
 
-class _Plantings(dict[str, Planting]):
-    """Planting text ('Ma3@1,-2') -> Planting."""
+class _Plantings(dict[str, Plant]):
+    """Planting text ('Ma3@1,-2') -> Plant."""
 
     def __init__(self, cards: Cards) -> None:
         super().__init__()
         self.cards = cards
 
-    def __missing__(self, text: str) -> Planting:
+    def __missing__(self, text: str) -> Plant:
         card_text, _, cell = text.partition("@")
         x, _, y = cell.partition(",")
-        planting = self[text] = Planting(self.cards[card_text], Coord(int(x), int(y)))
+        planting = self[text] = Plant(self.cards[card_text], Coord(int(x), int(y)))
         return planting
 
 

@@ -112,7 +112,7 @@ def may_stand(kind: LineKind, phase: str, in_variation: bool = False) -> bool:
 # The moves sink's values
 
 
-#: A variation: its turns (engine.state.KnownTurn: the number None where the text leaves it out),
+#: A variation: its turns (engine.actions.KnownTurn: the number None where the text leaves it out),
 #: and the variations of its own turns, as GameMoves.branches.
 MovesLine = tuple[list[KnownTurn], tuple[tuple[int, tuple["MovesLine", ...]], ...]]
 

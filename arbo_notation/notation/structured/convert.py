@@ -36,7 +36,8 @@ from typing import Any, Callable, Iterable, cast
 
 import yaml
 
-from arbo_notation.engine.cards import CARD_RE, Card, Coord, Planting, value_fault
+from arbo_notation.engine.actions import Draw, DrawAction, Plant, Skip
+from arbo_notation.engine.cards import CARD_RE, Card, Coord, value_fault
 from arbo_notation.errors import ArboError, DataError, HeaderFault, NotationError, visible
 from arbo_notation.engine.lexicon import (
     MAX_COORDINATE_DIGITS,
@@ -53,7 +54,7 @@ from arbo_notation.notation.header.keys import (
     header_to_mapping,
     is_player_name,
 )
-from arbo_notation.notation.model import GLYPHS, Comment, Draw, DrawKind, GameRecord, Result, Reveal, Turn, Variation
+from arbo_notation.notation.model import GLYPHS, Comment, GameRecord, Result, Reveal, Turn, Variation, draw_kind
 from arbo_notation.notation.safeyaml import YamlFault, deeper_than, load_yaml, refused_character
 from arbo_notation.notation.writer import check_writable
 
@@ -149,12 +150,13 @@ def _comments(comments: Iterable[Comment]) -> list[dict[str, Any]]:
     return [{"text": c.text, "line": True} if c.line else {"text": c.text} for c in comments]
 
 
-def _draw(draw: Draw) -> dict[str, Any]:
-    data: dict[str, Any] = {"from": draw.kind.value}
-    if draw.owner is not None:
-        data["owner"] = draw.owner
-    if draw.card is not None:
-        data["card"] = str(draw.card)
+def _draw(draw: DrawAction) -> dict[str, Any]:
+    data: dict[str, Any] = {"from": draw_kind(draw)}
+    if isinstance(draw, Draw):
+        if draw.owner is not None:
+            data["owner"] = draw.owner
+        if draw.card is not None:
+            data["card"] = str(draw.card)
     return data
 
 
@@ -303,22 +305,22 @@ class _Reader:
             out.append(Comment(text, line))
         return tuple(out)
 
-    def draw(self, value: Any, path: str) -> Draw:
+    def draw(self, value: Any, path: str) -> DrawAction:
         self.mapping(value, path, ("from", "owner", "card"), ("from",))
-        kind_text = value["from"]
-        try:
-            kind = DrawKind(kind_text)
-        except ValueError:
-            raise self.fail(f"{path}.from", f"expected 'deck', 'discard' or 'skip', found {kind_text!r}") from None
+        kind = value["from"]
+        if not isinstance(kind, str) or kind not in ("deck", "discard", "skip"):
+            raise self.fail(f"{path}.from", f"expected 'deck', 'discard' or 'skip', found {kind!r}")
         owner = value.get("owner")
         card = self.card(value["card"], f"{path}.card") if value.get("card") is not None else None
-        if kind is DrawKind.DISCARD:
+        if kind == "discard":
             owner = self.name(owner, f"{path}.owner")
         elif owner is not None:
-            raise self.fail(f"{path}.owner", f"a draw from the {kind.value} has no owner")
-        if kind is DrawKind.SKIP and card is not None:
-            raise self.fail(f"{path}.card", "a skipped draw has no card")
-        return Draw(kind, owner, card)
+            raise self.fail(f"{path}.owner", f"a draw from the {kind} has no owner")
+        if kind == "skip":
+            if card is not None:
+                raise self.fail(f"{path}.card", "a skipped draw has no card")
+            return Skip()
+        return Draw(owner, card)
 
     def turn(self, value: Any, path: str, depth: int) -> Turn:
         self.mapping(
@@ -364,7 +366,7 @@ class _Reader:
         return Turn(
             player=self.name(value["player"], f"{path}.player"),
             draws=tuple(self.draw(d, f"{path}.draws[{i}]") for i, d in enumerate(draws)),
-            plant=Planting(
+            plant=Plant(
                 self.card(plant["card"], f"{path}.plant.card"),
                 Coord(
                     self.integer(plant["x"], f"{path}.plant.x", MAX_COORDINATE_DIGITS),
