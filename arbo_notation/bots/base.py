@@ -47,13 +47,13 @@ def own_hand(view: SeatView) -> tuple[Card, ...]:
 
 def play_turn(bot: Bot, game: Game, rng: random.Random) -> TurnActions:
     """Let ``bot`` play the current player's whole turn on ``game``, an action at a time, each chosen
-    on the mover's view and pushed; returned as played, each draw naming the card drawn where
-    ``game`` knows it (an omniscient game always does)."""
+    on the mover's view and pushed; returned as played, numbered as the game numbers it, each draw
+    naming the card drawn where ``game`` knows it (an omniscient game always does)."""
     if game.is_over:
         raise ArboError("no turn to play: the game is over")
     if game.draws_taken:
         raise ArboError(f"a bot plays whole turns; {game.current_player}'s turn is already under way")
-    player = game.current_player
+    player, number = game.current_player, game.turn_number
     played: list[Action] = []
     for _ in range(4):  # two draws, the planting, the discard: push holds the turn to that order
         action = game.as_played(bot.choose(game.view(player), rng))
@@ -62,4 +62,4 @@ def play_turn(bot: Bot, game: Game, rng: random.Random) -> TurnActions:
     first, second, plant, discard = played
     assert isinstance(first, (Draw, Skip)) and isinstance(second, (Draw, Skip))  # (pushed in turn)
     assert isinstance(plant, Plant) and isinstance(discard, Discard)
-    return TurnActions(player, (first, second, plant, discard))
+    return TurnActions(player, (first, second, plant, discard), number)

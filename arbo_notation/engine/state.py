@@ -9,10 +9,10 @@ resolves them as cards are planted, discarded or revealed. Every card exists exa
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import NamedTuple, overload
+from typing import NamedTuple, cast, overload
 
 from arbo_notation.errors import ArboError, PositionError, RuleError
 from arbo_notation.engine.actions import (
@@ -160,6 +160,8 @@ class Game:
         "_draws_taken",
         "_turn",
         "_stack",
+        "_parts",
+        "_tree_copies",
     )
 
     def __init__(self, config: GameConfig, setup: Setup | None = None) -> None:
@@ -181,7 +183,12 @@ class Game:
             self._discards[player] = []
             self._arbs[player] = {}
             self._cells[player] = set()
-        self._stack: list[tuple[Action | KnownTurn, _Undo]] = []  # push(), push_known_turn()
+        self._stack: list[tuple[Action | KnownTurn, _Undo | _Taken]] = []  # push(), push_known_turn()
+        # Each player's part of a view, as its own seat and as another sees it, kept until that
+        # player's hand, trees or pile change: a simulated game makes a view for every decision,
+        # and most parts stand still from one to the next (bench/README.md, "A bot's view").
+        self._parts: dict[str, list[ViewPart | None]] = {}
+        self._tree_copies: dict[str, dict[Coord, Card]] = {}  # each player's trees as views hold them
         in_play = _cards_in_play(config.species)
         located = _placed_rightly(setup, players, in_play)
         self._located: set[Card] = set() if located is None else located
@@ -256,6 +263,7 @@ class Game:
         other._draws_taken = self._draws_taken
         other._turn = self._turn
         other._stack = list(self._stack)  # (its entries are never changed: shared safely)
+        other._parts, other._tree_copies = {}, {}
         return other
 
     # -- positions and views -----------------------------------------------------------------
@@ -295,21 +303,37 @@ class Game:
         """The table as a spectator sees it: every hand hidden but the cards shown."""
         return self._view(None)
 
+    def _forget_views(self) -> None:
+        """Drop the parts of views kept (after a change that may touch any player's)."""
+        self._parts.clear()
+        self._tree_copies.clear()
+
     def _view(self, seat: str | None) -> SeatView:
         """``view_of(self.position(), seat)``, made of copies of the game's parts, its position made
         when first asked for (tests/engine/test_view_of_a_game.py holds the two equal)."""
         if seat is not None and seat not in self._hands:
             raise ArboError(f"{seat} is not a player of this game ({', '.join(self.config.players)})")
         parts = []
+        kept = self._parts
         for player in self.config.players:
-            hand = self._hands[player]
-            shown = [card for card, seen in hand.items() if seen]
-            if player == seat:  # the seat's own hand, whole; another's, the cards shown and a count
-                known, unknown = tuple(hand), self._hidden[player]
-            else:
-                known, unknown = tuple(shown), len(hand) + self._hidden[player] - len(shown)
-            trees, pile = dict(self._arbs[player]), tuple(self._discards[player])
-            parts.append(ViewPart(player, trees, pile, known, frozenset(shown), unknown))
+            own = player == seat
+            pair = kept.get(player)
+            if pair is None:
+                pair = kept[player] = [None, None]
+            part = pair[own]
+            if part is None:
+                hand = self._hands[player]
+                shown = [card for card, seen in hand.items() if seen]
+                if own:  # the seat's own hand, whole; another's, the cards shown and a count
+                    known, unknown = tuple(hand), self._hidden[player]
+                else:
+                    known, unknown = tuple(shown), len(hand) + self._hidden[player] - len(shown)
+                trees = self._tree_copies.get(player)
+                if trees is None:  # (a player's trees change once a turn, its hand at every action)
+                    trees = self._tree_copies[player] = dict(self._arbs[player])
+                pile = tuple(self._discards[player])
+                part = pair[own] = ViewPart(player, trees, pile, known, frozenset(shown) if shown else _NONE, unknown)
+            parts.append(part)
         table = ViewTable(
             self.config.players,
             self.config.species,
@@ -393,6 +417,7 @@ class Game:
         game._turn = position.turn
         game._phase = position.phase
         game._draws_taken = position.draws_taken
+        game._forget_views()
         return game
 
     def __eq__(self, other: object) -> bool:
@@ -566,6 +591,7 @@ class Game:
             self._check_new_card(card, f"draw {card} from the deck")
             self._located.add(card)
         self._deck_count -= 1
+        self._parts.pop(player, None)
         if card is None:
             self._hidden[player] += 1
         else:
@@ -589,6 +615,8 @@ class Game:
         if card is not None and card != top:
             raise RuleError(f"{player} cannot draw {card} from {whose} discard pile: its top card is {top}")
         pile.pop()
+        self._parts.pop(owner, None)
+        self._parts.pop(player, None)
         self._hands[player][top] = True  # taken in every player's sight
         self._draws_taken += 1  # _after_draw, inlined
         if self._draws_taken == 2:
@@ -652,7 +680,9 @@ class Game:
         if card in hand:  # a known card: _take_from_hand's first case, inlined
             del hand[card]
         else:
-            self._take_from_hand(player, card, "plant", coord)
+            self._take_from_hand(player, card, "plant", coord)  # (it raises before it changes the hand)
+        self._parts.pop(player, None)
+        self._tree_copies.pop(player, None)
         arb[coord] = card
         cells.add((x, y))
         self._phase = _DISCARD
@@ -666,7 +696,8 @@ class Game:
         if card in hand:  # a known card: _take_from_hand's first case, inlined
             del hand[card]
         else:
-            self._take_from_hand(player, card, "discard")
+            self._take_from_hand(player, card, "discard")  # (it raises before it changes the hand)
+        self._parts.pop(player, None)
         self._discards[player].append(card)
         self._end_turn()
 
@@ -802,6 +833,8 @@ class Game:
             current = (current + 1) % seats
             turn += 1
         self._current, self._turn, self._deck_count = current, turn, left
+        if played:
+            self._forget_views()
         return played
 
     # -- legal actions, push and pop ------------------------------------------------------
@@ -928,31 +961,70 @@ class Game:
         >>> game.current_player, game.phase.value, game.deck_size
         ('Ana', 'discard', 32)
         """
+        # The single actions leave the game as it was when they refuse: what pop() needs is what
+        # the action changed, noted once it is played (cheaper than a copy of what it may change:
+        # a simulated game pushes every action of every bot; bench/README.md, "A bot's view").
         player = self.config.players[self._current]
-        do: Callable[[], object]
+        counters = (self._current, self._turn, self._deck_count, self._phase, self._draws_taken)
+        taken: _Taken
         if isinstance(action, Draw):
-            undo = self._undo_of(player, (action.owner,), (action.card,), None)
-            if action.owner is None:
-                do = functools.partial(self.draw_from_deck, action.card)
+            owner, card = action.owner, action.card
+            if owner is None:
+                fresh = card is not None and card not in self._located  # named from an unknown deck
+                taken = _Taken(player, _FROM_DECK, None, self.draw_from_deck(card), None, fresh, None, counters)
             else:
-                do = functools.partial(self.draw_from_discard, action.owner, action.card)
+                taken = _Taken(
+                    player, _FROM_PILE, owner, self.draw_from_discard(owner, card), None, False, None, counters
+                )
         elif isinstance(action, Plant):
-            undo = self._undo_of(player, (), (action.card,), action.coord)
-            do = functools.partial(self.plant, action.card, action.coord)
+            card, hand = action.card, self._hands[player]
+            shown, held = hand.get(card), card in hand
+            self.plant(card, action.coord)
+            taken = _Taken(player, _PLANTED, None, card, shown, not held, action.coord, counters)
         elif isinstance(action, Discard):
-            undo = self._undo_of(player, (player,), (action.card,), None)
-            do = functools.partial(self.discard, action.card)
+            card, hand = action.card, self._hands[player]
+            shown, held = hand.get(card), card in hand
+            self.discard(card)
+            taken = _Taken(player, _DISCARDED, None, card, shown, not held, None, counters)
         elif isinstance(action, Skip):
-            undo = self._undo_of(player, (), (), None)
-            do = self.skip_draw
+            self.skip_draw()
+            taken = _Taken(player, _SKIPPED, None, None, None, False, None, counters)
         else:
             raise ActionError(f"{action!r} is no action: a Draw, Skip, Plant or Discard")
-        try:
-            do()
-        except RuleError:
-            self._restore(undo)
-            raise
-        self._stack.append((action, undo))
+        self._stack.append((action, taken))
+
+    def _take_back(self, taken: "_Taken") -> None:
+        """Undo one action pushed, as ``taken`` says what it changed."""
+        self._forget_views()
+        player, kind, card = taken.player, taken.kind, taken.card
+        hand, hidden = self._hands[player], self._hidden
+        if kind == _FROM_DECK:
+            if card is None:
+                hidden[player] -= 1
+            else:
+                del hand[card]
+                if self._deck is not None:
+                    self._deck.append(card)
+                elif taken.fresh:
+                    self._located.discard(card)
+        elif kind == _FROM_PILE:
+            assert card is not None and taken.owner is not None  # (a pile's card is known)
+            del hand[card]
+            self._discards[taken.owner].append(card)
+        elif kind != _SKIPPED:
+            assert card is not None  # (a planting or a discard names its card)
+            if kind == _PLANTED:
+                coord = cast(Coord, taken.coord)
+                del self._arbs[player][coord]
+                self._cells[player].discard((coord.x, coord.y))
+            else:
+                self._discards[player].pop()
+            if taken.fresh:  # a hidden card of the hand, which it turned out to be
+                hidden[player] += 1
+                self._located.discard(card)
+            else:
+                hand[card] = taken.shown
+        self._current, self._turn, self._deck_count, self._phase, self._draws_taken = taken.counters
 
     def pop(self) -> Action:
         """Take back the last action pushed, exactly, and return it (the last of a whole turn
@@ -960,6 +1032,9 @@ class Game:
         if not self._stack:
             raise RuleError("there is no move to take back")
         move, undo = self._stack.pop()
+        if isinstance(undo, _Taken):
+            self._take_back(undo)
+            return cast(Action, move)
         self._restore(undo)
         if not isinstance(move, tuple):
             return move
@@ -993,7 +1068,7 @@ class Game:
         if not self._stack:
             raise RuleError("there is no turn to take back")
         turn, undo = self._stack[-1]
-        if not isinstance(turn, tuple):
+        if not isinstance(turn, tuple) or isinstance(undo, _Taken):
             raise RuleError("the last move was not pushed as a whole turn: take it back with pop()")
         self._stack.pop()
         self._restore(undo)
@@ -1037,6 +1112,7 @@ class Game:
         )
 
     def _restore(self, undo: "_Undo") -> None:
+        self._forget_views()
         player = undo.player
         self._hands[player] = dict(undo.hand)
         self._hidden[player] = undo.hidden
@@ -1062,6 +1138,7 @@ class Game:
     def reveal(self, player: str, cards: Iterable[Card]) -> None:
         """Reveal a hand at scoring: it must agree with every card known to be in it."""
         self.config.seat(player)
+        self._parts.pop(player, None)
         cards = list(cards)
         known = self._hands[player]
         if not self._hidden[player] and len(cards) == len(known) and known.keys() == set(cards):
@@ -1118,6 +1195,28 @@ class Game:
 
     def species_planted(self, player: str) -> int:
         return len({card.species for card in self._arbs[player].values()})
+
+
+#: What an action pushed did, for pop() (_Taken.kind).
+_FROM_DECK, _FROM_PILE, _PLANTED, _DISCARDED, _SKIPPED = range(5)
+
+_NONE: frozenset[Card] = frozenset()  # a hand none of whose cards were shown
+
+
+class _Taken(NamedTuple):
+    """What push() keeps of one action to take it back: the ``player``, what was done (``kind``),
+    the pile's ``owner`` of a draw from a pile, the ``card`` moved (None: a hidden card drawn), its
+    ``shown`` mark in the hand before a planting or a discard, whether its place was unknown
+    before (``fresh``), the cell planted, and the ``counters`` before (see _Undo)."""
+
+    player: str
+    kind: int
+    owner: str | None
+    card: Card | None
+    shown: bool | None
+    fresh: bool
+    coord: Coord | None
+    counters: tuple[int, int, int, Phase, int]
 
 
 class _Undo(NamedTuple):

@@ -8,7 +8,6 @@ revealed at the end and the result is the engine's scoring. The same seed gives 
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Callable, Iterator, Sequence, TypedDict
 
 from arbo_notation.bots import Bot, make_bot, play_turn
@@ -60,8 +59,7 @@ def simulate_game(
     turns: list[Turn] = []
     while not game.is_over:
         bot = seated[config.seat(game.current_player)]
-        number = game.turn_number
-        turns.append(Turn.of(replace(play_turn(bot, game, rng), number=number)))  # chosen on the seat's view
+        turns.append(Turn.of(play_turn(bot, game, rng)))  # chosen on the seat's view
     hands = game.final_hands()
     table = [PlayerPosition(p, game.arboretum(p), hands[p]) for p in config.players]
     sheet = score_position(config.species, table)

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arbo_notation.engine.actions import Draw
+from arbo_notation.engine.actions import Draw, Skip
 from arbo_notation.engine.cards import default_species_for
 from arbo_notation.engine.state import Game, GameConfig, Setup
 from arbo_notation.engine.view import SeatView, view_of
@@ -101,3 +101,31 @@ def test_a_view_names_no_other_seat():
         game.view("Cleo")
     with pytest.raises(PositionError, match="Cleo is not a player of this position"):
         game.view().hand("Cleo")
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(2, 4), kind=st.sampled_from(["omniscient", "seat"]), seed=st.integers(0, 10**6))
+def test_the_parts_a_game_keeps_for_its_views_follow_every_push_pop_and_whole_turn(players, kind, seed):
+    """The game keeps each player's part of a view until that player's hand, trees or pile change:
+    views asked for between pushes, pops, illegal pushes, whole turns pushed and copies stay the
+    seat's cut of the position."""
+    game = table(players, kind, seed)
+    rng = random.Random(seed)
+    for _ in range(120):
+        if game.is_over:
+            break
+        for seat in (*game.players, None):
+            made = game.view(seat) if seat is not None else game.public_view()
+            the_same(made, view_of(game.position(), seat))
+        roll = rng.random()
+        if roll < 0.2 and game.move_stack:
+            game.pop()
+        elif roll < 0.25 and Skip() not in game.legal_actions():
+            with pytest.raises(ArboError):  # refused: the game, and the parts it keeps, unchanged
+                game.push(Skip())
+        elif roll < 0.3:
+            game = game.copy()
+        else:
+            game.push(rng.choice(game.legal_actions()[:40]))
+    for seat in game.players:
+        the_same(game.view(seat), view_of(game.position(), seat))
