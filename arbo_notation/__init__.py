@@ -35,6 +35,7 @@ _EXPORTS = {
         "score",
     ),
     "analysis": ("analyse",),
+    "bots": ("Bot", "GreedyBot", "RandomBot", "make_bot", "play_turn"),
     "game.tree": ("GameTree", "Node"),
     "game.merge": ("MergeError", "merge"),
     "game.knowledge": ("Certainty", "HandKnowledge", "Knowledge", "Right", "View"),
@@ -75,6 +76,13 @@ if TYPE_CHECKING:
         read_games_from as read_games_from,
         replay as replay,
         score as score,
+    )
+    from arbo_notation.bots import (
+        Bot as Bot,
+        GreedyBot as GreedyBot,
+        RandomBot as RandomBot,
+        make_bot as make_bot,
+        play_turn as play_turn,
     )
     from arbo_notation.checking.games import FileCheck as FileCheck
     from arbo_notation.engine.actions import (
