@@ -8,12 +8,18 @@ line (``game``) and the engine as a bot (``bot``). docs/ANALYSIS.md describes th
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Unpack
+
 from arbo_notation.analysis.turns import BLUNDER, DEFAULT_BUDGET, INACCURACY, MISTAKE, TurnEvaluation, glyph_for
+
+if TYPE_CHECKING:
+    from arbo_notation.analysis.game import AnalyseOptions
+    from arbo_notation.game.tree import GameTree, Node
 
 __all__ = ["BLUNDER", "DEFAULT_BUDGET", "INACCURACY", "MISTAKE", "TurnEvaluation", "glyph_for", "analyse"]
 
 
-def analyse(tree, **options):
+def analyse(tree: GameTree, **options: Unpack[AnalyseOptions]) -> dict[Node, TurnEvaluation]:
     """Judge every turn of a tree's main line that can be judged (see ``game.analyse``)."""
     # deferred: the game trees and the knowledge model (~27 ms) only for analyse, not for the engine bot of simulate
     from arbo_notation.analysis.game import analyse as run

@@ -49,14 +49,15 @@ def _source_key(source: int | None) -> int:
     return -2 if source is None else source
 
 
-def canonical(pair: Sources) -> tuple:
+def canonical(pair: Sources) -> Sources:
     first, second = pair
-    return pair if first == second else tuple(sorted(pair, key=_source_key))
+    # the pair in its sources' order (the sort is stable: equal keys keep the pair as it is)
+    return (second, first) if _source_key(second) < _source_key(first) else pair
 
 
 def draw_pairs(position: LeanPosition) -> list[Sources]:
     """Every distinct pair of draws the mover may make (draws from two different places commute)."""
-    pairs: dict[tuple, Sources] = {}
+    pairs: dict[Sources, Sources] = {}
     firsts: list[int | None] = [*position.sources()] or [None]
     for first in firsts:
         probe = position.copy()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence, TypedDict
 
 from arbo_notation.engine.actions import Draw, DrawAction, TurnActions, parse_turn_text
 from arbo_notation.errors import ArboError
@@ -242,6 +242,20 @@ def add_variation(record: GameRecord, path: LinePath, index: int, turn: Turn) ->
     return replace(record, turns=turns), new_path
 
 
+#: How the judgements of a line's turns are run: ``map``, or a process pool's ``map``.
+MapTasks = Callable[[Callable[[TurnTask], TurnEvaluation], list[TurnTask]], Iterable[TurnEvaluation]]
+
+
+class AnalyseOptions(TypedDict, total=False):
+    """The options of :func:`analyse`, by name."""
+
+    budget: int
+    seed: int | str
+    players: Iterable[str] | None
+    turns: Iterable[int] | None
+    map_tasks: MapTasks
+
+
 def analyse(
     tree: GameTree,
     *,
@@ -249,7 +263,7 @@ def analyse(
     seed: int | str = 0,
     players: Iterable[str] | None = None,
     turns: Iterable[int] | None = None,
-    map_tasks: Callable = map,
+    map_tasks: MapTasks = map,
 ) -> dict[Node, TurnEvaluation]:
     """Judge every turn of the main line that can be judged: per node, its evaluation.
 

@@ -242,12 +242,12 @@ def position_of(record: GameRecord, player: str, draws: str) -> Position:
 # -- judging ---------------------------------------------------------------------------------
 
 
-def judge(position: Position, played: Finish | None, budget: int, seed: str) -> Judgement:
+def judge(position: Position, played: Finish | None, budget: int, seed: str) -> Judgement[Finish]:
     """The finishes' values as a puzzle judges them, seeded by the puzzle alone."""
     return judge_finish(position.situation, played, budget, random.Random(f"{seed}/finish"))
 
 
-def clear_best(judgement: Judgement) -> tuple[list[Any], float] | None:
+def clear_best(judgement: Judgement[Finish]) -> tuple[list[Finish], float] | None:
     """The right finishes (within :func:`tolerance` of the best) and the best one's lead over the
     best wrong one, when every wrong one is at least :data:`MARGIN` behind; else None."""
     values = judgement.values
@@ -260,7 +260,7 @@ def clear_best(judgement: Judgement) -> tuple[list[Any], float] | None:
     return sorted(right, key=lambda f: -values[f]), lead
 
 
-def puzzle_at(tree: GameTree, node: Node, *, budget: int, seed: str, source: str) -> tuple[Puzzle, Judgement]:
+def puzzle_at(tree: GameTree, node: Node, *, budget: int, seed: str, source: str) -> tuple[Puzzle, Judgement[Finish]]:
     """The puzzle at ``node``'s turn, whatever its values (its rule is :func:`keeps`)."""
     turn = node.turn
     if turn is None or node.parent is None:
@@ -299,7 +299,7 @@ def puzzle_at(tree: GameTree, node: Node, *, budget: int, seed: str, source: str
     return puzzle, judgement
 
 
-def keeps(judgement: Judgement, played: Finish) -> bool:
+def keeps(judgement: Judgement[Finish], played: Finish) -> bool:
     """The puzzle rule: one answer clearly best, and the finish played a mistake against it."""
     found = clear_best(judgement)
     if found is None:

@@ -17,10 +17,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
 from arbo_notation.engine.cards import Card
 from arbo_notation.errors import ArboError
+
+if TYPE_CHECKING:
+    from arbo_notation.game.knowledge import Knowledge
 
 #: How many times a restricted deal is started again before the restrictions are called impossible.
 DEAL_ATTEMPTS = 200
@@ -36,7 +39,7 @@ class Unseen:
     places: Mapping[Card, frozenset[str | None]]  # None: the deck
 
     @classmethod
-    def from_knowledge(cls, knowledge) -> "Unseen":
+    def from_knowledge(cls, knowledge: Knowledge) -> "Unseen":
         """From a ``Knowledge`` (ENGINE-SHAPE.md section 2) of the mover's seat."""
         room = {player: hand.unknown for player, hand in knowledge.hands.items()}
         cards = tuple(sorted(knowledge.unseen))

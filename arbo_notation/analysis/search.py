@@ -21,7 +21,7 @@ import itertools
 import random
 from array import array
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Mapping, Sequence
+from typing import Callable, Generic, Hashable, Iterable, Iterator, Mapping, Sequence, TypeVar
 
 from arbo_notation.engine.cards import Card, Coord
 from arbo_notation.engine.lean import FROM_DECK, Cards, LeanPosition, cell_of, margin, totals
@@ -110,29 +110,33 @@ class Situation:
         )
 
 
+#: What a judgement weighs: a pair of draws (``Sources``) or a finish (``Finish``).
+Candidate = TypeVar("Candidate", bound=Hashable)
+
+
 @dataclass(frozen=True, slots=True)
-class Judgement:
+class Judgement(Generic[Candidate]):
     """The values of a decision's candidates (mean final margin), and how they were found."""
 
-    values: Mapping  # candidate -> value
+    values: Mapping[Candidate, float]
     samples: int
     exact: bool
     #: candidate -> its margin in each sampled world, in the worlds' order (empty when exact);
     #: an array of ints, 4 bytes a world, for the gain's standard error (the worlds are not kept)
-    margins: Mapping = dataclasses.field(default_factory=dict)
+    margins: Mapping[Candidate, array[int]] = dataclasses.field(default_factory=dict)
     #: each world's weight, in the worlds' order, when the worlds are listed with their
     #: probabilities (empty: sampled, equally likely)
     weights: Sequence[float] = ()
     #: False when every world that counts was listed: the values hold no sampling error
     sampled: bool = True
 
-    def best(self):
+    def best(self) -> Candidate:
         """The best candidate played in every world (the first met among equals: the played one
         comes first)."""
         full = [c for c in self.values if self.exact or len(self.margins.get(c, ())) == self.samples]
         return max(full or self.values, key=lambda c: self.values[c])
 
-    def gain(self, candidate, over) -> tuple[float, float]:
+    def gain(self, candidate: Candidate, over: Candidate) -> tuple[float, float]:
         """How much better ``candidate`` is than ``over``: the mean of their difference world by
         world, and that mean's standard error (0 when exact, or for a single world)."""
         gain = self.values[candidate] - self.values[over]
@@ -294,7 +298,7 @@ def before_last_finishes(
 
 def _before_last_margins(
     worlds: Sequence[LeanPosition], weights: Sequence[float], pair: Sources, species_count: int
-) -> array:
+) -> array[int]:
     """The mover's margin in each world after ``pair``, a turn that leaves the next player one that
     can end the game: in each group of worlds the mover cannot tell apart once the draws are seen,
     the finish best on average over the group (of :func:`before_last_finishes`), the rest of the
@@ -348,7 +352,7 @@ def _exact_finishes(position: LeanPosition, species_count: int) -> dict[Finish, 
 
 def judge_finish(
     situation: Situation, played: Finish | None, budget: int, rng: random.Random, finalists: int | None = None
-) -> Judgement:
+) -> Judgement[Finish]:
     """Values of the finishes (the draws in hand): exact when the game ends with this turn in
     the one world the mover's knowledge allows, else Monte Carlo over the listed worlds of a small
     deck or ``budget`` sampled ones (with ``finalists``, only that many and the played one in
@@ -392,7 +396,7 @@ def judge_finish(
 
 def judge_draws(
     situation: Situation, played: Sources | None, budget: int, rng: random.Random, finalists: int | None = None
-) -> Judgement:
+) -> Judgement[Sources]:
     """Values of the pairs of draws at the start of a turn, the turn finished by the policy (or,
     when the draws empty the deck, by the best finish exactly); ``finalists`` as for
     :func:`judge_finish`."""
@@ -467,15 +471,20 @@ HEATS = 4
 
 
 def _margins(
-    worlds: Iterable[LeanPosition], candidates: list, value, finalists: int | None, played, count: int | None = None
-) -> dict:
+    worlds: Iterable[LeanPosition],
+    candidates: list[Candidate],
+    value: Callable[[LeanPosition, Candidate], int],
+    finalists: int | None,
+    played: Candidate | None,
+    count: int | None = None,
+) -> dict[Candidate, array[int]]:
     """Each candidate's margin world by world, the ``count`` worlds (all of a list) taken one at a
     time. With ``finalists``: every candidate in the first quarter of the worlds, then only the
     best ``finalists`` of them (and the played one) in the rest, so that the budget goes to the
     candidates that can still be best."""
     if count is None:
-        worlds = list(worlds)
-        count = len(worlds)
+        listed = list(worlds)
+        worlds, count = listed, len(listed)
     margins = {c: array("i") for c in candidates}
     heats = finalists is not None and len(candidates) > finalists + 1 and count >= 2 * HEATS
     heat = count // HEATS if heats else count
@@ -491,7 +500,9 @@ def _margins(
     return margins
 
 
-def _sampled(margins: Mapping, weights: Sequence[float] = (), sampled: bool = True, exact: bool = False) -> Judgement:
+def _sampled(
+    margins: Mapping[Candidate, array[int]], weights: Sequence[float] = (), sampled: bool = True, exact: bool = False
+) -> Judgement[Candidate]:
     """Each candidate's value is its mean margin (weighted by the worlds' probabilities when they
     are listed); a candidate dropped after the heats keeps the mean of the worlds it was played in
     (and cannot be :meth:`Judgement.best`)."""

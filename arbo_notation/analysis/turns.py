@@ -18,7 +18,8 @@ from arbo_notation.engine.cards import Card
 from arbo_notation.errors import ArboError
 from arbo_notation.notation.model import Turn
 from arbo_notation.engine.lean import FROM_DECK, Cards, cell_of, coord_of
-from arbo_notation.analysis.search import Finish, Judgement, Situation, Sources, canonical, judge_draws, judge_finish
+from arbo_notation.analysis.endgame import canonical
+from arbo_notation.analysis.search import Finish, Judgement, Situation, Sources, judge_draws, judge_finish
 from arbo_notation.analysis.policy import ranked_discards, ranked_plantings
 
 #: Expected loss, in points of final margin, from which a turn is marked ?!, ? and ??.
@@ -125,8 +126,8 @@ def _drawn_cards(situation: Situation, turn: Turn) -> list[tuple[str | None, Car
 
 
 def _judgements(
-    task: TurnTask, turn: Turn, draws: Judgement | None = None
-) -> tuple[Sources, Judgement, Finish, Judgement]:
+    task: TurnTask, turn: Turn, draws: Judgement[Sources] | None = None
+) -> tuple[Sources, Judgement[Sources], Finish, Judgement[Finish]]:
     """``turn``'s two decisions judged as candidates in the task's worlds (the same for any turn of
     the task): its pair of draws, their judgement (``draws`` when already made for that pair), its
     finish, the finish's judgement."""
@@ -151,7 +152,11 @@ def judge_turn(task: TurnTask) -> TurnEvaluation:
 
 
 def _evaluation(
-    task: TurnTask, played_pair: Sources, draws: Judgement, played_finish: Finish, finishes: Judgement
+    task: TurnTask,
+    played_pair: Sources,
+    draws: Judgement[Sources],
+    played_finish: Finish,
+    finishes: Judgement[Finish],
 ) -> TurnEvaluation:
     """The recorded turn's evaluation from the judgements of its two decisions."""
     situation, turn = task.situation, task.turn

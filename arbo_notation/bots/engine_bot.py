@@ -9,10 +9,9 @@ cannot see may be in any other hand or the deck.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from arbo_notation.analysis.sampling import Unseen
-from arbo_notation.analysis.search import Judgement, Situation, judge_draws, judge_finish
+from arbo_notation.analysis.search import Candidate, Judgement, Situation, judge_draws, judge_finish
 from arbo_notation.analysis.turns import DEFAULT_BUDGET
 from arbo_notation.bots.base import Bot, own_hand
 from arbo_notation.bots.greedy_bot import lean_position
@@ -78,7 +77,7 @@ HORIZON = 1000
 FINALISTS = 3
 
 
-def _chosen(judged: Judgement, baseline: Any) -> Any:
+def _chosen(judged: Judgement[Candidate], baseline: Candidate) -> Candidate:
     """The best candidate, unless it beats ``baseline`` by less than CONFIDENCE points or by
     less than SIGNIFICANCE standard errors."""
     best = judged.best()

@@ -14,12 +14,16 @@ import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
 
 from arbo_notation.checking.games import check_games  # with its modules, loaded before any worker forks
 from arbo_notation.errors import ArboError, Code, Diagnostic, NotationErrors, Severity
 from arbo_notation.notation.reading.split import GameText, stream_games
 from arbo_notation.runtime.sources import decode, normalise, refuse_endless, text_blocks
-from arbo_notation.runtime.workers import usable_cores, worker_pool
+from arbo_notation.runtime.workers import WorkerPool, usable_cores, worker_pool
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future  # the futures module only with the workers
 
 
 @dataclass(slots=True)
@@ -42,7 +46,7 @@ class FileSummary:
         faulty = {d.game for d in self.diagnostics if d.severity is Severity.ERROR}
         return len({d.game for d in self.diagnostics if d.severity is Severity.WARNING and d.game is not None} - faulty)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "file": self.file,
             "games": self.games,
@@ -183,7 +187,23 @@ def check_files(files: list[str], jobs: int = 0, advance: Callable[[int], None] 
     return list(_in_workers(files, sizes, jobs, advance))
 
 
-def _units(files: list[str], sizes: list[int]) -> Iterator[tuple]:
+#: The work of a check with workers: a batch of small files (their paths, bytes), a run of a big
+#: file's games (the file's index, its name, the games, bytes), and the end of a big file (its
+#: index, name, and its summary when it could not be read).
+_Batch = tuple[Literal["batch"], list[str], int]
+_Run = tuple[Literal["run"], int, str, list[str | GameText], int]
+_End = tuple[Literal["end"], int, str, FileSummary | None]
+_Unit = _Batch | _Run | _End
+
+#: A unit handed out: its kind, its future (a batch's summaries, a run's summary), and as its unit.
+_Pending = (
+    tuple[Literal["batch"], "Future[list[FileSummary]]", int]
+    | tuple[Literal["run"], "Future[FileSummary]", int, str, int]
+    | tuple[Literal["end"], None, int, str, FileSummary | None]
+)
+
+
+def _units(files: list[str], sizes: list[int]) -> Iterator[_Unit]:
     """The work, in order: ("batch", paths, bytes), ("run", index of the file, name, pieces, bytes),
     ("end", index of the file, name, summary of an unreadable file or None)."""
     batch: list[str] = []
@@ -223,16 +243,15 @@ def _in_workers(files: list[str], sizes: list[int], jobs: int, advance: Callable
     """Each file's summary, in order, the work shared out among ``jobs`` worker processes; at
     most a few runs of games are in flight at a time, so memory stays that of a few runs."""
     window = jobs * 4
-    pending: deque[tuple] = deque()  # (kind, future or summary, file index, name, bytes)
+    pending: deque[_Pending] = deque()
     parts: dict[int, list[FileSummary]] = {}
     counted: dict[int, int] = {}  # characters of a big file's runs checked so far
 
-    def settle(item: tuple) -> Iterator[FileSummary]:
-        kind = item[0]
-        if kind == "batch":
+    def settle(item: _Pending) -> Iterator[FileSummary]:
+        if item[0] == "batch":
             yield from item[1].result()
             advance(item[2])
-        elif kind == "run":
+        elif item[0] == "run":
             parts.setdefault(item[2], []).append(item[1].result())
             counted[item[2]] = counted.get(item[2], 0) + item[4]
             advance(item[4])
@@ -245,7 +264,14 @@ def _in_workers(files: list[str], sizes: list[int], jobs: int, advance: Callable
         yield from _shared_out(pool, settle, pending, window, files, sizes)
 
 
-def _shared_out(pool, settle, pending, window, files, sizes) -> Iterator[FileSummary]:
+def _shared_out(
+    pool: WorkerPool,
+    settle: Callable[[_Pending], Iterator[FileSummary]],
+    pending: deque[_Pending],
+    window: int,
+    files: list[str],
+    sizes: list[int],
+) -> Iterator[FileSummary]:
     """The units handed to the pool's workers, at most ``window`` in flight; summaries in order."""
     for unit in _units(files, sizes):
         if unit[0] == "batch":

@@ -15,7 +15,7 @@ import functools
 import operator
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
 from arbo_notation.engine.totals import score_totals
 from arbo_notation.engine.state import Game
@@ -29,6 +29,10 @@ from arbo_notation.runtime.sources import normalise
 
 if TYPE_CHECKING:
     from arbo_notation.game.replay import GameReplay
+
+
+#: A line's variations: (index of the turn they replace, the lines), in the order of the turns.
+_Branches = tuple[tuple[int, tuple[scanner.MovesLine, ...]], ...]
 
 
 def plays_cleanly(plain: scanner.GameMoves) -> bool:
@@ -69,7 +73,7 @@ def _explain_score(game: Game, player: str) -> str:
     return score_parts(score_game(game), player)
 
 
-def _play_cleanly(game: Game, turns: list[KnownTurn], branches: tuple = ()) -> bool:
+def _play_cleanly(game: Game, turns: list[KnownTurn], branches: _Branches = ()) -> bool:
     """Play a line's turns for good, each of its variations from the position before the turn it
     replaces (as replay_line): False at the first turn numbered wrong (replay_line's warning),
     RuleError at the first that is illegal."""
@@ -88,7 +92,7 @@ def _play_cleanly(game: Game, turns: list[KnownTurn], branches: tuple = ()) -> b
     return True
 
 
-def _plays_and_takes_back(game: Game, turns: list[KnownTurn], branches: tuple) -> bool:
+def _plays_and_takes_back(game: Game, turns: list[KnownTurn], branches: _Branches) -> bool:
     """Play a variation's turns with Game.push_known_turn (its own variations on the way), then take
     them all back with Game.pop_known_turn: the game is left as it was, with no copy made. As
     _play_cleanly."""
@@ -165,7 +169,13 @@ class GameLines(SourceLines, Sequence[str]):
             self.lines = self.text.split("\n")
         return self.first_line - 1 + len(self.lines)
 
-    def __getitem__(self, index):
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return [self(i + 1) for i in range(*index.indices(len(self)))]
         return self(index + 1)
 
 

@@ -6,7 +6,7 @@ import os
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, List, Optional, TypeVar, cast
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, List, Optional, TypeVar
 
 import typer
 
@@ -290,8 +290,7 @@ class _Play:
             budget=self.budget,
             scheduler=self.scheduler,
         )
-        # simulate_run gives what ``then`` made, typed ``object`` there (play/simulate.py)
-        return _with_progress(cast("Iterator[T]", made), self.games, "simulating")
+        return _with_progress(made, self.games, "simulating")
 
 
 def _text(record: GameRecord) -> tuple[int, str]:

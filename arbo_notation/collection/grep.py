@@ -18,6 +18,7 @@ from typing import Iterator
 from arbo_notation.engine.view import view_of
 from arbo_notation.notation.reading.split import GameText
 from arbo_notation.engine.actions import Draw
+from arbo_notation.engine.cards import Card
 from arbo_notation.notation.model import GameRecord, Header, draw_kind
 from arbo_notation.game.replay import replay_game
 
@@ -116,7 +117,12 @@ def record_key(record: GameRecord) -> bytes:
     return _digest(parts)
 
 
-def knowledge(record: GameRecord) -> tuple:
+#: What a record knows of the hidden cards: the deck, the dealt hands (cards' notation, sorted),
+#: the card of each draw (None where it does not say), the revealed hands.
+RecordKnowledge = tuple[tuple[Card, ...] | None, dict[str, list[str]], list[Card | None], dict[str, list[str]]]
+
+
+def knowledge(record: GameRecord) -> RecordKnowledge:
     """What a record knows of the hidden cards: the deck, the dealt hands, the card of each draw
     (None where it does not say) and the revealed hands."""
     header = record.header
@@ -128,7 +134,7 @@ def knowledge(record: GameRecord) -> tuple:
     )
 
 
-def compatible(one: tuple, other: tuple) -> bool:
+def compatible(one: RecordKnowledge, other: RecordKnowledge) -> bool:
     """Whether two records of the same play (the same public key) can be of one game: wherever
     both know a card, they know the same."""
     (deck, hands, draws, reveals), (deck2, hands2, draws2, reveals2) = one, other
@@ -157,7 +163,7 @@ class Duplicates:
         their records are read again (a game at a time, so that no record is kept meanwhile)."""
         return {places[0] for records in self.seen.values() if len(records) > 1 for places in records.values()}
 
-    def groups(self, known: dict[Place, tuple]) -> Iterator[tuple[str, list[Place]]]:
+    def groups(self, known: dict[Place, RecordKnowledge]) -> Iterator[tuple[str, list[Place]]]:
         """In the order the games were met: ("same game", the places of a game recorded the same
         way more than once); ("other seats", a place of each way the same game was recorded, more
         than one, that agree wherever both know a card); ("conflicting", a place of each way

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence
 
 from arbo_notation.engine.scoring import ScoreSheet
 from arbo_notation.engine.totals import score_totals
@@ -166,32 +166,41 @@ NEEDS_DATA_EXTRA = (
 )
 
 
+#: A row of a table: its columns' values in SCHEMA's order (strings, numbers, flags, lists, maps as
+#: (key, value) pairs, nulls). Any, as a JSON object's values are: SCHEMA, not Python's types,
+#: says what each column holds.
+Row = tuple[Any, ...]
+
+
 @dataclass(slots=True)
 class GameRows:
     """The rows one game gives: one of ``games``, one per main-line turn, one per player and
     species once the game is scored; each row a tuple in the order of SCHEMA."""
 
-    game: tuple
-    turns: list[tuple] = field(default_factory=list)
-    scores: list[tuple] = field(default_factory=list)
+    game: Row
+    turns: list[Row] = field(default_factory=list)
+    scores: list[Row] = field(default_factory=list)
     chars: int = 0  # of the game's text, for a progress bar
 
-    def of(self, table: str) -> list[tuple]:
+    def of(self, table: str) -> list[Row]:
         return [self.game] if table == "games" else self.turns if table == "turns" else self.scores
 
     @property
     def number(self) -> int:
         """The game's place in its file (its ``game``)."""
-        return self.game[1]
+        number: int = self.game[1]
+        return number
 
     @property
     def valid(self) -> bool:
-        return self.game[3]
+        valid: bool = self.game[3]
+        return valid
 
     @property
     def error(self) -> str | None:
         """Its first error, as `arbo check` prints it (None when valid)."""
-        return self.game[4]
+        error: str | None = self.game[4]
+        return error
 
 
 def game_rows(file: str, piece: GameText, *, with_turns: bool = True) -> GameRows:
@@ -211,7 +220,12 @@ def game_rows(file: str, piece: GameText, *, with_turns: bool = True) -> GameRow
 
 
 def record_rows(
-    file: str, record: GameRecord, *, line: int | None = None, source_lines=None, with_turns: bool = True
+    file: str,
+    record: GameRecord,
+    *,
+    line: int | None = None,
+    source_lines: Sequence[str] | None = None,
+    with_turns: bool = True,
 ) -> GameRows:
     """The rows of one game's record, replayed (``record.index`` is its ``game``)."""
     mover_scores: list[int | None] = []
@@ -239,7 +253,7 @@ def record_rows(
 INT32_RANGE = range(-(1 << 31), 1 << 31)
 
 
-def _fit(value: Any, kind: str) -> tuple[Any, Any]:
+def _fit(value: Any, kind: str) -> tuple[Any, int | None]:
     """A value of a column of type ``kind`` made to fit it (a number out of int32's range
     becomes null, in a list or a map too), and the first number that did not fit (None if all did)."""
     if value is None:
@@ -335,7 +349,7 @@ def _error_text(error: Diagnostic) -> str:
     return error.show().split("\n", 1)[0]
 
 
-def _header_columns(header: Header | None) -> tuple:
+def _header_columns(header: Header | None) -> Row:
     """The columns of HEADER_COLUMNS, then ``extra`` (the unknown keys, as JSON)."""
     if header is None:
         return (None,) * (len(HEADER_COLUMNS) + 1)
@@ -345,7 +359,7 @@ def _header_columns(header: Header | None) -> tuple:
     )
 
 
-def _unread_row(file: str, piece: GameText, header: Header | None, error: Diagnostic) -> tuple:
+def _unread_row(file: str, piece: GameText, header: Header | None, error: Diagnostic) -> Row:
     return (
         file,
         piece.index,
@@ -366,7 +380,9 @@ def _unread_row(file: str, piece: GameText, header: Header | None, error: Diagno
     )
 
 
-def _judged_columns(record: GameRecord) -> tuple:
+def _judged_columns(
+    record: GameRecord,
+) -> tuple[list[int], list[float], list[float | None]] | tuple[None, None, None]:
     """``judged``, ``points_lost`` and ``accuracy`` in seat order, from the engine's notes (all
     null when no turn of the game carries one)."""
     # deferred: the analysis package (~20 ms: its search and rollouts), at the first game's row, not for `arbo grep`
@@ -385,7 +401,7 @@ def _judged_columns(record: GameRecord) -> tuple:
 
 def _game_row(
     file: str, record: GameRecord, line: int | None, error: Diagnostic | None, sheet: ScoreSheet | None
-) -> tuple:
+) -> Row:
     players = record.header.players
     result = record.result
     written = result.as_dict() if result is not None and not result.unfinished else None  # None: unfinished
@@ -407,7 +423,7 @@ def _game_row(
     )
 
 
-def _draw_columns(turn: Turn, index: int) -> tuple:
+def _draw_columns(turn: Turn, index: int) -> tuple[str | None, str | None, str | None]:
     if index >= len(turn.draws):
         return None, None, None
     draw = turn.draws[index]
@@ -416,7 +432,7 @@ def _draw_columns(turn: Turn, index: int) -> tuple:
     return draw_kind(draw), draw.owner, None if draw.card is None else str(draw.card)
 
 
-def _turn_row(file: str, game: int, index: int, number: int, turn: Turn, scores: list[int | None]) -> tuple:
+def _turn_row(file: str, game: int, index: int, number: int, turn: Turn, scores: list[int | None]) -> Row:
     """The row of the main line's turn of that ``index`` (its ``number`` in the game)."""
     legal = index < len(scores)
     cell = turn.plant.coord
@@ -437,7 +453,7 @@ def _turn_row(file: str, game: int, index: int, number: int, turn: Turn, scores:
     )
 
 
-def _score_rows(file: str, game: int, sheet: ScoreSheet) -> Iterator[tuple]:
+def _score_rows(file: str, game: int, sheet: ScoreSheet) -> Iterator[Row]:
     for seat, player in enumerate(sheet.players, 1):
         for code in sheet.species:
             scored = player.species[code]
@@ -479,7 +495,9 @@ def display_name(path: str) -> str:
     return "<stdin>" if path == "-" else path
 
 
-def file_rows(path: str, *, with_turns: bool = True, report=None) -> Iterator[GameRows]:
+def file_rows(
+    path: str, *, with_turns: bool = True, report: Callable[[Diagnostic], object] | None = None
+) -> Iterator[GameRows]:
     """The rows of every game of a record file (.arb; JSON or YAML read whole), a game at a time,
     with ``file`` the path as given. ``report(diagnostic)`` hears of text before the first header
     that is not a game. Raises ArboError when the file cannot be read."""
@@ -517,8 +535,20 @@ class Tally:
     problems: int = 0  # text before a first header that is no game
 
 
+class RowSink(Protocol):
+    """Where :func:`load_files` puts each game's rows."""
+
+    def add(self, rows: GameRows) -> None: ...
+
+
 def load_files(
-    files: Iterable[str], sink, *, with_turns: bool = True, invalid=None, problem=None, advance=None
+    files: Iterable[str],
+    sink: RowSink,
+    *,
+    with_turns: bool = True,
+    invalid: Callable[[GameRows], object] | None = None,
+    problem: Callable[[str], object] | None = None,
+    advance: Callable[[int], object] | None = None,
 ) -> Tally:
     """Every game of the files into ``sink`` (its ``add(rows)``), a game at a time.
 

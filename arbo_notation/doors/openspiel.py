@@ -76,7 +76,7 @@ _GAME_TYPE = pyspiel.GameType(
 )
 
 
-class ArboretumGame(pyspiel.Game):
+class ArboretumGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no types: its Game is Any
     """Arboretum for 2 to 4 players (the ``players`` parameter), on the usual species for that many."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
@@ -146,7 +146,7 @@ class _Table:
 ALL = -1
 
 
-class ArboretumState(pyspiel.State):
+class ArboretumState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no types: its State is Any
     """A table of ``python_arboretum``: the deal, then the game (see the module's docstring)."""
 
     def __init__(self, game: ArboretumGame) -> None:
@@ -220,7 +220,7 @@ class ArboretumState(pyspiel.State):
         rng = random.Random(int(probability_sampler() * 2**53))
         mapping = shuffle_unseen(self.view(player_id), rng)
         ids = self._ids
-        resampled = self.get_game().new_initial_state()
+        resampled: ArboretumState = self.get_game().new_initial_state()  # pyspiel's get_game() is Any
         for step in self.full_history():
             action = step.action
             if step.player == pyspiel.PlayerId.CHANCE:
@@ -362,7 +362,7 @@ class ArboretumObserver:
         return f"{text} || dealt {dealt or '-'} || {' '.join(words) or '-'}"
 
 
-class ScoresNowEvaluator(Evaluator):
+class ScoresNowEvaluator(Evaluator):  # type: ignore[misc]  # open_spiel has no types: Evaluator is Any
     """A leaf evaluation for OpenSpiel's MCTS and ISMCTS bots: the scores the table would give were
     the game over now, and a uniform prior. Far cheaper than random rollouts to the end (some 7 ms
     each on a Python game), and a better guide: ISMCTS at 30 simulations a move on it beat the

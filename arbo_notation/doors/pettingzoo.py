@@ -38,7 +38,7 @@ def env(players: int = 2, render_mode: str | None = None) -> "ArboretumEnv":
     return ArboretumEnv(players, render_mode)
 
 
-class ArboretumEnv(AECEnv):
+class ArboretumEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no types: its AECEnv is Any
     """Arboretum for 2 to 4 agents (see the module's docstring)."""
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "arboretum_v0", "is_parallelizable": False}

@@ -28,7 +28,7 @@ from collections import deque
 from weakref import WeakKeyDictionary
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Iterable, Iterator, Mapping, Protocol, Sequence
+from typing import Any, Iterable, Iterator, Literal, Mapping, Protocol, Sequence
 
 from arbo_notation.engine.actions import Draw
 from arbo_notation.engine.cards import MAX_VALUE, MIN_VALUE, Card, card_order
@@ -192,7 +192,7 @@ class Knowledge:
     def right(self, player: str, species: str) -> Right:
         return self.rights[(player, species)]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The knowledge as plain JSON data (cards as their notation)."""
         unseen = sorted(self.unseen, key=card_order)
         unseen_names = [str(c) for c in unseen]
@@ -310,9 +310,12 @@ def _table(node: "Node") -> Game:
     return node.line.states[node.index]
 
 
+#: A node and what a view sees of it: the node's path and index, the view's seat and omniscience.
+_Carried = tuple[tuple[tuple[int, int], ...], int, tuple[str | None, bool]]
+
 #: The trackers already carried to a node, per tree (a tree is replayed once and asked many times:
 #: every position of a page, every step of the replayer), by node and by what the view sees.
-_CARRIED: "WeakKeyDictionary[_Tree, dict[tuple, _Tracker]]" = WeakKeyDictionary()
+_CARRIED: "WeakKeyDictionary[_Tree, dict[_Carried, _Tracker]]" = WeakKeyDictionary()
 
 
 def _forward(node: "Node", view: View) -> _Tracker:
@@ -320,7 +323,7 @@ def _forward(node: "Node", view: View) -> _Tracker:
     carried = _CARRIED.setdefault(node.tree, {})
     sight = (view.seat, view.omniscient)
 
-    def key(at: "Node") -> tuple:
+    def key(at: "Node") -> _Carried:
         return (at.path, at.index, sight)
 
     path: list[Node] = []
@@ -497,6 +500,10 @@ def _later_facts(node: "Node", tracker: _Tracker) -> tuple[list[_Fact], set[str]
     return facts, revealed
 
 
+#: Where an unseen card may be: a hand's unknown cards, the nth later deck draw, or the deck's rest.
+_Slot = tuple[Literal["hand"], str] | tuple[Literal["draw"], int] | tuple[Literal["rest"]]
+
+
 def _hindsight_places(
     node: "Node", tracker: _Tracker, unseen: frozenset[Card]
 ) -> dict[Card, frozenset[str | None]] | None:
@@ -504,7 +511,7 @@ def _hindsight_places(
     (a record whose facts contradict each other)."""
     facts, revealed = _later_facts(node, tracker.copy())
     # Slots: each hand's unknown cards now, each later deck draw (in order), the deck's rest.
-    capacity: dict[tuple, int] = {("hand", p): n for p, n in tracker.unknown.items() if n}
+    capacity: dict[_Slot, int] = {("hand", p): n for p, n in tracker.unknown.items() if n}
     draws = [(i, f) for i, f in enumerate(facts) if f.kind == "draw"][: tracker.deck]
     for number in range(len(draws)):
         capacity[("draw", number)] = 1
@@ -515,7 +522,7 @@ def _hindsight_places(
         if fact.card is not None and fact.card in unseen and fact.card not in first:
             first[fact.card] = (index, fact)
 
-    def fits(card: Card, slot: tuple) -> bool:
+    def fits(card: Card, slot: _Slot) -> bool:
         seen = first.get(card)
         if slot[0] == "hand":
             if seen is None:
@@ -535,7 +542,7 @@ def _hindsight_places(
     placed = _match(cards, options, capacity)
     if placed is None:
         return None
-    members: dict[tuple, list[Card]] = {slot: [] for slot in capacity}
+    members: dict[_Slot, list[Card]] = {slot: [] for slot in capacity}
     for card, slot in placed.items():
         members[slot].append(card)
     # A card may move into slot B when B reaches its own slot: B's cards can move on, one by one.
@@ -548,13 +555,13 @@ def _hindsight_places(
     return places
 
 
-def _place(slot: tuple) -> str | None:
+def _place(slot: _Slot) -> str | None:
     return slot[1] if slot[0] == "hand" else None
 
 
-def _reachable(start: tuple, members: Mapping[tuple, list[Card]], options: Mapping[Card, list[tuple]]) -> set[tuple]:
+def _reachable(start: _Slot, members: Mapping[_Slot, list[Card]], options: Mapping[Card, list[_Slot]]) -> set[_Slot]:
     """The slots some card of ``start`` can move to, and so on: the slots ``start`` can pass a card to."""
-    seen: set[tuple] = set()
+    seen: set[_Slot] = set()
     queue = deque([start])
     while queue:
         slot = queue.popleft()
@@ -567,20 +574,20 @@ def _reachable(start: tuple, members: Mapping[tuple, list[Card]], options: Mappi
 
 
 def _match(
-    cards: Sequence[Card], options: Mapping[Card, list[tuple]], capacity: Mapping[tuple, int]
-) -> dict[Card, tuple] | None:
+    cards: Sequence[Card], options: Mapping[Card, list[_Slot]], capacity: Mapping[_Slot, int]
+) -> dict[Card, _Slot] | None:
     """A placement of every card in a slot it fits, no slot over its capacity (augmenting paths)."""
-    placed: dict[Card, tuple] = {}
-    members: dict[tuple, list[Card]] = {slot: [] for slot in capacity}
+    placed: dict[Card, _Slot] = {}
+    members: dict[_Slot, list[Card]] = {slot: [] for slot in capacity}
     for card in cards:
         # Breadth first from the card: a slot with room ends the path, a full one lets its cards move on.
-        came: dict[tuple, tuple[Card, tuple | None]] = {}
-        queue: deque[tuple] = deque()
+        came: dict[_Slot, tuple[Card, _Slot | None]] = {}
+        queue: deque[_Slot] = deque()
         for slot in options[card]:
             if slot not in came:
                 came[slot] = (card, None)
                 queue.append(slot)
-        end = None
+        end: _Slot | None = None
         while queue:
             slot = queue.popleft()
             if len(members[slot]) < capacity[slot]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import PurePath
-from typing import Sequence
+from typing import Sequence, TypeVar
 
 from arbo_notation.engine.actions import Draw, DrawAction
 from arbo_notation.engine.cards import Card
@@ -116,7 +116,10 @@ def _merge_headers(first: GameRecord, header: Header, other: GameRecord) -> Head
     )
 
 
-def _merge_keys(where: str, key: str, mine: dict, yours: dict) -> dict:
+Value = TypeVar("Value")
+
+
+def _merge_keys(where: str, key: str, mine: dict[str, Value], yours: dict[str, Value]) -> dict[str, Value]:
     """Both maps' entries; MergeError, naming the key and both values, where the two give one
     entry different values (the rule of every header key: one record may leave a key out, two
     may not disagree on it)."""

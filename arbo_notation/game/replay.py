@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Callable, Iterable, Iterator, Mapping, Sequence, overload
 
 from arbo_notation.engine.cards import Card
 from arbo_notation.engine.scoring import ScoreSheet, score_position
@@ -123,7 +123,11 @@ class LineStates(Sequence[Game]):
     def __len__(self) -> int:
         return len(self._made)
 
-    def __getitem__(self, index):
+    @overload
+    def __getitem__(self, index: int) -> Game: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Game]: ...
+    def __getitem__(self, index: int | slice) -> Game | list[Game]:
         made = self._made
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(made)))]
@@ -134,10 +138,12 @@ class LineStates(Sequence[Game]):
         found = made[index]
         if found is not None:
             return found
-        start = index
-        while made[start] is None:
+        start = index - 1
+        earlier = made[start]
+        while earlier is None:
             start -= 1
-        game = made[start].copy()
+            earlier = made[start]
+        game = earlier.copy()
         turns = self._turns
         for at in range(start, index):
             replay_turn(game, turns[at], turns[at + 1] if at + 1 < len(turns) else None)

@@ -27,6 +27,7 @@ import sys
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from arbo_notation.bots import BOT_NAMES, make_bot
 from arbo_notation.collection.ratings import Outcome, Rating, rate
@@ -158,15 +159,19 @@ def match_tasks(
 #: Games a cluster's task plays with the same bot processes (started and ended by the task).
 GAMES_PER_SPAN = 8
 
+
+class _ThreadProcesses(threading.local):
+    def __init__(self) -> None:  # run in each thread at its first use
+        self.processes: dict[tuple[tuple[str, ...], int], BotProcess] = {}
+
+
 #: This thread's bot processes, by (the match's bots, the bot's index among them): a Dask worker
 #: plays games on several threads at once, and a bot process plays one game at a time.
-_THREAD = threading.local()
+_THREAD = _ThreadProcesses()
 _FINALIZER_SET = False
 
 
 def _processes() -> dict[tuple[tuple[str, ...], int], BotProcess]:
-    if not hasattr(_THREAD, "processes"):
-        _THREAD.processes = {}
     return _THREAD.processes
 
 
@@ -375,7 +380,7 @@ class Estimate:
         # the interval holds the mean and lies in [0, 1]: the bounds guard float rounding only
         return cls(mean, max(0.0, min(mean, centre - half)), min(1.0, max(mean, centre + half)))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"mean": None if math.isnan(self.mean) else self.mean, "low": self.low, "high": self.high}
 
 
@@ -398,7 +403,7 @@ class BotSummary:
     forfeits: int = 0
     hello: str | None = None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "bot": self.name,
             "hello_name": self.hello,
@@ -431,7 +436,7 @@ class MatchSummary:
     def decided(self) -> bool:
         return is_decided(self.share, self.units)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "games": self.games,
             "forfeited": self.forfeited,

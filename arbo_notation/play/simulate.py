@@ -8,7 +8,7 @@ revealed at the end and the result is the engine's scoring. The same seed gives 
 from __future__ import annotations
 
 import random
-from typing import Callable, Iterator, Sequence, TypedDict
+from typing import Callable, Iterator, Sequence, TypedDict, TypeVar, overload
 
 from arbo_notation.bots import Bot, make_bot, play_turn
 from arbo_notation.engine.cards import default_species_for
@@ -142,16 +142,48 @@ class _Run(TypedDict):
     budget: int | None
 
 
+#: What a run makes of each game (``then``'s result).
+Made = TypeVar("Made")
+
 #: One span of a run for a worker: its first and last game, what to make of each, the run.
-_Span = tuple[int, int, Callable[[GameRecord], object], _Run]
+_Span = tuple[int, int, Callable[[GameRecord], Made], _Run]
 
 
-def _play_span(task: _Span) -> list[object]:
+def _play_span(task: _Span[Made]) -> list[Made]:
     """What ``then`` makes of each game of one span of a run (in a worker process)."""
     first, last, then, run = task
     return [then(record) for record in simulate_games(games=last, first=first, **run)]
 
 
+@overload
+def simulate_run(
+    n_players: int,
+    games: int,
+    seed: int | str,
+    bots: Sequence[str] | None = None,
+    *,
+    house_discards: bool = False,
+    event: str | None = None,
+    players: Sequence[str] | None = None,
+    jobs: int = 1,
+    budget: int | None = None,
+    scheduler: str | None = None,
+) -> Iterator[GameRecord]: ...
+@overload
+def simulate_run(
+    n_players: int,
+    games: int,
+    seed: int | str,
+    bots: Sequence[str] | None = None,
+    *,
+    house_discards: bool = False,
+    event: str | None = None,
+    players: Sequence[str] | None = None,
+    jobs: int = 1,
+    then: Callable[[GameRecord], Made],
+    budget: int | None = None,
+    scheduler: str | None = None,
+) -> Iterator[Made]: ...
 def simulate_run(
     n_players: int,
     games: int,
@@ -181,7 +213,7 @@ def simulate_run(
         budget=budget,
     )
     list(simulate_games(games=0, **run))  # fail early on bad names or bots
-    tasks: Iterator[_Span] = (
+    tasks: Iterator[_Span[object]] = (
         (first, min(first + GAMES_PER_SPAN - 1, games), then, run) for first in range(1, games + 1, GAMES_PER_SPAN)
     )
     if scheduler is not None:

@@ -291,7 +291,7 @@ def _draw(state: Game, word: str) -> str:
     return ""
 
 
-def _planting(word: str):
+def _planting(word: str) -> tuple[Card, Coord] | None:
     card_text, at, cell = word.partition("@")
     x, comma, y = cell.partition(",")
     try:

@@ -23,7 +23,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Sequence, TypedDict, Unpack
 
 from arbo_notation.engine.cards import Card, HAND_SIZE, card_order, species_at_random, value_fault
 from arbo_notation.engine.scoring import ScoreSheet
@@ -34,7 +34,8 @@ from arbo_notation.engine.lexicon import MAX_GLYPHS, NAME_SHAPE
 from arbo_notation.runtime.atomic import write_atomic
 from arbo_notation.notation.model import GLYPHS, Comment, GameRecord, Header, Result, Reveal, Turn
 from arbo_notation.notation.writer import format_game, format_turn
-from arbo_notation.game.replay import game_for, play_recorded_turn, replay_game, score_game
+from arbo_notation.game.facts import game_for
+from arbo_notation.game.replay import play_recorded_turn, replay_game, score_game
 from arbo_notation.notation.header.keys import format_header
 from arbo_notation.notation.reading.reader import parse_all
 from arbo_notation.runtime.sources import decode
@@ -90,6 +91,17 @@ class Accepted:
 
 # ------------------------------------------------------------------------------------------------
 # The session
+
+
+class _Changes(TypedDict, total=False):
+    """What a session's ``_change`` may set: the record's parts, and the table after the last turn."""
+
+    header: Header
+    comments: list[Comment]
+    turns: list[Turn]
+    reveals: dict[str, Reveal]
+    result: Result | None
+    _position: Game
 
 
 class RecordingSession:
@@ -365,7 +377,7 @@ class RecordingSession:
 
         return prefix + entry[rest:], column, numbered
 
-    def _parse_turn(self, line: str, column) -> Turn:
+    def _parse_turn(self, line: str, column: Callable[[int], int]) -> Turn:
         record = self._parse_line(line, column)
         if len(record.turns) != 1 or record.reveals or record.result is not None or record.comments:
             raise EntryError("one turn at a time: the turn's moves, then its glyphs and comments")
@@ -374,7 +386,7 @@ class RecordingSession:
             raise EntryError("one turn at a time: variations are not recorded here", "syntax")
         return turn
 
-    def _parse_line(self, line: str, column) -> GameRecord:
+    def _parse_line(self, line: str, column: Callable[[int], int]) -> GameRecord:
         """One line read by the parser under the record's header; EntryError at the column of
         the entry (``column`` maps the line's columns to the entry's) for a syntax error."""
 
@@ -470,7 +482,7 @@ class RecordingSession:
 
     # -- changing the record ----------------------------------------------------------------
 
-    def _change(self, **changes) -> tuple[str, ...]:
+    def _change(self, **changes: Unpack[_Changes]) -> tuple[str, ...]:
         """Make the changes (to the header, comments, turns, reveals, result; ``_position`` when
         the table after the last turn is known), complete the end of the game where the record knows it, and
         write the file. When it cannot be written nothing changes (EntryError). Returns the
