@@ -238,11 +238,8 @@ def _set(
     view: SeatView, seat: str | None, parts: tuple[ViewPart, ...], table: ViewTable, position: Position | None
 ) -> None:
     """A view's fields set where it is made (a SeatView refuses any later change)."""
-    setattr_ = object.__setattr__
-    setattr_(view, "seat", seat)
-    setattr_(view, "_parts", parts)
-    setattr_(view, "_table", table)
-    setattr_(view, "_position", position)
+    for name, value in (("seat", seat), ("_parts", parts), ("_table", table), ("_position", position)):
+        object.__setattr__(view, name, value)
 
 
 def view_of(position: Position, seat: str | None) -> SeatView:
