@@ -156,7 +156,7 @@ def test_api_md_examples_run_as_doctests(monkeypatch):
     failures, tried = doctest.testfile(
         str(ROOT / "docs" / "API.md"), module_relative=False, optionflags=doctest.ELLIPSIS, verbose=False
     )
-    assert tried >= 71  # every example of the page ran (a block doctest cannot see would lower it)
+    assert tried >= 162  # every example of the page ran (a block doctest cannot see would lower it)
     assert failures == 0
 
 
