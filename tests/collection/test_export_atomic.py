@@ -79,7 +79,7 @@ def test_a_run_killed_at_any_step_leaves_the_old_export_or_the_new_one_whole(tmp
     pristine = tmp_path / "pristine"
     export(pristine, *sorted(SAMPLES.glob("*.arb")))
     old = seen(pristine)
-    assert old[0] == 7 and old[1] == old[2] >= old[3] and len(old[1]) == 7
+    assert old[0] == 8 and old[1] == old[2] >= old[3] and len(old[1]) == 8  # the samples, a game a file
     out = tmp_path / "t"
     step, outcomes = 0, set()
     while True:
