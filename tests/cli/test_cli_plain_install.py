@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.not_installed import NOT_INSTALLED
+
 from arbo_notation.cli.application import COMMANDS
 from arbo_notation.collection.rows import NEEDS_DATA_EXTRA
 from arbo_notation.runtime.cluster import NEEDS_CLUSTER_EXTRA
@@ -20,22 +22,13 @@ EXTRAS = ("pyarrow", "duckdb", "dask", "distributed")
 
 #: Runs `arbo ARGS` as the console script does, with the modules named in $ARBO_TEST_BLOCKED
 #: refused at import, as on a machine where they are not installed.
-PLAIN = """
-import importlib.abc, os, sys
-
-class NotInstalled(importlib.abc.MetaPathFinder):
-    blocked = set(os.environ["ARBO_TEST_BLOCKED"].split(","))
-
-    def find_spec(self, name, path=None, target=None):
-        if name.partition(".")[0] in self.blocked:
-            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
-        return None
-
-sys.meta_path.insert(0, NotInstalled())
-sys.argv = ["arbo", *sys.argv[1:]]
+PLAIN = (
+    NOT_INSTALLED
+    + """sys.argv = ["arbo", *sys.argv[1:]]
 from arbo_notation.cli import main
 main()
 """
+)
 
 
 def plain_arbo(*args: str, cwd: Path, blocked: tuple[str, ...] = EXTRAS) -> subprocess.CompletedProcess:

@@ -10,28 +10,21 @@ from pathlib import Path
 
 import pytest
 
+from tests.not_installed import NOT_INSTALLED
+
 ROOT = Path(__file__).resolve().parents[2]
 
 #: Imports MODULE with the modules named in $ARBO_TEST_BLOCKED refused at import, as on a machine
 #: where they are not installed, and prints the ArboError it raises.
-BLOCKED = """
-import importlib.abc, os, sys
-
-class NotInstalled(importlib.abc.MetaPathFinder):
-    blocked = set(os.environ["ARBO_TEST_BLOCKED"].split(","))
-
-    def find_spec(self, name, path=None, target=None):
-        if name.partition(".")[0] in self.blocked:
-            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
-        return None
-
-sys.meta_path.insert(0, NotInstalled())
-from arbo_notation.errors import ArboError
+BLOCKED = (
+    NOT_INSTALLED
+    + """from arbo_notation.errors import ArboError
 try:
     __import__(sys.argv[1])
 except ArboError as error:
     print(f"ArboError: {error}")
 """
+)
 
 
 def run(code: str, *args: str, blocked: str = "") -> subprocess.CompletedProcess:
