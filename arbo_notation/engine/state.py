@@ -296,7 +296,7 @@ class Game:
     def view(self, seat: str | None = None) -> SeatView:
         """What ``seat`` knows of the table (engine/view.py): its own hand, the cards it saw the
         others take from discard piles, every pile and tree, the deck's size. The player to move
-        by default; None for a spectator, who sees no hand but the cards shown."""
+        by default (``public_view()`` is a spectator's, who sees no hand but the cards shown)."""
         return self._view(self.current_player if seat is None else seat)
 
     def public_view(self) -> SeatView:
