@@ -9,8 +9,9 @@ from tests.lsp.lsp_support import PROFILES, ROOT, SERVER
 
 @pytest_lsp.fixture(config=SERVER, params=PROFILES)
 async def client(request, lsp_client: LanguageClient):
-    await lsp_client.initialize_session(
+    result = await lsp_client.initialize_session(
         types.InitializeParams(capabilities=client_capabilities(request.param), root_uri=ROOT.as_uri())
     )
+    lsp_client.server_capabilities = result.capabilities  # what the tests of the legend read
     yield
     await lsp_client.shutdown_session()

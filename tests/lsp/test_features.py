@@ -179,3 +179,95 @@ async def test_inlay_hints_running_score_and_points_lost(client: LanguageClient)
         (13, "  Ana 5 Ben 0 · -1.5 pts"),
         (14, "  Ana 5 Ben 0 · -0.5 pts"),
     ]
+
+
+def arbo_check(text: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "arbo_notation", "check", "-"],
+        input=text,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(ROOT)},
+        check=False,
+    )
+
+
+FAULTS = {
+    "the nearest legal cell": (
+        "1. Ana d d Ma3@0,0 /Oa5\n2. Ben d d Wi7@0,0 /Dw2\n3. Ana d d Ja1@3,3 /Ca1\n",
+        "Plant Ja1 at 1,0, the nearest free cell",
+        "3. Ana d d Ja1@1,0 /Ca1",
+    ),
+    "a space before '@'": ("1. Ana d d Ma3 @0,0 /Oa5\n", "Take out the space before '@'", "1. Ana d d Ma3@0,0 /Oa5"),
+    "a missing space": ("1. Ana d d Ma3@0,0/Oa5\n", "Put a space here", "1. Ana d d Ma3@0,0 /Oa5"),
+    "a draw glued to the planting": (
+        "1. Ana d dMa3@0,0 /Oa5\n",
+        "Put a space between 'd' and 'Ma3@0,0'",
+        "1. Ana d d Ma3@0,0 /Oa5",
+    ),
+    "a card in the wrong case": ("1. Ana d d mA3@0,0 /Oa5\n", "Write Ma3", "1. Ana d d Ma3@0,0 /Oa5"),
+    "a discard in the wrong case": ("1. Ana d d Ma3@0,0 /OA5\n", "Write Oa5", "1. Ana d d Ma3@0,0 /Oa5"),
+}
+
+
+@pytest.mark.parametrize("fault", sorted(FAULTS))
+async def test_a_quick_fix_makes_the_record_pass_arbo_check(client: LanguageClient, fault: str):
+    body, title, fixed_line = FAULTS[fault]
+    text = HEADER + body
+    assert arbo_check(text).returncode == 1
+    uri = "file:///tmp/fault.arb"
+    client.text_document_did_open(opened(uri, text))
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    diagnostics = [d for d in client.diagnostics[uri] if d.severity == types.DiagnosticSeverity.Error]
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri),
+            range=diagnostics[0].range,
+            context=types.CodeActionContext(diagnostics=diagnostics),
+        )
+    )
+    assert [a.title for a in actions] == [title]
+    fixed = applied(text, actions[0].edit.changes[uri])
+    assert fixed.splitlines()[-1] == fixed_line
+    assert arbo_check(fixed).returncode == 0
+
+
+def decoded(data: list[int], text: str, legend: list[str]) -> list[tuple[int, str, str]]:
+    """Semantic tokens' relative numbers as (line, text, type)."""
+    lines = text.split("\n")
+    found, line, start = [], 0, 0
+    for i in range(0, len(data), 5):
+        delta_line, delta_start, length, kind, _ = data[i : i + 5]
+        line += delta_line
+        start = start + delta_start if delta_line == 0 else delta_start
+        found.append((line, lines[line][start : start + length], legend[kind]))
+    return found
+
+
+async def test_semantic_tokens(client: LanguageClient):
+    capabilities = client.server_capabilities.semantic_tokens_provider
+    legend = list(capabilities.legend.token_types)
+    assert legend == ["variable", "enumMember", "number", "operator", "comment", "property", "keyword"]
+    text = HEADER + "1. Ana d Ben:Oa5 Ma3@0,0 /Wi5 ?! {a slip} ; and more\n"
+    uri = "file:///tmp/tokens.arb"
+    client.text_document_did_open(opened(uri, text))
+    tokens = await client.text_document_semantic_tokens_full_async(
+        types.SemanticTokensParams(types.TextDocumentIdentifier(uri))
+    )
+    assert decoded(list(tokens.data), text, legend) == [
+        (1, "players", "property"),
+        (1, "Ana", "variable"),
+        (1, "Ben", "variable"),
+        (2, "species", "property"),
+        (4, "1.", "number"),
+        (4, "Ana", "variable"),
+        (4, "d", "keyword"),
+        (4, "Ben", "variable"),
+        (4, "Oa5", "enumMember"),
+        (4, "Ma3", "enumMember"),
+        (4, "0,0", "number"),
+        (4, "Wi5", "enumMember"),
+        (4, "?!", "operator"),
+        (4, "{a slip}", "comment"),
+        (4, "; and more", "comment"),
+    ]
