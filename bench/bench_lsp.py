@@ -29,12 +29,12 @@ from pygls.workspace import TextDocument
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_kinds import games_of_kind  # noqa: E402  (the benchmarks' own record maker)
+from bench_kinds import games_of_kind
 
-from arbo_notation.checking.games import check_text  # noqa: E402
-from arbo_notation.lsp.documents import Cut, DiagnosticsCache, check_cut  # noqa: E402
-from arbo_notation.lsp.server import _diagnostic  # noqa: E402
-from arbo_notation.notation.writer import format_games  # noqa: E402
+from arbo_notation.checking.games import check_text
+from arbo_notation.lsp.documents import Cut, DiagnosticsCache, check_cut
+from arbo_notation.lsp.server import protocol_diagnostic
+from arbo_notation.notation.writer import format_games
 
 
 def record(games: int, seed: int) -> str:
@@ -59,7 +59,7 @@ def publish(text: str, cache: DiagnosticsCache, version: int) -> list[types.Diag
     """What the server does before it publishes a document's diagnostics."""
     document = TextDocument("file:///bench.arb", text, version=version)
     cut = Cut(document.source)
-    return [_diagnostic(document, cut, found) for found in check_cut(cut, "bench.arb", cache)]
+    return [protocol_diagnostic(document, cut, found) for found in check_cut(cut, "bench.arb", cache)]
 
 
 def percentile(times: list[float], share: float) -> float:

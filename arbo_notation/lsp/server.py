@@ -81,7 +81,7 @@ class ArboServer(LanguageServer):
         found = check_cut(cut, document.filename or uri, self.cache)
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(
-                uri=uri, version=document.version, diagnostics=[_diagnostic(document, cut, f) for f in found]
+                uri=uri, version=document.version, diagnostics=[protocol_diagnostic(document, cut, f) for f in found]
             )
         )
 
@@ -105,7 +105,7 @@ def server_column(document: TextDocument, cut: Cut, position: types.Position) ->
     return document.position_codec.position_from_client_units([text], types.Position(0, position.character)).character
 
 
-def _diagnostic(document: TextDocument, cut: Cut, found: Found) -> types.Diagnostic:
+def protocol_diagnostic(document: TextDocument, cut: Cut, found: Found) -> types.Diagnostic:
     d = found.diagnostic
     return types.Diagnostic(
         range=client_range(document, cut, found.line, found.start, found.end),
