@@ -4,6 +4,7 @@ turn being written, asked of the table before it; the header's keys and their va
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from arbo_notation.engine.cards import DEFAULT_SPECIES, ZMAN_SPECIES
@@ -67,7 +68,7 @@ def choices_at(cut: Cut, line: int, column: int) -> list[Choice]:
     closing = next((i for i in range(1, len(lines)) if re.fullmatch(r"---[ \t]*", lines[i])), None)
     if closing is None or at < closing:
         header = lines[1:at] if closing is None else lines[1:closing]
-        return _header_choices(header, lines[1:at], typed) if at > 0 else []
+        return _header_choices(header, lines[1:at], typed, lambda: _known_players(cut)) if at > 0 else []
     if at == closing:
         return []
     return _turn_choices(game, lines, at, typed)
@@ -134,10 +135,12 @@ _KEY_VALUE = re.compile(r"([a-z_]+):[ \t]*(.*)")
 _ALL_SPECIES = tuple(s.code for s in DEFAULT_SPECIES + ZMAN_SPECIES)
 
 
-def _header_choices(header: list[str], above: list[str], typed: str) -> list[Choice]:
+def _header_choices(
+    header: list[str], above: list[str], typed: str, known_players: Callable[[], list[str]]
+) -> list[Choice]:
     """The header's keys not given yet, at a line's start; a key's values: species codes, the
-    players for the seats (perspective, hands, discards). ``above``: the header's lines before
-    the cursor's."""
+    names of the file's players for ``players``, the players for the seats (perspective, hands,
+    discards). ``above``: the header's lines before the cursor's."""
     players = header_players(header)
     if typed[:1] in (" ", "\t") and re.fullmatch(r"[ \t]*[A-Za-z_]*", typed):
         if _block_key(above) not in ("hands", "discards"):
@@ -157,7 +160,22 @@ def _header_choices(header: list[str], above: list[str], typed: str) -> list[Cho
         return [Choice(code, start, "value") for code in _ALL_SPECIES if code not in written]
     if key == "perspective":
         return [Choice(p, start, "value") for p in players]
+    if key == "players":
+        written = set(re.findall(r"[^\[\], ]+", value))
+        return [Choice(p, start, "value") for p in known_players() if p not in written]
     return []
+
+
+#: Games whose players are offered for a new header's (a file's first games: names recur).
+MAX_GAMES_FOR_NAMES = 200
+
+
+def _known_players(cut: Cut) -> list[str]:
+    """The players named in the file's first games, in the order they first appear."""
+    names: dict[str, None] = {}
+    for game in cut.games[:MAX_GAMES_FOR_NAMES]:
+        names.update(dict.fromkeys(header_players(game.text.split("\n", 12)[:12])))
+    return list(names)
 
 
 def header_players(header: list[str]) -> list[str]:

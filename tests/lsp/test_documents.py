@@ -53,6 +53,7 @@ def test_an_edit_rechecks_only_the_game_it_touched():
     assert cache.checked == 4
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 10**6), st.sampled_from(["drop", "blank", "copy"])), max_size=6))
 def test_edits_seen_through_the_cache_are_checked_as_a_fresh_check(edits):

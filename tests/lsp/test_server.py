@@ -134,6 +134,15 @@ async def test_completion_in_the_header(client: LanguageClient):
     assert await completions(client, uri, 3, len("perspective: ")) == ["Ana", "Ben"]
     assert await completions(client, uri, 5, 2) == ["Ana", "Ben"]
     assert await completions(client, uri, 6, 0) == []  # the closing '---'
+    assert await completions(client, uri, 1, len("players: [Ana, ")) == ["Ben"]  # the file's players
     assert await completions(client, uri, 4, 0) == [
         "event", "site", "date", "round", "annotator", "names", "deck", "discards", "position", "result"
     ]  # fmt: skip
+
+
+async def test_completion_of_the_players_of_a_new_game_from_the_files(client: LanguageClient):
+    uri = "file:///tmp/club.arb"
+    text = FOUR + "\n---\nplayers: [Dev, \n---\n"
+    client.text_document_did_open(opened(uri, text))
+    line = len(FOUR.split("\n")) + 1
+    assert await completions(client, uri, line, len("players: [Dev, ")) == ["Ana", "Ben", "Cleo"]
