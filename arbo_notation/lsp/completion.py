@@ -11,7 +11,7 @@ from arbo_notation.engine.cards import DEFAULT_SPECIES, ZMAN_SPECIES
 from arbo_notation.engine.lexicon import NAME
 from arbo_notation.engine.state import Game
 from arbo_notation.game.replay import MAIN, replay_game
-from arbo_notation.lsp.documents import Cut
+from arbo_notation.lsp.documents import Cut, header_end
 from arbo_notation.lsp.tables import played_turns, read_record
 from arbo_notation.notation.model import GameRecord
 from arbo_notation.notation.header.keys import HEADER_KEY_ROWS
@@ -65,7 +65,7 @@ def choices_at(cut: Cut, line: int, column: int) -> list[Choice]:
     if not 0 <= at < len(lines):
         return []
     typed = lines[at][:column]
-    closing = next((i for i in range(1, len(lines)) if re.fullmatch(r"---[ \t]*", lines[i])), None)
+    closing = header_end(lines)
     if closing is None or at < closing:
         header = lines[1:at] if closing is None else lines[1:closing]
         return _header_choices(header, lines[1:at], typed, lambda: _known_players(cut)) if at > 0 else []

@@ -90,6 +90,15 @@ class Games(Sequence[GameText]):
         return GameText(self._text[chunk.start : chunk.end], chunk.first_line, chunk.last_line, chunk.closed, index + 1)
 
 
+_HEADER_LINE = re.compile(r"---[ \t]*")
+
+
+def header_end(lines: Sequence[str]) -> int | None:
+    """The index of the '---' line that closes the header of a game's ``lines`` (its first line
+    opens it), None when it is not closed."""
+    return next((i for i in range(1, len(lines)) if _HEADER_LINE.fullmatch(lines[i])), None)
+
+
 class DiagnosticsCache:
     """Each game's diagnostics, kept by its text (the oldest dropped past ``size``): a game's
     findings depend on its text alone, so a game an edit did not touch is not checked again,

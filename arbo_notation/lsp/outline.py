@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from arbo_notation.engine.actions import Draw
 from arbo_notation.engine.cards import Card
 from arbo_notation.errors import ArboError
-from arbo_notation.lsp.documents import MAX_CHECKED_CHARS, MAX_CHECKED_GAMES, Cut
+from arbo_notation.lsp.documents import MAX_CHECKED_CHARS, MAX_CHECKED_GAMES, Cut, header_end
 from arbo_notation.lsp.tables import read_record
 from arbo_notation.notation.model import GameRecord, Turn
 from arbo_notation.notation.reading.split import GameText
@@ -113,7 +113,7 @@ def folds(cut: Cut) -> list[tuple[int, int]]:
         if game.last_line > game.first_line:
             found.append((game.first_line - 1, game.last_line - 1))
         lines = game.text.split("\n")
-        closing = next((i for i in range(1, len(lines)) if re.fullmatch(r"---[ \t]*", lines[i])), None)
+        closing = header_end(lines)
         if closing is not None and closing > 1:
             found.append((game.first_line - 1, game.first_line - 1 + closing))
             found += _variation_folds(lines, closing + 1, game.first_line - 1)

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 from arbo_notation.lsp.completion import header_players
-from arbo_notation.lsp.documents import Cut
+from arbo_notation.lsp.documents import Cut, header_end
 from arbo_notation.lsp.outline import outlined_games
 
 #: The legend the server declares: what each kind of word of a record is given as.
@@ -46,7 +46,7 @@ def tokens(cut: Cut) -> list[Token]:
         if game.text.endswith("\n"):
             lines.pop()
         shift = game.first_line - 1
-        closing = next((i for i in range(1, len(lines)) if re.fullmatch(r"---[ \t]*", lines[i])), len(lines))
+        closing = header_end(lines) or len(lines)
         players = set(header_players(lines[1:closing]))
         for number in range(1, closing):
             found += _header_tokens(lines[number], number + shift, players)
