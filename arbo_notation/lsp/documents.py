@@ -28,6 +28,8 @@ MAX_CHECKED_CHARS = 4 << 20
 #: Games whose diagnostics are kept by their text, beyond those of the open files: enough for an
 #: undo to find a game's diagnostics again.
 MAX_CACHED_GAMES = 4 * MAX_CHECKED_GAMES
+#: And the characters of the games kept, together (the texts are the keys).
+MAX_CACHED_CHARS = 4 * MAX_CHECKED_CHARS
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,8 +106,10 @@ class DiagnosticsCache:
     findings depend on its text alone, so a game an edit did not touch is not checked again,
     its findings moved to where it now stands."""
 
-    def __init__(self, size: int = MAX_CACHED_GAMES) -> None:
+    def __init__(self, size: int = MAX_CACHED_GAMES, chars: int = MAX_CACHED_CHARS) -> None:
         self.size = size
+        self.chars = chars
+        self._kept_chars = 0
         self._kept: OrderedDict[tuple[str, bool], tuple[int, tuple[Diagnostic, ...]]] = OrderedDict()
         self.checked = 0  # games checked (not found here), for the tests and the benchmark
 
@@ -128,8 +132,10 @@ class DiagnosticsCache:
         self.checked += 1
         self._kept[key] = (game.first_line, found)
         self._kept.move_to_end(key)
-        if len(self._kept) > self.size:
-            self._kept.popitem(last=False)
+        self._kept_chars += len(game.text)
+        while len(self._kept) > self.size or (self._kept_chars > self.chars and len(self._kept) > 1):
+            (text, _), _ = self._kept.popitem(last=False)
+            self._kept_chars -= len(text)
         return found
 
 

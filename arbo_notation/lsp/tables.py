@@ -15,10 +15,16 @@ from arbo_notation.notation.reading.split import GameText, SourceLines
 
 #: Replays kept: one a game being edited or read at a time, and a few more to go back to.
 MAX_KEPT_REPLAYS = 16
+#: A game longer than this is not read for the features (a real game is some 3 to 10 KB; the
+#: diagnostics say what is wrong with a longer one).
+MAX_READ_GAME_CHARS = 1 << 20
 
 
 def read_record(text: str, first_line: int, index: int = 1) -> GameRecord | None:
-    """A game's record read from its text (its '---' on line ``first_line``), None on a syntax error."""
+    """A game's record read from its text (its '---' on line ``first_line``), None on a syntax
+    error or past MAX_READ_GAME_CHARS."""
+    if len(text) > MAX_READ_GAME_CHARS:
+        return None
     records, errors = read_game_text(text, "<editor>", first_line, SourceLines(text, first_line), index=index)
     return None if errors or not records else records[0]
 

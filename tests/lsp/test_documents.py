@@ -73,12 +73,18 @@ def test_edits_seen_through_the_cache_are_checked_as_a_fresh_check(edits):
         assert as_lsp(text, cache) == as_check(text)
 
 
-def test_the_cache_is_bounded():
+def test_the_cache_is_bounded_in_games_and_characters():
+    games = [f"---\nplayers: [Ana, Ben]\nspecies: [Ca, Dw, Ja, Ma, Oa, Wi]\n---\n{{note {n}}}\n" for n in range(10)]
     cache = DiagnosticsCache(size=4)
-    for n in range(10):
-        text = f"---\nplayers: [Ana, Ben]\nspecies: [Ca, Dw, Ja, Ma, Oa, Wi]\n---\n{{note {n}}}\n"
+    for text in games:
         check_cut(Cut(text), "f.arb", cache)
     assert len(cache) == 4
+    cache = DiagnosticsCache(chars=3 * len(games[0]))
+    for text in games:
+        check_cut(Cut(text), "f.arb", cache)
+    assert len(cache) == 3
+    check_cut(Cut(games[-1]), "f.arb", cache)
+    assert cache.checked == 10  # the last game's diagnostics still kept
 
 
 def test_past_the_first_games_one_warning_says_where_the_check_stopped(monkeypatch):
