@@ -26,7 +26,7 @@ from arbo_notation.lsp.outline import Span, Symbol, card_places, folds, symbols
 from arbo_notation.lsp.tables import Replays
 from arbo_notation.lsp.tokens import TOKEN_TYPES, tokens
 
-#: How long the text must rest before it is checked again (as ruff's and pyright's servers wait).
+#: How long the text must rest before it is checked again: a word typed is one check, not one a key.
 DEBOUNCE_SECONDS = 0.15
 #: A record longer than this is not formatted (documents.py's bound on what is checked): its
 #: reading would hold the editor for seconds; `arbo fmt` formats it a game at a time.

@@ -4,10 +4,12 @@ memory stays bounded."""
 
 import queue
 import subprocess
+import sys
 
 import pytest
 
-from tests.lsp.lsp_support import SAMPLES, RawSession
+from tests.lsp.lsp_support import ROOT, SAMPLES, RawSession
+from tests.not_installed import NOT_INSTALLED
 
 pytestmark = pytest.mark.filterwarnings("error::pytest_lsp.LspSpecificationWarning")
 
@@ -119,13 +121,10 @@ def test_a_file_of_100000_games_is_checked_in_part():
         assert session.close() == 0
 
 
-def test_without_the_extra_a_one_line_message(tmp_path):
-    from tests.lsp.lsp_support import ROOT
-    from tests.not_installed import NOT_INSTALLED
-
+def test_without_the_extra_a_one_line_message():
     program = NOT_INSTALLED + "import sys; sys.argv = ['arbo', 'lsp']; from arbo_notation.cli import main; main()"
     run = subprocess.run(
-        [__import__("sys").executable, "-c", program],
+        [sys.executable, "-c", program],
         capture_output=True,
         text=True,
         env={"PYTHONPATH": str(ROOT), "ARBO_TEST_BLOCKED": "pygls,lsprotocol"},
