@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from arbo_notation.engine.cards import DEFAULT_SPECIES, ZMAN_SPECIES
 from arbo_notation.engine.lexicon import NAME
 from arbo_notation.engine.state import Game
+from arbo_notation.engine.totals import score_totals
 from arbo_notation.game.replay import MAIN, replay_game
 from arbo_notation.lsp.documents import Cut, header_end
 from arbo_notation.lsp.tables import played_turns, read_record
@@ -80,7 +81,7 @@ def _turn_choices(game: GameText, lines: list[str], at: int, typed: str) -> list
         return []
     lead = len(typed) - len(typed.lstrip(" \t("))
     entry = typed[lead:]
-    if entry[:1] in ("{", ";") or "}" in entry or entry.startswith("result"):
+    if entry[:1] in ("{", ";") or "}" in entry:
         return []
     state = table.game
     offered: list[Choice] = []
@@ -96,6 +97,11 @@ def _turn_choices(game: GameText, lines: list[str], at: int, typed: str) -> list
         offered += [Choice(text, lead + found.start, "move") for text in found.choices]
     elif not entry.strip():
         offered += [Choice(f"reveal {player} ", lead, "move") for player in table.pending_reveals()]
+    if state.is_over and not state.hidden_players():
+        totals = score_totals(state.config.species, state.end_table())
+        result = "result " + ", ".join(f"{player} {points}" for player, points in totals.items())
+        if result.startswith(entry):
+            offered.append(Choice(result, lead, "move"))
     return offered
 
 

@@ -1,5 +1,6 @@
 """What the server shows under the cursor: on a turn, the table after it (present/board.py's
-picture and the score so far); on a card, where it lies then; on an engine's note, what it says."""
+picture and the score so far); on a card, where it lies then; on an engine's note, what it says;
+on the result line, the score sheet (present/report.py)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from arbo_notation.lsp.tables import Replays, played_turns
 from arbo_notation.notation.engine_notes import EngineNote, read_note
 from arbo_notation.notation.model import Comment
 from arbo_notation.present.board import render_game
+from arbo_notation.present.report import render_sheet
 
 _NOTE = re.compile(r"\{(arbo: [^}]*)\}")
 
@@ -37,6 +39,9 @@ def hover_text(cut: Cut, line: int, column: int, replays: Replays) -> str | None
     on_line = [p for p in turns if p.turn.pos is not None and p.turn.pos.line == line + 1]
     before = [p for p in turns if p.turn.pos is not None and p.turn.pos.line <= line + 1]
     table = before[-1].after if before else replay.lines[MAIN].states[0]
+    sheet = replay.sheet
+    if text.startswith("result") and sheet is not None:
+        return f"```\n{render_sheet(sheet)}\n```"
     card = card_at(text, column)
     if card is not None and table is not None:
         return _card_text(table, card[2], f"after turn {before[-1].turn.number}" if before else "at the start")

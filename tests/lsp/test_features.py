@@ -271,3 +271,10 @@ async def test_semantic_tokens(client: LanguageClient):
         (4, "{a slip}", "comment"),
         (4, "; and more", "comment"),
     ]
+
+
+async def test_hover_on_the_result_line_shows_the_score_sheet(client: LanguageClient):
+    uri = open_sample(client, "four-players.arb")
+    sheet = (await hover(client, uri, 49, 3)).splitlines()
+    assert sheet[:2] == ["```", "Blue Spruce (Bs)"]
+    assert sheet[-3:] == ["Dev wins with 19 (Cleo 17, Ana 3, Ben 0).", "", "```"]

@@ -146,3 +146,16 @@ async def test_completion_of_the_players_of_a_new_game_from_the_files(client: La
     client.text_document_did_open(opened(uri, text))
     line = len(FOUR.split("\n")) + 1
     assert await completions(client, uri, line, len("players: [Dev, ")) == ["Ana", "Ben", "Cleo"]
+
+
+async def test_completion_of_the_reveals_and_the_result(client: LanguageClient):
+    """After turn 36 the deck is empty: Ana, Ben and Dev show their hands (the record follows
+    Cleo, whose hand is known); once all are shown, the result line is the score sheet's."""
+    lines = FOUR.split("\n")
+    assert lines[44].startswith("36. Dev") and lines[49].startswith("result")
+    uri = "file:///tmp/end.arb"
+    client.text_document_did_open(opened(uri, "\n".join(lines[:45] + ["", ""])))
+    assert await completions(client, uri, 45, 0) == ["reveal Ana", "reveal Ben", "reveal Dev"]
+    uri = "file:///tmp/result.arb"
+    client.text_document_did_open(opened(uri, "\n".join(lines[:49] + ["res", ""])))
+    assert await completions(client, uri, 49, 3) == ["result Ana 3, Ben 0, Cleo 17, Dev 19"]
