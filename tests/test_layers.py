@@ -33,6 +33,7 @@ LAYERS = {
     "doors": 8,
     "": 8,
     "tui": 8,
+    "lsp": 8,
     "cli": 9,
     "__main__": 9,
 }

@@ -39,6 +39,7 @@ COMMANDS = {
     "analyse": Listing(help="Judge each turn of a recorded game from what its mover knew, and mark the mistakes."),
     "puzzles": Listing(help="Pick puzzles from analysed games: the turns where one finish is clearly best."),
     "train": Listing(help="Ask the puzzles of a file, the missed and due ones first, and keep the history."),
+    "lsp": Listing(help="Run the language server for .arb records, over standard input and output."),
 }
 
 HELP = """Record, check, score and replay games of Arboretum written in the .arb notation.

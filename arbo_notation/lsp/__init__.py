@@ -1,0 +1,1 @@
+"""`arbo lsp`: a language server for .arb records, on pygls (the `lsp` extra)."""

@@ -1,0 +1,168 @@
+"""An open record as the server keeps it: its text cut into games, and each game's diagnostics
+kept by its text, so that an edit re-checks only the games it touched.
+
+Nothing here knows the protocol: lines are 0-based, columns count characters (code points); the
+server turns them into the client's units.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from arbo_notation.checking.games import check_games
+from arbo_notation.errors import Code, Diagnostic, Severity
+from arbo_notation.notation.reading.split import GameText, cut_games
+from arbo_notation.runtime.sources import normalise
+
+#: The diagnostics are those of the file's first MAX_CHECKED_GAMES games and MAX_CHECKED_BYTES
+#: characters: past them one note says what was left unchecked (`arbo check` checks the rest).
+#: A record people edit by hand is far smaller; these hold a server's work and memory bounded.
+MAX_CHECKED_GAMES = 2000
+MAX_CHECKED_CHARS = 4 << 20
+#: Games whose diagnostics are kept by their text, beyond those of the open files: enough for an
+#: undo to find a game's diagnostics again.
+MAX_CACHED_GAMES = 4 * MAX_CHECKED_GAMES
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A diagnostic of a record, placed: 0-based ``line``, ``start`` and ``end`` columns."""
+
+    line: int
+    start: int
+    end: int
+    diagnostic: Diagnostic
+
+
+class Cut:
+    """A record's text cut into games: the text before the first (``preamble``), each game, and
+    the text's ``lines`` by number."""
+
+    __slots__ = ("text", "preamble", "games", "lines")
+
+    def __init__(self, text: str) -> None:
+        self.text = text = normalise(text)
+        preamble_end, chunks = cut_games(text)
+        self.preamble = text[:preamble_end]
+        self.games = tuple(
+            GameText(text[c.start : c.end], c.first_line, c.last_line, c.closed, index)
+            for index, c in enumerate(chunks, 1)
+        )
+        self.lines = Lines(text)
+
+    def game_at(self, line: int) -> GameText | None:
+        """The game that holds 0-based ``line`` of the text (None before the first)."""
+        number = line + 1
+        low, high = 0, len(self.games)
+        while low < high:  # the games are in order of their lines
+            middle = (low + high) // 2
+            if self.games[middle].first_line <= number:
+                low = middle + 1
+            else:
+                high = middle
+        if low == 0:
+            return None
+        game = self.games[low - 1]
+        return game if number <= game.last_line or low == len(self.games) else None
+
+
+class DiagnosticsCache:
+    """Each game's diagnostics, kept by its text (the oldest dropped past ``size``): a game's
+    findings depend on its text alone, so a game an edit did not touch is not checked again,
+    its findings moved to where it now stands."""
+
+    def __init__(self, size: int = MAX_CACHED_GAMES) -> None:
+        self.size = size
+        self._kept: OrderedDict[tuple[str, bool], tuple[int, tuple[Diagnostic, ...]]] = OrderedDict()
+        self.checked = 0  # games checked (not found here), for the tests and the benchmark
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def diagnostics(self, game: GameText, file: str) -> tuple[Diagnostic, ...]:
+        key = (game.text, game.closed)
+        kept = self._kept.get(key)
+        if kept is None:
+            found = tuple(check_games([game], file, keep_games=False).diagnostics)
+            self.checked += 1
+            self._kept[key] = (game.first_line, found)
+            if len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+            return found
+        self._kept.move_to_end(key)
+        first_line, found = kept
+        shift = game.first_line - first_line
+        if not shift:
+            return found
+        return tuple(
+            dataclasses.replace(d, line=None if d.line is None else d.line + shift, game=game.index) for d in found
+        )
+
+
+def check_cut(cut: Cut, file: str, cache: DiagnosticsCache) -> list[Found]:
+    """Every diagnostic `arbo check` gives the text, placed, for its first games (see
+    MAX_CHECKED_GAMES); past them, one note at the first game left unchecked."""
+    found: list[Diagnostic] = []
+    if cut.preamble.strip():
+        found += check_games([cut.preamble], file, keep_games=False).diagnostics
+    checked = 0
+    for game in cut.games:
+        checked += len(game.text)
+        if game.index > MAX_CHECKED_GAMES or checked > MAX_CHECKED_CHARS:
+            found.append(_left_unchecked(cut, game, file))
+            break
+        found += cache.diagnostics(game, file)
+    return [_placed(d, cut.lines) for d in found]
+
+
+def _left_unchecked(cut: Cut, game: GameText, file: str) -> Diagnostic:
+    left = len(cut.games) - game.index + 1
+    return Diagnostic(
+        Code.FILE,
+        f"the editor checks the first {MAX_CHECKED_GAMES} games and {MAX_CHECKED_CHARS >> 20} MB of a file: "
+        f"{left} game{'s' if left != 1 else ''} from here on not checked (run arbo check on the file)",
+        file,
+        game.first_line,
+        1,
+        game.index,
+        severity=Severity.WARNING,
+    )
+
+
+class Lines:
+    """The lines of a text by their 1-based numbers ('' past its end), found as far as asked for."""
+
+    __slots__ = ("text", "_starts")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._starts = [0]
+
+    def __call__(self, number: int) -> str:
+        starts, find = self._starts, self.text.find
+        while len(starts) < number and starts[-1] >= 0:
+            at = find("\n", starts[-1])
+            starts.append(at + 1 if at >= 0 else -1)
+        if number < 1 or len(starts) < number or starts[number - 1] < 0:
+            return ""
+        start = starts[number - 1]
+        end = find("\n", start)
+        return self.text[start : end if end >= 0 else len(self.text)]
+
+
+def _placed(diagnostic: Diagnostic, lines: Lines) -> Found:
+    """A diagnostic's range: from its column to the end of the word there (one character at least)."""
+    line = (diagnostic.line or 1) - 1
+    start = (diagnostic.column or 1) - 1
+    text = diagnostic.source_line if diagnostic.source_line is not None else lines(line + 1)
+    return Found(line, start, word_end(text, start), diagnostic)
+
+
+def word_end(text: str, start: int) -> int:
+    """Where the word at ``start`` of a line ends: at the next space, one character at least."""
+    end = start
+    while end < len(text) and not text[end].isspace():
+        end += 1
+    return max(end, start + 1)
