@@ -53,6 +53,14 @@ local ok, problem = pcall(function()
     end
     table.insert(seen.completions, { typed = typed, labels = labels })
   end
+  -- A second record of the same folder: the same server, not a second one.
+  vim.cmd("edit " .. vim.fn.fnameescape(vim.fn.fnamemodify(os.getenv("ARBO_TEST_RECORD"), ":h") .. "/second.arb"))
+  local second = vim.api.nvim_get_current_buf()
+  vim.wait(10000, function()
+    return #vim.lsp.buf_get_clients(second) > 0
+  end, 20)
+  seen.clients_of_second = #vim.lsp.buf_get_clients(second)
+  seen.clients = #vim.lsp.get_active_clients()
 end)
 if not ok then
   table.insert(seen.errors, tostring(problem))

@@ -59,6 +59,7 @@ def nvim_session(record: Path, typed: list[str], tmp_path: Path) -> dict[str, ob
 
 def test_neovim_shows_arbo_checks_faults_and_completes_a_legal_planting(tmp_path: Path):
     record = club_record(tmp_path)
+    (tmp_path / "second.arb").write_text(FAULTY.read_text(encoding="utf-8"), encoding="utf-8")
     seen = nvim_session(record, ["4. Ben d:Ma6 d:Oa5 ", "4. Ben d:Ma6 d:Oa5 Oa4@"], tmp_path)
     assert seen["filetype"] == "arbo"
     assert seen["omnifunc"] == "v:lua.vim.lsp.omnifunc"
@@ -75,6 +76,7 @@ def test_neovim_shows_arbo_checks_faults_and_completes_a_legal_planting(tmp_path
     assert cards["labels"] == ["Ma4@", "Ma6@", "Oa2@", "Oa4@", "Oa5@", "Oa8@", "Wi1@", "Wi2@", "Wi4@"]
     # Ben's one tree stands at 0,0: the planting of game 1's fault (2,1) is not offered.
     assert sorted(cells["labels"]) == ["Oa4@-1,0", "Oa4@0,-1", "Oa4@0,1", "Oa4@1,0"]
+    assert (seen["clients_of_second"], seen["clients"]) == (1, 1)  # one server for the folder
 
 
 SYNTAX_PROBE = """

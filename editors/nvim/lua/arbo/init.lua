@@ -2,9 +2,9 @@
 --
 --   require("arbo").setup({ cmd = { "arbo", "lsp" } })   -- in init.lua (optional)
 --
--- ftplugin/arbo.lua calls attach() for each .arb buffer. It works on Neovim 0.7 (Debian 12's
--- 0.7.2), where vim.lsp.start_client and vim.lsp.buf_attach_client are the API; on 0.8 and later
--- vim.lsp.start does the same (docs/EDITORS.md shows it, and vim.lsp.config of 0.11).
+-- ftplugin/arbo.lua calls attach() for each .arb buffer. On Neovim 0.7 (Debian 12's 0.7.2) it
+-- starts the server with vim.lsp.start_client and attaches with vim.lsp.buf_attach_client; on
+-- 0.8 and later vim.lsp.start does both (docs/EDITORS.md also shows vim.lsp.config of 0.11).
 local M = {}
 
 M.config = {
@@ -46,23 +46,27 @@ function M.attach(buffer)
     return nil
   end
   local root = root_of(buffer)
+  local config = {
+    name = "arbo",
+    cmd = M.config.cmd,
+    root_dir = root,
+    workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
+    on_attach = function(client, attached)
+      vim.bo[attached].omnifunc = "v:lua.vim.lsp.omnifunc"
+      if M.config.on_attach then
+        M.config.on_attach(client, attached)
+      end
+    end,
+  }
+  if vim.lsp.start then -- 0.8 and later: it reuses a client of the same name and root itself
+    return vim.lsp.start(config, { bufnr = buffer })
+  end
   local id = clients[root]
   if id == nil or vim.lsp.get_client_by_id(id) == nil then
-    id = vim.lsp.start_client({
-      name = "arbo",
-      cmd = M.config.cmd,
-      root_dir = root,
-      workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
-      on_attach = function(client, attached)
-        vim.bo[attached].omnifunc = "v:lua.vim.lsp.omnifunc"
-        if M.config.on_attach then
-          M.config.on_attach(client, attached)
-        end
-      end,
-      on_exit = function()
-        clients[root] = nil
-      end,
-    })
+    config.on_exit = function()
+      clients[root] = nil
+    end
+    id = vim.lsp.start_client(config)
     clients[root] = id
   end
   if id ~= nil then
