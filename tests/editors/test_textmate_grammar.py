@@ -107,3 +107,27 @@ def test_a_turn_being_typed_is_coloured_piece_by_piece(tmp_path: Path):
     assert scopes[(5, "d")] == "keyword.other.draw.deck.arbo"
     assert scopes[(5, "Ja2")] == scopes[(5, "Ma3")] == "entity.name.type.card.arbo"
     assert scopes[(5, "1")] == "constant.numeric.cell.arbo"
+
+
+def test_lenient_input_reads_as_the_grammar_allows(tmp_path: Path):
+    record = tmp_path / "lenient.arb"
+    record.write_text(
+        "---\nplayers: [Jean-Luc, O'Neil]\nspecies: [Ca, Oa]\n---\n"
+        "12.Jean-Luc d d Ca3@0,0 /Oa5 13. O'Neil Jean-Luc:Oa5 d Oa5@0,0 /Ca1\n"
+        "  (13. O'Neil d d Ca2@0,0 /Ca1 {safer (really)\n"
+        "  on two lines})\n"
+        "14. Jean-Luc d d Oa2@1,0 /Oa3 {arbo: ?! +0.0 (48 samples)}\n"
+        "reveal Jean-Luc Ca4 reveal O'Neil Oa8 result *\n",
+        encoding="utf-8",
+    )
+    scopes = scopes_of(record)
+    assert scopes[(5, "12.")] == scopes[(5, "13.")] == "constant.numeric.turn-number.arbo"  # glued, two a line
+    assert scopes[(5, "Jean-Luc")] == scopes[(5, "O'Neil")] == "variable.other.player.arbo"
+    assert scopes[(5, "Ca1")] == "entity.name.type.card.arbo"  # the second turn's discard
+    assert scopes[(6, "safer (really)")] == scopes[(7, "  on two lines")] == "comment.block.arbo"
+    assert scopes[(7, ")")] == "punctuation.section.variation.end.arbo"  # the ( in the comment opens nothing
+    assert scopes[(8, "arbo: ?! +0.0 (48 samples)")] == "comment.block.engine.arbo"
+    assert scopes[(9, "reveal")] == "keyword.control.reveal.arbo"
+    assert scopes[(9, "result")] == "keyword.control.result.arbo"
+    assert scopes[(9, "O'Neil")] == "variable.other.player.arbo"
+    assert scopes[(9, "*")] == "constant.language.unfinished.arbo"
