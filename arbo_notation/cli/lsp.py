@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
-
 import typer
 
 from arbo_notation.cli.common import EXIT_INVALID
 
+#: The packages of the `lsp` extra (pygls, its protocol's types and their converter).
+_THE_EXTRA = frozenset({"pygls", "lsprotocol", "cattrs"})
 #: What `arbo lsp` says when the `lsp` extra is not installed.
 NOT_INSTALLED = "arbo lsp needs pygls, which is not installed: pip install 'arbo-notation[lsp]'"
 
@@ -30,12 +30,14 @@ def lsp(
 
         nvim: vim.lsp.start({ name = "arbo", cmd = { "arbo", "lsp" } })
     """
-    if importlib.util.find_spec("pygls") is None or importlib.util.find_spec("lsprotocol") is None:
+    try:
+        # deferred: pygls and lsprotocol (~150 ms) load only here, and only with the extra installed
+        from arbo_notation.lsp.server import serve
+    except ModuleNotFoundError as error:
+        if (error.name or "").partition(".")[0] not in _THE_EXTRA:
+            raise
         typer.echo(f"arbo: {NOT_INSTALLED}", err=True)
-        raise typer.Exit(EXIT_INVALID)
-    # deferred: pygls and lsprotocol (~150 ms) load only here, and only with the extra installed
-    from arbo_notation.lsp.server import serve
-
+        raise typer.Exit(EXIT_INVALID) from None
     serve()
 
 

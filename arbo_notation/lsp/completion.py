@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 
 from arbo_notation.engine.cards import DEFAULT_SPECIES, ZMAN_SPECIES
+from arbo_notation.engine.lexicon import NAME
 from arbo_notation.engine.state import Game
 from arbo_notation.game.replay import MAIN, replay_game
 from arbo_notation.lsp.documents import Cut
@@ -82,12 +83,21 @@ def _turn_choices(game: GameText, lines: list[str], at: int, typed: str) -> list
     offered: list[Choice] = []
     if not entry.strip() and not state.is_over:
         offered.append(Choice(f"{state.turn_number}. {state.current_player} ", lead, "move"))
+    mover = _MOVER.match(entry)
+    if mover is not None and not state.is_over and mover.group(1) == state.current_player:
+        # a record's turn names its player: the words after the name are the draws
+        lead += mover.end()
+        entry = entry[mover.end() :]
     if not state.is_over or entry.startswith("reveal"):
         found = completions(table, entry)
         offered += [Choice(text, lead + found.start, "move") for text in found.choices]
     elif not entry.strip():
         offered += [Choice(f"reveal {player} ", lead, "move") for player in table.pending_reveals()]
     return offered
+
+
+#: A turn's number and player, as a record writes them before its draws.
+_MOVER = re.compile(rf"[0-9]+\.[ \t]*({NAME})[ \t]+")
 
 
 def _table_before(game: GameText, lines: list[str], at: int, variation: bool) -> _Table | None:
@@ -126,7 +136,7 @@ def _header_choices(header: list[str], above: list[str], typed: str) -> list[Cho
     """The header's keys not given yet, at a line's start; a key's values: species codes, the
     players for the seats (perspective, hands, discards). ``above``: the header's lines before
     the cursor's."""
-    players = _players(header)
+    players = header_players(header)
     if typed[:1] in (" ", "\t") and re.fullmatch(r"[ \t]*[A-Za-z_]*", typed):
         if _block_key(above) not in ("hands", "discards"):
             return []
@@ -148,7 +158,7 @@ def _header_choices(header: list[str], above: list[str], typed: str) -> list[Cho
     return []
 
 
-def _players(header: list[str]) -> list[str]:
+def header_players(header: list[str]) -> list[str]:
     for line in header:
         match = re.match(r"players:[ \t]*\[(.*)\]", line)
         if match:

@@ -7,13 +7,17 @@ server turns them into the client's units.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
+import re
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import overload
 
 from arbo_notation.checking.games import check_games
 from arbo_notation.errors import Code, Diagnostic, Severity
-from arbo_notation.notation.reading.split import GameText, cut_games
+from arbo_notation.notation.reading.split import GameChunk, GameText, cut_games
 from arbo_notation.runtime.sources import normalise
 
 #: The diagnostics are those of the file's first MAX_CHECKED_GAMES games and MAX_CHECKED_BYTES
@@ -37,35 +41,53 @@ class Found:
 
 
 class Cut:
-    """A record's text cut into games: the text before the first (``preamble``), each game, and
-    the text's ``lines`` by number."""
+    """A record's text cut into games: the text before the first (``preamble``), each game
+    (``games``, its text taken from the whole when asked for: a file of 100,000 games is not
+    held twice), and the text's ``lines`` by number."""
 
-    __slots__ = ("text", "preamble", "games", "lines")
+    __slots__ = ("text", "preamble", "games", "lines", "_firsts")
 
     def __init__(self, text: str) -> None:
         self.text = text = normalise(text)
         preamble_end, chunks = cut_games(text)
         self.preamble = text[:preamble_end]
-        self.games = tuple(
-            GameText(text[c.start : c.end], c.first_line, c.last_line, c.closed, index)
-            for index, c in enumerate(chunks, 1)
-        )
+        self.games = Games(text, chunks)
+        self._firsts = [chunk.first_line for chunk in chunks]
         self.lines = Lines(text)
 
     def game_at(self, line: int) -> GameText | None:
         """The game that holds 0-based ``line`` of the text (None before the first)."""
         number = line + 1
-        low, high = 0, len(self.games)
-        while low < high:  # the games are in order of their lines
-            middle = (low + high) // 2
-            if self.games[middle].first_line <= number:
-                low = middle + 1
-            else:
-                high = middle
-        if low == 0:
+        found = bisect.bisect_right(self._firsts, number)  # the games are in order of their lines
+        if found == 0:
             return None
-        game = self.games[low - 1]
-        return game if number <= game.last_line or low == len(self.games) else None
+        game = self.games[found - 1]
+        return game if number <= game.last_line or found == len(self.games) else None
+
+
+class Games(Sequence[GameText]):
+    """The games of a text, each cut from it when asked for."""
+
+    __slots__ = ("_text", "_chunks")
+
+    def __init__(self, text: str, chunks: list[GameChunk]) -> None:
+        self._text = text
+        self._chunks = chunks
+
+    def __len__(self) -> int:
+        return len(self._chunks)
+
+    @overload
+    def __getitem__(self, index: int) -> GameText: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[GameText]: ...
+    def __getitem__(self, index: int | slice) -> GameText | list[GameText]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self._chunks)
+        chunk = self._chunks[index]
+        return GameText(self._text[chunk.start : chunk.end], chunk.first_line, chunk.last_line, chunk.closed, index + 1)
 
 
 class DiagnosticsCache:
@@ -84,21 +106,32 @@ class DiagnosticsCache:
     def diagnostics(self, game: GameText, file: str) -> tuple[Diagnostic, ...]:
         key = (game.text, game.closed)
         kept = self._kept.get(key)
-        if kept is None:
-            found = tuple(check_games([game], file, keep_games=False).diagnostics)
-            self.checked += 1
-            self._kept[key] = (game.first_line, found)
-            if len(self._kept) > self.size:
-                self._kept.popitem(last=False)
-            return found
+        if kept is not None and (kept[0] == game.first_line or _movable(kept[1])):
+            self._kept.move_to_end(key)
+            first_line, found = kept
+            shift = game.first_line - first_line
+            if not shift:
+                return found
+            return tuple(
+                dataclasses.replace(d, line=None if d.line is None else d.line + shift, game=game.index) for d in found
+            )
+        found = tuple(check_games([game], file, keep_games=False).diagnostics)
+        self.checked += 1
+        self._kept[key] = (game.first_line, found)
         self._kept.move_to_end(key)
-        first_line, found = kept
-        shift = game.first_line - first_line
-        if not shift:
-            return found
-        return tuple(
-            dataclasses.replace(d, line=None if d.line is None else d.line + shift, game=game.index) for d in found
-        )
+        if len(self._kept) > self.size:
+            self._kept.popitem(last=False)
+        return found
+
+
+#: A message that names a line of the file ("'(' at line 209 column 3 has no ')'").
+_NAMES_A_LINE = re.compile(r"\bline [0-9]")
+
+
+def _movable(found: tuple[Diagnostic, ...]) -> bool:
+    """Whether a game's diagnostics may be moved to new lines: not when a message names a line
+    (a game cut short, a variation left open), for the message would name the old one."""
+    return not any(_NAMES_A_LINE.search(d.message) for d in found)
 
 
 def check_cut(cut: Cut, file: str, cache: DiagnosticsCache) -> list[Found]:

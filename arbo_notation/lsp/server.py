@@ -17,13 +17,20 @@ from pygls.workspace import TextDocument
 from arbo_notation import __version__
 from arbo_notation.errors import Severity
 from arbo_notation.lsp.completion import Choice, choices_at
-from arbo_notation.lsp.documents import Cut, DiagnosticsCache, Found, check_cut
+from arbo_notation.lsp.documents import MAX_CHECKED_CHARS, Cut, DiagnosticsCache, Found, check_cut
+from arbo_notation.lsp.fixes import fixes
+from arbo_notation.lsp.formatting import canonical
+from arbo_notation.lsp.hints import hints
+from arbo_notation.lsp.hover import hover_text
+from arbo_notation.lsp.outline import Span, Symbol, card_places, folds, symbols
+from arbo_notation.lsp.tables import Replays
+from arbo_notation.lsp.tokens import TOKEN_TYPES, tokens
 
 #: How long the text must rest before it is checked again (as ruff's and pyright's servers wait).
 DEBOUNCE_SECONDS = 0.15
-#: A file larger than this is not read for any feature but its diagnostics' note (documents.py
-#: caps those): a language server answers in milliseconds or not at all.
-MAX_DOCUMENT_CHARS = 64 << 20
+#: A record longer than this is not formatted (documents.py's bound on what is checked): its
+#: reading would hold the editor for seconds; `arbo fmt` formats it a game at a time.
+MAX_FORMATTED_CHARS = MAX_CHECKED_CHARS
 
 
 class ArboServer(LanguageServer):
@@ -32,6 +39,7 @@ class ArboServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("arbo", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
         self.cache = DiagnosticsCache()
+        self.replays = Replays()
         self._cuts: dict[str, tuple[int | None, str, Cut]] = {}
         self._pending: dict[str, asyncio.TimerHandle] = {}
 
@@ -44,6 +52,12 @@ class ArboServer(LanguageServer):
         cut = Cut(source)
         self._cuts[document.uri] = (document.version, source, cut)
         return cut
+
+    def opened(self, uri: str) -> tuple[TextDocument, Cut] | None:
+        """An open document and its cut; None for a document the editor has not opened (the
+        server reads no file: what it serves is what the editor sends)."""
+        document = self.workspace.text_documents.get(uri)
+        return None if document is None else (document, self.cut(document))
 
     def forget(self, uri: str) -> None:
         self._cuts.pop(uri, None)
@@ -67,7 +81,7 @@ class ArboServer(LanguageServer):
         found = check_cut(cut, document.filename or uri, self.cache)
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(
-                uri=uri, version=document.version, diagnostics=[_diagnostic(document, cut, f) for f in found]
+                uri=uri, version=document.version, diagnostics=[protocol_diagnostic(document, cut, f) for f in found]
             )
         )
 
@@ -91,7 +105,7 @@ def server_column(document: TextDocument, cut: Cut, position: types.Position) ->
     return document.position_codec.position_from_client_units([text], types.Position(0, position.character)).character
 
 
-def _diagnostic(document: TextDocument, cut: Cut, found: Found) -> types.Diagnostic:
+def protocol_diagnostic(document: TextDocument, cut: Cut, found: Found) -> types.Diagnostic:
     d = found.diagnostic
     return types.Diagnostic(
         range=client_range(document, cut, found.line, found.start, found.end),
@@ -124,8 +138,10 @@ def make_server() -> ArboServer:
         types.CompletionOptions(trigger_characters=[" ", "@", "/", ":", "[", ","]),
     )
     def completion(ls: ArboServer, params: types.CompletionParams) -> types.CompletionList:
-        document = ls.workspace.get_text_document(params.text_document.uri)
-        cut = ls.cut(document)
+        served = ls.opened(params.text_document.uri)
+        if served is None:
+            return types.CompletionList(is_incomplete=False, items=[])
+        document, cut = served
         line = params.position.line
         column = server_column(document, cut, params.position)
         choices = choices_at(cut, line, column)
@@ -133,7 +149,160 @@ def make_server() -> ArboServer:
             is_incomplete=False, items=[_item(document, cut, line, column, c, i) for i, c in enumerate(choices)]
         )
 
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    def hover(ls: ArboServer, params: types.HoverParams) -> types.Hover | None:
+        served = ls.opened(params.text_document.uri)
+        if served is None:
+            return None
+        document, cut = served
+        line = params.position.line
+        text = hover_text(cut, line, server_column(document, cut, params.position), ls.replays)
+        if text is None:
+            return None
+        return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, text))
+
+    @server.feature(types.TEXT_DOCUMENT_FORMATTING)
+    def formatting(ls: ArboServer, params: types.DocumentFormattingParams) -> list[types.TextEdit] | None:
+        served = ls.opened(params.text_document.uri)
+        if served is None:
+            return None
+        document, cut = served
+        if len(document.source) > MAX_FORMATTED_CHARS:
+            return None
+        formatted = canonical(document.source)
+        if formatted is None or formatted == document.source:
+            return None if formatted is None else []
+        lines = document.source.split("\n")
+        end = document.position_codec.position_to_client_units(lines, types.Position(len(lines) - 1, len(lines[-1])))
+        return [types.TextEdit(types.Range(types.Position(0, 0), end), formatted)]
+
+    @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    def document_symbol(ls: ArboServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
+        served = ls.opened(params.text_document.uri)
+        if served is None:
+            return []
+        document, cut = served
+        return [_symbol(document, cut, s) for s in symbols(cut)]
+
+    @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
+    def folding_range(ls: ArboServer, params: types.FoldingRangeParams) -> list[types.FoldingRange]:
+        served = ls.opened(params.text_document.uri)
+        if served is None:
+            return []
+        _, cut = served
+        return [
+            types.FoldingRange(first, last, kind=types.FoldingRangeKind.Region)
+            for first, last in sorted(set(folds(cut)))
+        ]
+
+    @server.feature(types.TEXT_DOCUMENT_DEFINITION)
+    def definition(ls: ArboServer, params: types.DefinitionParams) -> list[types.Location]:
+        served = ls.opened(params.text_document.uri)
+        if served is None:
+            return []
+        document, cut = served
+        column = server_column(document, cut, params.position)
+        return [
+            types.Location(document.uri, _range(document, cut, span))
+            for span in card_places(cut, params.position.line, column)
+        ]
+
+    @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))
+    def inlay_hint(ls: ArboServer, params: types.InlayHintParams) -> list[types.InlayHint]:
+        served = ls.opened(params.text_document.uri)
+        if served is None:
+            return []
+        document, cut = served
+        found = hints(cut, params.range.start.line, params.range.end.line, ls.replays)
+        return [
+            types.InlayHint(
+                position=client_range(document, cut, h.line, h.column, h.column).start,
+                label=h.label,
+                tooltip=h.tooltip,
+                padding_left=True,
+            )
+            for h in found
+        ]
+
+    @server.feature(
+        types.TEXT_DOCUMENT_CODE_ACTION,
+        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]),
+    )
+    def code_action(ls: ArboServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+        served = ls.opened(params.text_document.uri)
+        if served is None:
+            return []
+        document, cut = served
+        actions = []
+        for diagnostic in params.context.diagnostics:
+            if diagnostic.source != "arbo":
+                continue
+            line = diagnostic.range.start.line
+            column = server_column(document, cut, diagnostic.range.start)
+            code = str(diagnostic.code) if diagnostic.code is not None else ""
+            for fix in fixes(cut, line, column, diagnostic.message, code, ls.replays):
+                edit = types.TextEdit(client_range(document, cut, fix.line, fix.start, fix.end), fix.text)
+                actions.append(
+                    types.CodeAction(
+                        title=fix.title,
+                        kind=types.CodeActionKind.QuickFix,
+                        diagnostics=[diagnostic],
+                        is_preferred=True,
+                        edit=types.WorkspaceEdit(changes={document.uri: [edit]}),
+                    )
+                )
+        return actions
+
+    @server.feature(
+        types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL,
+        types.SemanticTokensLegend(token_types=list(TOKEN_TYPES), token_modifiers=[]),
+    )
+    def semantic_tokens(ls: ArboServer, params: types.SemanticTokensParams) -> types.SemanticTokens:
+        served = ls.opened(params.text_document.uri)
+        if served is None:
+            return types.SemanticTokens(data=[])
+        document, cut = served
+        data: list[int] = []
+        last_line = last_start = 0
+        for token in tokens(cut):
+            where = client_range(document, cut, token.line, token.start, token.end)
+            line, start = where.start.line, where.start.character
+            data += [
+                line - last_line,
+                start - last_start if line == last_line else start,
+                where.end.character - start,
+                token.kind,
+                0,
+            ]
+            last_line, last_start = line, start
+        return types.SemanticTokens(data=data)
+
     return server
+
+
+def _range(document: TextDocument, cut: Cut, span: Span) -> types.Range:
+    first = client_range(document, cut, span.line, span.start, span.start)
+    last = client_range(document, cut, span.end_line, span.end, span.end)
+    return types.Range(first.start, last.end)
+
+
+_SYMBOL_KINDS = {
+    "game": types.SymbolKind.Module,
+    "turn": types.SymbolKind.Event,
+    "variation": types.SymbolKind.Namespace,
+}
+
+
+def _symbol(document: TextDocument, cut: Cut, symbol: Symbol) -> types.DocumentSymbol:
+    whole = _range(document, cut, symbol.span)
+    first_line = client_range(document, cut, symbol.span.line, symbol.span.start, len(cut.lines(symbol.span.line + 1)))
+    return types.DocumentSymbol(
+        name=symbol.name,
+        kind=_SYMBOL_KINDS[symbol.kind],
+        range=whole,
+        selection_range=first_line if symbol.span.line != symbol.span.end_line else whole,
+        children=[_symbol(document, cut, child) for child in symbol.children],
+    )
 
 
 _KINDS = {"move": types.CompletionItemKind.Value, "key": types.CompletionItemKind.Property}

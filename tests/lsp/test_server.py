@@ -6,23 +6,13 @@ import subprocess
 import sys
 
 import pytest
-import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient
 
-from tests.lsp.lsp_support import PROFILES, ROOT, SAMPLES, SERVER, opened, uri_of
+from tests.lsp.lsp_support import ROOT, SAMPLES, opened, uri_of
 
 # A message the protocol forbids (a wrong type, a missing field) fails the test.
 pytestmark = pytest.mark.filterwarnings("error::pytest_lsp.LspSpecificationWarning")
-
-
-@pytest_lsp.fixture(config=SERVER, params=PROFILES)
-async def client(request, lsp_client: LanguageClient):
-    await lsp_client.initialize_session(
-        types.InitializeParams(capabilities=client_capabilities(request.param), root_uri=ROOT.as_uri())
-    )
-    yield
-    await lsp_client.shutdown_session()
 
 
 def check_json(path):
