@@ -24,7 +24,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FAULTY = ROOT / "samples" / "invalid" / "rule-planting-not-adjacent.arb"
 GRAMMAR_SAMPLE = ROOT / "samples" / "annotated.arb"
 NEOVIM = "editor-neovim.svg"
 VSCODE = "editor-vscode-grammar.png"
@@ -42,14 +41,6 @@ require("arbo").setup({{ cmd = {{ {python!r}, "-m", "arbo_notation", "lsp" }} }}
 """
 
 
-def club_record(folder: Path) -> Path:
-    """The faulty sample, then the same game up to turn 3, to go on with."""
-    faulty = FAULTY.read_text(encoding="utf-8")
-    record = folder / "club.arb"
-    record.write_text(faulty + "\n" + "".join(faulty.splitlines(keepends=True)[:11]), encoding="utf-8")
-    return record
-
-
 def tmux(socket: str, *args: str) -> str:
     return subprocess.run(["tmux", "-L", socket, *args], capture_output=True, text=True, check=True).stdout
 
@@ -64,6 +55,9 @@ def wait_for(socket: str, words: str, seconds: float = 30) -> None:
 
 def neovim_screen(work: Path) -> str:
     """The screen of Neovim with the completion open, with its colours (ANSI)."""
+    sys.path.insert(0, str(ROOT))
+    from tests.editors.support import club_record  # the record the Neovim test opens
+
     record = club_record(work)
     init = work / "init.lua"
     init.write_text(NEOVIM_INIT.format(nvim=str(ROOT / "editors" / "nvim"), python=sys.executable), encoding="utf-8")

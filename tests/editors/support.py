@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 EXTENSION = ROOT / "editors" / "vscode"
 TOKENIZE = ROOT / "tests" / "editors" / "tokenize.mjs"
 SNAPSHOTS = ROOT / "tests" / "editors" / "snapshots"
+FAULTY = ROOT / "samples" / "invalid" / "rule-planting-not-adjacent.arb"
 
 
 def program(name: str, package: str) -> str:
@@ -53,3 +54,14 @@ def tokenize(*arguments: str) -> subprocess.CompletedProcess[str]:
     node = program("node", "nodejs")
     npm_packages()
     return subprocess.run([node, str(TOKENIZE), *arguments], capture_output=True, text=True, timeout=300)
+
+
+def club_record(folder: Path) -> Path:
+    """club.arb in ``folder``: two games, the sample whose turn 4 plants where none of Ben's trees
+    is adjacent, then the same game written up to turn 3, to go on with."""
+    faulty = FAULTY.read_text(encoding="utf-8")
+    going_on = "".join(faulty.splitlines(keepends=True)[:11])
+    assert going_on.endswith("3. Ana d:Wi6 Ben:Ma3 Ma3@1,0 /Wi6\n")
+    record = folder / "club.arb"
+    record.write_text(faulty + "\n" + going_on, encoding="utf-8")
+    return record

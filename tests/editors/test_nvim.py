@@ -9,21 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.editors.support import ROOT, program
+from tests.editors.support import FAULTY, ROOT, club_record, program
 
 SESSION = ROOT / "tests" / "editors" / "nvim_lsp_session.lua"
-FAULTY = ROOT / "samples" / "invalid" / "rule-planting-not-adjacent.arb"
-
-
-def club_record(folder: Path) -> Path:
-    """Two games: the sample whose turn 4 plants where no tree is adjacent, then the same game
-    written up to turn 3, to go on with."""
-    faulty = FAULTY.read_text(encoding="utf-8")
-    going_on = "".join(faulty.splitlines(keepends=True)[:11])
-    assert going_on.endswith("3. Ana d:Wi6 Ben:Ma3 Ma3@1,0 /Wi6\n")
-    record = folder / "club.arb"
-    record.write_text(faulty + "\n" + going_on, encoding="utf-8")
-    return record
 
 
 def check_json(record: Path) -> list[dict[str, object]]:

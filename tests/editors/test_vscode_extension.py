@@ -11,10 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.editors.support import EXTENSION, ROOT, npm_packages, program
+from tests.editors.support import EXTENSION, FAULTY, ROOT, npm_packages, program
 
 MANIFEST = json.loads((EXTENSION / "package.json").read_text(encoding="utf-8"))
-FAULTY = ROOT / "samples" / "invalid" / "rule-planting-not-adjacent.arb"
 
 
 def test_the_manifest_gives_arb_files_the_arbo_language_its_grammar_and_configuration():
