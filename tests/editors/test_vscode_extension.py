@@ -74,7 +74,8 @@ def test_vsce_packages_the_extension_offline_from_the_lock_file(tmp_path: Path):
     package = tmp_path / "arbo.vsix"
     vsce = modules / ".bin" / "vsce"
     done = subprocess.run(
-        [str(vsce), "package", "--out", str(package)],
+        # `npm run package`'s command, writing elsewhere
+        [str(vsce), *MANIFEST["scripts"]["package"].split()[1:], "--out", str(package)],
         cwd=EXTENSION,
         stdin=subprocess.DEVNULL,
         capture_output=True,
