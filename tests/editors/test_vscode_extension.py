@@ -27,6 +27,8 @@ def test_the_manifest_gives_arb_files_the_arbo_language_its_grammar_and_configur
     assert tm["scopeName"] == grammar["scopeName"] == "source.arbo"
     setting = MANIFEST["contributes"]["configuration"]["properties"]["arbo.command"]
     assert setting["default"] == ["arbo"]
+    # a folder's settings could name any program: not followed until the workspace is trusted
+    assert MANIFEST["capabilities"]["untrustedWorkspaces"]["restrictedConfigurations"] == ["arbo.command"]
     assert (EXTENSION / MANIFEST["main"]).is_file()
 
 
