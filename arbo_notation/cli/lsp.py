@@ -14,7 +14,9 @@ NOT_INSTALLED = "arbo lsp needs pygls, which is not installed: pip install 'arbo
 
 def lsp(
     stdio: bool = typer.Option(
-        True, "--stdio", help="Speak over standard input and output (the only way; editors' clients pass it)."
+        False,
+        "--stdio",
+        help="Speak over standard input and output: the only way, accepted as editors' clients pass it.",
     ),
 ) -> None:
     """Run the language server for .arb records, over standard input and output.
@@ -24,11 +26,13 @@ def lsp(
     inlay hints, code actions and semantic tokens. It writes nothing to disk. Needs the 'lsp'
     extra: pip install 'arbo-notation[lsp]'.
 
-    Examples:
+    Examples (docs/EDITORS.md has each editor's setup):
 
         arbo lsp
 
-        nvim: vim.lsp.start({ name = "arbo", cmd = { "arbo", "lsp" } })
+        Neovim, in init.lua: vim.lsp.config("arbo", { cmd = { "arbo", "lsp" }, filetypes = { "arb" } }); vim.lsp.enable("arbo")
+
+        Helix, in languages.toml: [language-server.arbo] command = "arbo", args = ["lsp"]
     """
     try:
         # deferred: pygls and lsprotocol (~150 ms) load only here, and only with the extra installed

@@ -30,7 +30,9 @@ class Choice:
 
     @property
     def label(self) -> str:
-        return self.text.strip()
+        """What the editor lists: the choice without its space (and a key without its ':')."""
+        text = self.text.strip()
+        return text if self.kind == "move" else text.removesuffix(":")
 
 
 @dataclass(frozen=True, slots=True)

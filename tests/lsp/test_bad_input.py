@@ -2,6 +2,7 @@
 the wire, a client that goes away. The server answers or drops, never crashes nor hangs, and its
 memory stays bounded."""
 
+import queue
 import subprocess
 
 import pytest
@@ -135,3 +136,28 @@ def test_without_the_extra_a_one_line_message(tmp_path):
         "",
         "arbo: arbo lsp needs pygls, which is not installed: pip install 'arbo-notation[lsp]'\n",
     )
+
+
+def test_changes_in_a_burst_are_checked_once_after_the_last():
+    with RawSession() as session:
+        session.initialize()
+        uri = "file:///tmp/typing.arb"
+        session.open(uri, EMPTY_GAME)
+        assert session.diagnostics(uri) == []
+        typed = "1. Ana d d Ma3@9,9 /Oa5\n"
+        for version, end in enumerate(range(1, len(typed) + 1), 2):
+            change = {
+                "textDocument": {"uri": uri, "version": version},
+                "contentChanges": [{"text": EMPTY_GAME + typed[:end]}],
+            }
+            session.send("textDocument/didChange", change, request=False)
+        published = []
+        while True:
+            try:
+                published.append(session.receive(lambda m: m.get("method") == "textDocument/publishDiagnostics", 1.5))
+            except queue.Empty:
+                break
+        assert [(m["params"]["version"], [d["message"] for d in m["params"]["diagnostics"]]) for m in published] == [
+            (len(typed) + 1, ["Ana cannot plant Ma3 at (9,9): the first tree of an arboretum stands at (0,0)"])
+        ]
+        assert session.close() == 0

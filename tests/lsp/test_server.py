@@ -63,3 +63,77 @@ async def test_completion_offers_the_legal_draws(client: LanguageClient):
     assert answer.items[0].text_edit == types.TextEdit(
         types.Range(types.Position(16, 7), types.Position(16, 7)), "d:Ma6 "
     )
+
+
+async def test_a_range_is_in_the_units_the_client_agreed(client: LanguageClient):
+    """Columns count characters in `arbo check`; the protocol counts UTF-16 units unless the
+    client and server agreed on another encoding (a tree emoji is two units, one character)."""
+    uri = "file:///tmp/wide.arb"
+    text = "---\nplayers: [Ana, Ben]\nspecies: [Ca, Dw, Ja, Ma, Oa, Wi]\n---\n{🌳é} 1. Ana d d Ma3@5,5 /Oa5\n"
+    (found,) = await diagnostics_of(client, uri, text)
+    encoding = client.server_capabilities.position_encoding or types.PositionEncodingKind.Utf16
+    # 'Ma3@5,5' at character 16 (0-based): after '{', the tree, 'é', '} 1. Ana d d '
+    before, word = "{🌳é} 1. Ana d d ", "Ma3@5,5"
+    units = {
+        types.PositionEncodingKind.Utf16: lambda s: len(s.encode("utf-16-le")) // 2,
+        types.PositionEncodingKind.Utf8: lambda s: len(s.encode("utf-8")),
+        types.PositionEncodingKind.Utf32: len,
+    }[encoding]
+    assert (found.range.start.character, found.range.end.character) == (units(before), units(before + word))
+
+
+FOUR = (SAMPLES / "four-players.arb").read_text()
+
+
+async def completions(client: LanguageClient, uri: str, line: int, character: int) -> list[str]:
+    answer = await client.text_document_completion_async(
+        types.CompletionParams(types.TextDocumentIdentifier(uri), types.Position(line, character))
+    )
+    return [item.label for item in answer.items]
+
+
+async def test_completion_of_a_turn_of_four_players_hand_worked(client: LanguageClient):
+    """Turn 14 of samples/four-players.arb, Ben's, on the table after turn 13: the discard piles'
+    tops are Ana's Rp3 (t13), Ben's own Tp2 (t10), Cleo's Ca3 (t11) and Dev's Wi3 (t12); the record
+    follows Cleo, so Ben's deck draw is a plain 'd'."""
+    uri = "file:///tmp/four.arb"
+    lines = FOUR.split("\n")
+    assert lines[22] == "14. Ben Cleo:Ca3 Ben:Tp2 Dw2@2,1 /Ca3"
+    text = "\n".join(lines[:22] + ["14. Ben "] + lines[23:])
+    client.text_document_did_open(opened(uri, text))
+    assert await completions(client, uri, 22, 8) == ["d", "Ana:Rp3", "Ben:Tp2", "Cleo:Ca3", "Dev:Wi3"]
+    assert await completions(client, uri, 22, 0) == ["14. Ben", "d", "Ana:Rp3", "Ben:Tp2", "Cleo:Ca3", "Dev:Wi3"]
+
+
+async def test_completion_of_the_planting_and_the_discard_hand_worked(client: LanguageClient):
+    """After Cleo:Ca3 and Ben:Tp2, Ben's known cards are Cb1 (his own pile, t6), Dw2 (Ana's pile,
+    t2) and the two just drawn; his trees Bs7@0,0 Tp3@1,0 Tp4@1,1 leave seven free cells."""
+    uri = "file:///tmp/four.arb"
+    client.text_document_did_open(opened(uri, FOUR))
+    line = "14. Ben Cleo:Ca3 Ben:Tp2 "
+    assert await completions(client, uri, 22, len(line)) == ["Ca3@", "Cb1@", "Dw2@", "Tp2@"]
+    assert await completions(client, uri, 22, len(line + "Dw2@")) == [
+        "Dw2@-1,0",
+        "Dw2@0,-1",
+        "Dw2@0,1",
+        "Dw2@1,-1",
+        "Dw2@1,2",
+        "Dw2@2,0",
+        "Dw2@2,1",
+    ]
+    assert await completions(client, uri, 22, len(line + "Dw2@2,1 /")) == ["/Ca3", "/Cb1", "/Tp2"]
+
+
+async def test_completion_in_the_header(client: LanguageClient):
+    uri = "file:///tmp/header.arb"
+    text = "---\nplayers: [Ana, Ben]\nspecies: [Ca, Dw, \nperspective: \nhands:\n  \n---\n"
+    client.text_document_did_open(opened(uri, text))
+    assert await completions(client, uri, 2, len("species: [Ca, Dw, ")) == [
+        "Bs", "Cb", "Ja", "Ma", "Oa", "Rp", "Tp", "Wi", "Li", "Mg", "Ol"
+    ]  # fmt: skip
+    assert await completions(client, uri, 3, len("perspective: ")) == ["Ana", "Ben"]
+    assert await completions(client, uri, 5, 2) == ["Ana", "Ben"]
+    assert await completions(client, uri, 6, 0) == []  # the closing '---'
+    assert await completions(client, uri, 4, 0) == [
+        "event", "site", "date", "round", "annotator", "names", "deck", "discards", "position", "result"
+    ]  # fmt: skip
