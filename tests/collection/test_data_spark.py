@@ -15,6 +15,7 @@ import contextlib
 import io
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import duckdb
@@ -83,3 +84,19 @@ def test_the_python_examples_run_and_print_what_they_show(spark, tables: Path, m
         if expected is not None:
             assert printed.getvalue() == expected, block.where
     assert namespace["spark"] is spark  # the page's getOrCreate() found the running session
+
+
+def test_the_benchmarks_spark_counts_are_arbo_stats_own(spark, tables: Path):
+    """bench/bench_spark.py's Spark translations of `arbo stats`' queries, fed to arbo's own
+    assembly, give the statistics DuckDB gives: here on the samples, with invalid, unscored and
+    analysed games among them, and shared wins."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import bench_spark
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    ours, _, _ = bench_spark.duckdb_counts(tables / "tables")
+    counts, _ = bench_spark.spark_counts(spark, tables / "tables")
+    assert counts == ours
+    assert (ours[0].games, ours[0].invalid, ours[0].unscored) == (7, 0, 1)
+    assert any(player["judged"] for player in ours[0].players)  # the accuracy's columns are compared too
