@@ -6,7 +6,7 @@ Spark section), in the Spark session's working directory. The page's ```` ```sql
 answer its ```` ```sql ```` blocks in order, the n-th the n-th; ```` ```python spark ```` blocks
 run in turn in one namespace, in that directory. A block's ```` ```text ```` block after it is
 what it gives, as tests/collection/test_data_docs.py prints rows. Starting the JVM takes some
-15 s on two busy cores, so the whole file is slow.
+15 to 30 s on two busy cores, so the whole file is slow.
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ import pytest
 from tests.collection.test_data_docs import PRELUDE, ROOT, shown
 from tests.test_docs import fenced_blocks
 
-pytestmark = pytest.mark.slow
+# one worker runs them all (pyproject.toml's --dist loadgroup), so the suite starts one JVM
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("spark")]
 
 PAGE = ROOT / "docs" / "DATA.md"
 BLOCKS = fenced_blocks(PAGE)
