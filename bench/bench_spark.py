@@ -32,6 +32,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -206,37 +208,97 @@ def spark_counts(spark: Any, folder: Path) -> tuple[list[arbo_stats.Stats], floa
     return counts, time.perf_counter() - start
 
 
-def start_spark(cores: int, scratch: Path) -> Any:
+#: Spark's own log lines below ERROR go nowhere: the tests and the benchmark read rows, not logs.
+LOG4J2 = """\
+rootLogger.level = error
+rootLogger.appenderRef.stderr.ref = console
+appender.console.type = Console
+appender.console.name = console
+appender.console.target = SYSTEM_ERR
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = %d{HH:mm:ss} %p %c: %m%n
+"""
+
+
+@contextmanager
+def local_spark(folder: Path, cores: int = 2, memory: str = "1g") -> Iterator[Any]:
+    """A local SparkSession (``local[cores]``, the driver's heap ``memory``) on the loopback address,
+    without its web UI, logging errors only, its JVM working in ``folder`` (a relative path in a
+    query is read from there) and its scratch files in ``folder/.spark``; the JVM is ended on
+    leaving, whatever happens (the tests' fixture is this too)."""
+    from pyspark import SparkContext
     from pyspark.sql import SparkSession
 
-    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
-    spark = (
+    scratch = folder / ".spark"
+    (scratch / "local").mkdir(parents=True, exist_ok=True)
+    (scratch / "log4j2.properties").write_text(LOG4J2, encoding="utf-8")
+    java_options = f"-Dlog4j2.configurationFile=file:{scratch / 'log4j2.properties'} -Djava.io.tmpdir={scratch}"
+    builder = (
         SparkSession.builder.master(f"local[{cores}]")
-        .appName("arbo-bench")
+        .appName("arbo")
         .config("spark.driver.host", "127.0.0.1")
         .config("spark.driver.bindAddress", "127.0.0.1")
         .config("spark.ui.enabled", "false")
+        .config("spark.driver.memory", memory)
         .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.driver.memory", "4g")
-        .config("spark.local.dir", str(scratch))
         .config("spark.sql.warehouse.dir", str(scratch / "warehouse"))
+        .config("spark.local.dir", str(scratch / "local"))
+        .config("spark.driver.extraJavaOptions", java_options)
+        # a few rows a query: Spark's default of 200 shuffle partitions is 200 tasks for nothing
         .config("spark.sql.shuffle.partitions", str(cores))
-        .getOrCreate()
     )
-    spark.sparkContext.setLogLevel("ERROR")
-    return spark
-
-
-def stop_spark(spark: Any) -> None:
-    """Stop the session and its JVM (stop() alone leaves the JVM to the end of this process)."""
-    from pyspark import SparkContext
-
+    here = Path.cwd()
+    environment = {name: os.environ.get(name) for name in ("SPARK_LOCAL_IP", "SPARK_LOCAL_DIRS")}
+    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"  # no look-up of the machine's name, no other interface
+    os.environ["SPARK_LOCAL_DIRS"] = str(scratch / "local")
+    os.chdir(folder)  # the JVM, launched now, inherits it
+    try:
+        session = builder.getOrCreate()
+    finally:
+        os.chdir(here)
+        for name, value in environment.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+    session.sparkContext.setLogLevel("ERROR")
     gateway = SparkContext._gateway
-    spark.stop()
-    if gateway is not None:
-        gateway.shutdown()
-        gateway.proc.stdin.close()
-        gateway.proc.wait(timeout=60)
+    try:
+        yield session
+    finally:
+        session.stop()
+        # stop() ends the SparkContext but leaves its JVM to the end of this process: end it now
+        if gateway is not None:
+            gateway.shutdown()
+            process = getattr(gateway, "proc", None)
+            if process is not None:
+                if process.stdin is not None:
+                    process.stdin.close()  # the JVM exits when its standard input closes
+                try:
+                    process.wait(timeout=30)
+                except subprocess.TimeoutExpired:  # the JVM must not outlive its session
+                    process.kill()
+                    process.wait()
+        SparkContext._gateway = None
+        SparkContext._jvm = None
+
+
+def measure(spark: Any, size: int, folder: Path) -> tuple[Any, ...]:
+    """The seconds of each engine's counts of one corpus, which must agree."""
+    ours, load, count = duckdb_counts(folder)
+    in_place_counts, in_place = duckdb_in_place(folder)
+    first_counts, first = spark_counts(spark, folder)
+    again_counts, again = spark_counts(spark, folder)
+    if not (first_counts == ours == again_counts == in_place_counts):
+        raise SystemExit(f"{size:,} games: Spark's statistics differ from DuckDB's")
+    megabytes = sum(p.stat().st_size for p in folder.rglob("*.parquet") if "turns" not in p.parts) / 1e6
+    print(
+        f"{size:>9,} games ({megabytes:.1f} MB of games and scores): DuckDB {load + count:.2f} s "
+        f"(load {load:.2f} + count {count:.2f}), in place {in_place:.2f} s; "
+        f"Spark {first:.2f} s, again {again:.2f} s",
+        flush=True,
+    )
+    return size, megabytes, load, count, load + count, in_place, first, again
 
 
 def main() -> None:
@@ -254,34 +316,19 @@ def main() -> None:
     folders = {size: repeated(options.cache, source, options.unique, size) for size in sizes}
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
     scratch = Path(tempfile.mkdtemp(prefix="arbo-bench-spark-"))
-    start = time.perf_counter()
-    spark = start_spark(options.cores, scratch)
-    started = time.perf_counter() - start
-    print(f"Spark local[{options.cores}] session started in {started:.1f} s", flush=True)
     rows = []
+    start = time.perf_counter()
     try:
-        # the JVM compiles Spark's code on its first queries: a warm-up on the smallest corpus, so
-        # that the first run of each size below is that of a session that has counted before
-        warm_up = spark_counts(spark, folders[min(sizes)])[1]
-        print(f"warm-up: Spark's counts of {min(sizes):,} games in {warm_up:.1f} s", flush=True)
-        for size in sizes:
-            folder = folders[size]
-            ours, load, count = duckdb_counts(folder)
-            in_place_counts, in_place = duckdb_in_place(folder)
-            first_counts, first = spark_counts(spark, folder)
-            again_counts, again = spark_counts(spark, folder)
-            if not (first_counts == ours == again_counts == in_place_counts):
-                raise SystemExit(f"{size:,} games: Spark's statistics differ from DuckDB's")
-            megabytes = sum(p.stat().st_size for p in folder.rglob("*.parquet") if "turns" not in p.parts) / 1e6
-            rows.append((size, megabytes, load, count, load + count, in_place, first, again))
-            print(
-                f"{size:>9,} games ({megabytes:.1f} MB of games and scores): DuckDB {load + count:.2f} s "
-                f"(load {load:.2f} + count {count:.2f}), in place {in_place:.2f} s; "
-                f"Spark {first:.2f} s, again {again:.2f} s",
-                flush=True,
-            )
+        with local_spark(scratch, options.cores, memory="4g") as spark:
+            started = time.perf_counter() - start
+            print(f"Spark local[{options.cores}] session started in {started:.1f} s", flush=True)
+            # the JVM compiles Spark's code on its first queries: a warm-up on the smallest corpus, so
+            # that the first run of each size below is that of a session that has counted before
+            warm_up = spark_counts(spark, folders[min(sizes)])[1]
+            print(f"warm-up: Spark's counts of {min(sizes):,} games in {warm_up:.1f} s", flush=True)
+            for size in sizes:
+                rows.append(measure(spark, size, folders[size]))
     finally:
-        stop_spark(spark)
         shutil.rmtree(scratch, ignore_errors=True)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print()

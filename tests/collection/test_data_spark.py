@@ -22,6 +22,7 @@ import duckdb
 import pytest
 
 from tests.collection.test_data_docs import PRELUDE, ROOT, shown
+from tests.spark_support import local_spark
 from tests.test_docs import fenced_blocks
 
 # one worker runs them all (pyproject.toml's --dist loadgroup), so the suite starts one JVM
@@ -91,11 +92,7 @@ def test_the_benchmarks_spark_counts_are_arbo_stats_own(spark, tables: Path):
     """bench/bench_spark.py's Spark translations of `arbo stats`' queries, fed to arbo's own
     assembly, give the statistics DuckDB gives: here on the samples, with invalid, unscored and
     analysed games among them, and shared wins."""
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        import bench_spark
-    finally:
-        sys.path.remove(str(ROOT / "bench"))
+    bench_spark = sys.modules[local_spark.__module__]
     ours, _, _ = bench_spark.duckdb_counts(tables / "tables")
     counts, _ = bench_spark.spark_counts(spark, tables / "tables")
     assert counts == ours
