@@ -6,8 +6,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.spark_support import local_spark, missing_java
-
 
 @pytest.fixture(scope="session")
 def spark_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -17,6 +15,9 @@ def spark_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def spark(spark_folder: Path):
+    # imported here: the other collection tests never load the benchmark's module
+    from tests.spark_support import local_spark, missing_java
+
     missing_java()
     with local_spark(spark_folder) as session:
         yield session
