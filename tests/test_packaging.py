@@ -295,3 +295,20 @@ def test_no_module_imports_a_private_name_of_a_dependency():
     assert private == []
     dependencies = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
     assert "typer>=0.29,<1" in dependencies
+
+
+def test_the_spark_extra_is_declared_the_tests_install_it_and_arbo_never_imports_it():
+    import ast
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert extras["spark"] == ["pyspark>=4.3,<5"]
+    assert "arbo-notation[spark]" in extras["test"]
+    importers = []
+    for path in sorted((ROOT / "arbo_notation").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.partition(".")[0] == "pyspark":
+                importers.append(path.name)
+            elif isinstance(node, ast.Import) and any(a.name.partition(".")[0] == "pyspark" for a in node.names):
+                importers.append(path.name)
+    assert importers == []  # the queries and the benchmark use Spark; arbo's commands do not
+    assert "missing+=(openjdk-17-jre-headless)" in (ROOT / ".ci" / "run").read_text()  # Spark's Java, in CI
