@@ -154,6 +154,7 @@ class Watcher:
 
     def __init__(self, seat: str, games: list) -> None:
         self.seat, self.games, self.greeted, self.name = seat, games, True, "watcher"
+        self.protocol = 1
         self.game: Game | None = None  # the seat's own: dealt its hand alone
         self.bot = RandomBot()
         self.public: set[Card] = set()
