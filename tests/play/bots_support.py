@@ -45,9 +45,60 @@ MISBEHAVING = textwrap.dedent(
 )
 
 
-def write_bot(folder: Path, name: str = "misbehaving.py") -> Path:
+#: A bot of protocol 2 that asks for the view at every request and plays its first legal action,
+#: misbehaving as MODE says once it has been asked ACTS times: illegal, garbage, badview (asks for
+#: a view of no kind), twice (asks for the view again), toomany (five actions), notalist, empty,
+#: midplan (a legal draw, then an illegal action), sleep, exit; or none.
+MISBEHAVING_2 = textwrap.dedent(
+    """
+    import json, os, sys, time
+    MODE, AFTER = sys.argv[1], int(sys.argv[2])
+    asked = 0
+    def say(answer):
+        print(answer if isinstance(answer, str) else json.dumps(answer), flush=True)
+    for line in sys.stdin:
+        message = json.loads(line)
+        kind = message["type"]
+        late = asked > AFTER
+        if kind == "hello":
+            say({"type": "hello", "name": MODE, "protocol": 2})
+        elif kind == "quit":
+            break
+        elif kind == "turn":
+            asked += 1
+            if asked <= AFTER or MODE in ("none", "twice", "midplan"):
+                say({"view": "full"})
+            elif MODE == "illegal":
+                say({"actions": ["Zz9@9,9"]})
+            elif MODE == "garbage":
+                say("\x1b[31mnot json {at all}")
+            elif MODE == "badview":
+                say({"view": "diff"})
+            elif MODE == "toomany":
+                say({"actions": ["d"] * 5})
+            elif MODE == "notalist":
+                say({"actions": "d"})
+            elif MODE == "empty":
+                say({"actions": []})
+            elif MODE == "sleep":
+                time.sleep(600)
+            elif MODE == "exit":
+                os._exit(3)
+        elif kind == "view":
+            first = message["legal"][0]
+            if late and MODE == "twice":
+                say({"view": "delta"})
+            elif late and MODE == "midplan" and message["view"]["phase"] == "draw":
+                say({"actions": [first, "Zz9@9,9"]})
+            else:
+                say({"actions": [first]})
+    """
+)
+
+
+def write_bot(folder: Path, name: str = "misbehaving.py", text: str = MISBEHAVING) -> Path:
     path = folder / name
-    path.write_text(MISBEHAVING, encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
     return path
 
 
