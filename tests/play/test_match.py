@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import shlex
 import sys
 
 import pytest
@@ -114,6 +115,25 @@ def test_a_match_of_two_bot_processes_and_the_docs_bot(tmp_path):
         assert str(mine.draws[0]).startswith("d:")
     assert processes_running(str(tmp_path)) == []
     assert processes_running(f"arbo_notation bot greedy --seed {bot_seed('7', 0)}") == []
+
+
+@pytest.mark.parametrize("bots", [("greedy", "random"), ("random", "greedy", "greedy")])
+def test_the_built_in_bots_play_the_same_games_in_protocol_2_as_in_protocol_1(bots):
+    """`arbo bot` speaks protocol 2 when offered, and keeps to 1 with --protocol 1: the same choices,
+    so the same records (but for the bots' names in the header)."""
+    seed, options = "v", MatchOptions(seed="v", sandbox="off")
+    old = [shlex.join(command_of(bot, bot_seed(seed, at))) + " --protocol 1" for at, bot in enumerate(bots)]
+    played = {
+        version: [o.text for o in play_match(match_tasks(list(named), 3, seed, options=options), jobs=1)]
+        for version, named in ((2, bots), (1, old))
+    }
+    records = {version: [parse(text)[0] for text in texts] for version, texts in played.items()}
+    assert [(r.header.deck, r.turns, r.result) for r in records[2]] == [
+        (r.header.deck, r.turns, r.result) for r in records[1]
+    ]
+    names = [[r.header.extra["bots"] for r in records[version]] for version in (2, 1)]
+    assert names[0][0] == dict(zip(("Ana", "Ben", "Cleo"), labels(bots))) and names[1][0]["Ana"] == old[0]
+    assert all(errors(text) == [] and "fault" not in text for text in played[2])
 
 
 @pytest.mark.slow
