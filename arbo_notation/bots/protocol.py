@@ -109,8 +109,19 @@ def view_delta(old: Any, new: Any) -> list[Message]:
     return ops
 
 
+def _same(old: Any, new: Any) -> bool:
+    """Whether two JSON values are the same JSON (Python's == has 1 == 1.0 == True)."""
+    if type(old) is not type(new):
+        return False
+    if isinstance(old, dict):
+        return old.keys() == new.keys() and all(_same(value, new[key]) for key, value in old.items())
+    if isinstance(old, list):
+        return len(old) == len(new) and all(_same(a, b) for a, b in zip(old, new))
+    return bool(old == new)
+
+
 def _delta(old: Any, new: Any, path: str, ops: list[Message]) -> None:
-    if old == new and type(old) is type(new):
+    if _same(old, new):
         return
     if isinstance(old, dict) and isinstance(new, dict):
         for key in old:
@@ -124,7 +135,7 @@ def _delta(old: Any, new: Any, path: str, ops: list[Message]) -> None:
         return
     if isinstance(old, list) and isinstance(new, list):
         shared = min(len(old), len(new))
-        if old[:shared] == new[:shared]:  # grown or cut at its end
+        if _same(old[:shared], new[:shared]):  # grown or cut at its end
             ops.extend({"op": "add", "path": f"{path}/-", "value": value} for value in new[shared:])
             ops.extend({"op": "remove", "path": f"{path}/{at}"} for at in range(len(old) - 1, shared - 1, -1))
             return
