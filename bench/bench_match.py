@@ -58,9 +58,7 @@ def one_process(games: int, seed: str) -> tuple[float, float, float]:
 def greedy_speaking(protocol: int, seed: str) -> list[str]:
     """The two greedy bots of a match seeded ``seed``, as commands that speak ``protocol``: the
     commands `arbo match` runs for `greedy greedy` (each bot's own seed), the version added."""
-    return [
-        shlex.join(command_of("greedy", bot_seed(seed, index))) + f" --protocol {protocol}" for index in range(2)
-    ]
+    return [shlex.join(command_of("greedy", bot_seed(seed, index))) + f" --protocol {protocol}" for index in range(2)]
 
 
 def as_a_match(games: int, seed: str, protocol: int) -> tuple[float, float, float]:

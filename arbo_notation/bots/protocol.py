@@ -116,7 +116,7 @@ def _same(old: Any, new: Any) -> bool:
     if isinstance(old, dict):
         return old.keys() == new.keys() and all(_same(value, new[key]) for key, value in old.items())
     if isinstance(old, list):
-        return len(old) == len(new) and all(_same(a, b) for a, b in zip(old, new))
+        return len(old) == len(new) and all(_same(a, b) for a, b in zip(old, new, strict=True))
     return bool(old == new)
 
 

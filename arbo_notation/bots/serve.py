@@ -133,9 +133,7 @@ def _push(game: Game, mover: object, action: object) -> None:
     game.push(game.parse_action(action))
 
 
-def _plan(
-    bot: Bot, table: tuple[str, Game] | None, rng: random.Random, log: Callable[[str], None]
-) -> Message:
+def _plan(bot: Bot, table: tuple[str, Game] | None, rng: random.Random, log: Callable[[str], None]) -> Message:
     """The answer to a ``turn`` request: the bot's actions from the phase its table is in, each
     chosen on the seat's view after the ones before it, up to a draw from the deck (whose card
     it cannot know before the referee tells it) or the discard. The actions are played on the

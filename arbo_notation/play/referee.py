@@ -475,14 +475,16 @@ class _Game:
             message, answer = self.show_view(seat, bot, message["view"], answer, deadline)
         left = actions_left(phase, self.truth.draws_taken)
         actions = message.get("actions") if isinstance(message, dict) else None
-        if not isinstance(actions, list) or not 1 <= len(actions) <= left or not all(isinstance(a, str) for a in actions):
+        if (
+            not isinstance(actions, list)
+            or not 1 <= len(actions) <= left
+            or not all(isinstance(a, str) for a in actions)
+        ):
             wanted = "the next action" if left == 1 else f"the next 1 to {left} actions"
             raise BotFault(FaultKind.MALFORMED, f'answered with no "actions": a list of {wanted} of its turn', answer)
         return actions
 
-    def show_view(
-        self, seat: int, bot: BotProcess, kind: object, ask: bytes, deadline: float
-    ) -> tuple[object, bytes]:
+    def show_view(self, seat: int, bot: BotProcess, kind: object, ask: bytes, deadline: float) -> tuple[object, bytes]:
         """Answer a bot's ask for the view (``kind``: "full" or "delta") and return its next
         answer, read and as sent; BotFault (malformed) for another kind or a second ask."""
         if kind not in ("full", "delta"):

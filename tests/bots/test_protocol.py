@@ -57,7 +57,9 @@ def test_a_delta_by_hand():
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-3, 3) | st.sampled_from(["a", "b", "~/"]),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(["a", "b", "c/d", "e~"]), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(["a", "b", "c/d", "e~"]), inner, max_size=4)
+    ),
     max_leaves=12,
 )
 

@@ -152,7 +152,10 @@ def test_a_turn_is_answered_up_to_a_deck_draw_and_the_table_is_as_the_events_lea
     assert logged == []
     # each choice on the table after the actions before it: the hand's size says which were played
     assert bot.seen == [("draw", 0, 7), ("draw", 1, 8), ("plant", 2, 9), ("discard", 2, 8)] + [
-        ("draw", 0, 7), ("draw", 1, 8), ("plant", 2, 9), ("discard", 2, 8)
+        ("draw", 0, 7),
+        ("draw", 1, 8),
+        ("plant", 2, 9),
+        ("discard", 2, 8),
     ]
 
 

@@ -250,7 +250,9 @@ class Watcher:
     def send(self, message) -> None:
         truth = self.games[-1].truth
         self.messages += 1
-        events = [[message.get("player"), message["action"]]] if message["type"] == "event" else message.get("events", [])
+        events = (
+            [[message.get("player"), message["action"]]] if message["type"] == "event" else message.get("events", [])
+        )
         for _, action in events:
             if re.fullmatch(r"/?[A-Z][a-z]{0,2}[1-8](@.*)?", action):
                 self.public.add(Card.parse(re.sub(r"^/|@.*$", "", action)))
