@@ -106,11 +106,12 @@ def bot_command(script: Path, mode: str, after: int = 3) -> list[str]:
     return [sys.executable, str(script), mode, str(after)]
 
 
-def docs_bot(folder: Path) -> Path:
-    """The complete bot of docs/PROTOCOL.md, as the page gives it."""
+def docs_bot(folder: Path, version: int = 1) -> Path:
+    """The complete bot of docs/PROTOCOL.md in ``version`` 1 or 2, as the page gives it."""
     text = (ROOT / "docs" / "PROTOCOL.md").read_text(encoding="utf-8")
-    body = text.split("```python\n", 1)[1].split("```", 1)[0]
-    path = folder / "first.py"
+    opening = f'"""A bot of the arbo protocol, version {version}:'
+    body = next(block for block in text.split("```python\n")[1:] if block.startswith(opening)).split("```", 1)[0]
+    path = folder / ("first.py" if version == 1 else f"first{version}.py")
     path.write_text(body, encoding="utf-8")
     return path
 
