@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from arbo_notation.checking.games import check_text
 from arbo_notation.bots import GreedyBot, RandomBot
-from arbo_notation.bots.protocol import LINE_LIMIT, apply_delta, encode
+from arbo_notation.bots.protocol import LINE_LIMIT, apply_delta, as_seen_by, encode
 from arbo_notation.bots.serve import seat_game_of
 from arbo_notation.engine.cards import Card
 from arbo_notation.engine.state import Game
@@ -357,3 +357,42 @@ def test_a_seat_is_forfeited_when_the_fallback_played_in_more_than_half_its_turn
     assert "forfeited" not in kept.record.header.extra
     assert lost.forfeited == (True, False) and lost.record.header.extra["forfeited"] == ["Ana"]
     assert valid(format_game(lost.record))
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), seats=st.integers(2, 4), played=st.integers(0, 120))
+def test_protocol_2_judges_an_action_as_protocol_1_judges_it_against_the_legal_actions(seed, seats, played):
+    """An action a bot of protocol 2 planned is read and tried on the true table (no list of the
+    legal actions made); a bot of protocol 1's answer is matched against the seat's legal actions.
+    The same texts pass, as the same actions, and the same are refused, in the same words."""
+    players = ("Ana", "Ben", "Cleo", "Dev")[:seats]
+    game = referee._Game("1", str(seed), [None] * seats, list(players), GreedyBot(), "greedy", 1.0)
+    truth = game.truth
+    for _ in range(played):
+        if truth.is_over:
+            break
+        mover = truth.current_player
+        action, _ = game.choose(truth.config.seat(mover))
+        action = truth.as_played(action)
+        truth.push(action)
+        for player in players:
+            game.unseen[player].append(as_seen_by(action, mover, player))
+    if truth.is_over:
+        return
+    mover = truth.current_player
+    view = game.own(mover).view(mover)
+    legal = view.legal_actions()
+    shown = [str(action) for action in legal]
+    hand = [str(card) for card in view.hand(mover).known]
+    texts = [*shown, *players, "d", "-", " d ", "Zz9@9,9", "garbage", "d:Ma3", f"{mover}:Ma3"]
+    texts += [f"{card}@0,0" for card in hand] + [f"{card}@5,5" for card in hand] + [f"/{card}" for card in hand]
+    texts += [f"d:{card}" for card in truth.deck_cards() or ()][:3]
+    seat = truth.config.seat(mover)
+    for text in texts:
+        outcomes = []
+        for judging in (lambda: referee.judge_text(text, legal, view, shown), lambda: game.judge_planned(seat, text)):
+            try:
+                outcomes.append(("played", judging()))
+            except referee.BotFault as fault:
+                outcomes.append(("refused", fault.kind, fault.detail))
+        assert outcomes[0] == outcomes[1], text
