@@ -34,7 +34,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arbo_notation.play.match import bot_seed, command_of, labels, match_tasks, play_match, summarise
+from arbo_notation.play.match import (
+    MatchOptions,
+    bot_seed,
+    command_of,
+    labels,
+    match_tasks,
+    play_match,
+    start_failure,
+    summarise,
+)
 from arbo_notation.play.simulate import game_seed, simulate_game
 from arbo_notation.runtime.workers import jobs_for
 
@@ -70,10 +79,21 @@ def as_a_match(games: int, seed: str, protocol: int) -> tuple[float, float, floa
     return time.perf_counter() - wall, after[0] - here + after[1] - bots, after[0] - here
 
 
+def started(games: int, seed: str) -> tuple[float, float, float]:
+    """Wall time, CPU time and the referee's CPU time of starting the two bots of a match, greeting
+    them and ending them (`arbo match`'s check before its first game, play/match.py's start_failure)."""
+    wall, (here, bots) = time.perf_counter(), _cpu()
+    assert start_failure(greedy_speaking(2, seed), MatchOptions(seed=seed)) is None
+    after = _cpu()
+    return time.perf_counter() - wall, after[0] - here + after[1] - bots, after[0] - here
+
+
 def in_this_process(games: int, rounds: int) -> None:
-    """The one process and the match in protocols 1 and 2, alternated in every round, in this process."""
+    """The one process and the match in protocols 1 and 2, alternated in every round, in this
+    process; and the bots' start-up alone, which a match pays once (so a game 1/games of it)."""
     kinds = {"one process": one_process, "protocol 1": partial(as_a_match, protocol=1)}
     kinds["protocol 2"] = partial(as_a_match, protocol=2)
+    kinds["start-up"] = started
     rows: dict[str, list[tuple[float, float, float]]] = {name: [] for name in kinds}
     for round_number in range(rounds):
         seed = f"bench{round_number}"
@@ -84,6 +104,7 @@ def in_this_process(games: int, rounds: int) -> None:
     for name, timings in rows.items():
         wall, cpu, referee = (statistics.median(t[i] for t in timings) / games * 1000 for i in range(3))
         print(f"  {name:12} {wall:8.1f} {cpu:8.1f} {referee:8.1f} {cpu - referee:8.1f}")
+    print(f"  (start-up: the two bots started, greeted and ended once, shared by the {games} games)")
     for name in ("protocol 1", "protocol 2"):
         added = [
             statistics.median(m[i] / o[i] - 1 for m, o in zip(rows[name], rows["one process"], strict=True))
