@@ -388,11 +388,13 @@ def test_protocol_2_judges_an_action_as_protocol_1_judges_it_against_the_legal_a
     texts += [f"{card}@0,0" for card in hand] + [f"{card}@5,5" for card in hand] + [f"/{card}" for card in hand]
     texts += [f"d:{card}" for card in truth.deck_cards() or ()][:3]
     seat = truth.config.seat(mover)
+
+    def judged(judge, text: str) -> tuple:
+        try:
+            return ("played", judge(text))
+        except referee.BotFault as fault:
+            return ("refused", fault.kind, fault.detail)
+
     for text in texts:
-        outcomes = []
-        for judging in (lambda: referee.judge_text(text, legal, view, shown), lambda: game.judge_planned(seat, text)):
-            try:
-                outcomes.append(("played", judging()))
-            except referee.BotFault as fault:
-                outcomes.append(("refused", fault.kind, fault.detail))
-        assert outcomes[0] == outcomes[1], text
+        by_list = judged(lambda said: referee.judge_text(said, legal, view, shown), text)
+        assert by_list == judged(lambda said: game.judge_planned(seat, said), text), text
