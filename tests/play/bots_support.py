@@ -48,7 +48,8 @@ MISBEHAVING = textwrap.dedent(
 #: A bot of protocol 2 that asks for the view at every request and plays its first legal action,
 #: misbehaving as MODE says once it has been asked ACTS times: illegal, garbage, badview (asks for
 #: a view of no kind), twice (asks for the view again), toomany (five actions), notalist, empty,
-#: midplan (a legal draw, then an illegal action), sleep, exit; or none.
+#: midplan (a legal draw, then an illegal action), sleep, viewsleep (asks for the view, then
+#: sleeps), exit; or none.
 MISBEHAVING_2 = textwrap.dedent(
     """
     import json, os, sys, time
@@ -66,7 +67,7 @@ MISBEHAVING_2 = textwrap.dedent(
             break
         elif kind == "turn":
             asked += 1
-            if asked <= AFTER or MODE in ("none", "twice", "midplan"):
+            if asked <= AFTER or MODE in ("none", "twice", "midplan", "viewsleep"):
                 say({"view": "full"})
             elif MODE == "illegal":
                 say({"actions": ["Zz9@9,9"]})
@@ -88,6 +89,8 @@ MISBEHAVING_2 = textwrap.dedent(
             first = message["legal"][0]
             if late and MODE == "twice":
                 say({"view": "delta"})
+            elif late and MODE == "viewsleep":
+                time.sleep(600)
             elif late and MODE == "midplan" and message["view"]["phase"] == "draw":
                 say({"actions": [first, "Zz9@9,9"]})
             else:

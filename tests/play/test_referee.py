@@ -98,6 +98,7 @@ def test_each_fault_is_counted_commented_and_played_by_the_fallback(tmp_path, mo
         ("notalist", FaultKind.MALFORMED, False, 'answered with no "actions": a list of the next'),
         ("empty", FaultKind.MALFORMED, False, 'answered with no "actions": a list of the next'),
         ("sleep", FaultKind.TIMEOUT, True, "did not answer within 1 s"),
+        ("viewsleep", FaultKind.TIMEOUT, True, "did not answer within 1 s"),  # the view within the move time
         ("exit", FaultKind.EXITED, True, "exited (status 3)"),
     ],
 )
@@ -120,6 +121,7 @@ def test_each_fault_of_protocol_2_is_counted_commented_and_played_by_the_fallbac
     asked = 4 * sum(turn.player == "Ana" for turn in played.record.turns)  # a request an action: one asked
     assert len(faults) == (1 if stops else asked - 3)  # stopped once; else every answer after the third
     assert all(said in fault.detail for fault in faults)
+    assert played.forfeited == (True, False)  # the fallback chose in every turn of the seat after its first
     text = format_game(played.record)
     assert valid(text)
     assert text.count(f"{{fault ({kind.value}): Ana's bot (bot0) {said}") == len(faults)
