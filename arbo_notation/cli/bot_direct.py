@@ -39,7 +39,7 @@ def plain_bot_arguments(args: Sequence[str], environ: Mapping[str, str] = os.env
     if len(args) not in (2, 4, 6) or args[0] != "bot" or args[1] not in NAMES or _completing(environ):
         return None
     seed, protocol = "0", 2
-    options = args[2:]
+    options = list(args[2:])
     if options[:1] == ["--seed"]:
         if options[1].startswith("-"):
             return None
