@@ -316,6 +316,7 @@ class WatcherTwo(Watcher):
         return encode({"actions": [str(self.bot.choose(view, self.rng))]})
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10**6), seats=st.integers(2, 4))
 def test_a_seat_is_never_told_a_card_of_another_hand_or_of_the_deck(monkeypatch, seed, seats):
