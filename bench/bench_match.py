@@ -1,14 +1,18 @@
 """Benchmark: what the bot protocol costs a game, and the wall time of a duplicate match on every core.
 
 1. The protocol's cost: the same deals played by the greedy bot at both seats, once in one
-   process (play/simulate.py's simulate_game) and once as `arbo match greedy greedy -j 1` plays
-   them (play/match.py: the referee here, each bot an `arbo bot greedy` process, started once and
-   reused). Medians over the rounds, the two alternated in each round so that a busy spell of the
-   machine slows them alike; wall time and CPU time (this process and its bots) per game; the
-   added cost is the match's over the one process's, less one.
+   process (play/simulate.py's simulate_game) and as `arbo match greedy greedy -j 1` plays them
+   (play/match.py: the referee here, each bot an `arbo bot greedy` process, started once and
+   reused), twice: its bots speaking protocol 1 (`arbo bot greedy --protocol 1`: a request an
+   action, each with the seat's whole view) and protocol 2 (the built-in bots' default: a request
+   for the rest of a turn, no view). Medians over the rounds, the three alternated in each round
+   so that a busy spell of the machine slows them alike; wall time and CPU time (this process and
+   its bots; the referee's, this process's, apart) per game; the added cost is the match's over
+   the one process's, less one.
    With ``--against TREE`` (another checkout, such as the code before a change), each round times
    both trees, one after the other, each in a process of its own whose bots run that tree's code
-   (PYTHONPATH), so that a change is measured before and after in one run.
+   (PYTHONPATH), so that a change is measured before and after in one run (each tree's match in
+   its default protocol).
 2. A duplicate match of greedy against random, 2 players, on every core (-j 0): its wall time.
 
     python bench/bench_match.py [--games 40] [--rounds 3] [--duplicate-games 1000] [--against TREE]
@@ -20,56 +24,93 @@ import argparse
 import json
 import os
 import resource
+import shlex
 import statistics
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arbo_notation.play.match import match_tasks, play_match, summarise, labels
+from arbo_notation.play.match import (
+    MatchOptions,
+    bot_seed,
+    command_of,
+    labels,
+    match_tasks,
+    play_match,
+    start_failure,
+    summarise,
+)
 from arbo_notation.play.simulate import game_seed, simulate_game
 from arbo_notation.runtime.workers import jobs_for
 
 
-def _cpu() -> float:
+def _cpu() -> tuple[float, float]:
+    """CPU time so far of this process (the referee) and of its children reaped (the bots)."""
     own = resource.getrusage(resource.RUSAGE_SELF)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
 
 
-def one_process(games: int, seed: str) -> tuple[float, float]:
-    wall, cpu = time.perf_counter(), _cpu()
+def one_process(games: int, seed: str) -> tuple[float, float, float]:
+    """Wall time, CPU time and this process's CPU time of ``games`` simulated here."""
+    wall, (here, bots) = time.perf_counter(), _cpu()
     for index in range(1, games + 1):
         simulate_game(("Ana", "Ben"), game_seed(seed, index), ["greedy"])
-    return time.perf_counter() - wall, _cpu() - cpu
+    after = _cpu()
+    return time.perf_counter() - wall, after[0] - here + after[1] - bots, after[0] - here
 
 
-def as_a_match(games: int, seed: str) -> tuple[float, float]:
-    wall, cpu = time.perf_counter(), _cpu()
-    outcomes = list(play_match(match_tasks(["greedy", "greedy"], games, seed), jobs=1))
+def greedy_speaking(protocol: int, seed: str) -> list[str]:
+    """The two greedy bots of a match seeded ``seed``, as commands that speak ``protocol``: the
+    commands `arbo match` runs for `greedy greedy` (each bot's own seed), the version added."""
+    return [shlex.join(command_of("greedy", bot_seed(seed, index))) + f" --protocol {protocol}" for index in range(2)]
+
+
+def as_a_match(games: int, seed: str, protocol: int) -> tuple[float, float, float]:
+    """Wall time, CPU time (the bots' included) and the referee's CPU time of a match of ``games``."""
+    wall, (here, bots) = time.perf_counter(), _cpu()
+    outcomes = list(play_match(match_tasks(greedy_speaking(protocol, seed), games, seed), jobs=1))
     assert all(not any(o.faults) or o.faults == ((), ()) for o in outcomes)
-    return time.perf_counter() - wall, _cpu() - cpu  # the bots are reaped: their CPU is counted
+    after = _cpu()  # the bots are reaped: their CPU is counted
+    return time.perf_counter() - wall, after[0] - here + after[1] - bots, after[0] - here
+
+
+def started(games: int, seed: str) -> tuple[float, float, float]:
+    """Wall time, CPU time and the referee's CPU time of starting the two bots of a match, greeting
+    them and ending them (`arbo match`'s check before its first game, play/match.py's start_failure)."""
+    wall, (here, bots) = time.perf_counter(), _cpu()
+    assert start_failure(greedy_speaking(2, seed), MatchOptions(seed=seed)) is None
+    after = _cpu()
+    return time.perf_counter() - wall, after[0] - here + after[1] - bots, after[0] - here
 
 
 def in_this_process(games: int, rounds: int) -> None:
-    """The one process and the match of this tree, alternated in every round, in this process."""
-    rows: dict[str, list[tuple[float, float]]] = {"one process": [], "match": []}
+    """The one process and the match in protocols 1 and 2, alternated in every round, in this
+    process; and the bots' start-up alone, which a match pays once (so a game 1/games of it)."""
+    kinds = {"one process": one_process, "protocol 1": partial(as_a_match, protocol=1)}
+    kinds["protocol 2"] = partial(as_a_match, protocol=2)
+    kinds["start-up"] = started
+    rows: dict[str, list[tuple[float, float, float]]] = {name: [] for name in kinds}
     for round_number in range(rounds):
         seed = f"bench{round_number}"
-        rows["one process"].append(one_process(games, seed))
-        rows["match"].append(as_a_match(games, seed))
+        for name, measure in kinds.items():
+            rows[name].append(measure(games, seed))
     print(f"the protocol's cost: {games} games of greedy against greedy, median of {rounds} rounds")
-    medians = {}
+    print(f"  {'':12} {'wall':>8} {'CPU':>8} {'referee':>8} {'bots':>8}  (ms a game; CPU: bots included)")
     for name, timings in rows.items():
-        wall = statistics.median(t[0] for t in timings) / games * 1000
-        cpu = statistics.median(t[1] for t in timings) / games * 1000
-        medians[name] = (wall, cpu)
-        print(f"  {name:12} {wall:7.1f} ms a game (wall)  {cpu:7.1f} ms a game (CPU, bots included)")
-    added_wall = medians["match"][0] / medians["one process"][0] - 1
-    added_cpu = medians["match"][1] / medians["one process"][1] - 1
-    print(f"  added by the protocol: {added_wall:+.0%} wall, {added_cpu:+.0%} CPU")
+        wall, cpu, referee = (statistics.median(t[i] for t in timings) / games * 1000 for i in range(3))
+        print(f"  {name:12} {wall:8.1f} {cpu:8.1f} {referee:8.1f} {cpu - referee:8.1f}")
+    print(f"  (start-up: the two bots started, greeted and ended once, shared by the {games} games)")
+    for name in ("protocol 1", "protocol 2"):
+        added = [
+            statistics.median(m[i] / o[i] - 1 for m, o in zip(rows[name], rows["one process"], strict=True))
+            for i in (0, 1)
+        ]
+        print(f"  added by {name} (median of the rounds' own): {added[0]:+.0%} wall, {added[1]:+.0%} CPU")
     print(f"  load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
 
 

@@ -1,6 +1,8 @@
 """A bot served over the bot protocol (`arbo bot`): the seat's own game kept from the messages
 (bots/protocol.py's ``seat_game``, each event pushed), and the bot asked to act on that game's view
-of the seat: what the seat saw, and nothing more.
+of the seat: what the seat saw, and nothing more. It speaks protocol 2 where the referee offers it:
+a ``turn`` request is answered with every action the bot can choose before a card it cannot see
+(a deck draw's) is drawn.
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import BinaryIO
 
 from arbo_notation.bots.base import Bot
-from arbo_notation.bots.protocol import LINE_LIMIT, Message, encode, seat_game
+from arbo_notation.bots.protocol import LINE_LIMIT, PROTOCOLS, Message, encode, seat_game
+from arbo_notation.engine.actions import Discard, Draw
 from arbo_notation.engine.cards import Card
 from arbo_notation.engine.state import Game
 from arbo_notation.errors import ArboError
@@ -53,13 +56,16 @@ def serve(
     name: str,
     seed: str = "0",
     log: Callable[[str], None] = lambda text: None,
+    protocol: int = PROTOCOLS[-1],
 ) -> None:
     """Answer the referee's ``lines`` with ``write`` until ``quit`` or the end of the input: a new
     bot of ``make`` per game, its random numbers seeded with ``seed`` and the game's id (the same
-    game, the same choices, whichever process plays it). A message it cannot use (not UTF-8, not
+    game, the same choices, whichever process plays it), in the highest version of the protocol
+    both the referee's hello and ``protocol`` allow. A message it cannot use (not UTF-8, not
     JSON, nested too deep, not a message it knows, an ``act`` with no legal action to fall back on)
     is logged, quoted safely, and skipped: no answer (docs/PROTOCOL.md). Asked to act when its bot
-    cannot choose (no game, a table it lost track of), it plays the first legal action and logs why."""
+    cannot choose (no game, a table it lost track of), it plays the first legal action and logs
+    why (in protocol 2 from its own table, or, with none, from the view it then asks for)."""
     table: tuple[str, Game] | None = None  # the seat and its own game
     bot = make()
     rng = random.Random(seed)
@@ -82,17 +88,21 @@ def serve(
             message = json.loads(line)
             kind = message.get("type") if isinstance(message, dict) else None
             if kind == "hello":
-                write(encode({"type": "hello", "name": name, "author": "arbo"}))
+                write(encode(_hello(message, name, protocol)))
             elif kind == "game":
                 table, bot = seat_game_of(message), make()
                 rng = random.Random(f"{seed}/{message.get('game')}")
             elif kind == "event" and table is not None:
-                game, mover = table[1], message["player"]
-                if mover != game.current_player:
-                    raise ArboError(f"an event of {mover} where {game.current_player} is to play")
-                game.push(game.parse_action(message["action"]))
+                _push(table[1], message["player"], message["action"])
             elif kind == "act":
                 write(encode({"action": _choice(bot, table, rng, message, log)}))
+            elif kind == "turn":
+                if table is not None:
+                    for mover, action in message["events"]:
+                        _push(table[1], mover, action)
+                write(encode(_plan(bot, table, rng, log)))
+            elif kind == "view":  # asked for when it had no table (_plan)
+                write(encode({"actions": [_choice(bot, None, rng, message, log)]}))
             elif kind == "end":
                 table = None
             elif kind == "quit":
@@ -103,6 +113,56 @@ def serve(
             log(f"message skipped (nested too deep to read): {quoted(line.strip())}")
         except (ArboError, ValueError, KeyError, TypeError, IndexError) as error:
             log(f"message skipped ({safe_text(str(error))}): {quoted(line.strip())}")
+
+
+def _hello(message: Message, name: str, highest: int) -> Message:
+    """The bot's hello: protocol 2 when the referee offers it and ``highest`` allows it."""
+    answer: Message = {"type": "hello", "name": name, "author": "arbo"}
+    offered = message.get("protocols")
+    if highest >= 2 and isinstance(offered, list) and 2 in offered:
+        answer["protocol"] = 2
+    return answer
+
+
+def _push(game: Game, mover: object, action: object) -> None:
+    """An event pushed on the seat's own game; ArboError for one out of turn or no action."""
+    if mover != game.current_player:
+        raise ArboError(f"an event of {mover} where {game.current_player} is to play")
+    if not isinstance(action, str):
+        raise ArboError(f"an event's action is text, not {type(action).__name__}")
+    game.push(game.parse_action(action))
+
+
+def _plan(bot: Bot, table: tuple[str, Game] | None, rng: random.Random, log: Callable[[str], None]) -> Message:
+    """The answer to a ``turn`` request: the bot's actions from the phase its table is in, each
+    chosen on the seat's view after the ones before it, up to a draw from the deck (whose card
+    it cannot know before the referee tells it) or the discard. The actions are played on the
+    table to choose the next, then taken back: the next request's events say what was played.
+    With no table it asks for the view, and plays its first legal action (_choice)."""
+    if table is None:
+        log("asked to act outside a game: the view is asked for")
+        return {"view": "full"}
+    seat, game = table
+    actions: list[str] = []
+    pushed = 0
+    try:
+        while True:
+            try:
+                action = bot.choose(game.view(seat), rng)
+            except ArboError as error:
+                if actions:
+                    break
+                log(f"the bot could not choose ({safe_text(str(error))}): the first legal action is played")
+                action = game.view(seat).legal_actions()[0]
+            actions.append(str(action))
+            if isinstance(action, Discard) or (isinstance(action, Draw) and action.owner is None):
+                break
+            game.push(action)
+            pushed += 1
+    finally:
+        for _ in range(pushed):
+            game.pop()
+    return {"actions": actions}
 
 
 def _choice(

@@ -30,6 +30,7 @@ from arbo_notation.bots.base import Bot
 from arbo_notation.bots.protocol import LINE_LIMIT, as_seen_by, seat_game
 from arbo_notation.engine.actions import Action, Discard, Draw, Plant, Skip, TurnActions, parse_action
 from arbo_notation.engine.cards import default_species_for
+from arbo_notation.engine.position import Phase
 from arbo_notation.engine.scoring import PlayerPosition, score_position
 from arbo_notation.engine.state import Game, GameConfig, Setup
 from arbo_notation.engine.view import SeatView
@@ -123,6 +124,7 @@ class BotProcess:
         self.command = tuple(command)
         self.greeted = False
         self.name: str | None = None
+        self.protocol = protocol.PROTOCOL_VERSION  # the version its hello chose (greet)
         self._out = bytearray()  # written by arbo, not yet taken by the pipe
         self._in = bytearray()  # read from the bot, not yet a whole line
         parent = os.getpid()
@@ -161,9 +163,13 @@ class BotProcess:
 
     def request(self, message: protocol.Message, seconds: float) -> bytes:
         """Send a message and return the bot's next line (without its newline), awaited ``seconds``."""
+        return self.request_by(message, time.monotonic() + seconds, seconds)
+
+    def request_by(self, message: protocol.Message, deadline: float, seconds: float) -> bytes:
+        """Send a message and return the bot's next line, awaited until ``deadline`` (the time on
+        time.monotonic()'s clock, ``seconds`` after the request it answers)."""
         self.send(message)
         self._flush()
-        deadline = time.monotonic() + seconds
         while True:
             line = self._line()
             if line is not None:
@@ -330,6 +336,7 @@ class _Game:
         self.truth = Game(self.config, self.setup)
         # what each seat knows, as its bot keeps it (bots/protocol.py): its views, legal actions and requests
         self.seats = {p: seat_game(p, players, self.config.species, self.setup.hands[p]) for p in players}
+        self.unseen: dict[str, list[Action]] = {p: [] for p in players}  # played, not yet pushed on seats
         self.game_id, self.labels = game_id, tuple(map(safe_text, labels))
         self.bots: list[BotProcess | None] = [None if isinstance(bot, BotFault) else bot for bot in bots]
         self.unstarted = {seat: bot for seat, bot in enumerate(bots) if isinstance(bot, BotFault)}
@@ -338,6 +345,11 @@ class _Game:
         self.rng = random.Random(f"{deal_seed}/fallback")
         self.faults: dict[str, list[Fault]] = {p: [] for p in players}
         self.notes: list[Comment] = []  # the faults of the turn in progress
+        # the seats whose bots speak protocol 2: the events each was not yet told, the actions it
+        # answered and not yet played, the last view it was given (the base of a delta)
+        self.untold: dict[int, list[list[str]]] = {}
+        self.planned: dict[int, list[str]] = {}
+        self.views: dict[int, protocol.Message] = {}
 
     def fault(self, seat: int, error: BotFault, played: Action | None = None) -> None:
         player = self.config.players[seat]
@@ -358,6 +370,14 @@ class _Game:
             except BotFault as error:
                 self.fault(seat, error)
 
+    def tell_event(self, seat: int, mover: str, action: Action) -> None:
+        """Tell a seat an action as it sees it: an event (protocol 1), or kept for its next message (2)."""
+        bot = self.bots[seat]
+        if bot is not None and bot.protocol == 2:
+            self.untold.setdefault(seat, []).append([mover, str(action)])
+        else:
+            self.tell(seat, protocol.event(mover, action))
+
     def start(self) -> None:
         players, species = self.config.players, self.config.species
         for seat, error in self.unstarted.items():
@@ -372,23 +392,117 @@ class _Game:
             hand = self.setup.hands[players[seat]]
             self.tell(seat, protocol.game_message(self.game_id, players[seat], players, species, hand))
 
+    def own(self, player: str) -> Game:
+        """``player``'s own game, told every action played so far (pushed when first needed: a
+        bot of protocol 2 that never asks for the view never needs it)."""
+        own, unseen = self.seats[player], self.unseen[player]
+        for action in unseen:
+            own.push(action)
+        unseen.clear()
+        return own
+
     def choose(self, seat: int) -> tuple[Action, bool]:
         """The action of the seat to play, and whether its bot chose it (else the fallback did)."""
         player = self.config.players[seat]
-        own = self.seats[player]
-        view = own.view(player)
-        legal = view.legal_actions()
         bot = self.bots[seat]
+        if bot is not None and bot.protocol == 2:
+            try:
+                return self.planned_action(seat, bot), True
+            except BotFault as error:
+                self.planned.pop(seat, None)  # a plan is dropped at its first action refused
+                return self.fall_back(seat, error), False
+        own = self.own(player)
+        view = own.view(player)
         if bot is not None:
+            legal = view.legal_actions()
             try:
                 shown = [str(action) for action in legal]  # written in the request, then matched
                 answer = bot.request(protocol.act(view.phase, shown, view_message(own, player)), self.move_time)
                 return judge(answer, legal, view, shown), True
             except BotFault as error:
-                action = self.fallback.choose(view, self.rng)
-                self.fault(seat, error, action)
-                return action, False
+                return self.fall_back(seat, error), False
         return self.fallback.choose(view, self.rng), False
+
+    def fall_back(self, seat: int, error: BotFault) -> Action:
+        """The fallback's action for a seat whose bot is at fault, the fault noted."""
+        player = self.config.players[seat]
+        action = self.fallback.choose(self.own(player).view(player), self.rng)
+        self.fault(seat, error, action)
+        return action
+
+    def planned_action(self, seat: int, bot: BotProcess) -> Action:
+        """The next action a bot of protocol 2 planned, judged now (on the table as its actions
+        before it left it); when none is left, the bot is asked for the rest of its turn (one
+        ``turn`` request, and the view when it asks for it). BotFault for an answer refused."""
+        plan = self.planned.get(seat)
+        if not plan:
+            plan = self.planned[seat] = self.ask_turn(seat, bot)
+        return self.judge_planned(seat, plan.pop(0))
+
+    def judge_planned(self, seat: int, text: str) -> Action:
+        """The action ``text`` names, when the seat may play it now, as :func:`judge_text` judges a
+        request's answer against its legal actions (a draw from a pile may name its owner alone;
+        a deck draw is ``d``, the seat cannot see its card): read on the true table and pushed
+        and taken back there, where the seat's legal actions are legal, and only they (the seat
+        knows its own hand and the table's every other card it may act on). BotFault (illegal)
+        otherwise, in the words of :func:`judge_text`."""
+        truth, written = self.truth, text.strip()
+        try:
+            if written in truth.players:
+                action: Action = truth.as_played(Draw(written))
+            else:
+                action = truth.parse_action(written)
+            legal = not (isinstance(action, Draw) and action.owner is None and action.card is not None)
+            if legal and truth.is_legal(action):
+                return action
+        except ArboError:
+            pass
+        player = self.config.players[seat]
+        view = self.own(player).view(player)
+        return judge_text(written, view.legal_actions(), view)  # (raises: the words of a refusal)
+
+    def ask_turn(self, seat: int, bot: BotProcess) -> list[str]:
+        """The actions a bot of protocol 2 answers a ``turn`` request with: the next 1 to the
+        turn's actions left, in order, as text (judged one at a time, as they are played). A bot
+        may first ask for the view, once a request, whole or as a delta; the move time counts
+        from the request. BotFault (malformed) for any other answer."""
+        deadline = time.monotonic() + self.move_time
+        events, self.untold[seat] = self.untold.get(seat, []), []
+        phase = self.truth.phase
+        answer = bot.request_by(protocol.turn(phase, events), deadline, self.move_time)
+        message = _json(answer)
+        if isinstance(message, dict) and "view" in message and "actions" not in message:
+            message, answer = self.show_view(seat, bot, message["view"], answer, deadline)
+        left = actions_left(phase, self.truth.draws_taken)
+        actions = message.get("actions") if isinstance(message, dict) else None
+        if (
+            not isinstance(actions, list)
+            or not 1 <= len(actions) <= left
+            or not all(isinstance(a, str) for a in actions)
+        ):
+            wanted = "the next action" if left == 1 else f"the next 1 to {left} actions"
+            raise BotFault(FaultKind.MALFORMED, f'answered with no "actions": a list of {wanted} of its turn', answer)
+        return actions
+
+    def show_view(self, seat: int, bot: BotProcess, kind: object, ask: bytes, deadline: float) -> tuple[object, bytes]:
+        """Answer a bot's ask for the view (``kind``: "full" or "delta") and return its next
+        answer, read and as sent; BotFault (malformed) for another kind or a second ask."""
+        if kind not in ("full", "delta"):
+            raise BotFault(FaultKind.MALFORMED, 'asked for a view that is neither "full" nor "delta"', ask)
+        player = self.config.players[seat]
+        own = self.own(player)
+        legal = [str(action) for action in own.view(player).legal_actions()]
+        whole = view_message(own, player)
+        base, self.views[seat] = self.views.get(seat), whole
+        if kind == "full":
+            reply = protocol.view_answer(legal, whole)
+        else:
+            reply = protocol.view_answer(legal, delta=protocol.view_delta(base, whole))
+        answer = bot.request_by(reply, deadline, self.move_time)
+        message = _json(answer)
+        if isinstance(message, dict) and "view" in message and "actions" not in message:
+            raise BotFault(FaultKind.MALFORMED, "asked for the view twice in one request", answer)
+        return message, answer
 
     def play(self) -> Played:
         self.start()
@@ -412,8 +526,8 @@ class _Game:
                 done.append(played)
                 for other, player in enumerate(players):
                     seen = as_seen_by(played, mover, player)
-                    self.seats[player].push(seen)
-                    self.tell(other, protocol.event(mover, seen))
+                    self.unseen[player].append(seen)
+                    self.tell_event(other, mover, seen)
                 if isinstance(played, Discard):
                     break
             fallback_turns[mover] += not by_bot
@@ -429,7 +543,9 @@ class _Game:
         sheet = score_position(self.config.species, [PlayerPosition(p, truth.arboretum(p), hands[p]) for p in players])
         scores = {p.name: p.total for p in sheet.players}
         for seat in range(len(players)):
-            self.tell(seat, protocol.end(self.game_id, scores))
+            bot = self.bots[seat]
+            untold = self.untold.get(seat, []) if bot is not None and bot.protocol == 2 else None
+            self.tell(seat, protocol.end(self.game_id, scores, untold))
         extra: dict[str, object] = {"bots": dict(zip(players, self.labels, strict=True))}
         if forfeited:  # the seats the fallback played (is_forfeit), which `arbo ratings` leaves unrated
             extra["forfeited"] = forfeited
@@ -455,12 +571,26 @@ class _Game:
         )
 
 
+def actions_left(phase: Phase, draws_taken: int) -> int:
+    """The actions left in a turn at ``phase``: 4 before its first draw, 1 for its discard."""
+    if phase is Phase.DRAW:
+        return 4 - draws_taken
+    return 2 if phase is Phase.PLANT else 1
+
+
 def greet(bot: BotProcess, seconds: float) -> str:
-    """Say hello to a bot and return the name it answers with (made safe to show); BotFault for no hello."""
+    """Say hello to a bot, set the protocol its hello chose (``bot.protocol``: 1 when it names
+    none) and return the name it answers with (made safe to show); BotFault for no hello, or a
+    protocol that is not offered."""
     answer = bot.request(protocol.hello(), seconds)
     said = _json(answer)
     if not isinstance(said, dict) or said.get("type") != "hello":
         raise BotFault(FaultKind.MALFORMED, "did not answer hello with a hello", answer)
+    chosen = said.get("protocol", protocol.PROTOCOL_VERSION)
+    if type(chosen) is not int or chosen not in protocol.PROTOCOLS:  # (True is no version)
+        offered = " or ".join(map(str, protocol.PROTOCOLS))
+        raise BotFault(FaultKind.MALFORMED, f"chose a protocol in its hello that is not offered ({offered})", answer)
+    bot.protocol = chosen
     return safe_text(str(said.get("name") or ""))
 
 
@@ -481,6 +611,11 @@ def judge(answer: bytes, legal: Sequence[Action], view: SeatView, shown: Sequenc
     text = message.get("action") if isinstance(message, dict) else None
     if not isinstance(text, str):
         raise BotFault(FaultKind.MALFORMED, 'answered with no "action" text', answer)
+    return judge_text(text, legal, view, shown)
+
+
+def judge_text(text: str, legal: Sequence[Action], view: SeatView, shown: Sequence[str] | None = None) -> Action:
+    """The action ``text`` names, when it is one of ``legal`` (:func:`judge`); BotFault (illegal) otherwise."""
     text = text.strip()
     for action, written in zip(legal, shown or [str(action) for action in legal], strict=True):
         if written == text or (isinstance(action, Draw) and action.owner == text):

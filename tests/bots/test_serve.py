@@ -14,6 +14,7 @@ import pytest
 from arbo_notation.bots import GreedyBot
 from arbo_notation.bots.protocol import encode
 from arbo_notation.bots.serve import serve
+from arbo_notation.engine.state import Game
 from arbo_notation.errors import ArboError
 
 
@@ -102,3 +103,75 @@ def test_the_served_bot_of_the_api_page_answers_on_its_seats_view(tmp_path):
         {"action": "d"},
         {"action": "Ca1@0,0"},  # the lowest card of Ana's hand, at the only cell
     ]
+
+
+HELLO_2 = {"type": "hello", "protocol": 1, "protocols": [1, 2]}
+
+
+def test_serve_speaks_protocol_2_when_offered_and_asked_to_unless_kept_to_1():
+    assert served(GreedyBot, [json.dumps(HELLO_2)])[0] == [
+        {"type": "hello", "name": "test", "author": "arbo", "protocol": 2}
+    ]
+    answers: list[bytes] = []
+    serve(GreedyBot, [json.dumps(HELLO_2)], answers.append, name="test", protocol=1)
+    assert json.loads(answers[0]) == {"type": "hello", "name": "test", "author": "arbo"}
+    assert served(GreedyBot, [json.dumps({"type": "hello", "protocol": 1})])[0][0].get("protocol") is None
+
+
+class Scripted(GreedyBot):
+    """A bot that plays the actions it is given, in order, and says what it saw each time."""
+
+    def __init__(self, actions):
+        self.actions, self.seen = list(actions), []
+
+    def choose(self, view, rng):
+        self.seen.append((view.phase.value, view.draws_taken, len(view.hand("Ana").known)))
+        return view.position and Game.from_position(view.position).parse_action(self.actions.pop(0))
+
+
+def test_a_turn_is_answered_up_to_a_deck_draw_and_the_table_is_as_the_events_leave_it():
+    """Asked for its turn, the bot chooses each action on the view after the ones before it
+    (played on its table, then taken back): it stops at a draw from the deck, whose card it
+    cannot know, and at its discard; the next request's events play what was played."""
+    bot = Scripted(["Ben:Oa5", "d", "Ca1@0,0", "/Ca2", "Ben:Oa6", "Ana:Ca2", "Dw1@0,1", "/Dw2"])
+    ben_turn = [["Ben", "d"], ["Ben", "d"], ["Ben", "Oa4@0,0"], ["Ben", "/Oa5"]]
+    ben_next = [["Ben", "d"], ["Ben", "d"], ["Ben", "Oa7@0,1"], ["Ben", "/Oa6"]]
+    lines = [
+        json.dumps(HELLO_2),
+        json.dumps(GAME | {"players": ["Ben", "Ana"]}),
+        json.dumps({"type": "turn", "phase": "draw", "events": ben_turn}),
+        json.dumps({"type": "turn", "phase": "plant", "events": [["Ana", "Ben:Oa5"], ["Ana", "d:Ma3"]]}),
+        json.dumps({"type": "turn", "phase": "draw", "events": [["Ana", "Ca1@0,0"], ["Ana", "/Ca2"], *ben_next]}),
+    ]
+    answers, logged = served(lambda: bot, lines)
+    assert answers[1:] == [
+        {"actions": ["Ben:Oa5", "d"]},  # the deck's card is not known: the rest is asked again
+        {"actions": ["Ca1@0,0", "/Ca2"]},
+        {"actions": ["Ben:Oa6", "Ana:Ca2", "Dw1@0,1", "/Dw2"]},  # both from the piles: the whole turn
+    ]
+    assert logged == []
+    # each choice on the table after the actions before it: the hand's size says which were played
+    assert bot.seen == [("draw", 0, 7), ("draw", 1, 8), ("plant", 2, 9), ("discard", 2, 8)] + [
+        ("draw", 0, 7),
+        ("draw", 1, 8),
+        ("plant", 2, 9),
+        ("discard", 2, 8),
+    ]
+
+
+def test_a_turn_the_bot_cannot_choose_is_its_tables_first_legal_action_or_with_no_table_the_views():
+    lines = [json.dumps(HELLO_2), json.dumps(GAME), json.dumps({"type": "turn", "phase": "draw", "events": []})]
+    answers, logged = served(Stuck, lines)
+    assert answers[1:] == [{"actions": ["d"]}]
+    assert logged == ["the bot could not choose (lost): the first legal action is played"]
+    view = {"type": "view", "legal": ["Ben:Oa5", "d"], "view": {}}
+    answers, logged = served(GreedyBot, [json.dumps(HELLO_2), lines[2], json.dumps(view)])
+    assert answers[1:] == [{"view": "full"}, {"actions": ["Ben:Oa5"]}]
+    assert logged == [
+        "asked to act outside a game: the view is asked for",
+        "asked to act outside a game: the first legal action is played",
+    ]
+    # events that are no actions of the table: the request is skipped, said once in the log
+    bad = json.dumps({"type": "turn", "phase": "draw", "events": [["Ben", "d"]]})
+    answers, logged = served(GreedyBot, [json.dumps(HELLO_2), json.dumps(GAME), bad])
+    assert answers[1:] == [] and logged[0].startswith("message skipped (an event of Ben where Ana is to play)")

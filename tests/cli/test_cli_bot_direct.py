@@ -31,12 +31,12 @@ def typer_reading(tokens: list[str]) -> BotArguments | None:
         except (UsageError, typer.Exit, SystemExit):
             return None
     params = context.params
-    return BotArguments(params["name"], params["budget"], params["seed"])
+    return BotArguments(params["name"], params["budget"], params["seed"], params["protocol"])
 
 
 # Tokens of every kind: the names, seeds, and what only typer reads or refuses.
 TOKENS = ["greedy", "random", "engine", "Greedy", "greed", "--seed", "-s", "--seed=3", "3", "", "-3", "s e", "--budget"]
-TOKENS += ["8", "--help", "-h", "--", "-x", "bot"]
+TOKENS += ["8", "--help", "-h", "--", "-x", "bot", "--protocol", "1", "2"]
 
 
 def test_every_command_line_of_up_to_four_tokens_read_here_is_read_as_typer_reads_it():
@@ -47,7 +47,8 @@ def test_every_command_line_of_up_to_four_tokens_read_here_is_read_as_typer_read
             if direct is not None:
                 read_here += 1
                 assert direct == typer_reading(list(tokens)), tokens
-    assert read_here == 3 + 3 * 10  # a name alone, or with --seed and one of the 10 tokens not an option
+    # a name alone, with --seed and one of the 12 tokens not an option, or with --protocol 1 or 2
+    assert read_here == 3 + 3 * 12 + 3 * 2
 
 
 @pytest.mark.parametrize(
@@ -56,6 +57,10 @@ def test_every_command_line_of_up_to_four_tokens_read_here_is_read_as_typer_read
         (["bot", "greedy"], BotArguments("greedy")),
         (["bot", "random", "--seed", "7"], BotArguments("random", seed="7")),
         (["bot", "engine", "--seed", "s e"], BotArguments("engine", seed="s e")),
+        (["bot", "greedy", "--protocol", "1"], BotArguments("greedy", protocol=1)),
+        (["bot", "greedy", "--seed", "7", "--protocol", "1"], BotArguments("greedy", seed="7", protocol=1)),
+        (["bot", "greedy", "--protocol", "1", "--seed", "7"], None),
+        (["bot", "greedy", "--seed", "7", "--protocol", "3"], None),
         (["bot", "greedy", "-s", "7"], None),
         (["bot", "greedy", "--seed=7"], None),
         (["bot", "engine", "--budget", "8"], None),
@@ -69,6 +74,8 @@ def test_every_command_line_of_up_to_four_tokens_read_here_is_read_as_typer_read
 )
 def test_the_plain_forms_are_read_here_and_the_rest_left_to_typer(args, expected):
     assert plain_bot_arguments(args, environ={}) == expected
+    if expected is not None:
+        assert typer_reading(args[1:]) == expected
     assert plain_bot_arguments(args, environ={"_ARBO_COMPLETE": "bash_complete"}) is None
 
 

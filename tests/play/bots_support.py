@@ -45,9 +45,63 @@ MISBEHAVING = textwrap.dedent(
 )
 
 
-def write_bot(folder: Path, name: str = "misbehaving.py") -> Path:
+#: A bot of protocol 2 that asks for the view at every request and plays its first legal action,
+#: misbehaving as MODE says once it has been asked ACTS times: illegal, garbage, badview (asks for
+#: a view of no kind), twice (asks for the view again), toomany (five actions), notalist, empty,
+#: midplan (a legal draw, then an illegal action), sleep, viewsleep (asks for the view, then
+#: sleeps), exit; or none.
+MISBEHAVING_2 = textwrap.dedent(
+    """
+    import json, os, sys, time
+    MODE, AFTER = sys.argv[1], int(sys.argv[2])
+    asked = 0
+    def say(answer):
+        print(answer if isinstance(answer, str) else json.dumps(answer), flush=True)
+    for line in sys.stdin:
+        message = json.loads(line)
+        kind = message["type"]
+        late = asked > AFTER
+        if kind == "hello":
+            say({"type": "hello", "name": MODE, "protocol": 2})
+        elif kind == "quit":
+            break
+        elif kind == "turn":
+            asked += 1
+            if asked <= AFTER or MODE in ("none", "twice", "midplan", "viewsleep"):
+                say({"view": "full"})
+            elif MODE == "illegal":
+                say({"actions": ["Zz9@9,9"]})
+            elif MODE == "garbage":
+                say("\x1b[31mnot json {at all}")
+            elif MODE == "badview":
+                say({"view": "diff"})
+            elif MODE == "toomany":
+                say({"actions": ["d"] * 5})
+            elif MODE == "notalist":
+                say({"actions": "d"})
+            elif MODE == "empty":
+                say({"actions": []})
+            elif MODE == "sleep":
+                time.sleep(600)
+            elif MODE == "exit":
+                os._exit(3)
+        elif kind == "view":
+            first = message["legal"][0]
+            if late and MODE == "twice":
+                say({"view": "delta"})
+            elif late and MODE == "viewsleep":
+                time.sleep(600)
+            elif late and MODE == "midplan" and message["view"]["phase"] == "draw":
+                say({"actions": [first, "Zz9@9,9"]})
+            else:
+                say({"actions": [first]})
+    """
+)
+
+
+def write_bot(folder: Path, name: str = "misbehaving.py", text: str = MISBEHAVING) -> Path:
     path = folder / name
-    path.write_text(MISBEHAVING, encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
     return path
 
 
@@ -55,11 +109,12 @@ def bot_command(script: Path, mode: str, after: int = 3) -> list[str]:
     return [sys.executable, str(script), mode, str(after)]
 
 
-def docs_bot(folder: Path) -> Path:
-    """The complete bot of docs/PROTOCOL.md, as the page gives it."""
+def docs_bot(folder: Path, version: int = 1) -> Path:
+    """The complete bot of docs/PROTOCOL.md in ``version`` 1 or 2, as the page gives it."""
     text = (ROOT / "docs" / "PROTOCOL.md").read_text(encoding="utf-8")
-    body = text.split("```python\n", 1)[1].split("```", 1)[0]
-    path = folder / "first.py"
+    opening = f'"""A bot of the arbo protocol, version {version}:'
+    body = next(block for block in text.split("```python\n")[1:] if block.startswith(opening)).split("```", 1)[0]
+    path = folder / ("first.py" if version == 1 else f"first{version}.py")
     path.write_text(body, encoding="utf-8")
     return path
 

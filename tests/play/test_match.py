@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import shlex
 import sys
 
 import pytest
@@ -22,7 +23,8 @@ from arbo_notation.play.match import (
     play_match,
     summarise,
 )
-from arbo_notation.play.referee import FaultKind
+from arbo_notation.play import referee
+from arbo_notation.play.referee import BotProcess, FaultKind
 from arbo_notation.play.simulate import game_seed
 from tests.play.bots_support import docs_bot, processes_running
 
@@ -114,6 +116,44 @@ def test_a_match_of_two_bot_processes_and_the_docs_bot(tmp_path):
         assert str(mine.draws[0]).startswith("d:")
     assert processes_running(str(tmp_path)) == []
     assert processes_running(f"arbo_notation bot greedy --seed {bot_seed('7', 0)}") == []
+
+
+def test_the_docs_bot_of_version_2_plays_a_match_in_version_2_without_a_fault(tmp_path):
+    program = docs_bot(tmp_path, version=2)
+    bot = BotProcess([sys.executable, str(program)])
+    try:
+        assert referee.greet(bot, 10) == "first2" and bot.protocol == 2
+    finally:
+        bot.close()
+    first2 = f"{sys.executable} {program}"
+    tasks = match_tasks([first2, "greedy"], 2, "7", options=MatchOptions(seed="7", sandbox="off"))
+    outcomes = list(play_match(tasks, jobs=1))
+    assert all(o.faults == ((), ()) and errors(o.text) == [] for o in outcomes)
+    records = [parse(o.text)[0] for o in outcomes]
+    mine = next(t for t in records[0].turns if records[0].header.extra["bots"][t.player] == first2)
+    assert str(mine.draws[0]).startswith("d:")  # its first legal action: the deck
+
+
+@pytest.mark.parametrize("bots", [("greedy", "random"), ("random", "greedy", "greedy")])
+def test_the_built_in_bots_play_the_same_games_in_protocol_2_as_in_protocol_1(bots):
+    """`arbo bot` speaks protocol 2 when offered, and keeps to 1 with --protocol 1: the same choices,
+    so the same records (but for the bots' names in the header)."""
+    seed, options = "v", MatchOptions(seed="v", sandbox="off")
+    old = [shlex.join(command_of(bot, bot_seed(seed, at))) + " --protocol 1" for at, bot in enumerate(bots)]
+    played = {
+        version: [o.text for o in play_match(match_tasks(list(named), 3, seed, options=options), jobs=1)]
+        for version, named in ((2, bots), (1, old))
+    }
+    records = {version: [parse(text)[0] for text in texts] for version, texts in played.items()}
+    assert [(r.header.deck, r.turns, r.result) for r in records[2]] == [
+        (r.header.deck, r.turns, r.result) for r in records[1]
+    ]
+    names = [[r.header.extra["bots"] for r in records[version]] for version in (2, 1)]
+    assert (
+        names[0][0] == dict(zip(("Ana", "Ben", "Cleo")[: len(bots)], labels(bots), strict=True))
+        and names[1][0]["Ana"] == old[0]
+    )
+    assert all(errors(text) == [] and "fault" not in text for text in played[2])
 
 
 @pytest.mark.slow

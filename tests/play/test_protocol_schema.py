@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -23,6 +24,7 @@ from arbo_notation.engine.state import Game, Phase
 from arbo_notation.play import referee
 from arbo_notation.play.referee import BotProcess
 
+ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = json.loads(resources.files("arbo_notation.play").joinpath("protocol.schema.json").read_text("utf-8"))
 
 #: A bot that writes every line it reads, and every answer, to the file it is given; it plays the
@@ -92,6 +94,7 @@ def test_every_message_the_referee_sends_and_the_bot_answers_is_the_schemas(spie
     for message in got:
         assert problems(message["type"], message) == [], message
         assert whole.is_valid(message)
+    assert got[0] == {"type": "hello", "protocol": 1, "protocols": [1, 2]}
     hellos = [answer for answer in sent if answer.get("type") == "hello"]
     assert len(hellos) == 2 and all(problems("hello_answer", answer) == [] for answer in hellos)
     assert all(problems("action_answer", answer) == [] for answer in sent if answer not in hellos)
@@ -195,3 +198,82 @@ def test_a_bot_is_asked_when_the_only_legal_draw_is_a_skip(tmp_path, monkeypatch
     asked = next(at for at in range(len(lines) - 1, -1, -1) if '"act"' in lines[at].get("got", ""))
     assert json.loads(lines[asked]["got"]) == {"type": "act", "phase": "draw", "legal": ["-"], "view": {}}
     assert lines[asked + 1]["sent"] == {"action": "-"}
+
+
+#: A bot of protocol 2 that writes every line it reads, and every answer, to the file it is given:
+#: it asks for the view at each request (whole at every third, else its delta), keeps the view by
+#: the deltas, and plays the first legal action, one action a request.
+SPY_2 = textwrap.dedent(
+    """
+    import json, sys
+    from arbo_notation.bots.protocol import apply_delta
+    log = open(sys.argv[1], "a", encoding="utf-8")
+    asked, kept = 0, None
+    def say(answer):
+        log.write(json.dumps({"sent": answer}) + "\\n")
+        log.flush()
+        print(json.dumps(answer), flush=True)
+    for line in sys.stdin:
+        log.write(json.dumps({"got": line}) + "\\n")
+        message = json.loads(line)
+        if message["type"] == "hello":
+            say({"type": "hello", "name": "spy 2", "protocol": 2})
+        elif message["type"] == "game":
+            kept = None
+        elif message["type"] == "turn":
+            asked += 1
+            say({"view": "full" if asked % 3 == 0 else "delta"})
+        elif message["type"] == "view":
+            kept = message["view"] if "view" in message else apply_delta(kept, message["delta"])
+            log.write(json.dumps({"kept": kept}) + "\\n")
+            say({"actions": [message["legal"][0]]})
+        elif message["type"] == "quit":
+            break
+    """
+)
+
+
+@pytest.fixture(scope="module")
+def spied_2(tmp_path_factory) -> list[dict]:
+    """What a spy bot of protocol 2 got, sent and kept in a match of two games against greedy."""
+    folder = tmp_path_factory.mktemp("spy2")
+    (folder / "spy.py").write_text(SPY_2, encoding="utf-8")
+    log = folder / "log.jsonl"
+    command = f"{sys.executable} {folder / 'spy.py'} {log}"
+    done = subprocess.run(
+        [sys.executable, "-m", "arbo_notation", "match", command, "greedy", "--games", "2", "--out", str(folder / "m")]
+        + ["-j", "1", "--seed", "4", "--sandbox", "off", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},  # the spy applies deltas with arbo's apply_delta
+    )
+    assert done.returncode == 0, done.stderr
+    assert [bot["faults"] for bot in json.loads(done.stdout)["bots"]] == [0, 0]
+    return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+
+
+def test_every_message_of_protocol_2_is_the_schemas_and_a_kept_view_is_the_whole_one(spied_2):
+    got = [json.loads(line["got"]) for line in spied_2 if "got" in line]
+    sent = [line["sent"] for line in spied_2 if "sent" in line]
+    framing = [m["type"] for m in got if m["type"] not in ("turn", "view")]
+    assert framing == ["hello", "quit", "hello", "game", "end", "game", "end", "quit"]
+    kinds = {"view": "view_answer"}  # (the message of type view; $defs/view is the position it carries)
+    for message in got:
+        assert problems(kinds.get(message["type"], message["type"]), message) == [], message
+    assert [problems("hello_answer", answer) for answer in sent if answer.get("type") == "hello"] == [[], []]
+    asks = [answer for answer in sent if "view" in answer]
+    assert len(asks) > 60 and all(problems("view_ask", answer) == [] for answer in asks)
+    assert all(problems("actions_answer", a) == [] for a in sent if "actions" in a)
+    # each view kept by the deltas is the view a whole one would have given: the next whole view
+    # follows two deltas, so the turn's events between compare the two, by the turn and the piles
+    views = [line["kept"] for line in spied_2 if "kept" in line]
+    wholes = [m for m in got if m["type"] == "view" and "view" in m]
+    deltas = [m for m in got if m["type"] == "view" and "delta" in m]
+    assert len(wholes) > 20 and len(deltas) > 40
+    assert all(problems("view", view) == [] for view in views)
+    first_of_game = [m["delta"] for m in deltas if m["delta"][0]["path"] == ""]
+    assert len(first_of_game) == 2  # one a game: no view given yet, the whole one as a replace
+    assert all(len(delta) == 1 and delta[0]["op"] == "replace" for delta in first_of_game)
+    ends = [m for m in got if m["type"] == "end"]
+    assert all(problems("end", m) == [] and m["events"] for m in ends)
