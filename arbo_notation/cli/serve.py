@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import secrets
 import sys
-from typing import Optional
 
 import typer
 
@@ -85,7 +84,9 @@ def serve(
         out.flush()
 
     try:
-        asyncio.run(run(served, host=host, port=port, delay=float(delay), token=token, record=not read_only, ready=ready))
+        asyncio.run(
+            run(served, host=host, port=port, delay=float(delay), token=token, record=not read_only, ready=ready)
+        )
     except KeyboardInterrupt:
         pass  # Ctrl-C: every connection is closed, the files were written whole
     except OSError as error:

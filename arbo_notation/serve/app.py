@@ -83,7 +83,9 @@ def _refusal(status: int, message: str) -> web.Response:
 
 
 @web.middleware
-async def _headers(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+async def _headers(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
     """Every answer: never cached, never sniffed, never framed, never sending a referrer."""
     try:
         response = await handler(request)
@@ -155,7 +157,9 @@ class Server:
     def _board_event(self) -> tuple[str, str]:
         return self.hub.ident(self.hub.published), board_json(self.hub.board())
 
-    async def _stream(self, request: web.Request, kind: str, current: Callable[[], tuple[str, str] | None]) -> web.StreamResponse:
+    async def _stream(
+        self, request: web.Request, kind: str, current: Callable[[], tuple[str, str] | None]
+    ) -> web.StreamResponse:
         """Server-sent events of ``kind``: the state now unless the browser's Last-Event-ID is it
         (a stream resumed), then each new one. Every event is a whole state, so none is missed."""
         if not self.limits.streams.allow(request.remote or ""):
@@ -238,10 +242,12 @@ class Server:
             body = json.loads(await request.read())
         except (ValueError, UnicodeDecodeError):
             return _refusal(400, "the request is not JSON")
-        fields = (body.get("id"), body.get("base"), body.get("entry")) if isinstance(body, dict) else ()
-        if len(fields) != 3 or not all(isinstance(value, str) and len(value) <= MAX_ENTRY for value in fields):
+        fields = [body.get(key) for key in ("id", "base", "entry")] if isinstance(body, dict) else []
+        texts = [value for value in fields if isinstance(value, str) and len(value) <= MAX_ENTRY]
+        if len(texts) != 3:
             return _refusal(400, "an entry is sent as {id, base, entry}, each a short text")
-        answer = await asyncio.to_thread(self._recorder().enter, name, *fields)
+        entry_id, base, entry = texts
+        answer = await asyncio.to_thread(self._recorder().enter, name, entry_id, base, entry)
         return web.json_response(answer.to_json())
 
 
@@ -278,4 +284,3 @@ async def run(
             await follower
     finally:
         await runner.cleanup()
-

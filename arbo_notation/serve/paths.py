@@ -34,7 +34,9 @@ class Served:
         if given.is_file():
             served = cls(given.absolute().parent.resolve(), given.name)
             if not _NAME.match(given.name) or not served.names():
-                raise ArboError(f"{path}: arbo serve shows an .arb record inside its folder (a file named like table1.arb)")
+                raise ArboError(
+                    f"{path}: arbo serve shows an .arb record inside its folder (a file named like table1.arb)"
+                )
             return served
         raise ArboError(f"{path}: no such file or folder")
 

@@ -104,7 +104,12 @@ class Recorder:
         """What is legal next after ``typed`` (record/choices.py)."""
         path = self.served.resolve(name)
         offered = _session(path, _text(path)).completions(typed[:MAX_ENTRY])
-        return {"start": offered.start, "choices": list(offered.choices[:40]), "hint": offered.hint, "problem": offered.problem}
+        return {
+            "start": offered.start,
+            "choices": list(offered.choices[:40]),
+            "hint": offered.hint,
+            "problem": offered.problem,
+        }
 
     def enter(self, name: str, entry_id: str, base: str, entry: str) -> Answer:
         """Take one entry typed on the record whose digest is ``base``, unless ``entry_id`` was taken."""
@@ -132,7 +137,11 @@ class Recorder:
         try:
             text = _text(path)
             if digest(text) != base:
-                return Answer("changed", "the record changed since this page showed it; here it is now", state=self._state(path, name, text))
+                return Answer(
+                    "changed",
+                    "the record changed since this page showed it; here it is now",
+                    state=self._state(path, name, text),
+                )
             session = resume_session(path, text)
             try:
                 session.enter(entry)

@@ -102,7 +102,9 @@ def _summary(name: str, tree: GameTree) -> dict[str, Any]:
         scores = [[player, points] for player, points in record.result.scores]
         status = "finished"
     else:
-        scores = [[player, sum(best_points(game.arboretum(player), header.species).values())] for player in header.players]
+        scores = [
+            [player, sum(best_points(game.arboretum(player), header.species).values())] for player in header.players
+        ]
         status = "over" if game.is_over else "playing"
     sheet = tree.sheet
     return {
