@@ -94,6 +94,7 @@ async def _headers(
     response.headers.setdefault("Cache-Control", "no-store")
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["X-Frame-Options"] = "DENY"
+    response.headers["Content-Security-Policy"] = "frame-ancestors 'none'"  # (a page's meta policy cannot say it)
     response.headers["Referrer-Policy"] = "no-referrer"
     return response
 

@@ -25,7 +25,7 @@ def viewer_page(snapshot: Snapshot, title: str) -> str:
 def policy(script: str, style: str) -> str:
     return (
         f"default-src 'none'; script-src {csp_hash(script)}; style-src {csp_hash(style)}; "
-        "connect-src 'self'; img-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+        "connect-src 'self'; img-src 'none'; base-uri 'none'; form-action 'none'"
     )
 
 

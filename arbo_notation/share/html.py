@@ -122,10 +122,10 @@ def page_html(
     preview: Preview | None = None,
     live_script: str = "",
 ) -> str:
-    """The page of ``page_data``'s data. ``live_script`` follows the replayer's script (`arbo serve`
-    updates the page with it) and may then fetch from the page's own origin, nothing else."""
+    """The page of ``page_data``'s data. ``live_script`` runs before the replayer's script (`arbo
+    serve` updates the page with it) and may then fetch from the page's own origin, nothing else."""
     style = _asset("page.css") + "\n" + species_style(species) + "\n"
-    script = _asset("page.js") + live_script
+    script = live_script + _asset("page.js")
     connect = "connect-src 'self'; " if live_script else ""
     policy = (
         f"default-src 'none'; script-src {csp_hash(script)}; style-src {csp_hash(style)}; {connect}"
