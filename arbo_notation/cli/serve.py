@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import secrets
 import sys
 
 import typer
 
-from arbo_notation.cli.common import EXIT_INVALID, EXIT_USAGE, fail
+from arbo_notation.cli.common import EXIT_INVALID, fail
 from arbo_notation.cli.usage import whole_number
 from arbo_notation.errors import ArboError
 
@@ -90,7 +91,8 @@ def serve(
     except KeyboardInterrupt:
         pass  # Ctrl-C: every connection is closed, the files were written whole
     except OSError as error:
-        fail(f"arbo serve: cannot listen on {host}:{port} ({error.strerror or error})", EXIT_USAGE)
+        why = os.strerror(error.errno).lower() if error.errno else str(error)
+        fail(f"cannot listen on {host}:{port} ({why})", EXIT_INVALID)
 
 
 def register(app: typer.Typer) -> None:
