@@ -171,16 +171,18 @@ async def main() -> None:
 
         # 3. memory over many reconnections, each resumed with its last event's id
         reconnected = 0
-        before = rss_kb(server.pid)
+        marks = [(0, rss_kb(server.pid))]
         while reconnected < args.reconnections:
             for viewer in viewers[: args.reconnections - reconnected]:
                 await viewer.close()
                 await viewer.connect()
                 reconnected += 1
             await asyncio.sleep(0.2)
+            marks.append((reconnected, rss_kb(server.pid)))
         await asyncio.sleep(1)
-        after = rss_kb(server.pid)
-        print(f"reconnections: {reconnected}, RSS before {before / 1024:.1f} MB, after {after / 1024:.1f} MB")
+        marks.append((reconnected, rss_kb(server.pid)))
+        shown = [marks[0], marks[1], marks[len(marks) // 2], marks[-1]]
+        print("reconnections: " + ", ".join(f"after {n}: {kb / 1024:.1f} MB" for n, kb in shown))
         for viewer in viewers:
             await viewer.close()
     finally:

@@ -266,7 +266,9 @@ async def run(
     hub = Hub(served, delay)
     await hub.look()
     server = Server(hub, Recorder(served) if record else None, token)
-    runner = web.AppRunner(server.app(), access_log=None, shutdown_timeout=1.0)
+    # handler_cancellation: a viewer who leaves ends their stream's handler at once, not at the
+    # next event or keep-alive (a thousand reconnections would otherwise hold a thousand handlers)
+    runner = web.AppRunner(server.app(), access_log=None, shutdown_timeout=1.0, handler_cancellation=True)
     await runner.setup()
     try:
         site = web.TCPSite(runner, host, port)
