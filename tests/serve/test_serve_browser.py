@@ -130,8 +130,10 @@ def test_the_phone_records_a_turn_with_completion_and_undo(browser, served: tupl
         page.click("#undo")
         wait_until(page, "document.getElementById('prompt').textContent.indexOf('turn 15') === 0")
         assert "15." not in (folder / "table1.arb").read_text()
-        # the page fits the phone's width
+        # the page fits the phone's width, and a 360 px one's
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.set_viewport_size({"width": 360, "height": 740})
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
         assert errors == []
     finally:
         context.close()
