@@ -12,8 +12,7 @@ from typing import Any
 
 from arbo_notation.engine.totals import best_points
 from arbo_notation.errors import ArboError
-from arbo_notation.game.replay import replay_game
-from arbo_notation.game.tree import GameTree
+from arbo_notation.game.tree import GameTree, load_tree
 from arbo_notation.notation.model import GameRecord, Turn
 from arbo_notation.notation.reading.reader import parse_all
 from arbo_notation.notation.views import partial_record
@@ -78,17 +77,26 @@ def read_snapshot(path: Path, name: str, version: int) -> Snapshot:
     try:
         data = path.read_bytes()
         if len(data) > MAX_RECORD_BYTES:
-            raise ArboError("the file is too big for a record")
+            raise _Unshown("the file is too big for a record")
         outcome = parse_all(decode(data, name), name)
         if outcome.errors or not outcome.games:
-            raise ArboError("the record cannot be read now")
+            raise _Unshown("the record cannot be read now")
+        trees = [load_tree(public_record(game)) for game in outcome.games]
     except (OSError, ArboError) as error:
-        message = str(error) if isinstance(error, ArboError) else "the file cannot be read now"
+        # only our own words: a reader's or a replay's message may quote a hidden card
+        message = (
+            str(error) if isinstance(error, _Unshown) else f"the record does not check: arbo check {name} says why"
+        )
+        if isinstance(error, OSError):
+            message = "the file cannot be read now"
         summary = {"name": name, "title": title, "status": "unreadable", "message": message}
         return Snapshot.of(version, {"title": title, "games": [], "failed": []}, summary, ())
-    trees = [GameTree(replay_game(public_record(game), keep_states=True)) for game in outcome.games]
     species = tuple(dict.fromkeys(code for game in outcome.games for code in game.header.species))
     return Snapshot.of(version, page_data(trees, None, (), title), _summary(name, trees[-1]), species)
+
+
+class _Unshown(ArboError):
+    """Why a record is not shown, in words that quote nothing of it."""
 
 
 def _summary(name: str, tree: GameTree) -> dict[str, Any]:
