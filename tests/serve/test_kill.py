@@ -39,7 +39,7 @@ def write_on(server: Running, stop: threading.Event, answers: list[str]) -> None
                 time.sleep(0.05)  # past the rate: wait a little
                 continue
             answer = json.loads(reply)
-            answers.append(answer["status"])
+            answers.append(answer["status"] if answer["status"] == "ok" else f"{answer['status']}: {answer['message']}")
             state = answer["state"]
             number += 1
     except (OSError, urllib.error.URLError, ValueError, KeyError):
@@ -62,8 +62,10 @@ def test_a_kill_in_the_middle_of_writes_leaves_the_record_whole(tmp_path: Path) 
         answers: list[str] = []
         writer = threading.Thread(target=write_on, args=(server, stop, answers), daemon=True)
         writer.start()
-        while not answers:
+        deadline = time.monotonic() + 30
+        while not answers and time.monotonic() < deadline:
             time.sleep(0.01)
+        assert answers, "no entry was answered"
         time.sleep(chance.uniform(0.02, 0.3))
         server.process.send_signal(signal.SIGKILL)
         server.process.wait(10)
@@ -73,9 +75,9 @@ def test_a_kill_in_the_middle_of_writes_leaves_the_record_whole(tmp_path: Path) 
         left_mid_write += bool(leftovers - seen)  # a copy being written when the kill came
         seen |= leftovers
         outcome = parse_all(table.read_text(), "table.arb")
-        assert not outcome.errors and len(outcome.games) == 1
-        assert not replay_game(outcome.games[0]).errors
-        assert set(answers) == {"ok"}
+        assert not outcome.errors and len(outcome.games) == 1, table.read_text()[-300:]
+        assert not replay_game(outcome.games[0]).errors, table.read_text()[-300:]
+        assert set(answers) == {"ok"}, answers
     # the file is still recorded on, by arbo record (the lock died with the server)
     done = subprocess.run(
         [sys.executable, "-m", "arbo_notation", "record", str(table), "--plain"],
