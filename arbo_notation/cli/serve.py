@@ -59,9 +59,9 @@ def serve(
         from arbo_notation.serve.paths import Served
         from arbo_notation.serve.terminal import local_address, qr_code
     except ModuleNotFoundError as error:
-        if error.name and error.name.partition(".")[0] in ("aiohttp", "segno", "multidict", "yarl"):
-            fail(NEEDS_SERVE_EXTRA, EXIT_INVALID)
-        raise
+        if (error.name or "").partition(".")[0] == "arbo_notation":
+            raise
+        fail(NEEDS_SERVE_EXTRA, EXIT_INVALID)  # aiohttp, segno, or one of aiohttp's own (yarl, multidict...)
     try:
         served = Served.of(path)
     except ArboError as error:

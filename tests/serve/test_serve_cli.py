@@ -36,7 +36,7 @@ def test_bad_input_is_said_in_a_line(args: list[str], status: int, said: str) ->
     assert said in done.output and "Traceback" not in done.output
 
 
-@pytest.mark.parametrize("blocked", ["aiohttp", "segno"])
+@pytest.mark.parametrize("blocked", ["aiohttp", "segno", "yarl"])
 def test_without_the_extra_the_command_names_it(blocked: str) -> None:
     code = (
         NOT_INSTALLED
