@@ -34,6 +34,7 @@ LAYERS = {
     "": 8,
     "tui": 8,
     "lsp": 8,
+    "serve": 8,
     "cli": 9,
     "__main__": 9,
 }

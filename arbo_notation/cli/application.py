@@ -38,6 +38,7 @@ COMMANDS = {
     "merge": Listing(short_help="Join the records of one game made from different seats into one."),
     "analyse": Listing(help="Judge each turn of a recorded game from what its mover knew, and mark the mistakes."),
     "puzzles": Listing(help="Pick puzzles from analysed games: the turns where one finish is clearly best."),
+    "serve": Listing(short_help="Follow records live in a browser, and record from a phone."),
     "train": Listing(help="Ask the puzzles of a file, the missed and due ones first, and keep the history."),
     "lsp": Listing(help="Run the language server for .arb records, over standard input and output."),
 }

@@ -111,10 +111,24 @@ def build_page(
     """The HTML text of the replayer for these games (one game: opened at its start; more: a list)."""
     data = page_data(trees, viewer, unread, title)
     species = [code for tree in trees for code in tree.lines[()].states[0].config.species]
+    return page_html(data, species, title=title, preview=preview)
+
+
+def page_html(
+    data: dict[str, Any],
+    species: Iterable[str],
+    *,
+    title: str,
+    preview: Preview | None = None,
+    live_script: str = "",
+) -> str:
+    """The page of ``page_data``'s data. ``live_script`` runs before the replayer's script (`arbo
+    serve` updates the page with it) and may then fetch from the page's own origin, nothing else."""
     style = _asset("page.css") + "\n" + species_style(species) + "\n"
-    script = _asset("page.js")
+    script = live_script + _asset("page.js")
+    connect = "connect-src 'self'; " if live_script else ""
     policy = (
-        f"default-src 'none'; script-src {csp_hash(script)}; style-src {csp_hash(style)}; "
+        f"default-src 'none'; script-src {csp_hash(script)}; style-src {csp_hash(style)}; {connect}"
         "img-src 'none'; base-uri 'none'; form-action 'none'"
     )
     return PAGE.format(

@@ -889,7 +889,41 @@
     window.addEventListener("hashchange", openFromFragment);
   }
 
+  // -- a live page ----------------------------------------------------------------------------
+
+  // arbo serve hands the page its game's data again as the record grows (an "arbo:data" event on
+  // the document): the cursor stays where it was, or follows the last turn when it stood there.
+  function replaceData(data, follow) {
+    var game = ui.game;
+    var line = ui.line;
+    var index = ui.index;
+    var view = ui.view;
+    follow = follow || !game || (line === "" && index === ui.lines[""].legal);
+    DATA = data;
+    var fresh = DATA.games.filter(function (g) { return game && g.index === game.index; })[0];
+    if (!fresh && DATA.games.length === 1) fresh = DATA.games[0];
+    if (!fresh) {
+      showGameList();
+      return;
+    }
+    openGame(fresh, true);
+    if (fresh.views.indexOf(view) >= 0) {
+      ui.view = view;
+      $("view").value = view === null ? "" : view;
+    }
+    if (follow || !ui.lines[line] || index > ui.lines[line].legal) {
+      line = "";
+      index = ui.lines[""].legal;
+    }
+    ui.line = line;
+    ui.index = index;
+    show();
+  }
+
   wire();
+  document.addEventListener("arbo:data", function (event) {
+    replaceData(event.detail.data, event.detail.follow);
+  });
   openFromFragment();
   document.body.classList.add("ready");
 })();

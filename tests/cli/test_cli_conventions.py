@@ -212,6 +212,7 @@ BARE = {
     "analyse": "argument FILE",
     "puzzles": "argument FILE|DIR",
     "train": "argument FILE",
+    "serve": "argument PATH",
 }
 
 
