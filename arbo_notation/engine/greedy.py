@@ -117,7 +117,8 @@ class Paths:
     Values strictly increase along a path, so paths form a DAG and these tables are a DP over it:
     ``up[c][S]`` is the best length + start bonus of a path from a tree of S up to c (c included);
     ``down[c][S]`` the best length + end bonus of a path from c up to a tree of S (c included);
-    ``same_up`` / ``same_down`` the longest all-same-species run ending / starting at c.
+    ``same_up`` / ``same_down`` the longest all-same-species run ending / starting at c (each
+    tree next to the frontier keeps its four in ``near``: no planting reads another's).
     ``best[S]`` is the exact best path score, ``open[S]`` the best partial path that a future
     tree could still complete (its last or first tree has an empty neighbour).
 
@@ -164,9 +165,11 @@ class Paths:
         self.arb = arb
         self.potential = potential
         order = sorted(arb, key=lambda cell: (arb[cell] & 7, cell))
-        # The tables are kept only as each tree's entry (see _near), in tuples of numbers, which
-        # the garbage collector stops tracking: thousands of tables stand in the cache, and full
-        # collections scanning their dicts were a tenth of a simulated game (bench/README.md).
+        # The tables are kept only as each tree's entry next to the frontier (``near``), tuples of
+        # numbers, which the garbage collector stops tracking: thousands of tables stand in the
+        # cache. Kept as dicts of dicts, 100 two-player simulated games set off 4 full collections
+        # and 511 young ones; kept so, 3 and 411 (gc.callbacks; bench/README.md, "Greedy at
+        # random's pace").
         up, same_up = _sweep(arb, order, True)
         down, same_down = _sweep(arb, order[::-1], False)
         self.best = species_points(arb)

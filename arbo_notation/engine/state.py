@@ -1212,8 +1212,9 @@ _FROM_DECK, _FROM_PILE, _PLANTED, _DISCARDED, _SKIPPED = range(5)
 _NONE: frozenset[Card] = frozenset()  # a hand none of whose cards were shown
 
 # The named tuples made at every decision of a simulated game (a view's table and parts, push's
-# note) are made by tuple.__new__ itself: a named tuple's own __new__ is a Python function, 0.3 us
-# a call where this is 0.1 (timeit, Python 3.11; bench/README.md, "A bot's view, kept cheap").
+# note) are made by tuple.__new__ itself: a named tuple's own __new__ is a Python function, 1.3 us
+# a call of seven fields where this is 0.6 (timeit, Python 3.11, the shared machine loaded;
+# bench/README.md, "A bot's view, kept cheap").
 _tuple = tuple.__new__
 
 
