@@ -9,6 +9,13 @@ Both trees must write the same bytes (the same games): the run stops if they do 
 
     python bench/bench_simulate.py --against /work/base [--games 100] [--rounds 5] [--players 2 3 4] [--bot random]
 
+With --bots A B instead of --against, this tree alone, bot A at every seat against bot B at every
+seat (issue 49: the greedy bot within 3.5 times a random game): the same command with each bot,
+alternating, and the ratio of A's seconds a game over B's (B plays --games-b games, by default as
+many; a random game is quick, so more of them keep start-up a small share of both):
+
+    python bench/bench_simulate.py --bots greedy random [--games 200] [--games-b 1000] [--rounds 5]
+
 Each command runs once untimed first (bytecode compiled and cached, as an installed arbo runs).
 """
 
@@ -68,13 +75,20 @@ def run(tree: str, players: int, games: int, seed: int, out: Path, bot: str = "g
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--against", required=True, help="the other checkout (e.g. /work/base)")
+    parser.add_argument("--against", help="the other checkout (e.g. /work/base)")
+    parser.add_argument("--bots", nargs=2, metavar=("A", "B"), help="this tree's bot A against bot B, instead")
+    parser.add_argument("--games-b", type=int, help="games of bot B with --bots (default: --games)")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
     parser.add_argument("--bot", default="greedy", help="the bot at every seat (greedy, random)")
     args = parser.parse_args()
+    if args.bots:
+        compare_bots(args.bots, args.games, args.games_b or args.games, args.rounds, args.seed, args.players)
+        return
+    if not args.against:
+        parser.error("give --against a checkout, or --bots A B")
     trees = {"this": HERE, "other": str(Path(args.against).resolve())}
     print(
         f"simulate -n {args.games} --seed {args.seed} --bot {args.bot} -j 1, {args.rounds} rounds, medians; "
@@ -105,6 +119,39 @@ def main() -> None:
             print(
                 f"{players:>7} {rate['other']:>10.1f} {rate['this']:>10.1f} {rate['this'] / rate['other']:>6.2f} "
                 f"{cpu_rate['other']:>14.1f} {cpu_rate['this']:>13.1f} {cpu_rate['this'] / cpu_rate['other']:>6.2f}",
+                flush=True,
+            )
+
+
+def compare_bots(bots: list[str], games: int, games_b: int, rounds: int, seed: int, players: list[int]) -> None:
+    """This tree's bot A against bot B: seconds a game of each (wall and CPU), and A's over B's."""
+    counts = {bots[0]: games, bots[1]: games_b}
+    print(
+        f"simulate --seed {seed} -j 1, {bots[0]} ({games} games) against {bots[1]} ({games_b} games), "
+        f"{rounds} rounds, medians; this tree {HERE}"
+    )
+    print(
+        f"{'players':>7} {bots[0] + ' ms/g':>12} {bots[1] + ' ms/g':>12} {'ratio':>6} "
+        f"{bots[0] + ' cpu-ms/g':>16} {bots[1] + ' cpu-ms/g':>16} {'ratio':>6}"
+    )
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        for table in players:
+            for bot in bots:  # untimed: bytecode cached
+                run(HERE, table, 2, seed, folder / f"{bot}.arb", bot)
+            wall: dict[str, list[float]] = {bot: [] for bot in bots}
+            cpu: dict[str, list[float]] = {bot: [] for bot in bots}
+            for index in range(rounds):
+                for bot in bots if index % 2 == 0 else bots[::-1]:
+                    elapsed, used, _ = run(HERE, table, counts[bot], seed, folder / f"{bot}.arb", bot)
+                    wall[bot].append(elapsed / counts[bot] * 1000)
+                    cpu[bot].append(used / counts[bot] * 1000)
+            a, b = bots
+            ms = {bot: statistics.median(wall[bot]) for bot in bots}
+            cpu_ms = {bot: statistics.median(cpu[bot]) for bot in bots}
+            print(
+                f"{table:>7} {ms[a]:>12.2f} {ms[b]:>12.2f} {ms[a] / ms[b]:>6.2f} "
+                f"{cpu_ms[a]:>16.2f} {cpu_ms[b]:>16.2f} {cpu_ms[a] / cpu_ms[b]:>6.2f}",
                 flush=True,
             )
 

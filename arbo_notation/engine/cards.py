@@ -187,8 +187,16 @@ class Coord:
 
     def neighbours(self) -> tuple["Coord", "Coord", "Coord", "Coord"]:
         """The four orthogonally adjacent cells: right, left, up, down."""
-        x, y = self.x, self.y
-        return (Coord(x + 1, y), Coord(x - 1, y), Coord(x, y + 1), Coord(x, y - 1))
+        # Remembered: the cells where a bot may plant are asked at every planting, and four
+        # interned cells made afresh were two thirds of it (bench/README.md, "A bot's view, kept
+        # cheap"). Bounded as the interned cells are: emptied when full.
+        around = _NEIGHBOURS.get(self)
+        if around is None:
+            x, y = self.x, self.y
+            if len(_NEIGHBOURS) >= MAX_KEPT_CELLS:
+                _NEIGHBOURS.clear()
+            around = _NEIGHBOURS[self] = (Coord(x + 1, y), Coord(x - 1, y), Coord(x, y + 1), Coord(x, y - 1))
+        return around
 
     def is_adjacent(self, other: "Coord") -> bool:
         return abs(self.x - other.x) + abs(self.y - other.y) == 1
@@ -196,6 +204,8 @@ class Coord:
 
 _COORDS: dict[tuple[int, int], Coord] = {}
 _MORE_COORDS: weakref.WeakValueDictionary[tuple[int, int], Coord] = weakref.WeakValueDictionary()
+
+_NEIGHBOURS: dict[Coord, tuple[Coord, Coord, Coord, Coord]] = {}  # Coord.neighbours, remembered
 
 ORIGIN = Coord(0, 0)
 

@@ -18,7 +18,7 @@ Standard library only.
 from __future__ import annotations
 
 import math
-from typing import Callable, ClassVar
+from typing import ClassVar
 
 from arbo_notation.engine.lean import FROM_DECK, STEPS, LeanPosition, frontier_of, species_points
 
@@ -47,23 +47,32 @@ def _longer(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return (2 * a[0] + a[1], a[0]) > (2 * b[0] + b[1], b[0])
 
 
+#: A path's bonus for starting on a tree of each value (a 1: +1) and for ending on one (an 8: +2).
+_START_BONUS = tuple(int(value == _LOW) for value in range(8))
+_END_BONUS = tuple(2 * (value == _HIGH) for value in range(8))
+
+
 def _sweep(
-    arb: dict[int, int], order: list[int], bonus: Callable[[int], int], feeds: Callable[[int, int], bool]
+    arb: dict[int, int], order: list[int], rising: bool
 ) -> tuple[dict[int, dict[int, int]], dict[int, tuple[int, int]]]:
     """One pass of the path DP over cells in ``order``: for each cell, the best length + bonus of
-    a path from a tree of each species to it through neighbours that ``feeds`` (lower values going
-    up, higher going down), and its longest same-species run as (length, bonus)."""
+    a path from a tree of each species to it through neighbours that feed it (lower values when
+    ``rising``, higher ones otherwise), and its longest same-species run as (length, bonus)."""
+    bonuses = _START_BONUS if rising else _END_BONUS
     best: dict[int, dict[int, int]] = {}
     runs: dict[int, tuple[int, int]] = {}
     for cell in order:
         card = arb[cell]
         code, value = card >> 3, card & 7
-        reach = {code: 1 + bonus(value)}
-        same = (1, bonus(value))
+        bonus = bonuses[value]
+        reach = {code: 1 + bonus}
+        same = (1, bonus)
         for step in STEPS:
             near = cell + step
             other = arb.get(near)
-            if other is None or not feeds(value, other & 7):
+            if other is None:
+                continue
+            if (other & 7 >= value) if rising else (other & 7 <= value):
                 continue
             for kind, val in best[near].items():
                 if val + 1 > reach.get(kind, _NONE):
@@ -75,6 +84,24 @@ def _sweep(
         best[cell] = reach
         runs[cell] = same
     return best, runs
+
+
+def _open_paths(
+    arb: dict[int, int], up: dict[int, dict[int, int]], down: dict[int, dict[int, int]]
+) -> dict[int, float]:
+    """Per species, the best partial path a future tree could still complete, discounted."""
+    opened: dict[int, float] = {}
+    for cell, card in arb.items():
+        if all(cell + step in arb for step in STEPS):
+            continue
+        value = card & 7
+        for tables, beyond in ((up, _HIGH - value), (down, value - _LOW)):
+            if beyond > 0:
+                room = _ROOM[beyond]
+                for code, val in tables[cell].items():
+                    if (val + 1) * room > opened.get(code, 0.0):
+                        opened[code] = (val + 1) * room
+    return opened
 
 
 #: A tree next to a cell: its value, species, ``up`` and ``down`` tables (as items), ``same_up``
@@ -90,7 +117,8 @@ class Paths:
     Values strictly increase along a path, so paths form a DAG and these tables are a DP over it:
     ``up[c][S]`` is the best length + start bonus of a path from a tree of S up to c (c included);
     ``down[c][S]`` the best length + end bonus of a path from c up to a tree of S (c included);
-    ``same_up`` / ``same_down`` the longest all-same-species run ending / starting at c.
+    ``same_up`` / ``same_down`` the longest all-same-species run ending / starting at c (each
+    tree next to the frontier keeps its four in ``near``: no planting reads another's).
     ``best[S]`` is the exact best path score, ``open[S]`` the best partial path that a future
     tree could still complete (its last or first tree has an empty neighbour).
 
@@ -106,10 +134,7 @@ class Paths:
     __slots__ = (
         "arb",
         "potential",
-        "up",
-        "down",
-        "same_up",
-        "same_down",
+        "near",
         "best",
         "open",
         "cells",
@@ -140,12 +165,15 @@ class Paths:
         self.arb = arb
         self.potential = potential
         order = sorted(arb, key=lambda cell: (arb[cell] & 7, cell))
-        self.up, self.same_up = _sweep(arb, order, lambda v: int(v == _LOW), lambda mine, other: other < mine)
-        self.down, self.same_down = _sweep(
-            arb, order[::-1], lambda v: 2 * (v == _HIGH), lambda mine, other: other > mine
-        )
+        # The tables are kept only as each tree's entry next to the frontier (``near``), tuples of
+        # numbers, which the garbage collector stops tracking: thousands of tables stand in the
+        # cache. Kept as dicts of dicts, 100 two-player simulated games set off 4 full collections
+        # and 511 young ones; kept so, 3 and 411 (gc.callbacks; bench/README.md, "Greedy at
+        # random's pace").
+        up, same_up = _sweep(arb, order, True)
+        down, same_down = _sweep(arb, order[::-1], False)
         self.best = species_points(arb)
-        self.open = self._open_paths()
+        self.open = _open_paths(arb, up, down)
         self.cells = frontier_of(arb)
         first: dict[tuple[int, ...], int] = {}
         self.place: dict[int, int] = {}
@@ -153,7 +181,16 @@ class Paths:
             around = tuple(near for near in (cell + step for step in STEPS) if near in arb)
             self.place[cell] = first.setdefault(around, cell)
         self.places = list(first.values())
-        self.around = {cell: self._around(cell) for cell in self.places}
+        near: dict[int, _Near] = {}  # each tree next to the frontier, made once for every place by it
+        self.around: dict[int, tuple[_Near, ...]] = {}
+        for trees, cell in first.items():
+            for tree in trees:
+                if tree not in near:
+                    card = arb[tree]
+                    tables = tuple(up[tree].items()), tuple(down[tree].items())
+                    near[tree] = (card & 7, card >> 3, *tables, same_up[tree], same_down[tree])
+            self.around[cell] = tuple([near[tree] for tree in trees])
+        self.near = near
         # Each species' value before a planting, with its parts: (best, open, value()).
         self.worth: dict[int, tuple[int, float, float]] = {
             code: (self.best.get(code, 0), self.open.get(code, 0.0), self.value(code))
@@ -162,35 +199,24 @@ class Paths:
         self._gained: dict[int, dict[int, float]] = {}
 
     def _around(self, cell: int) -> tuple[_Near, ...]:
-        """The trees next to ``cell``, in the order STEPS visits them, with their tables."""
-        found = []
-        for step in STEPS:
-            near = cell + step
-            card = self.arb.get(near)
-            if card is not None:
-                up, down = tuple(self.up[near].items()), tuple(self.down[near].items())
-                found.append((card & 7, card >> 3, up, down, self.same_up[near], self.same_down[near]))
-        return tuple(found)
-
-    def _open_paths(self) -> dict[int, float]:
-        """Per species, the best partial path a future tree could still complete, discounted."""
-        arb = self.arb
-        opened: dict[int, float] = {}
-        for cell, card in arb.items():
-            if all(cell + step in arb for step in STEPS):
-                continue
-            value = card & 7
-            for tables, beyond in ((self.up, _HIGH - value), (self.down, value - _LOW)):
-                if beyond > 0:
-                    room = _ROOM[beyond]
-                    for code, val in tables[cell].items():
-                        if (val + 1) * room > opened.get(code, 0.0):
-                            opened[code] = (val + 1) * room
-        return opened
+        """The trees next to frontier cell ``cell``, in the order STEPS visits them, with their tables."""
+        return tuple([self.near[near] for near in (cell + step for step in STEPS) if near in self.arb])
 
     def value(self, code: int) -> float:
         """What the arboretum is worth in a species: its best path, or a discounted open one."""
         return max(self.best.get(code, 0), self.potential * self.open.get(code, 0.0))
+
+    def row(self, card: int) -> list[dict[int, float]]:
+        """:meth:`gains` of ``card`` at each place, in order: one call for a whole search of the
+        places, not one a place (read-only: the dicts are shared with the next caller)."""
+        gained, base = self._gained, card * 65536
+        found = []
+        for place in self.places:
+            gains = gained.get(base + place)
+            if gains is None:
+                gains = gained[base + place] = self._gains(card, place)
+            found.append(gains)
+        return found
 
     def gains(self, card: int, cell: int) -> dict[int, float]:
         """How much planting ``card`` at ``cell`` raises :meth:`value`, per species it changes
@@ -372,13 +398,7 @@ class Reading:
 
     def best_plant_gain(self, card: int) -> float:
         """The best weighted gain of ``card`` anywhere (not from the hand: no rights lost)."""
-        paths, weighted = self.paths, self.weighted
-        best = weighted(paths.gains(card, paths.places[0]))
-        for cell in paths.places[1:]:
-            gain = weighted(paths.gains(card, cell))
-            if gain > best:
-                best = gain
-        return best
+        return max(map(self.weighted, self.paths.row(card)))
 
 
 # -- the decisions ---------------------------------------------------------------------------------
@@ -420,8 +440,9 @@ def choose_planting(position: LeanPosition) -> tuple[int, int]:
         # plant_gain(card, cell, True) at each cell, its parts that do not depend on the cell read once
         kind, cost = card >> 3, reading.cost(card)
         held = paths.value(kind)
-        for cell in paths.places:  # the first best cell is a place (see Paths)
-            gains = paths.gains(card, cell)
+        for cell, gains in zip(
+            paths.places, paths.row(card), strict=True
+        ):  # the first best cell is a place (see Paths)
             gain = reading.weighted(gains) - cost * (held + gains.get(kind, 0.0))
             if best is None or gain > best[0]:
                 best = (gain, card, cell)
@@ -460,7 +481,7 @@ def _discard(position: LeanPosition, seat: int, hand: list[int], arb: dict[int, 
             reading.paths.value(code) + 0.5 * rival_best.get(code, 0)
         )
         later = LATER * max(0.0, reading.best_plant_gain(card))
-        gift = max((sum(theirs.gains(card, c).values()) for c in theirs.places), default=0.0)
+        gift = max([sum(gains.values()) for gains in theirs.row(card)], default=0.0)
         choices.append((loss + later + SPITE * gift, card))
     return min(choices)[1]
 

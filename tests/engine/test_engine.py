@@ -619,3 +619,13 @@ def test_cards_and_cells_past_the_kept_ones_are_interned_while_held_and_then_let
     gc.collect()
     assert (-(10**7), 3) not in cards._MORE_COORDS  # let go with its last holder
     assert kept <= len(cards._COORDS) == cards.MAX_KEPT_CELLS
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(-300, 300), st.integers(-300, 300))
+def test_a_cells_neighbours_remembered_are_the_four_adjacent_cells(x, y):
+    """Coord.neighbours is remembered per cell: asked twice, the same four cells, right, left, up, down."""
+    cell = Coord(x, y)
+    around = cell.neighbours()
+    assert around == (Coord(x + 1, y), Coord(x - 1, y), Coord(x, y + 1), Coord(x, y - 1))
+    assert cell.neighbours() is around and all(cell.is_adjacent(near) for near in around)

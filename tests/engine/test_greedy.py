@@ -167,6 +167,8 @@ def test_priced_once_per_place_is_priced_as_at_each_cell(grown, potential):
     paths = greedy.Paths({cell_of(k): cards.code(v) for k, v in arb.items()}, potential)
     assert paths.places == sorted(set(paths.place.values())) and set(paths.place) == set(paths.cells)
     before = best_paths(arb, species)
+    # the places' gains in one call, as the searches ask them, are the plain what-ifs at each place
+    assert paths.row(cards.code(card)) == [paths._gains(cards.code(card), place) for place in paths.places]
     for coord in frontier(arb):
         cell = cell_of(coord)
         gains = paths.gains(cards.code(card), cell)
