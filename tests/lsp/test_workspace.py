@@ -14,7 +14,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient, client_capabilities
 
-from tests.lsp.lsp_support import PROFILES, ROOT, SAMPLES, SERVER, opened, uri_of
+from tests.lsp.lsp_support import PROFILES, ROOT, SAMPLES, SERVER, accept_registrations, opened, uri_of
 
 pytestmark = pytest.mark.filterwarnings("error::pytest_lsp.LspSpecificationWarning")
 
@@ -41,6 +41,11 @@ def workspace_folder(top: Path) -> Path:
     return folder
 
 
+def files_of(top: Path) -> dict[str, tuple[int, int]]:
+    """Every file under ``top`` with its size and time of change."""
+    return {str(path): (path.lstat().st_size, path.lstat().st_mtime_ns) for path in sorted(top.rglob("*"))}
+
+
 @pytest.fixture
 def options() -> dict:
     """The initialization options the client sends (a test overrides them with parametrize)."""
@@ -50,13 +55,9 @@ def options() -> dict:
 @pytest_lsp.fixture(config=SERVER, params=PROFILES)
 async def client(request, lsp_client: LanguageClient):
     folder = workspace_folder(request.getfixturevalue("tmp_path"))
-    lsp_client.registrations = []
-
-    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
-    def register(params: types.RegistrationParams) -> None:
-        lsp_client.registrations.extend(params.registrations)
-
+    lsp_client.registrations = accept_registrations(lsp_client)
     lsp_client.folder = folder
+    lsp_client.files_before = files_of(folder.parent)
     lsp_client.profile = client_capabilities(request.param)
     await lsp_client.initialize_session(
         types.InitializeParams(
@@ -129,6 +130,7 @@ async def test_every_record_of_the_folder_is_checked_as_arbo_check_checks_it(cli
     # not the hidden folder, node_modules, the link out of the folder nor the folder linked
     assert sorted(client.diagnostics) == sorted([uri_of(faulty), uri_of(clean)])
     assert client.messages == []  # no bound reached
+    assert files_of(client.folder.parent) == client.files_before  # the server wrote nothing
 
 
 async def test_a_changed_file_is_checked_again_and_a_deleted_one_cleared(client: LanguageClient):
