@@ -69,7 +69,7 @@ class ArboServer(LanguageServer):
         #: How much of the workspace is checked on disk; None: only the open files.
         self.bounds: Bounds | None = Bounds()
         self._stale: dict[str, None] = {}  # files on disk to check, in order
-        self._on_disk: set[str] = set()  # files whose published diagnostics are the disk's
+        self._on_disk: set[str] = set()  # files not open whose diagnostics are shown (cleared once gone)
         self._tasks: set[asyncio.Task[None]] = set()
         self._checker: asyncio.Task[None] | None = None
 
@@ -276,7 +276,8 @@ def make_server() -> ArboServer:
         uri = params.text_document.uri
         ls.forget(uri)
         if ls.bounds is not None and uri.endswith(RECORD_SUFFIX) and ls.in_workspace(uri):
-            ls.recheck([uri])  # its diagnostics become those of the file on disk again (none if gone)
+            ls._on_disk.add(uri)  # the editor's diagnostics stay until the disk's replace them
+            ls.recheck([uri])  # those of the file on disk again (none if it is not there)
             return
         ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 

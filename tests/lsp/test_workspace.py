@@ -231,3 +231,15 @@ async def test_switched_off_only_the_open_files_are_checked(client: LanguageClie
     client.diagnostics.pop(uri_of(faulty))
     await published(client, uri_of(faulty))
     assert list(client.diagnostics[uri_of(faulty)]) == []  # cleared, as before
+
+
+async def test_a_file_closed_unsaved_loses_its_diagnostics(client: LanguageClient):
+    await published(client, uri_of(client.folder / "clean.arb"))
+    uri = uri_of(client.folder / "club" / "unsaved.arb")  # never written to disk
+    client.text_document_did_open(opened(uri, FAULTY.read_text()))
+    await published(client, uri)
+    assert len(client.diagnostics[uri]) == 2
+    client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri)))
+    client.diagnostics.pop(uri)
+    await published(client, uri)
+    assert list(client.diagnostics[uri]) == []
