@@ -72,6 +72,8 @@ class ArboServer(LanguageServer):
         self._on_disk: set[str] = set()  # files not open whose diagnostics are shown (cleared once gone)
         self._tasks: set[asyncio.Task[None]] = set()
         self._checker: asyncio.Task[None] | None = None
+        self._found_files = self._found_bytes = 0  # what the scans found, against the bounds
+        self._bounded = False  # a bound was reached (and said)
 
     def cut(self, document: TextDocument) -> Cut:
         """The document's text cut into games, made once a version."""
@@ -149,30 +151,29 @@ class ArboServer(LanguageServer):
         except JsonRpcException as error:  # a client that refuses: the files are checked when opened
             logging.getLogger(__name__).warning("the client did not watch the record files: %s", error)
 
-    async def scan(self) -> None:
-        """Find the records of every folder of the workspace (in a thread: the walk waits on the
-        disk) and check them, within the bounds in all; say once when a bound left some out."""
+    async def scan(self, folders: list[str]) -> None:
+        """Find the records of these folders (in a thread: the walk waits on the disk) and check
+        them, within what is left of the bounds; say once when a bound left some out."""
         bounds = self.bounds
-        if bounds is None:
+        if bounds is None or self._bounded:
             return
-        files = size = 0
-        bounded = False
-        for folder in self.folders():
-            left = Bounds(bounds.files - files, bounds.size - size, bounds.folders)
+        for folder in folders:
+            left = Bounds(bounds.files - self._found_files, bounds.size - self._found_bytes, bounds.folders)
             found = await asyncio.to_thread(records_in, folder, left)
-            files, size, bounded = files + len(found.paths), size + found.size, bounded or found.bounded
+            self._found_files += len(found.paths)
+            self._found_bytes += found.size
             self.recheck(from_fs_path(path) for path in found.paths)
-            if bounded:
-                break
-        if bounded:
-            self.window_show_message(
-                types.ShowMessageParams(
-                    types.MessageType.Warning,
-                    f"arbo: the workspace's diagnostics are those of its first {files} record files "
-                    f"({bounds.files} files and {bounds.size >> 20} MB at most): the others are checked when opened "
-                    "(arbo check FOLDER checks them all)",
+            if found.bounded:
+                self._bounded = True
+                self.window_show_message(
+                    types.ShowMessageParams(
+                        types.MessageType.Warning,
+                        f"arbo: the workspace's diagnostics are those of its first {self._found_files} record files "
+                        f"({bounds.files} files and {bounds.size >> 20} MB at most): the others are checked when "
+                        "opened (arbo check FOLDER checks them all)",
+                    )
                 )
-            )
+                return
 
     def recheck(self, uris: Iterable[str]) -> None:
         """Check these files on disk again, after those waiting already."""
@@ -182,7 +183,8 @@ class ArboServer(LanguageServer):
             self._checker = self.background(self._check_stale())
 
     def cleared(self, uri: str) -> None:
-        """A file gone from disk: its diagnostics go (unless the editor has it open)."""
+        """A file gone from disk (or from the workspace): its diagnostics go (unless the editor
+        has it open)."""
         self._stale.pop(uri, None)
         if uri in self._on_disk and uri not in self.workspace.text_documents:
             self._on_disk.discard(uri)
@@ -292,7 +294,17 @@ def make_server() -> ArboServer:
         watching = ls.client_capabilities.workspace and ls.client_capabilities.workspace.did_change_watched_files
         if watching and watching.dynamic_registration:
             ls.background(ls.watch())
-        ls.background(ls.scan())
+        ls.background(ls.scan(ls.folders()))
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+    def did_change_workspace_folders(ls: ArboServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
+        if ls.bounds is None:
+            return
+        for uri in sorted(ls._on_disk | set(ls._stale)):
+            if not ls.in_workspace(uri):
+                ls.cleared(uri)  # its folder was taken out of the workspace
+        added = [to_fs_path(folder.uri) for folder in params.event.added if folder.uri.startswith("file:")]
+        ls.background(ls.scan([path for path in added if path and os.path.isdir(path)]))
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def did_change_watched_files(ls: ArboServer, params: types.DidChangeWatchedFilesParams) -> None:

@@ -243,3 +243,25 @@ async def test_a_file_closed_unsaved_loses_its_diagnostics(client: LanguageClien
     client.diagnostics.pop(uri)
     await published(client, uri)
     assert list(client.diagnostics[uri]) == []
+
+
+async def test_a_folder_added_to_the_workspace_is_checked_and_one_taken_out_cleared(client: LanguageClient):
+    await published(client, uri_of(client.folder / "clean.arb"))
+    second = client.folder.parent / "second"
+    second.mkdir()
+    shutil.copy(FAULTY, second / "faulty.arb")
+    uri = uri_of(second / "faulty.arb")
+    folder = types.WorkspaceFolder(second.as_uri(), "second")
+    client.workspace_did_change_workspace_folders(
+        types.DidChangeWorkspaceFoldersParams(types.WorkspaceFoldersChangeEvent(added=[folder], removed=[]))
+    )
+    await published(client, uri)
+    assert as_check(client.diagnostics[uri]) == expected(second / "faulty.arb")
+    client.diagnostics.pop(uri)
+    client.workspace_did_change_workspace_folders(
+        types.DidChangeWorkspaceFoldersParams(types.WorkspaceFoldersChangeEvent(added=[], removed=[folder]))
+    )
+    await published(client, uri)
+    assert list(client.diagnostics[uri]) == []
+    await quiet(client)
+    assert list(client.diagnostics[uri_of(client.folder / "club" / "faulty.arb")]) != []  # the first folder's stay
