@@ -190,6 +190,22 @@ class ArboServer(LanguageServer):
             self._on_disk.discard(uri)
             self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
+    def back_to_disk(self, uri: str) -> bool:
+        """A file the editor closed: whether its diagnostics become those of the file on disk
+        (a record of the workspace), to be checked again; the editor's stay until then (and go if
+        the file is not on disk)."""
+        if self.bounds is None or not uri.endswith(RECORD_SUFFIX) or not self.in_workspace(uri):
+            return False
+        self._on_disk.add(uri)
+        self.recheck([uri])
+        return True
+
+    def clear_outside(self) -> None:
+        """The diagnostics of the files no longer in the workspace go (a folder taken out)."""
+        for uri in sorted(self._on_disk | set(self._stale)):
+            if not self.in_workspace(uri):
+                self.cleared(uri)
+
     async def _check_stale(self) -> None:
         """Check the files waiting, one game at a time: between two games the server answers the
         editor. A file the editor has open is not checked: its diagnostics follow the editor's text."""
@@ -277,11 +293,8 @@ def make_server() -> ArboServer:
     def did_close(ls: ArboServer, params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
         ls.forget(uri)
-        if ls.bounds is not None and uri.endswith(RECORD_SUFFIX) and ls.in_workspace(uri):
-            ls._on_disk.add(uri)  # the editor's diagnostics stay until the disk's replace them
-            ls.recheck([uri])  # those of the file on disk again (none if it is not there)
-            return
-        ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+        if not ls.back_to_disk(uri):
+            ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
     @server.feature(types.INITIALIZE)
     def initialize(ls: ArboServer, params: types.InitializeParams) -> None:
@@ -300,9 +313,7 @@ def make_server() -> ArboServer:
     def did_change_workspace_folders(ls: ArboServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
         if ls.bounds is None:
             return
-        for uri in sorted(ls._on_disk | set(ls._stale)):
-            if not ls.in_workspace(uri):
-                ls.cleared(uri)  # its folder was taken out of the workspace
+        ls.clear_outside()
         added = [to_fs_path(folder.uri) for folder in params.event.added if folder.uri.startswith("file:")]
         ls.background(ls.scan([path for path in added if path and os.path.isdir(path)]))
 
@@ -315,7 +326,7 @@ def make_server() -> ArboServer:
                 continue
             if change.type == types.FileChangeType.Deleted:
                 ls.cleared(change.uri)
-            else:
+            elif ls.in_workspace(change.uri):
                 ls.recheck([change.uri])
 
     @server.feature(types.SHUTDOWN)
