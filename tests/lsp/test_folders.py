@@ -1,11 +1,12 @@
 """The workspace's records on disk (arbo_notation/lsp/folders.py): found as `arbo check FOLDER`
-finds them, within bounds, and read as it reads them."""
+finds them, within bounds, and read as it reads them; the bounds the client's options ask for."""
 
 import os
 from pathlib import Path
 
 from arbo_notation.errors import Code
 from arbo_notation.lsp.folders import Bounds, Records, read_record, records_in
+from arbo_notation.lsp.server import workspace_options
 from arbo_notation.runtime.sources import records_under
 
 GAME = "---\nplayers: [Ana, Ben]\nspecies: [Ca, Dw, Ja, Ma, Oa, Wi]\n---\n"
@@ -65,3 +66,14 @@ def test_a_record_read_as_arbo_check_reads_it(tmp_path: Path):
     assert read.text is None
     ((line, column, code, message),) = [(d.line, d.column, d.code, d.message) for d in read.diagnostics]
     assert (line, column, code, message) == (5, 8, Code.SYNTAX, "the file is not UTF-8 text: byte 0xff cannot be read")
+
+
+def test_the_clients_options_read_and_bad_ones_not_heeded():
+    assert workspace_options(None) == Bounds()
+    assert workspace_options({"workspaceDiagnostics": False}) is None
+    assert workspace_options({"workspaceDiagnostics": True, "workspaceMaxFiles": 3}) == Bounds(files=3)
+    assert workspace_options({"workspaceMaxBytes": 10, "workspaceMaxFiles": 0}) == Bounds(files=0, size=10)
+    # a list, a string, a negative or true count, a 'false' in words: the defaults
+    for bad in [[1, 2], "off", {"workspaceMaxFiles": -1}, {"workspaceMaxFiles": True}, {"workspaceMaxBytes": "9"}]:
+        assert workspace_options(bad) == Bounds()
+    assert workspace_options({"workspaceDiagnostics": "false"}) == Bounds()
