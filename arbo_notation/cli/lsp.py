@@ -22,7 +22,8 @@ def lsp(
     """Run the language server for .arb records, over standard input and output.
 
     An editor starts it and speaks the Language Server Protocol with it: diagnostics as you type
-    (those of arbo check), completion of legal moves, hover, formatting (arbo fmt), outline,
+    (those of arbo check), of every .arb file of the workspace too (the initialization option
+    "workspaceDiagnostics": false turns that off), completion of legal moves, hover, formatting (arbo fmt), outline,
     inlay hints, code actions and semantic tokens. It writes nothing to disk. Needs the 'lsp'
     extra: pip install 'arbo-notation[lsp]'.
 

@@ -11,7 +11,7 @@ import bisect
 import dataclasses
 import re
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from typing import overload
 
@@ -45,11 +45,13 @@ class Found:
 class Cut:
     """A record's text cut into games: the text before the first (``preamble``), each game
     (``games``, its text taken from the whole when asked for: a file of 100,000 games is not
-    held twice), and the text's ``lines`` by number."""
+    held twice), and the text's ``lines`` by number. ``bom``: whether the text began with a byte
+    order mark, which the reading drops and an editor counts on line 1."""
 
-    __slots__ = ("text", "preamble", "games", "lines", "_firsts")
+    __slots__ = ("text", "bom", "preamble", "games", "lines", "_firsts")
 
     def __init__(self, text: str) -> None:
+        self.bom = text.startswith("\ufeff")
         self.text = text = normalise(text)
         preamble_end, chunks = cut_games(text)
         self.preamble = text[:preamble_end]
@@ -152,6 +154,18 @@ def _movable(found: tuple[Diagnostic, ...]) -> bool:
 def check_cut(cut: Cut, file: str, cache: DiagnosticsCache) -> list[Found]:
     """Every diagnostic `arbo check` gives the text, placed, for its first games (see
     MAX_CHECKED_GAMES); past them, one note at the first game left unchecked."""
+    steps = check_steps(cut, file, cache)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            found: list[Found] = done.value
+            return found
+
+
+def check_steps(cut: Cut, file: str, cache: DiagnosticsCache) -> Generator[None, None, list[Found]]:
+    """check_cut a game at a time: it yields after each game, and returns what check_cut returns
+    (the server checks the workspace's files so, answering the editor between two games)."""
     found: list[Diagnostic] = []
     if cut.preamble.strip():
         found += check_games([cut.preamble], file, keep_games=False).diagnostics
@@ -162,7 +176,8 @@ def check_cut(cut: Cut, file: str, cache: DiagnosticsCache) -> list[Found]:
             found.append(_left_unchecked(cut, game, file))
             break
         found += cache.diagnostics(game, file)
-    return [_placed(d, cut.lines) for d in found]
+        yield
+    return [placed(d, cut.lines) for d in found]
 
 
 def _left_unchecked(cut: Cut, game: GameText, file: str) -> Diagnostic:
@@ -200,7 +215,7 @@ class Lines:
         return self.text[start : end if end >= 0 else len(self.text)]
 
 
-def _placed(diagnostic: Diagnostic, lines: Lines) -> Found:
+def placed(diagnostic: Diagnostic, lines: Lines) -> Found:
     """A diagnostic's range: from its column to the end of the word there (one character at least)."""
     line = (diagnostic.line or 1) - 1
     start = (diagnostic.column or 1) - 1

@@ -10,8 +10,12 @@ let client;
 
 // The command that runs the server: the setting arbo.command (a program and its first
 // arguments), then `lsp`.
+function settings() {
+  return vscode.workspace.getConfiguration("arbo");
+}
+
 function serverOptions() {
-  const configured = vscode.workspace.getConfiguration("arbo").get("command") || ["arbo"];
+  const configured = settings().get("command") || ["arbo"];
   const [command, ...args] = configured.length ? configured : ["arbo"];
   return { command, args: [...args, "lsp"], transport: TransportKind.stdio };
 }
@@ -23,6 +27,7 @@ async function start() {
       { scheme: "untitled", language: "arbo" },
     ],
     synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher("**/*.arb") },
+    initializationOptions: { workspaceDiagnostics: settings().get("workspaceDiagnostics") !== false },
   });
   try {
     await client.start();
@@ -48,7 +53,7 @@ function activate(context) {
       await start();
     }),
     vscode.workspace.onDidChangeConfiguration(async (change) => {
-      if (change.affectsConfiguration("arbo.command")) {
+      if (change.affectsConfiguration("arbo.command") || change.affectsConfiguration("arbo.workspaceDiagnostics")) {
         await stop();
         await start();
       }

@@ -27,6 +27,8 @@ def test_the_manifest_gives_arb_files_the_arbo_language_its_grammar_and_configur
     assert tm["scopeName"] == grammar["scopeName"] == "source.arbo"
     setting = MANIFEST["contributes"]["configuration"]["properties"]["arbo.command"]
     assert setting["default"] == ["arbo"]
+    workspace = MANIFEST["contributes"]["configuration"]["properties"]["arbo.workspaceDiagnostics"]
+    assert (workspace["type"], workspace["default"]) == ("boolean", True)
     # a folder's settings could name any program: not followed until the workspace is trusted
     assert MANIFEST["capabilities"]["untrustedWorkspaces"]["restrictedConfigurations"] == ["arbo.command"]
     assert (EXTENSION / MANIFEST["main"]).is_file()
@@ -53,6 +55,7 @@ def test_the_extension_starts_arbo_lsp_as_its_setting_says(tmp_path: Path):
     assert started["serverOptions"]["command"] == sys.executable
     assert started["serverOptions"]["args"] == ["-m", "arbo_notation", "lsp"]
     assert {"language": "arbo", "scheme": "file"} in started["documentSelector"]
+    assert started["initializationOptions"] == {"workspaceDiagnostics": True}  # the setting's default
     assert {"completionProvider", "textDocumentSync"} <= set(seen["capabilities"])
     check = subprocess.run(
         [sys.executable, "-m", "arbo_notation", "check", "--json", str(record)],

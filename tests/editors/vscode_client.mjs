@@ -29,7 +29,8 @@ const vscode = {
 };
 class LanguageClient {
   constructor(id, name, serverOptions, clientOptions) {
-    started.push({ id, name, serverOptions, documentSelector: clientOptions.documentSelector });
+    const { documentSelector, initializationOptions } = clientOptions;
+    started.push({ id, name, serverOptions, documentSelector, initializationOptions });
   }
   async start() {}
   async stop() {}

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig
+from pytest_lsp import ClientServerConfig, LanguageClient
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"
@@ -24,6 +24,18 @@ SERVER = ClientServerConfig(
 
 #: The client profiles pytest-lsp knows, as VS Code and Neovim announce themselves.
 PROFILES = ["visual-studio-code", "neovim"]
+
+
+def accept_registrations(client: LanguageClient) -> list[types.Registration]:
+    """Let the server register capabilities (the watching of files), as VS Code does: the
+    registrations it asks for, in a list."""
+    registrations: list[types.Registration] = []
+
+    @client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register(params: types.RegistrationParams) -> None:
+        registrations.extend(params.registrations)
+
+    return registrations
 
 
 def uri_of(path: Path) -> str:

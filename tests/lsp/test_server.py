@@ -159,3 +159,22 @@ async def test_completion_of_the_reveals_and_the_result(client: LanguageClient):
     uri = "file:///tmp/result.arb"
     client.text_document_did_open(opened(uri, "\n".join(lines[:49] + ["res", ""])))
     assert await completions(client, uri, 49, 3) == ["result Ana 3, Ben 0, Cleo 17, Dev 19"]
+
+
+async def test_a_byte_order_mark_is_counted_on_line_1(client: LanguageClient):
+    """`arbo check` drops a mark at the start of a file; an editor that keeps it in the text counts
+    it (one UTF-16 unit, three UTF-8 bytes), so the ranges of line 1 start after it there, and
+    only there."""
+    uri = "file:///tmp/marked.arb"
+    text = "\ufeff--- x\nplayers: [Ana, Ben]\nspecies: [Ca, Dw, Ja, Ma, Oa, Wi]\n---\n"
+    found = await diagnostics_of(client, uri, text)
+    encoding = client.server_capabilities.position_encoding or types.PositionEncodingKind.Utf16
+    mark = {
+        types.PositionEncodingKind.Utf16: 1,
+        types.PositionEncodingKind.Utf8: 3,
+        types.PositionEncodingKind.Utf32: 1,
+    }
+    assert [(d.range.start.line, d.range.start.character, d.range.end.character) for d in found] == [
+        (0, mark[encoding], mark[encoding] + 3),  # '---' after the mark
+        (3, 0, 3),
+    ]

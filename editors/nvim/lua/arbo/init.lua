@@ -13,6 +13,9 @@ M.config = {
   cmd = { "arbo", "lsp" },
   -- Files whose folder is the project's root; the file's own folder when none is found.
   root_markers = { ".git", "pyproject.toml" },
+  -- The server's initialization options: { workspaceDiagnostics = false } checks the open
+  -- buffers only, not every .arb file of the project folder.
+  init_options = {},
   on_attach = nil,
 }
 
@@ -51,6 +54,7 @@ function M.attach(buffer)
     cmd = M.config.cmd,
     root_dir = root,
     workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
+    init_options = M.config.init_options,
     on_attach = function(client, attached)
       vim.bo[attached].omnifunc = "v:lua.vim.lsp.omnifunc"
       if M.config.on_attach then
