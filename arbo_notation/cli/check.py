@@ -15,6 +15,7 @@ from arbo_notation.checking.files import FileSummary
 from arbo_notation.checking.files import check_files as check_all
 from arbo_notation.errors import Severity, visible
 from arbo_notation.runtime.sources import records_under
+from arbo_notation.runtime.gcpause import freeze_imports
 from arbo_notation.runtime.workers import WorkerLost
 from arbo_notation.cli.bounds import MOST_JOBS
 from arbo_notation.cli.common import EXIT_INVALID, EXIT_OK, say_skipped
@@ -66,6 +67,7 @@ def _say(text: str, *, err: bool = False) -> None:
 def run_check(arguments: CheckArguments) -> int:
     """Check the files as `arbo check` does, print the findings (stderr) and the summary or the
     JSON (stdout), and return the exit status: 1 when any game is invalid or a file cannot be read."""
+    freeze_imports()
     try:
         summaries = check_files(
             records_under(list(arguments.files), skipped=say_skipped), arguments.jobs, progress=sys.stderr.isatty()

@@ -13,6 +13,10 @@ meaning the grammar gives them (a name is taken whole) and spare the scanner bac
 from __future__ import annotations
 
 
+ENGINE_MARK = "arbo:"
+"""How the analysis engine's comment opens (``{arbo: +1.3 (48 samples)}``): the text that tells its
+comments apart from a person's (notation/engine_notes.py reads them)."""
+
 # -- Names ---------------------------------------------------------------------------------------
 
 NAME_START = r"[A-Za-z]"

@@ -22,13 +22,12 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from arbo_notation.engine.lexicon import ENGINE_MARK as ENGINE_MARK  # (the marker, exported here as before)
 from arbo_notation.notation.bounds import budget_fault, points_fault
 
 if TYPE_CHECKING:  # the records' model is loaded by whoever has records: a clean `arbo check` never does
     from arbo_notation.notation.model import Comment, GameRecord, Turn
 
-#: The marker that tells the engine's comments apart from a person's.
-ENGINE_MARK = "arbo:"
 
 _NOTE_RE = re.compile(
     r"arbo: (?:(?P<open>\()?(?P<glyph>\?\?|\?!|\?)\)? )?(?P<value>[+-]\d+(?:\.\d+)?) "

@@ -6,7 +6,8 @@ long-lived program (the terminal UI) keeps once it is built.
 Reading and checking a game at a time need no tuning: a game's objects are freed as soon as the
 next game starts (they make no reference cycles), so the collector's young generation stays small
 and cheap to scan. (Pausing the collector per game was measured to make no difference, and would
-leave any cycle for a full collection that might never come.)
+leave any cycle for a full collection that might never come.) What `arbo check` does is freeze
+the objects of its imports first (freeze_imports), so that its collections skip them.
 """
 
 from __future__ import annotations
@@ -97,3 +98,13 @@ def freeze_long_lived() -> None:
 def thaw_long_lived() -> None:
     """Undo freeze_long_lived (when what was kept is let go)."""
     gc.unfreeze()
+
+
+def freeze_imports() -> None:
+    """Freeze every object made so far (the modules and what their imports built), no collection
+    first: for a command that then makes and drops many small objects (`arbo check`), whose
+    collections would otherwise walk the imports' objects as they age. A worker pool's freeze and
+    thaw (frozen_for_workers) thaws them too, which costs only this gain. `arbo check -q -j 1` of
+    1,000 greedy two-player games in one file, 1,353.6M -> 1,337.8M instructions, a one-game check
+    295.5M -> 279.6M: the collections of a check's start no longer walk them (bench/README.md)."""
+    gc.freeze()
