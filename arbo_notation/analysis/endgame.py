@@ -164,12 +164,12 @@ def paths_through(arb: dict[int, int], cell: int, card: int) -> dict[int, int]:
     return PathParts(arb).through(cell, card)
 
 
-def _species_rights(hands: list[list[int]], species: int) -> list[bool]:
-    """Each seat's right to score one species (RULES.md, The right to score): lean.rights for one
-    species, since a finish changes the mover's hand in two species at most."""
-    held = [[c for c in hand if c >> 3 == species] for hand in hands]
+def _species_rights(held: list[list[int]]) -> list[bool]:
+    """Each seat's right to score one species (RULES.md, The right to score), from each seat's
+    cards of that species: lean.rights for one species, since a finish changes the mover's hand
+    in two species at most."""
     if not any(held):
-        return [True] * len(hands)
+        return [True] * len(held)
     ones = {seat for seat, cards in enumerate(held) if any(c & 7 == 0 for c in cards)}
     sums = [
         sum((8 if not (ones - {seat}) else 0) if c & 7 == 7 else (c & 7) + 1 for c in cards)
@@ -260,12 +260,18 @@ def _scored_parts(
     mine = whole[seat]
     own_base = sum(p for s, p in own.points.items() if mine[s])
 
+    by_species: dict[int, list[list[int]]] = {}  # each seat's cards of a species the hand holds
+
     def correction(*leaving: int) -> tuple[tuple[tuple[int, bool], ...], int, list[int]]:
         """What the cards leaving (of one species) change: the mover's right when it changes,
         the mover's points, the other seats' scores."""
         species = leaving[0] >> 3
-        hands[seat] = [c for c in hand if c >> 3 == species and c not in leaving]  # the species alone counts
-        held = _species_rights(hands, species)
+        cards = by_species.get(species)
+        if cards is None:
+            cards = by_species[species] = [[c for c in h if c >> 3 == species] for h in hands]
+        cards = cards[:]
+        cards[seat] = [c for c in cards[seat] if c not in leaving]
+        held = _species_rights(cards)
         delta = [others[o].get(species, 0) * (held[o] - whole[o][species]) if o != seat else 0 for o in range(seats)]
         changed = ((species, held[seat]),) if held[seat] != mine[species] else ()
         return changed, own.points.get(species, 0) * (held[seat] - mine[species]), delta
