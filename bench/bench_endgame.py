@@ -443,12 +443,22 @@ def main() -> None:
     parser.add_argument("--candidates", type=int, default=12, help="finishes valued when the game goes on")
     parser.add_argument("--reference", type=Path, help="a file keeping the reference's losses between runs")
     parser.add_argument("--last-only", action="store_true", help="the last turns only (not the second-to-last)")
+    parser.add_argument(
+        "--analysis-only",
+        action="store_true",
+        help="print the analysis's loss of each measured turn as JSON, no reference (to compare two trees)",
+    )
     parser.add_argument("-j", "--jobs", type=int, default=2)
     args = parser.parse_args()
     second = not args.last_only
     jobs = (
         measured_turns(2, args.games, second) + measured_turns(3, args.games_more) + measured_turns(4, args.games_more)
     )
+    if args.analysis_only:
+        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+            losses = pool.map(analysis_task, jobs)
+            print(json.dumps({"/".join(map(str, job)): loss for job, loss in zip(jobs, losses, strict=True)}))
+        return
     kept: dict[str, float | None] = {}
     if args.reference and args.reference.exists():
         kept = json.loads(args.reference.read_text())

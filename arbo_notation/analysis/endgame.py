@@ -13,10 +13,22 @@ order there (the world's hidden truth, not the player's view): docs/ANALYSIS.md 
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from arbo_notation.engine.greedy import choose_finish as greedy_finish
 from arbo_notation.engine.greedy import play_greedy_turn
-from arbo_notation.engine.lean import FROM_DECK, STEPS, LeanPosition, margin, rights, species_points, totals
+from arbo_notation.engine.lean import (
+    FROM_DECK,
+    STEPS,
+    LeanPosition,
+    frontier_of,
+    margin,
+    rights,
+    species_points,
+    totals,
+)
 from arbo_notation.engine.totals import SAME_SPECIES_MIN_LENGTH
+from arbo_notation.analysis import deadline
 from arbo_notation.analysis.policy import GREEDY_ROUNDS, play_policy_turn
 
 #: A pair of draw sources: a seat's pile, FROM_DECK, or None for a skipped draw.
@@ -152,12 +164,12 @@ def paths_through(arb: dict[int, int], cell: int, card: int) -> dict[int, int]:
     return PathParts(arb).through(cell, card)
 
 
-def _species_rights(hands: list[list[int]], species: int) -> list[bool]:
-    """Each seat's right to score one species (RULES.md, The right to score): lean.rights for one
-    species, since a finish changes the mover's hand in two species at most."""
-    held = [[c for c in hand if c >> 3 == species] for hand in hands]
+def _species_rights(held: list[list[int]]) -> list[bool]:
+    """Each seat's right to score one species (RULES.md, The right to score), from each seat's
+    cards of that species: lean.rights for one species, since a finish changes the mover's hand
+    in two species at most."""
     if not any(held):
-        return [True] * len(hands)
+        return [True] * len(held)
     ones = {seat for seat, cards in enumerate(held) if any(c & 7 == 0 for c in cards)}
     sums = [
         sum((8 if not (ones - {seat}) else 0) if c & 7 == 7 else (c & 7) + 1 for c in cards)
@@ -167,69 +179,143 @@ def _species_rights(hands: list[list[int]], species: int) -> list[bool]:
     return [total == top for total in sums]
 
 
+class ArbTable:
+    """One arboretum's share of a game-ending turn's scores: its best path's points per species,
+    its free cells, and what each card planted on a cell adds to them. The same arboretums come
+    back in every pair of draws and every reply of a rollout's last turns (only the mover's hand
+    changes), so a table is made once per arboretum (:func:`arb_table`), not once per finish."""
+
+    __slots__ = ("points", "cells", "_parts", "_gains")
+
+    def __init__(self, arb: dict[int, int]) -> None:
+        arb = dict(arb)  # the caller's arboretum grows on; the table is of this one
+        self.points = species_points(arb)
+        self.cells = frontier_of(arb)
+        self._parts = PathParts(arb)
+        self._gains: dict[int, list[tuple[int, tuple[tuple[int, int], ...]]]] = {}
+
+    def gains(self, card: int) -> list[tuple[int, tuple[tuple[int, int], ...]]]:
+        """The cells (in ``cells``' order) where ``card`` betters a species' best path, each with
+        (species, points added)."""
+        found = self._gains.get(card)
+        if found is None:
+            found = []
+            base = self.points
+            for cell in self.cells:
+                better = tuple(
+                    (s, p - base.get(s, 0)) for s, p in self._parts.through(cell, card).items() if p > base.get(s, 0)
+                )
+                if better:
+                    found.append((cell, better))
+            self._gains[card] = found
+        return found
+
+    def added(self, card: int, cell: int, wanted: Sequence[bool]) -> int:
+        """The points ``card`` on ``cell`` adds to the wanted species' best paths."""
+        for at, better in self.gains(card):
+            if at == cell:
+                return sum(g for s, g in better if wanted[s])
+        return 0
+
+
+#: Arboretum tables kept (:func:`arb_table`); the cache is emptied when full. A rollout's last
+#: turns meet some tens of arboretums, so this holds a few decisions' worth.
+TABLES_KEPT = 4096
+_tables: dict[frozenset[tuple[int, int]], ArbTable] = {}
+
+
+def arb_table(arb: dict[int, int]) -> ArbTable:
+    """The table of an arboretum, made once per content."""
+    key = frozenset(arb.items())
+    table = _tables.get(key)
+    if table is None:
+        if len(_tables) >= TABLES_KEPT:
+            _tables.clear()
+        table = _tables[key] = ArbTable(arb)
+    return table
+
+
+#: For each unordered pair of cards leaving the mover's hand: the species where the mover's right
+#: differs from the whole hand's (each with the right), the mover's points from the best paths
+#: already there, every seat's score but the mover's (0 for the mover), and the best of those.
+Kept = tuple[tuple[tuple[int, bool], ...], int, list[int], int]
+
+
 def _scored_parts(
     position: LeanPosition, species_count: int
-) -> tuple[
-    list[int],
-    list[int],
-    dict[tuple[int, int], dict[int, int]],
-    dict[tuple[int, int], tuple[list[bool], list[int], int]],
-]:
-    """The parts of a game-ending turn's scores: the hand (sorted), the free cells, the mover's
-    path points per species for each (card, cell), and for each pair of cards leaving the hand
-    the mover's rights, every seat's score but the mover's, and the best of those."""
+) -> tuple[list[int], list[bool], ArbTable, dict[tuple[int, int], Kept]]:
+    """The parts of a game-ending turn's scores: the hand (sorted), the mover's rights with the
+    whole hand, the mover's arboretum table, and for each pair of cards leaving the hand (lower
+    first) its :data:`Kept`. Only the one or two species of the cards leaving can change rights,
+    so each pair's scores are the whole hand's, corrected in those species; a correction depends
+    on the card (or the two cards of one species) leaving, so it is found once per card."""
     seat = position.current
+    seats = position.seats
     hand = sorted(position.hands[seat])
-    arb = position.arbs[seat]
-    cells = position.frontier(seat)
-    base = species_points(arb)
-    parts = PathParts(arb)
-    planted: dict[tuple[int, int], dict[int, int]] = {}
-    for card in hand:
-        for cell in cells:
-            points = base
-            through = parts.through(cell, card)
-            if through:
-                points = dict(base)
-                for s, p in through.items():
-                    if p > points.get(s, 0):
-                        points[s] = p
-            planted[(card, cell)] = points
-    others = [species_points(position.arbs[o]) if o != seat else {} for o in range(position.seats)]
+    own = arb_table(position.arbs[seat])
+    others = [arb_table(position.arbs[o]).points if o != seat else {} for o in range(seats)]
     hands = list(position.hands)
-    # the rights of the species the two cards leave untouched are those of the whole hand
     whole = rights(hands, species_count)
-    columns = [[whole[o][s] for o in range(position.seats)] for s in range(species_count)]
-    by_kept: dict[tuple[int, int], tuple[list[bool], list[int], int]] = {}
+    base = [sum(p for s, p in others[o].items() if whole[o][s]) if o != seat else 0 for o in range(seats)]
+    mine = whole[seat]
+    own_base = sum(p for s, p in own.points.items() if mine[s])
+
+    by_species: dict[int, list[list[int]]] = {}  # each seat's cards of a species the hand holds
+
+    def correction(*leaving: int) -> tuple[tuple[tuple[int, bool], ...], int, list[int]]:
+        """What the cards leaving (of one species) change: the mover's right when it changes,
+        the mover's points, the other seats' scores."""
+        species = leaving[0] >> 3
+        cards = by_species.get(species)
+        if cards is None:
+            cards = by_species[species] = [[c for c in h if c >> 3 == species] for h in hands]
+        cards = cards[:]
+        cards[seat] = [c for c in cards[seat] if c not in leaving]
+        held = _species_rights(cards)
+        delta = [others[o].get(species, 0) * (held[o] - whole[o][species]) if o != seat else 0 for o in range(seats)]
+        changed = ((species, held[seat]),) if held[seat] != mine[species] else ()
+        return changed, own.points.get(species, 0) * (held[seat] - mine[species]), delta
+
+    single = {card: correction(card) for card in hand}
+    by_kept: dict[tuple[int, int], Kept] = {}
     for i, card in enumerate(hand):
         for discard in hand[i + 1 :]:
-            hands[seat] = [c for c in hand if c != card and c != discard]
-            changed = {card >> 3: _species_rights(hands, card >> 3)}
-            changed[discard >> 3] = _species_rights(hands, discard >> 3)
-            held = [changed.get(s) or columns[s] for s in range(species_count)]
-            scores = [
-                sum(p for s, p in others[o].items() if held[s][o]) if o != seat else 0 for o in range(position.seats)
-            ]
-            wanted = [held[s][seat] for s in range(species_count)]
-            by_kept[(card, discard)] = (wanted, scores, max(x for o, x in enumerate(scores) if o != seat))
-    return hand, cells, planted, by_kept
+            if card >> 3 == discard >> 3:
+                changed, points, delta = correction(card, discard)
+                scores = [b + d for b, d in zip(base, delta, strict=True)]
+            else:
+                changed_a, points_a, delta_a = single[card]
+                changed_b, points_b, delta_b = single[discard]
+                changed, points = changed_a + changed_b, points_a + points_b
+                scores = [b + x + y for b, x, y in zip(base, delta_a, delta_b, strict=True)]
+            other = max(x for o, x in enumerate(scores) if o != seat)
+            by_kept[(card, discard)] = (changed, own_base + points, scores, other)
+    return hand, mine, own, by_kept
+
+
+def _wanted(mine: list[bool], changed: tuple[tuple[int, bool], ...]) -> list[bool]:
+    if not changed:
+        return mine
+    wanted = mine[:]
+    for s, held in changed:
+        wanted[s] = held
+    return wanted
 
 
 def final_finishes(position: LeanPosition, species_count: int) -> dict[Finish, list[int]]:
     """Every legal finish of the current player's turn that ends the game (their draws in hand,
     the deck empty), with each seat's final score; in the order of ``search.all_finishes``."""
     seat = position.current
-    hand, cells, planted, by_kept = _scored_parts(position, species_count)
+    hand, mine, own, by_kept = _scored_parts(position, species_count)
     found: dict[Finish, list[int]] = {}
     for card in hand:
-        for cell in cells:
-            points = planted[(card, cell)]
+        for cell in own.cells:
             for discard in hand:
                 if discard == card:
                     continue
-                wanted, scores, _ = by_kept[(min(card, discard), max(card, discard))]
+                changed, points, scores, _ = by_kept[(min(card, discard), max(card, discard))]
                 final = scores[:]
-                final[seat] = sum(p for s, p in points.items() if wanted[s])
+                final[seat] = points + own.added(card, cell, _wanted(mine, changed))
                 found[(card, cell, discard)] = final
     return found
 
@@ -237,31 +323,34 @@ def final_finishes(position: LeanPosition, species_count: int) -> dict[Finish, l
 def best_final(position: LeanPosition, species_count: int) -> tuple[Finish, list[int]]:
     """The finish of a game-ending turn best for its mover's margin, and the final scores."""
     seat = position.current
-    hand, cells, planted, by_kept = _scored_parts(position, species_count)
-    best: tuple[int, Finish, list[int]] | None = None
-    cell_memo: dict[tuple[int, tuple[bool, ...]], tuple[int, int]] = {}
+    hand, mine, own, by_kept = _scored_parts(position, species_count)
+    cells = own.cells
+    best: tuple[int, Finish, list[int], int] | None = None
+    cell_memo: dict[tuple[int, tuple[tuple[int, bool], ...]], tuple[int, int]] = {}
     for card in hand:
+        gains = own.gains(card)
         # the best cell of a card depends on the discard only through the rights it leaves
         for discard in hand:
             if discard == card:
                 continue
-            wanted, scores, other = by_kept[(min(card, discard), max(card, discard))]
-            key = (card, tuple(wanted))
+            changed, points, scores, other = by_kept[(min(card, discard), max(card, discard))]
+            key = (card, changed)
             if key not in cell_memo:
-                top, where = -1, cells[0]
-                for cell in cells:
-                    mine = sum(p for s, p in planted[(card, cell)].items() if wanted[s])
-                    if mine > top:
-                        top, where = mine, cell
+                wanted = _wanted(mine, changed)
+                top, where = 0, cells[0]  # no gain anywhere: the first cell, as any other
+                for cell, better in gains:
+                    extra = sum(g for s, g in better if wanted[s])
+                    if extra > top:
+                        top, where = extra, cell
                 cell_memo[key] = (top, where)
-            mine, where = cell_memo[key]
-            value = mine - other
+            extra, where = cell_memo[key]
+            value = points + extra - other
             if best is None or value > best[0]:
-                best = (value, (card, where, discard), scores)
+                best = (value, (card, where, discard), scores, points + extra)
     assert best is not None
-    value, finish, scores = best
+    _, finish, scores, own_points = best
     final = scores[:]
-    final[seat] = value + max(score for o, score in enumerate(scores) if o != seat)
+    final[seat] = own_points
     return finish, final
 
 
@@ -282,6 +371,7 @@ def play_out(
     if greedy_turns is None:
         greedy_turns = GREEDY_ROUNDS[position.seats] * position.seats
     while not position.over:
+        deadline.check()
         if len(position.deck) <= ENDING_DECK:
             return ending_turn(position, species_count, lookahead, greedy_turns)
         if replies > 0 and len(position.deck) <= 2 * ENDING_DECK:
@@ -302,6 +392,7 @@ def ending_turn(position: LeanPosition, species_count: int, lookahead: int = 0, 
     seat = position.current
     best: list[int] | None = None
     for pair in draw_pairs(position):
+        deadline.check()
         ends = empties_deck(position, pair)
         if not ends and lookahead <= 0:
             continue
@@ -329,6 +420,7 @@ def best_reply(
     seat = position.current
     best: list[int] | None = None
     for pair in draw_pairs(position):
+        deadline.check()
         probe = position.copy()
         probe.draw(pair[0])
         probe.draw(pair[1])

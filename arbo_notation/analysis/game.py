@@ -76,14 +76,16 @@ def tasks(
     seed: int | str = 0,
     players: Iterable[str] | None = None,
     turns: Iterable[int] | None = None,
+    move_time: float | None = None,
 ) -> list[tuple[Node, TurnTask]]:
-    """The judgements the analysis of a tree is made of, each seeded on its own."""
+    """The judgements the analysis of a tree is made of, each seeded on its own; with ``move_time``
+    (seconds), each stops in time (TurnTask.move_time)."""
     game = tree.record.index
     found = []
     for node, situation in analysable(tree, players=players, turns=turns):
         turn = node.turn
         assert turn is not None, "analysable yields nodes after a turn"
-        task = TurnTask(game, node.number, situation, turn, budget, _seed(seed, game, node.number))
+        task = TurnTask(game, node.number, situation, turn, budget, _seed(seed, game, node.number), move_time)
         found.append((node, task))
     return found
 

@@ -31,6 +31,7 @@ from arbo_notation.analysis.sampling import Unseen
 from arbo_notation.analysis import endgame
 from arbo_notation.analysis.endgame import canonical, draw_pairs, empties_deck, near_end
 from arbo_notation.analysis.listed import deck_splits, listed_decks
+from arbo_notation.analysis.deadline import Deadline, OutOfTime, running
 
 #: Plantings the policy proposes for a finish, and discards tried with each.
 PLANTINGS_TRIED = 4
@@ -278,15 +279,22 @@ def _before_last(position: LeanPosition, pair: Sources) -> bool:
 
 
 def before_last_finishes(
-    probes: Sequence[LeanPosition], weights: Sequence[float], species_count: int, limit: int = BEFORE_LAST_FINISHES
+    probes: Sequence[LeanPosition],
+    weights: Sequence[float],
+    species_count: int,
+    limit: int = BEFORE_LAST_FINISHES,
+    deadline: Deadline | None = None,
 ) -> list[Finish]:
     """The finishes worth judging when the next player's turn can end the game: the ``limit``
     best over ``probes`` (worlds the mover cannot tell apart, their draws in hand) as if the game
-    ended with this turn, then the greedy bot's."""
+    ended with this turn, then the greedy bot's; with ``deadline``, over the worlds summed in time
+    (one at least)."""
     seat = probes[0].current
     proxy: dict[Finish, float] = {}
     total = sum(weights) if weights else len(probes)
     for index, probe in enumerate(probes):
+        if index and deadline is not None and deadline.passed():
+            break
         weight = (weights[index] if weights else 1.0) / total
         for finish, scores in endgame.final_finishes(probe, species_count).items():
             proxy[finish] = proxy.get(finish, 0.0) + weight * margin(scores, seat)
@@ -297,12 +305,17 @@ def before_last_finishes(
 
 
 def _before_last_margins(
-    worlds: Sequence[LeanPosition], weights: Sequence[float], pair: Sources, species_count: int
-) -> array[int]:
+    worlds: Sequence[LeanPosition],
+    weights: Sequence[float],
+    pair: Sources,
+    species_count: int,
+    deadline: Deadline | None = None,
+) -> array[int] | None:
     """The mover's margin in each world after ``pair``, a turn that leaves the next player one that
     can end the game: in each group of worlds the mover cannot tell apart once the draws are seen,
     the finish best on average over the group (of :func:`before_last_finishes`), the rest of the
-    game played out exactly (endgame.play_out: the next player's best end)."""
+    game played out exactly (endgame.play_out: the next player's best end). None when
+    ``deadline`` comes before a finish of every group is valued."""
     seat = worlds[0].current
     probes: list[LeanPosition] = []
     groups: dict[tuple[int, ...], list[int]] = {}
@@ -320,12 +333,23 @@ def _before_last_margins(
         group = [probes[i] for i in members]
         group_weights = [weights[i] for i in members] if weights else []
         best: tuple[float, list[int]] | None = None
-        for finish in before_last_finishes(group, group_weights, species_count):
+        for finish in before_last_finishes(group, group_weights, species_count, deadline=deadline):
             values = []
             for probe in group:
+                if deadline is not None and deadline.passed():
+                    break
                 played = probe.copy()
                 played.finish(*finish)
-                values.append(margin(endgame.play_out(played, species_count), seat))
+                try:
+                    values.append(margin(endgame.play_out(played, species_count), seat))
+                except OutOfTime:
+                    break
+                if deadline is not None:
+                    deadline.took()
+            if len(values) < len(group):  # out of time: the best of the finishes valued in time
+                if best is None:
+                    return None
+                break
             mean = sum((group_weights[i] if group_weights else 1.0) * v for i, v in enumerate(values))
             if best is None or mean > best[0]:
                 best = (mean, values)
@@ -351,12 +375,31 @@ def _exact_finishes(position: LeanPosition, species_count: int) -> dict[Finish, 
 
 
 def judge_finish(
-    situation: Situation, played: Finish | None, budget: int, rng: random.Random, finalists: int | None = None
+    situation: Situation,
+    played: Finish | None,
+    budget: int,
+    rng: random.Random,
+    finalists: int | None = None,
+    deadline: Deadline | None = None,
 ) -> Judgement[Finish]:
     """Values of the finishes (the draws in hand): exact when the game ends with this turn in
     the one world the mover's knowledge allows, else Monte Carlo over the listed worlds of a small
     deck or ``budget`` sampled ones (with ``finalists``, only that many and the played one in
-    every sampled world: see :func:`_margins`)."""
+    every sampled world: see :func:`_margins`). With ``deadline``, no more worlds are played once
+    it comes (deadline.py): the values are those of the worlds played."""
+    with running(deadline):
+        return _judge_finish(situation, played, budget, rng, finalists, deadline)
+
+
+def _judge_finish(
+    situation: Situation,
+    played: Finish | None,
+    budget: int,
+    rng: random.Random,
+    finalists: int | None = None,
+    deadline: Deadline | None = None,
+) -> Judgement[Finish]:
+    """:func:`judge_finish`, the deadline running."""
     cards = Cards(situation.species)
     count = len(situation.species)
     if situation.unseen.unique() is not None:
@@ -373,9 +416,9 @@ def judge_finish(
     if 0 < len(first.deck) <= endgame.ENDING_DECK:
         # the next player's turn can end the game: the finishes best as if it ended now are
         # candidates too (their values are the next player's exact best reply)
-        every = [first, *worlds]
+        every = [first, *_in_time(worlds, deadline)]
         worlds = iter(every[1:])
-        candidates += [f for f in before_last_finishes(every, weights, count) if f not in candidates]
+        candidates += [f for f in before_last_finishes(every, weights, count, deadline=deadline) if f not in candidates]
     final = _FinalTable(count)
 
     def value(world: LeanPosition, finish: Finish) -> int:
@@ -390,16 +433,35 @@ def judge_finish(
         finalists if sampled and not weights else None,
         played,
         len(weights) or budget,
+        deadline,
     )
     return _sampled(margins, weights, sampled, exact=not sampled and not first.deck)
 
 
 def judge_draws(
-    situation: Situation, played: Sources | None, budget: int, rng: random.Random, finalists: int | None = None
+    situation: Situation,
+    played: Sources | None,
+    budget: int,
+    rng: random.Random,
+    finalists: int | None = None,
+    deadline: Deadline | None = None,
 ) -> Judgement[Sources]:
     """Values of the pairs of draws at the start of a turn, the turn finished by the policy (or,
-    when the draws empty the deck, by the best finish exactly); ``finalists`` as for
-    :func:`judge_finish`."""
+    when the draws empty the deck, by the best finish exactly); ``finalists`` and ``deadline`` as
+    for :func:`judge_finish` (a pair not valued in time is left out)."""
+    with running(deadline):
+        return _judge_draws(situation, played, budget, rng, finalists, deadline)
+
+
+def _judge_draws(
+    situation: Situation,
+    played: Sources | None,
+    budget: int,
+    rng: random.Random,
+    finalists: int | None = None,
+    deadline: Deadline | None = None,
+) -> Judgement[Sources]:
+    """:func:`judge_draws`, the deadline running."""
     cards = Cards(situation.species)
     count = len(situation.species)
     worlds, weights, sampled = _worlds(situation, cards, rng, budget)
@@ -415,16 +477,26 @@ def judge_draws(
             finalists if sampled and not weights else None,
             played,
             len(weights) or budget,
+            deadline,
         )
     else:
         # a pair leaving the next player a turn that can end the game: its finish is chosen once
         # for the worlds the mover cannot tell apart, so every world is needed at once
-        every = [position, *worlds]
-        margins = _margins(every, before, lambda w, p: _pair_value(w, p, count, exact_end), None, played)
+        every = [position, *_in_time(worlds, deadline)]
+        margins = _margins(
+            every, before, lambda w, p: _pair_value(w, p, count, exact_end), None, played, None, deadline
+        )
         for pair in candidates:
-            if pair not in margins:
-                margins[pair] = _before_last_margins(every, weights, pair, count)
-        margins = {pair: margins[pair] for pair in candidates}
+            if pair in margins:
+                continue
+            # the played pair is valued whatever the time when the deadline asks; the others in time
+            needed = pair == played and (deadline is None or deadline.values_played)
+            if needed or deadline is None or not deadline.passed():
+                with running(None if needed else deadline):
+                    found = _before_last_margins(every, weights, pair, count, None if needed else deadline)
+                if found is not None:
+                    margins[pair] = found
+        margins = {pair: margins[pair] for pair in candidates if pair in margins}
     ends = all(empties_deck(position, pair) for pair in candidates)
     return _sampled(margins, weights, sampled, exact=not sampled and ends)
 
@@ -459,6 +531,14 @@ def _worlds(
     return listed(), weights, sampled
 
 
+def _in_time(worlds: Iterator[LeanPosition], deadline: Deadline | None) -> Iterator[LeanPosition]:
+    """The worlds dealt before ``deadline`` (all of them without one)."""
+    for world in worlds:
+        if deadline is not None and deadline.passed():
+            return
+        yield world
+
+
 def sampled_worlds(situation: Situation, cards: Cards, rng: random.Random, budget: int) -> Iterator[LeanPosition]:
     """``budget`` worlds dealt by ``rng``, one at a time as they are asked for: a decision holds
     one world at a time, whatever the budget."""
@@ -477,11 +557,15 @@ def _margins(
     finalists: int | None,
     played: Candidate | None,
     count: int | None = None,
+    deadline: Deadline | None = None,
 ) -> dict[Candidate, array[int]]:
     """Each candidate's margin world by world, the ``count`` worlds (all of a list) taken one at a
     time. With ``finalists``: every candidate in the first quarter of the worlds, then only the
     best ``finalists`` of them (and the played one) in the rest, so that the budget goes to the
-    candidates that can still be best."""
+    candidates that can still be best. With ``deadline``: no world is begun, nor a candidate
+    valued in one, once it is near (:meth:`Deadline.passed`); a world not finished is dropped,
+    but in the first world the candidates valued in time keep their margin (the first, the
+    played one, is always valued: an answer needs a value)."""
     if count is None:
         listed = list(worlds)
         worlds, count = listed, len(listed)
@@ -495,9 +579,28 @@ def _margins(
             going_on = ranked[:finalists] + (
                 [played] if played in candidates and played not in ranked[:finalists] else []
             )
+        if deadline is None:
+            for c in going_on:
+                margins[c].append(value(world, c))
+            continue
+        row: list[int] = []
         for c in going_on:
-            margins[c].append(value(world, c))
-    return margins
+            needed = not row and index == 0 and c == played and deadline.values_played
+            if deadline.passed() and not needed:
+                break
+            try:
+                with running(None if needed else deadline):
+                    row.append(value(world, c))
+            except OutOfTime:
+                break
+            deadline.took()
+        if len(row) < len(going_on) and index > 0:
+            break  # the world not finished is not kept: the candidates keep equal worlds
+        for c, margin_of in zip(going_on, row, strict=False):
+            margins[c].append(margin_of)
+        if len(row) < len(going_on):
+            break
+    return {c: m for c, m in margins.items() if m}
 
 
 def _sampled(
@@ -506,8 +609,9 @@ def _sampled(
     """Each candidate's value is its mean margin (weighted by the worlds' probabilities when they
     are listed); a candidate dropped after the heats keeps the mean of the worlds it was played in
     (and cannot be :meth:`Judgement.best`)."""
-    worlds = max(len(m) for m in margins.values())
+    worlds = max((len(m) for m in margins.values()), default=0)
     if weights:
+        weights = weights[:worlds]  # a deadline may leave the last listed worlds unplayed
         total = sum(weights)
         values = {c: sum(w * x for w, x in zip(weights, m, strict=True)) / total for c, m in margins.items()}
     else:
@@ -516,6 +620,7 @@ def _sampled(
 
 
 __all__ = [
+    "Deadline",
     "Finish",
     "Judgement",
     "Situation",

@@ -10,6 +10,7 @@ expected final margin of the turn as played, once its draws were seen; ``best_va
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +20,15 @@ from arbo_notation.errors import ArboError
 from arbo_notation.notation.model import Turn
 from arbo_notation.engine.lean import FROM_DECK, Cards, cell_of, coord_of
 from arbo_notation.analysis.endgame import canonical
-from arbo_notation.analysis.search import Finish, Judgement, Situation, Sources, judge_draws, judge_finish
+from arbo_notation.analysis.deadline import SEARCH_SHARE, Deadline
+from arbo_notation.analysis.search import (
+    Finish,
+    Judgement,
+    Situation,
+    Sources,
+    judge_draws,
+    judge_finish,
+)
 from arbo_notation.analysis.policy import ranked_discards, ranked_plantings
 
 #: Expected loss, in points of final margin, from which a turn is marked ?!, ? and ??.
@@ -90,6 +99,9 @@ class TurnTask:
     turn: Turn
     budget: int
     seed: str
+    #: seconds the judgement may take (None: no limit): half for the draws, the rest for the
+    #: finish; the worlds played by then are the values (docs/ANALYSIS.md, "The budget")
+    move_time: float | None = None
 
 
 def moves_text(turn: Turn) -> str:
@@ -134,14 +146,17 @@ def _judgements(
     situation = task.situation
     cards = Cards(situation.species)
     pair = _played_sources(situation, turn)
+    started = time.monotonic()
     if draws is None:
-        draws = judge_draws(situation, pair, task.budget, random.Random(f"{task.seed}/draws"))
+        deadline = None if task.move_time is None else Deadline(task.move_time * SEARCH_SHARE / 2)
+        draws = judge_draws(situation, pair, task.budget, random.Random(f"{task.seed}/draws"), deadline=deadline)
     drawn = _drawn_cards(situation, turn)
     if drawn is None:
         raise ArboError("a deck draw of the turn does not name its card: the mover's hand is not known")
     after = situation.after_draws(drawn)
     finish: Finish = (cards.code(turn.plant.card), cell_of(turn.plant.coord), cards.code(turn.discard))
-    finishes = judge_finish(after, finish, task.budget, random.Random(f"{task.seed}/finish"))
+    left = None if task.move_time is None else Deadline(task.move_time * SEARCH_SHARE - (time.monotonic() - started))
+    finishes = judge_finish(after, finish, task.budget, random.Random(f"{task.seed}/finish"), deadline=left)
     return pair, draws, finish, finishes
 
 

@@ -18,14 +18,15 @@ BOTS: dict[str, type[Bot]] = {"greedy": GreedyBot, "random": RandomBot}
 BOT_NAMES = ("engine", "greedy", "random")
 
 
-def make_bot(name: str, budget: int | None = None) -> Bot:
+def make_bot(name: str, budget: int | None = None, move_time: float | None = None) -> Bot:
     """A bot by name (one of BOT_NAMES); ``budget`` is the engine bot's sampled worlds per decision
-    (None or 0: its default). ArboError for an unknown name."""
+    (None or 0: its default), ``move_time`` its time limit per move in seconds (None: none).
+    ArboError for an unknown name."""
     if name == "engine":
         # deferred: the analysis engine (~30 ms of start-up), which `arbo bot greedy` never loads
         from arbo_notation.bots.engine_bot import EngineBot
 
-        return EngineBot(budget) if budget else EngineBot()
+        return EngineBot(budget, move_time=move_time) if budget else EngineBot(move_time=move_time)
     try:
         return BOTS[name]()
     except KeyError:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 from arbo_notation.analysis.sampling import Unseen
+from arbo_notation.analysis.deadline import SEARCH_SHARE, Deadline
 from arbo_notation.analysis.search import Candidate, Judgement, Situation, judge_draws, judge_finish
 from arbo_notation.analysis.turns import DEFAULT_BUDGET
 from arbo_notation.bots.base import Bot, own_hand
@@ -79,7 +80,10 @@ FINALISTS = 3
 
 def _chosen(judged: Judgement[Candidate], baseline: Candidate) -> Candidate:
     """The best candidate, unless it beats ``baseline`` by less than CONFIDENCE points or by
-    less than SIGNIFICANCE standard errors."""
+    less than SIGNIFICANCE standard errors (or ``baseline`` when time ran out before any
+    candidate was valued, or before the baseline was)."""
+    if baseline not in judged.values:
+        return baseline
     best = judged.best()
     gain, error = judged.gain(best, baseline)
     if gain < CONFIDENCE or gain < SIGNIFICANCE * error:
@@ -89,15 +93,24 @@ def _chosen(judged: Judgement[Candidate], baseline: Candidate) -> Candidate:
 
 class EngineBot(Bot):
     """Plays the analysis engine's best turn, ``budget`` sampled worlds per decision. The greedy
-    bot's choice is always among the candidates, and kept unless another is clearly better."""
+    bot's choice is always among the candidates, and kept unless another is clearly better.
+    With ``move_time`` (seconds), each decision's search stops in time and answers with the
+    worlds it played (the greedy bot's choice when none)."""
 
     name = "engine"
 
-    def __init__(self, budget: int = DEFAULT_BUDGET, horizon: int | None = None) -> None:
+    def __init__(
+        self, budget: int = DEFAULT_BUDGET, horizon: int | None = None, move_time: float | None = None
+    ) -> None:
         self.budget = budget
+        self.move_time = move_time
         self.horizon = HORIZON if horizon is None else horizon
         self._second: int | None = None  # the second draw planned with the first (a lean source)
         self._discard: Card | None = None  # the discard planned with the planting
+
+    def _deadline(self) -> Deadline | None:
+        # the greedy bot's choice is the answer when time runs out: it needs no value
+        return None if self.move_time is None else Deadline(self.move_time * SEARCH_SHARE, values_played=False)
 
     def choose(self, view: SeatView, rng: random.Random) -> Action:
         phase = view.phase
@@ -113,6 +126,7 @@ class EngineBot(Bot):
             planned, self._second = self._second, None
             draw = _draw_from(view, planned)
             return draw if draw is not None else _greedy_draw(view)
+        deadline = self._deadline()
         position, _ = lean_position(view)
         greedy_source = greedy.choose_source(position)
         if view.deck_size > self.horizon:
@@ -124,13 +138,18 @@ class EngineBot(Bot):
             self.budget,
             random.Random(rng.getrandbits(64)),
             FINALISTS,
+            deadline,
         )
-        first, second = _chosen(judged, baseline) if baseline in judged.values else judged.best()
+        if baseline in judged.values or not judged.values:  # none: time ran out before any
+            first, second = _chosen(judged, baseline)
+        else:
+            first, second = judged.best()
         self._second = second
         return _draw_from(view, first) or Skip()
 
     def choose_plant(self, view: SeatView, rng: random.Random) -> Plant:
         """The planting; the discard chosen with it is kept for the next ask."""
+        deadline = self._deadline()
         position, codes = lean_position(view)
         card, cell, discard = greedy.choose_finish(position)
         if view.deck_size > self.horizon:
@@ -138,7 +157,9 @@ class EngineBot(Bot):
             return Plant(codes.card(card), coord_of(cell))
         cards = Cards(view.species)
         baseline = (cards.code(codes.card(card)), cell, cards.code(codes.card(discard)))
-        judged = judge_finish(situation_of(view), baseline, self.budget, random.Random(rng.getrandbits(64)), FINALISTS)
+        judged = judge_finish(
+            situation_of(view), baseline, self.budget, random.Random(rng.getrandbits(64)), FINALISTS, deadline
+        )
         card, cell, discard = _chosen(judged, baseline)
         self._discard = cards.card(discard)
         return Plant(cards.card(card), coord_of(cell))

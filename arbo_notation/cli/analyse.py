@@ -39,8 +39,16 @@ from arbo_notation.cli.common import (
     read_input,
     say_wrote,
 )
-from arbo_notation.cli.bounds import LEAST_BUDGET, MOST_BUDGET, MOST_GAMES, MOST_JOBS, MOST_TURNS
-from arbo_notation.cli.usage import a_path, whole_number
+from arbo_notation.cli.bounds import (
+    LEAST_BUDGET,
+    LEAST_MOVE_TIME,
+    MOST_BUDGET,
+    MOST_GAMES,
+    MOST_JOBS,
+    MOST_MOVE_TIME,
+    MOST_TURNS,
+)
+from arbo_notation.cli.usage import a_path, number_between, whole_number
 
 #: From this many turns to judge, a terminal gets a progress bar on stderr.
 PROGRESS_FROM = 4
@@ -101,6 +109,13 @@ def analyse(
         help="Sampled worlds per decision (default 48; see docs/ANALYSIS.md).",
     ),
     seed: str = typer.Option("0", "--seed", "-s", metavar="SEED", help="Seed: the same seed gives the same output."),
+    move_time: Optional[float] = typer.Option(
+        None,
+        "--move-time",
+        metavar="SECONDS",
+        parser=number_between("--move-time", LEAST_MOVE_TIME, MOST_MOVE_TIME),
+        help="Time limit per turn judged: the search stops in time and judges with the worlds played (fewer than --budget; the output then depends on the machine's speed).",
+    ),
     jobs: int = typer.Option(
         0,
         "--jobs",
@@ -217,7 +232,14 @@ def analyse(
             typer.echo(diagnostic.show(), err=True)
             failed = True
         try:
-            found = tasks(tree, budget=budget, seed=seed, players=players, turns=None if turn is None else [turn])
+            found = tasks(
+                tree,
+                budget=budget,
+                seed=seed,
+                players=players,
+                turns=None if turn is None else [turn],
+                move_time=move_time,
+            )
         except ArboError as error:
             fail(str(error))
         if not found:

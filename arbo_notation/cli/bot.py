@@ -6,8 +6,8 @@ from typing import Optional
 
 import typer
 
-from arbo_notation.cli.bounds import LEAST_BUDGET, MOST_BUDGET
-from arbo_notation.cli.usage import one_of, whole_number
+from arbo_notation.cli.bounds import LEAST_BUDGET, LEAST_MOVE_TIME, MOST_BUDGET, MOST_MOVE_TIME
+from arbo_notation.cli.usage import number_between, one_of, whole_number
 from arbo_notation.cli.bot_direct import NAMES, BotArguments, run_bot
 
 HELP = """Run a built-in bot as a program that speaks the bot protocol (docs/PROTOCOL.md).
@@ -23,6 +23,8 @@ Examples:
     arbo bot engine --budget 16 --seed 3
 
     arbo bot greedy --protocol 1
+
+    arbo bot engine --move-time 8
 
     arbo match "arbo bot greedy" "python mybot.py" --games 10 --out games/
 """
@@ -49,5 +51,12 @@ def register(app: typer.Typer) -> None:
             parser=whole_number("--protocol", 1, 2),
             help="The highest version of the protocol the bot speaks (it takes the highest the referee offers).",
         ),
+        move_time: Optional[float] = typer.Option(
+            None,
+            "--move-time",
+            metavar="SECONDS",
+            parser=number_between("--move-time", LEAST_MOVE_TIME, MOST_MOVE_TIME),
+            help="The engine bot's time limit per move: its search stops in time and answers with what it has.",
+        ),
     ) -> None:
-        run_bot(BotArguments(name, budget, seed, protocol))
+        run_bot(BotArguments(name, budget, seed, protocol, move_time))

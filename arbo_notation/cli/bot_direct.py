@@ -25,12 +25,14 @@ NAMES = ("engine", "greedy", "random")
 
 @dataclass(frozen=True, slots=True)
 class BotArguments:
-    """What `arbo bot` runs: the bot's name, the engine's budget (None: its default), the seed."""
+    """What `arbo bot` runs: the bot's name, the engine's budget (None: its default), the seed, the
+    engine's time limit per move in seconds (None: none)."""
 
     name: str
     budget: int | None = None
     seed: str = "0"
     protocol: int = 2
+    move_time: float | None = None
 
 
 def plain_bot_arguments(args: Sequence[str], environ: Mapping[str, str] = os.environ) -> BotArguments | None:
@@ -65,7 +67,7 @@ def run_bot(arguments: BotArguments) -> None:
     from arbo_notation.bots import make_bot
     from arbo_notation.bots.serve import read_lines, serve
 
-    name, budget = arguments.name, arguments.budget
+    name, budget, move_time = arguments.name, arguments.budget, arguments.move_time
 
     def log(text: str) -> None:
         # what the referee sent is quoted safely in the text already; this holds the whole line
@@ -82,7 +84,7 @@ def run_bot(arguments: BotArguments) -> None:
     try:
         lines = read_lines(sys.stdin.buffer, log)  # bytes: the locale's encoding is not the protocol's
         serve(
-            lambda: make_bot(name, budget),
+            lambda: make_bot(name, budget, move_time),
             lines,
             write,
             name=f"arbo {name}",

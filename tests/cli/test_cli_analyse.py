@@ -355,3 +355,28 @@ def test_a_study_s_turn_is_asked_for_by_its_number_in_the_game():
     assert [(t["turn"], t["player"]) for t in json.loads(judged.stdout)["turns"]] == [(17, "Ana")]
     past = run("analyse", study, "--turn", "21", "--budget", "4")
     assert (past.exit_code, past.stderr) == (2, "arbo: game 1 has 5 turns; there is no turn 21\n")
+
+
+def test_move_time_limits_each_turn_and_answers_with_the_worlds_played():
+    """`--move-time 0.3` at a budget of seconds a turn: each turn judged with fewer worlds (the
+    samples its note states), every turn still judged."""
+    limited = run(
+        "analyse",
+        "samples/two-player-omniscient.arb",
+        "--turn",
+        "3",
+        "--budget",
+        "5000",
+        "--move-time",
+        "0.3",
+        "--json",
+    )
+    assert limited.exit_code == 0, limited.output
+    (turn,) = json.loads(limited.stdout)["turns"]
+    assert turn["turn"] == 3 and 1 <= turn["samples"] < 5000
+
+
+@pytest.mark.parametrize("given", ["0", "-1", "nan", "soon", "3601"])
+def test_a_move_time_out_of_bounds_is_a_usage_error(given):
+    result = run("analyse", "samples/two-player-omniscient.arb", "--move-time", given)
+    assert result.exit_code == 2 and "--move-time" in result.output
