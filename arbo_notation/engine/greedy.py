@@ -253,7 +253,7 @@ class Paths:
             if (down + 2) * below > hope:
                 hope = (down + 2) * below
         held, was_open, before = self.worth.get(kind, _NOTHING)
-        after = held if held > made else made
+        after: float = held if held > made else made
         hoped = self.potential * (hope if hope > was_open else was_open)
         if hoped > after:
             after = hoped
