@@ -176,7 +176,9 @@ class Server:
             return _refusal(429, "too many connections from here; wait a moment")
         if self.hub.streams >= MAX_STREAMS:
             return _refusal(503, "too many viewers connected; try again later")
-        response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"})
+        # X-Accel-Buffering: a reverse proxy (nginx) passes each event on at once, not a buffer full
+        headers = {"Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+        response = web.StreamResponse(headers=headers)
         await response.prepare(request)
         last = request.headers.get("Last-Event-ID", "")
         self.hub.streams += 1
