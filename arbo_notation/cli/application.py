@@ -76,7 +76,9 @@ app = ArboApp(
 
 def _print_version(wanted: bool) -> None:
     if wanted:
-        typer.echo(f"arbo {__version__}")
+        from arbo_notation.engine import compiled
+
+        typer.echo(f"arbo {__version__}, compiled (mypyc)" if compiled() else f"arbo {__version__}")
         raise typer.Exit()
 
 
