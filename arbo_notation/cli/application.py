@@ -76,6 +76,7 @@ app = ArboApp(
 
 def _print_version(wanted: bool) -> None:
     if wanted:
+        # deferred: which build is installed (imports the greedy bot's module), for --version alone
         from arbo_notation.engine import compiled
 
         typer.echo(f"arbo {__version__}, compiled (mypyc)" if compiled() else f"arbo {__version__}")
