@@ -253,7 +253,7 @@ class Paths:
             if (down + 2) * below > hope:
                 hope = (down + 2) * below
         held, was_open, before = self.worth.get(kind, _NOTHING)
-        after: float = held if held > made else made
+        after = float(held if held > made else made)
         hoped = self.potential * (hope if hope > was_open else was_open)
         if hoped > after:
             after = hoped
@@ -386,10 +386,8 @@ class Paths:
         worths, potential = self.worth, self.potential
         for code in dict.fromkeys([*through, *opened]) if opened else through:
             held, was_open, before = worths.get(code, _NOTHING)
-            after: float = held
             made = through.get(code, _NONE)
-            if made > after:
-                after = made
+            after = float(made if made > held else held)
             now_open = opened.get(code, 0.0)
             hoped = potential * (now_open if now_open > was_open else was_open)
             if hoped > after:
