@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from enum import Enum
 from typing import cast
 
 from arbo_notation.engine.cards import Card, Coord
@@ -27,6 +28,16 @@ from arbo_notation.errors import ArboError
 #: turn_actions() go between the two.
 KnownDraw = tuple[str | None, Card | None] | None
 KnownTurn = tuple[int | None, str, KnownDraw, KnownDraw, Card, Coord, Card]
+
+
+class Phase(Enum):
+    """What is due of the player to move. Here, not in engine/position.py, because a check plays
+    a game without loading positions and views (bench/README.md, "Issue 49, point 3")."""
+
+    DRAW = "draw"
+    PLANT = "plant"
+    DISCARD = "discard"
+    OVER = "over"
 
 
 class ActionError(ArboError):
