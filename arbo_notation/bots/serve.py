@@ -79,9 +79,8 @@ def serve(
         if not line.strip():
             continue
         try:
-            if kept and table is not None and not line.startswith('{"type":"turn",'):
-                _take_back(table[1], kept)  # (a referee that does not follow a plan with a turn)
             if table is not None and line.startswith(_ACT_START):
+                _take_back(table[1], kept)  # (a referee that does not follow a plan with a turn)
                 # A request as arbo's referee writes it, to a bot that keeps its own table: answered
                 # without reading the line, whose view (some 2.3 KB) this bot never reads. Reading
                 # it was most of the bot's JSON: serve() on one seat's 30 games of a greedy match,
@@ -90,6 +89,8 @@ def serve(
                 continue
             message = json.loads(line)
             kind = message.get("type") if isinstance(message, dict) else None
+            if kept and table is not None and kind != "turn":
+                _take_back(table[1], kept)  # (as above)
             if kind == "hello":
                 write(encode(_hello(message, name, protocol)))
             elif kind == "game":
