@@ -370,13 +370,14 @@ class _Game:
             except BotFault as error:
                 self.fault(seat, error)
 
-    def tell_event(self, seat: int, mover: str, action: Action) -> None:
-        """Tell a seat an action as it sees it: an event (protocol 1), or kept for its next message (2)."""
+    def tell_event(self, seat: int, mover: str, text: str) -> None:
+        """Tell a seat an action as it sees it, written ``text``: an event (protocol 1), or kept
+        for its next message (2)."""
         bot = self.bots[seat]
         if bot is not None and bot.protocol == 2:
-            self.untold.setdefault(seat, []).append([mover, str(action)])
+            self.untold.setdefault(seat, []).append([mover, text])
         else:
-            self.tell(seat, protocol.event(mover, action))
+            self.tell(seat, protocol.event(mover, text))
 
     def start(self) -> None:
         players, species = self.config.players, self.config.species
@@ -532,10 +533,11 @@ class _Game:
                 played, chosen = self.play_next(seat)
                 by_bot = by_bot and chosen
                 done.append(played)
+                written = str(played)  # (written once: as every seat but a deck draw's others see it)
                 for other, player in enumerate(players):
                     seen = as_seen_by(played, mover, player)
                     self.unseen[player].append(seen)
-                    self.tell_event(other, mover, seen)
+                    self.tell_event(other, mover, written if seen is played else str(seen))
                 if isinstance(played, Discard):
                     break
             fallback_turns[mover] += not by_bot
