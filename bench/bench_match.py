@@ -8,7 +8,10 @@
    for the rest of a turn, no view). Medians over the rounds, the three alternated in each round
    so that a busy spell of the machine slows them alike; wall time and CPU time (this process and
    its bots; the referee's, this process's, apart) per game; the added cost is the match's over
-   the one process's, less one.
+   the one process's, less one. And the bots' own work, never woken: protocol 2's match played
+   again untimed with each bot's input recorded, then each seat's input served at once in a fresh
+   process ("fed at once"); the bots' CPU in the match less this and their start-up is what
+   waking them costs.
    With ``--against TREE`` (another checkout, such as the code before a change), each round times
    both trees, one after the other, each in a process of its own whose bots run that tree's code
    (PYTHONPATH), so that a change is measured before and after in one run (each tree's match in
@@ -28,6 +31,7 @@ import shlex
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from functools import partial
 from pathlib import Path
@@ -88,12 +92,51 @@ def started(games: int, seed: str) -> tuple[float, float, float]:
     return time.perf_counter() - wall, after[0] - here + after[1] - bots, after[0] - here
 
 
+#: One seat's recorded input served at once in a fresh process, as `arbo bot greedy` serves it
+#: (its objects frozen after its start-up), its CPU from the first line to the last: the bot's own
+#: work in a process of its own, never woken.
+FED = """
+import gc, sys, time
+from arbo_notation.bots import make_bot
+from arbo_notation.bots.serve import serve
+seed, path = sys.argv[1], sys.argv[2]
+with open(path, "rb") as recorded:
+    lines = recorded.read().splitlines(keepends=True)
+gc.freeze()
+start = time.process_time()
+serve(lambda: make_bot("greedy"), lines, lambda line: None, name="greedy", seed=seed)
+print(time.process_time() - start)
+"""
+
+
+def fed_at_once(games: int, seed: str) -> tuple[float, float, float]:
+    """The CPU time of both bots' own work in protocol 2, never woken: the match played once
+    untimed with each bot's input recorded (no sandbox, a `tee` before each bot), then each seat's
+    input served at once in a fresh process (FED). No wall time (0)."""
+    with tempfile.TemporaryDirectory() as folder:
+        recorded = [str(Path(folder, f"seat{index}.jsonl")) for index in range(2)]
+        commands = [
+            shlex.join(["sh", "-c", f"tee {shlex.quote(path)} | {command}"])
+            for path, command in zip(recorded, greedy_speaking(2, seed), strict=True)
+        ]
+        options = MatchOptions(seed=seed, sandbox="off")
+        list(play_match(match_tasks(commands, games, seed, options=options), jobs=1))
+        cpu = 0.0
+        for index, path in enumerate(recorded):
+            done = subprocess.run(
+                [sys.executable, "-c", FED, bot_seed(seed, index), path], capture_output=True, text=True, check=True
+            )
+            cpu += float(done.stdout)
+    return 0.0, cpu, 0.0
+
+
 def in_this_process(games: int, rounds: int) -> None:
     """The one process and the match in protocols 1 and 2, alternated in every round, in this
     process; and the bots' start-up alone, which a match pays once (so a game 1/games of it)."""
     kinds = {"one process": one_process, "protocol 1": partial(as_a_match, protocol=1)}
     kinds["protocol 2"] = partial(as_a_match, protocol=2)
     kinds["start-up"] = started
+    kinds["fed at once"] = fed_at_once
     rows: dict[str, list[tuple[float, float, float]]] = {name: [] for name in kinds}
     started(1, "warm")  # untimed: the bots' bytecode compiled, as an installed arbo has it
     for round_number in range(rounds):
@@ -105,7 +148,8 @@ def in_this_process(games: int, rounds: int) -> None:
     for name, timings in rows.items():
         wall, cpu, referee = (statistics.median(t[i] for t in timings) / games * 1000 for i in range(3))
         print(f"  {name:12} {wall:8.1f} {cpu:8.1f} {referee:8.1f} {cpu - referee:8.1f}")
-    print(f"  (start-up: the two bots started, greeted and ended once, shared by the {games} games)")
+    print(f"  (start-up: the two bots started, greeted and ended once, shared by the {games} games;")
+    print("   fed at once: protocol 2's bots' own work, each seat's recorded input served in one go)")
     for name in ("protocol 1", "protocol 2"):
         added = [
             statistics.median(m[i] / o[i] - 1 for m, o in zip(rows[name], rows["one process"], strict=True))
