@@ -168,7 +168,7 @@ from arbo_notation.play.simulate import game_seed, simulate_game
 kind, games, seed = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 def cpu():
     own, bots = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + bots.ru_utime + bots.ru_stime
+    return own.ru_utime + own.ru_stime + bots.ru_utime + bots.ru_stime, own.ru_utime + own.ru_stime
 def run(games, seed):
     if kind == "one process":
         for index in range(1, games + 1):
@@ -176,16 +176,18 @@ def run(games, seed):
     else:  # its bots started, and ended once it is over
         list(play_match(match_tasks(["greedy", "greedy"], games, seed), jobs=1))
 run(1, "warm")  # untimed: the modules either loads when first used
-wall, used = time.perf_counter(), cpu()
+wall, (used, own) = time.perf_counter(), cpu()
 run(games, seed)
-print(json.dumps([time.perf_counter() - wall, cpu() - used]))
+after = cpu()
+print(json.dumps([time.perf_counter() - wall, after[0] - used, after[1] - own]))
 """
 
 
-def measured_in(tree: str, kind: str, games: int, seed: str) -> tuple[float, float]:
+def measured_in(tree: str, kind: str, games: int, seed: str) -> tuple[float, float, float]:
     """Wall and CPU time of ``kind`` ("one process" or "match") run with ``tree``'s code: the
     measuring process's and its bots' (their start-up included), after an untimed game of the
-    same kind (the modules loaded when first used, as in a round after the first in one process)."""
+    same kind (the modules loaded when first used, as in a round after the first in one process);
+    and the measuring process's own CPU time (the referee's, in a match)."""
     environment = {**os.environ, "PYTHONPATH": tree}
     done = subprocess.run(
         [sys.executable, "-c", MEASURE, kind, str(games), seed],
@@ -195,15 +197,15 @@ def measured_in(tree: str, kind: str, games: int, seed: str) -> tuple[float, flo
         text=True,
         check=True,
     )
-    wall, cpu = json.loads(done.stdout)
-    return wall, cpu
+    wall, cpu, own = json.loads(done.stdout)
+    return wall, cpu, own
 
 
 def compare(trees: list[str], games: int, rounds: int) -> None:
     """Each tree's one process and match, alternated in every round; medians, and the added cost."""
     for tree in trees:  # untimed: compiles each tree's bytecode, as an installed arbo has it
         measured_in(tree, "match", 2, "warm")
-    rows: dict[tuple[str, str], list[tuple[float, float]]] = {
+    rows: dict[tuple[str, str], list[tuple[float, float, float]]] = {
         (t, k): [] for t in trees for k in ("one process", "match")
     }
     for round_number in range(rounds):
@@ -216,7 +218,7 @@ def compare(trees: list[str], games: int, rounds: int) -> None:
         medians = {}
         for kind in ("one process", "match"):
             timings = rows[(tree, kind)]
-            medians[kind] = [statistics.median(t[i] for t in timings) / games * 1000 for i in (0, 1)]
+            medians[kind] = [statistics.median(t[i] for t in timings) / games * 1000 for i in (0, 1, 2)]
         added = [
             statistics.median(
                 m[i] / o[i] - 1 for m, o in zip(rows[(tree, "match")], rows[(tree, "one process")], strict=True)
@@ -224,8 +226,9 @@ def compare(trees: list[str], games: int, rounds: int) -> None:
             for i in (0, 1)
         ]
         print(f"  {tree}")
-        for kind, (wall, cpu) in medians.items():
-            print(f"    {kind:12} {wall:7.1f} ms a game (wall)  {cpu:7.1f} ms a game (CPU, bots included)")
+        for kind, (wall, cpu, own) in medians.items():
+            print(f"    {kind:12} {wall:7.1f} ms a game (wall)  {cpu:7.1f} ms a game (CPU, bots included)", end="")
+            print(f"  {own:7.1f} the referee's, {cpu - own:7.1f} the bots'" if kind == "match" else "")
         print(f"    added by the protocol (median of the rounds' own): {added[0]:+.0%} wall, {added[1]:+.0%} CPU")
     print(f"  load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
 
@@ -240,8 +243,9 @@ def main() -> None:
     )
     options = parser.parse_args()
     # The bots run from bytecode compiled once, as an installed arbo's do: with
-    # PYTHONDONTWRITEBYTECODE set (as in the helpers' shells) each bot compiled every module it
-    # imports at its every start, 0.24 s of CPU for the two bots against 0.10.
+    # PYTHONDONTWRITEBYTECODE set (as in the helpers' shells) and a tree never compiled, each bot
+    # compiled every module it imports at its every start: 90-110 ms of CPU a bot against 50
+    # (`/usr/bin/time` of `arbo bot greedy` told to quit, 5 runs each, load 5).
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
     if options.against:

@@ -413,15 +413,16 @@ class _Game:
                 self.planned.pop(seat, None)  # a plan is dropped at its first action refused
                 action, chosen = self.fall_back(seat, error), False
         else:
-            action, chosen = self.choose(seat, bot)
+            action, chosen = self.choose(seat)
         played = self.truth.as_played(action)  # a deck draw names its card: the truth knows the deck
         self.truth.push(played)
         return played, chosen
 
-    def choose(self, seat: int, bot: BotProcess | None) -> tuple[Action, bool]:
+    def choose(self, seat: int) -> tuple[Action, bool]:
         """The action of the seat to play, asked of its bot of protocol 1 (or of none), and whether
         its bot chose it (else the fallback did)."""
         player = self.config.players[seat]
+        bot = self.bots[seat]
         own = self.own(player)
         view = own.view(player)
         if bot is not None:
