@@ -204,3 +204,30 @@ def test_a_plan_the_referee_did_not_follow_is_taken_back_and_the_events_played_i
     hand, arboretum = bot.tables[-1]
     assert hand == ["Ca1", "Ca2", "Dw2", "Dw3", "Ja1", "Ma3", "Oa5"]
     assert {str(coord): str(card) for coord, card in arboretum.items()} == {"0,0": "Ca3"}
+
+
+def test_a_plan_is_taken_back_when_the_referee_goes_on_with_events_instead_of_a_turn():
+    """A referee that answers a plan with version 1's events (not a ``turn``): the plan left on
+    the table is taken back, and the events played on the table as it was."""
+    bot = Watching(["Ben:Oa5", "d", "Ca1@0,0", "/Ca2", "d"])
+    ben_turn = [["Ben", "d"], ["Ben", "d"], ["Ben", "Oa4@0,0"], ["Ben", "/Oa5"]]
+    lines = [
+        json.dumps(HELLO_2),
+        json.dumps(GAME | {"players": ["Ben", "Ana"]}),
+        json.dumps({"type": "turn", "phase": "draw", "events": ben_turn}),
+        json.dumps({"type": "turn", "phase": "plant", "events": [["Ana", "Ben:Oa5"], ["Ana", "d:Ma3"]]}),
+        *(json.dumps({"type": "event", "player": "Ana", "action": action}) for action in ("Dw1@0,0", "/Ca3")),
+        json.dumps(
+            {
+                "type": "turn",
+                "phase": "draw",
+                "events": [["Ben", "d"], ["Ben", "d"], ["Ben", "Oa7@0,1"], ["Ben", "/Oa6"]],
+            }
+        ),
+    ]
+    answers, logged = served(lambda: bot, lines)
+    assert answers[1:] == [{"actions": ["Ben:Oa5", "d"]}, {"actions": ["Ca1@0,0", "/Ca2"]}, {"actions": ["d"]}]
+    assert logged == []
+    hand, arboretum = bot.tables[-1]
+    assert hand == ["Ca1", "Ca2", "Dw2", "Dw3", "Ja1", "Ma3", "Oa5"]
+    assert {str(coord): str(card) for coord, card in arboretum.items()} == {"0,0": "Dw1"}
