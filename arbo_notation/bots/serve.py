@@ -171,9 +171,10 @@ def _plan(
     chosen on the seat's view after the ones before it, up to a draw from the deck (whose card
     it cannot know before the referee tells it) or the discard. The actions are played on the
     table to choose the next, and left there, written in ``kept``: the next request's events
-    begin with them when the referee played them (_catch_up): taken back, then read and pushed
-    again from the events, they were some 550 of the two seats' 4,781 pushes in 30 recorded games
-    of a greedy match (their pops too). With no table it asks for the view, and plays its first legal action (_choice)."""
+    begin with them when the referee played them (_catch_up). Taken back, then read and pushed
+    again from the events, they were some 550 of the two seats' 4,781 pushes in 30 recorded
+    games of a greedy match (their pops too). With no table it asks for the view, and plays its
+    first legal action (_choice)."""
     if table is None:
         log("asked to act outside a game: the view is asked for")
         return {"view": "full"}

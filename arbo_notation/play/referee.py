@@ -457,9 +457,9 @@ class _Game:
         against its legal actions (a draw from a pile may name its owner alone; a deck draw is
         ``d``, the seat cannot see its card). The push judges it: where the seat's legal actions
         are legal on the true table, and only they (the seat knows its own hand and the table's
-        every other card it may act on), and a push refused leaves the table as it was. Pushed and
-        taken back, then pushed again to play it, was 9% of the referee's CPU (bench/README.md,
-        "Protocol 2"). BotFault (illegal) otherwise, in the words of :func:`judge_text`."""
+        every other card it may act on), and a push refused leaves the table as it was: one push
+        where judging it by pushing and taking it back, then playing it, took two and a take-back.
+        BotFault (illegal) otherwise, in the words of :func:`judge_text`."""
         truth, written = self.truth, text.strip()
         try:
             action = Draw(written) if written in truth.players else truth.parse_action(written)
