@@ -11,7 +11,9 @@
    the one process's, less one. And the bots' own work, never woken: protocol 2's match played
    again untimed with each bot's input recorded, then each seat's input served at once in a fresh
    process ("fed at once"); the bots' CPU in the match less this and their start-up is what
-   waking them costs.
+   waking them costs. And the referee's own work: each game refereed in this process with its
+   bots' recorded answers replayed, no pipe and no bot woken ("referee alone"), its records
+   checked to be the recorded match's.
    With ``--against TREE`` (another checkout, such as the code before a change), each round times
    both trees, one after the other, each in a process of its own whose bots run that tree's code
    (PYTHONPATH), so that a change is measured before and after in one run (each tree's match in
@@ -28,6 +30,7 @@ import json
 import os
 import resource
 import shlex
+import shutil
 import statistics
 import subprocess
 import sys
@@ -48,6 +51,9 @@ from arbo_notation.play.match import (
     start_failure,
     summarise,
 )
+from arbo_notation.bots import make_bot
+from arbo_notation.notation.writer import format_game
+from arbo_notation.play.referee import referee_game
 from arbo_notation.play.simulate import game_seed, simulate_game
 from arbo_notation.runtime.workers import jobs_for
 
@@ -109,25 +115,82 @@ print(time.process_time() - start)
 """
 
 
-def fed_at_once(games: int, seed: str) -> tuple[float, float, float]:
-    """The CPU time of both bots' own work in protocol 2, never woken: the match played once
-    untimed with each bot's input recorded (no sandbox, a `tee` before each bot), then each seat's
-    input served at once in a fresh process (FED). No wall time (0)."""
-    with tempfile.TemporaryDirectory() as folder:
-        recorded = [str(Path(folder, f"seat{index}.jsonl")) for index in range(2)]
-        commands = [
-            shlex.join(["sh", "-c", f"tee {shlex.quote(path)} | {command}"])
-            for path, command in zip(recorded, greedy_speaking(2, seed), strict=True)
-        ]
+#: The matches played once untimed and recorded, by games and seed: their folder, their commands
+#: (the records' labels) and their records.
+_RECORDED: dict[tuple[int, str], tuple[Path, list[str], list[str]]] = {}
+
+
+def recorded(games: int, seed: str) -> tuple[Path, list[str], list[str]]:
+    """The folder holding each bot's input (``seatN.in``) and output (``seatN.out``) of protocol
+    2's match of ``games`` seeded ``seed``, played once untimed (no sandbox, a `tee` on either side
+    of each bot), the match's bots as commands, and its records."""
+    if (games, seed) not in _RECORDED:
+        folder = Path(tempfile.mkdtemp(prefix="bench-match-"))
+        commands = []
+        for index, command in enumerate(greedy_speaking(2, seed)):
+            into, out = (shlex.quote(str(folder / f"seat{index}.{end}")) for end in ("in", "out"))
+            commands.append(shlex.join(["sh", "-c", f"tee {into} | {command} | tee {out}"]))
         options = MatchOptions(seed=seed, sandbox="off")
-        list(play_match(match_tasks(commands, games, seed, options=options), jobs=1))
-        cpu = 0.0
-        for index, path in enumerate(recorded):
-            done = subprocess.run(
-                [sys.executable, "-c", FED, bot_seed(seed, index), path], capture_output=True, text=True, check=True
-            )
-            cpu += float(done.stdout)
+        outcomes = play_match(match_tasks(commands, games, seed, options=options), jobs=1)
+        _RECORDED[(games, seed)] = folder, commands, [outcome.text for outcome in outcomes]
+    return _RECORDED[(games, seed)]
+
+
+def fed_at_once(games: int, seed: str) -> tuple[float, float, float]:
+    """The CPU time of both bots' own work in protocol 2, never woken: each seat's recorded input
+    served at once in a fresh process (FED). No wall time (0)."""
+    folder, _, _ = recorded(games, seed)
+    cpu = 0.0
+    for index in range(2):
+        path = str(folder / f"seat{index}.in")
+        done = subprocess.run(
+            [sys.executable, "-c", FED, bot_seed(seed, index), path], capture_output=True, text=True, check=True
+        )
+        cpu += float(done.stdout)
     return 0.0, cpu, 0.0
+
+
+class Replayed:
+    """A bot process stood in for by the answers its bot gave in a recorded match, in order: the
+    referee's own work with no pipe and no bot woken."""
+
+    def __init__(self, path: Path) -> None:
+        self.answers = path.read_bytes().splitlines()
+        self.greeted, self.name, self.protocol, self.running = False, None, 2, True
+
+    def send(self, message: object) -> None:
+        pass
+
+    def request(self, message: object, seconds: float) -> bytes:
+        return self.answers.pop(0)
+
+    def request_by(self, message: object, deadline: float, seconds: float) -> bytes:
+        return self.answers.pop(0)
+
+
+def referee_alone(games: int, seed: str) -> tuple[float, float, float]:
+    """The referee's CPU time of protocol 2's match, each game refereed and written here with its
+    bots' recorded answers replayed (Replayed), its records the recorded match's. No wall time."""
+    folder, commands, texts = recorded(games, seed)
+    bots = [Replayed(folder / f"seat{index}.out") for index in range(2)]
+    names = labels(commands)
+    written = []
+    start = time.process_time()
+    for task in match_tasks(commands, games, seed):
+        seated = [bots[index] for index in task.seating]
+        played = referee_game(
+            str(task.number),
+            task.deal_seed,
+            seated,  # type: ignore[arg-type]  # (Replayed answers as a BotProcess does)
+            [names[index] for index in task.seating],
+            fallback=make_bot("greedy"),
+            fallback_name="greedy",
+            move_time=10.0,
+        )
+        written.append(format_game(played.record))
+    cpu = time.process_time() - start
+    assert written == texts, "the referee replayed wrote other records"
+    return 0.0, cpu, cpu
 
 
 def in_this_process(games: int, rounds: int) -> None:
@@ -137,6 +200,7 @@ def in_this_process(games: int, rounds: int) -> None:
     kinds["protocol 2"] = partial(as_a_match, protocol=2)
     kinds["start-up"] = started
     kinds["fed at once"] = fed_at_once
+    kinds["referee alone"] = referee_alone
     rows: dict[str, list[tuple[float, float, float]]] = {name: [] for name in kinds}
     started(1, "warm")  # untimed: the bots' bytecode compiled, as an installed arbo has it
     for round_number in range(rounds):
@@ -149,7 +213,8 @@ def in_this_process(games: int, rounds: int) -> None:
         wall, cpu, referee = (statistics.median(t[i] for t in timings) / games * 1000 for i in range(3))
         print(f"  {name:12} {wall:8.1f} {cpu:8.1f} {referee:8.1f} {cpu - referee:8.1f}")
     print(f"  (start-up: the two bots started, greeted and ended once, shared by the {games} games;")
-    print("   fed at once: protocol 2's bots' own work, each seat's recorded input served in one go)")
+    print("   fed at once: protocol 2's bots' own work, each seat's recorded input served in one go;")
+    print("   referee alone: protocol 2's referee, its bots' recorded answers replayed in process)")
     for name in ("protocol 1", "protocol 2"):
         added = [
             statistics.median(m[i] / o[i] - 1 for m, o in zip(rows[name], rows["one process"], strict=True))
@@ -252,7 +317,11 @@ def main() -> None:
         here = str(Path(__file__).resolve().parent.parent)
         compare([here, *options.against], options.games, options.rounds)
     else:
-        in_this_process(options.games, options.rounds)
+        try:
+            in_this_process(options.games, options.rounds)
+        finally:
+            for folder, _, _ in _RECORDED.values():
+                shutil.rmtree(folder, ignore_errors=True)
 
     if options.duplicate_games:
         games = options.duplicate_games
