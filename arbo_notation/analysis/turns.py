@@ -101,7 +101,8 @@ class TurnTask:
     budget: int
     seed: str
     #: seconds the judgement may take (None: no limit): half for the draws, the rest for the
-    #: finish; the worlds played by then are the values (docs/ANALYSIS.md, "The budget")
+    #: finish (half each when judged in pieces, pieces.py); the worlds played by then are the
+    #: values (docs/ANALYSIS.md, "The budget")
     move_time: float | None = None
 
 
