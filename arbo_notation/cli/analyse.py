@@ -253,11 +253,11 @@ def analyse(
         from arbo_notation.runtime.workers import jobs_for  # deferred, as judged_in_order defers it
 
         judged = [task for _, task in found]
-        # a heavy turn is shared between the workers (analysis/pieces.py); the same evaluations
-        work = pieces(judged, jobs_for(jobs, 2 * len(judged)))
         try:
+            # a heavy turn is shared between the workers (analysis/pieces.py); the same evaluations
+            work = pieces(judged, jobs_for(jobs, 2 * len(judged)))
             shares = judged_in_order(judge_piece, work, jobs, run="analysis", label="analysing", least=PROGRESS_FROM)
-        except ArboError as error:  # a worker lost
+        except ArboError as error:  # no world agrees with what a mover knows, or a worker lost
             fail(str(error))
         results = merged_evaluations(judged, work, shares)
         evaluations.extend(results)
