@@ -18,7 +18,7 @@ Standard library only.
 from __future__ import annotations
 
 import math
-from typing import ClassVar
+from typing import ClassVar, Iterator
 
 from arbo_notation.engine.lean import FROM_DECK, STEPS, LeanPosition, frontier_of, species_points
 
@@ -307,6 +307,15 @@ class Paths:
                 gains = gained[base + place] = self._gains(card, place)
             found.append(gains)
         return found
+
+    def each(self, card: int) -> Iterator[dict[int, float]]:
+        """:meth:`row`, one place at a time: a search that stops early prices no place after."""
+        gained, base = self._gained, card * 65536
+        for place in self.places:
+            gains = gained.get(base + place)
+            if gains is None:
+                gains = gained[base + place] = self._gains(card, place)
+            yield gains
 
     def gains(self, card: int, cell: int) -> dict[int, float]:
         """How much planting ``card`` at ``cell`` raises :meth:`value`, per species it changes
@@ -610,13 +619,34 @@ def _discard(position: LeanPosition, seat: int, hand: list[int], arb: dict[int, 
     for loss, card in losses:
         if (loss, card) > best:
             break
-        so_far = loss + LATER * max(0.0, reading.best_plant_gain(card))
-        if (so_far, card) > best:
-            continue
-        total = so_far + SPITE * max([sum(gains.values()) for gains in theirs.row(card)], default=0.0)
-        if (total, card) < best:
-            best = total, card
+        best = _priced(reading, theirs, loss, card, best)
     return best[1]
+
+
+def _priced(reading: Reading, theirs: Paths, loss: float, card: int, best: tuple[float, int]) -> tuple[float, int]:
+    """The least of ``best`` and (the discard's price of ``card``, card), its loss given."""
+    # Later and gift are each the most of a row of places; the most met so far is a lower
+    # bound of it, so a card stops at the first place that takes it past the best total (the
+    # sums only grow, as above).
+    later = 0.0
+    for gains in reading.paths.each(card):
+        gain = reading.weighted(gains)
+        if gain > later:
+            later = gain
+            if (loss + LATER * later, card) > best:
+                return best
+    so_far = loss + LATER * later
+    if (so_far, card) > best:
+        return best
+    gift = 0.0
+    for gains in theirs.each(card):
+        given = sum(gains.values())
+        if given > gift:
+            gift = given
+            if (so_far + SPITE * gift, card) > best:
+                return best
+    total = so_far + SPITE * gift
+    return (total, card) if (total, card) < best else best
 
 
 def choose_finish(position: LeanPosition) -> tuple[int, int, int]:
