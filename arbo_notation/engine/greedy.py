@@ -20,11 +20,14 @@ from __future__ import annotations
 import math
 from typing import ClassVar, Iterator
 
-from arbo_notation.engine.lean import FROM_DECK, STEPS, LeanPosition, frontier_of, species_points
+from arbo_notation.engine.lean import FROM_DECK, STEPS, LeanPosition, frontier_of
+from arbo_notation.engine.totals import SAME_SPECIES_MIN_LENGTH
 
 #: Value indexes (a card's ``code & 7``) of the lowest and highest cards.
 _LOW, _HIGH = 0, 7
 _NONE = -99
+#: STEPS one by one, in their order.
+_STEP_1, _STEP_2, _STEP_3, _STEP_4 = STEPS
 #: The sum of one species' values, 1 to 8.
 _SPECIES_SUM = 36
 _HAND_SIZE = 7
@@ -84,6 +87,34 @@ def _sweep(
         best[cell] = reach
         runs[cell] = same
     return best, runs
+
+
+def _best_paths(
+    arb: dict[int, int], order: list[int], up: dict[int, dict[int, int]], same_up: dict[int, tuple[int, int]]
+) -> dict[int, int]:
+    """Per species, the points of its best path (lean.species_points), read from the rising
+    tables: a path of S ending at a tree c of S scores ``up[c][S]`` (length + start bonus; more
+    than 1 when a lower tree feeds it) + c's end bonus, or, all of S and at least four trees
+    long, twice its length + its start bonus + c's end bonus (same_up[c] is the best such run).
+    The tables are made anyway; the search of every path cost a seventh of them."""
+    best: dict[int, int] = {}
+    for cell in order:
+        card = arb[cell]
+        value = card & 7
+        if value == _LOW:
+            continue  # (no tree below it: no path ends on it)
+        code = card >> 3
+        reached = up[cell][code]
+        if reached < 2:
+            continue
+        end = _END_BONUS[value]
+        points = reached + end
+        length, bonus = same_up[cell]
+        if length >= SAME_SPECIES_MIN_LENGTH and 2 * length + bonus + end > points:
+            points = 2 * length + bonus + end
+        if points > best.get(code, 0):
+            best[code] = points
+    return best
 
 
 def _open_paths(
@@ -175,14 +206,22 @@ class Paths:
         # random's pace").
         up, same_up = _sweep(arb, order, True)
         down, same_down = _sweep(arb, order[::-1], False)
-        self.best = species_points(arb)
-        self.open = _open_paths(arb, up, down)
+        self.best = _best_paths(arb, order, up, same_up)
+        self.open = opened = _open_paths(arb, up, down)
         self.cells = frontier_of(arb)
         first: dict[tuple[int, ...], int] = {}
-        self.place: dict[int, int] = {}
-        for cell in self.cells:
-            around = tuple(near for near in (cell + step for step in STEPS) if near in arb)
-            self.place[cell] = first.setdefault(around, cell)
+        place: dict[int, int] = {}
+        self.place = place
+        for cell in self.cells:  # (the steps written out: a generator a cell cost a fifth of the tables)
+            around = []
+            for near in (cell + _STEP_1, cell + _STEP_2, cell + _STEP_3, cell + _STEP_4):
+                if near in arb:
+                    around.append(near)
+            trees = tuple(around)
+            found = first.get(trees)
+            if found is None:
+                found = first[trees] = cell
+            place[cell] = found
         self.places = list(first.values())
         near: dict[int, _Near] = {}  # each tree next to the frontier, made once for every place by it
         self.around: dict[int, tuple[_Near, ...]] = {}
@@ -195,10 +234,11 @@ class Paths:
             self.around[cell] = tuple([near[tree] for tree in trees])
         self.near = near
         # Each species' value before a planting, with its parts: (best, open, value()).
-        self.worth: dict[int, tuple[int, float, float]] = {
-            code: (self.best.get(code, 0), self.open.get(code, 0.0), self.value(code))
-            for code in {*self.best, *self.open}
-        }
+        best = self.best
+        self.worth: dict[int, tuple[int, float, float]] = {}
+        for code in {*best, *opened}:
+            held, was_open = best.get(code, 0), opened.get(code, 0.0)
+            self.worth[code] = (held, was_open, max(held, potential * was_open))  # value(code)
         self._gained: dict[int, dict[int, float]] = {}
         self._reach: dict[int, _Reach] = {}  # by value, made when a search asks
 
