@@ -433,7 +433,7 @@ class Paths:
         # What each species is worth after the planting, against before (see value()).
         result: dict[int, float] = {}
         worths, potential = self.worth, self.potential
-        for code in dict.fromkeys([*through, *opened]) if opened else through:
+        for code in through | opened if opened else through:  # (the keys of through, then the new ones of opened)
             held, was_open, before = worths.get(code, _NOTHING)
             made = through.get(code, _NONE)
             after = float(made if made > held else held)
