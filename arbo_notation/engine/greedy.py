@@ -602,19 +602,19 @@ def choose_planting(position: LeanPosition) -> tuple[int, int]:
     # reach it. Fresh what-ifs of the plantings in 60 two-player games: 42,719 -> 22,892, the
     # whole game 3-9% less CPU (bench/README.md, "Greedy at random's pace").
     ceilings = sorted(((reading.ceiling(card), card) for card in position.hands[seat]), key=lambda pair: -pair[0])
-    best: tuple[float, int, int] | None = None
+    best, best_card, best_index = -math.inf, -1, -1
     for ceiling, card in ceilings:
-        if best is not None and ceiling < best[0]:
+        if ceiling < best:
             break
         # plant_gain(card, cell, True) at each cell, its parts that do not depend on the cell read once
         kind, cost = card >> 3, reading.cost(card)
         held = paths.value(kind)
         for index, gains in enumerate(paths.row(card)):  # the first best cell is a place (see Paths)
             gain = reading.weighted(gains) - cost * (held + gains.get(kind, 0.0))
-            if best is None or (gain, -card, -index) > (best[0], -best[1], -best[2]):
-                best = (gain, card, index)
-    assert best is not None
-    return best[1], paths.places[best[2]]
+            # the most gain, then the lowest card, then the first place (a card's row is in place order)
+            if gain > best or (gain == best and card < best_card):
+                best, best_card, best_index = gain, card, index
+    return best_card, paths.places[best_index]
 
 
 def choose_discard(position: LeanPosition) -> int:
