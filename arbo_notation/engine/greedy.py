@@ -214,9 +214,9 @@ class Paths:
         self.place = place
         for cell in self.cells:  # (the steps written out: a generator a cell cost a fifth of the tables)
             around = []
-            for near in (cell + _STEP_1, cell + _STEP_2, cell + _STEP_3, cell + _STEP_4):
-                if near in arb:
-                    around.append(near)
+            for next_to in (cell + _STEP_1, cell + _STEP_2, cell + _STEP_3, cell + _STEP_4):
+                if next_to in arb:
+                    around.append(next_to)
             trees = tuple(around)
             found = first.get(trees)
             if found is None:
