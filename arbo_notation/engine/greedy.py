@@ -326,12 +326,22 @@ class Paths:
         below = _ROOM[v - _LOW] if v > _LOW else 0.0
         hopes = {code: (val + 2) * above for code, val in ups.items()}
         for code, val in downs.items():
-            hopes[code] = max(hopes.get(code, 0.0), (val + 2) * below)
+            hope = (val + 2) * below
+            if hope > hopes.get(code, 0.0):
+                hopes[code] = hope
         ceilings: dict[int, float] = {}
+        worths, potential = self.worth, self.potential
+        # As _gains: max() written out, keeping the first of equals as max() does.
         for code, hope in hopes.items():
-            held, was_open, before = self.worth.get(code, _NOTHING)
-            made = ups[code] + 1 + downs[code] if code in ups and code in downs else _NONE
-            after = max(held, made, self.potential * max(hope, was_open))
+            held, was_open, before = worths.get(code, _NOTHING)
+            after = float(held)
+            if code in ups and code in downs:
+                made = ups[code] + 1 + downs[code]
+                if made > after:
+                    after = made
+            hoped = potential * (hope if hope > was_open else was_open)
+            if hoped > after:
+                after = hoped
             if after > before:
                 ceilings[code] = after - before
         return ceilings, ups, downs, runs_up, runs_down
@@ -475,7 +485,8 @@ class Reading:
             cards += planted.values()
         seen_sum: dict[int, int] = {}
         for card in cards:
-            seen_sum[card >> 3] = seen_sum.get(card >> 3, 0) + (card & 7) + 1
+            code = card >> 3
+            seen_sum[code] = seen_sum.get(code, 0) + (card & 7) + 1
         self.seen_sum, self.seen = seen_sum, set(cards)
         opponents = position.seats - 1
         # Share of the unseen cards an opponent's final hand will hold, and of that, the strongest one's.
