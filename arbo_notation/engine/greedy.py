@@ -338,7 +338,7 @@ class Paths:
             if code in ups and code in downs:
                 made = ups[code] + 1 + downs[code]
                 if made > after:
-                    after = made
+                    after = float(made)
             hoped = potential * (hope if hope > was_open else was_open)
             if hoped > after:
                 after = hoped
