@@ -443,7 +443,8 @@ class Paths:
         # What each species is worth after the planting, against before (see value()).
         result: dict[int, float] = {}
         worths, potential = self.worth, self.potential
-        for code in through | opened if opened else through:  # (the keys of through, then the new ones of opened)
+        # through's keys, then opened's new ones (one union, not a list and dict.fromkeys: -3% instructions a game)
+        for code in through | opened if opened else through:
             held, was_open, before = worths.get(code, _NOTHING)
             made = through.get(code, _NONE)
             after = float(made if made > held else held)
@@ -678,7 +679,8 @@ def _priced(reading: Reading, theirs: Paths, loss: float, card: int, best: tuple
     """The least of ``best`` and (the discard's price of ``card``, card), its loss given."""
     # Later and gift are each the most of a row of places; the most met so far is a lower
     # bound of it, so a card stops at the first place that takes it past the best total (the
-    # sums only grow, as above).
+    # sums only grow, as above). Fresh what-ifs of the discard in 100 two-player games (seed 1):
+    # 45,129 -> 39,739 (bench/README.md, "Greedy at random's pace", the third branch).
     later = 0.0
     for gains in reading.paths.each(card):
         gain = reading.weighted(gains)
