@@ -124,6 +124,11 @@ MovesLine = tuple[list[KnownTurn], tuple[tuple[int, tuple["MovesLine", ...]], ..
 MovesRun = Run[KnownTurn, MovesLine | None]
 
 
+_Hand = tuple[Card, ...]
+#: tuple.__new__, which makes a named tuple without its own __new__, a Python function (as engine/state.py's).
+_tuple = tuple.__new__
+
+
 class GameMoves(NamedTuple):
     """A game's moves: its ``header``, ``turns`` (a list of KnownTurn), revealed hands
     (``reveals``: a list of (player, cards)), and ``scores`` (a dict; None: ``result *`` or no
@@ -437,8 +442,8 @@ def _lines_body(header: Header, body: str) -> GameMoves | None:
             phase = _REVEAL_ENTERS
             player, *cards = line[7:].split(" ")
             hand = tuple(map(_CARDS.get, cards))  # look-ups; all(), not 'None in', which calls Card.__eq__
-            # (the cast: all() found no None in the look-ups)
-            reveals.append((player, cast(tuple[Card, ...], hand) if all(hand) else tuple(map(_card, cards))))
+            # (the cast: all() found no None in the look-ups; its type a name, not made on every line)
+            reveals.append((player, cast(_Hand, hand) if all(hand) else tuple(map(_card, cards))))
         elif line.startswith("result ") and _PLAIN_RESULT.fullmatch(line):
             if phase not in _RESULT_MAY:
                 return None
@@ -460,7 +465,7 @@ def _lines_body(header: Header, body: str) -> GameMoves | None:
         return None
     if lines:
         branches.append((len(turns) - 1, tuple(lines)))
-    return GameMoves(header, turns, reveals, scores, tuple(branches))
+    return _tuple(GameMoves, (header, turns, reveals, scores, tuple(branches)))  # (see _tuple)
 
 
 # ------------------------------------------------------------------------------------------------
