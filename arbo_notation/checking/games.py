@@ -105,7 +105,10 @@ def _play_cleanly(game: Game, turns: list[KnownTurn], branches: _Branches = ()) 
 def _plays_and_takes_back(game: Game, turns: list[KnownTurn], branches: _Branches) -> bool:
     """Play a variation's turns with Game.push_known_turn (its own variations on the way), then take
     them all back with Game.pop_known_turn: the game is left as it was, with no copy made. As
-    _play_cleanly."""
+    _play_cleanly.
+
+    The line's last turn, which nothing is played after, is only judged (Game.is_plainly_legal)
+    when it is plainly legal: a variation of one turn, the common one, is then pushed not at all."""
     pushed = 0
     try:
         done = 0
@@ -113,8 +116,12 @@ def _plays_and_takes_back(game: Game, turns: list[KnownTurn], branches: _Branche
             segment = turns[done:index]
             if not _numbered_from(game.turn_number, segment):
                 return False
+            last = segment.pop() if index == len(turns) and segment else None  # (a slice: its own list)
             for turn in segment:
                 game.push_known_turn(turn)
+                pushed += 1
+            if last is not None and not game.is_plainly_legal(last):
+                game.push_known_turn(last)  # (RuleError when illegal; else a turn not plain, as a skipped draw)
                 pushed += 1
             for line_turns, line_branches in lines:
                 if not _plays_and_takes_back(game, line_turns, line_branches):

@@ -751,6 +751,20 @@ class Game:
         is wrong. Turn numbers are not read (see KnownTurn). tests/engine/test_engine_fast.py holds the
         two paths equal.
         """
+        return self._known_turns(turns, True)
+
+    def is_plainly_legal(self, turn: KnownTurn) -> bool:
+        """Whether play_known_turns would play ``turn`` now; the game is left untouched either way.
+
+        A check's variation of one turn is judged so: the fast loop's own checks, its draws put
+        back, where push_known_turn and pop_known_turn would keep and restore what the turn may
+        change (a variation's turn 52k -> 15k instructions, bench/README.md, "Issue 49, point 3,
+        third branch"). False says nothing of a turn's legality: play it to learn it."""
+        return self._known_turns((turn,), False) == 1
+
+    def _known_turns(self, turns: Iterable[KnownTurn], keep: bool) -> int:
+        """play_known_turns; with ``keep`` false, each turn's draws are put back once it is
+        found plainly legal and nothing else is done: the count is 1 or 0 for one turn."""
         if self._phase is not _DRAW or self._draws_taken:
             return 0
         players = self.config.players
@@ -833,6 +847,10 @@ class Game:
                 left += _undraw(owner2, pile2, got2, hand, hidden, player, located)
                 left += _undraw(owner, pile, got, hand, hidden, player, located)
                 break
+            if not keep:  # plainly legal: its draws put back as for a turn refused, nothing else done
+                _undraw(owner2, pile2, got2, hand, hidden, player, located)
+                _undraw(owner, pile, got, hand, hidden, player, located)
+                return 1
             if unseen:  # (a card in the hand is located already)
                 hidden[player] -= unseen
                 if card in hand:
@@ -1126,14 +1144,17 @@ class Game:
                 pile = piles.get(owner)
                 if pile is not None:
                     tops.append((owner, len(pile), tuple(pile[-2:])))
-        return _Undo(
-            player,
-            tuple(self._hands[player].items()),
-            self._hidden[player],
-            tuple(fresh),
-            tuple(tops),
-            coord if coord not in self._arbs[player] else None,
-            (self._current, self._turn, self._deck_count, self._phase, self._draws_taken),
+        return _tuple(  # (tuple.__new__: the named tuple's own __new__ is a Python call, see _tuple)
+            _Undo,
+            (
+                player,
+                tuple(self._hands[player].items()),
+                self._hidden[player],
+                tuple(fresh),
+                tuple(tops),
+                coord if coord not in self._arbs[player] else None,
+                (self._current, self._turn, self._deck_count, self._phase, self._draws_taken),
+            ),
         )
 
     def _restore(self, undo: "_Undo") -> None:

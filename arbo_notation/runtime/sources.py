@@ -101,18 +101,20 @@ def _refuse_device(fd: int, mode: int, name: str) -> None:
 FIFO_WRITER_SECONDS = 2.0
 
 
-def _open_to_read(path: str | os.PathLike[str], name: str) -> tuple[int, bytes]:
-    """A descriptor of the file at ``path``, blocking, and what was read of it already (a FIFO's
-    first bytes). Opening never waits: a FIFO that no program opens for writing within
-    FIFO_WRITER_SECONDS is refused (ArboError), and a device is opened only to be refused."""
+def _open_to_read(path: str | os.PathLike[str], name: str) -> tuple[int, bytes, os.stat_result]:
+    """A descriptor of the file at ``path``, blocking, what was read of it already (a FIFO's
+    first bytes), and what the system said of it when opened (its mode and size). Opening never
+    waits: a FIFO that no program opens for writing within FIFO_WRITER_SECONDS is refused
+    (ArboError), and a device is opened only to be refused."""
     fd = os.open(path, _READ_FLAGS | getattr(os, "O_NONBLOCK", 0))
     try:
-        mode = os.fstat(fd).st_mode
+        info = os.fstat(fd)
+        mode = info.st_mode
         if stat.S_ISREG(mode):
-            return fd, b""  # (O_NONBLOCK means nothing to a regular file)
+            return fd, b"", info  # (O_NONBLOCK means nothing to a regular file)
         early = _written_to(fd, name) if stat.S_ISFIFO(mode) else b""
         os.set_blocking(fd, True)
-        return fd, early
+        return fd, early, info
     except BaseException:
         os.close(fd)
         raise
@@ -144,7 +146,7 @@ def _written_to(fd: int, name: str) -> bytes:
 def read_bytes(path: str | os.PathLike[str]) -> bytes:
     """The bytes of a file; ArboError saying plainly why they cannot be read."""
     try:
-        fd, early = _open_to_read(path, str(path))
+        fd, early, _ = _open_to_read(path, str(path))
         try:
             stream = open(fd, "rb")
         except OSError:
@@ -206,11 +208,11 @@ def text_blocks(path: str | os.PathLike[str], size: int = BLOCK_SIZE, *, normali
     """
     name = str(path)
     try:
-        fd, early = _open_to_read(path, name)
+        fd, early, info = _open_to_read(path, name)
     except OSError as error:
         raise _unreadable(name, error) from None
     try:
-        first, whole = (early, False) if early else _first_block(fd, name, size)
+        first, whole = (early, False) if early else _first_block(fd, name, size, info)
     except OSError as error:
         os.close(fd)
         raise _unreadable(name, error) from None
@@ -237,11 +239,11 @@ def text_blocks(path: str | os.PathLike[str], size: int = BLOCK_SIZE, *, normali
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 
 
-def _first_block(fd: int, name: str, size: int) -> tuple[bytes, bool]:
+def _first_block(fd: int, name: str, size: int, mode_and_size: os.stat_result) -> tuple[bytes, bool]:
     """The first block of an open file, and whether it is the whole file: a regular file's read
-    that gives less than asked for, and no less than the file's size, has reached its end. Refuses
-    a folder and a device as opening a buffered stream and refuse_endless do."""
-    mode_and_size = os.fstat(fd)
+    that gives less than asked for, and no less than the file's size (``mode_and_size``, as the
+    file was opened: one system call fewer a file), has reached its end. Refuses a folder and a
+    device as opening a buffered stream and refuse_endless do."""
     mode = mode_and_size.st_mode
     if stat.S_ISDIR(mode):
         raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), name)

