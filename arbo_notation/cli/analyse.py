@@ -250,7 +250,8 @@ def analyse(
                 err=True,
             )
             continue
-        from arbo_notation.runtime.workers import jobs_for  # deferred, as judged_in_order defers it
+        # deferred: the pool is loaded only when several workers run, as in judged_in_order
+        from arbo_notation.runtime.workers import jobs_for
 
         judged = [task for _, task in found]
         try:
