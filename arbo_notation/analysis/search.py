@@ -24,13 +24,14 @@ from dataclasses import dataclass
 from typing import Callable, Generic, Hashable, Iterable, Iterator, Mapping, Sequence, TypeVar
 
 from arbo_notation.engine.cards import Card, Coord
-from arbo_notation.engine.lean import FROM_DECK, Cards, LeanPosition, cell_of, margin, totals
+from arbo_notation.engine.lean import FROM_DECK, Cards, LeanPosition, cell_of, margin, species_points, totals
 from arbo_notation.engine.greedy import choose_finish as greedy_finish
 from arbo_notation.analysis.policy import link, play_out, ranked_discards, ranked_plantings
 from arbo_notation.analysis.sampling import Unseen
 from arbo_notation.analysis import endgame
 from arbo_notation.analysis.endgame import canonical, draw_pairs, empties_deck, near_end
 from arbo_notation.analysis.listed import deck_splits, listed_decks
+from arbo_notation.analysis.splits import last_turn_outcome, split_groups
 from arbo_notation.analysis.deadline import Deadline, OutOfTime, running
 
 #: Plantings the policy proposes for a finish, and discards tried with each.
@@ -409,7 +410,8 @@ def _judge_finish(
             exact = {f: margin(s, position.current) for f, s in table.items()}
             leading = [played] if played in exact else []  # the played one first: it wins ties
             return Judgement({f: float(exact[f]) for f in leading + [f for f in exact if f != played]}, 1, True)
-    worlds, weights, sampled = _worlds(situation, cards, rng, budget)
+    grouped = _last_turn_worlds(situation, cards) if situation.unseen.deck_size == 0 else None
+    worlds, weights, sampled = grouped if grouped is not None else _worlds(situation, cards, rng, budget)
     first = next(worlds)
     candidates = finish_candidates(first, played)
     exact_end = near_end(first)
@@ -529,6 +531,37 @@ def _worlds(
                 yield position
 
     return listed(), weights, sampled
+
+
+def _last_turn_worlds(situation: Situation, cards: Cards) -> tuple[Iterator[LeanPosition], list[float], bool] | None:
+    """The worlds of a finish that ends the game (the deck empty): one deal of each group of the
+    other hands' splits that score alike (splits.py), weighted by the deals it stands for, so the
+    values are the exact expectation over every deal; None when the groups are too many."""
+    seats = situation.players
+    lean_arbs = {p: {cell_of(xy): cards.code(c) for xy, c in situation.arboretums[p].items()} for p in seats}
+    points = {p: species_points(lean_arbs[p]) for p in seats if p != situation.mover}
+
+    def counts(player: str, species: str) -> bool:
+        return points[player].get(cards.species.index(species), 0) > 0
+
+    players = [p for p, n in situation.unseen.room.items() if n]
+    outcome = last_turn_outcome(seats, situation.mover, situation.hand, situation.known, players, counts)
+    groups = split_groups(situation.unseen, situation.known, outcome)
+    if not groups:
+        return None
+    total = sum(ways for _, ways in groups)
+
+    def listed() -> Iterator[LeanPosition]:
+        for hands, _ in groups:
+            unique = {p: cards for p, cards in hands.items()}
+            fixed = dataclasses.replace(
+                situation,
+                unseen=Unseen(situation.unseen.room, 0, (), {}),
+                known={p: (*situation.known.get(p, ()), *unique.get(p, ())) for p in seats if p != situation.mover},
+            )
+            yield fixed.world(cards, None)
+
+    return listed(), [ways / total for _, ways in groups], False
 
 
 def _in_time(worlds: Iterator[LeanPosition], deadline: Deadline | None) -> Iterator[LeanPosition]:
