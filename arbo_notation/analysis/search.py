@@ -30,9 +30,10 @@ from arbo_notation.analysis.policy import link, play_out, ranked_discards, ranke
 from arbo_notation.analysis.sampling import Unseen
 from arbo_notation.analysis import endgame
 from arbo_notation.analysis.endgame import canonical, draw_pairs, empties_deck, near_end
-from arbo_notation.analysis.listed import deck_splits, listed_decks
+from arbo_notation.analysis.listed import deck_splits, hands_unseen, listed_decks
 from arbo_notation.analysis.splits import last_turn_outcome, split_groups
 from arbo_notation.analysis.deadline import Deadline, OutOfTime, running
+from arbo_notation.analysis.deadline import check as deadline_check
 
 #: Plantings the policy proposes for a finish, and discards tried with each.
 PLANTINGS_TRIED = 4
@@ -124,8 +125,8 @@ class Judgement(Generic[Candidate]):
     samples: int
     exact: bool
     #: candidate -> its margin in each sampled world, in the worlds' order (empty when exact);
-    #: an array of ints, 4 bytes a world, for the gain's standard error (the worlds are not kept)
-    margins: Mapping[Candidate, array[int]] = dataclasses.field(default_factory=dict)
+    #: an array of floats, 8 bytes a world (a last turn's value over the hands' splits is a mean), for the gain's standard error (the worlds are not kept)
+    margins: Mapping[Candidate, array[float]] = dataclasses.field(default_factory=dict)
     #: each world's weight, in the worlds' order, when the worlds are listed with their
     #: probabilities (empty: sampled, equally likely)
     weights: Sequence[float] = ()
@@ -311,7 +312,7 @@ def _before_last_margins(
     pair: Sources,
     species_count: int,
     deadline: Deadline | None = None,
-) -> array[int] | None:
+) -> array[float] | None:
     """The mover's margin in each world after ``pair``, a turn that leaves the next player one that
     can end the game: in each group of worlds the mover cannot tell apart once the draws are seen,
     the finish best on average over the group (of :func:`before_last_finishes`), the rest of the
@@ -329,7 +330,7 @@ def _before_last_margins(
                 seen.append(card)
         probes.append(probe)
         groups.setdefault(tuple(sorted(seen)), []).append(index)
-    found = array("i", [0] * len(worlds))
+    found = array("d", [0] * len(worlds))
     for members in groups.values():
         group = [probes[i] for i in members]
         group_weights = [weights[i] for i in members] if weights else []
@@ -471,11 +472,17 @@ def _judge_draws(
     candidates = draw_candidates(position, played)
     exact_end = near_end(position)
     before = [p for p in candidates if not _before_last(position, p)]
+    ending = _EndingValues(situation, cards)
+
+    def pair_value(world: LeanPosition, pair: Sources) -> float:
+        found = ending(world, pair)
+        return _pair_value(world, pair, count, exact_end) if found is None else found
+
     if len(before) == len(candidates):
         margins = _margins(
             itertools.chain([position], worlds),
             candidates,
-            lambda w, p: _pair_value(w, p, count, exact_end),
+            pair_value,
             finalists if sampled and not weights else None,
             played,
             len(weights) or budget,
@@ -485,9 +492,7 @@ def _judge_draws(
         # a pair leaving the next player a turn that can end the game: its finish is chosen once
         # for the worlds the mover cannot tell apart, so every world is needed at once
         every = [position, *_in_time(worlds, deadline)]
-        margins = _margins(
-            every, before, lambda w, p: _pair_value(w, p, count, exact_end), None, played, None, deadline
-        )
+        margins = _margins(every, before, pair_value, None, played, None, deadline)
         for pair in candidates:
             if pair in margins:
                 continue
@@ -501,6 +506,51 @@ def _judge_draws(
         margins = {pair: margins[pair] for pair in candidates if pair in margins}
     ends = all(empties_deck(position, pair) for pair in candidates)
     return _sampled(margins, weights, sampled, exact=not sampled and ends)
+
+
+class _EndingValues:
+    """At three and four players, the value of a pair of draws that empties the deck, given the
+    deck's content: the finish best on average over every split of the other hands (the mover
+    sees the deck's cards drawn, not the other hands), its mean margin over them (splits.py's
+    groups, weighted by their deals). The same in every world with that deck, so found once per
+    deck and pair; None at two players (the split is the deck's rest) or when the groups are too
+    many to count (the world's own split is then played, as before)."""
+
+    def __init__(self, situation: Situation, cards: Cards) -> None:
+        self.situation = situation
+        self.cards = cards
+        self.found: dict[tuple[tuple[int, ...], Sources], float | None] = {}
+
+    def __call__(self, world: LeanPosition, pair: Sources) -> float | None:
+        if len(self.situation.players) < 3 or not empties_deck(world, pair):
+            return None
+        key = (tuple(world.deck), canonical(pair))
+        if key not in self.found:
+            self.found[key] = self._value(world, pair)
+        return self.found[key]
+
+    def _value(self, world: LeanPosition, pair: Sources) -> float | None:
+        situation, cards = self.situation, self.cards
+        deck = tuple(cards.card(c) for c in world.deck)
+        probe = world.copy()
+        drawn: list[tuple[str | None, Card]] = []
+        for source in pair:
+            card = probe.draw(source)
+            if source is not None and card is not None:
+                drawn.append((None if source == FROM_DECK else situation.players[source], cards.card(card)))
+        after = dataclasses.replace(situation.after_draws(drawn), unseen=hands_unseen(situation.unseen, deck))
+        if after.unseen.unique() is not None:
+            return None  # one split: the world's own is exact already
+        grouped = _last_turn_worlds(after, cards)
+        if grouped is None:
+            return None
+        worlds, weights, _ = grouped
+        means: dict[Finish, float] = {}
+        for weight, split in zip(weights, worlds, strict=True):
+            deadline_check()
+            for finish, scores in endgame.final_finishes(split, len(situation.species)).items():
+                means[finish] = means.get(finish, 0.0) + weight * margin(scores, split.current)
+        return max(means.values())
 
 
 def _worlds(
@@ -586,12 +636,12 @@ HEATS = 4
 def _margins(
     worlds: Iterable[LeanPosition],
     candidates: list[Candidate],
-    value: Callable[[LeanPosition, Candidate], int],
+    value: Callable[[LeanPosition, Candidate], float],
     finalists: int | None,
     played: Candidate | None,
     count: int | None = None,
     deadline: Deadline | None = None,
-) -> dict[Candidate, array[int]]:
+) -> dict[Candidate, array[float]]:
     """Each candidate's margin world by world, the ``count`` worlds (all of a list) taken one at a
     time. With ``finalists``: every candidate in the first quarter of the worlds, then only the
     best ``finalists`` of them (and the played one) in the rest, so that the budget goes to the
@@ -602,7 +652,7 @@ def _margins(
     if count is None:
         listed = list(worlds)
         worlds, count = listed, len(listed)
-    margins = {c: array("i") for c in candidates}
+    margins = {c: array("d") for c in candidates}
     heats = finalists is not None and len(candidates) > finalists + 1 and count >= 2 * HEATS
     heat = count // HEATS if heats else count
     going_on = candidates
@@ -616,7 +666,7 @@ def _margins(
             for c in going_on:
                 margins[c].append(value(world, c))
             continue
-        row: list[int] = []
+        row: list[float] = []
         for c in going_on:
             needed = not row and index == 0 and c == played and deadline.values_played
             if deadline.passed() and not needed:
@@ -637,7 +687,7 @@ def _margins(
 
 
 def _sampled(
-    margins: Mapping[Candidate, array[int]], weights: Sequence[float] = (), sampled: bool = True, exact: bool = False
+    margins: Mapping[Candidate, array[float]], weights: Sequence[float] = (), sampled: bool = True, exact: bool = False
 ) -> Judgement[Candidate]:
     """Each candidate's value is its mean margin (weighted by the worlds' probabilities when they
     are listed); a candidate dropped after the heats keeps the mean of the worlds it was played in

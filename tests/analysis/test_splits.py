@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 import arbo_notation as arbo
 from arbo_notation.analysis.game import situation_at
 from arbo_notation.analysis.sampling import Unseen
-from arbo_notation.analysis.search import judge_finish
+from arbo_notation.analysis.endgame import empties_deck, final_finishes
+from arbo_notation.analysis.search import judge_draws, judge_finish
 from arbo_notation.analysis.splits import last_turn_outcome, split_groups
 from arbo_notation.analysis.turns import _drawn_cards
 from arbo_notation.engine.cards import Card
@@ -116,3 +117,61 @@ def test_the_last_turns_values_over_the_groups_equal_a_brute_force_over_every_de
     assert brute
     for finish, value in brute.items():
         assert judged.values[finish] == pytest.approx(value)
+
+
+@pytest.mark.slow
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(3, 4), st.integers(0, 10_000), st.integers(2, 4))
+def test_a_pair_of_draws_ending_the_game_is_worth_the_best_finish_on_average_over_every_deal(players, seed, hidden):
+    # the mover sees the deck's cards drawn, not the other hands: each content of the deck is worth
+    # its finish best on average over the deals of the rest, every world (deck in order, deal)
+    # counting alike
+    record = simulate_game(PLAYERS[:players], seed)
+    tree = arbo.replay(arbo.parse_games(format_game(record))[0])
+    node = list(tree.mainline())[-1]
+    situation = situation_at(node.parent, node.turn.player)
+    assert situation is not None
+    size = situation.unseen.deck_size
+    assume(1 <= size <= 2)
+    truth = {p: list(node.parent.position.hand(p).known) for p in situation.players}
+    holder = {c: p for p, hand in truth.items() for c in hand}
+    in_deck = [c for c in situation.unseen.cards if c not in holder]
+    assert len(in_deck) == size
+    rng = random.Random(seed)
+    in_hands = [c for c in situation.unseen.cards if c in holder]
+    still = sorted(in_deck + rng.sample(in_hands, min(hidden, len(in_hands))))
+    known = {p: tuple(c for c in truth[p] if c not in still) for p in situation.players if p != situation.mover}
+    room = {p: sum(holder.get(c) == p for c in still) for p in situation.unseen.room}
+    places = {c: frozenset({None, *(p for p in room if room[p])}) for c in still}
+    small = dataclasses.replace(situation, known=known, unseen=Unseen(room, size, tuple(still), places))
+    judged = judge_draws(small, None, 48, random.Random(0))
+    cards = Cards(small.species)
+    count = len(small.species)
+    worlds = []
+    for deck in itertools.permutations(still, size):
+        rest = Unseen(room, 0, tuple(c for c in still if c not in deck), {c: places[c] - {None} for c in still})
+        for dealt in deals(rest):
+            world = dataclasses.replace(
+                small, known={p: (*known[p], *dealt.get(p, ())) for p in known}, unseen=Unseen(room, 0, (), {})
+            ).world(cards, None)
+            world.deck = [cards.code(c) for c in deck]
+            worlds.append(world)
+    checked = 0
+    for pair in judged.values:
+        if not empties_deck(worlds[0], pair):
+            continue
+        by_deck: dict[frozenset[int], dict[tuple[int, int, int], list[int]]] = {}
+        for world in worlds:
+            probe = world.copy()
+            probe.draw(pair[0])
+            probe.draw(pair[1])
+            table = by_deck.setdefault(frozenset(world.deck), {})
+            for finish, scores in final_finishes(probe, count).items():
+                table.setdefault(finish, []).append(margin(scores, probe.current))
+        value = sum(
+            len(next(iter(t.values()))) / len(worlds) * max(sum(m) / len(m) for m in t.values())
+            for t in by_deck.values()
+        )
+        assert judged.values[pair] == pytest.approx(value)
+        checked += 1
+    assert checked  # the deck can always be emptied
