@@ -16,6 +16,11 @@ many; a random game is quick, so more of them keep start-up a small share of bot
 
     python bench/bench_simulate.py --bots greedy random [--games 200] [--games-b 1000] [--rounds 5]
 
+With --python PY as well (the interpreter of an environment holding the compiled build,
+`ARBO_MYPYC=1 pip install .`), each bot runs on both, this tree's pure Python and PY's installed
+arbo, alternating the four commands; the two must write the same games. The rows add PY's
+milliseconds and the ratios of its bot A to its bot B and to this tree's bot B.
+
 Each command runs once untimed first (bytecode compiled and cached, as an installed arbo runs).
 """
 
@@ -42,11 +47,14 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def run(tree: str, players: int, games: int, seed: int, out: Path, bot: str = "greedy") -> tuple[float, float, bytes]:
-    """(wall time, CPU time, the file written) of one simulate command of ``tree``'s arbo."""
+def run(
+    tree: str | None, players: int, games: int, seed: int, out: Path, bot: str = "greedy", python: str = sys.executable
+) -> tuple[float, float, bytes]:
+    """(wall time, CPU time, the file written) of one simulate command of ``tree``'s arbo, or with
+    ``tree`` None of the arbo installed for ``python``."""
     out.unlink(missing_ok=True)
     command = [
-        sys.executable,
+        python,
         "-m",
         "arbo_notation",
         "simulate",
@@ -66,7 +74,8 @@ def run(tree: str, players: int, games: int, seed: int, out: Path, bot: str = "g
     start, start_cpu = time.perf_counter(), _children_cpu()
     # From the output's folder: `python -m` puts the working folder first on the path, and the
     # arbo measured must be the one PYTHONPATH names.
-    done = subprocess.run(command, capture_output=True, cwd=out.parent, env=dict(_ENV, PYTHONPATH=tree))
+    env = dict(_ENV, PYTHONPATH=tree) if tree else {key: value for key, value in _ENV.items() if key != "PYTHONPATH"}
+    done = subprocess.run(command, capture_output=True, cwd=out.parent, env=env)
     elapsed, cpu = time.perf_counter() - start, _children_cpu() - start_cpu
     if done.returncode != 0:
         raise SystemExit(f"{tree}: simulate -p {players} failed ({done.returncode}): {done.stderr[-500:]!r}")
@@ -83,7 +92,15 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
     parser.add_argument("--bot", default="greedy", help="the bot at every seat (greedy, random)")
+    parser.add_argument(
+        "--python", help="with --bots: also the arbo installed for this interpreter (the compiled build)"
+    )
     args = parser.parse_args()
+    if args.bots and args.python:
+        compare_builds(
+            args.bots, args.python, args.games, args.games_b or args.games, args.rounds, args.seed, args.players
+        )
+        return
     if args.bots:
         compare_bots(args.bots, args.games, args.games_b or args.games, args.rounds, args.seed, args.players)
         return
@@ -152,6 +169,48 @@ def compare_bots(bots: list[str], games: int, games_b: int, rounds: int, seed: i
             print(
                 f"{table:>7} {ms[a]:>12.2f} {ms[b]:>12.2f} {ms[a] / ms[b]:>6.2f} "
                 f"{cpu_ms[a]:>16.2f} {cpu_ms[b]:>16.2f} {cpu_ms[a] / cpu_ms[b]:>6.2f}",
+                flush=True,
+            )
+
+
+def compare_builds(
+    bots: list[str], python: str, games: int, games_b: int, rounds: int, seed: int, players: list[int]
+) -> None:
+    """Bot A against bot B on this tree's pure Python and on ``python``'s installed (compiled) arbo."""
+    counts = {bots[0]: games, bots[1]: games_b}
+    a, b = bots
+    runs = [(build, bot) for build in ("pure", "compiled") for bot in bots]
+    where = {"pure": (HERE, sys.executable), "compiled": (None, python)}
+    print(
+        f"simulate --seed {seed} -j 1, {a} ({games} games) against {b} ({games_b} games), {rounds} rounds, "
+        f"CPU ms a game, medians; pure: this tree {HERE}; compiled: the arbo of {python}"
+    )
+    print(
+        f"{'players':>7} {a + ' pure':>14} {b + ' pure':>14} {a + ' compiled':>16} {b + ' compiled':>16} "
+        f"{'pure ratio':>10} {'compiled ratio':>14} {'compiled/pure ' + b:>22}"
+    )
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        for table in players:
+            written = {}
+            for build, bot in runs:  # untimed: bytecode cached; the two builds must play the same games
+                tree, interpreter = where[build]
+                written[build, bot] = run(tree, table, 20, seed, folder / f"{build}-{bot}.arb", bot, interpreter)[2]
+            for bot in bots:
+                if written["pure", bot] != written["compiled", bot]:
+                    raise SystemExit(f"-p {table} --bot {bot}: the compiled build simulates different games")
+            cpu: dict[tuple[str, str], list[float]] = {key: [] for key in runs}
+            for index in range(rounds):
+                for build, bot in runs if index % 2 == 0 else runs[::-1]:
+                    tree, interpreter = where[build]
+                    out = folder / f"{build}-{bot}.arb"
+                    used = run(tree, table, counts[bot], seed, out, bot, interpreter)[1]
+                    cpu[build, bot].append(used / counts[bot] * 1000)
+            ms = {key: statistics.median(times) for key, times in cpu.items()}
+            print(
+                f"{table:>7} {ms['pure', a]:>14.2f} {ms['pure', b]:>14.2f} {ms['compiled', a]:>16.2f} "
+                f"{ms['compiled', b]:>16.2f} {ms['pure', a] / ms['pure', b]:>10.2f} "
+                f"{ms['compiled', a] / ms['compiled', b]:>14.2f} {ms['compiled', a] / ms['pure', b]:>22.2f}",
                 flush=True,
             )
 

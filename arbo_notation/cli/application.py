@@ -76,7 +76,10 @@ app = ArboApp(
 
 def _print_version(wanted: bool) -> None:
     if wanted:
-        typer.echo(f"arbo {__version__}")
+        # deferred: which build is installed (imports the greedy bot's module), for --version alone
+        from arbo_notation.engine import compiled
+
+        typer.echo(f"arbo {__version__}, compiled (mypyc)" if compiled() else f"arbo {__version__}")
         raise typer.Exit()
 
 

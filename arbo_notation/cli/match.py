@@ -11,7 +11,7 @@ from typing import Generator, Iterator, List, Optional
 
 import typer
 
-from arbo_notation.cli.bounds import MOST_GAMES, MOST_JOBS
+from arbo_notation.cli.bounds import MOST_GAMES, MOST_JOBS, MOST_MOVE_TIME
 from arbo_notation.cli.common import plural, text_table, EXIT_INVALID, EXIT_USAGE, echo_error, echo_text, fail
 from arbo_notation.cli.ratings import leaderboard
 from arbo_notation.cli.usage import a_path, one_of, whole_number
@@ -38,8 +38,6 @@ from arbo_notation.runtime.workers import jobs_for
 
 #: From this many games on, a terminal gets a progress bar on stderr (as `arbo simulate`).
 PROGRESS_FROM = 20
-#: The longest --move-time, in seconds.
-MOST_MOVE_TIME = 3600.0
 
 HELP = """Let bot programs play seeded games under a referee, write every game as a record, and say which bot is better.
 

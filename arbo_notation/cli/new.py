@@ -7,47 +7,23 @@ from typing import Optional
 
 import typer
 
-from arbo_notation.engine.cards import (
-    HAND_SIZE,
-    KNOWN_SPECIES_NAMES,
-    SPECIES_COUNT_BY_PLAYERS,
-    default_species_for,
-    is_species_code,
-    species_at_random,
-)
-from arbo_notation.engine.lexicon import MAX_NAME_LENGTH
-from arbo_notation.notation.header.keys import PLAYER_NAME_RE, format_header
-from arbo_notation.notation.model import RESERVED_NAMES, Header
+from arbo_notation.engine.cards import HAND_SIZE, default_species_for, species_at_random
+from arbo_notation.notation.header.keys import format_header
+from arbo_notation.notation.model import Header
+from arbo_notation.record.starting import SetupError, players_of, seat_of, species_names_of, species_of
+
+
+def _option(error: SetupError) -> typer.BadParameter:
+    """The check's refusal as a usage error (exit 2) of the option it is about."""
+    return typer.BadParameter(str(error), param_hint=f"'--{error.option}'")
 
 
 def parse_players(text: str) -> tuple[str, ...]:
     """The players of a comma-separated list; typer.BadParameter (exit 2) when it cannot be a table."""
-    names = tuple(name.strip() for name in text.split(","))
-    for name in names:
-        if not name:
-            raise typer.BadParameter("a player name is empty (write the names as Ana,Ben)", param_hint="'--players'")
-        if len(name) > MAX_NAME_LENGTH:
-            raise typer.BadParameter(
-                f"a player name has at most {MAX_NAME_LENGTH} characters, not {len(name):,}", param_hint="'--players'"
-            )
-        if not PLAYER_NAME_RE.match(name):
-            raise typer.BadParameter(
-                f"{name!r} is not a valid player name: a letter, then letters, digits, _ ' or -",
-                param_hint="'--players'",
-            )
-        if name in RESERVED_NAMES:
-            raise typer.BadParameter(
-                f"{name!r} cannot be a player name: the notation reserves {', '.join(sorted(RESERVED_NAMES))}",
-                param_hint="'--players'",
-            )
-    seen: set[str] = set()
-    for name in names:
-        if name in seen:
-            raise typer.BadParameter(f"{name} is listed twice", param_hint="'--players'")
-        seen.add(name)
-    if not 2 <= len(names) <= 4:
-        raise typer.BadParameter(f"a game has 2 to 4 players, not {len(names)}", param_hint="'--players'")
-    return names
+    try:
+        return players_of(text)
+    except SetupError as error:
+        raise _option(error) from None
 
 
 def choose_species(players: int, seed: str | None) -> tuple[str, ...]:
@@ -59,53 +35,26 @@ def choose_species(players: int, seed: str | None) -> tuple[str, ...]:
 
 def parse_names(text: str | None) -> dict[str, str]:
     """Species names given as CODE=Name,CODE=Name (for codes arbo does not know)."""
-    names: dict[str, str] = {}
-    if text is None:
-        return names
-    for item in text.split(","):
-        code, equals, name = (part.strip() for part in item.partition("="))
-        if not equals or not code or not name:
-            raise typer.BadParameter(
-                f"{item.strip()!r}: write each name as CODE=Name, such as Re=Red", param_hint="'--names'"
-            )
-        if not is_species_code(code):
-            raise typer.BadParameter(f"{code!r} is not a species code: 1 to 3 letters", param_hint="'--names'")
-        names[code] = name
-    return names
+    try:
+        return species_names_of(text)
+    except SetupError as error:
+        raise _option(error) from None
 
 
 def parse_species(text: str, players: int, names: dict[str, str]) -> tuple[str, ...]:
-    """The species of a comma-separated list, checked: codes known (see `arbo species`) or named
-    by --names, each once, as many as the players need; typer.BadParameter (exit 2) otherwise."""
-    codes = tuple(code.strip() for code in text.split(","))
-    for code in codes:
-        if not is_species_code(code):
-            raise typer.BadParameter(
-                f"{code!r} is not a species code: 1 to 3 letters, such as Ma", param_hint="'--species'"
-            )
-        if code not in KNOWN_SPECIES_NAMES and code not in names:
-            raise typer.BadParameter(
-                f"{code} is not a species arbo knows (arbo species lists them); name it with --names {code}=Name",
-                param_hint="'--species'",
-            )
-    doubles = sorted({code for code in codes if codes.count(code) > 1})
-    if doubles:
-        raise typer.BadParameter(f"{', '.join(doubles)} is listed twice", param_hint="'--species'")
-    wanted = SPECIES_COUNT_BY_PLAYERS[players]
-    if len(codes) != wanted:
-        raise typer.BadParameter(
-            f"a {players}-player game uses {wanted} species, not {len(codes)}", param_hint="'--species'"
-        )
-    unused = [code for code in names if code not in codes]
-    if unused:
-        raise typer.BadParameter(f"{', '.join(unused)} is named but not in play", param_hint="'--names'")
-    return codes
+    """The species of a comma-separated list, checked (record/starting.py); typer.BadParameter
+    (exit 2) otherwise."""
+    try:
+        return species_of(text, players, names)
+    except SetupError as error:
+        raise _option(error) from None
 
 
 def parse_seat(seat: str | None, players: tuple[str, ...]) -> str | None:
-    if seat is not None and seat not in players:
-        raise typer.BadParameter(f"{seat} is not one of the players ({', '.join(players)})", param_hint="'--seat'")
-    return seat
+    try:
+        return seat_of(seat, players)
+    except SetupError as error:
+        raise _option(error) from None
 
 
 def text_option(text: str | None, option: str) -> str | None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import os
-import secrets
 import sys
+from typing import Optional
 
 import typer
 
@@ -19,7 +19,11 @@ PATH is an .arb file or a folder (its .arb files; a file added to it shows up). 
 
 A viewer sees the public game only: until the record has its result, no hand, no card drawn from the deck, no comment and no variation reaches the browser (the hands are shown when the record reveals them). --delay SECONDS shows each state that many seconds late, as broadcasts do against a player being told.
 
-The recorder asks what `arbo record` asks (the seat's dealt hand, then each turn), offers what is legal now, says why an entry is refused, and undoes. It writes the file as `arbo record` does, under the same lock, so one writer at a time whatever the mix of terminals and phones; an entry sent again (a dropped connection, a page reloaded) is never written twice. Only a request with the token of the printed link may write (a QR code of the link is printed too). Start each record first with `arbo new` (or `arbo record --players`); --read-only serves no recorder.
+The recorder asks what `arbo record` asks (the seat's dealt hand, then each turn), offers what is legal now, says why an entry is refused, and undoes. It writes the file as `arbo record` does, under the same lock, so one writer at a time whatever the mix of terminals and phones; an entry sent again (a dropped connection, a page reloaded) is never written twice. Only a request with the token of the printed link may write (a QR code of the link is printed too). The token is new at every start, unless --token-file keeps it: a file made readable by you alone when it is missing, and read at the next start, so the phones' link still works. --read-only serves no recorder.
+
+The recorder starts a new game too (the players, the species, the recording seat, then its dealt hand, as `arbo record --players` asks): a new file of the folder, never one that is there. A server of one file starts none.
+
+Behind a reverse proxy (TLS, a name), give --public-url, the address the phones and screens open: the printed links and QR code use it, and the recorder's writes from it are taken.
 
 Needs the 'serve' extra: pip install 'arbo-notation[serve]'.
 
@@ -52,9 +56,22 @@ def serve(
     ),
     read_only: bool = typer.Option(False, "--read-only", help="Serve the viewers only: no recorder."),
     qr: bool = typer.Option(True, "--qr/--no-qr", help="Print the recorder's link as a QR code too."),
+    token_file: Optional[str] = typer.Option(
+        None,
+        "--token-file",
+        metavar="FILE",
+        help="Keep the recorder's token in FILE (made, private, when missing), so a restart keeps the link.",
+    ),
+    public_url: Optional[str] = typer.Option(
+        None,
+        "--public-url",
+        metavar="URL",
+        help="The address browsers use, through a reverse proxy (https://arbo.example.org).",
+    ),
 ) -> None:
     try:
         # deferred: aiohttp and segno are the serve extra; without them the command says so in a line
+        from arbo_notation.serve.access import new_token, public_origin, token_from
         from arbo_notation.serve.app import run
         from arbo_notation.serve.paths import Served
         from arbo_notation.serve.terminal import local_address, qr_code
@@ -64,21 +81,24 @@ def serve(
         fail(NEEDS_SERVE_EXTRA, EXIT_INVALID)  # aiohttp, segno, or one of aiohttp's own (yarl, multidict...)
     try:
         served = Served.of(path)
+        public = public_origin(public_url) if public_url is not None else None
+        # the token goes in the printed link alone: never in an error, a log or a title
+        token = token_from(token_file) if token_file is not None and not read_only else new_token()
     except ArboError as error:
         fail(str(error), EXIT_INVALID)
-    token = secrets.token_urlsafe(24)
 
     def ready(bound_host: str, bound_port: int) -> None:
         shown = local_address() if host in ("0.0.0.0", "::", "") else bound_host
         where = f"[{shown}]" if ":" in shown else shown
-        base = f"http://{where}:{bound_port}"
+        listening = f"http://{where}:{bound_port}"
+        base = public or listening
         out = sys.stdout
-        out.write(f"arbo serve: {served.only or served.root} at {base}/ (Ctrl-C stops)\n")
+        out.write(f"arbo serve: {served.only or served.root} at {listening}/ (Ctrl-C stops)\n")
         out.write(f"viewers: {base}/\n")
         if not read_only:
             link = f"{base}/record/#t={token}"
             out.write(f"recorder (keep this link to the table: it can write): {link}\n")
-            if host in ("127.0.0.1", "localhost", "::1"):
+            if host in ("127.0.0.1", "localhost", "::1") and public is None:
                 out.write("(only this machine reaches 127.0.0.1: --host 0.0.0.0 lets a phone on the network in)\n")
             if qr:
                 out.write(qr_code(link))
@@ -86,7 +106,16 @@ def serve(
 
     try:
         asyncio.run(
-            run(served, host=host, port=port, delay=float(delay), token=token, record=not read_only, ready=ready)
+            run(
+                served,
+                host=host,
+                port=port,
+                delay=float(delay),
+                token=token,
+                record=not read_only,
+                ready=ready,
+                public_origin=public,
+            )
         )
     except KeyboardInterrupt:
         pass  # Ctrl-C: every connection is closed, the files were written whole

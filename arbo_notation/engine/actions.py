@@ -8,8 +8,10 @@ words as engine/lexicon.py writes them once.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
+from enum import Enum
 from typing import cast
 
 from arbo_notation.engine.cards import Card, Coord
@@ -27,6 +29,16 @@ from arbo_notation.errors import ArboError
 #: turn_actions() go between the two.
 KnownDraw = tuple[str | None, Card | None] | None
 KnownTurn = tuple[int | None, str, KnownDraw, KnownDraw, Card, Coord, Card]
+
+
+class Phase(Enum):
+    """What is due of the player to move. Here, not in engine/position.py, because a check plays
+    a game without loading positions and views (bench/README.md, "Issue 49, point 3")."""
+
+    DRAW = "draw"
+    PLANT = "plant"
+    DISCARD = "discard"
+    OVER = "over"
 
 
 class ActionError(ArboError):
@@ -117,12 +129,22 @@ def turn_actions(turn: KnownTurn) -> tuple[DrawAction, DrawAction, Plant, Discar
     return (draws[0], draws[1], Plant(card, coord), Discard(discard))
 
 
-# The words of an action, from the lexicon's texts (the notation's words are written there once).
-_DRAW_WORD = re.compile(rf"(?:{DECK_WORD}|(?P<owner>{NAME}))(?::(?P<card>{CARD}))?\Z")
-_PLANT_WORD = re.compile(rf"(?P<card>{CARD})@(?P<x>{COORDINATE}),(?P<y>{COORDINATE})\Z")
-_DISCARD_WORD = re.compile(rf"/(?P<card>{CARD})\Z")
-_NUMBER = re.compile(rf"[ \t]*(?P<number>{TURN_DIGITS})\.[ \t]*")
-_GLYPH_TAIL = re.compile(rf"[ \t]*(?P<glyph>{GLYPH})[ \t]*\Z")
+@functools.cache
+def _action_words() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """The words of an action (a draw, a planting, a discard), from the lexicon's texts (the
+    notation's words are written there once); compiled on first use, with _turn_parts(): a check
+    reads no action's text, and compiling the five is 5.2M instructions of a one-game check's
+    245M (bench/README.md, "Issue 49, point 3")."""
+    draw = re.compile(rf"(?:{DECK_WORD}|(?P<owner>{NAME}))(?::(?P<card>{CARD}))?\Z")
+    plant = re.compile(rf"(?P<card>{CARD})@(?P<x>{COORDINATE}),(?P<y>{COORDINATE})\Z")
+    discard = re.compile(rf"/(?P<card>{CARD})\Z")
+    return draw, plant, discard
+
+
+@functools.cache
+def _turn_parts() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A turn's number before it and a glyph after it (see _action_words)."""
+    return re.compile(rf"[ \t]*(?P<number>{TURN_DIGITS})\.[ \t]*"), re.compile(rf"[ \t]*(?P<glyph>{GLYPH})[ \t]*\Z")
 
 
 def parse_action(word: str) -> Action:
@@ -131,12 +153,13 @@ def parse_action(word: str) -> Action:
     text = word.strip() if isinstance(word, str) else ""
     if text == SKIP_DRAW:
         return Skip()
-    if match := _DRAW_WORD.match(text):
+    draw_word, plant_word, discard_word = _action_words()
+    if match := draw_word.match(text):
         card = match["card"]
         return Draw(match["owner"], Card.parse(card) if card else None)
-    if match := _PLANT_WORD.match(text):
+    if match := plant_word.match(text):
         return Plant(Card.parse(match["card"]), Coord(int(match["x"]), int(match["y"])))
-    if match := _DISCARD_WORD.match(text):
+    if match := discard_word.match(text):
         return Discard(Card.parse(match["card"]))
     raise ActionError(
         f"{word!r} is no action: a draw is d, d:Ma3, a player's name (Ben, Ben:Oa5) or -; "
@@ -153,11 +176,12 @@ def parse_turn_text(
         raise ActionError(f"a turn is read here without comments or variations, not {text!r}")
     rest = text.strip()
     glyphs: list[str] = []
-    while (tail := _GLYPH_TAIL.search(rest)) is not None and tail.start() > 0:
+    number_word, glyph_tail = _turn_parts()
+    while (tail := glyph_tail.search(rest)) is not None and tail.start() > 0:
         glyphs.insert(0, tail["glyph"])
         rest = rest[: tail.start()]
     number = None
-    if numbered := _NUMBER.match(rest):
+    if numbered := number_word.match(rest):
         number = int(numbered["number"])
         rest = rest[numbered.end() :]
     words = rest.split()

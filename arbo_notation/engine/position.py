@@ -20,10 +20,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import Enum
 from operator import attrgetter
 from typing import Any
 
+from arbo_notation.engine.actions import Phase as Phase  # its home is engine/actions.py
 from arbo_notation.engine.cards import ORIGIN, Card, Coord, card_order
 from arbo_notation.engine.lexicon import (
     CARD,
@@ -39,13 +39,6 @@ from arbo_notation.engine.lexicon import (
     WORD_SEP,
 )
 from arbo_notation.errors import PositionError
-
-
-class Phase(Enum):
-    DRAW = "draw"
-    PLANT = "plant"
-    DISCARD = "discard"
-    OVER = "over"
 
 
 @dataclass(frozen=True, slots=True)

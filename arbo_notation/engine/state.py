@@ -12,7 +12,7 @@ import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import NamedTuple, cast, overload
+from typing import TYPE_CHECKING, NamedTuple, cast, overload
 
 from arbo_notation.errors import ArboError, PositionError, RuleError
 from arbo_notation.engine.actions import (
@@ -24,17 +24,18 @@ from arbo_notation.engine.actions import (
     KnownTurn,
     Plant,
     Skip,
+    Phase as Phase,
     TurnActions,
     parse_action as _parse_action,
     parse_turn_text,
     turn_actions,
 )
 from arbo_notation.engine.cards import HAND_SIZE, ORIGIN, Card, Coord, card_order, full_deck, is_species_code
-from arbo_notation.engine.position import HandView as HandView  # its home is engine/position.py
-from arbo_notation.engine.position import Phase as Phase
-from arbo_notation.engine.position import Position, SeatPosition, frontier, sorted_trees
 from arbo_notation.engine.totals import PlayerPosition
-from arbo_notation.engine.view import SeatView, ViewPart, ViewTable
+
+if TYPE_CHECKING:
+    from arbo_notation.engine.position import HandView, Position
+    from arbo_notation.engine.view import SeatView, ViewPart
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,6 +272,10 @@ class Game:
     def position(self) -> Position:
         """The table now as a value: ``str()`` is its line, ``to_json()`` its JSON (see
         engine/position.py); ``Game.from_position`` sets a table up from either."""
+        # deferred: a check never asks for a position: engine/position.py and view.py are 51M
+        # instructions of a one-game check's 280M (bench/README.md, "Issue 49, point 3")
+        from arbo_notation.engine.position import Position, SeatPosition, sorted_trees
+
         deck = self.deck_cards()
         return Position(
             self.config.species,
@@ -311,6 +316,9 @@ class Game:
     def _view(self, seat: str | None) -> SeatView:
         """``view_of(self.position(), seat)``, made of copies of the game's parts, its position made
         when first asked for (tests/engine/test_view_of_a_game.py holds the two equal)."""
+        # deferred: a check makes no view (see position(); 0.1 us of a view's 5-12 us)
+        from arbo_notation.engine.view import SeatView, ViewPart, ViewTable
+
         if seat is not None and seat not in self._hands:
             raise ArboError(f"{seat} is not a player of this game ({', '.join(self.config.players)})")
         parts = []
@@ -355,6 +363,9 @@ class Game:
     def from_position(cls, position: Position | str) -> "Game":
         """A table set up as ``position`` (a Position or its line) says; PositionError saying what
         is impossible in it (a card twice, a hand of the wrong size, a tree standing alone)."""
+        # deferred: a check of a record with no position key reads none (see position())
+        from arbo_notation.engine.position import Position
+
         if isinstance(position, str):
             position = Position.parse(position)
         try:
@@ -500,6 +511,9 @@ class Game:
     def hand(self, player: str) -> HandView:
         """What is known of the player's hand: ``known`` (the cards known, sorted) and ``hidden``
         (how many are not); ``len()`` is its size. ArboError for a name that is no player's."""
+        # deferred: a check reads no hand (see position())
+        from arbo_notation.engine.position import HandView
+
         self.config.seat(player)
         return HandView(tuple(sorted(self._hands[player], key=card_order)), self._hidden[player])
 
@@ -542,6 +556,9 @@ class Game:
 
     def plant_cells(self, player: str | None = None) -> list[Coord]:
         """The empty cells where the player may plant: 0,0 first, then next to a planted tree."""
+        # deferred: a check asks for no cells (see position())
+        from arbo_notation.engine.position import frontier
+
         return frontier(self._arbs[player or self.current_player])
 
     # -- actions ---------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 
 from arbo_notation.engine.cards import Coord
+from arbo_notation.engine.lexicon import CARD_SHAPE
 from arbo_notation.errors import Code
 from arbo_notation.lsp.completion import header_players
 from arbo_notation.lsp.documents import Cut
@@ -63,7 +64,7 @@ def _glued(cut: Cut, line: int, text: str, column: int, message: str) -> Fix | N
     return None
 
 
-_PLANTING_START = re.compile(r"[A-Za-z]{1,3}[1-8]@")
+_PLANTING_START = re.compile(rf"{CARD_SHAPE}@")
 _NOT_IN_PLAY = re.compile(r"\b([A-Za-z]{1,3}) is not a species in play \(([^)]*)\)")
 
 

@@ -9,13 +9,14 @@ from dataclasses import dataclass, field
 from arbo_notation.engine.actions import Draw
 from arbo_notation.engine.cards import Card
 from arbo_notation.errors import ArboError
+from arbo_notation.engine.lexicon import CARD_END, CARD_SHAPE
 from arbo_notation.lsp.documents import MAX_CHECKED_CHARS, MAX_CHECKED_GAMES, Cut, header_end
 from arbo_notation.lsp.tables import read_record
 from arbo_notation.notation.model import GameRecord, Turn
 from arbo_notation.notation.reading.split import GameText
 
 #: A card written in a record, on its own or inside a draw, a planting or a discard.
-CARD_WORD = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z]{1,3}[1-8](?![A-Za-z0-9_])")
+CARD_WORD = re.compile(rf"(?<![A-Za-z0-9_]){CARD_SHAPE}{CARD_END}")
 
 
 @dataclass(frozen=True, slots=True)

@@ -126,6 +126,12 @@ class ArboServer(LanguageServer):
         task.add_done_callback(self._tasks.discard)
         return task
 
+    def stop_background(self) -> None:
+        """Stop checking the workspace's files: no bounds left, every background task cancelled."""
+        self.bounds = None
+        for task in list(self._tasks):
+            task.cancel()
+
     def folders(self) -> list[str]:
         """The workspace's folders on this machine: its folders, else its root."""
         uris = [folder.uri for folder in self.workspace.folders.values()] or [self.workspace.root_uri]
@@ -331,9 +337,7 @@ def make_server() -> ArboServer:
 
     @server.feature(types.SHUTDOWN)
     def shutdown(ls: ArboServer, params: None) -> None:
-        ls.bounds = None
-        for task in list(ls._tasks):
-            task.cancel()
+        ls.stop_background()
 
     @server.feature(
         types.TEXT_DOCUMENT_COMPLETION,

@@ -6,9 +6,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from arbo_notation.engine.lexicon import CARD_SHAPE, RESERVED_NAMES
 from arbo_notation.lsp.completion import header_players
 from arbo_notation.lsp.documents import Cut, header_end
-from arbo_notation.lsp.outline import outlined_games
+from arbo_notation.lsp.outline import CARD_WORD, outlined_games
 
 #: The legend the server declares: what each kind of word of a record is given as.
 TOKEN_TYPES = ("variable", "enumMember", "number", "operator", "comment", "property", "keyword")
@@ -22,10 +23,8 @@ _BODY = re.compile(
     r"|(?P<word>[A-Za-z][A-Za-z0-9_'-]*)"
     r"|(?P<points>(?<=[ \t])[0-9]+)"
 )
-_CARD = re.compile(r"[A-Za-z]{1,3}[1-8]")
-_KEYWORDS = frozenset({"d", "reveal", "result"})
+_CARD = re.compile(CARD_SHAPE)
 _HEADER_KEY = re.compile(r"[ \t]*([A-Za-z_][A-Za-z0-9_]*):")
-_HEADER_CARD = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z]{1,3}[1-8](?![A-Za-z0-9_])")
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +70,7 @@ def _header_tokens(text: str, line: int, players: set[str]) -> list[Token]:
         word, start = match.group(), at + match.start()
         if word in players:
             found.append(Token(line, start, start + len(word), PLAYER))
-        elif _HEADER_CARD.fullmatch(word):
+        elif CARD_WORD.fullmatch(word):
             found.append(Token(line, start, start + len(word), CARD))
     return found
 
@@ -103,7 +102,7 @@ def _body_tokens(text: str, line: int, players: set[str], in_comment: bool) -> t
             word = match.group()
             if word in players:
                 found.append(Token(line, start, end, PLAYER))
-            elif word in _KEYWORDS:
+            elif word in RESERVED_NAMES:
                 found.append(Token(line, start, end, WORD))
             elif _CARD.fullmatch(word):
                 found.append(Token(line, start, end, CARD))

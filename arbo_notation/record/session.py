@@ -626,10 +626,16 @@ def new_header(
     )
 
 
-def start_session(path: str | Path, header: Header) -> RecordingSession:
-    """A new record in ``path`` (which must not hold a game): its header is written at once."""
+def start_session(path: str | Path, header: Header, *, new_file: bool = False) -> RecordingSession:
+    """A new record in ``path`` (which must not hold a game): its header is written at once. With
+    ``new_file`` no file may have that name: RecordingError, nothing written, when one has."""
     session = RecordingSession(path, GameRecord(header, file=str(path)))
-    session._save()
+    if new_file:
+        text = session.text()
+        _write_whole(session.path, text, new=True)
+        session._written = text
+    else:
+        session._save()
     return session
 
 
@@ -715,9 +721,11 @@ def open_session(
     return session
 
 
-def _write_whole(path: Path, text: str) -> None:
+def _write_whole(path: Path, text: str, *, new: bool = False) -> None:
     """Make ``text`` the file's content atomically (files.write_atomic); RecordingError if not."""
     try:
-        write_atomic(path, text)
+        write_atomic(path, text, new=new)
+    except FileExistsError:
+        raise RecordingError(f"{path.name}: a file of that name is there already; arbo leaves it alone") from None
     except OSError as error:
         raise RecordingError(f"{path}: cannot be written ({error.strerror or error})") from None

@@ -27,7 +27,11 @@ _CHUNK = 1 << 20
 
 
 def write_atomic(
-    path: str | os.PathLike[str], data: str | bytes | Iterable[str | bytes], *, encoding: str = "utf-8"
+    path: str | os.PathLike[str],
+    data: str | bytes | Iterable[str | bytes],
+    *,
+    encoding: str = "utf-8",
+    new: bool = False,
 ) -> None:
     """Write ``data`` (text is encoded with ``encoding``, line ends as given; or pieces of either,
     written as they come, so a big file is never whole in memory) to ``path`` atomically.
@@ -46,6 +50,9 @@ def write_atomic(
     never has a wider mode than the file will; one left by a kill -9 is removed by a later write in
     its folder once it has been still for STALE_AFTER seconds and no writer holds it.
 
+    With ``new`` the file must not exist: the copy is linked in under its name, which fails with
+    FileExistsError, nothing changed, when any file or link has that name, however late it came.
+
     Raises OSError, with the path as written, when it cannot be done; then nothing has changed
     and no temporary file is left.
     """
@@ -55,6 +62,8 @@ def write_atomic(
         old = os.stat(name)  # through a symbolic link, to the file it points to
     except FileNotFoundError:
         old = None
+    if new and (old is not None or os.path.lexists(name)):
+        raise FileExistsError(errno.EEXIST, "File exists", name)
     if old is not None and not stat.S_ISREG(old.st_mode):
         raise OSError(errno.EINVAL, "not a regular file", name)
     if old is not None and not os.access(name, os.W_OK):
@@ -74,7 +83,11 @@ def write_atomic(
             os.fsync(fd)
         finally:
             os.close(fd)
-        os.replace(temporary, target)
+        if new:
+            os.link(temporary, target)  # (a rename would replace a file made meanwhile)
+            os.unlink(temporary)
+        else:
+            os.replace(temporary, target)
     except BaseException:
         try:
             os.unlink(temporary)

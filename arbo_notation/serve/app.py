@@ -102,11 +102,19 @@ async def _headers(
 class Server:
     """The handlers, over a hub (the records followed) and a recorder (the phones' writes)."""
 
-    def __init__(self, hub: Hub, recorder: Recorder | None, token: str, limits: Limits | None = None) -> None:
+    def __init__(
+        self,
+        hub: Hub,
+        recorder: Recorder | None,
+        token: str,
+        limits: Limits | None = None,
+        public_origin: str | None = None,
+    ) -> None:
         self.hub = hub
         self.recorder = recorder
         self.token = token.encode("ascii")
         self.limits = limits or Limits()
+        self.public_origin = public_origin  # the origin a reverse proxy shows (--public-url)
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=MAX_BODY, middlewares=[_headers])
@@ -119,6 +127,7 @@ class Server:
         app.router.add_get("/api/state/{name}", self.state)
         app.router.add_get("/api/complete/{name}", self.complete)
         app.router.add_post("/api/entry/{name}", self.entry)
+        app.router.add_post("/api/new", self.new_game)
         app.on_shutdown.append(self._closing)
         return app
 
@@ -167,7 +176,9 @@ class Server:
             return _refusal(429, "too many connections from here; wait a moment")
         if self.hub.streams >= MAX_STREAMS:
             return _refusal(503, "too many viewers connected; try again later")
-        response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"})
+        # X-Accel-Buffering: a reverse proxy (nginx) passes each event on at once, not a buffer full
+        headers = {"Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+        response = web.StreamResponse(headers=headers)
         await response.prepare(request)
         last = request.headers.get("Last-Event-ID", "")
         self.hub.streams += 1
@@ -205,7 +216,8 @@ class Server:
         if request.method != "GET":
             origin = request.headers.get("Origin")
             fetched = request.headers.get("Sec-Fetch-Site")
-            if origin != f"{request.scheme}://{request.host}" or fetched not in (None, "same-origin"):
+            own = (f"{request.scheme}://{request.host}", self.public_origin)
+            if origin is None or origin not in own or fetched not in (None, "same-origin"):
                 raise web.HTTPForbidden(text="a write comes only from this server's own page")
         if not rates.allow(request.remote or ""):
             raise web.HTTPTooManyRequests(text="too many requests; wait a moment")
@@ -216,7 +228,7 @@ class Server:
 
     async def games(self, request: web.Request) -> web.Response:
         self._allowed(request, self.limits.asks)
-        return web.json_response({"games": self.hub.served.names()})
+        return web.json_response({"games": self.hub.served.names(), "new": self.hub.served.only is None})
 
     async def state(self, request: web.Request) -> web.Response:
         self._allowed(request, self.limits.asks)
@@ -239,17 +251,33 @@ class Server:
     async def entry(self, request: web.Request) -> web.Response:
         self._allowed(request, self.limits.writes)
         name = self._name(request)
-        try:
-            body = json.loads(await request.read())
-        except (ValueError, UnicodeDecodeError):
-            return _refusal(400, "the request is not JSON")
-        fields = [body.get(key) for key in ("id", "base", "entry")] if isinstance(body, dict) else []
-        texts = [value for value in fields if isinstance(value, str) and len(value) <= MAX_ENTRY]
-        if len(texts) != 3:
+        texts = await _texts(request, ("id", "base", "entry"))
+        if texts is None:
             return _refusal(400, "an entry is sent as {id, base, entry}, each a short text")
         entry_id, base, entry = texts
         answer = await asyncio.to_thread(self._recorder().enter, name, entry_id, base, entry)
         return web.json_response(answer.to_json())
+
+    async def new_game(self, request: web.Request) -> web.Response:
+        """A new record in the folder, as `arbo record --players` starts one."""
+        self._allowed(request, self.limits.writes)
+        keys = ("name", "players", "species", "seat", "event")
+        texts = await _texts(request, keys)
+        if texts is None:
+            return _refusal(400, "a new game is sent as {name, players, species, seat, event}, each a short text")
+        answer = await asyncio.to_thread(self._recorder().start, *texts)
+        return web.json_response(answer.to_json())
+
+
+async def _texts(request: web.Request, keys: tuple[str, ...]) -> list[str] | None:
+    """The request's JSON object's ``keys``, each a short text; None when it is not that."""
+    try:
+        body = json.loads(await request.read())
+    except (ValueError, UnicodeDecodeError):
+        return None
+    fields = [body.get(key) for key in keys] if isinstance(body, dict) else []
+    texts = [value for value in fields if isinstance(value, str) and len(value) <= MAX_ENTRY]
+    return texts if len(texts) == len(keys) else None
 
 
 async def run(
@@ -261,11 +289,12 @@ async def run(
     token: str,
     record: bool,
     ready: Callable[[str, int], None],
+    public_origin: str | None = None,
 ) -> None:
     """Serve until cancelled (Ctrl-C) or sent SIGTERM, then close every connection and return."""
     hub = Hub(served, delay)
     await hub.look()
-    server = Server(hub, Recorder(served) if record else None, token)
+    server = Server(hub, Recorder(served) if record else None, token, public_origin=public_origin)
     # handler_cancellation: a viewer who leaves ends their stream's handler at once, not at the
     # next event or keep-alive (a thousand reconnections would otherwise hold a thousand handlers)
     runner = web.AppRunner(server.app(), access_log=None, shutdown_timeout=1.0, handler_cancellation=True)

@@ -50,8 +50,10 @@
     draw(JSON.parse(event.data));
     document.body.setAttribute("data-live", event.lastEventId);
     badge.textContent = "live";
+    badge.setAttribute("data-state", "live");
   });
   source.addEventListener("error", function () {
     badge.textContent = "reconnecting";
+    badge.setAttribute("data-state", "reconnecting");
   });
 })();

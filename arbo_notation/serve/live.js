@@ -16,8 +16,14 @@
     badge.id = "live";
     badge.className = "live";
     badge.textContent = "connecting";
+    badge.setAttribute("role", "status");
     var head = document.querySelector(".page-head");
     if (head) head.appendChild(badge);
+
+    function show(state) {
+      badge.textContent = state;
+      badge.setAttribute("data-state", state); // live.css colours it
+    }
 
     if (!asked) hand(JSON.parse(document.getElementById("arbo-data").textContent), true);
 
@@ -26,13 +32,13 @@
     source.addEventListener("game", function (event) {
       hand(JSON.parse(event.data), false);
       document.body.setAttribute("data-live", event.lastEventId);
-      badge.textContent = "live";
+      show("live");
     });
     source.addEventListener("open", function () {
-      badge.textContent = "live";
+      show("live");
     });
     source.addEventListener("error", function () {
-      badge.textContent = "reconnecting";
+      show("reconnecting");
     });
   }
 

@@ -19,7 +19,9 @@ def _asset(name: str) -> str:
 
 def viewer_page(snapshot: Snapshot, title: str) -> str:
     """The replayer page of a record's public state, kept up to date by live.js."""
-    return page_html(snapshot.data, snapshot.species, title=title, live_script=_asset("live.js"))
+    return page_html(
+        snapshot.data, snapshot.species, title=title, live_script=_asset("live.js"), live_style=_asset("live.css")
+    )
 
 
 def policy(script: str, style: str) -> str:
@@ -31,7 +33,7 @@ def policy(script: str, style: str) -> str:
 
 def board_page(tables: list[dict[str, Any]], title: str) -> str:
     """The multiboard: every table of the folder with its running score."""
-    script, style = _asset("board.js"), _asset("serve.css")
+    script, style = _asset("board.js"), _asset("serve.css") + _asset("live.css")
     return BOARD.format(
         policy=escape(policy(script, style)),
         title=escape(title),
@@ -63,7 +65,7 @@ BOARD = (
 <style>{style}</style>
 </head>
 <body>
-<header><h1>{title}</h1><span id="live" class="live">connecting</span></header>
+<header><h1>{title}</h1><span id="live" class="live" role="status">connecting</span></header>
 <main><ol id="tables" aria-live="polite"></ol></main>
 <script type="application/json" id="board-data">{data}</script>
 <script>{script}</script>
@@ -93,6 +95,23 @@ RECORDER = (
 </form>
 <p id="message" aria-live="polite"></p>
 <ol id="turns"></ol>
+<details id="new" hidden>
+<summary>New game</summary>
+<form id="new-form" autocomplete="off">
+<label for="new-players">Players, the start player first</label>
+<input type="text" id="new-players" autocapitalize="words" autocorrect="off" spellcheck="false" maxlength="200" placeholder="Ana,Ben">
+<label for="new-seat">Recorded from the seat of</label>
+<select id="new-seat"><option value="">nobody (a referee's record)</option></select>
+<label for="new-species">Species (blank: at random)</label>
+<input type="text" id="new-species" autocapitalize="off" autocorrect="off" spellcheck="false" maxlength="200" placeholder="Bs,Ca,Dw,Ja,Ma,Oa">
+<label for="new-event">Event</label>
+<input type="text" id="new-event" maxlength="200" placeholder="Club night">
+<label for="new-name">File (blank: the next tableN.arb)</label>
+<input type="text" id="new-name" autocapitalize="off" autocorrect="off" spellcheck="false" maxlength="200" placeholder="table3">
+<div class="row"><button type="submit" id="new-start" class="primary">Start the game</button></div>
+</form>
+</details>
+<p id="new-note" hidden>A new game needs a folder: this server shows one file (arbo serve FOLDER).</p>
 </main>
 <script>{script}</script>
 </body>

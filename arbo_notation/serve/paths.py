@@ -57,6 +57,26 @@ class Served:
             raise NotServed(f"no record named {name!r} here")
         return self.root / name
 
+    def fresh(self, name: str) -> Path:
+        """Where a new record named ``name`` goes (``.arb`` added when missing), or ``tableN.arb``,
+        the first such name free, when ``name`` is blank. ArboError when PATH is a single file, the
+        name is not a plain record name, or a file (or link) of that name is there already."""
+        if self.only is not None:
+            raise ArboError("a new game needs a folder: this server shows one file (arbo serve FOLDER)")
+        name = name.strip()
+        if not name:
+            number = 1
+            while os.path.lexists(self.root / f"table{number}.arb"):
+                number += 1
+            name = f"table{number}.arb"
+        if not name.endswith(".arb"):
+            name += ".arb"
+        if not _NAME.match(name):
+            raise ArboError(f"{name!r} cannot be a record's name: letters, digits, _ . - (such as table3)")
+        if os.path.lexists(self.root / name):
+            raise ArboError(f"{name} is there already: choose another name")
+        return self.root / name
+
     def _safe(self, name: str) -> bool:
         path = self.root / name
         try:

@@ -141,7 +141,22 @@
       say("this page needs the link with its token that arbo serve printed", "refused");
       return;
     }
-    call("GET", "/api/games").then(function (data) {
+    listGames().then(function () {
+      var waiting = localStorage.getItem(PENDING);
+      return loadState().then(function () {
+        if (waiting) {
+          var pending = JSON.parse(waiting);
+          ui.name = pending.name;
+          $("game").value = pending.name;
+          deliver(pending);
+        }
+      });
+    }).catch(function (error) { say(String(error.message || error), "refused"); });
+  }
+
+  function listGames() {
+    return call("GET", "/api/games").then(function (data) {
+      if (data.status === "refused") throw new Error(data.message);
       var select = clear($("game"));
       (data.games || []).forEach(function (name) {
         var option = el("option", null, name);
@@ -150,16 +165,47 @@
       });
       if (!ui.name || (data.games || []).indexOf(ui.name) < 0) ui.name = (data.games || [])[0] || "";
       select.value = ui.name;
-      var waiting = localStorage.getItem(PENDING);
-      return loadState().then(function () {
-        if (waiting) {
-          var pending = JSON.parse(waiting);
-          ui.name = pending.name;
-          select.value = pending.name;
-          deliver(pending);
-        }
-      });
-    }).catch(function (error) { say(String(error.message || error), "refused"); });
+      $("new").hidden = !data["new"];
+      $("new-note").hidden = !!data["new"];
+      if (!data.games || !data.games.length) $("new").open = !!data["new"];
+    });
+  }
+
+  function seats() {
+    var select = $("new-seat");
+    var chosen = select.value;
+    while (select.options.length > 1) select.remove(1);
+    $("new-players").value.split(",").forEach(function (name) {
+      name = name.trim();
+      if (!name) return;
+      var option = el("option", null, name);
+      option.value = name;
+      select.appendChild(option);
+    });
+    select.value = chosen;
+    if (select.value !== chosen) select.value = "";
+  }
+
+  function startGame() {
+    if (ui.sending) return;
+    ui.sending = true;
+    say("starting…");
+    call("POST", "/api/new", {
+      name: $("new-name").value, players: $("new-players").value, species: $("new-species").value,
+      seat: $("new-seat").value, event: $("new-event").value
+    }).then(function (answer) {
+      ui.sending = false;
+      if (answer.status !== "ok") { say(answer.message, "refused"); return; }
+      say("started: " + answer.state.name, "ok");
+      $("new").open = false;
+      ["new-name", "new-players", "new-species", "new-event"].forEach(function (id) { $(id).value = ""; });
+      seats();
+      ui.name = answer.state.name;
+      return listGames().then(function () { chooseGame(answer.state.name); });
+    }).catch(function (error) {
+      ui.sending = false;
+      say("not started (" + (error.message || error) + ")", "refused");
+    });
   }
 
   var typing = null;
@@ -178,6 +224,11 @@
     if (entry) send(entry);
   });
   $("undo").addEventListener("click", function () { send("undo"); });
+  $("new-players").addEventListener("input", seats);
+  $("new-form").addEventListener("submit", function (event) {
+    event.preventDefault();
+    startGame();
+  });
   $("game").addEventListener("change", function (event) { chooseGame(event.target.value); });
   // another writer (a terminal, another phone) may move the record on: look again now and then
   setInterval(function () { if (!ui.sending && document.visibilityState === "visible") loadState(); }, 5000);

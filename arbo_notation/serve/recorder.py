@@ -9,6 +9,7 @@ typed on a record that another writer has changed since is never applied to the 
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -17,7 +18,17 @@ from typing import Any
 
 from arbo_notation.errors import ArboError, NotationErrors
 from arbo_notation.notation.writer import format_turn
-from arbo_notation.record.session import EntryError, Phase, RecordingError, RecordingSession, resume_session
+from arbo_notation.engine.cards import species_at_random
+from arbo_notation.record.session import (
+    EntryError,
+    Phase,
+    RecordingError,
+    RecordingSession,
+    new_header,
+    resume_session,
+    start_session,
+)
+from arbo_notation.record.starting import players_of, seat_of, species_of
 from arbo_notation.runtime.atomic import FileBusy, LockRefused, held_for_writing
 from arbo_notation.runtime.sources import decode
 from arbo_notation.notation.reading.reader import parse_all
@@ -26,6 +37,8 @@ from arbo_notation.serve.tables import MAX_RECORD_BYTES
 
 #: The longest entry taken (a reveal of a four-player game's hand is some 40 characters).
 MAX_ENTRY = 500
+#: Games one server starts at most (a phone's mistakes, or a token leaked, fill no disk).
+MAX_STARTED = 200
 #: Answers kept for entry ids already taken (a retry of one of them is answered the same).
 KEPT_ANSWERS = 1000
 
@@ -93,6 +106,7 @@ class Recorder:
     def __init__(self, served: Served) -> None:
         self.served = served
         self._answers: OrderedDict[str, Answer] = OrderedDict()
+        self.started = 0
 
     def state(self, name: str) -> dict[str, Any]:
         """The record's state now (ArboError when it cannot be recorded on)."""
@@ -151,8 +165,46 @@ class Recorder:
         except (OSError, ArboError) as error:
             return Answer("closed", str(error) if isinstance(error, ArboError) else "the record cannot be read now")
 
+    def start(self, name: str, players: str, species: str, seat: str, event: str) -> Answer:
+        """A new record, as `arbo record --players ... [--species ...] [--seat ...]` starts one:
+        a new file of the folder (named ``name``, or ``tableN.arb``), never one that is there."""
+        if self.started >= MAX_STARTED:
+            return Answer("refused", f"this server has started {MAX_STARTED} games; start it again for more")
+        if any(not _one_line(text) for text in (name, players, species, seat, event)):
+            return Answer("refused", "each field is one line of text")
+        try:
+            table = players_of(players)
+            chosen = species_of(species, len(table), {}) if species.strip() else species_at_random(len(table))
+            header = new_header(
+                table,
+                chosen,
+                seat=seat_of(seat.strip() or None, table),
+                event=event.strip() or None,
+                date=datetime.date.today().isoformat(),
+            )
+            path = self.served.fresh(name)
+            with held_for_writing(path):
+                session = start_session(path, header, new_file=True)
+        except FileBusy:
+            return Answer("busy", "another arbo is writing a file of that name; choose another name")
+        except LockRefused as error:
+            return Answer("busy", f"not started: the lock file {Path(error.lock).name} {error.reason}")
+        except ArboError as error:
+            return Answer("refused", str(error))
+        self.started += 1
+        return Answer("ok", state=state_of(session, path.name, session.text()))
+
     def _state(self, path: Path, name: str, text: str) -> dict[str, Any] | None:
         try:
             return state_of(_session(path, text), name, text)
         except ArboError:
             return None
+
+
+def _one_line(text: str) -> bool:
+    """A field of the new-game form: short UTF-8 text (JSON may carry lone surrogates) on one line."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return len(text) <= MAX_ENTRY and text.isprintable()

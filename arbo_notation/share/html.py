@@ -121,10 +121,12 @@ def page_html(
     title: str,
     preview: Preview | None = None,
     live_script: str = "",
+    live_style: str = "",
 ) -> str:
     """The page of ``page_data``'s data. ``live_script`` runs before the replayer's script (`arbo
-    serve` updates the page with it) and may then fetch from the page's own origin, nothing else."""
-    style = _asset("page.css") + "\n" + species_style(species) + "\n"
+    serve` updates the page with it) and may then fetch from the page's own origin, nothing else;
+    ``live_style`` follows the page's style."""
+    style = _asset("page.css") + "\n" + species_style(species) + "\n" + live_style
     script = live_script + _asset("page.js")
     connect = "connect-src 'self'; " if live_script else ""
     policy = (

@@ -16,6 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arbo_notation.cli import app
+from arbo_notation.engine import compiled
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"
@@ -377,7 +378,8 @@ def test_an_empty_path_is_a_usage_error_and_nothing_is_written(tmp_path, monkeyp
 def test_version_is_the_packages():
     version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
     result = run("--version")
-    assert (result.exit_code, result.stdout) == (0, f"arbo {version}\n")
+    build = ", compiled (mypyc)" if compiled() else ""  # the opt-in build says so (tests/engine/test_compiled.py)
+    assert (result.exit_code, result.stdout) == (0, f"arbo {version}{build}\n")
 
 
 def test_shell_completion_is_typers_own():

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from arbo_notation.engine.actions import Draw, Skip
 from arbo_notation.engine.cards import ORIGIN, Card, Coord, default_species_for, full_deck
-from arbo_notation.engine.state import Game, GameConfig, HandView, Phase, Setup
+from arbo_notation.engine.position import HandView
+from arbo_notation.engine.state import Game, GameConfig, Phase, Setup
 from arbo_notation.errors import RuleError
 
 SIX = ("Ca", "Dw", "Ja", "Ma", "Oa", "Wi")

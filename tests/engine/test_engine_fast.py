@@ -7,7 +7,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from arbo_notation.engine.cards import ORIGIN, Card, Coord, full_deck
-from arbo_notation.engine.state import Game, GameConfig, HandView, Setup
+from arbo_notation.engine.position import HandView
+from arbo_notation.engine.state import Game, GameConfig, Setup
 from arbo_notation.engine.actions import KnownTurn
 from arbo_notation.errors import RuleError
 from arbo_notation.notation.reading.scanner import read_turn_lines

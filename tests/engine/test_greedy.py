@@ -178,3 +178,81 @@ def test_priced_once_per_place_is_priced_as_at_each_cell(grown, potential):
             for s, code in enumerate(species):
                 points = (after[code].points if code in after else 0) - (before[code].points if code in before else 0)
                 assert gains.get(s, 0) == points
+
+
+@settings(max_examples=150, deadline=None)
+@given(_arboretums(), st.sampled_from([0.0, 0.3, 0.55]))
+def test_a_ceiling_is_never_below_a_gain_at_any_place(grown, potential):
+    """Paths.ceilings and own_ceiling bound every place's gains from above, species by species
+    (the planting's search skips a card on them)."""
+    arb, card = grown
+    cards = Cards(("Ma", "Oa", "Wi"))
+    paths = greedy.Paths({cell_of(k): cards.code(v) for k, v in arb.items()}, potential)
+    code = cards.code(card)
+    others, own = paths.ceilings(code & 7), paths.own_ceiling(code)
+    for gains in paths.row(code):
+        for species, gain in gains.items():
+            assert gain <= (own if species == code >> 3 else others.get(species, 0.0))
+
+
+def _plain_planting(position: LeanPosition) -> tuple[int, int]:
+    """choose_planting without its ceilings: every card at every place, the first best."""
+    reading = greedy.Reading(position, position.current)
+    best: tuple[float, int, int] | None = None
+    for card in sorted(position.hands[position.current]):
+        for cell in reading.paths.places:
+            gain = reading.plant_gain(card, cell, True)
+            if best is None or gain > best[0]:
+                best = (gain, card, cell)
+    assert best is not None
+    return best[1], best[2]
+
+
+def _plain_discard(position: LeanPosition) -> int:
+    """choose_discard without skipping: each card's whole price, the least."""
+    seat = position.current
+    reading = greedy.Reading(position, seat)
+    theirs = greedy.Paths.of(position.arbs[(seat + 1) % position.seats], reading.potential)
+    rival_best: dict[int, int] = {}
+    for other in range(position.seats):
+        if other != seat:
+            for code, points in greedy.Paths.of(position.arbs[other], reading.potential).best.items():
+                rival_best[code] = max(rival_best.get(code, 0), points)
+    protected, free = [], []
+    for card in sorted(position.hands[seat]):
+        code = card >> 3
+        contested = reading.paths.value(code) > 0 or rival_best.get(code, 0) > 0 or 0.2 < reading.weight(code)
+        (protected if card & 7 == 0 or (card & 7 >= 5 and contested) else free).append(card)
+    choices = []
+    for card in free or protected:
+        code = card >> 3
+        loss = (reading.weight(code) - reading.weight_without(card)) * (
+            reading.paths.value(code) + 0.5 * rival_best.get(code, 0)
+        )
+        later = greedy.LATER * max(0.0, reading.best_plant_gain(card))
+        gift = max([sum(gains.values()) for gains in theirs.row(card)], default=0.0)
+        choices.append((loss + later + greedy.SPITE * gift, card))
+    return min(choices)[1]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(2, 4), st.integers(0, 10_000), st.integers(0, 30))
+def test_the_searches_that_skip_choose_as_the_plain_ones(players, seed, turns):
+    """The planting's ceilings and the discard's early stops change no choice (ties included):
+    at every turn of a greedy game, from a random deal, as far as ``turns``."""
+    game, cards = _game(players, seed)
+    position = _dealt(game, cards)
+    for _ in range(turns):
+        if position.over:
+            break
+        position.draw(greedy.choose_source(position))
+        position.draw(greedy.choose_source(position))
+        card, cell = greedy.choose_planting(position)
+        assert (card, cell) == _plain_planting(position)
+        position.hands[position.current].remove(card)
+        position.arbs[position.current][cell] = card
+        discard = greedy.choose_discard(position)
+        assert discard == _plain_discard(position)
+        position.hands[position.current].append(card)
+        del position.arbs[position.current][cell]
+        position.finish(card, cell, discard)

@@ -101,8 +101,8 @@ def start(path: Path, *options: str) -> Running:
         if not line:
             raise AssertionError(f"arbo serve ended: {process.stderr.read() if process.stderr else ''}")
         printed.append(line)
-        if found := re.match(r"viewers: (http://[^/]+)/", line):
-            base = found.group(1)
+        if found := re.match(r"arbo serve: .* at (http://[^/]+)/ \(Ctrl-C stops\)", line):
+            base = found.group(1)  # where it listens (the viewers' link may be a --public-url)
         if found := re.search(r"/record/#t=(\S+)", line):
             token = found.group(1)
         if base and (token or "--read-only" in options):

@@ -3,6 +3,7 @@ extra named, the club night of docs/COMMANDS.md run as written."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -102,7 +103,7 @@ def test_the_club_night_of_the_docs_runs_as_written(tmp_path: Path) -> None:
         qr = process.stdout.readline()
         assert set(qr.strip()) <= set("█▀▄ ")  # the QR code follows the link
         status, body = running.get("/api/games", running.own())
-        assert status == 200 and body == b'{"games": ["table1.arb", "table2.arb"]}'
+        assert status == 200 and json.loads(body) == {"games": ["table1.arb", "table2.arb"], "new": True}
         assert running.state("table2.arb")["prompt"] == "Cleo's dealt hand: the 7 cards"
         # the viewers are a minute behind: nothing to show yet
         status, page_text = running.get("/")
@@ -110,3 +111,34 @@ def test_the_club_night_of_the_docs_runs_as_written(tmp_path: Path) -> None:
     finally:
         assert running.stop() == 0
     assert not os.path.exists(tmp_path / "club" / ".table1.arb.lock")
+
+
+@pytest.mark.slow
+def test_the_restart_and_proxy_example_of_the_docs_runs_as_written(tmp_path: Path) -> None:
+    page = (ROOT / "docs" / "COMMANDS.md").read_text(encoding="utf-8")
+    section = page.split("## A club night, live: `arbo serve`", 1)[1].split("\n## ", 1)[0]
+    block = section.split("```sh\n")[2].split("```", 1)[0]
+    command = shlex.split(block.strip().replace("~/.config/arbo", str(tmp_path / "config")))
+    assert command[:3] == ["arbo", "serve", "club"]
+    (tmp_path / "config").mkdir()
+    (tmp_path / "club").mkdir()
+    tokens = []
+    for _ in range(2):  # started, then started again: the same link
+        process = subprocess.Popen(
+            [sys.executable, "-m", "arbo_notation", *command[1:], "--port", "0", "--no-qr"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=arbo_env(),
+            cwd=tmp_path,
+            start_new_session=True,
+        )
+        assert process.stdout is not None
+        printed = [process.stdout.readline() for _ in range(3)]
+        Running(process, "", "").stop()
+        assert printed[1] == "viewers: https://arbo.example.org/\n", printed
+        link = printed[2].rsplit(" ", 1)[1].strip()
+        assert link.startswith("https://arbo.example.org/record/#t=")
+        tokens.append(link.split("#t=")[1])
+    assert tokens[0] == tokens[1] == (tmp_path / "config" / "serve-token").read_text().strip()
+    assert os.stat(tmp_path / "config" / "serve-token").st_mode & 0o777 == 0o600

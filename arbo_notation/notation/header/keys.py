@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeGuard, TypeVar, cast
 
 from arbo_notation.engine.cards import CARD_RE, Card, is_species_code, value_fault
-from arbo_notation.engine.position import Position
 from arbo_notation.engine.lexicon import MAX_NAME_LENGTH, MAX_POINTS_DIGITS, NAME_SHAPE, RESERVED_NAMES
 from arbo_notation.notation.bounds import MOST_POINTS
 from arbo_notation.errors import ArboError, HeaderFault, Pos, PositionError
@@ -32,6 +31,8 @@ from arbo_notation.notation.header import yamlwords
 
 if TYPE_CHECKING:
     import yaml
+
+    from arbo_notation.engine.position import Position
 
 PLAYER_NAME_RE = re.compile(rf"{NAME_SHAPE}\Z")
 ISO_DATE_RE = re.compile(r"[0-9]{4}(?:-[0-9]{2}(?:-[0-9]{2})?)?\Z")
@@ -762,6 +763,10 @@ class PositionLine(ValueType["Position | None"]):
             raise HeaderFault(
                 f"'{key}' must be a position's line in quotes, found {_show(value)}", key, _as_item(value)
             )
+        # deferred: a record with no position key never loads engine/position.py (35M instructions
+        # of a one-game check's 280M; bench/README.md, "Issue 49, point 3")
+        from arbo_notation.engine.position import Position
+
         try:
             return Position.parse(value)
         except PositionError as error:
@@ -777,6 +782,8 @@ class PositionLine(ValueType["Position | None"]):
         line = _read_text(text) if text[0] not in "[{" else None
         if line is None:
             raise NotWritten
+        from arbo_notation.engine.position import Position  # deferred: as in check() above
+
         try:
             return Position.parse(line)
         except PositionError:

@@ -15,7 +15,7 @@ read by it, and keep the fastest code each kind of text has:
   a variation of one turn on a line of its own, with brace comments before its turn): each run of
   turn lines split at its spaces and each part looked up among those decoded before;
 - the token loop (_Body, either sink): anything else the grammar takes that the whole-turn
-  pattern _TURN reads (turns over several lines, variations of several turns, nested ones),
+  pattern (_token_patterns) reads (turns over several lines, variations of several turns, nested ones),
   token by token, handing the pieces to build.py as the parser does, so the records are the same.
 
 tests/notation/test_notation_differential.py holds both sinks and both loops to the grammar over thousands
@@ -24,8 +24,10 @@ of mutated games: nothing the grammar refuses is read, and what it accepts is re
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
+from re import Pattern
 from typing import TYPE_CHECKING, Generic, NamedTuple, Protocol, TypeVar, cast
 
 from arbo_notation.engine.cards import Card, Coord
@@ -455,24 +457,35 @@ _COMMENT = rf"(?:\{{[^}}]*\}}|{LINE_COMMENT})"
 _GLYPH = GLYPH
 _LINE_END = LINE_END
 
-#: One whole turn after white space, in the groups build.TURN_GROUPS names.
-_TURN = re.compile(
-    r"[ \t\n]*+"
-    rf"((?:{_COMMENT}[ \t\n]*+)*+)"
-    rf"(?:({TURN_DIGITS})\.[ \t]*+)?"
-    rf"({_NAME})[ \t]++({_DRAW})[ \t]++({_DRAW})[ \t]++({_CARD}@{COORDINATE},{COORDINATE})[ \t]++"
-    rf"/({_CARD}){TURN_END}"
-    rf"((?:[ \t]*+{_GLYPH}){{0,{MAX_GLYPHS}}}+)"
-    r"((?:[ \t]*+\{[^}]*\})*+)"
-    r"(?:[ \t]*+;([^\n]*+))?"
-)
-_REVEAL = re.compile(rf"{REVEAL_WORD}[ \t]+{_NAME}(?:[ \t]+{_CARD})*{_LINE_END}")
-_SCORE = rf"{_NAME}[ \t]+{POINTS}"
-_RESULT = re.compile(rf"{RESULT_WORD}[ \t]+(?:\*|{_SCORE}(?:{SCORE_SEP}{_SCORE})*){_LINE_END}")
-_SPACE = re.compile(r"[ \t\n]*+")
-#: A run of comments, as _TURN takes them before a turn: where it ends, no turn follows it.
-_COMMENT_RUN = re.compile(rf"(?:{_COMMENT}[ \t\n]*+)*+")
-_BRACE = re.compile(r"\{[^}]*\}")
+
+@functools.cache
+def _token_patterns() -> tuple[Pattern[str], Pattern[str], Pattern[str], Pattern[str], Pattern[str], Pattern[str]]:
+    """The token loop's patterns, compiled on first use: a game the line loop reads whole, as
+    every game arbo writes, never needs them, and compiling them is 13.3M instructions of a
+    one-game check's 259M (bench/README.md, "Issue 49, point 3").
+
+    In order: one whole turn after white space, in the groups build.TURN_GROUPS names; white
+    space; a reveal line; a result line; a run of comments, as the turn's pattern takes them
+    before a turn (where it ends, no turn follows it); a brace comment."""
+    turn = re.compile(
+        r"[ \t\n]*+"
+        rf"((?:{_COMMENT}[ \t\n]*+)*+)"
+        rf"(?:({TURN_DIGITS})\.[ \t]*+)?"
+        rf"({_NAME})[ \t]++({_DRAW})[ \t]++({_DRAW})[ \t]++({_CARD}@{COORDINATE},{COORDINATE})[ \t]++"
+        rf"/({_CARD}){TURN_END}"
+        rf"((?:[ \t]*+{_GLYPH}){{0,{MAX_GLYPHS}}}+)"
+        r"((?:[ \t]*+\{[^}]*\})*+)"
+        r"(?:[ \t]*+;([^\n]*+))?"
+    )
+    space = re.compile(r"[ \t\n]*+")
+    reveal = re.compile(rf"{REVEAL_WORD}[ \t]+{_NAME}(?:[ \t]+{_CARD})*{_LINE_END}")
+    score = rf"{_NAME}[ \t]+{POINTS}"
+    result = re.compile(rf"{RESULT_WORD}[ \t]+(?:\*|{score}(?:{SCORE_SEP}{score})*){_LINE_END}")
+    comment_run = re.compile(rf"(?:{_COMMENT}[ \t\n]*+)*+")
+    brace = re.compile(r"\{[^}]*\}")
+    return turn, space, reveal, result, comment_run, brace
+
+
 _LINE_COMMENT = re.compile(LINE_COMMENT)
 _WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_'-")
 
@@ -590,7 +603,7 @@ class _Frame(Generic[_Turn, _Comment, _Variation]):
 
 def _matches(first: re.Match[str], text: str) -> Iterator[re.Match[str]]:
     """A run of turns: the first one's match, then each one that follows."""
-    match = _TURN.match
+    match = _token_patterns()[0].match
     m: re.Match[str] | None = first
     while m is not None:
         yield m
@@ -633,14 +646,15 @@ class _Body:
         # The end of a run of comments that no turn follows: inside it no turn is looked for
         # again (each comment of 200,000 after the last turn would look over all that follow it).
         no_turn_before = 0
+        turn_at, space_at, reveal_at, result_at, comment_run_at, brace_at = _token_patterns()
         while True:
-            pos = _SPACE.match(text, pos).end()  # type: ignore[union-attr]  # it matches ''
+            pos = space_at.match(text, pos).end()  # type: ignore[union-attr]  # it matches ''
             if pos >= size:
                 break
             c = text[pos]
             frame = stack[-1]
             if phase in _TURN_MAY and c not in "()" and pos >= no_turn_before:
-                turn = _TURN.match(text, pos)
+                turn = turn_at.match(text, pos)
                 if turn is not None:
                     if make.positions:
                         self.locate(pos)
@@ -648,9 +662,9 @@ class _Body:
                     frame.runs.append(Run(turns))
                     continue
                 if c == "{" or c == ";":
-                    no_turn_before = _COMMENT_RUN.match(text, pos).end()  # type: ignore[union-attr]  # it matches ''
+                    no_turn_before = comment_run_at.match(text, pos).end()  # type: ignore[union-attr]  # it matches ''
             if c == "{" or c == ";":
-                m = (_BRACE if c == "{" else _LINE_COMMENT).match(text, pos)
+                m = (brace_at if c == "{" else _LINE_COMMENT).match(text, pos)
                 if m is None:
                     raise _Unsure
                 comment = make.comment(m.group())
@@ -680,7 +694,7 @@ class _Body:
                 stack[-1].runs[-1].annotations.append(make.variation(frame.runs, frame.comments, at))
                 pos += 1
             elif text.startswith("reveal", pos) and _keyword_at(text, pos):
-                m = _REVEAL.match(text, pos)
+                m = reveal_at.match(text, pos)
                 if m is None or not may_stand(_REVEAL_KIND, phase, frame is not game):
                     raise _Unsure
                 if reveal is not None:
@@ -691,7 +705,7 @@ class _Body:
                 phase = _REVEAL_ENTERS
                 pos = m.end()
             elif text.startswith("result", pos) and _keyword_at(text, pos):
-                m = _RESULT.match(text, pos)
+                m = result_at.match(text, pos)
                 if m is None or not may_stand(_RESULT_KIND, phase, frame is not game):
                     raise _Unsure
                 self.locate(pos)
@@ -812,7 +826,7 @@ class _Moves:
         """The run of turns that ``first`` starts, and where it ends (the hot loop of a check
         off the line loop: one match and a few look-ups a turn)."""
         draws, plantings, cards = self.pieces.draws, self.pieces.plantings, self.pieces.cards
-        match = _TURN.match
+        match = _token_patterns()[0].match
         turns: list[KnownTurn] = []
         append = turns.append
         m: re.Match[str] | None = first
