@@ -412,7 +412,17 @@ def _judge_finish(
             leading = [played] if played in exact else []  # the played one first: it wins ties
             return Judgement({f: float(exact[f]) for f in leading + [f for f in exact if f != played]}, 1, True)
     grouped = _last_turn_worlds(situation, cards) if situation.unseen.deck_size == 0 else None
-    worlds, weights, sampled = grouped if grouped is not None else _worlds(situation, cards, rng, budget)
+    if grouped is not None:
+        # the game ends with this turn: every finish's exact mean over the other hands' splits
+        splits, split_weights, _ = grouped
+        # past the deadline, the mean of the splits dealt in time (at least one)
+        played_in_time = [next(splits), *_in_time(splits, deadline)]
+        means = endgame.mean_finals(played_in_time, split_weights[: len(played_in_time)], count)
+        ranked = [played] if played in means else []  # the played one first: it wins ties
+        whole = len(played_in_time) == len(split_weights)
+        values = {f: means[f] for f in ranked + [f for f in means if f != played]}
+        return Judgement(values, len(played_in_time), whole, sampled=not whole)
+    worlds, weights, sampled = _worlds(situation, cards, rng, budget)
     first = next(worlds)
     candidates = finish_candidates(first, played)
     exact_end = near_end(first)
@@ -524,7 +534,8 @@ class _EndingValues:
     def __call__(self, world: LeanPosition, pair: Sources) -> float | None:
         if len(self.situation.players) < 3 or not empties_deck(world, pair):
             return None
-        key = (tuple(world.deck), canonical(pair))
+        # the pair draws every card of the deck: its content counts, not its order
+        key = (tuple(sorted(world.deck)), canonical(pair))
         if key not in self.found:
             self.found[key] = self._value(world, pair)
         return self.found[key]
@@ -545,12 +556,11 @@ class _EndingValues:
         if grouped is None:
             return None
         worlds, weights, _ = grouped
-        means: dict[Finish, float] = {}
-        for weight, split in zip(weights, worlds, strict=True):
-            deadline_check()
-            for finish, scores in endgame.final_finishes(split, len(situation.species)).items():
-                means[finish] = means.get(finish, 0.0) + weight * margin(scores, split.current)
-        return max(means.values())
+        splits = []
+        for split in worlds:
+            deadline_check()  # a pair's value is whole or not found (_margins stops there)
+            splits.append(split)
+        return max(endgame.mean_finals(splits, weights, len(situation.species)).values())
 
 
 def _worlds(
@@ -596,7 +606,7 @@ def _last_turn_worlds(situation: Situation, cards: Cards) -> tuple[Iterator[Lean
 
     players = [p for p, n in situation.unseen.room.items() if n]
     outcome = last_turn_outcome(seats, situation.mover, situation.hand, situation.known, players, counts)
-    groups = split_groups(situation.unseen, situation.known, outcome)
+    groups = split_groups(situation.unseen, situation.known, outcome, GROUPS_VALUED)
     if not groups:
         return None
     total = sum(ways for _, ways in groups)
@@ -612,6 +622,14 @@ def _last_turn_worlds(situation: Situation, cards: Cards) -> tuple[Iterator[Lean
             yield fixed.world(cards, None)
 
     return listed(), [ways / total for _, ways in groups], False
+
+
+#: The most groups of splits a game-ending turn is valued over (splits.py); past them, the worlds'
+#: own splits, as sampled. Each group costs a table of the turn's finishes (some 0.3 ms), and the
+#: value of a pair of draws emptying the deck one table per group per content of the deck: at
+#: four players some turns have 2,000 groups, which made one last turn 5 times dearer (4.9 ->
+#: 25.2 s CPU, bench/README.md "Three and four players at the last turn").
+GROUPS_VALUED = 500
 
 
 def _in_time(worlds: Iterator[LeanPosition], deadline: Deadline | None) -> Iterator[LeanPosition]:

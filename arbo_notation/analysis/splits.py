@@ -8,11 +8,11 @@ species: the sum of its cards other than the 8, whether it holds the 8, whether 
 Deals equal in these, seat by seat and species by species, score alike, so one deal of each group
 is played, weighted by how many deals the group stands for.
 
-The groups are counted species by species (a dynamic programme over the unseen cards, the
-species' cards dealt in turn, each to a hand with room that it may be in): the state is the room
-left in each hand and what the species so far give each seat; no deal is listed one by one.
-When the states outgrow ``STATES_KEPT`` (many species, four players) the groups are not listed:
-the caller samples deals as before.
+The groups are counted species by species (a dynamic programme): each species' cards are dealt
+alone first (each to a hand it may be in), grouped by how many each hand takes and what they come
+to; then joined to the states, a state being the room left in each hand and what the species so
+far come to; no deal is listed one by one. When the groups outgrow ``STATES_KEPT`` (many
+species, four players) they are not listed: the caller samples deals as before.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from typing import Callable, Hashable, Mapping, Sequence
 from arbo_notation.engine.cards import MAX_VALUE, MIN_VALUE, Card
 from arbo_notation.analysis.sampling import Unseen
 
-#: The most states the count keeps before it gives up (each state a few tuples; the last turn at
-#: three players has some hundreds, at four some thousands to tens of thousands).
+#: The most groups the count keeps before it gives up (each a few tuples, and each group is a world
+#: to value; the last turn at three players has some hundreds, at four some thousands).
 STATES_KEPT = 20_000
 
 #: What a seat holds of one species, as far as the rights go: (sum of the cards but the 8,
@@ -50,52 +50,44 @@ def _add(holding: Holding, card: Card) -> Holding:
 
 
 def split_groups(
-    unseen: Unseen, known: Mapping[str, tuple[Card, ...]] = {}, outcome: Outcome = _identity
+    unseen: Unseen,
+    known: Mapping[str, tuple[Card, ...]] = {},
+    outcome: Outcome = _identity,
+    most: int = STATES_KEPT,
 ) -> list[tuple[dict[str, list[Card]], int]] | None:
     """Every group of deals of the unseen cards into the hands (the deck empty or fixed: ``unseen``
     holds no deck), as one deal of the group (each hand's unknown cards) and the number of deals
-    it stands for; None when the groups are too many to count (``STATES_KEPT``). ``known``: the
-    cards known to be in each hand, which count in its holdings. ``outcome``: what a species'
-    holdings come to (by default the holdings themselves; :func:`last_turn_outcome` groups by
-    the rights that can count)."""
+    it stands for; None when the groups are more than ``most``. ``known``: the cards known to be
+    in each hand, which count in its holdings. ``outcome``: what a species' holdings come to (by
+    default the holdings themselves; :func:`last_turn_outcome` groups by the rights that can
+    count)."""
     players = [p for p, n in unseen.room.items() if n]
     species = sorted({c.species for c in unseen.cards})
-    by_species = {s: [c for c in unseen.cards if c.species == s] for s in species}
-    # state: (room left per player, the holdings so far (one tuple per species done)) ->
-    # (deals, one deal: the player index of each card dealt so far, in dealing order)
+    # state: (room left per player, what each species done comes to) -> (deals, one deal: for
+    # each species done, the player index of each of its cards)
     Key = tuple[tuple[int, ...], tuple[Hashable, ...]]
     states: dict[Key, tuple[int, tuple[int, ...]]] = {(tuple(unseen.room[p] for p in players), ()): (1, ())}
     order: list[Card] = []
     for s in species:
-        cards = by_species[s]
+        cards = [c for c in unseen.cards if c.species == s]
         order += cards
-        start = tuple(_holding_of(known.get(p, ()), s) for p in players)
-        # within a species: (room, holdings done, this species' holdings so far)
-        inner: dict[tuple[tuple[int, ...], tuple[Hashable, ...], tuple[Holding, ...]], tuple[int, tuple[int, ...]]]
-        inner = {(room, done, start): value for (room, done), value in states.items()}
-        for card in cards:
-            nxt: dict[
-                tuple[tuple[int, ...], tuple[Hashable, ...], tuple[Holding, ...]], tuple[int, tuple[int, ...]]
-            ] = {}
-            for (room, done, held), (ways, deal) in inner.items():
-                for i, player in enumerate(players):
-                    if not room[i] or player not in unseen.places[card]:
-                        continue
-                    key = (
-                        room[:i] + (room[i] - 1,) + room[i + 1 :],
-                        done,
-                        held[:i] + (_add(held[i], card),) + held[i + 1 :],
-                    )
-                    found = nxt.get(key)
-                    nxt[key] = (ways, deal + (i,)) if found is None else (found[0] + ways, found[1])
-            inner = nxt
-            if len(inner) > STATES_KEPT:
-                return None
-        states = {}
-        for (room, done, held), (ways, deal) in inner.items():
-            key2 = (room, done + (outcome(s, held),))
-            found = states.get(key2)
-            states[key2] = (ways, deal) if found is None else (found[0] + ways, found[1])
+        # the species alone first (each of its dealings: the cards each hand takes, what they
+        # come to), then joined to the states: a state meets each outcome once, not each holding
+        dealings = _species_dealings(cards, players, unseen, known, s, outcome)
+        joined: dict[Key, tuple[int, tuple[int, ...]]] = {}
+        for (room, done), (ways, deal) in states.items():
+            for (taken, came_to), (species_ways, species_deal) in dealings.items():
+                if any(t > r for t, r in zip(taken, room, strict=True)):
+                    continue
+                key = (tuple(r - t for r, t in zip(room, taken, strict=True)), done + (came_to,))
+                found = joined.get(key)
+                if found is None:
+                    joined[key] = (ways * species_ways, deal + species_deal)
+                else:
+                    joined[key] = (found[0] + ways * species_ways, found[1])
+        states = joined
+        if len(states) > most:
+            return None
     groups = []
     for (room, _), (ways, deal) in states.items():
         if any(room):
@@ -105,6 +97,41 @@ def split_groups(
             hands[players[i]].append(card)
         groups.append((hands, ways))
     return groups
+
+
+def _species_dealings(
+    cards: list[Card],
+    players: list[str],
+    unseen: Unseen,
+    known: Mapping[str, tuple[Card, ...]],
+    species: str,
+    outcome: Outcome,
+) -> dict[tuple[tuple[int, ...], Hashable], tuple[int, tuple[int, ...]]]:
+    """One species' cards dealt to the hands (each to a hand it may be in), grouped by the number
+    each hand takes and what the holdings come to: the deals of each group and one of them (the
+    player index of each card)."""
+    start = tuple(_holding_of(known.get(p, ()), species) for p in players)
+    none = tuple(0 for _ in players)
+    inner: dict[tuple[tuple[int, ...], tuple[Holding, ...]], tuple[int, tuple[int, ...]]] = {(none, start): (1, ())}
+    for card in cards:
+        nxt: dict[tuple[tuple[int, ...], tuple[Holding, ...]], tuple[int, tuple[int, ...]]] = {}
+        for (taken, held), (ways, deal) in inner.items():
+            for i, player in enumerate(players):
+                if player not in unseen.places[card] or taken[i] == unseen.room[player]:
+                    continue
+                key = (
+                    taken[:i] + (taken[i] + 1,) + taken[i + 1 :],
+                    held[:i] + (_add(held[i], card),) + held[i + 1 :],
+                )
+                found = nxt.get(key)
+                nxt[key] = (ways, deal + (i,)) if found is None else (found[0] + ways, found[1])
+        inner = nxt
+    dealings: dict[tuple[tuple[int, ...], Hashable], tuple[int, tuple[int, ...]]] = {}
+    for (taken, held), (ways, deal) in inner.items():
+        came_to = (taken, outcome(species, held))
+        found = dealings.get(came_to)
+        dealings[came_to] = (ways, deal) if found is None else (found[0] + ways, found[1])
+    return dealings
 
 
 def _holding_of(cards: tuple[Card, ...], species: str) -> Holding:
@@ -161,7 +188,16 @@ def last_turn_outcome(
         base[species] = [_holding_of(tuple(fixed.get(p, ())), species) for p in seats]
         mask[species] = tuple(i for i, p in enumerate(seats) if p == mover or counts(p, species))
 
+    # the count meets the same holdings in many of its states: each is valued once
+    found_before: dict[tuple[str, tuple[Holding, ...]], Hashable] = {}
+
     def outcome(species: str, held: tuple[Holding, ...]) -> Hashable:
+        key = (species, held)
+        if key not in found_before:
+            found_before[key] = rights_kept(species, held)
+        return found_before[key]
+
+    def rights_kept(species: str, held: tuple[Holding, ...]) -> Hashable:
         if species not in kept_sets:
             prepare(species)
         holdings = list(base[species])

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import arbo_notation as arbo
 from arbo_notation.analysis.game import situation_at
 from arbo_notation.analysis.sampling import Unseen
-from arbo_notation.analysis.endgame import empties_deck, final_finishes
+from arbo_notation.analysis.endgame import empties_deck, final_finishes, mean_finals
 from arbo_notation.analysis.search import judge_draws, judge_finish
 from arbo_notation.analysis.splits import last_turn_outcome, split_groups
 from arbo_notation.analysis.turns import _drawn_cards
@@ -39,6 +39,12 @@ def test_every_deal_is_its_own_group_when_nothing_is_merged():
     assert sorted(tuple(sorted(map(str, hands["Ben"]))) for hands, _ in groups) == sorted(
         tuple(sorted(map(str, pair))) for pair in itertools.combinations((MA1, MA8, OA2, OA3), 2)
     )
+
+
+def test_the_count_gives_up_past_the_most_groups_asked():
+    assert split_groups(small_unseen(), most=5) is None  # six groups
+    groups = split_groups(small_unseen(), most=6)
+    assert groups is not None and len(groups) == 6
 
 
 def test_deals_that_leave_the_same_rights_are_one_group_counted_by_its_deals():
@@ -175,3 +181,27 @@ def test_a_pair_of_draws_ending_the_game_is_worth_the_best_finish_on_average_ove
         assert judged.values[pair] == pytest.approx(value)
         checked += 1
     assert checked  # the deck can always be emptied
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(3, 4), st.integers(0, 10_000), st.lists(st.floats(0.01, 5.0), min_size=1, max_size=6))
+def test_the_mean_finals_are_the_weighted_means_of_each_worlds_finishes(players, seed, weights):
+    record = simulate_game(PLAYERS[:players], seed)
+    tree = arbo.replay(arbo.parse_games(format_game(record))[0])
+    node = list(tree.mainline())[-1]
+    situation = situation_at(node.parent, node.turn.player)
+    assert situation is not None
+    drawn = _drawn_cards(situation, node.turn)
+    assume(drawn is not None)
+    after = situation.after_draws(drawn)
+    assume(after.unseen.deck_size == 0)
+    cards = Cards(after.species)
+    rng = random.Random(seed)
+    worlds = [after.world(cards, rng) for _ in weights]
+    count = len(after.species)
+    tables = [final_finishes(world, count) for world in worlds]
+    means = mean_finals(worlds, weights, count)
+    assert list(means) == list(tables[0])  # every finish, in final_finishes' order
+    for finish, value in means.items():
+        expected = sum(w * margin(t[finish], worlds[0].current) for w, t in zip(weights, tables, strict=True))
+        assert value == pytest.approx(expected / sum(weights))
