@@ -10,7 +10,8 @@ samples/analysed.arb under 8 s): ``python bench/bench_analyse.py --against /path
 samples/four-players.arb samples/analysed.arb`` judges every turn of each file in a process of
 each tree (this one and the other, alternating), one turn at a time, and gives each tree's CPU
 seconds (the turns' process time summed: what a loaded machine inflates least), the seconds the
-turns take on two cores (the turns dealt in order to the core free first, as `-j 2` deals them),
+turns take on two cores (the work dealt in order to the core free first, as `-j 2` deals it: whole
+turns, or since analysis/pieces.py the pieces of turns, dearest first),
 the ratio, and whether both trees judged every turn alike.
 """
 
@@ -76,17 +77,32 @@ def seconds_per_game(players: int, budget: int, jobs: int, games: int) -> list[t
 
 
 def turn_times(path: str, budget: int) -> None:
-    """Print, as JSON, each judged turn of the file's first game: its CPU seconds and evaluation."""
+    """Print, as JSON, the CPU seconds of each piece of work of the file's first game as `-j 2`
+    deals them (a whole turn each before analysis/pieces.py; its pieces, dearest first, since),
+    and each judged turn's evaluation."""
     from arbo_notation.game.tree import load_tree
     from arbo_notation.notation.reading.reader import parse
 
     tree = load_tree(parse(Path(path).read_text(encoding="utf-8"), path)[0])
-    found = []
-    for _, task in tasks(tree, budget=budget):
-        start = time.process_time()
-        evaluation = judge_turn(task)
-        found.append({"cpu": time.process_time() - start, "turn": evaluation.to_json()})
-    print(json.dumps(found))
+    work = [task for _, task in tasks(tree, budget=budget)]
+    cpu = []
+    try:
+        from arbo_notation.analysis.pieces import judge_piece, merged_evaluations, pieces
+    except ImportError:  # a tree that judges whole turns
+        evaluations = []
+        for task in work:
+            start = time.process_time()
+            evaluations.append(judge_turn(task))
+            cpu.append(time.process_time() - start)
+    else:
+        split = pieces(work, 2)
+        judged = []
+        for piece in split:
+            start = time.process_time()
+            judged.append(judge_piece(piece))
+            cpu.append(time.process_time() - start)
+        evaluations = merged_evaluations(work, split, judged)
+    print(json.dumps({"cpu": cpu, "turns": [e.to_json() for e in evaluations]}))
 
 
 def two_cores(seconds: list[float]) -> float:
@@ -101,7 +117,7 @@ def against(files: list[str], other: Path, budget: int, rounds: int) -> None:
     here = Path(__file__).resolve().parent.parent
     print(f"load average before: {os.getloadavg()[0]:.2f}", flush=True)
     for path in files:
-        runs: dict[str, list[list[dict]]] = {"this": [], "other": []}
+        runs: dict[str, list[dict]] = {"this": [], "other": []}
         for index in range(rounds):
             order = [("this", here), ("other", other)]
             for label, tree in order if index % 2 == 0 else order[::-1]:
@@ -115,12 +131,12 @@ def against(files: list[str], other: Path, budget: int, rounds: int) -> None:
                     cwd=here,
                 ).stdout
                 runs[label].append(json.loads(out))
-        same = all([t["turn"] for t in a] == [t["turn"] for t in b] for a in runs["this"] for b in runs["other"])
+        same = all(a["turns"] == b["turns"] for a in runs["this"] for b in runs["other"])
         figures = {}
         for label, found in runs.items():
-            cpu = min(sum(t["cpu"] for t in run) for run in found)
-            wall = min(two_cores([t["cpu"] for t in run]) for run in found)
-            figures[label] = (cpu, wall, len(found[0]))
+            cpu = min(sum(run["cpu"]) for run in found)
+            wall = min(two_cores(run["cpu"]) for run in found)
+            figures[label] = (cpu, wall, len(found[0]["turns"]))
         (cpu, wall, turns), (cpu_o, wall_o, _) = figures["this"], figures["other"]
         print(
             f"{path}: {turns} turns; this tree {cpu:.1f} s CPU, {wall:.1f} s on two cores; "

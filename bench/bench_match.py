@@ -8,7 +8,12 @@
    for the rest of a turn, no view). Medians over the rounds, the three alternated in each round
    so that a busy spell of the machine slows them alike; wall time and CPU time (this process and
    its bots; the referee's, this process's, apart) per game; the added cost is the match's over
-   the one process's, less one.
+   the one process's, less one. And the bots' own work, never woken: protocol 2's match played
+   again untimed with each bot's input recorded, then each seat's input served at once in a fresh
+   process ("fed at once"); the bots' CPU in the match less this and their start-up is what
+   waking them costs. And the referee's own work: each game refereed in this process with its
+   bots' recorded answers replayed, no pipe and no bot woken ("referee alone"), its records
+   checked to be the recorded match's.
    With ``--against TREE`` (another checkout, such as the code before a change), each round times
    both trees, one after the other, each in a process of its own whose bots run that tree's code
    (PYTHONPATH), so that a change is measured before and after in one run (each tree's match in
@@ -25,9 +30,11 @@ import json
 import os
 import resource
 import shlex
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from functools import partial
 from pathlib import Path
@@ -44,6 +51,9 @@ from arbo_notation.play.match import (
     start_failure,
     summarise,
 )
+from arbo_notation.bots import make_bot
+from arbo_notation.notation.writer import format_game
+from arbo_notation.play.referee import referee_game
 from arbo_notation.play.simulate import game_seed, simulate_game
 from arbo_notation.runtime.workers import jobs_for
 
@@ -88,13 +98,111 @@ def started(games: int, seed: str) -> tuple[float, float, float]:
     return time.perf_counter() - wall, after[0] - here + after[1] - bots, after[0] - here
 
 
+#: One seat's recorded input served at once in a fresh process, as `arbo bot greedy` serves it
+#: (its objects frozen after its start-up), its CPU from the first line to the last: the bot's own
+#: work in a process of its own, never woken.
+FED = """
+import gc, sys, time
+from arbo_notation.bots import make_bot
+from arbo_notation.bots.serve import serve
+seed, path = sys.argv[1], sys.argv[2]
+with open(path, "rb") as recorded:
+    lines = recorded.read().splitlines(keepends=True)
+gc.freeze()
+start = time.process_time()
+serve(lambda: make_bot("greedy"), lines, lambda line: None, name="greedy", seed=seed)
+print(time.process_time() - start)
+"""
+
+
+#: The matches played once untimed and recorded, by games and seed: their folder, their commands
+#: (the records' labels) and their records.
+_RECORDED: dict[tuple[int, str], tuple[Path, list[str], list[str]]] = {}
+
+
+def recorded(games: int, seed: str) -> tuple[Path, list[str], list[str]]:
+    """The folder holding each bot's input (``seatN.in``) and output (``seatN.out``) of protocol
+    2's match of ``games`` seeded ``seed``, played once untimed (no sandbox, a `tee` on either side
+    of each bot), the match's bots as commands, and its records."""
+    if (games, seed) not in _RECORDED:
+        folder = Path(tempfile.mkdtemp(prefix="bench-match-"))
+        commands = []
+        for index, command in enumerate(greedy_speaking(2, seed)):
+            into, out = (shlex.quote(str(folder / f"seat{index}.{end}")) for end in ("in", "out"))
+            commands.append(shlex.join(["sh", "-c", f"tee {into} | {command} | tee {out}"]))
+        options = MatchOptions(seed=seed, sandbox="off")
+        outcomes = play_match(match_tasks(commands, games, seed, options=options), jobs=1)
+        _RECORDED[(games, seed)] = folder, commands, [outcome.text for outcome in outcomes]
+    return _RECORDED[(games, seed)]
+
+
+def fed_at_once(games: int, seed: str) -> tuple[float, float, float]:
+    """The CPU time of both bots' own work in protocol 2, never woken: each seat's recorded input
+    served at once in a fresh process (FED). No wall time (0)."""
+    folder, _, _ = recorded(games, seed)
+    cpu = 0.0
+    for index in range(2):
+        path = str(folder / f"seat{index}.in")
+        done = subprocess.run(
+            [sys.executable, "-c", FED, bot_seed(seed, index), path], capture_output=True, text=True, check=True
+        )
+        cpu += float(done.stdout)
+    return 0.0, cpu, 0.0
+
+
+class Replayed:
+    """A bot process stood in for by the answers its bot gave in a recorded match, in order: the
+    referee's own work with no pipe and no bot woken."""
+
+    def __init__(self, path: Path) -> None:
+        self.answers = path.read_bytes().splitlines()
+        self.greeted, self.name, self.protocol, self.running = False, None, 2, True
+
+    def send(self, message: object) -> None:
+        pass
+
+    def request(self, message: object, seconds: float) -> bytes:
+        return self.answers.pop(0)
+
+    def request_by(self, message: object, deadline: float, seconds: float) -> bytes:
+        return self.answers.pop(0)
+
+
+def referee_alone(games: int, seed: str) -> tuple[float, float, float]:
+    """The referee's CPU time of protocol 2's match, each game refereed and written here with its
+    bots' recorded answers replayed (Replayed), its records the recorded match's. No wall time."""
+    folder, commands, texts = recorded(games, seed)
+    bots = [Replayed(folder / f"seat{index}.out") for index in range(2)]
+    names = labels(commands)
+    written = []
+    start = time.process_time()
+    for task in match_tasks(commands, games, seed):
+        seated = [bots[index] for index in task.seating]
+        played = referee_game(
+            str(task.number),
+            task.deal_seed,
+            seated,  # type: ignore[arg-type]  # (Replayed answers as a BotProcess does)
+            [names[index] for index in task.seating],
+            fallback=make_bot("greedy"),
+            fallback_name="greedy",
+            move_time=10.0,
+        )
+        written.append(format_game(played.record))
+    cpu = time.process_time() - start
+    assert written == texts, "the referee replayed wrote other records"
+    return 0.0, cpu, cpu
+
+
 def in_this_process(games: int, rounds: int) -> None:
     """The one process and the match in protocols 1 and 2, alternated in every round, in this
     process; and the bots' start-up alone, which a match pays once (so a game 1/games of it)."""
     kinds = {"one process": one_process, "protocol 1": partial(as_a_match, protocol=1)}
     kinds["protocol 2"] = partial(as_a_match, protocol=2)
     kinds["start-up"] = started
+    kinds["fed at once"] = fed_at_once
+    kinds["referee alone"] = referee_alone
     rows: dict[str, list[tuple[float, float, float]]] = {name: [] for name in kinds}
+    started(1, "warm")  # untimed: the bots' bytecode compiled, as an installed arbo has it
     for round_number in range(rounds):
         seed = f"bench{round_number}"
         for name, measure in kinds.items():
@@ -104,7 +212,9 @@ def in_this_process(games: int, rounds: int) -> None:
     for name, timings in rows.items():
         wall, cpu, referee = (statistics.median(t[i] for t in timings) / games * 1000 for i in range(3))
         print(f"  {name:12} {wall:8.1f} {cpu:8.1f} {referee:8.1f} {cpu - referee:8.1f}")
-    print(f"  (start-up: the two bots started, greeted and ended once, shared by the {games} games)")
+    print(f"  (start-up: the two bots started, greeted and ended once, shared by the {games} games;")
+    print("   fed at once: protocol 2's bots' own work, each seat's recorded input served in one go;")
+    print("   referee alone: protocol 2's referee, its bots' recorded answers replayed in process)")
     for name in ("protocol 1", "protocol 2"):
         added = [
             statistics.median(m[i] / o[i] - 1 for m, o in zip(rows[name], rows["one process"], strict=True))
@@ -123,7 +233,7 @@ from arbo_notation.play.simulate import game_seed, simulate_game
 kind, games, seed = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 def cpu():
     own, bots = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + bots.ru_utime + bots.ru_stime
+    return own.ru_utime + own.ru_stime + bots.ru_utime + bots.ru_stime, own.ru_utime + own.ru_stime
 def run(games, seed):
     if kind == "one process":
         for index in range(1, games + 1):
@@ -131,16 +241,18 @@ def run(games, seed):
     else:  # its bots started, and ended once it is over
         list(play_match(match_tasks(["greedy", "greedy"], games, seed), jobs=1))
 run(1, "warm")  # untimed: the modules either loads when first used
-wall, used = time.perf_counter(), cpu()
+wall, (used, own) = time.perf_counter(), cpu()
 run(games, seed)
-print(json.dumps([time.perf_counter() - wall, cpu() - used]))
+after = cpu()
+print(json.dumps([time.perf_counter() - wall, after[0] - used, after[1] - own]))
 """
 
 
-def measured_in(tree: str, kind: str, games: int, seed: str) -> tuple[float, float]:
+def measured_in(tree: str, kind: str, games: int, seed: str) -> tuple[float, float, float]:
     """Wall and CPU time of ``kind`` ("one process" or "match") run with ``tree``'s code: the
     measuring process's and its bots' (their start-up included), after an untimed game of the
-    same kind (the modules loaded when first used, as in a round after the first in one process)."""
+    same kind (the modules loaded when first used, as in a round after the first in one process);
+    and the measuring process's own CPU time (the referee's, in a match)."""
     environment = {**os.environ, "PYTHONPATH": tree}
     done = subprocess.run(
         [sys.executable, "-c", MEASURE, kind, str(games), seed],
@@ -150,15 +262,15 @@ def measured_in(tree: str, kind: str, games: int, seed: str) -> tuple[float, flo
         text=True,
         check=True,
     )
-    wall, cpu = json.loads(done.stdout)
-    return wall, cpu
+    wall, cpu, own = json.loads(done.stdout)
+    return wall, cpu, own
 
 
 def compare(trees: list[str], games: int, rounds: int) -> None:
     """Each tree's one process and match, alternated in every round; medians, and the added cost."""
     for tree in trees:  # untimed: compiles each tree's bytecode, as an installed arbo has it
         measured_in(tree, "match", 2, "warm")
-    rows: dict[tuple[str, str], list[tuple[float, float]]] = {
+    rows: dict[tuple[str, str], list[tuple[float, float, float]]] = {
         (t, k): [] for t in trees for k in ("one process", "match")
     }
     for round_number in range(rounds):
@@ -171,7 +283,7 @@ def compare(trees: list[str], games: int, rounds: int) -> None:
         medians = {}
         for kind in ("one process", "match"):
             timings = rows[(tree, kind)]
-            medians[kind] = [statistics.median(t[i] for t in timings) / games * 1000 for i in (0, 1)]
+            medians[kind] = [statistics.median(t[i] for t in timings) / games * 1000 for i in (0, 1, 2)]
         added = [
             statistics.median(
                 m[i] / o[i] - 1 for m, o in zip(rows[(tree, "match")], rows[(tree, "one process")], strict=True)
@@ -179,8 +291,9 @@ def compare(trees: list[str], games: int, rounds: int) -> None:
             for i in (0, 1)
         ]
         print(f"  {tree}")
-        for kind, (wall, cpu) in medians.items():
-            print(f"    {kind:12} {wall:7.1f} ms a game (wall)  {cpu:7.1f} ms a game (CPU, bots included)")
+        for kind, (wall, cpu, own) in medians.items():
+            print(f"    {kind:12} {wall:7.1f} ms a game (wall)  {cpu:7.1f} ms a game (CPU, bots included)", end="")
+            print(f"  {own:7.1f} the referee's, {cpu - own:7.1f} the bots'" if kind == "match" else "")
         print(f"    added by the protocol (median of the rounds' own): {added[0]:+.0%} wall, {added[1]:+.0%} CPU")
     print(f"  load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
 
@@ -194,12 +307,21 @@ def main() -> None:
         "--against", action="append", default=[], metavar="TREE", help="another source tree, timed in the same rounds"
     )
     options = parser.parse_args()
+    # The bots run from bytecode compiled once, as an installed arbo's do: with
+    # PYTHONDONTWRITEBYTECODE set (as in the helpers' shells) and a tree never compiled, each bot
+    # compiled every module it imports at its every start: 90-110 ms of CPU a bot against 50
+    # (`/usr/bin/time` of `arbo bot greedy` told to quit, 5 runs each, load 5).
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
     if options.against:
         here = str(Path(__file__).resolve().parent.parent)
         compare([here, *options.against], options.games, options.rounds)
     else:
-        in_this_process(options.games, options.rounds)
+        try:
+            in_this_process(options.games, options.rounds)
+        finally:
+            for folder, _, _ in _RECORDED.values():
+                shutil.rmtree(folder, ignore_errors=True)
 
     if options.duplicate_games:
         games = options.duplicate_games

@@ -48,6 +48,9 @@ Finish = endgame.Finish
 #: Near the end, every legal finish of a turn that ends the game is a candidate when there are at
 #: most this many (the last turns have some tens to a few hundred).
 ALL_FINISHES_CAP = 1000
+#: A share of a decision's candidates, ``(part, parts)``: those at ``part``, ``part + parts``, ...
+#: of its list, valued in every world (pieces.py shares a heavy turn between workers so).
+Share = tuple[int, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -383,14 +386,16 @@ def judge_finish(
     rng: random.Random,
     finalists: int | None = None,
     deadline: Deadline | None = None,
+    share: Share | None = None,
 ) -> Judgement[Finish]:
     """Values of the finishes (the draws in hand): exact when the game ends with this turn in
     the one world the mover's knowledge allows, else Monte Carlo over the listed worlds of a small
     deck or ``budget`` sampled ones (with ``finalists``, only that many and the played one in
     every sampled world: see :func:`_margins`). With ``deadline``, no more worlds are played once
-    it comes (deadline.py): the values are those of the worlds played."""
+    it comes (deadline.py): the values are those of the worlds played. With ``share`` (and no
+    ``finalists``), only that share of the candidates, in the same worlds (:func:`merge_shares`)."""
     with running(deadline):
-        return _judge_finish(situation, played, budget, rng, finalists, deadline)
+        return _judge_finish(situation, played, budget, rng, finalists, deadline, share)
 
 
 def _judge_finish(
@@ -400,6 +405,7 @@ def _judge_finish(
     rng: random.Random,
     finalists: int | None = None,
     deadline: Deadline | None = None,
+    share: Share | None = None,
 ) -> Judgement[Finish]:
     """:func:`judge_finish`, the deadline running."""
     cards = Cards(situation.species)
@@ -441,7 +447,7 @@ def _judge_finish(
 
     margins = _margins(
         itertools.chain([first], worlds),
-        candidates,
+        _shared(candidates, share),
         value,
         finalists if sampled and not weights else None,
         played,
@@ -458,12 +464,13 @@ def judge_draws(
     rng: random.Random,
     finalists: int | None = None,
     deadline: Deadline | None = None,
+    share: Share | None = None,
 ) -> Judgement[Sources]:
     """Values of the pairs of draws at the start of a turn, the turn finished by the policy (or,
-    when the draws empty the deck, by the best finish exactly); ``finalists`` and ``deadline`` as
-    for :func:`judge_finish` (a pair not valued in time is left out)."""
+    when the draws empty the deck, by the best finish exactly); ``finalists``, ``deadline`` and
+    ``share`` as for :func:`judge_finish` (a pair not valued in time is left out)."""
     with running(deadline):
-        return _judge_draws(situation, played, budget, rng, finalists, deadline)
+        return _judge_draws(situation, played, budget, rng, finalists, deadline, share)
 
 
 def _judge_draws(
@@ -473,6 +480,7 @@ def _judge_draws(
     rng: random.Random,
     finalists: int | None = None,
     deadline: Deadline | None = None,
+    share: Share | None = None,
 ) -> Judgement[Sources]:
     """:func:`judge_draws`, the deadline running."""
     cards = Cards(situation.species)
@@ -481,17 +489,18 @@ def _judge_draws(
     position = next(worlds)
     candidates = draw_candidates(position, played)
     exact_end = near_end(position)
-    before = [p for p in candidates if not _before_last(position, p)]
+    valued = _shared(candidates, share)
+    before = [p for p in valued if not _before_last(position, p)]
     ending = _EndingValues(situation, cards)
 
     def pair_value(world: LeanPosition, pair: Sources) -> float:
         found = ending(world, pair)
         return _pair_value(world, pair, count, exact_end) if found is None else found
 
-    if len(before) == len(candidates):
+    if all(not _before_last(position, p) for p in candidates):
         margins = _margins(
             itertools.chain([position], worlds),
-            candidates,
+            valued,
             pair_value,
             finalists if sampled and not weights else None,
             played,
@@ -503,7 +512,7 @@ def _judge_draws(
         # for the worlds the mover cannot tell apart, so every world is needed at once
         every = [position, *_in_time(worlds, deadline)]
         margins = _margins(every, before, pair_value, None, played, None, deadline)
-        for pair in candidates:
+        for pair in valued:
             if pair in margins:
                 continue
             # the played pair is valued whatever the time when the deadline asks; the others in time
@@ -704,6 +713,38 @@ def _margins(
     return {c: m for c, m in margins.items() if m}
 
 
+def _shared(candidates: list[Candidate], share: Share | None) -> list[Candidate]:
+    """The candidates of ``share`` (all of them without one), in their order."""
+    if share is None:
+        return candidates
+    part, parts = share
+    return candidates[part::parts]
+
+
+def merge_shares(shares: Sequence[Judgement[Candidate]]) -> Judgement[Candidate]:
+    """The judgement of a decision from the judgements of its shares ``(part, parts)`` for
+    ``part`` in ``range(parts)``, in that order: each candidate's margins as its share found them,
+    the candidates in the decision's order, so the values are those of the whole judgement to
+    the bit (the means add the same ints, the weighted ones in the worlds' order). A share keeps
+    a prefix of its candidates (a deadline stops it), and the candidates keep the worlds every
+    share played (the fewest), as one judgement's candidates keep equal worlds."""
+    first = shares[0]
+    if all(not judged.margins for judged in shares[1:]) and not first.margins:
+        return first  # whole: exact without worlds (the one world, the game ending with the turn)
+    parts = len(shares)
+    placed = sorted(
+        (
+            (part + index * parts, candidate, judged.margins[candidate])
+            for part, judged in enumerate(shares)
+            for index, candidate in enumerate(judged.margins)
+        ),
+        key=lambda each: each[0],
+    )
+    worlds = min(len(margins) for _, _, margins in placed)
+    margins = {candidate: found[:worlds] for _, candidate, found in placed}
+    return _sampled(margins, first.weights, first.sampled, first.exact)
+
+
 def _sampled(
     margins: Mapping[Candidate, array[float]], weights: Sequence[float] = (), sampled: bool = True, exact: bool = False
 ) -> Judgement[Candidate]:
@@ -724,6 +765,7 @@ __all__ = [
     "Deadline",
     "Finish",
     "Judgement",
+    "Share",
     "Situation",
     "Sources",
     "all_finishes",
@@ -732,5 +774,6 @@ __all__ = [
     "finish_candidates",
     "judge_draws",
     "judge_finish",
+    "merge_shares",
     "sampled_worlds",
 ]

@@ -24,6 +24,7 @@ from arbo_notation.analysis.deadline import SEARCH_SHARE, Deadline
 from arbo_notation.analysis.search import (
     Finish,
     Judgement,
+    Share,
     Situation,
     Sources,
     judge_draws,
@@ -100,7 +101,8 @@ class TurnTask:
     budget: int
     seed: str
     #: seconds the judgement may take (None: no limit): half for the draws, the rest for the
-    #: finish; the worlds played by then are the values (docs/ANALYSIS.md, "The budget")
+    #: finish (half each when judged in pieces, pieces.py); the worlds played by then are the
+    #: values (docs/ANALYSIS.md, "The budget")
     move_time: float | None = None
 
 
@@ -137,33 +139,64 @@ def _drawn_cards(situation: Situation, turn: Turn) -> list[tuple[str | None, Car
     return drawn
 
 
+def judge_turn_draws(
+    task: TurnTask, turn: Turn, deadline: Deadline | None, share: Share | None = None
+) -> Judgement[Sources]:
+    """``turn``'s pair of draws judged as a candidate in the task's worlds (the same for any turn
+    of the task), with ``share`` only that share of the candidates (search.merge_shares)."""
+    pair = _played_sources(task.situation, turn)
+    return judge_draws(
+        task.situation, pair, task.budget, random.Random(f"{task.seed}/draws"), deadline=deadline, share=share
+    )
+
+
+def judge_turn_finish(
+    task: TurnTask, turn: Turn, deadline: Deadline | None, share: Share | None = None
+) -> Judgement[Finish]:
+    """``turn``'s finish judged as a candidate in the task's worlds once its draws are in hand, as
+    :func:`judge_turn_draws` judges its draws."""
+    after, finish = finish_of(task.situation, turn)
+    return judge_finish(
+        after, finish, task.budget, random.Random(f"{task.seed}/finish"), deadline=deadline, share=share
+    )
+
+
+def finish_of(situation: Situation, turn: Turn) -> tuple[Situation, Finish]:
+    """The mover's situation once ``turn``'s draws are in hand, and the turn's finish."""
+    cards = Cards(situation.species)
+    drawn = _drawn_cards(situation, turn)
+    if drawn is None:
+        raise ArboError("a deck draw of the turn does not name its card: the mover's hand is not known")
+    finish: Finish = (cards.code(turn.plant.card), cell_of(turn.plant.coord), cards.code(turn.discard))
+    return situation.after_draws(drawn), finish
+
+
 def _judgements(
     task: TurnTask, turn: Turn, draws: Judgement[Sources] | None = None
 ) -> tuple[Sources, Judgement[Sources], Finish, Judgement[Finish]]:
     """``turn``'s two decisions judged as candidates in the task's worlds (the same for any turn of
     the task): its pair of draws, their judgement (``draws`` when already made for that pair), its
     finish, the finish's judgement."""
-    situation = task.situation
-    cards = Cards(situation.species)
-    pair = _played_sources(situation, turn)
     started = time.monotonic()
     if draws is None:
         deadline = None if task.move_time is None else Deadline(task.move_time * SEARCH_SHARE / 2)
-        draws = judge_draws(situation, pair, task.budget, random.Random(f"{task.seed}/draws"), deadline=deadline)
-    drawn = _drawn_cards(situation, turn)
-    if drawn is None:
-        raise ArboError("a deck draw of the turn does not name its card: the mover's hand is not known")
-    after = situation.after_draws(drawn)
-    finish: Finish = (cards.code(turn.plant.card), cell_of(turn.plant.coord), cards.code(turn.discard))
+        draws = judge_turn_draws(task, turn, deadline)
     left = None if task.move_time is None else Deadline(task.move_time * SEARCH_SHARE - (time.monotonic() - started))
-    finishes = judge_finish(after, finish, task.budget, random.Random(f"{task.seed}/finish"), deadline=left)
-    return pair, draws, finish, finishes
+    finishes = judge_turn_finish(task, turn, left)
+    return _played_sources(task.situation, turn), draws, finish_of(task.situation, turn)[1], finishes
 
 
 def judge_turn(task: TurnTask) -> TurnEvaluation:
     """Judge one recorded turn from its mover's situation (seeded by the task alone)."""
     played_pair, draws, played_finish, finishes = _judgements(task, task.turn)
     return _evaluation(task, played_pair, draws, played_finish, finishes)
+
+
+def evaluation(task: TurnTask, draws: Judgement[Sources], finishes: Judgement[Finish]) -> TurnEvaluation:
+    """The recorded turn's evaluation from the judgements of its draws and its finish, made apart
+    (:func:`judge_turn_draws`, :func:`judge_turn_finish`): :func:`judge_turn`'s, to the bit."""
+    played_pair = _played_sources(task.situation, task.turn)
+    return _evaluation(task, played_pair, draws, finish_of(task.situation, task.turn)[1], finishes)
 
 
 def _evaluation(

@@ -67,6 +67,7 @@ def serve(
     cannot choose (no game, a table it lost track of), it plays the first legal action and logs
     why (in protocol 2 from its own table, or, with none, from the view it then asks for)."""
     table: tuple[str, Game] | None = None  # the seat and its own game
+    kept: list[str] = []  # the actions of the last plan left pushed on it (_plan), as written
     bot = make()
     rng = random.Random(seed)
     for read in lines:
@@ -79,6 +80,7 @@ def serve(
             continue
         try:
             if table is not None and line.startswith(_ACT_START):
+                _take_back(table[1], kept)  # (a referee that does not follow a plan with a turn)
                 # A request as arbo's referee writes it, to a bot that keeps its own table: answered
                 # without reading the line, whose view (some 2.3 KB) this bot never reads. Reading
                 # it was most of the bot's JSON: serve() on one seat's 30 games of a greedy match,
@@ -87,10 +89,13 @@ def serve(
                 continue
             message = json.loads(line)
             kind = message.get("type") if isinstance(message, dict) else None
+            if kept and table is not None and kind != "turn":
+                _take_back(table[1], kept)  # (as above)
             if kind == "hello":
                 write(encode(_hello(message, name, protocol)))
             elif kind == "game":
                 table, bot = seat_game_of(message), make()
+                kept.clear()
                 rng = random.Random(f"{seed}/{message.get('game')}")
             elif kind == "event" and table is not None:
                 _push(table[1], message["player"], message["action"])
@@ -98,13 +103,13 @@ def serve(
                 write(encode({"action": _choice(bot, table, rng, message, log)}))
             elif kind == "turn":
                 if table is not None:
-                    for mover, action in message["events"]:
-                        _push(table[1], mover, action)
-                write(encode(_plan(bot, table, rng, log)))
+                    _catch_up(table, message["events"], kept)
+                write(encode(_plan(bot, table, rng, log, kept)))
             elif kind == "view":  # asked for when it had no table (_plan)
                 write(encode({"actions": [_choice(bot, None, rng, message, log)]}))
             elif kind == "end":
                 table = None
+                kept.clear()
             elif kind == "quit":
                 return
             else:
@@ -133,18 +138,48 @@ def _push(game: Game, mover: object, action: object) -> None:
     game.push(game.parse_action(action))
 
 
-def _plan(bot: Bot, table: tuple[str, Game] | None, rng: random.Random, log: Callable[[str], None]) -> Message:
+def _catch_up(table: tuple[str, Game], events: object, kept: list[str]) -> None:
+    """A ``turn`` request's events pushed on the seat's own game. The actions of the last plan
+    left pushed (``kept``) are the first events when the referee played them: not pushed again;
+    otherwise they are taken back first, and every event pushed."""
+    seat, game = table
+    if not isinstance(events, list):
+        raise ArboError(f"a turn's events are a list, not {type(events).__name__}")
+    if kept and events[: len(kept)] == [[seat, text] for text in kept]:
+        events = events[len(kept) :]
+        kept.clear()
+    _take_back(game, kept)
+    for mover, action in events:
+        _push(game, mover, action)
+
+
+def _take_back(game: Game, kept: list[str]) -> None:
+    """The actions of the last plan left pushed taken back, the last first."""
+    for _ in kept:
+        game.pop()
+    kept.clear()
+
+
+def _plan(
+    bot: Bot,
+    table: tuple[str, Game] | None,
+    rng: random.Random,
+    log: Callable[[str], None],
+    kept: list[str],
+) -> Message:
     """The answer to a ``turn`` request: the bot's actions from the phase its table is in, each
     chosen on the seat's view after the ones before it, up to a draw from the deck (whose card
     it cannot know before the referee tells it) or the discard. The actions are played on the
-    table to choose the next, then taken back: the next request's events say what was played.
-    With no table it asks for the view, and plays its first legal action (_choice)."""
+    table to choose the next, and left there, written in ``kept``: the next request's events
+    begin with them when the referee played them (_catch_up). Taken back, then read and pushed
+    again from the events, they were some 550 of the two seats' 4,781 pushes in 30 recorded
+    games of a greedy match (their pops too). With no table it asks for the view, and plays its
+    first legal action (_choice)."""
     if table is None:
         log("asked to act outside a game: the view is asked for")
         return {"view": "full"}
     seat, game = table
     actions: list[str] = []
-    pushed = 0
     try:
         while True:
             try:
@@ -154,14 +189,15 @@ def _plan(bot: Bot, table: tuple[str, Game] | None, rng: random.Random, log: Cal
                     break
                 log(f"the bot could not choose ({safe_text(str(error))}): the first legal action is played")
                 action = game.view(seat).legal_actions()[0]
-            actions.append(str(action))
+            written = str(action)
+            actions.append(written)
             if isinstance(action, Discard) or (isinstance(action, Draw) and action.owner is None):
                 break
             game.push(action)
-            pushed += 1
-    finally:
-        for _ in range(pushed):
-            game.pop()
+            kept.append(written)
+    except BaseException:
+        _take_back(game, kept)
+        raise
     return {"actions": actions}
 
 

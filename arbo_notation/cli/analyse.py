@@ -18,7 +18,8 @@ from arbo_notation.analysis.game import (
     tried_turn,
     what_if,
 )
-from arbo_notation.analysis.turns import DEFAULT_BUDGET, TurnEvaluation, judge_turn
+from arbo_notation.analysis.pieces import judge_piece, merged_evaluations, pieces
+from arbo_notation.analysis.turns import DEFAULT_BUDGET, TurnEvaluation
 from arbo_notation.engine.cards import Card
 from arbo_notation.errors import ArboError, NotationErrors
 from arbo_notation.game.knowledge import Hypothesis
@@ -249,12 +250,16 @@ def analyse(
                 err=True,
             )
             continue
+        from arbo_notation.runtime.workers import jobs_for  # deferred, as judged_in_order defers it
+
+        judged = [task for _, task in found]
         try:
-            results = judged_in_order(
-                judge_turn, [task for _, task in found], jobs, run="analysis", label="analysing", least=PROGRESS_FROM
-            )
-        except ArboError as error:  # a worker lost
+            # a heavy turn is shared between the workers (analysis/pieces.py); the same evaluations
+            work = pieces(judged, jobs_for(jobs, 2 * len(judged)))
+            shares = judged_in_order(judge_piece, work, jobs, run="analysis", label="analysing", least=PROGRESS_FROM)
+        except ArboError as error:  # no world agrees with what a mover knows, or a worker lost
             fail(str(error))
+        results = merged_evaluations(judged, work, shares)
         evaluations.extend(results)
         seats.extend(p for p in record.header.players if p not in seats)
         notes = {node.index - 1: engine_note(e) for (node, _), e in zip(found, results, strict=False)}

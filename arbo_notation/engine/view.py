@@ -173,6 +173,12 @@ class SeatView:
     def deck_size(self) -> int:
         return self._table.deck_size
 
+    @property
+    def parts(self) -> tuple[ViewPart, ...]:
+        """Each player's part, in seat order, as the view holds it (not copied: read-only). A
+        game's views share a part, and its trees, for as long as that player's do not change."""
+        return self._parts
+
     def _part(self, player: str) -> ViewPart:
         for part in self._parts:
             if part.player == player:

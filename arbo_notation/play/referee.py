@@ -370,13 +370,14 @@ class _Game:
             except BotFault as error:
                 self.fault(seat, error)
 
-    def tell_event(self, seat: int, mover: str, action: Action) -> None:
-        """Tell a seat an action as it sees it: an event (protocol 1), or kept for its next message (2)."""
+    def tell_event(self, seat: int, mover: str, text: str) -> None:
+        """Tell a seat an action as it sees it, written ``text``: an event (protocol 1), or kept
+        for its next message (2)."""
         bot = self.bots[seat]
         if bot is not None and bot.protocol == 2:
-            self.untold.setdefault(seat, []).append([mover, str(action)])
+            self.untold.setdefault(seat, []).append([mover, text])
         else:
-            self.tell(seat, protocol.event(mover, action))
+            self.tell(seat, protocol.event(mover, text))
 
     def start(self) -> None:
         players, species = self.config.players, self.config.species
@@ -401,16 +402,27 @@ class _Game:
         unseen.clear()
         return own
 
-    def choose(self, seat: int) -> tuple[Action, bool]:
-        """The action of the seat to play, and whether its bot chose it (else the fallback did)."""
-        player = self.config.players[seat]
+    def play_next(self, seat: int) -> tuple[Action, bool]:
+        """The next action of the seat to play, played on the true table (a deck draw naming its
+        card), and whether its bot chose it (else the fallback did)."""
         bot = self.bots[seat]
         if bot is not None and bot.protocol == 2:
             try:
-                return self.planned_action(seat, bot), True
+                return self.planned_action(seat, bot), True  # (pushed as it was judged)
             except BotFault as error:
                 self.planned.pop(seat, None)  # a plan is dropped at its first action refused
-                return self.fall_back(seat, error), False
+                action, chosen = self.fall_back(seat, error), False
+        else:
+            action, chosen = self.choose(seat)
+        played = self.truth.as_played(action)  # a deck draw names its card: the truth knows the deck
+        self.truth.push(played)
+        return played, chosen
+
+    def choose(self, seat: int) -> tuple[Action, bool]:
+        """The action of the seat to play, asked of its bot of protocol 1 (or of none), and whether
+        its bot chose it (else the fallback did)."""
+        player = self.config.players[seat]
+        bot = self.bots[seat]
         own = self.own(player)
         view = own.view(player)
         if bot is not None:
@@ -431,31 +443,31 @@ class _Game:
         return action
 
     def planned_action(self, seat: int, bot: BotProcess) -> Action:
-        """The next action a bot of protocol 2 planned, judged now (on the table as its actions
-        before it left it); when none is left, the bot is asked for the rest of its turn (one
-        ``turn`` request, and the view when it asks for it). BotFault for an answer refused."""
+        """The next action a bot of protocol 2 planned, judged and played now (on the table as its
+        actions before it left it); when none is left, the bot is asked for the rest of its turn
+        (one ``turn`` request, and the view when it asks for it). BotFault for an answer refused."""
         plan = self.planned.get(seat)
         if not plan:
             plan = self.planned[seat] = self.ask_turn(seat, bot)
         return self.judge_planned(seat, plan.pop(0))
 
     def judge_planned(self, seat: int, text: str) -> Action:
-        """The action ``text`` names, when the seat may play it now, as :func:`judge_text` judges a
-        request's answer against its legal actions (a draw from a pile may name its owner alone;
-        a deck draw is ``d``, the seat cannot see its card): read on the true table and pushed
-        and taken back there, where the seat's legal actions are legal, and only they (the seat
-        knows its own hand and the table's every other card it may act on). BotFault (illegal)
-        otherwise, in the words of :func:`judge_text`."""
+        """The action ``text`` names, played on the true table (as played: a deck draw names its
+        card) when the seat may play it now, as :func:`judge_text` judges a request's answer
+        against its legal actions (a draw from a pile may name its owner alone; a deck draw is
+        ``d``, the seat cannot see its card). The push judges it: where the seat's legal actions
+        are legal on the true table, and only they (the seat knows its own hand and the table's
+        every other card it may act on), and a push refused leaves the table as it was: one push
+        where judging it by pushing and taking it back, then playing it, took two and a take-back.
+        BotFault (illegal) otherwise, in the words of :func:`judge_text`."""
         truth, written = self.truth, text.strip()
         try:
-            if written in truth.players:
-                action: Action = truth.as_played(Draw(written))
-            else:
-                action = truth.parse_action(written)
-            legal = not (isinstance(action, Draw) and action.owner is None and action.card is not None)
-            if legal and truth.is_legal(action):
-                return action
-        except ArboError:
+            action = Draw(written) if written in truth.players else truth.parse_action(written)
+            if not (isinstance(action, Draw) and action.owner is None and action.card is not None):
+                played = truth.as_played(action)
+                truth.push(played)
+                return played
+        except ArboError:  # (RuleError: the push refused, the table as it was)
             pass
         player = self.config.players[seat]
         view = self.own(player).view(player)
@@ -519,15 +531,14 @@ class _Game:
             done: list[Action] = []
             by_bot = True
             while True:
-                action, chosen = self.choose(seat)
+                played, chosen = self.play_next(seat)
                 by_bot = by_bot and chosen
-                played = truth.as_played(action)  # a deck draw names its card: the truth knows the deck
-                truth.push(played)
                 done.append(played)
+                written = str(played)  # (written once: as every seat but a deck draw's others see it)
                 for other, player in enumerate(players):
                     seen = as_seen_by(played, mover, player)
                     self.unseen[player].append(seen)
-                    self.tell_event(other, mover, seen)
+                    self.tell_event(other, mover, written if seen is played else str(seen))
                 if isinstance(played, Discard):
                     break
             fallback_turns[mover] += not by_bot

@@ -6,15 +6,18 @@ import random
 import statistics
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from arbo_notation.bots import BOT_NAMES, GreedyBot, RandomBot, make_bot, play_turn
 from arbo_notation.bots.engine_bot import EngineBot
 from arbo_notation.bots.greedy_bot import lean_position
 from arbo_notation.engine.actions import Draw, Plant
 from arbo_notation.engine.cards import HAND_SIZE, Coord, default_species_for
-from arbo_notation.engine.lean import HIDDEN, cell_of
+from arbo_notation.engine.lean import HIDDEN, Cards, cell_of
 from arbo_notation.engine.scoring import PlayerPosition, score_position
 from arbo_notation.engine.state import Game, GameConfig, Setup
+from arbo_notation.engine.view import view_of
 from arbo_notation.errors import ArboError
 
 NAMES = ("Ana", "Ben", "Cleo", "Dev")
@@ -190,6 +193,34 @@ def test_the_greedy_bot_reads_only_what_its_player_sees():
         assert [cards.card(c) for c in position.piles[seat]] == list(game.discard_pile(player))
         assert position.arbs[seat] == {cell_of(k): cards.code(v) for k, v in game.arboretum(player).items()}
     assert position.deck == [HIDDEN] * game.deck_size
+
+
+def _read_afresh(view):
+    """lean_position's reading through the view's copying accessors, nothing kept: the reference."""
+    hand = view.hand(view.seat).known
+    cards = Cards(tuple(sorted(view.species)))
+    hands, piles, arbs = [], [], []
+    for player in view.players:
+        hands.append([cards.code(c) for c in hand] if player == view.seat else [HIDDEN] * len(view.hand(player)))
+        piles.append([cards.code(c) for c in view.discard_pile(player)])
+        arbs.append(list({cell_of(k): cards.code(v) for k, v in view.arboretum(player).items()}.items()))
+    return hands, [HIDDEN] * view.deck_size, piles, arbs, view.players.index(view.seat), cards
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(2, 4), st.integers(0, 10_000))
+def test_the_greedy_bot_reads_each_view_as_afresh(players, seed):
+    """The trees encoded once while a game's views share them (and views made from a position,
+    which share nothing): at every decision, the lean position is what a fresh read gives, the
+    order of the trees included (the bot's ties may follow it)."""
+    game = new_game(players, f"afresh:{seed}")
+    bot, rng = GreedyBot(), random.Random(seed)
+    while not game.is_over:
+        for view in (game.view(), view_of(game.position(), game.current_player)):
+            position, cards = lean_position(view)
+            read = position.hands, position.deck, position.piles, [list(a.items()) for a in position.arbs]
+            assert (*read, position.current, cards) == _read_afresh(view)
+        game.push(game.as_played(bot.choose(game.view(), rng)))
 
 
 def test_greedy_games_are_the_same_from_the_same_seed():

@@ -175,3 +175,59 @@ def test_a_turn_the_bot_cannot_choose_is_its_tables_first_legal_action_or_with_n
     bad = json.dumps({"type": "turn", "phase": "draw", "events": [["Ben", "d"]]})
     answers, logged = served(GreedyBot, [json.dumps(HELLO_2), json.dumps(GAME), bad])
     assert answers[1:] == [] and logged[0].startswith("message skipped (an event of Ben where Ana is to play)")
+
+
+class Watching(Scripted):
+    """A scripted bot that also notes Ana's hand and arboretum at each choice."""
+
+    def choose(self, view, rng):
+        self.tables = [*getattr(self, "tables", []), (sorted(map(str, view.hand("Ana").known)), view.arboretum("Ana"))]
+        return super().choose(view, rng)
+
+
+def test_a_plan_the_referee_did_not_follow_is_taken_back_and_the_events_played_instead():
+    """The plan's planting is left on the bot's table; when the next request's events are not
+    that plan (the referee refused it and its fallback played), the table is as the events leave it."""
+    bot = Watching(["Ben:Oa5", "d", "Ca1@0,0", "/Ca2", "d"])
+    ben_turn = [["Ben", "d"], ["Ben", "d"], ["Ben", "Oa4@0,0"], ["Ben", "/Oa5"]]
+    ben_next = [["Ben", "d"], ["Ben", "d"], ["Ben", "Oa7@0,1"], ["Ben", "/Oa6"]]
+    lines = [
+        json.dumps(HELLO_2),
+        json.dumps(GAME | {"players": ["Ben", "Ana"]}),
+        json.dumps({"type": "turn", "phase": "draw", "events": ben_turn}),
+        json.dumps({"type": "turn", "phase": "plant", "events": [["Ana", "Ben:Oa5"], ["Ana", "d:Ma3"]]}),
+        json.dumps({"type": "turn", "phase": "draw", "events": [["Ana", "Ca3@0,0"], ["Ana", "/Dw1"], *ben_next]}),
+    ]
+    answers, logged = served(lambda: bot, lines)
+    assert answers[1:] == [{"actions": ["Ben:Oa5", "d"]}, {"actions": ["Ca1@0,0", "/Ca2"]}, {"actions": ["d"]}]
+    assert logged == []
+    hand, arboretum = bot.tables[-1]
+    assert hand == ["Ca1", "Ca2", "Dw2", "Dw3", "Ja1", "Ma3", "Oa5"]
+    assert {str(coord): str(card) for coord, card in arboretum.items()} == {"0,0": "Ca3"}
+
+
+def test_a_plan_is_taken_back_when_the_referee_goes_on_with_events_instead_of_a_turn():
+    """A referee that answers a plan with version 1's events (not a ``turn``): the plan left on
+    the table is taken back, and the events played on the table as it was."""
+    bot = Watching(["Ben:Oa5", "d", "Ca1@0,0", "/Ca2", "d"])
+    ben_turn = [["Ben", "d"], ["Ben", "d"], ["Ben", "Oa4@0,0"], ["Ben", "/Oa5"]]
+    lines = [
+        json.dumps(HELLO_2),
+        json.dumps(GAME | {"players": ["Ben", "Ana"]}),
+        json.dumps({"type": "turn", "phase": "draw", "events": ben_turn}),
+        json.dumps({"type": "turn", "phase": "plant", "events": [["Ana", "Ben:Oa5"], ["Ana", "d:Ma3"]]}),
+        *(json.dumps({"type": "event", "player": "Ana", "action": action}) for action in ("Dw1@0,0", "/Ca3")),
+        json.dumps(
+            {
+                "type": "turn",
+                "phase": "draw",
+                "events": [["Ben", "d"], ["Ben", "d"], ["Ben", "Oa7@0,1"], ["Ben", "/Oa6"]],
+            }
+        ),
+    ]
+    answers, logged = served(lambda: bot, lines)
+    assert answers[1:] == [{"actions": ["Ben:Oa5", "d"]}, {"actions": ["Ca1@0,0", "/Ca2"]}, {"actions": ["d"]}]
+    assert logged == []
+    hand, arboretum = bot.tables[-1]
+    assert hand == ["Ca1", "Ca2", "Dw2", "Dw3", "Ja1", "Ma3", "Oa5"]
+    assert {str(coord): str(card) for coord, card in arboretum.items()} == {"0,0": "Dw1"}

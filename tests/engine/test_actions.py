@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -47,6 +49,18 @@ def test_each_action_is_written_in_the_notation_and_read_back(action, text):
 def test_text_that_is_no_action_is_refused_in_words(text):
     with pytest.raises(ActionError, match="is no action"):
         parse_action(text)
+
+
+def test_a_text_read_again_is_the_same_action_and_what_is_no_text_is_refused_in_words():
+    """parse_action remembers the texts it read: the same value back, a refusal every time."""
+    assert parse_action("Ma3@0,1") is parse_action("Ma3@0,1")
+    assert parse_action(" /Oa5 ") == Discard(C("Oa5"))
+    for _ in range(2):
+        with pytest.raises(ActionError, match="'Ma9@0,0' is no action"):
+            parse_action("Ma9@0,0")
+    for word in (None, 3, ["d"]):
+        with pytest.raises(ActionError, match=re.escape(f"{word!r} is no action")):
+            parse_action(word)  # type: ignore[arg-type]
 
 
 def test_a_draw_from_the_pile_of_no_player_is_refused_by_the_game():

@@ -180,6 +180,16 @@ def test_priced_once_per_place_is_priced_as_at_each_cell(grown, potential):
                 assert gains.get(s, 0) == points
 
 
+@settings(max_examples=300, deadline=None)
+@given(_arboretums())
+def test_best_paths_read_from_the_tables_are_the_searched_ones(grown):
+    """Paths.best, read from the rising tables, is the search of every path (lean.species_points)."""
+    arb, _ = grown
+    cards = Cards(("Ma", "Oa", "Wi"))
+    lean = {cell_of(k): cards.code(v) for k, v in arb.items()}
+    assert greedy.Paths(lean, 0.3).best == species_points(lean)
+
+
 @settings(max_examples=150, deadline=None)
 @given(_arboretums(), st.sampled_from([0.0, 0.3, 0.55]))
 def test_a_ceiling_is_never_below_a_gain_at_any_place(grown, potential):

@@ -14,6 +14,7 @@ from arbo_notation.checking.games import check_text
 from arbo_notation.bots import GreedyBot, RandomBot
 from arbo_notation.bots.protocol import LINE_LIMIT, apply_delta, as_seen_by, encode
 from arbo_notation.bots.serve import seat_game_of
+from arbo_notation.engine.actions import Action
 from arbo_notation.engine.cards import Card
 from arbo_notation.engine.state import Game
 from arbo_notation.notation.writer import format_game
@@ -375,9 +376,7 @@ def test_protocol_2_judges_an_action_as_protocol_1_judges_it_against_the_legal_a
         if truth.is_over:
             break
         mover = truth.current_player
-        action, _ = game.choose(truth.config.seat(mover))
-        action = truth.as_played(action)
-        truth.push(action)
+        action, _ = game.play_next(truth.config.seat(mover))
         for player in players:
             game.unseen[player].append(as_seen_by(action, mover, player))
     if truth.is_over:
@@ -398,6 +397,14 @@ def test_protocol_2_judges_an_action_as_protocol_1_judges_it_against_the_legal_a
         except referee.BotFault as fault:
             return ("refused", fault.kind, fault.detail)
 
+    def planned(said: str) -> Action:
+        """The action judge_planned played, taken back (its push is the judgement and the play)."""
+        action = game.judge_planned(seat, said)
+        assert truth.pop() == action
+        return action
+
+    before = truth.position()
     for text in texts:
-        by_list = judged(lambda said: referee.judge_text(said, legal, view, shown), text)
-        assert by_list == judged(lambda said: game.judge_planned(seat, said), text), text
+        by_list = judged(lambda said: truth.as_played(referee.judge_text(said, legal, view, shown)), text)
+        assert by_list == judged(planned, text), text
+        assert truth.position() == before  # a refusal leaves the table as it was
