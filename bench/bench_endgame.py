@@ -21,10 +21,17 @@ again is not considered, and a pair of the mover after which no reply can end th
 In such lines the mover's finish is the best of the ``--candidates`` finishes best for them on average
 as if the game ended after the turn, the greedy bot's and the one played (``search.py``'s candidates
 there), chosen once for the worlds the mover cannot tell apart. At three and four players each possible deck's
-other hands are dealt ``--deals`` times at random (the hands' splits are too many to list).
+other hands are dealt ``--deals`` times at random (the hands' splits are too many to list); with
+``--going-on N`` the last turn's pairs of draws emptying the deck and the finish after them are
+exact instead: every content of the deck, every split of the other hands in groups that score
+alike (analysis/splits.py, held to a brute force over every deal by tests/analysis/test_splits.py;
+valued here on the engine's scoring), past ``REFERENCE_GROUPS`` groups ``--deals`` deals (said on
+stderr); the pairs that keep the game going over N worlds drawn at random.
 
 Run ``PYTHONPATH=$PWD python bench/bench_endgame.py --reference ref.json -j 2`` on a tree, then
 the same command with PYTHONPATH=/work/main: the reference is computed once and kept in the file.
+Issue 49, item 5 (three and four players, the last turn): ``--games 0 --games-more 4 --last-only
+--going-on 24``.
 """
 
 from __future__ import annotations
@@ -58,6 +65,9 @@ from arbo_notation.play.simulate import simulate_game
 
 PLAYERS = ("Ana", "Ben", "Cleo", "Dev")
 DECK = "d"
+#: The most groups of splits of a deck's hands the reference values (each a table of every
+#: finish on the engine's scoring); past them, ``--deals`` random deals (reported).
+REFERENCE_GROUPS = 1500
 #: A draw: DECK, a pile's owner, or None for a skipped draw.
 Source = str | None
 Pair = tuple[Source, Source]
@@ -329,6 +339,89 @@ def worlds_of(situation, deals: int, rng: random.Random) -> list[tuple[float, Wo
     return found
 
 
+def sampled_worlds(situation, count: int, rng: random.Random) -> list[tuple[float, World]]:
+    """``count`` worlds drawn at random from those the mover's knowledge allows (each world as
+    likely as the deals it stands for), equally weighted: the worlds of the lines the reference
+    cannot afford in full."""
+    every = worlds_of(situation, 1, rng)
+    picked = rng.choices(every, weights=[w for w, _ in every], k=count)
+    return [(1.0, world.copy()) for _, world in picked]
+
+
+def empties(world: World, pair: Pair) -> bool:
+    probe = world.copy()
+    probe.hands["?"] = []
+    for source in pair:
+        probe.draw("?", source)
+    return not probe.deck
+
+
+def split_worlds(situation, ref: Reference, pair: Pair, deals: int, rng: random.Random):
+    """For each content of the deck (a pair emptying it draws all of it), the worlds of every
+    split of the other hands, one deal of each group of splits that score alike for any finish
+    of the mover's hand after ``pair`` (analysis/splits.py, held to a brute force by
+    tests/analysis/test_splits.py), weighted by the deals it stands for: the exact expectation.
+    Where the groups are too many to count (splits.STATES_KEPT), ``deals`` random deals of the
+    deck's hands instead (counted in the second value)."""
+    # imported here: another tree's analysis (PYTHONPATH=/work/main) may have no splits.py; its
+    # run reads the reference from --reference
+    from arbo_notation.analysis.splits import last_turn_outcome, split_groups
+
+    unseen: Unseen = situation.unseen
+    mover = situation.mover
+    seats = list(situation.players)
+    in_deck = [c for c in unseen.cards if None in unseen.places[c]]
+    piles = {p: list(c) for p, c in situation.piles.items()}
+    from_piles = [piles[source][-1] for source in pair if source not in (None, DECK)]
+    found: list[list[tuple[float, World]]] = []
+    fallbacks = 0
+    for deck in itertools.combinations(in_deck, unseen.deck_size):
+        rest = [c for c in unseen.cards if c not in deck]
+        hands_left = Unseen(unseen.room, 0, tuple(rest), {c: unseen.places[c] - {None} for c in rest})
+        players = [p for p, n in hands_left.room.items() if n]
+
+        def counts(player: str, species: str) -> bool:
+            return ref.points(player, None).get(species, 0) > 0
+
+        hand = [*situation.hand, *deck, *from_piles]
+        outcome = last_turn_outcome(seats, mover, hand, situation.known, players, counts)
+        groups = split_groups(hands_left, situation.known, outcome, REFERENCE_GROUPS)
+        if groups is None:
+            fallbacks += 1
+            groups = [(dict(hands_left.deal(rng)[0]), 1) for _ in range(deals)]
+            ways = completions(unseen.room, rest, unseen.places)
+            groups = [(hands, ways / deals) for hands, _ in groups]
+        worlds = []
+        for dealt, ways in groups:
+            hands = {p: list(situation.known.get(p, ())) + list(dealt.get(p, [])) for p in seats}
+            hands[mover] = list(situation.hand)
+            worlds.append((float(ways), World(hands, list(deck), {p: list(c) for p, c in piles.items()})))
+        if worlds:
+            found.append(worlds)
+    return found, fallbacks
+
+
+def exact_ending_value(situation, ref: Reference, pair: Pair, deals: int, rng: random.Random) -> tuple[float, int]:
+    """The value of a pair of draws emptying the deck at three and four players: over every
+    content of the deck, the finish best on average over every split of the other hands (the
+    mover sees the deck's cards, not the hands), weighted by the deals."""
+    decks, fallbacks = split_worlds(situation, ref, pair, deals, rng)
+    value = total = 0.0
+    for worlds in decks:
+        drawn = []
+        for weight, world in worlds:
+            probe = world.copy()
+            for source in pair:
+                probe.draw(situation.mover, source)
+            drawn.append((weight, probe))
+        finishes = ref.finish_values(drawn, situation.mover, None, ref.candidates)
+        assert finishes is not None  # the deck is empty: every finish valued
+        weight = sum(w for w, _ in drawn)
+        value += weight * max(finishes.values())
+        total += weight
+    return value / total, fallbacks
+
+
 def played_pair(turn) -> Pair:
     words = [(d.owner or DECK) if isinstance(d, Draw) else None for d in turn.draws]
     return (words[0], words[1])
@@ -338,8 +431,11 @@ def key_of(pair: Pair) -> tuple:
     return tuple(sorted((pair[0] or "", pair[1] or "")))
 
 
-def reference_loss(node, deals: int, candidates: int) -> float | None:
-    """The exact loss of the turn leading to ``node`` (None when the reference cannot value it)."""
+def reference_loss(node, deals: int, candidates: int, going_on: int | None = None) -> float | None:
+    """The exact loss of the turn leading to ``node`` (None when the reference cannot value it).
+    With ``going_on`` at three and four players: the pairs emptying the deck and the finish
+    after them over every split of the hands (:func:`exact_ending_value`), the pairs that keep
+    the game going over ``going_on`` worlds drawn at random (0: ``deals`` deals per deck)."""
     turn = node.turn
     mover = turn.player
     situation = situation_at(node.parent, mover)
@@ -347,10 +443,16 @@ def reference_loss(node, deals: int, candidates: int) -> float | None:
     game = node.parent.position
     ref = Reference(game, situation.species, candidates)
     rng = random.Random(f"{turn.number}")
-    worlds = worlds_of(situation, deals, rng)
+    many = len(situation.players) > 2 and going_on is not None
+    worlds = sampled_worlds(situation, going_on, rng) if many and going_on else worlds_of(situation, deals, rng)
     values = {}
     for pair in pairs_of(worlds[0][1]):
-        value = ref.pair_value(worlds, mover, pair)
+        if many and empties(worlds[0][1], pair):
+            value, sampled = exact_ending_value(situation, ref, pair, deals, rng)
+            if sampled:  # said, since the reference is then not exact there
+                print(f"turn {turn.number}, pair {pair}: {sampled} decks' hands dealt at random", file=sys.stderr)
+        else:
+            value = ref.pair_value(worlds, mover, pair)
         if value is not None:
             values[key_of(pair)] = value
     played = key_of(played_pair(turn))
@@ -366,7 +468,16 @@ def reference_loss(node, deals: int, candidates: int) -> float | None:
             drawn.append((d.owner, piles[d.owner].pop()))
     after = situation.after_draws(drawn)
     finish = (turn.plant.card, turn.plant.coord, turn.discard)
-    finishes = ref.finish_values(worlds_of(after, deals, rng), mover, finish, candidates)
+    if many and after.unseen.deck_size == 0:
+        # the deck's content seen: one deck, every split of the hands
+        (after_worlds,), sampled = split_worlds(after, ref, (None, None), deals, rng)
+        if sampled:
+            print(f"turn {turn.number}, the finish: the hands dealt at random", file=sys.stderr)
+    elif many and going_on:
+        after_worlds = sampled_worlds(after, going_on, rng)
+    else:
+        after_worlds = worlds_of(after, deals, rng)
+    finishes = ref.finish_values(after_worlds, mover, finish, candidates)
     if finishes is None:
         return None
     return max(0.0, draw_loss) + max(0.0, max(finishes.values()) - finishes[finish])
@@ -394,9 +505,9 @@ def node_of(players: int, index: int, kind: str):
     return nodes[-1] if kind == "last" else nodes[-2]
 
 
-def reference_task(job: tuple[int, int, str, int, int]) -> float | None:
-    players, index, kind, deals, candidates = job
-    return reference_loss(node_of(players, index, kind), deals, candidates)
+def reference_task(job: tuple[int, int, str, int, int, int | None]) -> float | None:
+    players, index, kind, deals, candidates, going_on = job
+    return reference_loss(node_of(players, index, kind), deals, candidates, going_on)
 
 
 def analysis_task(job: tuple[int, int, str]) -> float:
@@ -440,6 +551,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=60, help="2-player games (default 60)")
     parser.add_argument("--games-more", type=int, default=20, help="3- and 4-player games each (default 20)")
     parser.add_argument("--deals", type=int, default=24, help="hands dealt per deck at 3 and 4 players")
+    parser.add_argument(
+        "--going-on",
+        type=int,
+        help="at 3 and 4 players: the ends over every split of the hands (exact), the pairs that keep the game going"
+        " over this many random worlds (0: --deals deals per deck); without it, --deals deals per deck throughout",
+    )
     parser.add_argument("--candidates", type=int, default=12, help="finishes valued when the game goes on")
     parser.add_argument("--reference", type=Path, help="a file keeping the reference's losses between runs")
     parser.add_argument("--last-only", action="store_true", help="the last turns only (not the second-to-last)")
@@ -465,7 +582,7 @@ def main() -> None:
     wanted = [job for job in jobs if "/".join(map(str, job)) not in kept]
     start = time.perf_counter()
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        found = pool.map(reference_task, [(*job, args.deals, args.candidates) for job in wanted])
+        found = pool.map(reference_task, [(*job, args.deals, args.candidates, args.going_on) for job in wanted])
         for job, loss in zip(wanted, found, strict=True):
             kept["/".join(map(str, job))] = loss
             if args.reference:  # each turn kept as it comes: a stopped run goes on from there

@@ -5,7 +5,8 @@ A deck (top last) is possible when each of its cards may be in the deck; its pro
 proportion to the number of ways the other unseen cards can fill the hands (each card in a hand
 it may be in), every consistent world being equally likely. Within a listed deck the hands'
 split is unique at two players; at three and four it may still be dealt at random
-(:meth:`Unseen.deal` with the deck fixed).
+(:meth:`Unseen.deal` with the deck fixed), but a turn that ends the game is valued over every
+split (splits.py).
 """
 
 from __future__ import annotations

@@ -24,14 +24,16 @@ from dataclasses import dataclass
 from typing import Callable, Generic, Hashable, Iterable, Iterator, Mapping, Sequence, TypeVar
 
 from arbo_notation.engine.cards import Card, Coord
-from arbo_notation.engine.lean import FROM_DECK, Cards, LeanPosition, cell_of, margin, totals
+from arbo_notation.engine.lean import FROM_DECK, Cards, LeanPosition, cell_of, margin, species_points, totals
 from arbo_notation.engine.greedy import choose_finish as greedy_finish
 from arbo_notation.analysis.policy import link, play_out, ranked_discards, ranked_plantings
 from arbo_notation.analysis.sampling import Unseen
 from arbo_notation.analysis import endgame
 from arbo_notation.analysis.endgame import canonical, draw_pairs, empties_deck, near_end
-from arbo_notation.analysis.listed import deck_splits, listed_decks
+from arbo_notation.analysis.listed import deck_splits, hands_unseen, listed_decks
+from arbo_notation.analysis.splits import last_turn_outcome, split_groups
 from arbo_notation.analysis.deadline import Deadline, OutOfTime, running
+from arbo_notation.analysis.deadline import check as deadline_check
 
 #: Plantings the policy proposes for a finish, and discards tried with each.
 PLANTINGS_TRIED = 4
@@ -126,8 +128,8 @@ class Judgement(Generic[Candidate]):
     samples: int
     exact: bool
     #: candidate -> its margin in each sampled world, in the worlds' order (empty when exact);
-    #: an array of ints, 4 bytes a world, for the gain's standard error (the worlds are not kept)
-    margins: Mapping[Candidate, array[int]] = dataclasses.field(default_factory=dict)
+    #: an array of floats, 8 bytes a world (a last turn's value over the hands' splits is a mean), for the gain's standard error (the worlds are not kept)
+    margins: Mapping[Candidate, array[float]] = dataclasses.field(default_factory=dict)
     #: each world's weight, in the worlds' order, when the worlds are listed with their
     #: probabilities (empty: sampled, equally likely)
     weights: Sequence[float] = ()
@@ -313,7 +315,7 @@ def _before_last_margins(
     pair: Sources,
     species_count: int,
     deadline: Deadline | None = None,
-) -> array[int] | None:
+) -> array[float] | None:
     """The mover's margin in each world after ``pair``, a turn that leaves the next player one that
     can end the game: in each group of worlds the mover cannot tell apart once the draws are seen,
     the finish best on average over the group (of :func:`before_last_finishes`), the rest of the
@@ -331,7 +333,7 @@ def _before_last_margins(
                 seen.append(card)
         probes.append(probe)
         groups.setdefault(tuple(sorted(seen)), []).append(index)
-    found = array("i", [0] * len(worlds))
+    found = array("d", [0] * len(worlds))
     for members in groups.values():
         group = [probes[i] for i in members]
         group_weights = [weights[i] for i in members] if weights else []
@@ -415,6 +417,17 @@ def _judge_finish(
             exact = {f: margin(s, position.current) for f, s in table.items()}
             leading = [played] if played in exact else []  # the played one first: it wins ties
             return Judgement({f: float(exact[f]) for f in leading + [f for f in exact if f != played]}, 1, True)
+    grouped = _last_turn_worlds(situation, cards) if situation.unseen.deck_size == 0 else None
+    if grouped is not None:
+        # the game ends with this turn: every finish's exact mean over the other hands' splits
+        splits, split_weights, _ = grouped
+        # past the deadline, the mean of the splits dealt in time (at least one)
+        played_in_time = [next(splits), *_in_time(splits, deadline)]
+        means = endgame.mean_finals(played_in_time, split_weights[: len(played_in_time)], count)
+        ranked = [played] if played in means else []  # the played one first: it wins ties
+        whole = len(played_in_time) == len(split_weights)
+        values = {f: means[f] for f in ranked + [f for f in means if f != played]}
+        return Judgement(values, len(played_in_time), whole, sampled=not whole)
     worlds, weights, sampled = _worlds(situation, cards, rng, budget)
     first = next(worlds)
     candidates = finish_candidates(first, played)
@@ -478,11 +491,17 @@ def _judge_draws(
     exact_end = near_end(position)
     valued = _shared(candidates, share)
     before = [p for p in valued if not _before_last(position, p)]
+    ending = _EndingValues(situation, cards)
+
+    def pair_value(world: LeanPosition, pair: Sources) -> float:
+        found = ending(world, pair)
+        return _pair_value(world, pair, count, exact_end) if found is None else found
+
     if all(not _before_last(position, p) for p in candidates):
         margins = _margins(
             itertools.chain([position], worlds),
             valued,
-            lambda w, p: _pair_value(w, p, count, exact_end),
+            pair_value,
             finalists if sampled and not weights else None,
             played,
             len(weights) or budget,
@@ -492,9 +511,7 @@ def _judge_draws(
         # a pair leaving the next player a turn that can end the game: its finish is chosen once
         # for the worlds the mover cannot tell apart, so every world is needed at once
         every = [position, *_in_time(worlds, deadline)]
-        margins = _margins(
-            every, before, lambda w, p: _pair_value(w, p, count, exact_end), None, played, None, deadline
-        )
+        margins = _margins(every, before, pair_value, None, played, None, deadline)
         for pair in valued:
             if pair in margins:
                 continue
@@ -508,6 +525,51 @@ def _judge_draws(
         margins = {pair: margins[pair] for pair in candidates if pair in margins}
     ends = all(empties_deck(position, pair) for pair in candidates)
     return _sampled(margins, weights, sampled, exact=not sampled and ends)
+
+
+class _EndingValues:
+    """At three and four players, the value of a pair of draws that empties the deck, given the
+    deck's content: the finish best on average over every split of the other hands (the mover
+    sees the deck's cards drawn, not the other hands), its mean margin over them (splits.py's
+    groups, weighted by their deals). The same in every world with that deck, so found once per
+    deck and pair; None at two players (the split is the deck's rest) or when the groups are too
+    many to count (the world's own split is then played, as before)."""
+
+    def __init__(self, situation: Situation, cards: Cards) -> None:
+        self.situation = situation
+        self.cards = cards
+        self.found: dict[tuple[tuple[int, ...], Sources], float | None] = {}
+
+    def __call__(self, world: LeanPosition, pair: Sources) -> float | None:
+        if len(self.situation.players) < 3 or not empties_deck(world, pair):
+            return None
+        # the pair draws every card of the deck: its content counts, not its order
+        key = (tuple(sorted(world.deck)), canonical(pair))
+        if key not in self.found:
+            self.found[key] = self._value(world, pair)
+        return self.found[key]
+
+    def _value(self, world: LeanPosition, pair: Sources) -> float | None:
+        situation, cards = self.situation, self.cards
+        deck = tuple(cards.card(c) for c in world.deck)
+        probe = world.copy()
+        drawn: list[tuple[str | None, Card]] = []
+        for source in pair:
+            card = probe.draw(source)
+            if source is not None and card is not None:
+                drawn.append((None if source == FROM_DECK else situation.players[source], cards.card(card)))
+        after = dataclasses.replace(situation.after_draws(drawn), unseen=hands_unseen(situation.unseen, deck))
+        if after.unseen.unique() is not None:
+            return None  # one split: the world's own is exact already
+        grouped = _last_turn_worlds(after, cards)
+        if grouped is None:
+            return None
+        worlds, weights, _ = grouped
+        splits = []
+        for split in worlds:
+            deadline_check()  # a pair's value is whole or not found (_margins stops there)
+            splits.append(split)
+        return max(endgame.mean_finals(splits, weights, len(situation.species)).values())
 
 
 def _worlds(
@@ -540,6 +602,45 @@ def _worlds(
     return listed(), weights, sampled
 
 
+def _last_turn_worlds(situation: Situation, cards: Cards) -> tuple[Iterator[LeanPosition], list[float], bool] | None:
+    """The worlds of a finish that ends the game (the deck empty): one deal of each group of the
+    other hands' splits that score alike (splits.py), weighted by the deals it stands for, so the
+    values are the exact expectation over every deal; None when the groups are too many."""
+    seats = situation.players
+    lean_arbs = {p: {cell_of(xy): cards.code(c) for xy, c in situation.arboretums[p].items()} for p in seats}
+    points = {p: species_points(lean_arbs[p]) for p in seats if p != situation.mover}
+
+    def counts(player: str, species: str) -> bool:
+        return points[player].get(cards.species.index(species), 0) > 0
+
+    players = [p for p, n in situation.unseen.room.items() if n]
+    outcome = last_turn_outcome(seats, situation.mover, situation.hand, situation.known, players, counts)
+    groups = split_groups(situation.unseen, situation.known, outcome, GROUPS_VALUED)
+    if not groups:
+        return None
+    total = sum(ways for _, ways in groups)
+
+    def listed() -> Iterator[LeanPosition]:
+        for hands, _ in groups:
+            unique = {p: cards for p, cards in hands.items()}
+            fixed = dataclasses.replace(
+                situation,
+                unseen=Unseen(situation.unseen.room, 0, (), {}),
+                known={p: (*situation.known.get(p, ()), *unique.get(p, ())) for p in seats if p != situation.mover},
+            )
+            yield fixed.world(cards, None)
+
+    return listed(), [ways / total for _, ways in groups], False
+
+
+#: The most groups of splits a game-ending turn is valued over (splits.py); past them, the worlds'
+#: own splits, as sampled. Each group costs a table of the turn's finishes (some 0.3 ms), and the
+#: value of a pair of draws emptying the deck one table per group per content of the deck: at
+#: four players some turns have 2,000 groups, which made one last turn 5 times dearer (4.9 ->
+#: 25.2 s CPU, bench/README.md "Three and four players at the last turn").
+GROUPS_VALUED = 500
+
+
 def _in_time(worlds: Iterator[LeanPosition], deadline: Deadline | None) -> Iterator[LeanPosition]:
     """The worlds dealt before ``deadline`` (all of them without one)."""
     for world in worlds:
@@ -562,12 +663,12 @@ HEATS = 4
 def _margins(
     worlds: Iterable[LeanPosition],
     candidates: list[Candidate],
-    value: Callable[[LeanPosition, Candidate], int],
+    value: Callable[[LeanPosition, Candidate], float],
     finalists: int | None,
     played: Candidate | None,
     count: int | None = None,
     deadline: Deadline | None = None,
-) -> dict[Candidate, array[int]]:
+) -> dict[Candidate, array[float]]:
     """Each candidate's margin world by world, the ``count`` worlds (all of a list) taken one at a
     time. With ``finalists``: every candidate in the first quarter of the worlds, then only the
     best ``finalists`` of them (and the played one) in the rest, so that the budget goes to the
@@ -578,7 +679,7 @@ def _margins(
     if count is None:
         listed = list(worlds)
         worlds, count = listed, len(listed)
-    margins = {c: array("i") for c in candidates}
+    margins = {c: array("d") for c in candidates}
     heats = finalists is not None and len(candidates) > finalists + 1 and count >= 2 * HEATS
     heat = count // HEATS if heats else count
     going_on = candidates
@@ -592,7 +693,7 @@ def _margins(
             for c in going_on:
                 margins[c].append(value(world, c))
             continue
-        row: list[int] = []
+        row: list[float] = []
         for c in going_on:
             needed = not row and index == 0 and c == played and deadline.values_played
             if deadline.passed() and not needed:
@@ -645,7 +746,7 @@ def merge_shares(shares: Sequence[Judgement[Candidate]]) -> Judgement[Candidate]
 
 
 def _sampled(
-    margins: Mapping[Candidate, array[int]], weights: Sequence[float] = (), sampled: bool = True, exact: bool = False
+    margins: Mapping[Candidate, array[float]], weights: Sequence[float] = (), sampled: bool = True, exact: bool = False
 ) -> Judgement[Candidate]:
     """Each candidate's value is its mean margin (weighted by the worlds' probabilities when they
     are listed); a candidate dropped after the heats keeps the mean of the worlds it was played in
