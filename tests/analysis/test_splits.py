@@ -82,19 +82,31 @@ def deals(unseen: Unseen) -> list[dict[str, list[Card]]]:
     return found
 
 
-@pytest.mark.slow
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(3, 4), st.integers(0, 10_000), st.integers(3, 5))
-def test_the_last_turns_values_over_the_groups_equal_a_brute_force_over_every_deal(players, seed, hidden):
+def _last_turn(players, seed):
+    """The last turn of a simulated game and what its mover knew before it."""
     record = simulate_game(PLAYERS[:players], seed)
     tree = arbo.replay(arbo.parse_games(format_game(record))[0])
     node = list(tree.mainline())[-1]
     situation = situation_at(node.parent, node.turn.player)
     assert situation is not None
+    return node, situation
+
+
+def _after_the_last_draws(node, situation):
+    """What the mover knew after the last turn's draws; the example is dropped unless they empty the deck."""
     drawn = _drawn_cards(situation, node.turn)
     assume(drawn is not None)
     after = situation.after_draws(drawn)
     assume(after.unseen.deck_size == 0)
+    return after
+
+
+@pytest.mark.slow
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(3, 4), st.integers(0, 10_000), st.integers(3, 5))
+def test_the_last_turns_values_over_the_groups_equal_a_brute_force_over_every_deal(players, seed, hidden):
+    node, situation = _last_turn(players, seed)
+    after = _after_the_last_draws(node, situation)
     # a small ending: all but ``hidden`` of the unseen cards told to the mover, where they truly are
     truth = {p: list(node.parent.position.hand(p).known) for p in after.players}
     rng = random.Random(seed)
@@ -132,11 +144,7 @@ def test_a_pair_of_draws_ending_the_game_is_worth_the_best_finish_on_average_ove
     # the mover sees the deck's cards drawn, not the other hands: each content of the deck is worth
     # its finish best on average over the deals of the rest, every world (deck in order, deal)
     # counting alike
-    record = simulate_game(PLAYERS[:players], seed)
-    tree = arbo.replay(arbo.parse_games(format_game(record))[0])
-    node = list(tree.mainline())[-1]
-    situation = situation_at(node.parent, node.turn.player)
-    assert situation is not None
+    node, situation = _last_turn(players, seed)
     size = situation.unseen.deck_size
     assume(1 <= size <= 2)
     truth = {p: list(node.parent.position.hand(p).known) for p in situation.players}
@@ -186,15 +194,8 @@ def test_a_pair_of_draws_ending_the_game_is_worth_the_best_finish_on_average_ove
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(3, 4), st.integers(0, 10_000), st.lists(st.floats(0.01, 5.0), min_size=1, max_size=6))
 def test_the_mean_finals_are_the_weighted_means_of_each_worlds_finishes(players, seed, weights):
-    record = simulate_game(PLAYERS[:players], seed)
-    tree = arbo.replay(arbo.parse_games(format_game(record))[0])
-    node = list(tree.mainline())[-1]
-    situation = situation_at(node.parent, node.turn.player)
-    assert situation is not None
-    drawn = _drawn_cards(situation, node.turn)
-    assume(drawn is not None)
-    after = situation.after_draws(drawn)
-    assume(after.unseen.deck_size == 0)
+    node, situation = _last_turn(players, seed)
+    after = _after_the_last_draws(node, situation)
     cards = Cards(after.species)
     rng = random.Random(seed)
     worlds = [after.world(cards, rng) for _ in weights]

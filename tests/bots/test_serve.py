@@ -129,19 +129,26 @@ class Scripted(GreedyBot):
         return view.position and Game.from_position(view.position).parse_action(self.actions.pop(0))
 
 
+#: Ben's first turn and his next; BEN_THEN_ANA: the lines up to Ana's turn asked for after her
+#: draws (Ben's discard and the deck's card), Ben seated first.
+BEN_TURN = [["Ben", "d"], ["Ben", "d"], ["Ben", "Oa4@0,0"], ["Ben", "/Oa5"]]
+BEN_NEXT = [["Ben", "d"], ["Ben", "d"], ["Ben", "Oa7@0,1"], ["Ben", "/Oa6"]]
+BEN_THEN_ANA = [
+    json.dumps(HELLO_2),
+    json.dumps(GAME | {"players": ["Ben", "Ana"]}),
+    json.dumps({"type": "turn", "phase": "draw", "events": BEN_TURN}),
+    json.dumps({"type": "turn", "phase": "plant", "events": [["Ana", "Ben:Oa5"], ["Ana", "d:Ma3"]]}),
+]
+
+
 def test_a_turn_is_answered_up_to_a_deck_draw_and_the_table_is_as_the_events_leave_it():
     """Asked for its turn, the bot chooses each action on the view after the ones before it
     (played on its table, then taken back): it stops at a draw from the deck, whose card it
     cannot know, and at its discard; the next request's events play what was played."""
     bot = Scripted(["Ben:Oa5", "d", "Ca1@0,0", "/Ca2", "Ben:Oa6", "Ana:Ca2", "Dw1@0,1", "/Dw2"])
-    ben_turn = [["Ben", "d"], ["Ben", "d"], ["Ben", "Oa4@0,0"], ["Ben", "/Oa5"]]
-    ben_next = [["Ben", "d"], ["Ben", "d"], ["Ben", "Oa7@0,1"], ["Ben", "/Oa6"]]
     lines = [
-        json.dumps(HELLO_2),
-        json.dumps(GAME | {"players": ["Ben", "Ana"]}),
-        json.dumps({"type": "turn", "phase": "draw", "events": ben_turn}),
-        json.dumps({"type": "turn", "phase": "plant", "events": [["Ana", "Ben:Oa5"], ["Ana", "d:Ma3"]]}),
-        json.dumps({"type": "turn", "phase": "draw", "events": [["Ana", "Ca1@0,0"], ["Ana", "/Ca2"], *ben_next]}),
+        *BEN_THEN_ANA,
+        json.dumps({"type": "turn", "phase": "draw", "events": [["Ana", "Ca1@0,0"], ["Ana", "/Ca2"], *BEN_NEXT]}),
     ]
     answers, logged = served(lambda: bot, lines)
     assert answers[1:] == [
@@ -189,14 +196,9 @@ def test_a_plan_the_referee_did_not_follow_is_taken_back_and_the_events_played_i
     """The plan's planting is left on the bot's table; when the next request's events are not
     that plan (the referee refused it and its fallback played), the table is as the events leave it."""
     bot = Watching(["Ben:Oa5", "d", "Ca1@0,0", "/Ca2", "d"])
-    ben_turn = [["Ben", "d"], ["Ben", "d"], ["Ben", "Oa4@0,0"], ["Ben", "/Oa5"]]
-    ben_next = [["Ben", "d"], ["Ben", "d"], ["Ben", "Oa7@0,1"], ["Ben", "/Oa6"]]
     lines = [
-        json.dumps(HELLO_2),
-        json.dumps(GAME | {"players": ["Ben", "Ana"]}),
-        json.dumps({"type": "turn", "phase": "draw", "events": ben_turn}),
-        json.dumps({"type": "turn", "phase": "plant", "events": [["Ana", "Ben:Oa5"], ["Ana", "d:Ma3"]]}),
-        json.dumps({"type": "turn", "phase": "draw", "events": [["Ana", "Ca3@0,0"], ["Ana", "/Dw1"], *ben_next]}),
+        *BEN_THEN_ANA,
+        json.dumps({"type": "turn", "phase": "draw", "events": [["Ana", "Ca3@0,0"], ["Ana", "/Dw1"], *BEN_NEXT]}),
     ]
     answers, logged = served(lambda: bot, lines)
     assert answers[1:] == [{"actions": ["Ben:Oa5", "d"]}, {"actions": ["Ca1@0,0", "/Ca2"]}, {"actions": ["d"]}]
@@ -210,20 +212,10 @@ def test_a_plan_is_taken_back_when_the_referee_goes_on_with_events_instead_of_a_
     """A referee that answers a plan with version 1's events (not a ``turn``): the plan left on
     the table is taken back, and the events played on the table as it was."""
     bot = Watching(["Ben:Oa5", "d", "Ca1@0,0", "/Ca2", "d"])
-    ben_turn = [["Ben", "d"], ["Ben", "d"], ["Ben", "Oa4@0,0"], ["Ben", "/Oa5"]]
     lines = [
-        json.dumps(HELLO_2),
-        json.dumps(GAME | {"players": ["Ben", "Ana"]}),
-        json.dumps({"type": "turn", "phase": "draw", "events": ben_turn}),
-        json.dumps({"type": "turn", "phase": "plant", "events": [["Ana", "Ben:Oa5"], ["Ana", "d:Ma3"]]}),
+        *BEN_THEN_ANA,
         *(json.dumps({"type": "event", "player": "Ana", "action": action}) for action in ("Dw1@0,0", "/Ca3")),
-        json.dumps(
-            {
-                "type": "turn",
-                "phase": "draw",
-                "events": [["Ben", "d"], ["Ben", "d"], ["Ben", "Oa7@0,1"], ["Ben", "/Oa6"]],
-            }
-        ),
+        json.dumps({"type": "turn", "phase": "draw", "events": BEN_NEXT}),
     ]
     answers, logged = served(lambda: bot, lines)
     assert answers[1:] == [{"actions": ["Ben:Oa5", "d"]}, {"actions": ["Ca1@0,0", "/Ca2"]}, {"actions": ["d"]}]

@@ -126,15 +126,19 @@ def test_a_mutated_turn_stops_the_fast_path_no_later_and_the_single_actions_agre
     assert snapshot(fast) == snapshot(slow)
 
 
+#: a simulated game's turn, as played (``same``) or with one part changed (_mutated)
+A_TURN_MUTATED = {
+    "seed": st.integers(0, 10**6),
+    "index": st.integers(0, 200),
+    "what": st.sampled_from(["same", "number", "player", "card", "discard", "coord", "first-draw", "second-draw"]),
+    "value": st.integers(0, 1000),
+    "view": st.sampled_from(VIEWS),
+    "players": st.integers(2, 4),
+}
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    seed=st.integers(0, 10**6),
-    index=st.integers(0, 200),
-    what=st.sampled_from(["same", "number", "player", "card", "discard", "coord", "first-draw", "second-draw"]),
-    value=st.integers(0, 1000),
-    view=st.sampled_from(VIEWS),
-    players=st.integers(2, 4),
-)
+@given(**A_TURN_MUTATED)
 def test_a_turn_pushed_and_popped_answers_as_the_single_actions_on_a_copy_and_leaves_the_game(
     seed, index, what, value, view, players
 ):
@@ -348,14 +352,7 @@ def test_revealing_a_hand_known_whole_leaves_the_game_as_the_card_by_card_checks
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    seed=st.integers(0, 10**6),
-    index=st.integers(0, 200),
-    what=st.sampled_from(["same", "number", "player", "card", "discard", "coord", "first-draw", "second-draw"]),
-    value=st.integers(0, 1000),
-    view=st.sampled_from(VIEWS),
-    players=st.integers(2, 4),
-)
+@given(**A_TURN_MUTATED)
 def test_a_turn_judged_plainly_legal_is_one_the_fast_path_plays_and_the_game_is_untouched(
     seed, index, what, value, view, players
 ):
