@@ -42,7 +42,7 @@ def seat_totals(species: Sequence[str], seats: Sequence[Seat], only: str | None 
     The fast path of a check and of a replay's result: the hand sums in one pass over the hands,
     each arboretum's trees sorted by species in one pass, and each species' paths climbed only to
     its highest tree (tests/engine/test_scoring.py holds the totals to the sheet's on any table)."""
-    sums, tops = _held_sums(seats)
+    sums = _held_sums(seats)
     in_play = set(species)
     totals = {}
     for name, arboretum, _ in seats:
@@ -52,16 +52,21 @@ def seat_totals(species: Sequence[str], seats: Sequence[Seat], only: str | None 
         total = 0
         trees, highest = _trees_by_species(arboretum)
         for code, cells in trees.items():
-            if len(cells) < 2 or code not in in_play or (code in sums and sums[code].get(name, 0) != tops[code]):
-                continue  # fewer than two trees of it (a path starts and ends on one), or no right to score it
+            if len(cells) < 2 or code not in in_play:
+                continue  # fewer than two trees of it (a path starts and ends on one)
+            # The highest sum found where it is asked, not in a comprehension over every species
+            # held: 199.2k -> 193.4k instructions a game.
+            held = sums.get(code)
+            if held is not None and held.get(name, 0) != max(held.values()):
+                continue  # no right to score it
             total += _most_points(arboretum, rising, cells, code, highest[code])
         totals[name] = total
     return totals
 
 
-def _held_sums(seats: Sequence[Seat]) -> tuple[dict[str, dict[str, int]], dict[str, int]]:
+def _held_sums(seats: Sequence[Seat]) -> dict[str, dict[str, int]]:
     """The hand sums of each species held, by holder (as all_hand_sums counts them; a player who
-    holds none of it sums 0), and each such species' highest sum."""
+    holds none of it sums 0)."""
     sums: dict[str, dict[str, int]] = {}
     ones: dict[str, set[str]] = {}
     eights = []
@@ -80,7 +85,7 @@ def _held_sums(seats: Sequence[Seat]) -> tuple[dict[str, dict[str, int]], dict[s
     for code, name in eights:
         if not ones.get(code, set()) <= {name}:  # an opponent holds its 1: the 8 counts nothing
             sums[code][name] -= MAX_VALUE
-    return sums, {code: max(held.values()) for code, held in sums.items()}
+    return sums
 
 
 def _trees_by_species(arboretum: Mapping[Coord, Card]) -> tuple[dict[str, list[Coord]], dict[str, int]]:
@@ -137,7 +142,13 @@ def higher_neighbours(trees: Mapping[Coord, Card], rising: dict[Coord, list[Coor
     the steps a path may take from there."""
     value = trees[cell].value
     around = _AROUND.get(cell) or _around(cell)
-    found = rising[cell] = [n for n in around if n in trees and trees[n].value > value]
+    # A loop, not a comprehension, which Python 3.11 calls as a function: score_totals 213.6k ->
+    # 199.2k instructions a greedy-2p game (cachegrind).
+    found: list[Coord] = []
+    for n in around:
+        if n in trees and trees[n].value > value:
+            found.append(n)
+    rising[cell] = found
     return found
 
 
