@@ -36,8 +36,9 @@ def score_totals(species: Sequence[str], players: Sequence[PlayerPosition], only
 
 def seat_totals(species: Sequence[str], seats: Sequence[Seat], only: str | None = None) -> dict[str, int]:
     """score_totals of the seats' names, arboretums and hands as they stand: Game.final_totals
-    scores a check's game without building the end table's frozen PlayerPositions (25k
-    instructions of a greedy-2p game's 1,061k, cachegrind).
+    scores a check's game without building the end table's frozen PlayerPositions (with one
+    search a species, _most_points: a greedy-2p game's check 1,152k -> 1,131k instructions,
+    cachegrind).
 
     The fast path of a check and of a replay's result: the hand sums in one pass over the hands,
     each arboretum's trees sorted by species in one pass, and each species' paths climbed only to
