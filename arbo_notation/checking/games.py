@@ -17,7 +17,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, overload
 
-from arbo_notation.engine.totals import score_totals
 from arbo_notation.engine.state import Game
 from arbo_notation.engine.actions import KnownTurn
 from arbo_notation.errors import Diagnostic, RuleError
@@ -59,7 +58,7 @@ def plays_cleanly(plain: scanner.GameMoves) -> bool:
     for _ in end_faults(game, plain.reveals, claimed):
         return False
     if game.is_over and not game.hidden_players():
-        totals = score_totals(game.config.species, game.end_table())
+        totals = game.final_totals()
         explain = functools.partial(_explain_score, game)
         for _ in result_faults(totals, claimed, header.result, explain):
             return False

@@ -31,7 +31,7 @@ from arbo_notation.engine.actions import (
     turn_actions,
 )
 from arbo_notation.engine.cards import HAND_SIZE, ORIGIN, Card, Coord, card_order, full_deck, is_species_code
-from arbo_notation.engine.totals import PlayerPosition
+from arbo_notation.engine.totals import PlayerPosition, seat_totals
 
 if TYPE_CHECKING:
     from arbo_notation.engine.position import HandView, Position
@@ -1233,6 +1233,12 @@ class Game:
         return tuple(
             PlayerPosition(p, MappingProxyType(self._arbs[p]), tuple(self._hands[p])) for p in self.config.players
         )
+
+    def final_totals(self) -> dict[str, int]:
+        """Each player's total, as score_totals counts it on end_table (RuleError as final_hands),
+        from the arboretums and hands where they stand: no PlayerPosition built (seat_totals)."""
+        self._all_hands_known()
+        return seat_totals(self.config.species, [(p, self._arbs[p], self._hands[p]) for p in self.config.players])
 
     def _all_hands_known(self) -> None:
         hidden = self.hidden_players()

@@ -540,8 +540,9 @@ def test_score_totals_equals_the_sheets_totals_on_played_tables():
     from arbo_notation.game.replay import new_game, play_recorded_turn
     from arbo_notation.play.simulate import simulate_game
 
-    for seed in range(6):
-        record = simulate_game(("Ana", "Ben", "Cleo", "Dev")[: 2 + seed % 3], f"totals-{seed}", bots=("random",))
+    for seed in range(9):
+        bots = ("random",) if seed < 6 else ("greedy",)
+        record = simulate_game(("Ana", "Ben", "Cleo", "Dev")[: 2 + seed % 3], f"totals-{seed}", bots=bots)
         game = new_game(record)
         for turn in record.turns:
             play_recorded_turn(game, turn)
@@ -549,6 +550,7 @@ def test_score_totals_equals_the_sheets_totals_on_played_tables():
         table = [PlayerPosition(p, game.arboretum(p), hands[p]) for p in game.players]
         sheet = score_position(game.config.species, table)
         assert score_totals(game.config.species, table) == sheet.totals() == record.result.as_dict()
+        assert game.final_totals() == sheet.totals()  # a check's way, from the game's own table
 
 
 def test_score_totals_of_one_player_is_that_players_total_of_all():

@@ -18,7 +18,7 @@ from arbo_notation.cli import app
 from arbo_notation.cli.fmt import canonical_text
 from arbo_notation.errors import NotationErrors
 from arbo_notation.notation.structured import convert
-from arbo_notation.notation.reading.split import cut_games, normalise, stream_games
+from arbo_notation.notation.reading.split import UNCOUNTED, cut_games, normalise, stream_games
 from arbo_notation.notation.reading.reader import parse
 from arbo_notation.notation.structured.stream import (
     NotStreamable,
@@ -461,3 +461,11 @@ def test_score_of_many_games_prints_a_list_as_it_goes_and_one_game_alone(tmp_pat
     alone = json.loads(runner.invoke(app, ["score", "--json", "--game", "4", str(path)]).stdout)
     assert alone == {k: v for k, v in listed[2].items() if k != "game"}
     assert runner.invoke(app, ["score", "--game", "3", str(path)]).exit_code == 1
+
+
+def test_the_last_games_lines_are_counted_only_when_asked():
+    preamble, first, last = stream_games(["---\nplayers: [A]\n---\n1. x\n", "---\nb\n---\n1. y\n2. z"])
+    assert preamble == ""
+    assert (first.first_line, first.counted_last_line, first.last_line) == (1, 4, 4)
+    assert (last.first_line, last.counted_last_line, last.last_line) == (5, UNCOUNTED, 9)
+    assert last.text == "---\nb\n---\n1. y\n2. z" and last.closed
