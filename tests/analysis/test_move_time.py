@@ -26,9 +26,11 @@ def test_a_tiny_move_time_is_kept_and_the_played_turn_is_valued():
     leave the next player the last turn are not among them: their played value is computed over
     every world dealt whatever the time, docs/ANALYSIS.md.)"""
     for task in four_player_tasks(400)[-8:-5]:
-        start = time.monotonic()
+        # process time: the search's own work. The wall clock also counts other processes' turns on a
+        # shared machine, which can stretch a step past its forecast (docs/ANALYSIS.md, "The budget").
+        start = time.process_time()
         evaluation = judge_turn(dataclasses.replace(task, move_time=0.5))
-        assert time.monotonic() - start < 0.5
+        assert time.process_time() - start < 0.5
         assert 1 <= evaluation.samples < 400 and evaluation.loss >= 0
 
 

@@ -108,9 +108,11 @@ def test_a_turns_pieces_together_keep_its_time_limit():
     assert any(piece.parts > 1 for piece in work)
     for index in range(len(limited)):
         own = [piece for piece in work if piece.index == index]
-        start = time.monotonic()
+        # process time: the search's own work. The wall clock also counts other processes' turns on a
+        # shared machine, which can stretch a step past its forecast (docs/ANALYSIS.md, "The budget").
+        start = time.process_time()
         judged = [judge_piece(piece) for piece in own]
-        assert time.monotonic() - start < 0.5
+        assert time.process_time() - start < 0.5
         (evaluation,) = merged_evaluations(
             [limited[index]], [dataclasses.replace(piece, index=0) for piece in own], judged
         )
