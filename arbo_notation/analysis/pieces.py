@@ -7,7 +7,7 @@ each share valued in every world of the decision, dealt from the decision's seed
 The pieces go to the workers dearest first (longest processing time first: no worker idles at
 the end while another ends a long piece), and each decision's shares are merged in their order
 (search.merge_shares): every evaluation is :func:`~arbo_notation.analysis.turns.judge_turn`'s
-to the bit, however many workers and pieces (docs/ANALYSIS.md, "Workers").
+to the bit, however many workers and pieces (docs/ANALYSIS.md, "Seeds and workers").
 """
 
 from __future__ import annotations
