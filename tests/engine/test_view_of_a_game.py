@@ -95,6 +95,20 @@ def test_a_view_is_a_value_the_game_no_longer_changes():
     assert SeatView(view.seat, view.position).position is view.position
 
 
+def test_a_views_parts_are_each_players_in_seat_order_shared_while_that_player_is_unchanged():
+    """docs/API.md: ``parts``, read-only, shared between a game's views while a player's part does
+    not change, so a bot may cache by identity."""
+    game = table(2, "omniscient", 3)
+    first = game.view("Ana")
+    assert [part.player for part in first.parts] == ["Ana", "Ben"]
+    assert first.parts[0].hidden == 0 and len(first.parts[0].known) == 7 and first.parts[1].hidden == 7
+    game.push(Draw())  # Ana draws: her part changes, Ben's does not
+    second = game.view("Ana")
+    assert second.parts[1] is first.parts[1]
+    assert second.parts[0] is not first.parts[0] and len(second.parts[0].known) == 8
+    assert set(first.parts[0].known) == set(first.hand("Ana").known)  # the first view still says what it saw
+
+
 def test_a_view_names_no_other_seat():
     game = table(2, "omniscient", 1)
     with pytest.raises(ArboError, match="Cleo is not a player of this game \\(Ana, Ben\\)"):
