@@ -144,3 +144,15 @@ class RawSession:
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait()
+
+
+def check_json(path: Path) -> list[dict]:
+    """`arbo check --json`'s diagnostics of one file, as a real command prints them."""
+    run = subprocess.run(
+        [sys.executable, "-m", "arbo_notation", "check", "--json", str(path)],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(ROOT)},
+        check=False,
+    )
+    return json.loads(run.stdout)["files"][0]["diagnostics"]

@@ -1,29 +1,14 @@
 """`arbo lsp` as VS Code and Neovim speak to it (pytest-lsp): diagnostics as `arbo check` words
 them, and completion of what is legal at the cursor."""
 
-import json
-import subprocess
-import sys
-
 import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from tests.lsp.lsp_support import ROOT, SAMPLES, opened, uri_of
+from tests.lsp.lsp_support import SAMPLES, check_json, opened, uri_of
 
 # A message the protocol forbids (a wrong type, a missing field) fails the test.
 pytestmark = pytest.mark.filterwarnings("error::pytest_lsp.LspSpecificationWarning")
-
-
-def check_json(path):
-    run = subprocess.run(
-        [sys.executable, "-m", "arbo_notation", "check", "--json", str(path)],
-        capture_output=True,
-        text=True,
-        env={"PYTHONPATH": str(ROOT)},
-        check=False,
-    )
-    return json.loads(run.stdout)["files"][0]["diagnostics"]
 
 
 async def diagnostics_of(client: LanguageClient, uri: str, text: str) -> list[types.Diagnostic]:

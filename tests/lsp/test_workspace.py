@@ -3,10 +3,7 @@ the folder checked from disk as `arbo check` checks it, again when the client sa
 cleared when it is deleted, within the bounds, and none when switched off."""
 
 import asyncio
-import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,7 +11,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient, client_capabilities
 
-from tests.lsp.lsp_support import PROFILES, ROOT, SAMPLES, SERVER, accept_registrations, opened, uri_of
+from tests.lsp.lsp_support import PROFILES, SAMPLES, SERVER, accept_registrations, check_json, opened, uri_of
 
 pytestmark = pytest.mark.filterwarnings("error::pytest_lsp.LspSpecificationWarning")
 
@@ -69,17 +66,6 @@ async def client(request, lsp_client: LanguageClient):
     )
     yield
     await lsp_client.shutdown_session()
-
-
-def check_json(path: Path) -> list[dict]:
-    run = subprocess.run(
-        [sys.executable, "-m", "arbo_notation", "check", "--json", str(path)],
-        capture_output=True,
-        text=True,
-        env={"PYTHONPATH": str(ROOT)},
-        check=False,
-    )
-    return json.loads(run.stdout)["files"][0]["diagnostics"]
 
 
 def as_check(found: list[types.Diagnostic]) -> list[tuple]:

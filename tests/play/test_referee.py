@@ -42,6 +42,16 @@ def play(bots, move_time: float = 10.0):
     )
 
 
+def against_the_docs_bot(tmp_path, bad: BotProcess, move_time: float = 1.0):
+    """A game of the bot ``bad`` (Ana) against docs/PROTOCOL.md's example bot, both closed after."""
+    good = BotProcess([sys.executable, str(docs_bot(tmp_path))])
+    try:
+        return play([bad, good], move_time=move_time)
+    finally:
+        good.close()
+        bad.close()
+
+
 def test_a_game_of_the_fallback_alone_is_the_greedy_simulation_of_the_deal():
     """With no bot at all, the fallback plays every seat: the game simulate plays with greedy."""
     played = play([None, None])
@@ -67,14 +77,9 @@ def test_a_game_of_the_fallback_alone_is_the_greedy_simulation_of_the_deal():
 )
 def test_each_fault_is_counted_commented_and_played_by_the_fallback(tmp_path, mode, kind, stops):
     script = write_bot(tmp_path)
-    good = BotProcess([sys.executable, str(docs_bot(tmp_path))])
     bad = BotProcess(bot_command(script, mode))
     started = time.monotonic()
-    try:
-        played = play([bad, good], move_time=1.0)
-    finally:
-        good.close()
-        bad.close()
+    played = against_the_docs_bot(tmp_path, bad)
     assert time.monotonic() - started < 20  # a mute bot costs seconds, not a move time per action
     faults = played.faults[0]
     assert faults and {f.kind for f in faults} == {kind}
@@ -108,14 +113,9 @@ def test_each_fault_of_protocol_2_is_counted_commented_and_played_by_the_fallbac
     counted, its answer quoted in the record, the fallback playing that action (or, stopped, the
     seat), never a hang; it is asked again for the rest of its turn."""
     script = write_bot(tmp_path, "misbehaving_2.py", MISBEHAVING_2)
-    good = BotProcess([sys.executable, str(docs_bot(tmp_path))])
     bad = BotProcess(bot_command(script, mode))
     started = time.monotonic()
-    try:
-        played = play([bad, good], move_time=1.0)
-    finally:
-        good.close()
-        bad.close()
+    played = against_the_docs_bot(tmp_path, bad)
     assert time.monotonic() - started < 20
     faults = played.faults[0]
     assert faults and {f.kind for f in faults} == {kind} and played.faults[1] == ()
@@ -134,13 +134,7 @@ def test_a_plan_of_protocol_2_is_played_up_to_its_first_action_refused(tmp_path)
     """Answered a legal draw and an illegal action: the draw is played, the second refused (an
     illegal fault) and played by the fallback; the bot is asked again for the rest of its turn."""
     script = write_bot(tmp_path, "misbehaving_2.py", MISBEHAVING_2)
-    good = BotProcess([sys.executable, str(docs_bot(tmp_path))])
-    bad = BotProcess(bot_command(script, "midplan", 0))
-    try:
-        played = play([bad, good], move_time=5.0)
-    finally:
-        good.close()
-        bad.close()
+    played = against_the_docs_bot(tmp_path, BotProcess(bot_command(script, "midplan", 0)), move_time=5.0)
     turns = [turn for turn in played.record.turns if turn.player == "Ana"]
     assert len(played.faults[0]) == len(turns)  # at the first draw of each turn: the second is refused
     assert {fault.kind for fault in played.faults[0]} == {FaultKind.ILLEGAL}

@@ -82,16 +82,22 @@ class Running:
                 self.process.wait()
 
 
-def start(path: Path, *options: str) -> Running:
-    """`arbo serve PATH --port 0 --no-qr OPTIONS` started and answering."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "arbo_notation", "serve", str(path), "--port", "0", "--no-qr", *options],
+def spawn(arguments: list[str], cwd: Path | None = None) -> subprocess.Popen[str]:
+    """`arbo ARGUMENTS` started, its output piped as text."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "arbo_notation", *arguments],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         env=arbo_env(),
+        cwd=cwd,
         start_new_session=True,  # a Ctrl-C of the test run is not also the server's
     )
+
+
+def start(path: Path, *options: str) -> Running:
+    """`arbo serve PATH --port 0 --no-qr OPTIONS` started and answering."""
+    process = spawn(["serve", str(path), "--port", "0", "--no-qr", *options])
     printed: list[str] = []
     base = token = ""
     deadline = time.monotonic() + 30

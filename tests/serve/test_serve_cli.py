@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from arbo_notation.cli import app
 from tests.not_installed import NOT_INSTALLED
-from tests.serve.support import ROOT, Running, arbo_env
+from tests.serve.support import ROOT, Running, arbo_env, spawn
 
 runner = CliRunner()
 
@@ -85,15 +85,7 @@ def test_the_club_night_of_the_docs_runs_as_written(tmp_path: Path) -> None:
         (tmp_path / target).write_text(done.stdout)
     serve = shlex.split(lines[-1])
     assert serve[:3] == ["arbo", "serve", "club"]
-    process = subprocess.Popen(
-        [sys.executable, "-m", "arbo_notation", *serve[1:], "--port", "0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=arbo_env(),
-        cwd=tmp_path,
-        start_new_session=True,
-    )
+    process = spawn([*serve[1:], "--port", "0"], cwd=tmp_path)
     assert process.stdout is not None
     printed = [process.stdout.readline() for _ in range(3)]
     port = re.search(r":(\d+)/", printed[1]).group(1)
@@ -124,15 +116,7 @@ def test_the_restart_and_proxy_example_of_the_docs_runs_as_written(tmp_path: Pat
     (tmp_path / "club").mkdir()
     tokens = []
     for _ in range(2):  # started, then started again: the same link
-        process = subprocess.Popen(
-            [sys.executable, "-m", "arbo_notation", *command[1:], "--port", "0", "--no-qr"],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=arbo_env(),
-            cwd=tmp_path,
-            start_new_session=True,
-        )
+        process = spawn([*command[1:], "--port", "0", "--no-qr"], cwd=tmp_path)
         assert process.stdout is not None
         printed = [process.stdout.readline() for _ in range(3)]
         Running(process, "", "").stop()
