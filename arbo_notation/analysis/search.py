@@ -415,8 +415,7 @@ def _judge_finish(
         if not position.deck:
             table = endgame.final_finishes(position, count)
             exact = {f: margin(s, position.current) for f, s in table.items()}
-            leading = [played] if played in exact else []  # the played one first: it wins ties
-            return Judgement({f: float(exact[f]) for f in leading + [f for f in exact if f != played]}, 1, True)
+            return Judgement(_played_first({f: float(m) for f, m in exact.items()}, played), 1, True)
     grouped = _last_turn_worlds(situation, cards) if situation.unseen.deck_size == 0 else None
     if grouped is not None:
         # the game ends with this turn: every finish's exact mean over the other hands' splits
@@ -424,10 +423,8 @@ def _judge_finish(
         # past the deadline, the mean of the splits dealt in time (at least one)
         played_in_time = [next(splits), *_in_time(splits, deadline)]
         means = endgame.mean_finals(played_in_time, split_weights[: len(played_in_time)], count)
-        ranked = [played] if played in means else []  # the played one first: it wins ties
         whole = len(played_in_time) == len(split_weights)
-        values = {f: means[f] for f in ranked + [f for f in means if f != played]}
-        return Judgement(values, len(played_in_time), whole, sampled=not whole)
+        return Judgement(_played_first(means, played), len(played_in_time), whole, sampled=not whole)
     worlds, weights, sampled = _worlds(situation, cards, rng, budget)
     first = next(worlds)
     candidates = finish_candidates(first, played)
@@ -455,6 +452,12 @@ def _judge_finish(
         deadline,
     )
     return _sampled(margins, weights, sampled, exact=not sampled and not first.deck)
+
+
+def _played_first(values: Mapping[Finish, float], played: Finish | None) -> dict[Finish, float]:
+    """The values with the played finish first, when it is among them: it wins ties."""
+    leading = [played] if played is not None and played in values else []
+    return {f: values[f] for f in leading + [f for f in values if f != played]}
 
 
 def judge_draws(
