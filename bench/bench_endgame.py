@@ -62,6 +62,7 @@ from arbo_notation.engine.lean import Cards, LeanPosition, cell_of, coord_of
 from arbo_notation.engine.scoring import best_paths, rights
 from arbo_notation.notation.writer import format_game
 from arbo_notation.play.simulate import simulate_game
+from arbo_notation.runtime.atomic import write_atomic
 
 PLAYERS = ("Ana", "Ben", "Cleo", "Dev")
 DECK = "d"
@@ -586,7 +587,7 @@ def main() -> None:
         for job, loss in zip(wanted, found, strict=True):
             kept["/".join(map(str, job))] = loss
             if args.reference:  # each turn kept as it comes: a stopped run goes on from there
-                args.reference.write_text(json.dumps(kept, indent=0))
+                write_atomic(args.reference, json.dumps(kept, indent=0))  # a kill leaves the last whole
         print(f"reference: {len(wanted)} turns in {time.perf_counter() - start:.0f} s", file=sys.stderr)
         start = time.perf_counter()
         valued = [job for job in jobs if kept["/".join(map(str, job))] is not None]
