@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 import textwrap
 from pathlib import Path
 
@@ -225,3 +226,15 @@ def cheating_bot(folder: Path) -> str:
     path = folder / "cheat.py"
     path.write_text(CHEATING, encoding="utf-8")
     return f"{sys.executable} {path}"
+
+
+def processes_seen(marker: str, least: int = 2, seconds: float = 60) -> list[int]:
+    """processes_running(marker) once ``least`` of them run at once (or, after ``seconds``, the last
+    seen). The list seen is returned, not looked up again: a bot that ends in between (the match's
+    preflight bot does) must not make a second look disagree with the first."""
+    deadline = time.monotonic() + seconds
+    found = processes_running(marker)
+    while len(found) < least and time.monotonic() < deadline:
+        time.sleep(0.1)
+        found = processes_running(marker)
+    return found
