@@ -13,7 +13,10 @@
    process ("fed at once"); the bots' CPU in the match less this and their start-up is what
    waking them costs. And the referee's own work: each game refereed in this process with its
    bots' recorded answers replayed, no pipe and no bot woken ("referee alone"), its records
-   checked to be the recorded match's.
+   checked to be the recorded match's. And where the wake-ups' cost comes from ("stepped"): the
+   same recorded inputs served to two `arbo bot greedy` processes one request at a time by a
+   driver that does nothing else, each bot alone, then the two together in the match's order.
+   The last line is the floor: what the match would add with no wake-up at all.
    With ``--against TREE`` (another checkout, such as the code before a change), each round times
    both trees, one after the other, each in a process of its own whose bots run that tree's code
    (PYTHONPATH), so that a change is measured before and after in one run (each tree's match in
@@ -36,6 +39,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
@@ -150,6 +154,71 @@ def fed_at_once(games: int, seed: str) -> tuple[float, float, float]:
     return 0.0, cpu, 0.0
 
 
+def _chunks(path: Path) -> list[bytes]:
+    """A seat's recorded input cut after each message the bot answers (hello, turn, act, view):
+    what one wake-up of the bot reads."""
+    chunks, chunk = [], b""
+    for line in path.read_bytes().splitlines(keepends=True):
+        chunk += line
+        if line.strip() and json.loads(line).get("type") in ("hello", "turn", "act", "view"):
+            chunks.append(chunk)
+            chunk = b""
+    return [*chunks, chunk] if chunk else chunks
+
+
+def _waits(chunk: bytes, seat: str | None) -> tuple[bool, str | None]:
+    """Whether a seat's next chunk must wait for the other seat (its events hold another player's
+    action), and the seat's player after it (a ``game`` message names it)."""
+    other = False
+    for line in chunk.splitlines():
+        message = json.loads(line) if line.strip() else {}
+        if message.get("type") == "game":
+            seat = message["seat"]
+        elif message.get("type") == "turn":
+            other = other or any(mover != seat for mover, _ in message["events"])
+    return other, seat
+
+
+def stepped(games: int, seed: str, together: bool) -> tuple[float, float, float]:
+    """The CPU time of both bots served their recorded input of protocol 2 one wake-up at a time
+    (each chunk written, its answer awaited) by a driver that does nothing else: each bot alone,
+    one after the other, or ``together``, in the order of the match (a seat goes on until its
+    next chunk holds the other's action). Their start-up included; no wall time."""
+    folder, _, _ = recorded(games, seed)
+    chunks = [_chunks(folder / f"seat{index}.in") for index in range(2)]
+    commands = greedy_speaking(2, seed)
+    bots = [subprocess.Popen(shlex.split(c), stdin=subprocess.PIPE, stdout=subprocess.PIPE) for c in commands]
+    before = _cpu()[1]
+    done: list[int] = [0, 0]
+    seats: list[str | None] = [None, None]
+    turn = 0
+    while done != [len(chunks[0]), len(chunks[1])]:
+        if done[turn] == len(chunks[turn]):
+            turn = 1 - turn
+        elif together and done[1 - turn] < len(chunks[1 - turn]) and _waits(chunks[turn][done[turn]], seats[turn])[0]:
+            turn = 1 - turn  # (each pass serves a chunk: the other seat has gone on when it comes back)
+        chunk = chunks[turn][done[turn]]
+        seats[turn] = _waits(chunk, seats[turn])[1]
+        bot = bots[turn]
+        assert bot.stdin is not None and bot.stdout is not None
+        bot.stdin.write(chunk)
+        bot.stdin.flush()
+        if _answered(chunk):
+            bot.stdout.readline()
+        done[turn] += 1
+    for bot in bots:
+        assert bot.stdin is not None
+        bot.stdin.close()
+        bot.wait()
+    return 0.0, _cpu()[1] - before, 0.0
+
+
+def _answered(chunk: bytes) -> bool:
+    """Whether a chunk ends with a message the bot answers."""
+    last = chunk.splitlines()[-1] if chunk.strip() else b""
+    return bool(last.strip()) and json.loads(last).get("type") in ("hello", "turn", "act", "view")
+
+
 class Replayed:
     """A bot process stood in for by the answers its bot gave in a recorded match, in order: the
     referee's own work with no pipe and no bot woken."""
@@ -196,11 +265,14 @@ def referee_alone(games: int, seed: str) -> tuple[float, float, float]:
 def in_this_process(games: int, rounds: int) -> None:
     """The one process and the match in protocols 1 and 2, alternated in every round, in this
     process; and the bots' start-up alone, which a match pays once (so a game 1/games of it)."""
-    kinds = {"one process": one_process, "protocol 1": partial(as_a_match, protocol=1)}
+    kinds: dict[str, Callable[[int, str], tuple[float, float, float]]] = {"one process": one_process}
+    kinds["protocol 1"] = partial(as_a_match, protocol=1)
     kinds["protocol 2"] = partial(as_a_match, protocol=2)
     kinds["start-up"] = started
     kinds["fed at once"] = fed_at_once
     kinds["referee alone"] = referee_alone
+    kinds["stepped alone"] = partial(stepped, together=False)
+    kinds["stepped together"] = partial(stepped, together=True)
     rows: dict[str, list[tuple[float, float, float]]] = {name: [] for name in kinds}
     started(1, "warm")  # untimed: the bots' bytecode compiled, as an installed arbo has it
     for round_number in range(rounds):
@@ -214,13 +286,22 @@ def in_this_process(games: int, rounds: int) -> None:
         print(f"  {name:12} {wall:8.1f} {cpu:8.1f} {referee:8.1f} {cpu - referee:8.1f}")
     print(f"  (start-up: the two bots started, greeted and ended once, shared by the {games} games;")
     print("   fed at once: protocol 2's bots' own work, each seat's recorded input served in one go;")
-    print("   referee alone: protocol 2's referee, its bots' recorded answers replayed in process)")
+    print("   referee alone: protocol 2's referee, its bots' recorded answers replayed in process;")
+    print("   stepped: the two bots served their recorded input one wake-up at a time, start-up included,")
+    print("   each alone, or together in the match's order: the cost of the two bots taking turns)")
     for name in ("protocol 1", "protocol 2"):
         added = [
             statistics.median(m[i] / o[i] - 1 for m, o in zip(rows[name], rows["one process"], strict=True))
             for i in (0, 1)
         ]
         print(f"  added by {name} (median of the rounds' own): {added[0]:+.0%} wall, {added[1]:+.0%} CPU")
+    floors = [
+        (fed[1] + up[1] + alone[1]) / one[1] - 1
+        for fed, up, alone, one in zip(
+            rows["fed at once"], rows["start-up"], rows["referee alone"], rows["one process"], strict=True
+        )
+    ]
+    print(f"  with no wake-up cost (fed at once + start-up + referee alone): {statistics.median(floors):+.0%} CPU")
     print(f"  load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
 
 

@@ -36,7 +36,6 @@ from arbo_notation.engine.actions import Action, Discard, Draw, Plant
 from arbo_notation.engine.cards import HAND_SIZE, Card, card_order
 from arbo_notation.engine.position import Phase, Position, SeatPosition
 from arbo_notation.engine.state import Game, GameConfig, Setup
-from arbo_notation.engine.totals import score_totals
 from arbo_notation.engine.view import SeatView, view_of
 from arbo_notation.engine.worlds import shuffle_unseen
 from arbo_notation.errors import ArboError
@@ -239,7 +238,7 @@ class ArboretumState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no typ
         game = self._table.game
         if game is None:
             return [0.0] * len(self._table.config.players)
-        totals = score_totals(game.config.species, game.end_table())
+        totals = game.final_totals()
         return [float(totals[player]) for player in game.players]
 
     @property

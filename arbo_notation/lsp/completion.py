@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from arbo_notation.engine.cards import DEFAULT_SPECIES, ZMAN_SPECIES
 from arbo_notation.engine.lexicon import NAME
 from arbo_notation.engine.state import Game
-from arbo_notation.engine.totals import score_totals
 from arbo_notation.game.replay import MAIN, replay_game
 from arbo_notation.lsp.documents import Cut, header_end
 from arbo_notation.lsp.tables import played_turns, read_record
@@ -98,7 +97,7 @@ def _turn_choices(game: GameText, lines: list[str], at: int, typed: str) -> list
     elif not entry.strip():
         offered += [Choice(f"reveal {player} ", lead, "move") for player in table.pending_reveals()]
     if state.is_over and not state.hidden_players():
-        totals = score_totals(state.config.species, state.end_table())
+        totals = state.final_totals()
         result = "result " + ", ".join(f"{player} {points}" for player, points in totals.items())
         if result.startswith(entry):
             offered.append(Choice(result, lead, "move"))

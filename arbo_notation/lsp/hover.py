@@ -8,7 +8,6 @@ import re
 
 from arbo_notation.engine.cards import Card
 from arbo_notation.engine.state import Game
-from arbo_notation.engine.totals import score_totals
 from arbo_notation.errors import ArboError
 from arbo_notation.game.replay import MAIN
 from arbo_notation.lsp.documents import Cut
@@ -77,7 +76,7 @@ def running_score(table: Game) -> dict[str, int] | None:
     """Each player's total if the game ended here (engine/totals.py), None while a hand is hidden."""
     if table.hidden_players():
         return None
-    return score_totals(table.config.species, table.end_table())
+    return table.final_totals()
 
 
 def note_text(note: EngineNote) -> str:
