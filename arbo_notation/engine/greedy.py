@@ -141,9 +141,9 @@ def _open_paths(
     return opened
 
 
-#: A tree next to a cell: its value, species, ``up`` and ``down`` tables (as items), ``same_up``
+#: A tree next to a cell: its value, species, ``up`` and ``down`` tables, ``same_up``
 #: and ``same_down`` runs (see Paths).
-_Near = tuple[int, int, tuple[tuple[int, int], ...], tuple[tuple[int, int], ...], tuple[int, int], tuple[int, int]]
+_Near = tuple[int, int, dict[int, int], dict[int, int], tuple[int, int], tuple[int, int]]
 #: For a new tree's value, see Paths._ceilings.
 _Reach = tuple[dict[int, float], dict[int, int], dict[int, int], dict[int, int], dict[int, int]]
 #: A species the arboretum has no path in: (best, open, value()).
@@ -219,11 +219,11 @@ class Paths:
         # By value, then cell: each tree sorted as one int, value * 65536 + cell (a cell is under
         # 65536), not by a key function's tuples.
         order = [key & 0xFFFF for key in sorted([(card & 7) << 16 | cell for cell, card in arb.items()])]
-        # The tables are kept only as each tree's entry next to the frontier (``near``), tuples of
-        # numbers, which the garbage collector stops tracking: thousands of tables stand in the
-        # cache. Kept as dicts of dicts, 100 two-player simulated games set off 4 full collections
-        # and 511 young ones; kept so, 3 and 411 (gc.callbacks; bench/README.md, "Greedy at
-        # random's pace").
+        # The tables are kept only as each tree's entry next to the frontier (``near``), its own
+        # dicts of numbers (which the garbage collector does not track), not the dicts of dicts
+        # the sweeps make. Its dicts rather than tuples of their items since the cache keeps
+        # 256 tables, not 4,096: 200 two-player games' young collections 659 -> 568, 0.9% fewer
+        # instructions (bench/README.md, "The compiled build", the second branch).
         up, same_up = _sweep(arb, order, True)
         down, same_down = _sweep(arb, order[::-1], False)
         self.best = _best_paths(arb, order, up, same_up)
@@ -249,7 +249,7 @@ class Paths:
             for tree in trees:
                 if tree not in near:
                     card = arb[tree]
-                    tables = tuple(up[tree].items()), tuple(down[tree].items())
+                    tables = up[tree], down[tree]
                     near[tree] = (card & 7, card >> 3, *tables, same_up[tree], same_down[tree])
             self.around[cell] = tuple([near[tree] for tree in trees])
         self.near = near
@@ -329,14 +329,14 @@ class Paths:
         runs_down: dict[int, int] = {}
         for value, code_near, up, down, same_up, same_down in self.near.values():
             if value < v:
-                for code, val in up:
+                for code, val in up.items():
                     if val > ups.get(code, _NONE):
                         ups[code] = val
                 points = 2 * (same_up[0] + 1) + same_up[1]
                 if points > runs_up.get(code_near, 0):
                     runs_up[code_near] = points
             elif value > v:
-                for code, val in down:
+                for code, val in down.items():
                     if val > downs.get(code, _NONE):
                         downs[code] = val
                 points = 2 * same_down[0] + same_down[1]
@@ -413,7 +413,7 @@ class Paths:
         room = len(around) < len(STEPS)
         for value, code_near, up, down, same_up, same_down in around:
             if value < v:
-                for code, val in up:
+                for code, val in up.items():
                     if val >= pre.get(code, _NONE):
                         pre[code] = val + 1
                 if code_near == kind:
@@ -423,7 +423,7 @@ class Paths:
                     if points > best or (points == best and length > pre_length):
                         pre_length, pre_bonus = length, bonus
             elif value > v:
-                for code, val in down:
+                for code, val in down.items():
                     if val > post.get(code, _NONE):
                         post[code] = val
                 if code_near == kind:
