@@ -157,8 +157,10 @@ _NOTHING: Final = (0, 0.0, 0)
 #: arboretums again and again. Two generations of at most _TABLES_KEPT each: the recent tables,
 #: and the older ones, dropped whole when the recent ones are full (a table met again in them
 #: becomes recent). A full collection of the garbage collector walks every table kept, and the
-#: memo of its what-ifs: one cache of 4,096 emptied when full spent 1.3 ms of a 10 ms compiled
-#: two-player game in them; these 512 at most, 0.1 ms (bench/README.md, "The compiled build").
+#: memo of its what-ifs: one cache of 4,096 emptied when full spent 0.9-2.1 ms of a 6-10 ms
+#: compiled two-player game in them; these 256 at most, 0.1-0.2 ms. Fewer would cost the analysis,
+#: which meets a table again after a whole rollout (bench/README.md, "The compiled build, second
+#: branch").
 _TABLES_KEPT: Final = 128
 _recent_tables: dict[tuple[frozenset[int], float], Paths] = {}
 _older_tables: dict[tuple[frozenset[int], float], Paths] = {}
