@@ -18,41 +18,43 @@ Standard library only.
 from __future__ import annotations
 
 import math
-from typing import ClassVar, Iterator
+from typing import Final, Iterator
 
 from arbo_notation.engine.lean import FROM_DECK, STEPS, LeanPosition, frontier_of
 from arbo_notation.engine.totals import SAME_SPECIES_MIN_LENGTH
 
+# The constants are Final: the compiled build inlines them, where a plain module global is a dict
+# lookup at each use (71 in the searches; bench/README.md, "The compiled build", second branch).
+
 #: Value indexes (a card's ``code & 7``) of the lowest and highest cards.
-_LOW, _HIGH = 0, 7
-_NONE = -99
+_LOW: Final = 0
+_HIGH: Final = 7
+_NONE: Final = -99
 #: STEPS one by one, in their order.
-_STEP_1, _STEP_2, _STEP_3, _STEP_4 = STEPS
+_STEP_1: Final = STEPS[0]
+_STEP_2: Final = STEPS[1]
+_STEP_3: Final = STEPS[2]
+_STEP_4: Final = STEPS[3]
 #: The sum of one species' values, 1 to 8.
-_SPECIES_SUM = 36
-_HAND_SIZE = 7
+_SPECIES_SUM: Final = 36
+_HAND_SIZE: Final = 7
 #: A discard-pile card must be worth this much more than nothing to beat a blind deck draw.
-DRAW_THRESHOLD = 1.5
+DRAW_THRESHOLD: Final = 1.5
 #: How much the next player's gain from our discard weighs against our own loss.
-SPITE = 1.0
+SPITE: Final = 1.0
 #: What a card kept in hand for a later planting is worth, relative to planting it now.
-LATER = 1.0
+LATER: Final = 1.0
 #: The share of the unseen cards of a species the strongest opponent holds, by opponents.
-_STRONGEST_SHARE = {1: 1.0, 2: 0.6, 3: 0.45}
+_STRONGEST_SHARE: Final = {1: 1.0, 2: 0.6, 3: 0.45}
 
 
 #: How likely an open path end is to be completed, by how many values lie beyond it.
-_ROOM = tuple(min(1.0, values / 3) for values in range(8))
-
-
-def _longer(a: tuple[int, int], b: tuple[int, int]) -> bool:
-    """Whether same-species run a (length, bonus) beats b: points 2*length+bonus, then length."""
-    return (2 * a[0] + a[1], a[0]) > (2 * b[0] + b[1], b[0])
+_ROOM: Final = tuple(min(1.0, values / 3) for values in range(8))
 
 
 #: A path's bonus for starting on a tree of each value (a 1: +1) and for ending on one (an 8: +2).
-_START_BONUS = tuple(int(value == _LOW) for value in range(8))
-_END_BONUS = tuple(2 * (value == _HIGH) for value in range(8))
+_START_BONUS: Final = tuple(int(value == _LOW) for value in range(8))
+_END_BONUS: Final = tuple(2 * (value == _HIGH) for value in range(8))
 
 
 def _sweep(
@@ -60,7 +62,8 @@ def _sweep(
 ) -> tuple[dict[int, dict[int, int]], dict[int, tuple[int, int]]]:
     """One pass of the path DP over cells in ``order``: for each cell, the best length + bonus of
     a path from a tree of each species to it through neighbours that feed it (lower values when
-    ``rising``, higher ones otherwise), and its longest same-species run as (length, bonus)."""
+    ``rising``, higher ones otherwise), and its longest same-species run as (length, bonus): the
+    one of most points (2 * length + bonus), then of most trees."""
     bonuses = _START_BONUS if rising else _END_BONUS
     best: dict[int, dict[int, int]] = {}
     runs: dict[int, tuple[int, int]] = {}
@@ -69,7 +72,7 @@ def _sweep(
         code, value = card >> 3, card & 7
         bonus = bonuses[value]
         reach = {code: 1 + bonus}
-        same = (1, bonus)
+        same_length, same_bonus = 1, bonus
         for step in STEPS:
             near = cell + step
             other = arb.get(near)
@@ -82,10 +85,12 @@ def _sweep(
                     reach[kind] = val + 1
             if other >> 3 == code:
                 length, extra = runs[near]
-                if _longer((length + 1, extra), same):
-                    same = (length + 1, extra)
+                length += 1
+                points, most = 2 * length + extra, 2 * same_length + same_bonus
+                if points > most or (points == most and length > same_length):
+                    same_length, same_bonus = length, extra
         best[cell] = reach
-        runs[cell] = same
+        runs[cell] = (same_length, same_bonus)
     return best, runs
 
 
@@ -126,22 +131,39 @@ def _open_paths(
         if all(cell + step in arb for step in STEPS):
             continue
         value = card & 7
-        for tables, beyond in ((up, _HIGH - value), (down, value - _LOW)):
-            if beyond > 0:
-                room = _ROOM[beyond]
-                for code, val in tables[cell].items():
-                    if (val + 1) * room > opened.get(code, 0.0):
-                        opened[code] = (val + 1) * room
+        if value < _HIGH:  # the up tables, then the down ones (written out: no tuple of both a tree)
+            room = _ROOM[_HIGH - value]
+            for code, val in up[cell].items():
+                if (val + 1) * room > opened.get(code, 0.0):
+                    opened[code] = (val + 1) * room
+        if value > _LOW:
+            room = _ROOM[value - _LOW]
+            for code, val in down[cell].items():
+                if (val + 1) * room > opened.get(code, 0.0):
+                    opened[code] = (val + 1) * room
     return opened
 
 
-#: A tree next to a cell: its value, species, ``up`` and ``down`` tables (as items), ``same_up``
+#: A tree next to a cell: its value, species, ``up`` and ``down`` tables, ``same_up``
 #: and ``same_down`` runs (see Paths).
-_Near = tuple[int, int, tuple[tuple[int, int], ...], tuple[tuple[int, int], ...], tuple[int, int], tuple[int, int]]
+_Near = tuple[int, int, dict[int, int], dict[int, int], tuple[int, int], tuple[int, int]]
 #: For a new tree's value, see Paths._ceilings.
 _Reach = tuple[dict[int, float], dict[int, int], dict[int, int], dict[int, int], dict[int, int]]
 #: A species the arboretum has no path in: (best, open, value()).
-_NOTHING = (0, 0.0, 0)
+_NOTHING: Final = (0, 0.0, 0)
+
+
+#: Tables already made, by arboretum and potential: the worlds of one decision meet the same
+#: arboretums again and again. Two generations of at most _TABLES_KEPT each: the recent tables,
+#: and the older ones, dropped whole when the recent ones are full (a table met again in them
+#: becomes recent). A full collection of the garbage collector walks every table kept, and the
+#: memo of its what-ifs: one cache of 4,096 emptied when full spent 0.9-2.1 ms of a 6-10 ms
+#: compiled two-player game in them; these 256 at most, 0.1-0.2 ms. Fewer would cost the analysis,
+#: which meets a table again after a whole rollout (bench/README.md, "The compiled build, second
+#: branch").
+_TABLES_KEPT: Final = 128
+_recent_tables: dict[tuple[frozenset[int], float], Paths] = {}
+_older_tables: dict[tuple[frozenset[int], float], Paths] = {}
 
 
 class Paths:
@@ -179,31 +201,34 @@ class Paths:
         "_reach",
     )
 
-    #: Tables already made, by arboretum and potential: the worlds of one decision meet the
-    #: same arboretums again and again. Bounded: emptied when full.
-    _made: ClassVar[dict[tuple[frozenset[tuple[int, int]], float], "Paths"]] = {}
-    _MADE_LIMIT: ClassVar[int] = 4096
-
     @classmethod
     def of(cls, arb: dict[int, int], potential: float) -> "Paths":
         """The tables of ``arb`` (read-only, shared; the arboretum is copied, not kept)."""
-        key = (frozenset(arb.items()), potential)
-        made = cls._made.get(key)
+        global _older_tables, _recent_tables
+        # Each tree as one int (a card is under 128), not a tuple: a tuple is a container, whose
+        # allocations set off the collector's young collections.
+        key = (frozenset([cell * 128 + card for cell, card in arb.items()]), potential)
+        made = _recent_tables.get(key)
         if made is None:
-            if len(cls._made) >= cls._MADE_LIMIT:
-                cls._made.clear()
-            made = cls._made[key] = cls(dict(arb), potential)
+            made = _older_tables.get(key)
+            if made is None:
+                made = cls(dict(arb), potential)
+            if len(_recent_tables) >= _TABLES_KEPT:
+                _older_tables, _recent_tables = _recent_tables, {}
+            _recent_tables[key] = made
         return made
 
     def __init__(self, arb: dict[int, int], potential: float) -> None:
         self.arb = arb
         self.potential = potential
-        order = sorted(arb, key=lambda cell: (arb[cell] & 7, cell))
-        # The tables are kept only as each tree's entry next to the frontier (``near``), tuples of
-        # numbers, which the garbage collector stops tracking: thousands of tables stand in the
-        # cache. Kept as dicts of dicts, 100 two-player simulated games set off 4 full collections
-        # and 511 young ones; kept so, 3 and 411 (gc.callbacks; bench/README.md, "Greedy at
-        # random's pace").
+        # By value, then cell: each tree sorted as one int, value * 65536 + cell (a cell is under
+        # 65536), not by a key function's tuples.
+        order = [key & 0xFFFF for key in sorted([(card & 7) << 16 | cell for cell, card in arb.items()])]
+        # The tables are kept only as each tree's entry next to the frontier (``near``), its own
+        # dicts of numbers (which the garbage collector does not track), not the dicts of dicts
+        # the sweeps make. Its dicts rather than tuples of their items since the cache keeps
+        # 256 tables, not 4,096: 200 two-player games' young collections 659 -> 568, 0.9% fewer
+        # instructions (bench/README.md, "The compiled build", the second branch).
         up, same_up = _sweep(arb, order, True)
         down, same_down = _sweep(arb, order[::-1], False)
         self.best = _best_paths(arb, order, up, same_up)
@@ -229,7 +254,7 @@ class Paths:
             for tree in trees:
                 if tree not in near:
                     card = arb[tree]
-                    tables = tuple(up[tree].items()), tuple(down[tree].items())
+                    tables = up[tree], down[tree]
                     near[tree] = (card & 7, card >> 3, *tables, same_up[tree], same_down[tree])
             self.around[cell] = tuple([near[tree] for tree in trees])
         self.near = near
@@ -309,14 +334,14 @@ class Paths:
         runs_down: dict[int, int] = {}
         for value, code_near, up, down, same_up, same_down in self.near.values():
             if value < v:
-                for code, val in up:
+                for code, val in up.items():
                     if val > ups.get(code, _NONE):
                         ups[code] = val
                 points = 2 * (same_up[0] + 1) + same_up[1]
                 if points > runs_up.get(code_near, 0):
                     runs_up[code_near] = points
             elif value > v:
-                for code, val in down:
+                for code, val in down.items():
                     if val > downs.get(code, _NONE):
                         downs[code] = val
                 points = 2 * same_down[0] + same_down[1]
@@ -393,7 +418,7 @@ class Paths:
         room = len(around) < len(STEPS)
         for value, code_near, up, down, same_up, same_down in around:
             if value < v:
-                for code, val in up:
+                for code, val in up.items():
                     if val >= pre.get(code, _NONE):
                         pre[code] = val + 1
                 if code_near == kind:
@@ -403,7 +428,7 @@ class Paths:
                     if points > best or (points == best and length > pre_length):
                         pre_length, pre_bonus = length, bonus
             elif value > v:
-                for code, val in down:
+                for code, val in down.items():
                     if val > post.get(code, _NONE):
                         post[code] = val
                 if code_near == kind:

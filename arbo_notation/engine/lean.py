@@ -9,23 +9,27 @@ turns on both and holds the states and the scores equal.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import TYPE_CHECKING, Final, Mapping, Sequence
 
 from arbo_notation.engine.cards import MAX_VALUE, MIN_VALUE, Card, Coord
 from arbo_notation.engine.totals import SAME_SPECIES_MIN_LENGTH
 
+if TYPE_CHECKING:
+    from arbo_notation.engine.view import ViewPart
+
 #: Cells: x and y offset by 128, packed in base 256; neighbours are +-1 and +-256.
-_SHIFT = 128
-_ROW = 256
-ORIGIN_CELL = _SHIFT * _ROW + _SHIFT
-STEPS = (_ROW, -_ROW, 1, -1)
+_SHIFT: Final = 128
+_ROW: Final = 256
+ORIGIN_CELL: Final = _SHIFT * _ROW + _SHIFT
+STEPS: Final = (_ROW, -_ROW, 1, -1)
 
 #: A source of a draw in a lean turn: the deck, a player's pile (their seat), or none (skipped).
-FROM_DECK = -1
+FROM_DECK: Final = -1
 
 #: A card the seat the position is read for cannot see (in another hand, or in the deck).
-HIDDEN = -1
+HIDDEN: Final = -1
 
 
 def cell_of(coord: Coord) -> int:
@@ -131,6 +135,44 @@ class LeanPosition:
         self.draw(first)
         self.draw(second)
         self.finish(card, cell, discard)
+
+
+def seat_position(
+    parts: Sequence[ViewPart], seat: str | None, hand: Iterable[Card], code: Mapping[Card, int], deck_size: int
+) -> LeanPosition:
+    """The lean position read from a view's parts (SeatView.parts) for the player ``seat``, to
+    move, who holds ``hand``: every other hand and the deck HIDDEN cards, the cards coded by
+    ``code``."""
+    hands, piles, arbs = [], [], []
+    current = 0
+    for index, part in enumerate(parts):
+        if part.player == seat:
+            current = index
+            hands.append([code[card] for card in hand])
+        else:
+            hands.append([HIDDEN] * (len(part.known) + part.hidden))
+        piles.append([code[card] for card in part.pile])
+        arbs.append(dict(_encoded_trees(part.trees, code)))
+    return LeanPosition(hands, [HIDDEN] * deck_size, piles, arbs, current)
+
+
+#: Trees encoded, by the identity of the view's mapping and of the encoding (both kept here, so
+#: that their ids name them alone while the entry stands): a game's views share a player's trees
+#: while they do not change, so each is encoded once (a read 21.7 -> 15.0 us, bench/README.md,
+#: "Greedy at random's pace").
+_ENCODED: dict[tuple[int, int], tuple[Mapping[Coord, Card], Mapping[Card, int], dict[int, int]]] = {}
+_ENCODED_LIMIT: Final = 64
+
+
+def _encoded_trees(trees: Mapping[Coord, Card], code: Mapping[Card, int]) -> dict[int, int]:
+    """The lean form of ``trees`` (shared: copy it)."""
+    key = id(trees), id(code)
+    kept = _ENCODED.get(key)
+    if kept is None or kept[0] is not trees or kept[1] is not code:
+        if len(_ENCODED) >= _ENCODED_LIMIT:
+            _ENCODED.clear()
+        kept = _ENCODED[key] = (trees, code, {cell_of(coord): code[card] for coord, card in trees.items()})
+    return kept[2]
 
 
 # -- scoring --------------------------------------------------------------------------------------

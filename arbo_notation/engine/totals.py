@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from arbo_notation.engine.cards import MAX_VALUE, MIN_VALUE, Card, Coord
 
 #: Paths of at least this many cards, all of the scored species, earn +1 per card.
-SAME_SPECIES_MIN_LENGTH = 4
+SAME_SPECIES_MIN_LENGTH: Final = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +123,7 @@ def best_points(arboretum: Mapping[Coord, Card], species: Iterable[str] | None =
 
 
 _AROUND: dict[Coord, tuple[Coord, Coord, Coord, Coord]] = {}  # cells are interned: one entry a cell
-_MAX_AROUND = 1 << 16
+_MAX_AROUND: Final = 1 << 16
 
 
 def _around(cell: Coord) -> tuple[Coord, Coord, Coord, Coord]:

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from arbo_notation.engine import greedy
 from arbo_notation.engine.position import frontier
 from arbo_notation.engine.cards import Card, Coord, default_species_for, full_deck
-from arbo_notation.engine.lean import Cards, LeanPosition, cell_of, species_points
+from arbo_notation.engine.lean import ORIGIN_CELL, Cards, LeanPosition, cell_of, species_points
 from arbo_notation.engine.scoring import best_paths
 from arbo_notation.engine.state import Game, GameConfig, Setup
 
@@ -78,7 +78,8 @@ def test_shared_path_tables_answer_as_fresh_ones():
     asks them again in every world): what they answer is what new tables compute."""
     species = ("Ma", "Oa", "Wi")
     cards = Cards(species)
-    greedy.Paths._made.clear()
+    greedy._recent_tables.clear()
+    greedy._older_tables.clear()
     for seed in range(200):
         rng = random.Random(seed)
         arb, rest = _random_arboretum(rng, species, 12)
@@ -95,7 +96,31 @@ def test_shared_path_tables_answer_as_fresh_ones():
                 for cell in shared.cells:
                     asked = shared.gains(cards.code(card), cell)
                     assert asked == shared.gains(cards.code(card), cell) == fresh._gains(cards.code(card), cell)
-    assert len(greedy.Paths._made) <= greedy.Paths._MADE_LIMIT
+    assert len(greedy._recent_tables) <= greedy._TABLES_KEPT and len(greedy._older_tables) <= greedy._TABLES_KEPT
+
+
+def test_tables_are_kept_two_generations_and_met_again_in_either():
+    """A table asked again while it is recent or older is the same one (and the arboretum's order
+    does not matter); one left unasked through two generations of others is made afresh."""
+    greedy._recent_tables.clear()
+    greedy._older_tables.clear()
+    kept = greedy._TABLES_KEPT
+
+    def others(start: int, count: int) -> None:
+        for n in range(start, start + count):
+            greedy.Paths.of({ORIGIN_CELL: n % 64, ORIGIN_CELL + 1 + n: 9}, 0.0)
+
+    arb = {ORIGIN_CELL: 3, ORIGIN_CELL + 1: 12, ORIGIN_CELL + 256: 20}
+    first = greedy.Paths.of(arb, 0.0)
+    assert greedy.Paths.of(dict(reversed(arb.items())), 0.0) is first
+    assert greedy.Paths.of(arb, 0.55) is not first  # another potential, another table
+    others(0, kept)  # first is in the older generation now
+    assert first not in greedy._recent_tables.values()
+    assert greedy.Paths.of(arb, 0.0) is first  # and recent again
+    others(kept, 2 * kept)
+    again = greedy.Paths.of(arb, 0.0)
+    assert again is not first and (again.best, again.open, again.cells) == (first.best, first.open, first.cells)
+    assert len(greedy._recent_tables) <= kept and len(greedy._older_tables) <= kept
 
 
 def test_shared_tables_are_not_changed_by_the_arboretum_they_came_from():
