@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
+from arbo_notation.runtime.gcpause import imports_frozen
 from arbo_notation.runtime.lazy import lazy_exports
 from arbo_notation.cli.common import EXIT_INVALID, EXIT_OK, drop_stdout, hold_closed_stdout, unwritable_output
 
@@ -47,10 +48,11 @@ def main() -> None:
 def _run(args: list[str]) -> int | str | None:
     """Run the command ``arbo ARGS``: a plain check here, anything else by the typer app."""
     if args[:1] == ["check"]:
-        # deferred: direct.py loads check.py and the checker's modules (some 80 ms of `arbo bot`'s
-        # start-up, which needs none of them): importing this package for its app loads no
-        # command's module (tests/test_packaging.py), and only a check reads it
-        from arbo_notation.cli.direct import run_direct
+        with imports_frozen():  # (the collector paused while they are imported: runtime/gcpause.py)
+            # deferred: direct.py loads check.py and the checker's modules (some 80 ms of `arbo bot`'s
+            # start-up, which needs none of them): importing this package for its app loads no
+            # command's module (tests/test_packaging.py), and only a check reads it
+            from arbo_notation.cli.direct import run_direct
 
         status = run_direct(args)
         if status is not None:

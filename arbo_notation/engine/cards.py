@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import total_ordering
 from operator import attrgetter
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from arbo_notation.errors import ArboError
 from arbo_notation.engine.lexicon import SPECIES, VALUE
@@ -31,9 +31,10 @@ def value_fault(word: str) -> str:
     return f": a card's value runs {MIN_VALUE} to {MAX_VALUE}"
 
 
-@dataclass(frozen=True, slots=True)
-class Species:
-    """A tree species: its code in records (1 to 3 letters) and its name."""
+class Species(NamedTuple):
+    """A tree species: its code in records (1 to 3 letters) and its name. (A named tuple, not a
+    frozen dataclass: made at every start-up, whose dataclass costs some 0.5 ms of a check's;
+    bench/README.md, "Issue 49, point 3, fifth branch".)"""
 
     code: str
     name: str

@@ -107,6 +107,12 @@ class Setup:
 _NO_SETUP = Setup()  # every card hidden (the engine never changes a setup)
 
 
+def _touches(arb: Mapping[Coord, Card], coord: Coord) -> bool:
+    """Whether a tree of the arboretum stands next to ``coord``."""
+    east, west, north, south = coord.neighbours()
+    return east in arb or west in arb or north in arb or south in arb
+
+
 def _dealt(setup: Setup, players: tuple[str, ...]) -> int:
     """How many cards the deal takes out of the deck: every player's hand (known or not) and the
     setup's discards."""
@@ -154,7 +160,6 @@ class Game:
         "_deck_count",
         "_discards",
         "_arbs",
-        "_cells",
         "_located",
         "_current",
         "_phase",
@@ -173,7 +178,6 @@ class Game:
         self._hidden: dict[str, int] = {}
         self._discards: dict[str, list[Card]] = {}
         self._arbs: dict[str, dict[Coord, Card]] = {}
-        self._cells: dict[str, set[tuple[int, int]]] = {}  # for adjacency
         for player in players:
             # A hand is a dict used as an ordered set: membership and removal go by hash and
             # identity, where a list would call Card's comparison for every card it passes. A
@@ -183,7 +187,6 @@ class Game:
             self._hidden[player] = HAND_SIZE
             self._discards[player] = []
             self._arbs[player] = {}
-            self._cells[player] = set()
         self._stack: list[tuple[Action | KnownTurn, _Undo | _Taken]] = []  # push(), push_known_turn()
         # Each player's part of a view, as its own seat and as another sees it, kept until that
         # player's hand, trees or pile change: a simulated game makes a view for every decision,
@@ -257,7 +260,6 @@ class Game:
         other._deck_count = self._deck_count
         other._discards = {p: list(d) for p, d in self._discards.items()}
         other._arbs = {p: dict(a) for p, a in self._arbs.items()}
-        other._cells = {p: set(c) for p, c in self._cells.items()}
         other._located = set(self._located)
         other._current = self._current
         other._phase = self._phase
@@ -407,7 +409,6 @@ class Game:
                     f"{player} holds {seat.hand_size} cards; {wanted} are due at this point of the turn"
                 )
             game._arbs[player] = trees
-            game._cells[player] = {(cell.x, cell.y) for cell in trees}
             game._discards[player] = list(seat.pile)
             game._hands[player] = {card: card in seat.shown for card in seat.hand}
             game._hidden[player] = seat.hidden
@@ -686,19 +687,17 @@ class Game:
             self._expect(_PLANT, "plant", card)
         player = self.config.players[self._current]
         arb = self._arbs[player]
-        x, y = coord.x, coord.y
-        cells = self._cells[player]
         hand = self._hands[player]
         if card not in hand:  # the card is refused before its place (Zz1@0,0: Zz, not the cell)
             self._refuse_from_hand(player, card, "plant", coord)
-        if (x, y) in cells:
+        if coord in arb:
             raise RuleError(f"{player} cannot plant {card} at ({coord}): {arb[coord]} already grows there")
-        if not cells:
+        if not arb:
             if coord is not ORIGIN:
                 raise RuleError(
                     f"{player} cannot plant {card} at ({coord}): the first tree of an arboretum stands at (0,0)"
                 )
-        elif not ((x + 1, y) in cells or (x - 1, y) in cells or (x, y + 1) in cells or (x, y - 1) in cells):
+        elif not _touches(arb, coord):
             raise RuleError(f"{player} cannot plant {card} at ({coord}): none of {player}'s trees is adjacent")
         if card in hand:  # a known card: _take_from_hand's first case, inlined
             del hand[card]
@@ -707,7 +706,6 @@ class Game:
         self._parts.pop(player, None)
         self._tree_copies.pop(player, None)
         arb[coord] = card
-        cells.add((x, y))
         self._phase = _DISCARD
 
     def discard(self, card: Card) -> None:
@@ -772,7 +770,7 @@ class Game:
         deck = self._deck
         in_play = _cards_in_play(self.config.species)
         located = self._located
-        hands, hidden, piles, arbs, all_cells = self._hands, self._hidden, self._discards, self._arbs, self._cells
+        hands, hidden, piles, arbs = self._hands, self._hidden, self._discards, self._arbs
         current, turn, left = self._current, self._turn, self._deck_count
         played = 0
         got: Card | None  # each draw's card: None when hidden, drawn from an unknown deck
@@ -821,21 +819,25 @@ class Game:
                     hand[named] = None
             if owner2 is None:
                 left -= 1
-            cells = all_cells[player]
-            x, y = coord.x, coord.y
+            arb = arbs[player]
+            # The planting's cell and its neighbours looked up in the arboretum (interned cells,
+            # the neighbours remembered), where a set of (x, y) pairs kept beside it made and
+            # hashed five pairs a turn: 1,000 greedy games, one a file, 1,293.0M -> 1,262.2M
+            # instructions (bench/README.md, "Issue 49, point 3, fifth branch").
+            east, west, north, south = coord.neighbours()
             # The cards planted and discarded: in the hand, or hidden cards of it that they must
             # be (cards in play seen nowhere yet); a spectator's record has one such a turn.
             unseen = (card not in hand) + (discard not in hand)
             if (
                 card is discard
+                or coord in arb
                 or (
-                    (x + 1, y) not in cells
-                    and (x - 1, y) not in cells
-                    and (x, y + 1) not in cells
-                    and (x, y - 1) not in cells
-                    and (cells or coord is not ORIGIN)
+                    east not in arb
+                    and west not in arb
+                    and north not in arb
+                    and south not in arb
+                    and (arb or coord is not ORIGIN)
                 )
-                or (x, y) in cells
             ) or (
                 unseen
                 and (
@@ -864,8 +866,7 @@ class Game:
             else:
                 del hand[card]
                 del hand[discard]
-            arbs[player][coord] = card
-            cells.add((x, y))
+            arb[coord] = card
             piles[player].append(discard)
             played += 1
             if left == 0:
@@ -1060,7 +1061,6 @@ class Game:
             if kind == _PLANTED:
                 coord = cast(Coord, taken.coord)
                 del self._arbs[player][coord]
-                self._cells[player].discard((coord.x, coord.y))
             else:
                 self._discards[player].pop()
             if taken.fresh:  # a hidden card of the hand, which it turned out to be
@@ -1169,7 +1169,6 @@ class Game:
             pile[size - len(top) :] = top
         if planted is not None and planted in self._arbs[player]:
             del self._arbs[player][planted]
-            self._cells[player].discard((planted.x, planted.y))
         self._current, self._turn, self._deck_count, self._phase, self._draws_taken = counters
 
     def _end_turn(self) -> None:

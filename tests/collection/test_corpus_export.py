@@ -310,14 +310,13 @@ def test_the_header_columns_are_the_header_tables_rows():
 
 
 def test_a_new_row_of_the_header_table_gets_its_column():
-    from dataclasses import replace
     from types import SimpleNamespace
 
     from arbo_notation.collection.rows import header_columns
     from arbo_notation.notation.header.keys import HEADER_KEY_ROWS, ROW_OF_KEY, Text
 
-    venue = replace(ROW_OF_KEY["site"], name="venue")
-    seen = replace(ROW_OF_KEY["deck"], name="seen")
+    venue = ROW_OF_KEY["site"]._replace(name="venue")
+    seen = ROW_OF_KEY["deck"]._replace(name="seen")
     columns = header_columns(HEADER_KEY_ROWS + (venue, seen))
     assert [(c.name, c.type) for c in columns[-2:]] == [("venue", "string"), ("seen", "list<string>")]
     header = SimpleNamespace(venue="The Greenhouse", seen=(Card("Ma", 3), Card("Oa", 5)))
@@ -326,7 +325,7 @@ def test_a_new_row_of_the_header_table_gets_its_column():
     class Cloud(Text):
         kind = "a cloud"
 
-    odd = replace(ROW_OF_KEY["site"], name="weather", value_type=Cloud())
+    odd = ROW_OF_KEY["site"]._replace(name="weather", value_type=Cloud())
     with pytest.raises(ArboError, match="'weather' is of the kind 'a cloud'"):
         header_columns(HEADER_KEY_ROWS + (odd,))
 

@@ -63,6 +63,11 @@ def test_games_cut_from_blocks_are_the_games_cut_from_the_whole_text(parts, size
         for p in stream_games(_cut(text, sizes))
     ]
     assert pieces == whole
+    one_block = [
+        p if isinstance(p, str) else (p.text, p.first_line, p.last_line, p.closed, p.index)
+        for p in stream_games([text])
+    ]
+    assert one_block == whole  # (a text in one block is cut where it stands)
 
 
 _BYTES = [b"\xef\xbb\xbf", b"\r", b"\n", b"\r\n", b"a", b"\xc3\xa9", b"\xe2\x82\xac", b"---", b"\xff", b"\xe2\x82"]

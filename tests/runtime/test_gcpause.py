@@ -24,3 +24,24 @@ def test_a_check_freezes_what_its_imports_made_and_checks_as_before(tmp_path):
     done = subprocess.run([sys.executable, "-c", script, str(record)], capture_output=True, text=True)
     assert done.stdout.split("\n")[-2] == "0 0 True"
     assert done.stderr == ""
+
+
+def test_modules_imported_with_the_collector_paused_are_frozen_and_it_runs_again_after():
+    """imports_frozen pauses the collector while its block imports, then freezes what was made
+    and turns it back on (left off when it was off). Run apart, so that this test's process is
+    left alone."""
+    script = (
+        "import gc\nfrom arbo_notation.runtime.gcpause import imports_frozen\n"
+        "before = gc.get_freeze_count()\n"
+        "with imports_frozen():\n"
+        "    inside = gc.isenabled()\n"
+        "    import arbo_notation.checking.files\n"
+        "print(before, inside, gc.isenabled(), gc.get_freeze_count() > 1000)\n"
+        "gc.disable()\n"
+        "with imports_frozen():\n"
+        "    pass\n"
+        "print(gc.isenabled())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.stdout.split("\n")[:2] == ["0 False True True", "False"]
+    assert done.stderr == ""
