@@ -99,9 +99,11 @@ def test_pieces_give_judge_turns_evaluations_to_the_bit(near_the_end, whole_turn
 def test_a_turns_pieces_together_keep_its_time_limit():
     """The turns of test_move_time.py's tiny limit, at a budget of seconds a turn, cut into
     pieces for two workers: a turn's pieces one after the other take less than its limit, and the
-    turn as played is valued."""
+    turn as played is valued. A limit of a second: near the end of a four-player game one step
+    of a search may take a tenth of a second, which a piece can run past its share, and at half
+    a second (0.39 s used at rest, steps of 0.1 s) the whole suite's load failed it in 2 runs of 4."""
     limited = [
-        dataclasses.replace(task, move_time=0.5)
+        dataclasses.replace(task, move_time=1.0)
         for task in line_tasks(("Ana", "Ben", "Cleo", "Dev"), "move-time:analysis", 400)[-8:-5]
     ]
     work = pieces(limited, 2)
@@ -111,8 +113,12 @@ def test_a_turns_pieces_together_keep_its_time_limit():
         # process time: the search's own work. The wall clock also counts other processes' turns on a
         # shared machine, which can stretch a step past its forecast (docs/ANALYSIS.md, "The budget").
         start = time.process_time()
-        judged = [judge_piece(piece) for piece in own]
-        assert time.process_time() - start < 0.5
+        judged, spent = [], []
+        for piece in own:
+            begun, since = time.process_time(), time.monotonic()
+            judged.append(judge_piece(piece))
+            spent.append((round(time.process_time() - begun, 3), round(time.monotonic() - since, 3)))
+        assert time.process_time() - start < 1.0, f"the pieces' CPU and wall seconds: {spent}"
         (evaluation,) = merged_evaluations(
             [limited[index]], [dataclasses.replace(piece, index=0) for piece in own], judged
         )
