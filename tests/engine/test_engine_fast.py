@@ -64,6 +64,16 @@ def simulated(players: int, seed: int, bots: str, view: str = "omniscient"):
     return plain
 
 
+def played_up_to(players: int, seed: int, view: str, index: int) -> tuple:
+    """A random game (``simulated``), the turn ``index`` of it (modulo its turns) and a game
+    played by the fast path up to that turn."""
+    plain = simulated(players, seed, "random", view)
+    at = index % len(plain.turns)
+    game = game_for(plain.header)
+    assert game.play_known_turns(plain.turns[:at]) == at
+    return plain, at, game
+
+
 @pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
@@ -142,10 +152,7 @@ A_TURN_MUTATED = {
 def test_a_turn_pushed_and_popped_answers_as_the_single_actions_on_a_copy_and_leaves_the_game(
     seed, index, what, value, view, players
 ):
-    plain = simulated(players, seed, "random", view)
-    at = index % len(plain.turns)
-    game = game_for(plain.header)
-    assert game.play_known_turns(plain.turns[:at]) == at
+    plain, at, game = played_up_to(players, seed, view, index)
     for turn in (
         plain.turns[at],
         _mutated(plain.turns[at], what, value, plain.header.players) if what != "same" else plain.turns[at],
@@ -356,10 +363,7 @@ def test_revealing_a_hand_known_whole_leaves_the_game_as_the_card_by_card_checks
 def test_a_turn_judged_plainly_legal_is_one_the_fast_path_plays_and_the_game_is_untouched(
     seed, index, what, value, view, players
 ):
-    plain = simulated(players, seed, "random", view)
-    at = index % len(plain.turns)
-    game = game_for(plain.header)
-    assert game.play_known_turns(plain.turns[:at]) == at
+    plain, at, game = played_up_to(players, seed, view, index)
     turn = _mutated(plain.turns[at], what, value, plain.header.players) if what != "same" else plain.turns[at]
     before = snapshot(game)
     assert game.is_plainly_legal(turn) is (game.copy().play_known_turns([turn]) == 1)
